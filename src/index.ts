@@ -1,0 +1,3 @@
+import { createApp } from "./http/app";
+
+export default createApp();
