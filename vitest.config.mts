@@ -11,12 +11,15 @@ export default defineConfig({
     projects: [
       {
         plugins: [
-          cloudflareTest(async () => ({
+          cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {
                 ...devVars,
                 ALLOW_PRIVATE_URLS: "true",
+                // Loopback servers started by test/support/global-setup.ts.
+                FIXTURE_BASE_URL: inject("fixtureBaseUrl"),
+                TEST_TSA_URL: inject("tsaUrl"),
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
               },
             },
@@ -26,6 +29,7 @@ export default defineConfig({
           name: "worker",
           include: ["test/worker/**/*.test.ts", "src/**/*.test.ts"],
           setupFiles: ["./test/worker/apply-migrations.ts"],
+          globalSetup: ["./test/support/global-setup.ts"],
           testTimeout: 60_000,
         },
       },
@@ -34,7 +38,6 @@ export default defineConfig({
           name: "tools",
           include: ["test/node/**/*.test.ts"],
           environment: "node",
-          globalSetup: ["./test/node/global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
