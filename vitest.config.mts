@@ -1,10 +1,16 @@
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { parseDevVars } from "./scripts/lib/dev-vars.mjs";
 
 // `npm test` creates .dev.vars (dev CA, signing key, API key) before vitest starts.
-const devVars = parseDevVars(readFileSync(new URL("./.dev.vars", import.meta.url), "utf8"));
+const devVarsText = readFileSync(new URL("./.dev.vars", import.meta.url), "utf8");
+const devVars = parseDevVars(devVarsText);
+const devApiKey = /^# API key: (sgn_\w+)/m.exec(devVarsText)?.[1] ?? "";
+// A second key, for tests of per-key eventId scoping.
+const otherApiKey = "sgn_" + "T".repeat(43);
+const sha256Hex = (s: string) => createHash("sha256").update(s).digest("hex");
 
 export default defineConfig({
   test: {
@@ -16,6 +22,9 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 ...devVars,
+                API_KEY_HASHES: [devVars.API_KEY_HASHES, sha256Hex(otherApiKey)].filter(Boolean).join(","),
+                TEST_API_KEY: devApiKey,
+                TEST_OTHER_API_KEY: otherApiKey,
                 ALLOW_PRIVATE_URLS: "true",
                 // Loopback servers started by test/support/global-setup.ts.
                 FIXTURE_BASE_URL: inject("fixtureBaseUrl"),

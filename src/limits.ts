@@ -37,3 +37,12 @@ export const LIMITS = {
   /** Audit trail entries in a sign request. */
   maxAuditTrailEntries: 10_000,
 } as const;
+
+/** Request-shape caps enforced by the zod schemas. */
+export const REQUEST_LIMITS = {
+  maxEventIdLength: 255,
+  /** Serialized `metadata` (JSON) in a sign request. */
+  maxMetadataJsonBytes: 64 * 1024,
+  /** Serialized audit trail (JSON) in a sign request. */
+  maxAuditTrailJsonBytes: 8 * 1024 * 1024,
+} as const;

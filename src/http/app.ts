@@ -1,7 +1,28 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "./context";
+import { requestContext } from "./middleware/request-id";
+import { handleError, problemResponse } from "./problem";
+import { registerMetaRoutes } from "./routes/meta";
+import { registerSignRoute } from "./routes/sign";
 
+/** The Hono app: middleware, routes, and the one error mapping. */
 export function createApp() {
-  const app = new OpenAPIHono();
-  app.get("/healthz", (c) => c.json({ ok: true }));
+  const app = new OpenAPIHono<AppEnv>({
+    // Schema violations become 400 invalid_request problems with per-field errors.
+    defaultHook: (result, c) => {
+      if (result.success) return;
+      const errors = result.error.issues.map((issue) => ({
+        path: issue.path.map(String).join(".") || "(body)",
+        message: issue.message,
+      }));
+      const first = errors[0]!;
+      return problemResponse(c, "invalid_request", `${first.path}: ${first.message}`, { errors });
+    },
+  });
+  app.use("*", requestContext);
+  registerMetaRoutes(app);
+  registerSignRoute(app);
+  app.notFound((c) => problemResponse(c, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`));
+  app.onError(handleError);
   return app;
 }

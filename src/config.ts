@@ -1,0 +1,71 @@
+import { LIMITS } from "./limits";
+
+/** The Worker's bindings and secrets (see interface.md "Configuration"). */
+export interface Env {
+  DB: D1Database;
+  REPLAYS: R2Bucket;
+  SIGNING_KEY?: string;
+  SIGNING_CERT?: string;
+  TRUSTED_ROOTS?: string;
+  API_KEY_HASHES?: string;
+  TSA_URL?: string;
+  TSA_OPTIONAL?: string;
+  ALLOW_PRIVATE_URLS?: string;
+  VERIFY_REQUIRES_AUTH?: string;
+  MAX_BODY_BYTES?: string;
+  MAX_DOCUMENT_BYTES?: string;
+  PUBLIC_BASE_URL?: string;
+}
+
+/** Typed, validated view of `Env`, computed once per env object (i.e. per isolate). */
+export interface Config {
+  apiKeyHashes: Uint8Array[];
+  tsaUrl: string | null;
+  tsaOptional: boolean;
+  allowPrivateUrls: boolean;
+  verifyRequiresAuth: boolean;
+  maxBodyBytes: number;
+  maxDocumentBytes: number;
+  publicBaseUrl: string | null;
+}
+
+const cache = new WeakMap<object, Config>();
+
+export function readConfig(env: Env): Config {
+  const hit = cache.get(env);
+  if (hit) return hit;
+  const config: Config = {
+    apiKeyHashes: parseKeyHashes(env.API_KEY_HASHES ?? ""),
+    tsaUrl: env.TSA_URL?.trim() || null,
+    tsaOptional: isTrue(env.TSA_OPTIONAL),
+    allowPrivateUrls: isTrue(env.ALLOW_PRIVATE_URLS),
+    verifyRequiresAuth: isTrue(env.VERIFY_REQUIRES_AUTH),
+    maxBodyBytes: positiveInt(env.MAX_BODY_BYTES, LIMITS.maxBodyBytes),
+    maxDocumentBytes: positiveInt(env.MAX_DOCUMENT_BYTES, LIMITS.maxDocumentBytes),
+    publicBaseUrl: env.PUBLIC_BASE_URL?.trim().replace(/\/+$/, "") || null,
+  };
+  cache.set(env, config);
+  return config;
+}
+
+function isTrue(v: string | undefined): boolean {
+  return (v ?? "").trim().toLowerCase() === "true";
+}
+
+function positiveInt(v: string | undefined, fallback: number): number {
+  const n = Number((v ?? "").trim());
+  return Number.isSafeInteger(n) && n > 0 ? n : fallback;
+}
+
+/** `API_KEY_HASHES`: comma (or whitespace) separated SHA-256 hex digests; anything else is ignored. */
+function parseKeyHashes(text: string): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (const item of text.split(/[\s,]+/)) {
+    const hex = item.trim().toLowerCase();
+    if (!/^[0-9a-f]{64}$/.test(hex)) continue;
+    const bytes = new Uint8Array(32);
+    for (let i = 0; i < 32; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+    out.push(bytes);
+  }
+  return out;
+}

@@ -1,0 +1,12 @@
+import type { Config, Env } from "../config";
+
+/** Hono generics for Signet: bindings plus what middleware puts on the context. */
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    config: Config;
+    /** Hex SHA-256 of the caller's API key, when authenticated. Scopes eventIds. */
+    keyId: string | null;
+  };
+};

@@ -1,0 +1,117 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { SignetError } from "../errors";
+
+/**
+ * The one place where errors become HTTP responses: RFC 9457 problem details
+ * (`application/problem+json`) with the machine `code` of interface.md and a
+ * `message` beside `detail` for SuperDoc clients. Never a stack trace.
+ */
+const STATUS_BY_CODE: Record<string, number> = {
+  invalid_json: 400,
+  invalid_request: 400,
+  invalid_base64: 400,
+  invalid_query: 400,
+  unauthorized: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  event_id_conflict: 409,
+  payload_too_large: 413,
+  document_too_large: 413,
+  remote_too_large: 413,
+  zip_limit: 413,
+  unsupported_media_type: 415,
+  unsupported_document_type: 415,
+  audit_trail_missing_submit: 422,
+  pdf_unparseable: 422,
+  pdf_encrypted: 422,
+  document_locked: 422,
+  docx_invalid: 422,
+  docx_not_supported_yet: 422,
+  xml_doctype_forbidden: 422,
+  image_invalid: 422,
+  image_too_large: 422,
+  url_forbidden: 422,
+  field_not_found: 422,
+  rate_limited: 429,
+  fetch_failed: 502,
+  tsa_failed: 502,
+  configuration_error: 503,
+  fetch_timeout: 504,
+  internal_error: 500,
+};
+
+const TITLES: Record<number, string> = {
+  400: "Invalid request",
+  401: "Unauthorized",
+  404: "Not found",
+  405: "Method not allowed",
+  409: "Conflict",
+  413: "Payload too large",
+  415: "Unsupported media type",
+  422: "Unprocessable content",
+  429: "Too many requests",
+  500: "Internal error",
+  502: "Bad gateway",
+  503: "Service unavailable",
+  504: "Gateway timeout",
+};
+
+export interface ProblemFieldError {
+  path: string;
+  message: string;
+}
+
+export function statusForCode(code: string): number {
+  return STATUS_BY_CODE[code] ?? 500;
+}
+
+export function problemResponse(
+  c: Context,
+  code: string,
+  detail: string,
+  extra: { errors?: ProblemFieldError[]; headers?: Record<string, string>; status?: number } = {},
+): Response {
+  const status = extra.status ?? statusForCode(code);
+  const body: Record<string, unknown> = {
+    type: `/problems/${code}`,
+    title: TITLES[status] ?? "Error",
+    status,
+    code,
+    detail,
+    message: detail,
+  };
+  if (extra.errors?.length) body.errors = extra.errors;
+  const requestId = c.get("requestId" as never) as string | undefined;
+  if (requestId) body.requestId = requestId;
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      "Content-Type": "application/problem+json",
+      ...(requestId ? { "X-Request-Id": requestId } : {}),
+      ...extra.headers,
+    },
+  });
+}
+
+/** `app.onError`: domain errors keep their code; anything unexpected is a bare 500. */
+export function handleError(err: unknown, c: Context): Response {
+  if (err instanceof SignetError) {
+    return problemResponse(c, err.code, err.message);
+  }
+  if (err instanceof HTTPException) {
+    // Hono's JSON validator throws this for a body that is not JSON.
+    if (err.status === 400) return problemResponse(c, "invalid_json", "The request body is not valid JSON.");
+    return problemResponse(c, err.status === 404 ? "not_found" : "internal_error", err.message || "Error", {
+      status: err.status,
+    });
+  }
+  // Log the internals for operators; the caller gets none of them.
+  console.error(JSON.stringify({ level: "error", requestId: c.get("requestId" as never), error: describe(err) }));
+  return problemResponse(c, "internal_error", "An unexpected error occurred. Quote the request id when reporting it.");
+}
+
+function describe(err: unknown): string {
+  if (err instanceof Error) return `${err.name}: ${err.message}\n${err.stack ?? ""}`;
+  return String(err);
+}

@@ -1,0 +1,56 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { signDocument } from "../../operations/sign";
+import { SigningEventStore } from "../../store/signing-events";
+import type { AppEnv } from "../context";
+import { requireApiKey } from "../middleware/auth";
+import { jsonBody } from "../middleware/json-body";
+import { Problem, SignRequest, SignResponse } from "../schemas";
+import { streamedJsonResponse } from "../streamed-json";
+
+const problem = (description: string) => ({
+  description,
+  content: { "application/problem+json": { schema: Problem } },
+});
+
+export const signRoute = createRoute({
+  method: "post",
+  path: "/v1/sign",
+  summary: "Sign a PDF with a PAdES signature",
+  description:
+    "Seals the document with a PAdES baseline B-B (B-T with a time-stamp authority) signature as an incremental update, after embedding the signer, metadata and audit trail (`signet-audit.json`) and appending the audit-trail certificate page. Reusing an `eventId` with the same request returns the same bytes.",
+  security: [{ bearerAuth: [] }],
+  middleware: [requireApiKey(), jsonBody] as const,
+  request: { body: { required: true, content: { "application/json": { schema: SignRequest } } } },
+  responses: {
+    200: { description: "The signed PDF", content: { "application/json": { schema: SignResponse } } },
+    400: problem("Malformed JSON or schema violation"),
+    401: problem("Missing or unknown API key"),
+    409: problem("eventId reused with a different request"),
+    413: problem("Body or document too large"),
+    415: problem("Not JSON, or a document type sign does not take"),
+    422: problem("Unusable document or audit trail (no submit event, encrypted, locked, unparseable)"),
+    502: problem("Fetching the document or the time-stamp failed"),
+    504: problem("Fetching the document timed out"),
+  },
+});
+
+export function registerSignRoute(app: OpenAPIHono<AppEnv>) {
+  app.openapi(signRoute, async (c) => {
+    const input = c.req.valid("json");
+    const result = await signDocument(input, {
+      config: c.get("config"),
+      secrets: { signingKeyPem: c.env.SIGNING_KEY, signingCertPem: c.env.SIGNING_CERT },
+      store: new SigningEventStore(c.env.DB, c.env.REPLAYS),
+      keyId: c.get("keyId")!,
+      selfHost: new URL(c.req.url).hostname,
+    });
+    const { output, ...fields } = result;
+    const tail = JSON.stringify(fields).slice(1); // `"signature":...}` after the document
+    return streamedJsonResponse(
+      '{"document":{"base64":"data:application/pdf;base64,',
+      "segments" in output ? output.segments : output.stream,
+      `","contentType":"application/pdf"},${tail}`,
+      { headers: { "X-Request-Id": c.get("requestId") } },
+    ) as never;
+  });
+}

@@ -1,0 +1,122 @@
+import { z } from "@hono/zod-openapi";
+import { LIMITS, REQUEST_LIMITS } from "../limits";
+
+/**
+ * The zod schemas: the single source of request validation and of the OpenAPI
+ * document (`/openapi.json`). Business rules that need the document or the
+ * database (submit event, eventId reuse) live in the operations, not here.
+ */
+
+export const DocumentInput = z
+  .object({
+    base64: z.string().min(1).optional().openapi({
+      description: "Document bytes as plain base64 or a `data:` URI.",
+      example: "data:application/pdf;base64,JVBERi0xLjcK...",
+    }),
+    url: z.string().min(1).max(2048).optional().openapi({
+      description:
+        "HTTPS address to fetch the document from (no userinfo, public hosts only, ≤ 3 redirects, 10 s).",
+      example: "https://example.com/contract.pdf",
+    }),
+  })
+  .refine((d) => (d.base64 === undefined) !== (d.url === undefined), {
+    message: "Give exactly one of document.base64 or document.url",
+  })
+  .openapi("DocumentInput");
+
+export const Signer = z
+  .strictObject({
+    email: z.email().max(255).openapi({ example: "ada@example.com" }),
+    name: z.string().trim().min(1).max(255).openapi({ example: "Ada Lovelace" }),
+    ip: z.union([z.ipv4(), z.ipv6()]).optional().openapi({ example: "203.0.113.7" }),
+    userAgent: z.string().max(1024).optional(),
+  })
+  .openapi("Signer", { description: "Who signs. No other keys: application context goes in `metadata`." });
+
+const jsonSize = (v: unknown) => {
+  try {
+    return new TextEncoder().encode(JSON.stringify(v) ?? "").length;
+  } catch {
+    return Infinity;
+  }
+};
+
+export const AuditTrailEntry = z
+  .looseObject({
+    type: z.string().max(128).optional().openapi({ example: "submit" }),
+    timestamp: z.iso.datetime({ offset: true }).openapi({ example: "2026-11-21T10:00:00Z" }),
+    data: z.unknown().optional(),
+  })
+  .openapi("AuditTrailEntry", {
+    description: "One user-interaction event. Other keys are kept. At least one entry must have type `submit`.",
+  });
+
+export const CertificateOptions = z
+  .looseObject({
+    enabled: z.boolean().optional().openapi({ description: "Append the audit-trail certificate page (default true)." }),
+    enable: z.boolean().optional().openapi({ description: "Synonym of `enabled` (SuperDoc clients)." }),
+  })
+  .openapi("CertificateOptions");
+
+export const SignRequest = z
+  .object({
+    document: DocumentInput,
+    signer: Signer,
+    auditTrail: z.array(AuditTrailEntry).min(1).max(LIMITS.maxAuditTrailEntries).refine(
+      (t) => jsonSize(t) <= REQUEST_LIMITS.maxAuditTrailJsonBytes,
+      `auditTrail is larger than ${REQUEST_LIMITS.maxAuditTrailJsonBytes} bytes of JSON`,
+    ),
+    eventId: z
+      .string()
+      .min(1)
+      .max(REQUEST_LIMITS.maxEventIdLength)
+      .regex(/^[^\u0000-\u001f\u007f]+$/, "eventId must not contain control characters")
+      .optional()
+      .openapi({ description: "Idempotency key of this signing event, scoped to your API key.", example: "evt_123" }),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .refine((m) => jsonSize(m) <= REQUEST_LIMITS.maxMetadataJsonBytes, `metadata is larger than ${REQUEST_LIMITS.maxMetadataJsonBytes} bytes of JSON`)
+      .optional(),
+    certificate: CertificateOptions.optional(),
+  })
+  .openapi("SignRequest");
+
+export const OutputDocument = z
+  .object({
+    base64: z.string().openapi({ description: "The file as a data URI: `data:<type>;base64,...`." }),
+    contentType: z.string().openapi({ example: "application/pdf" }),
+  })
+  .openapi("OutputDocument");
+
+export const TimestampInfo = z
+  .object({ time: z.string(), tsa: z.string().nullable(), serialNumber: z.string() })
+  .openapi("TimestampInfo");
+
+export const SignResponse = z
+  .object({
+    document: OutputDocument,
+    signature: z.object({
+      level: z.enum(["B-B", "B-T"]),
+      fieldName: z.string(),
+      signedAt: z.string(),
+      certificateSha256: z.string(),
+      timestamp: TimestampInfo.nullable(),
+    }),
+    eventId: z.string(),
+    sha256: z.string().openapi({ description: "SHA-256 of the signed output PDF." }),
+    warnings: z.array(z.string()),
+  })
+  .openapi("SignResponse");
+
+export const Problem = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    code: z.string(),
+    detail: z.string(),
+    message: z.string(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    requestId: z.string().optional(),
+  })
+  .openapi("Problem");

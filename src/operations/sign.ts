@@ -1,0 +1,281 @@
+import type { Config } from "../config";
+import { buildCadesDetachedSignature } from "../cms/cades";
+import { loadSigningIdentity, type SigningIdentity } from "../cms/signing-identity";
+import { requestTimestamp } from "../cms/tsa";
+import {
+  ConfigurationError,
+  DocumentLocked,
+  EventIdConflict,
+  PdfEncrypted,
+  TsaFailed,
+  UnprocessableContent,
+} from "../errors";
+import { renderCertificatePages } from "../evidence/certificate-page";
+import { loadCertificateFonts } from "../evidence/fonts";
+import { loadDocument, requireDocumentType } from "../input/document";
+import { UrlBudget } from "../input/safe-fetch";
+import { PdfReader } from "../pdf/reader";
+import { inspectForSigning } from "../pdf/sign/inspect";
+import { signPdf } from "../pdf/sign/sign-pdf";
+import type { SigningEventStore } from "../store/signing-events";
+import { sha256, sha256Hex, utf8 } from "../util/bytes";
+import { canonicalJson } from "../util/canonical-json";
+
+/**
+ * The signing operation: document in, signed PDF out, event recorded. Knows
+ * nothing of HTTP; the route hands it validated input and shapes the result.
+ */
+
+export interface SignInput {
+  document: { base64?: string; url?: string };
+  signer: { email: string; name: string; ip?: string; userAgent?: string };
+  auditTrail: { type?: string; timestamp: string; data?: unknown; [k: string]: unknown }[];
+  eventId?: string;
+  metadata?: Record<string, unknown>;
+  certificate?: { enabled?: boolean; enable?: boolean; [k: string]: unknown };
+}
+
+export interface SignSecrets {
+  signingKeyPem: string | undefined;
+  signingCertPem: string | undefined;
+}
+
+export interface SignResultFields {
+  signature: {
+    level: "B-B" | "B-T";
+    fieldName: string;
+    signedAt: string;
+    certificateSha256: string;
+    timestamp: null | { time: string; tsa: string | null; serialNumber: string };
+  };
+  eventId: string;
+  sha256: string;
+  warnings: string[];
+}
+
+export type SignResult = SignResultFields &
+  ({ output: { segments: Uint8Array[]; length: number } } | { output: { stream: ReadableStream<Uint8Array>; length: number } });
+
+export interface SignDeps {
+  config: Config;
+  secrets: SignSecrets;
+  store: SigningEventStore;
+  keyId: string;
+  selfHost?: string;
+}
+
+export async function signDocument(input: SignInput, deps: SignDeps): Promise<SignResult> {
+  const { config, store, keyId } = deps;
+  if (!input.auditTrail.some((e) => e.type === "submit")) {
+    throw new UnprocessableContent(
+      "audit_trail_missing_submit",
+      'The audit trail must include at least one event with type "submit".',
+    );
+  }
+  const identity = await signingIdentity(deps.secrets);
+
+  const doc = await loadDocument(input.document, {
+    maxDocumentBytes: config.maxDocumentBytes,
+    allowPrivateUrls: config.allowPrivateUrls,
+    selfHost: deps.selfHost,
+    urlBudget: new UrlBudget(),
+  });
+  requireDocumentType(doc, ["pdf", "docx"], "sign");
+  if (doc.type === "docx") {
+    throw new UnprocessableContent(
+      "docx_not_supported_yet",
+      "DOCX input is not supported yet: convert the document to PDF first.",
+    );
+  }
+  const inputSha256 = await sha256Hex(doc.bytes);
+  const requestSha256 = await sha256Hex(canonicalJson({ ...input, document: { sha256: inputSha256 } }));
+
+  if (input.eventId !== undefined) {
+    const replay = await replayIfRecorded(store, keyId, input.eventId, requestSha256);
+    if (replay) return replay;
+  }
+  const eventId = input.eventId ?? crypto.randomUUID();
+
+  const reader = PdfReader.open(doc.bytes);
+  if (reader.encrypted) throw new PdfEncrypted();
+  const inspection = inspectForSigning(reader);
+  const warnings: string[] = [];
+  if (inspection.docMdp === 1) {
+    throw new DocumentLocked("The document is certified with no changes allowed (DocMDP P1): it cannot be signed again.");
+  }
+  const restricted = inspection.docMdp !== null || inspection.fieldMdpLock;
+  if (restricted) {
+    warnings.push(
+      inspection.docMdp !== null
+        ? `The document is certified (DocMDP P${inspection.docMdp}): Signet added only the signature, without the certificate page and the embedded audit trail, so the certification stays valid.`
+        : "A signature in the document locks its fields: Signet added only the signature, without the certificate page and the embedded audit trail.",
+    );
+  }
+  const wantCertificate = (input.certificate?.enabled ?? input.certificate?.enable ?? true) && !restricted;
+
+  const signedAt = new Date();
+  const evidence = {
+    signet: { version: 1, kind: "signing-event" },
+    eventId,
+    signedAt: signedAt.toISOString(),
+    signer: input.signer,
+    document: { sha256: inputSha256, pages: inspection.pageCount, sizeBytes: doc.bytes.length },
+    certificate: { subject: identity.signerSubject, sha256: identity.signerCertSha256 },
+    metadata: input.metadata ?? null,
+    auditTrail: input.auditTrail,
+  };
+
+  let certificatePages: Uint8Array | undefined;
+  if (wantCertificate) {
+    certificatePages = await renderCertificatePages(
+      {
+        signer: input.signer,
+        eventId,
+        signedAt,
+        documentSha256: inputSha256,
+        documentPages: inspection.pageCount,
+        certificate: {
+          subject: identity.signerSubject,
+          issuer: identity.signerIssuer,
+          sha256: identity.signerCertSha256,
+        },
+        auditTrail: input.auditTrail,
+        qrPayload: inputSha256,
+        reference: null,
+        level: config.tsaUrl ? "B-T" : "B-B",
+      },
+      await loadCertificateFonts(),
+    );
+  }
+
+  let timestamp: SignResultFields["signature"]["timestamp"] = null;
+  const tsaUrl = config.tsaUrl;
+  const stampWith = tsaUrl
+    ? async (signatureValue: Uint8Array) => {
+        const stamp = await requestTimestamp({ url: tsaUrl, messageImprint: await sha256(signatureValue) });
+        timestamp = { time: stamp.genTime.toISOString(), tsa: stamp.tsaName, serialNumber: stamp.serialNumber };
+        return stamp.token;
+      }
+    : undefined;
+
+  const signed = await signPdf({
+    reader,
+    inspection,
+    signedAt,
+    signerName: input.signer.name,
+    signerEmail: input.signer.email,
+    reason: `Signed electronically by ${input.signer.name}`,
+    attachment: restricted
+      ? undefined
+      : { bytes: utf8(JSON.stringify(evidence)), description: "Signet signing evidence: signer, audit trail and metadata" },
+    certificatePages,
+    contentsCapacity: await placeholderCapacity(identity, tsaUrl),
+    buildSignature: async (digest) => {
+      if (!stampWith) return buildCadesDetachedSignature({ identity, contentDigest: digest });
+      try {
+        return await buildCadesDetachedSignature({ identity, contentDigest: digest, timestamp: stampWith });
+      } catch (err) {
+        if (!(err instanceof TsaFailed) || !config.tsaOptional) throw err;
+        warnings.push(`The time-stamp authority failed (${err.message}); the signature is PAdES B-B without a time-stamp.`);
+        return buildCadesDetachedSignature({ identity, contentDigest: digest });
+      }
+    },
+  });
+
+  const fields: SignResultFields = {
+    signature: {
+      level: timestamp ? "B-T" : "B-B",
+      fieldName: signed.fieldName,
+      signedAt: signedAt.toISOString(),
+      certificateSha256: identity.signerCertSha256,
+      timestamp,
+    },
+    eventId,
+    sha256: signed.sha256,
+    warnings,
+  };
+
+  // Record the event; keep the output for replays when the caller named the event.
+  const replayKey = input.eventId !== undefined ? `replays/${keyId}/${await sha256Hex(eventId)}/${signed.sha256}.pdf` : null;
+  if (replayKey) await store.putReplay(replayKey, signed.segments, signed.length);
+  const recorded = await store.insert({
+    keyId,
+    eventId,
+    requestSha256,
+    signerName: input.signer.name,
+    signerEmail: input.signer.email,
+    inputSha256,
+    outputSha256: signed.sha256,
+    replayKey,
+    responseJson: JSON.stringify(fields),
+    signedAt: fields.signature.signedAt,
+  });
+  if (!recorded) {
+    // A concurrent request with the same eventId won the race: answer as a retry would.
+    if (replayKey) await store.deleteReplay(replayKey);
+    const replay = await replayIfRecorded(store, keyId, eventId, requestSha256);
+    if (replay) return replay;
+    throw new EventIdConflict(`eventId "${eventId}" was already used.`);
+  }
+  return { ...fields, output: { segments: signed.segments, length: signed.length } };
+}
+
+async function replayIfRecorded(
+  store: SigningEventStore,
+  keyId: string,
+  eventId: string,
+  requestSha256: string,
+): Promise<SignResult | null> {
+  const prior = await store.find(keyId, eventId);
+  if (!prior) return null;
+  if (prior.requestSha256 !== requestSha256) {
+    throw new EventIdConflict(`eventId "${eventId}" was already used with a different request.`);
+  }
+  const stored = prior.replayKey ? await store.getReplay(prior.replayKey) : null;
+  if (!stored) throw new EventIdConflict(`eventId "${eventId}" was already used and its output is no longer kept.`);
+  const fields = JSON.parse(prior.responseJson) as SignResultFields;
+  return { ...fields, output: { stream: stored.body, length: stored.size } };
+}
+
+// Keys are imported once per isolate (per secret value).
+let identityCache: { source: string; identity: Promise<SigningIdentity> } | null = null;
+
+async function signingIdentity(secrets: SignSecrets): Promise<SigningIdentity> {
+  if (!secrets.signingKeyPem || !secrets.signingCertPem) {
+    throw new ConfigurationError("Signing is not configured: set the SIGNING_KEY and SIGNING_CERT secrets.");
+  }
+  const source = `${secrets.signingKeyPem}\u0000${secrets.signingCertPem}`;
+  if (identityCache?.source !== source) {
+    const identity = loadSigningIdentity(secrets.signingKeyPem, secrets.signingCertPem);
+    identityCache = { source, identity };
+    identity.catch(() => {
+      if (identityCache?.identity === identity) identityCache = null;
+    });
+  }
+  return identityCache.identity;
+}
+
+// The placeholder is sized from a trial CMS (and a trial time-stamp token), once per isolate.
+const capacityCache = new Map<string, number>();
+const SIGNATURE_MARGIN = 1024;
+const TIMESTAMP_MARGIN = 2048;
+
+async function placeholderCapacity(identity: SigningIdentity, tsaUrl: string | null): Promise<number> {
+  const key = `${identity.signerCertSha256}|${tsaUrl ?? ""}`;
+  const cached = capacityCache.get(key);
+  if (cached) return cached;
+  const trial = await buildCadesDetachedSignature({ identity, contentDigest: new Uint8Array(32) });
+  let capacity = trial.length + SIGNATURE_MARGIN;
+  if (tsaUrl) {
+    try {
+      const stamp = await requestTimestamp({ url: tsaUrl, messageImprint: new Uint8Array(32) });
+      capacity += stamp.token.length + TIMESTAMP_MARGIN;
+    } catch {
+      // Size for a typical token; the real request reports the failure.
+      return trial.length + SIGNATURE_MARGIN + 8192;
+    }
+  }
+  capacityCache.set(key, capacity);
+  return capacity;
+}
+

@@ -1,0 +1,160 @@
+import { PdfDict, PdfRef, PdfString, isArray, isDict, isName, isRef, type PdfValue } from "../model";
+import type { PdfReader } from "../reader";
+
+/**
+ * What signing needs to know about an input before changing it: its
+ * certification (DocMDP) level, field locks, the names already taken by fields
+ * and embedded files. Walks are bounded and cycle-safe.
+ */
+export interface SigningInspection {
+  pageCount: number;
+  /** DocMDP permission level of a certification signature (1, 2, 3), or null. */
+  docMdp: 1 | 2 | 3 | null;
+  /** A signature locks fields (FieldMDP) — we then add only our signature. */
+  fieldMdpLock: boolean;
+  /** Fully qualified names of existing fields. */
+  fieldNames: Set<string>;
+  /** Names in the EmbeddedFiles name tree. */
+  embeddedFileNames: Set<string>;
+  /** Number of existing signed signature fields. */
+  signatureCount: number;
+}
+
+const MAX_NODES = 50_000;
+
+export function inspectForSigning(reader: PdfReader): SigningInspection {
+  const catalog = reader.catalog();
+  const pageCount = reader.pages().length;
+  const result: SigningInspection = {
+    pageCount,
+    docMdp: null,
+    fieldMdpLock: false,
+    fieldNames: new Set(),
+    embeddedFileNames: new Set(),
+    signatureCount: 0,
+  };
+
+  const perms = dictOf(reader, catalog.get("Perms"));
+  const docMdpSig = dictOf(reader, perms?.get("DocMDP"));
+  if (docMdpSig) result.docMdp = docMdpLevel(reader, docMdpSig) ?? 2;
+
+  const acroForm = dictOf(reader, catalog.get("AcroForm"));
+  const seen = new Set<string>();
+  let budget = MAX_NODES;
+  const visit = (v: PdfValue | undefined, prefix: string, depth: number) => {
+    if (depth > 32 || --budget < 0) return;
+    if (isRef(v)) {
+      const key = `${v.num} ${v.gen}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+    }
+    const field = dictOf(reader, v);
+    if (!field) return;
+    const partial = textOf(reader.resolve(field.get("T")));
+    const full = partial === null ? prefix : prefix ? `${prefix}.${partial}` : partial;
+    if (full) result.fieldNames.add(full);
+    if (isName(reader.resolve(field.get("FT")), "Sig")) {
+      const value = dictOf(reader, field.get("V"));
+      if (value) {
+        result.signatureCount++;
+        for (const ref of arrayOf(reader, value.get("Reference"))) {
+          const method = dictOf(reader, ref)?.get("TransformMethod");
+          if (isName(reader.resolve(method), "FieldMDP")) result.fieldMdpLock = true;
+        }
+      }
+      if (dictOf(reader, field.get("Lock"))) result.fieldMdpLock = true;
+    }
+    for (const kid of arrayOf(reader, field.get("Kids"))) visit(kid, full, depth + 1);
+  };
+  for (const f of arrayOf(reader, acroForm?.get("Fields"))) visit(f, "", 0);
+
+  const names = dictOf(reader, catalog.get("Names"));
+  for (const [key] of nameTreeEntries(reader, names?.get("EmbeddedFiles"))) {
+    const k = textOf(key);
+    if (k !== null) result.embeddedFileNames.add(k);
+  }
+  return result;
+}
+
+function docMdpLevel(reader: PdfReader, sig: PdfDict): 1 | 2 | 3 | null {
+  for (const ref of arrayOf(reader, sig.get("Reference"))) {
+    const d = dictOf(reader, ref);
+    if (!d || !isName(reader.resolve(d.get("TransformMethod")), "DocMDP")) continue;
+    const params = dictOf(reader, d.get("TransformParams"));
+    const p = reader.resolve(params?.get("P"));
+    return p === 1 || p === 3 ? p : 2;
+  }
+  return null;
+}
+
+/** Entries of a name tree as [key, value] pairs, leaves in order; bounded and cycle-safe. */
+export function nameTreeEntries(reader: PdfReader, root: PdfValue | undefined): [PdfString, PdfValue][] {
+  const out: [PdfString, PdfValue][] = [];
+  const seen = new Set<string>();
+  let budget = MAX_NODES;
+  const walk = (v: PdfValue | undefined, depth: number) => {
+    if (depth > 32 || --budget < 0) return;
+    if (isRef(v)) {
+      const key = `${v.num} ${v.gen}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+    }
+    const node = dictOf(reader, v);
+    if (!node) return;
+    const names = arrayOf(reader, node.get("Names"));
+    for (let i = 0; i + 1 < names.length; i += 2) {
+      const k = reader.resolve(names[i]);
+      if (k instanceof PdfString) out.push([k, names[i + 1]!]);
+    }
+    for (const kid of arrayOf(reader, node.get("Kids"))) walk(kid, depth + 1);
+  };
+  walk(root, 0);
+  return out;
+}
+
+export function dictOf(reader: PdfReader, v: PdfValue | undefined): PdfDict | undefined {
+  const r = reader.resolve(v);
+  return isDict(r) ? r : undefined;
+}
+
+export function arrayOf(reader: PdfReader, v: PdfValue | undefined): PdfValue[] {
+  const r = reader.resolve(v);
+  return isArray(r) ? r : [];
+}
+
+/** A PDF text string (PDFDocEncoding or UTF-16BE with BOM) as a JS string. */
+export function textOf(v: PdfValue | undefined): string | null {
+  if (!(v instanceof PdfString)) return null;
+  const b = v.bytes;
+  if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff) {
+    let s = "";
+    for (let i = 2; i + 1 < b.length; i += 2) s += String.fromCharCode((b[i]! << 8) | b[i + 1]!);
+    return s;
+  }
+  if (b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
+    return new TextDecoder().decode(b.subarray(3));
+  }
+  let s = "";
+  for (const x of b) s += String.fromCharCode(x);
+  return s;
+}
+
+/** A JS string as a PDF text string: plain bytes when ASCII, else UTF-16BE with BOM. */
+export function pdfText(s: string): PdfString {
+  if (/^[\x20-\x7e]*$/.test(s)) {
+    const out = new Uint8Array(s.length);
+    for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+    return new PdfString(out, false);
+  }
+  const out = new Uint8Array(2 + s.length * 2);
+  out[0] = 0xfe;
+  out[1] = 0xff;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    out[2 + i * 2] = c >> 8;
+    out[3 + i * 2] = c & 0xff;
+  }
+  return new PdfString(out, true);
+}
+
+export const refKey = (r: PdfRef) => `${r.num} ${r.gen}`;

@@ -1,0 +1,53 @@
+/** Small byte helpers shared by engines. */
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+export function toHex(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i++) s += HEX[bytes[i]!];
+  return s;
+}
+
+export function latin1Bytes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
+  return out;
+}
+
+export function utf8(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let total = 0;
+  for (const p of parts) total += p.length;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+export async function sha256(data: Uint8Array | string): Promise<Uint8Array> {
+  const bytes = typeof data === "string" ? utf8(data) : data;
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+}
+
+export async function sha256Hex(data: Uint8Array | string): Promise<string> {
+  return toHex(await sha256(data));
+}
+
+/**
+ * SHA-256 over several byte segments without joining them (`crypto.DigestStream`
+ * is workerd's streaming digest; a 25 MB document is never copied to hash it).
+ */
+export async function sha256Segments(segments: readonly Uint8Array[]): Promise<Uint8Array> {
+  if (typeof crypto.DigestStream !== "function") return sha256(concatBytes(segments));
+  const stream = new crypto.DigestStream("SHA-256");
+  const writer = stream.getWriter();
+  for (const s of segments) if (s.length) await writer.write(s);
+  await writer.close();
+  return new Uint8Array(await stream.digest);
+}

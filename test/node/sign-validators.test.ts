@@ -1,0 +1,119 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devSecrets, startService, type RunningService } from "./support/service";
+import { lastSignature, nssDbTrusting, parsePdfsig, tool } from "./support/validators";
+
+const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
+const work = mkdtempSync(join(tmpdir(), "signet-validate-"));
+
+// Ten varied real files: PDF 1.0 to 2.0, xref streams, object streams, hybrid xref,
+// linearized, incremental updates, forms, attachments, Cyrillic text, 1000 pages.
+const INPUTS = [
+  "pdf-plain/pdf20examples__Simple_PDF_2.0_file.pdf",
+  "pdf-plain/pdf20examples__PDF_2.0_via_incremental_save.pdf",
+  "pdf-plain/qpdf__name-pound-images.pdf",
+  "pdf-plain/poppler-test__fonts.pdf",
+  "pdf-plain/itext__PdfReaderTest__1000PagesDocumentWithFullCompression.pdf",
+  "pdf-plain/qpdf__c-linearized.pdf",
+  "pdf-plain/pyhanko__minimal-hybrid-xref.pdf",
+  "pdf-plain/pdfbox__form__AcroFormsBasicFields.pdf",
+  "pdf-plain/poppler-test__WithAttachments.pdf",
+  "pdf-plain/poppler-test__russian.pdf",
+  "pdf-plain/pdfbox__input__openoffice-test-document.pdf",
+  "pdf-plain/mkl-itext5__extract__certified-school-list-9-16-2015.pdf",
+];
+
+let svc: RunningService;
+let nssdb: string;
+let caFile: string;
+
+beforeAll(async () => {
+  svc = await startService();
+  nssdb = await nssDbTrusting(devSecrets().caPem);
+  caFile = join(work, "ca.pem");
+  writeFileSync(caFile, devSecrets().caPem);
+}, 180_000);
+afterAll(async () => svc?.stop());
+
+async function sign(pdf: Uint8Array, extra: Record<string, unknown> = {}): Promise<Uint8Array> {
+  const res = await fetch(`${svc.baseUrl}/v1/sign`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${svc.apiKey}` },
+    body: JSON.stringify({
+      document: { base64: Buffer.from(pdf).toString("base64") },
+      signer: { name: "Ada Lovelace", email: "ada@example.com" },
+      auditTrail: [{ type: "submit", timestamp: "2026-11-21T10:00:00Z" }],
+      ...extra,
+    }),
+  });
+  const body = (await res.json()) as any;
+  if (res.status !== 200) throw new Error(`sign ${res.status}: ${JSON.stringify(body)}`);
+  return Buffer.from(body.document.base64.split(",")[1], "base64");
+}
+
+async function expectAccepted(file: string, signatures: number) {
+  const pdfsig = await tool("pdfsig", ["-nssdir", nssdb, file]);
+  const sigs = parsePdfsig(pdfsig.out);
+  expect(sigs.length, pdfsig.out).toBe(signatures);
+  const ours = sigs[sigs.length - 1]!;
+  expect(ours.validation, pdfsig.out).toBe("Signature is Valid.");
+  expect(ours.certificate, pdfsig.out).toBe("Certificate is Trusted.");
+  expect(ours.totalDocument, pdfsig.out).toBe(true);
+
+  const mutool = await tool("mutool", ["sign", "-v", file]);
+  expect(mutool.out, mutool.out).toMatch(/Digest: OK|Signature is valid|digest.*ok/i);
+  expect(mutool.out).not.toMatch(/Changed since signing|Digest: failed|modified/i);
+
+  const qpdf = await tool("qpdf", ["--check", file]);
+  expect(qpdf.code, qpdf.out).toBe(0);
+
+  const { cms, signed } = lastSignature(readFileSync(file));
+  const cmsFile = `${file}.p7s`;
+  const contentFile = `${file}.content`;
+  writeFileSync(cmsFile, cms);
+  writeFileSync(contentFile, signed);
+  const openssl = await tool("openssl", ["cms", "-verify", "-binary", "-inform", "DER", "-in", cmsFile, "-content", contentFile, "-CAfile", caFile, "-purpose", "any", "-out", "/dev/null"]);
+  expect(openssl.out, openssl.out).toMatch(/Verification successful|CMS Verification successful/);
+}
+
+describe("signed output is accepted by pdfsig, mutool, qpdf and openssl", () => {
+  for (const input of INPUTS) {
+    it(input, async () => {
+      const out = await sign(readFileSync(join(CORPUS, input)));
+      const file = join(work, input.split("/").pop()!.replace(/\.pdf$/, ".signed.pdf"));
+      writeFileSync(file, out);
+      await expectAccepted(file, 1);
+    });
+  }
+
+  it("a PDF signed twice by Signet: both signatures valid", async () => {
+    const once = await sign(readFileSync(join(CORPUS, INPUTS[0]!)));
+    const twice = await sign(once);
+    const file = join(work, "twice.pdf");
+    writeFileSync(file, twice);
+    await expectAccepted(file, 2);
+    const sigs = parsePdfsig((await tool("pdfsig", ["-nssdir", nssdb, file])).out);
+    expect(sigs[0]!.validation).toBe("Signature is Valid.");
+  });
+});
+
+describe("signing a PDF that other tools signed keeps their signatures valid", () => {
+  for (const input of ["pdf-signed/itext__PdfASigningTest__cmp_signPdfCades.pdf", "pdf-signed/endesive__pdf-acrobat.pdf"]) {
+    it(input, async () => {
+      const original = readFileSync(join(CORPUS, input));
+      const before = parsePdfsig((await tool("pdfsig", [join(CORPUS, input)])).out);
+      const file = join(work, input.split("/").pop()!.replace(/\.pdf$/, ".resigned.pdf"));
+      writeFileSync(file, await sign(original));
+      const after = parsePdfsig((await tool("pdfsig", ["-nssdir", nssdb, file])).out);
+      expect(after.length).toBe(before.length + 1);
+      for (let i = 0; i < before.length; i++) {
+        expect(after[i]!.field).toBe(before[i]!.field);
+        expect(after[i]!.validation).toBe("Signature is Valid.");
+      }
+      expect(after[after.length - 1]!.validation).toBe("Signature is Valid.");
+      expect(after[after.length - 1]!.totalDocument).toBe(true);
+    });
+  }
+});

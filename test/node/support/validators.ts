@@ -1,0 +1,62 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** Runs a command and returns its output even when it exits non-zero. */
+export async function tool(cmd: string, args: string[]): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await run(cmd, args, { maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, out: stdout + stderr };
+  } catch (err: any) {
+    if (err.code === "ENOENT") throw new Error(`${cmd} is not installed (apt-get install poppler-utils mupdf-tools qpdf libnss3-tools)`);
+    return { code: typeof err.code === "number" ? err.code : 1, out: `${err.stdout ?? ""}${err.stderr ?? ""}` };
+  }
+}
+
+/** An NSS database trusting the given CA, so pdfsig can check the chain. */
+export async function nssDbTrusting(caPem: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), "signet-nss-"));
+  const ca = join(dir, "ca.pem");
+  writeFileSync(ca, caPem);
+  await run("certutil", ["-N", "-d", `sql:${dir}`, "--empty-password"]);
+  await run("certutil", ["-A", "-d", `sql:${dir}`, "-n", "signet-dev-ca", "-t", "CT,C,C", "-i", ca]);
+  return `sql:${dir}`;
+}
+
+export interface PdfsigSignature {
+  field: string;
+  validation: string;
+  certificate: string;
+  totalDocument: boolean;
+}
+
+/** Parses `pdfsig` output into one record per signature. */
+export function parsePdfsig(out: string): PdfsigSignature[] {
+  const sigs: PdfsigSignature[] = [];
+  for (const block of out.split(/^Signature #\d+:/m).slice(1)) {
+    sigs.push({
+      field: /Signature Field Name: (.*)/.exec(block)?.[1]?.trim() ?? "",
+      validation: /Signature Validation: (.*)/.exec(block)?.[1]?.trim() ?? "",
+      certificate: /Certificate Validation: (.*)/.exec(block)?.[1]?.trim() ?? "",
+      totalDocument: /Total document signed/.test(block),
+    });
+  }
+  return sigs;
+}
+
+/** Extracts the last signature's CMS and signed bytes using its /ByteRange. */
+export function lastSignature(pdf: Uint8Array): { cms: Uint8Array; signed: Uint8Array } {
+  const text = Buffer.from(pdf).toString("latin1");
+  const matches = [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
+  const m = matches[matches.length - 1];
+  if (!m) throw new Error("no /ByteRange");
+  const [a, b, c, d] = m.slice(1).map(Number) as [number, number, number, number];
+  const signed = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
+  const hex = text.slice(a + b + 1, c - 1).replace(/0+$/, "");
+  const cms = Buffer.from(hex.length % 2 ? hex + "0" : hex, "hex");
+  return { cms, signed };
+}

@@ -1,0 +1,190 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { PdfReader } from "../../src/pdf/reader";
+import { auditTrail, b64, corpusPdf, fromDataUri, latin1, post, problem, signer, signRequest } from "./helpers";
+
+const SIMPLE = "pdf20examples__Simple_PDF_2.0_file.pdf";
+
+describe("POST /v1/sign", () => {
+  it("signs a PDF as an incremental update with a certificate page and embedded evidence", async () => {
+    const input = await corpusPdf(SIMPLE);
+    const res = await post("/v1/sign", signRequest(input, { eventId: "evt-basic", metadata: { tenant: "acme" } }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    const body = (await res.json()) as any;
+    expect(body.document.contentType).toBe("application/pdf");
+    expect(body.document.base64).toMatch(/^data:application\/pdf;base64,/);
+    const out = fromDataUri(body.document.base64);
+    // Incremental: the input is an exact prefix of the output.
+    expect(out.subarray(0, input.length)).toEqual(input);
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", out));
+    expect(body.sha256).toBe([...digest].map((b) => b.toString(16).padStart(2, "0")).join(""));
+    expect(body.eventId).toBe("evt-basic");
+    expect(body.signature).toMatchObject({ level: "B-B", fieldName: "Signature1", timestamp: null });
+    expect(body.signature.certificateSha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(body.warnings).toEqual([]);
+
+    const reader = PdfReader.open(out);
+    expect(reader.revisions.length).toBe(PdfReader.open(input).revisions.length + 1);
+    expect(reader.pages().length).toBeGreaterThan(PdfReader.open(input).pages().length);
+    const text = latin1(out.subarray(input.length));
+    expect(text).toContain("/SubFilter /ETSI.CAdES.detached");
+    expect(text).toMatch(/\/ByteRange \[0 \d+ \d+ \d+\s*\]/);
+    expect(text).toContain("/SigFlags 3");
+    expect(text).toContain("(signet-audit.json)");
+    // The byte range covers the whole file except the /Contents hex string.
+    const [, a, b, c] = /\/ByteRange \[0 (\d+) (\d+) (\d+)/.exec(text)!.map(Number) as number[];
+    expect(b! + c!).toBe(out.length);
+    expect(out[a!]).toBe("<".charCodeAt(0));
+    expect(out[b! - 1]).toBe(">".charCodeAt(0));
+  });
+
+  it("keeps an existing signature intact when signing a signed PDF again", async () => {
+    const once = fromDataUri(((await (await post("/v1/sign", signRequest(await corpusPdf(SIMPLE)))).json()) as any).document.base64);
+    const res = await post("/v1/sign", signRequest(once));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body.signature.fieldName).toBe("Signature2");
+    const twice = fromDataUri(body.document.base64);
+    expect(twice.subarray(0, once.length)).toEqual(once);
+    expect(latin1(twice.subarray(once.length))).toContain("(signet-audit-2.json)");
+  });
+
+  it("omits the certificate page when certificate.enabled (or enable) is false", async () => {
+    const input = await corpusPdf(SIMPLE);
+    for (const certificate of [{ enabled: false }, { enable: false }]) {
+      const body = (await (await post("/v1/sign", signRequest(input, { certificate }))).json()) as any;
+      const out = fromDataUri(body.document.base64);
+      expect(PdfReader.open(out).pages().length).toBe(PdfReader.open(input).pages().length);
+    }
+  });
+
+  it("replays the same bytes for the same eventId and request, and refuses a different request", async () => {
+    const input = await corpusPdf(SIMPLE);
+    const req = signRequest(input, { eventId: "evt-replay" });
+    const first = (await (await post("/v1/sign", req)).json()) as any;
+    const again = (await (await post("/v1/sign", req)).json()) as any;
+    expect(again.document.base64).toBe(first.document.base64);
+    expect(again.sha256).toBe(first.sha256);
+    expect(again.signature).toEqual(first.signature);
+
+    const changed = await post("/v1/sign", { ...req, signer: { ...signer, name: "Someone Else" } });
+    expect(changed.status).toBe(409);
+    expect((await problem(changed)).code).toBe("event_id_conflict");
+
+    // Another API key's identical eventId is a different event.
+    const other = await post("/v1/sign", { ...req, signer: { ...signer, name: "Someone Else" } }, { key: env.TEST_OTHER_API_KEY });
+    expect(other.status).toBe(200);
+  });
+
+  it("records every signing event in D1", async () => {
+    const input = await corpusPdf(SIMPLE);
+    const body = (await (await post("/v1/sign", signRequest(input, { eventId: "evt-recorded" }))).json()) as any;
+    const row = await env.DB.prepare("SELECT * FROM signing_events WHERE event_id = ?").bind("evt-recorded").first<any>();
+    expect(row).toMatchObject({ signer_email: signer.email, output_sha256: body.sha256 });
+    expect(row.input_sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("fetches the document from a URL", async () => {
+    const res = await post("/v1/sign", {
+      document: { url: `${env.FIXTURE_BASE_URL}/pdf/${SIMPLE}` },
+      signer,
+      auditTrail,
+    });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe("POST /v1/sign refuses bad requests with problem details", () => {
+  it("401 for every kind of bad key, identically", async () => {
+    const bodies = [];
+    for (const headers of [{}, { Authorization: "Basic abc" }, { Authorization: "Bearer nope" }, { Authorization: `Bearer sgn_${"x".repeat(43)}` }]) {
+      const res = await post("/v1/sign", {}, { key: null, headers });
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      const p = await problem(res);
+      bodies.push({ ...p, requestId: undefined });
+    }
+    expect(new Set(bodies.map((b) => JSON.stringify(b))).size).toBe(1);
+  });
+
+  it("415 for a non-JSON content type, 400 for malformed JSON", async () => {
+    const res = await post("/v1/sign", "x", { headers: { "Content-Type": "text/plain" } });
+    expect(res.status).toBe(415);
+    expect((await problem(res)).code).toBe("unsupported_media_type");
+    const bad = await post("/v1/sign", "{not json");
+    expect(bad.status).toBe(400);
+    expect((await problem(bad)).code).toBe("invalid_json");
+  });
+
+  it("413 before parsing a body above MAX_BODY_BYTES", async () => {
+    const res = await post("/v1/sign", "{}", { headers: { "Content-Length": String(500 * 1024 * 1024) } });
+    expect(res.status).toBe(413);
+    expect((await problem(res)).code).toBe("payload_too_large");
+  });
+
+  it("400 with the field path for schema violations", async () => {
+    const input = await corpusPdf(SIMPLE);
+    const cases: [unknown, string][] = [
+      [{ ...signRequest(input), signer: { ...signer, email: "not-an-email" } }, "signer.email"],
+      [{ ...signRequest(input), signer: { ...signer, role: "boss" } }, "signer"],
+      [{ ...signRequest(input), auditTrail: [] }, "auditTrail"],
+      [{ ...signRequest(input), auditTrail: [{ type: "submit", timestamp: "yesterday" }] }, "auditTrail.0.timestamp"],
+      [{ ...signRequest(input), document: { base64: "AAAA", url: "https://example.com/a.pdf" } }, "document"],
+      [{ ...signRequest(input), document: {} }, "document"],
+    ];
+    for (const [body, path] of cases) {
+      const res = await post("/v1/sign", body);
+      expect(res.status, path).toBe(400);
+      const p = await problem(res);
+      expect(p.code).toBe("invalid_request");
+      expect(p.message).toBe(p.detail);
+      expect(p.errors?.[0]?.path).toBe(path);
+    }
+  });
+
+  it("422 audit_trail_missing_submit without a submit event", async () => {
+    const res = await post("/v1/sign", signRequest(await corpusPdf(SIMPLE), { auditTrail: [{ type: "ready", timestamp: "2026-11-21T10:00:00Z" }] }));
+    expect(res.status).toBe(422);
+    expect((await problem(res)).code).toBe("audit_trail_missing_submit");
+  });
+
+  it("400 invalid_base64 for bad base64, 415 for a PNG, 422 for broken and encrypted PDFs", async () => {
+    const bad = await post("/v1/sign", { document: { base64: "%%%not base64%%%" }, signer, auditTrail });
+    expect(bad.status).toBe(400);
+    expect((await problem(bad)).code).toBe("invalid_base64");
+
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+    const pngRes = await post("/v1/sign", { document: { base64: b64(png) }, signer, auditTrail });
+    expect(pngRes.status).toBe(415);
+    expect((await problem(pngRes)).code).toBe("unsupported_document_type");
+
+    const truncated = (await corpusPdf(SIMPLE)).subarray(0, 300);
+    const tr = await post("/v1/sign", signRequest(truncated));
+    expect(tr.status).toBe(422);
+    expect((await problem(tr)).code).toBe("pdf_unparseable");
+
+    const enc = await post("/v1/sign", signRequest(await corpusPdf("qpdf__enc-R3_V2_O_master.pdf")));
+    expect(enc.status).toBe(422);
+    expect((await problem(enc)).code).toBe("pdf_encrypted");
+
+    const cyclic = await post("/v1/sign", signRequest(await corpusPdf("pyhanko__circular-page-tree.pdf")));
+    expect(cyclic.status).toBe(422);
+    expect((await problem(cyclic)).code).toBe("pdf_unparseable");
+  });
+
+  it("422 url_forbidden for private addresses when private URLs are not allowed", async () => {
+    // The test worker allows private URLs (for the fixture server); userinfo and schemes are refused regardless.
+    for (const url of ["https://user:pw@example.com/a.pdf", "ftp://example.com/a.pdf", "file:///etc/passwd"]) {
+      const res = await post("/v1/sign", { document: { url }, signer, auditTrail });
+      expect(res.status, url).toBe(422);
+      expect((await problem(res)).code).toBe("url_forbidden");
+    }
+  });
+
+  it("404 problem for unknown routes", async () => {
+    const res = await post("/v1/nothing", {});
+    expect(res.status).toBe(404);
+    expect((await problem(res)).code).toBe("not_found");
+  });
+});
