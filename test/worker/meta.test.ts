@@ -1,0 +1,33 @@
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+
+describe("service metadata", () => {
+  it("serves an OpenAPI 3.1 document generated from the request schemas", async () => {
+    const res = await SELF.fetch("https://signet.test/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as any;
+    expect(doc.openapi).toBe("3.1.0");
+    const sign = doc.paths["/v1/sign"].post;
+    expect(sign.security).toEqual([{ bearerAuth: [] }]);
+    const schema = doc.components.schemas.SignRequest;
+    expect(schema.required).toEqual(expect.arrayContaining(["document", "signer", "auditTrail"]));
+    expect(doc.components.schemas.Signer.additionalProperties).toBe(false);
+    expect(Object.keys(sign.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "409", "413", "415", "422"]));
+  });
+
+  it("serves a human-readable reference page and a health check", async () => {
+    const docs = await SELF.fetch("https://signet.test/docs");
+    expect(docs.status).toBe(200);
+    expect(docs.headers.get("content-type")).toMatch(/text\/html/);
+    expect(await docs.text()).toContain("/openapi.json");
+    const health = await SELF.fetch("https://signet.test/healthz");
+    expect(health.status).toBe(200);
+  });
+
+  it("echoes a sane X-Request-Id and replaces an unsafe one", async () => {
+    const echoed = await SELF.fetch("https://signet.test/healthz", { headers: { "X-Request-Id": "abc-123" } });
+    expect(echoed.headers.get("x-request-id")).toBe("abc-123");
+    const replaced = await SELF.fetch("https://signet.test/healthz", { headers: { "X-Request-Id": "<script>" } });
+    expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
