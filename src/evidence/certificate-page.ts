@@ -1,0 +1,537 @@
+/**
+ * The audit-trail certificate page(s): a standalone A4 PDF made with
+ * @pdfme/generator, which the signer appends to the document before signing.
+ *
+ * Pure: no Hono, no env; fonts come in as bytes. Everything is laid out here
+ * (fonts measured with font-metrics.ts, text pre-wrapped or truncated to fit),
+ * so pdfme only draws: nothing is clipped, nothing overlaps, and long trails
+ * flow over as many pages as needed. Everything a page draws lives in its own
+ * content stream and resources (no outlines, no annotations, no forms), so the
+ * pages survive pdf-lib's copyPages. The same input gives the same bytes.
+ */
+import { generate } from "@pdfme/generator";
+import type { Font, Plugin, Schema, Template } from "@pdfme/common";
+import { line, rectangle, text } from "@pdfme/schemas";
+import { collapseAuditTrail, type AuditEntry, type AuditLine } from "./collapse";
+import { parseFontMetrics, type FontMetrics } from "./font-metrics";
+import { QR_SCHEMA_TYPE, qrPlugin } from "./qr-plugin";
+import { printable, truncate, truncateMiddle, wrap } from "./text-fit";
+import type { CertificateFonts, CertificatePageInput } from "./types";
+
+export type { CertificateFonts, CertificatePageInput } from "./types";
+
+// ---- page geometry (millimetres, origin top-left, as pdfme) ----
+const PAGE_W = 210;
+const PAGE_H = 297;
+const MARGIN_X = 15;
+const CONTENT_W = PAGE_W - 2 * MARGIN_X;
+const BAND_H_FIRST = 30;
+const BAND_H_NEXT = 18;
+const FOOTER_RULE_Y = 283;
+const FOOTER_TEXT_Y = 285.2;
+const BODY_BOTTOM = 280;
+const KEY_W = 34;
+const VALUE_X = MARGIN_X + KEY_W + 2;
+const QR_BOX = 34;
+const QR_X = PAGE_W - MARGIN_X - QR_BOX + 4 * (QR_BOX / 45); // quiet zone may reach into the margin
+const ROW_H = 4.8;
+const CELL_PAD = 1.4;
+
+// Table columns: #, date, time, event, field, details (mm, sum = CONTENT_W).
+const COLUMNS = [
+  { key: "index", title: "#", width: 9, align: "right" as const },
+  { key: "date", title: "Date", width: 17, align: "left" as const },
+  { key: "time", title: "Time (UTC)", width: 31, align: "left" as const },
+  { key: "event", title: "Event", width: 33, align: "left" as const },
+  { key: "field", title: "Field", width: 30, align: "left" as const },
+  { key: "details", title: "Details", width: 60, align: "left" as const },
+];
+
+// ---- style ----
+const COLOR = {
+  band: "#23405f",
+  bandText: "#ffffff",
+  bandMuted: "#c5d2e2",
+  text: "#1f2933",
+  muted: "#5b6775",
+  heading: "#23405f",
+  rule: "#cfd8e3",
+  headerBg: "#e4eaf2",
+  stripe: "#f3f6f9",
+  submit: "#23405f",
+};
+const SIZE = { title: 18, bandSub: 9, heading: 10, key: 8, value: 9, name: 10.5, mono: 7.6, intro: 8.4, table: 7.4, footer: 7.2 };
+const LINE = 1.42; // line pitch, as a multiple of the font size, for wrapped text
+
+const PT = 72 / 25.4;
+const mm = (pt: number) => pt / PT;
+
+type FontKey = "regular" | "bold" | "mono";
+const FONT_NAME: Record<FontKey, string> = { regular: "NotoSans", bold: "NotoSansBold", mono: "NotoSansMono" };
+
+interface Metrics {
+  regular: FontMetrics;
+  bold: FontMetrics;
+  mono: FontMetrics;
+}
+
+// Keyed by the font's buffer (whole-buffer views only, see ownBytes), so the
+// bundled fonts are parsed once per isolate.
+const metricsCache = new WeakMap<ArrayBuffer, FontMetrics>();
+function metricsOf(bytes: Uint8Array<ArrayBuffer>): FontMetrics {
+  let m = metricsCache.get(bytes.buffer);
+  if (!m) {
+    m = parseFontMetrics(bytes);
+    metricsCache.set(bytes.buffer, m);
+  }
+  return m;
+}
+
+/** pdfme wants a Uint8Array that owns a plain ArrayBuffer. */
+function ownBytes(bytes: Uint8Array | ArrayBuffer): Uint8Array<ArrayBuffer> {
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  const buffer = bytes.buffer;
+  if (buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === buffer.byteLength) {
+    return new Uint8Array(buffer);
+  }
+  return new Uint8Array(bytes); // a copy that owns its buffer
+}
+
+// ---- formatting ----
+
+const pad2 = (n: number) => String(n).padStart(2, "0");
+function utcDate(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())}`;
+}
+function utcTime(ms: number): string {
+  const d = new Date(ms);
+  return `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:${pad2(d.getUTCSeconds())}`;
+}
+/** "2026-11-21 10:00:00 UTC" */
+export function formatUtc(date: Date): string {
+  const ms = date.getTime();
+  if (!Number.isFinite(ms)) throw new RangeError("signedAt is not a valid date");
+  return `${utcDate(ms)} ${utcTime(ms)} UTC`;
+}
+function thousands(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A short, readable rendering of a value: strings quoted, others as compact JSON. */
+function showValue(value: unknown): string {
+  if (typeof value === "string") return `"${value}"`;
+  if (value === undefined) return "";
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+const FIELD_KEYS = new Set(["fieldId", "field", "id"]);
+
+/** The "Details" cell of a line: final value, scroll position, or the event's other data. */
+export function describeLine(lineInfo: AuditLine): string {
+  const data = lineInfo.last.data;
+  const many = lineInfo.count > 1;
+  if (isRecord(data)) {
+    if ("value" in data) return `${many ? "final: " : ""}${showValue(data.value)}`;
+    if ("percent" in data) {
+      const p = data.percent;
+      const shown = typeof p === "number" && Number.isFinite(p) ? `${p}%` : p === null || p === undefined ? "none" : showValue(p);
+      return `${many ? "final position" : "position"}: ${shown}`;
+    }
+    const rest = Object.entries(data).filter(([k]) => !FIELD_KEYS.has(k));
+    if (rest.length === 0) return "";
+    return `${many ? "last: " : ""}${rest.map(([k, v]) => `${k}: ${showValue(v)}`).join(", ")}`;
+  }
+  if (data === undefined || data === null) return "";
+  return `${many ? "last: " : ""}${showValue(data)}`;
+}
+
+function timeCells(lineInfo: AuditLine): { date: string; time: string } {
+  const { firstTime, lastTime } = lineInfo;
+  if (firstTime === null) {
+    return { date: "?", time: String(lineInfo.first.timestamp ?? "") };
+  }
+  const date = utcDate(firstTime);
+  const t1 = utcTime(firstTime);
+  if (lineInfo.count === 1 || lastTime === null) return { date, time: t1 };
+  const t2 = utcTime(lastTime);
+  if (utcDate(lastTime) !== date) {
+    const days = Math.round((Date.UTC(...ymd(lastTime)) - Date.UTC(...ymd(firstTime))) / 86_400_000);
+    return { date, time: `${t1}\u2013${t2} +${days}d` };
+  }
+  return { date, time: t1 === t2 ? t1 : `${t1}\u2013${t2}` };
+}
+function ymd(ms: number): [number, number, number] {
+  const d = new Date(ms);
+  return [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()];
+}
+
+// ---- template building ----
+
+interface TextOptions {
+  x: number;
+  y: number;
+  width: number;
+  lines: string[];
+  font: FontKey;
+  size: number;
+  color: string;
+  /** Line pitch as a multiple of the size. */
+  lineHeight?: number;
+  align?: "left" | "right" | "center";
+}
+
+class PageSchemas {
+  readonly schemas: Schema[] = [];
+  constructor(
+    private readonly out: Record<string, string>,
+    private readonly ids: { next: number },
+    private readonly metrics: Metrics,
+  ) {}
+
+  private name(): string {
+    return `s${this.ids.next++}`;
+  }
+
+  /** Adds pre-fitted text; returns the height (mm) it takes, line pitch included. */
+  text(o: TextOptions): number {
+    const m = this.metrics[o.font];
+    const lh = o.lineHeight ?? LINE;
+    const ascent = (m.ascender / m.unitsPerEm) * o.size;
+    const descent = (-m.descender / m.unitsPerEm) * o.size;
+    const boxH = mm((o.lines.length - 1) * lh * o.size + ((lh - 1) * o.size) / 2 + ascent + descent);
+    const name = this.name();
+    this.out[name] = o.lines.join("\n");
+    this.schemas.push({
+      name,
+      type: "text",
+      position: { x: o.x, y: o.y },
+      width: o.width,
+      height: boxH,
+      fontName: FONT_NAME[o.font],
+      fontSize: o.size,
+      fontColor: o.color,
+      lineHeight: lh,
+      characterSpacing: 0,
+      alignment: o.align ?? "left",
+      verticalAlignment: "top",
+      backgroundColor: "",
+    } as Schema);
+    return mm(o.lines.length * lh * o.size);
+  }
+
+  rect(x: number, y: number, width: number, height: number, color: string): void {
+    this.schemas.push({
+      name: this.name(),
+      type: "rectangle",
+      position: { x, y },
+      width,
+      height,
+      color,
+      borderWidth: 0,
+      borderColor: "",
+      radius: 0,
+    } as Schema);
+  }
+
+  rule(x: number, y: number, width: number, thickness: number, color: string): void {
+    this.schemas.push({ name: this.name(), type: "line", position: { x, y }, width, height: thickness, color } as Schema);
+  }
+
+  qr(x: number, y: number, size: number, payload: string): void {
+    const name = this.name();
+    this.out[name] = payload;
+    this.schemas.push({ name, type: QR_SCHEMA_TYPE, position: { x, y }, width: size, height: size, color: COLOR.text } as Schema);
+  }
+}
+
+interface Row {
+  cells: Record<string, string>;
+  bold: boolean;
+  /** A full-width note row (the end-of-trail line). */
+  note?: string;
+}
+
+function buildRows(lines: AuditLine[], m: Metrics, totalEvents: number): Row[] {
+  const rows: Row[] = [];
+  const cellWidth = (key: string) => mm2ptInner(COLUMNS.find((c) => c.key === key)!.width);
+  lines.forEach((l, i) => {
+    const bold = l.type === "submit";
+    const font = bold ? m.bold : m.regular;
+    const { date, time } = timeCells(l);
+    const count = l.count > 1 ? ` \u00d7${thousands(l.count)}` : "";
+    const countW = font.widthOf(count, SIZE.table);
+    const type = printable(l.type ?? "(no type)", font);
+    const event = truncate(type, font, SIZE.table, cellWidth("event") - countW) + count;
+    rows.push({
+      bold,
+      cells: {
+        index: String(i + 1),
+        date,
+        time: truncate(printable(time, m.regular), m.regular, SIZE.table, cellWidth("time")),
+        event,
+        field: l.field === null ? "" : truncate(printable(l.field, font), font, SIZE.table, cellWidth("field")),
+        details: truncate(printable(describeLine(l), font), font, SIZE.table, cellWidth("details")),
+      },
+    });
+  });
+  rows.push({
+    bold: false,
+    cells: {},
+    note: `End of the audit trail: ${thousands(totalEvents)} event${totalEvents === 1 ? "" : "s"} in ${thousands(lines.length)} line${lines.length === 1 ? "" : "s"}.`,
+  });
+  return rows;
+}
+
+function mm2ptInner(widthMm: number): number {
+  return (widthMm - 2 * CELL_PAD) * PT;
+}
+
+/**
+ * Renders the certificate page(s) as a standalone A4 PDF.
+ * Throws RangeError when `signedAt` is invalid or `qrPayload` is over 213 bytes.
+ */
+export async function renderCertificatePages(input: CertificatePageInput, fonts: CertificateFonts): Promise<Uint8Array> {
+  const regularBytes = ownBytes(fonts.regular);
+  const boldBytes = ownBytes(fonts.bold);
+  const monoBytes = fonts.mono ? ownBytes(fonts.mono) : regularBytes;
+  const m: Metrics = { regular: metricsOf(regularBytes), bold: metricsOf(boldBytes), mono: metricsOf(monoBytes) };
+  const signedAtText = formatUtc(input.signedAt);
+
+  const out: Record<string, string> = {};
+  const ids = { next: 0 };
+  const pages: PageSchemas[] = [];
+  const newPage = () => {
+    const p = new PageSchemas(out, ids, m);
+    pages.push(p);
+    return p;
+  };
+
+  // ---------- page 1: header band, statement, key/value sections ----------
+  const first = newPage();
+  first.rect(0, 0, PAGE_W, BAND_H_FIRST, COLOR.band);
+  first.text({ x: MARGIN_X, y: 8.5, width: 130, lines: ["Signature certificate"], font: "bold", size: SIZE.title, color: COLOR.bandText, lineHeight: 1.2 });
+  first.text({ x: MARGIN_X, y: 19.2, width: 130, lines: ["Audit trail and signing evidence recorded by Signet"], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2 });
+  const levelText = input.level === "B-T" ? "PAdES B-T \u00b7 time-stamped" : "PAdES B-B";
+  first.text({ x: PAGE_W - MARGIN_X - 50, y: 19.2, width: 50, lines: [levelText], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2, align: "right" });
+
+  let y = BAND_H_FIRST + 6;
+  const intro =
+    "This page was added by Signet before signing; the digital signature covers it, so any change to it " +
+    "invalidates the signature. It records who signed, when, the document that was signed and what happened " +
+    "while it was open. The complete audit trail is in the JSON file attached to this PDF.";
+  y += first.text({ x: MARGIN_X, y, width: CONTENT_W, lines: wrap(intro, m.regular, SIZE.intro, CONTENT_W * PT, 4), font: "regular", size: SIZE.intro, color: COLOR.muted });
+  y += 3;
+
+  const heading = (page: PageSchemas, title: string, right?: string) => {
+    page.text({ x: MARGIN_X, y, width: 120, lines: [title], font: "bold", size: SIZE.heading, color: COLOR.heading, lineHeight: 1.2 });
+    if (right) {
+      const w = 80;
+      page.text({ x: PAGE_W - MARGIN_X - w, y: y + 0.9, width: w, lines: [truncate(right, m.regular, SIZE.key, w * PT)], font: "regular", size: SIZE.key, color: COLOR.muted, lineHeight: 1.2, align: "right" });
+    }
+    y += mm(SIZE.heading * 1.2) + 1.2;
+    page.rule(MARGIN_X, y, CONTENT_W, 0.25, COLOR.rule);
+    y += 1.8;
+  };
+
+  interface KeyValue {
+    key: string;
+    value: string;
+    font?: FontKey;
+    size?: number;
+    maxLines?: number;
+    muted?: boolean;
+    /** Break anywhere (ids, hashes) rather than at words, keep the ends when shortening. */
+    opaque?: boolean;
+  }
+  const keyValues = (page: PageSchemas, rows: KeyValue[], valueWidth: number) => {
+    for (const r of rows) {
+      const font = r.font ?? "regular";
+      const size = r.size ?? SIZE.value;
+      const metrics = m[font];
+      const widthPt = valueWidth * PT;
+      const clean = printable(r.value, metrics);
+      const maxLines = r.maxLines ?? 1;
+      let lines: string[];
+      if (maxLines === 1) lines = [r.opaque ? truncateMiddle(clean, metrics, size, widthPt) : truncate(clean, metrics, size, widthPt)];
+      else lines = wrap(clean, metrics, size, widthPt, maxLines);
+      // Align the key's baseline with the value's first baseline.
+      const keyShift = mm(((LINE - 1) * size) / 2 + (metrics.ascender / metrics.unitsPerEm) * size - ((LINE - 1) * SIZE.key) / 2 - (m.regular.ascender / m.regular.unitsPerEm) * SIZE.key);
+      page.text({ x: MARGIN_X, y: y + keyShift, width: KEY_W, lines: [truncate(r.key, m.regular, SIZE.key, KEY_W * PT)], font: "regular", size: SIZE.key, color: COLOR.muted });
+      const h = page.text({ x: VALUE_X, y, width: valueWidth, lines, font, size, color: r.muted ? COLOR.muted : COLOR.text });
+      y += h + 0.6;
+    }
+  };
+  const fullValueW = PAGE_W - MARGIN_X - VALUE_X;
+
+  heading(first, "Signer");
+  keyValues(first, [
+    { key: "Name", value: input.signer.name, font: "bold", size: SIZE.name, maxLines: 2 },
+    { key: "Email", value: input.signer.email, maxLines: 2 },
+    { key: "IP address", value: input.signer.ip ?? "not recorded", muted: !input.signer.ip, font: input.signer.ip ? "mono" : "regular", size: input.signer.ip ? SIZE.mono + 0.4 : SIZE.value },
+    { key: "User agent", value: input.signer.userAgent ?? "not recorded", muted: !input.signer.userAgent, size: 8, maxLines: 3 },
+  ], fullValueW);
+  y += 3;
+
+  heading(first, "Signing");
+  keyValues(first, [
+    { key: "Event ID", value: input.eventId, font: "mono", size: SIZE.mono, maxLines: 2, opaque: true },
+    { key: "Signed at", value: signedAtText },
+    { key: "Signature", value: input.level === "B-T" ? "PAdES baseline B-T (with an RFC 3161 time-stamp)" : "PAdES baseline B-B" },
+  ], fullValueW);
+  y += 3;
+
+  heading(first, "Document");
+  const qrTop = y;
+  const besideQr = QR_X - 3 - VALUE_X;
+  const docRows: KeyValue[] = [
+    { key: "SHA-256 (as received)", value: input.documentSha256, font: "mono", size: SIZE.mono, opaque: true },
+  ];
+  if (input.documentPages !== undefined) docRows.push({ key: "Pages", value: String(input.documentPages) });
+  if (input.reference) docRows.push({ key: "Reference", value: input.reference, maxLines: 2 });
+  keyValues(first, docRows, besideQr);
+  const qrCaption = input.qrPayload === input.documentSha256 ? "The QR code carries the document's SHA-256." : "The QR code carries the verification address.";
+  y += 0.6;
+  y += first.text({ x: VALUE_X, y, width: besideQr, lines: wrap(qrCaption, m.regular, SIZE.key, besideQr * PT, 2), font: "regular", size: SIZE.key, color: COLOR.muted });
+  first.qr(QR_X, qrTop - 2, QR_BOX, input.qrPayload);
+  y = Math.max(y, qrTop - 2 + QR_BOX - 2) + 3;
+
+  heading(first, "Signing certificate");
+  keyValues(first, [
+    { key: "Subject", value: input.certificate.subject, maxLines: 2 },
+    { key: "Issuer", value: input.certificate.issuer, maxLines: 2 },
+    { key: "SHA-256 fingerprint", value: input.certificate.sha256, font: "mono", size: SIZE.mono, opaque: true },
+  ], fullValueW);
+  y += 3;
+
+  // ---------- audit trail table ----------
+  const lines = collapseAuditTrail(input.auditTrail as AuditEntry[]);
+  const rows = buildRows(lines, m, input.auditTrail.length);
+  heading(first, "Audit trail", `${thousands(input.auditTrail.length)} events \u00b7 ${thousands(lines.length)} lines`);
+  const explain = "In time order (UTC). Consecutive events of the same type and field are collapsed into one line (\u00d7 count, first\u2013last time, final value).";
+  y += first.text({ x: MARGIN_X, y, width: CONTENT_W, lines: wrap(explain, m.regular, SIZE.key, CONTENT_W * PT, 2), font: "regular", size: SIZE.key, color: COLOR.muted });
+  y += 1.2;
+
+  const pageSlices: { page: PageSchemas; top: number; rows: Row[]; firstIndex: number }[] = [];
+  let page = first;
+  let rowIndex = 0;
+  for (;;) {
+    const capacity = Math.floor((BODY_BOTTOM - (y + ROW_H)) / ROW_H);
+    const take = rows.slice(rowIndex, rowIndex + Math.max(capacity, 0));
+    if (take.length > 0) {
+      pageSlices.push({ page, top: y, rows: take, firstIndex: rowIndex });
+      rowIndex += take.length;
+    }
+    if (rowIndex >= rows.length) break;
+    page = newPage();
+    page.rect(0, 0, PAGE_W, BAND_H_NEXT, COLOR.band);
+    page.text({ x: MARGIN_X, y: 5.6, width: 120, lines: ["Signature certificate"], font: "bold", size: 12, color: COLOR.bandText, lineHeight: 1.2 });
+    page.text({ x: PAGE_W - MARGIN_X - 70, y: 6.6, width: 70, lines: ["Audit trail (continued)"], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2, align: "right" });
+    y = BAND_H_NEXT + 6;
+  }
+  for (const slice of pageSlices) drawTable(slice.page, slice.top, slice.rows, slice.firstIndex, m);
+
+  // ---------- footers ----------
+  const total = pages.length;
+  pages.forEach((p, i) => {
+    p.rule(MARGIN_X, FOOTER_RULE_Y, CONTENT_W, 0.25, COLOR.rule);
+    const right = `Page ${i + 1} of ${total} of the certificate`;
+    const rightW = 60;
+    p.text({ x: PAGE_W - MARGIN_X - rightW, y: FOOTER_TEXT_Y, width: rightW, lines: [right], font: "regular", size: SIZE.footer, color: COLOR.muted, lineHeight: 1.2, align: "right" });
+    const leftW = CONTENT_W - rightW - 4;
+    const prefix = "Signet \u00b7 event ";
+    const prefixW = mm(m.regular.widthOf(prefix, SIZE.footer)) + 0.6;
+    p.text({ x: MARGIN_X, y: FOOTER_TEXT_Y, width: prefixW + 2, lines: [prefix.trimEnd()], font: "regular", size: SIZE.footer, color: COLOR.muted, lineHeight: 1.2 });
+    const id = truncateMiddle(printable(input.eventId, m.mono), m.mono, SIZE.footer, (leftW - prefixW) * PT);
+    p.text({ x: MARGIN_X + prefixW, y: FOOTER_TEXT_Y, width: leftW - prefixW, lines: [id], font: "mono", size: SIZE.footer, color: COLOR.muted, lineHeight: 1.2 });
+  });
+
+  // ---------- generate ----------
+  const template: Template = {
+    basePdf: { width: PAGE_W, height: PAGE_H, padding: [0, 0, 0, 0] },
+    schemas: pages.map((p) => p.schemas),
+  };
+  const font: Font = {
+    [FONT_NAME.regular]: { data: regularBytes, fallback: true, subset: true },
+    [FONT_NAME.bold]: { data: boldBytes, subset: true },
+    [FONT_NAME.mono]: { data: monoBytes, subset: true },
+  };
+  const plugins: Record<string, Plugin> = { text, rectangle, line, [QR_SCHEMA_TYPE]: qrPlugin as Plugin };
+  return generate({
+    template,
+    inputs: [out],
+    plugins,
+    options: {
+      font,
+      title: "Signature certificate",
+      author: "Signet",
+      creator: "Signet",
+      producer: "Signet",
+      subject: `Audit trail for event ${input.eventId}`,
+      lang: "en",
+      creationDate: input.signedAt,
+      modificationDate: input.signedAt,
+    },
+  });
+
+  function drawTable(p: PageSchemas, top: number, slice: Row[], firstIndex: number, metrics: Metrics): void {
+    // Header row.
+    p.rect(MARGIN_X, top, CONTENT_W, ROW_H, COLOR.headerBg);
+    let x = MARGIN_X;
+    const baselineShift = rowTextShift(metrics.bold);
+    for (const c of COLUMNS) {
+      p.text({ x: x + CELL_PAD, y: top - baselineShift, width: c.width - 2 * CELL_PAD, lines: [c.title], font: "bold", size: SIZE.table, color: COLOR.heading, lineHeight: mm2pt(ROW_H) / SIZE.table, align: c.align });
+      x += c.width;
+    }
+    const rowsTop = top + ROW_H;
+    // Stripes and the end-of-trail note.
+    slice.forEach((r, i) => {
+      if ((firstIndex + i) % 2 === 1 && !r.note) p.rect(MARGIN_X, rowsTop + i * ROW_H, CONTENT_W, ROW_H, COLOR.stripe);
+    });
+    p.rule(MARGIN_X, rowsTop + slice.filter((r) => !r.note).length * ROW_H, CONTENT_W, 0.25, COLOR.rule);
+    // One text schema per column (and per weight), one line per row.
+    const lh = mm2pt(ROW_H) / SIZE.table;
+    x = MARGIN_X;
+    for (const c of COLUMNS) {
+      for (const bold of [false, true]) {
+        if (!slice.some((r) => !r.note && r.bold === bold)) continue;
+        const lines = slice.map((r) => (!r.note && r.bold === bold ? r.cells[c.key] ?? "" : ""));
+        // Trailing blank lines add nothing; keep the column box as short as its content.
+        while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+        const fm = bold ? metrics.bold : metrics.regular;
+        p.text({ x: x + CELL_PAD, y: rowsTop - rowTextShift(fm), width: c.width - 2 * CELL_PAD, lines, font: bold ? "bold" : "regular", size: SIZE.table, color: bold ? COLOR.submit : COLOR.text, lineHeight: lh, align: c.align });
+      }
+      x += c.width;
+    }
+    const noteIndex = slice.findIndex((r) => r.note);
+    if (noteIndex >= 0) {
+      const note = slice[noteIndex]!.note!;
+      p.text({ x: MARGIN_X + CELL_PAD, y: rowsTop + noteIndex * ROW_H + 0.8 - rowTextShift(metrics.regular), width: CONTENT_W - 2 * CELL_PAD, lines: [truncate(note, metrics.regular, SIZE.table, (CONTENT_W - 2 * CELL_PAD) * PT)], font: "regular", size: SIZE.table, color: COLOR.muted, lineHeight: lh, align: "center" });
+    }
+  }
+}
+
+function mm2pt(v: number): number {
+  return v * PT;
+}
+
+/**
+ * How far (mm) to raise a one-line-per-row text box so that the text sits
+ * visually centred in its row: pdfme puts the first baseline at
+ * (pitch - size)/2 + ascent below the top; we want it at about
+ * pitch/2 + 0.36 * size (half the cap height below the centre).
+ */
+function rowTextShift(fm: FontMetrics): number {
+  const pitch = mm2pt(ROW_H);
+  const natural = (pitch - SIZE.table) / 2 + (fm.ascender / fm.unitsPerEm) * SIZE.table;
+  const wanted = pitch / 2 + 0.36 * SIZE.table;
+  return mm(natural - wanted);
+}
