@@ -26,7 +26,7 @@ const PAGE_H = 297;
 const MARGIN_X = 15;
 const CONTENT_W = PAGE_W - 2 * MARGIN_X;
 const BAND_H_FIRST = 30;
-const BAND_H_NEXT = 18;
+const BAND_H_NEXT = 22;
 const FOOTER_RULE_Y = 283;
 const FOOTER_TEXT_Y = 285.2;
 const BODY_BOTTOM = 280;
@@ -39,12 +39,12 @@ const CELL_PAD = 1.4;
 
 // Table columns: #, date, time, event, field, details (mm, sum = CONTENT_W).
 const COLUMNS = [
-  { key: "index", title: "#", width: 9, align: "right" as const },
+  { key: "index", title: "#", width: 10, align: "right" as const },
   { key: "date", title: "Date", width: 17, align: "left" as const },
-  { key: "time", title: "Time (UTC)", width: 31, align: "left" as const },
+  { key: "time", title: "Time (UTC)", width: 32, align: "left" as const },
   { key: "event", title: "Event", width: 33, align: "left" as const },
-  { key: "field", title: "Field", width: 30, align: "left" as const },
-  { key: "details", title: "Details", width: 60, align: "left" as const },
+  { key: "field", title: "Field", width: 29, align: "left" as const },
+  { key: "details", title: "Details", width: 59, align: "left" as const },
 ];
 
 // ---- style ----
@@ -433,8 +433,8 @@ export async function renderCertificatePages(input: CertificatePageInput, fonts:
     if (rowIndex >= rows.length) break;
     page = newPage();
     page.rect(0, 0, PAGE_W, BAND_H_NEXT, COLOR.band);
-    page.text({ x: MARGIN_X, y: 5.6, width: 120, lines: ["Signature certificate"], font: "bold", size: 12, color: COLOR.bandText, lineHeight: 1.2 });
-    page.text({ x: PAGE_W - MARGIN_X - 70, y: 6.6, width: 70, lines: ["Audit trail (continued)"], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2, align: "right" });
+    page.text({ x: MARGIN_X, y: 7.8, width: 120, lines: ["Signature certificate"], font: "bold", size: 12, color: COLOR.bandText, lineHeight: 1.2 });
+    page.text({ x: PAGE_W - MARGIN_X - 70, y: 9.0, width: 70, lines: ["Audit trail (continued)"], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2, align: "right" });
     y = BAND_H_NEXT + 6;
   }
   for (const slice of pageSlices) drawTable(slice.page, slice.top, slice.rows, slice.firstIndex, m);
