@@ -14,6 +14,7 @@ import type { Font, Plugin, Schema, Template } from "@pdfme/common";
 import { line, rectangle, text } from "@pdfme/schemas";
 import { collapseAuditTrail, type AuditEntry, type AuditLine } from "./collapse";
 import { parseFontMetrics, type FontMetrics } from "./font-metrics";
+import { encodeQr } from "./qr";
 import { QR_SCHEMA_TYPE, qrPlugin } from "./qr-plugin";
 import { printable, truncate, truncateMiddle, wrap } from "./text-fit";
 import type { CertificateFonts, CertificatePageInput } from "./types";
@@ -305,6 +306,7 @@ export async function renderCertificatePages(input: CertificatePageInput, fonts:
   const monoBytes = fonts.mono ? ownBytes(fonts.mono) : regularBytes;
   const m: Metrics = { regular: metricsOf(regularBytes), bold: metricsOf(boldBytes), mono: metricsOf(monoBytes) };
   const signedAtText = formatUtc(input.signedAt);
+  encodeQr(input.qrPayload); // fail fast (RangeError) on a payload too long for the QR code
 
   const out: Record<string, string> = {};
   const ids = { next: 0 };
