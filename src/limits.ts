@@ -14,6 +14,16 @@ export const LIMITS = {
   fetchTimeoutMs: 10_000,
   maxUrlsPerRequest: 20,
 
+  /** Document type sniffing: the only ZIP parts it inflates are `_rels/.rels` and `[Content_Types].xml`. */
+  sniff: {
+    /** Compressed bytes of one inspected part. */
+    maxPartCompressedBytes: 256 * 1024,
+    /** Inflated bytes of one inspected part (zip bombs stop here). */
+    maxPartInflatedBytes: 256 * 1024,
+    /** Central directory entries looked at. */
+    maxZipEntries: 100_000,
+  },
+
   /** PDF reader budgets. */
   pdf: {
     /** Objects an xref chain may declare in total. */
