@@ -1,0 +1,96 @@
+/**
+ * The `document` input of every operation: base64 (or a data: URI) or a URL, loaded under the
+ * document size cap and typed by sniffing its bytes.
+ */
+import { InvalidRequest, UnsupportedDocumentType } from "../errors";
+import { LIMITS } from "../limits";
+import { decodeBase64Payload } from "./base64";
+import { fetchPublicResource, type UrlBudget } from "./safe-fetch";
+import { sniffDocumentType, type SniffedType } from "./sniff";
+
+export interface DocumentInput {
+  base64?: string;
+  url?: string;
+}
+
+export interface LoadContext {
+  maxDocumentBytes: number;
+  allowPrivateUrls: boolean;
+  /** The service's own host (e.g. the request URL's host). */
+  selfHost?: string;
+  urlBudget: UrlBudget;
+  fetch?: typeof fetch;
+  /** Overrides LIMITS.fetchTimeoutMs (tests). */
+  timeoutMs?: number;
+}
+
+export interface LoadedDocument {
+  bytes: Uint8Array;
+  type: SniffedType;
+}
+
+export type DocumentKind = "pdf" | "docx";
+
+const ACCEPT_DOCUMENT =
+  "application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/octet-stream;q=0.5, */*;q=0.1";
+
+/**
+ * Loads the document bytes. Throws InvalidRequest (`invalid_request`, `invalid_base64`),
+ * LimitExceeded (`document_too_large`, `remote_too_large`), UrlForbidden, FetchFailed.
+ */
+export async function loadDocument(input: DocumentInput, ctx: LoadContext): Promise<LoadedDocument> {
+  const hasBase64 = typeof input.base64 === "string";
+  const hasUrl = typeof input.url === "string";
+  if (hasBase64 === hasUrl) {
+    throw new InvalidRequest("invalid_request", "document: give exactly one of base64 or url.", {
+      errors: [{ path: "document", message: "Exactly one of base64 or url is required" }],
+    });
+  }
+  if (hasBase64) {
+    const { bytes } = decodeBase64Payload(input.base64 as string, { maxBytes: ctx.maxDocumentBytes });
+    return { bytes, type: sniffDocumentType(bytes) };
+  }
+  ctx.urlBudget.take();
+  const { bytes } = await fetchPublicResource(input.url as string, {
+    allowPrivate: ctx.allowPrivateUrls,
+    selfHost: ctx.selfHost,
+    maxBytes: ctx.maxDocumentBytes,
+    timeoutMs: ctx.timeoutMs ?? LIMITS.fetchTimeoutMs,
+    maxRedirects: LIMITS.maxRedirects,
+    accept: ACCEPT_DOCUMENT,
+    fetch: ctx.fetch,
+  });
+  return { bytes, type: sniffDocumentType(bytes) };
+}
+
+const TYPE_NAMES: Record<SniffedType, string> = {
+  pdf: "a PDF document",
+  docx: "a DOCX document",
+  png: "a PNG image",
+  jpeg: "a JPEG image",
+  gif: "a GIF image",
+  zip: "a ZIP archive that is not a Word document",
+  unknown: "none of the supported formats",
+};
+
+const KIND_LABELS: Record<DocumentKind, string> = { pdf: "PDF", docx: "DOCX" };
+
+/**
+ * Narrows a loaded document to the types an operation takes, or throws UnsupportedDocumentType (415):
+ * "Expected a PDF or DOCX document for sign; the bytes look like a PNG image."
+ */
+export function requireDocumentType<K extends DocumentKind>(
+  doc: LoadedDocument,
+  allowed: readonly K[],
+  operation: string,
+): LoadedDocument & { type: K } {
+  if ((allowed as readonly SniffedType[]).includes(doc.type)) return doc as LoadedDocument & { type: K };
+  const expected = allowed.map((k) => KIND_LABELS[k]).join(" or ");
+  const seen =
+    doc.bytes.length === 0
+      ? "the document is empty"
+      : doc.type === "unknown"
+        ? "the bytes are none of the supported formats"
+        : `the bytes look like ${TYPE_NAMES[doc.type]}`;
+  throw new UnsupportedDocumentType(`Expected a ${expected} document${operation ? ` for ${operation}` : ""}; ${seen}.`);
+}
