@@ -36,6 +36,8 @@ export default defineConfig({
         ],
         test: {
           name: "worker",
+          // One workerd for all files: faster, and avoids a pool websocket limit hit when a second worker starts.
+          isolate: false,
           include: ["test/worker/**/*.test.ts", "src/**/*.test.ts"],
           setupFiles: ["./test/worker/apply-migrations.ts"],
           globalSetup: ["./test/support/global-setup.ts"],

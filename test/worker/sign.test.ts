@@ -98,7 +98,7 @@ describe("POST /v1/sign", () => {
 describe("POST /v1/sign refuses bad requests with problem details", () => {
   it("401 for every kind of bad key, identically", async () => {
     const bodies = [];
-    for (const headers of [{}, { Authorization: "Basic abc" }, { Authorization: "Bearer nope" }, { Authorization: `Bearer sgn_${"x".repeat(43)}` }]) {
+    for (const headers of [{} as Record<string, string>, { Authorization: "Basic abc" }, { Authorization: "Bearer nope" }, { Authorization: `Bearer sgn_${"x".repeat(43)}` }]) {
       const res = await post("/v1/sign", {}, { key: null, headers });
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);

@@ -1,0 +1,72 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PDFDocument, PDFName, StandardFonts, rgb } from "pdf-lib";
+
+/**
+ * Benchmark inputs, generated once into bench/out/ (git-ignored): a 1-page
+ * contract, a 200-page report and a ~24 MB scan-like file (incompressible
+ * images), all with classic xref tables so @signpdf's plain placeholder can
+ * handle them too.
+ */
+export const OUT = new URL("./out/", import.meta.url).pathname;
+
+const LOREM =
+  "This Agreement is entered into by the parties named below. Each party agrees to the terms set out in the schedules, " +
+  "which form part of this Agreement. Payment is due within thirty days of the invoice date.";
+
+async function textDocument(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let p = 0; p < pages; p++) {
+    const page = doc.addPage([595, 842]);
+    page.drawText(`Page ${p + 1}`, { x: 50, y: 800, size: 16, font, color: rgb(0.1, 0.1, 0.3) });
+    for (let line = 0; line < 40; line++) {
+      page.drawText(LOREM.slice((line * 7) % 60, ((line * 7) % 60) + 90), { x: 50, y: 770 - line * 17, size: 10, font });
+    }
+  }
+  return doc.save({ useObjectStreams: false });
+}
+
+async function scannedDocument(targetBytes: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const side = 1000; // 1 MB grayscale image per page
+  let seed = 12345;
+  const pages = Math.floor(targetBytes / (side * side));
+  for (let p = 0; p < pages; p++) {
+    const pixels = new Uint8Array(side * side);
+    for (let i = 0; i < pixels.length; i++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      pixels[i] = seed >>> 24;
+    }
+    const image = doc.context.stream(pixels, {
+      Type: "XObject",
+      Subtype: "Image",
+      Width: side,
+      Height: side,
+      ColorSpace: "DeviceGray",
+      BitsPerComponent: 8,
+    });
+    const ref = doc.context.register(image);
+    const page = doc.addPage([595, 842]);
+    const name = page.node.newXObject("Im", ref);
+    const content = doc.context.stream(`q 495 0 0 742 50 50 cm ${name.asString()} Do Q`);
+    page.node.set(PDFName.of("Contents"), doc.context.register(content));
+  }
+  return doc.save({ useObjectStreams: false });
+}
+
+export async function benchInputs(): Promise<{ name: string; bytes: Uint8Array }[]> {
+  mkdirSync(OUT, { recursive: true });
+  const specs: [string, () => Promise<Uint8Array>][] = [
+    ["1-page.pdf", () => textDocument(1)],
+    ["200-page.pdf", () => textDocument(200)],
+    ["25mb.pdf", () => scannedDocument(24 * 1024 * 1024)],
+  ];
+  const out = [];
+  for (const [name, make] of specs) {
+    const file = join(OUT, name);
+    if (!existsSync(file)) writeFileSync(file, await make());
+    out.push({ name, bytes: new Uint8Array(readFileSync(file)) });
+  }
+  return out;
+}

@@ -1,0 +1,136 @@
+/**
+ * `npm run bench`: Signet against its peers on the same files, in the same run.
+ *
+ * - HTTP: a Node client → `wrangler dev` (as users run it: certificate page on,
+ *   D1 and R2 writes, an eventId per request), warm, ≥ 30 runs, median / p95.
+ * - Engine: Signet's signing engine alone in Node (no HTTP, no certificate page)
+ *   beside @signpdf (placeholder-plain + P12 signer), the peer of issue #2.
+ * - Memory: the workerd process's peak RSS (VmHWM) in a fresh service that
+ *   signs the 25 MB file, beside its peak after start-up and warm-up.
+ */
+import { readFileSync } from "node:fs";
+import forge from "node-forge";
+import { SignPdf } from "@signpdf/signpdf";
+import { P12Signer } from "@signpdf/signer-p12";
+import { plainAddPlaceholder } from "@signpdf/placeholder-plain";
+import { buildCadesDetachedSignature } from "../src/cms/cades";
+import { loadSigningIdentity } from "../src/cms/signing-identity";
+import { PdfReader } from "../src/pdf/reader";
+import { inspectForSigning } from "../src/pdf/sign/inspect";
+import { signPdf } from "../src/pdf/sign/sign-pdf";
+import { devSecrets, startService } from "../test/node/support/service";
+import { benchInputs } from "./inputs";
+import { mb, measure, ms, workerdPeakRss, type Timing } from "./stats";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const only = process.argv.slice(2);
+
+const { vars } = devSecrets();
+const identity = await loadSigningIdentity(vars.SIGNING_KEY!, vars.SIGNING_CERT!);
+
+// The peer signs with a PKCS#12 holding the same key and chain.
+const p12 = (() => {
+  const key = forge.pki.privateKeyFromPem(vars.SIGNING_KEY!);
+  const certs = vars.SIGNING_CERT!.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)!.map((p) =>
+    forge.pki.certificateFromPem(p),
+  );
+  const asn1 = forge.pkcs12.toPkcs12Asn1(key, certs, "bench", { algorithm: "3des" });
+  return Buffer.from(forge.asn1.toDer(asn1).getBytes(), "binary");
+})();
+
+async function signetEngine(bytes: Uint8Array) {
+  const reader = PdfReader.open(bytes);
+  const inspection = inspectForSigning(reader);
+  return signPdf({
+    reader,
+    inspection,
+    signedAt: new Date(),
+    signerName: "Ada Lovelace",
+    signerEmail: "ada@example.com",
+    reason: "Signed electronically by Ada Lovelace",
+    attachment: { bytes: new TextEncoder().encode('{"auditTrail":[]}'), description: "evidence" },
+    contentsCapacity: 8192,
+    buildSignature: (digest) => buildCadesDetachedSignature({ identity, contentDigest: digest }),
+  });
+}
+
+async function signpdfPeer(bytes: Uint8Array) {
+  const withPlaceholder = plainAddPlaceholder({
+    pdfBuffer: Buffer.from(bytes),
+    reason: "Signed electronically by Ada Lovelace",
+    contactInfo: "ada@example.com",
+    name: "Ada Lovelace",
+    location: "",
+    signatureLength: 8192,
+  });
+  return new SignPdf().sign(withPlaceholder, new P12Signer(p12, { passphrase: "bench" }));
+}
+
+const inputs = (await benchInputs()).filter((i) => !only.length || only.some((o) => i.name.includes(o)));
+const rows: string[][] = [];
+const row = (...cells: string[]) => rows.push(cells);
+const ratio = (peer: Timing, ours: Timing) => `${(peer.median / ours.median).toFixed(1)}x`;
+
+const body = (bytes: Uint8Array, eventId: string) =>
+  JSON.stringify({
+    document: { base64: Buffer.from(bytes).toString("base64") },
+    signer: { name: "Ada Lovelace", email: "ada@example.com", ip: "203.0.113.7", userAgent: "bench" },
+    auditTrail: [
+      { type: "ready", timestamp: "2026-11-21T09:58:00Z" },
+      ...Array.from({ length: 40 }, (_, i) => ({ type: "field_change", timestamp: `2026-11-21T09:59:${String(i).padStart(2, "0")}Z`, data: { fieldId: "name", value: "Ada".slice(0, (i % 3) + 1) } })),
+      { type: "submit", timestamp: "2026-11-21T10:00:00Z" },
+    ],
+    eventId,
+    metadata: { bench: true },
+  });
+
+console.log(`Signet benchmark, ${RUNS} runs each after warm-up, ${new Date().toISOString()}\n`);
+const svc = await startService();
+let counter = 0;
+try {
+  for (const input of inputs) {
+    const runs = RUNS;
+    const engine = await measure(runs, () => signetEngine(input.bytes));
+    const peer = await measure(runs, () => signpdfPeer(input.bytes));
+    const requestBodies = () => body(input.bytes, `bench-${process.pid}-${counter++}`);
+    const http = await measure(runs, async () => {
+      const res = await fetch(`${svc.baseUrl}/v1/sign`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${svc.apiKey}` },
+        body: requestBodies(),
+      });
+      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+      await res.arrayBuffer();
+    });
+    row(input.name, mb(input.bytes.length), `${ms(engine.median)} / ${ms(engine.p95)}`, `${ms(peer.median)} / ${ms(peer.p95)}`, ratio(peer, engine), `${ms(http.median)} / ${ms(http.p95)}`, ratio(peer, http));
+  }
+} finally {
+  await svc.stop();
+}
+
+console.log("| file | size | Signet engine (median / p95) | @signpdf (median / p95) | engine speed-up | Signet HTTP with certificate page (median / p95) | HTTP speed-up vs @signpdf |");
+console.log("|---|---|---|---|---|---|---|");
+for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+
+// Memory: a fresh service, warmed on the 1-page file, then the 25 MB file.
+const big = inputs.find((i) => i.name === "25mb.pdf");
+if (big) {
+  const fresh = await startService();
+  try {
+    const small = (await benchInputs())[0]!;
+    for (let i = 0; i < 3; i++) {
+      await (await fetch(`${fresh.baseUrl}/v1/sign`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${fresh.apiKey}` }, body: body(small.bytes, `mem-${i}`) })).arrayBuffer();
+    }
+    const before = workerdPeakRss(fresh.pid!);
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${fresh.baseUrl}/v1/sign`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${fresh.apiKey}` }, body: body(big.bytes, `mem-big-${i}`) });
+      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+      await res.arrayBuffer();
+    }
+    const after = workerdPeakRss(fresh.pid!);
+    console.log(`\nworkerd peak RSS: ${mb(before)} after start-up and warm-up; ${mb(after)} after signing the 25 MB file 5 times (growth ${mb(after - before)}).`);
+  } finally {
+    await fresh.stop();
+  }
+}
+void readFileSync;
