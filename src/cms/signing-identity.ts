@@ -234,7 +234,17 @@ export async function loadSigningIdentity(keyPem: string, certPem: string): Prom
 
   // The rest of the chain must follow issuer order, so relying parties can build the path.
   for (let i = 0; i + 1 < chain.parsed.length; i++) {
-    if (!chain.parsed[i]!.issuer.isEqual(chain.parsed[i + 1]!.subject)) {
+    const child = chain.parsed[i]!;
+    const parent = chain.parsed[i + 1]!;
+    let issued = child.issuer.isEqual(parent.subject);
+    if (issued) {
+      try {
+        issued = await child.verify(parent);
+      } catch {
+        issued = false;
+      }
+    }
+    if (!issued) {
       throw new ConfigurationError(
         `SIGNING_CERT: certificate #${i + 2} is not the issuer of certificate #${i + 1}; ` +
           `list the signer certificate first, then each issuer in order up to the root.`,
