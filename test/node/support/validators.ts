@@ -29,6 +29,7 @@ export async function nssDbTrusting(caPem: string): Promise<string> {
 
 export interface PdfsigSignature {
   field: string;
+  signed: boolean;
   validation: string;
   certificate: string;
   totalDocument: boolean;
@@ -40,6 +41,7 @@ export function parsePdfsig(out: string): PdfsigSignature[] {
   for (const block of out.split(/^Signature #\d+:/m).slice(1)) {
     sigs.push({
       field: /Signature Field Name: (.*)/.exec(block)?.[1]?.trim() ?? "",
+      signed: !/The signature form field is not signed/.test(block),
       validation: /Signature Validation: (.*)/.exec(block)?.[1]?.trim() ?? "",
       certificate: /Certificate Validation: (.*)/.exec(block)?.[1]?.trim() ?? "",
       totalDocument: /Total document signed/.test(block),
@@ -48,15 +50,13 @@ export function parsePdfsig(out: string): PdfsigSignature[] {
   return sigs;
 }
 
-/** Extracts the last signature's CMS and signed bytes using its /ByteRange. */
-export function lastSignature(pdf: Uint8Array): { cms: Uint8Array; signed: Uint8Array } {
+/** Every signature's CMS and signed bytes, found through its /ByteRange, in file order. */
+export function signatures(pdf: Uint8Array): { cms: Uint8Array; signed: Uint8Array }[] {
   const text = Buffer.from(pdf).toString("latin1");
-  const matches = [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
-  const m = matches[matches.length - 1];
-  if (!m) throw new Error("no /ByteRange");
-  const [a, b, c, d] = m.slice(1).map(Number) as [number, number, number, number];
-  const signed = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
-  const hex = text.slice(a + b + 1, c - 1).replace(/0+$/, "");
-  const cms = Buffer.from(hex.length % 2 ? hex + "0" : hex, "hex");
-  return { cms, signed };
+  return [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)].map((m) => {
+    const [a, b, c, d] = m.slice(1).map(Number) as [number, number, number, number];
+    const signed = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
+    const hex = text.slice(a + b + 1, c - 1).replace(/(00)+$/, "");
+    return { cms: Buffer.from(hex, "hex"), signed };
+  });
 }
