@@ -129,6 +129,18 @@ describe("RFC 3161 client against the test TSA", () => {
     expect(calls).toEqual(["https://tsa.example/ts"]);
   });
 
+  it("sends URL credentials as basic auth and keeps them out of messages", async () => {
+    let seen: { url: string; auth: string | null } | null = null;
+    const fakeFetch: typeof fetch = async (input, init) => {
+      seen = { url: String(input), auth: new Headers(init?.headers).get("authorization") };
+      return new Response("nope", { status: 401 });
+    };
+    const p = requestTimestamp({ url: "https://us%C3%A9r:s3cr%40t@tsa.example/ts?token=abc", messageImprint: new Uint8Array(32), fetch: fakeFetch });
+    await expectTsaFailed(p, /^The time-stamp authority at https:\/\/tsa\.example\/ts answered HTTP 401\.$/);
+    expect(seen!.url).toBe("https://tsa.example/ts?token=abc");
+    expect(seen!.auth).toBe(`Basic ${btoa(String.fromCharCode(...new TextEncoder().encode("usér:s3cr@t")))}`);
+  });
+
   it("rejects non-token input in parseTimestampToken", () => {
     expect(() => parseTimestampToken(Uint8Array.of(1, 2, 3))).toThrow(/not valid ASN.1|ContentInfo|trailing/);
   });

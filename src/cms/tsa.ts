@@ -382,6 +382,19 @@ export async function requestTimestamp(opts: RequestTimestampOptions): Promise<T
     throw new TsaFailed("The time-stamp authority URL (TSA_URL) must use http: or https:.");
   }
   const where = redactUrl(url);
+  const headers: Record<string, string> = {
+    "content-type": "application/timestamp-query",
+    accept: "application/timestamp-reply",
+  };
+  // Commercial TSAs often use HTTP basic auth: credentials in TSA_URL become a header.
+  if (url.username || url.password) {
+    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    let binary = "";
+    for (const b of new TextEncoder().encode(credentials)) binary += String.fromCharCode(b);
+    headers.authorization = `Basic ${btoa(binary)}`;
+    url.username = "";
+    url.password = "";
+  }
   const fetchFn = opts.fetch ?? fetch;
   const timeoutMs = opts.timeoutMs ?? TSA_TIMEOUT_MS;
   const maxBytes = opts.maxResponseBytes ?? TSA_MAX_RESPONSE_BYTES;
@@ -398,7 +411,7 @@ export async function requestTimestamp(opts: RequestTimestampOptions): Promise<T
     response = await untilAborted(
       fetchFn(url.toString(), {
         method: "POST",
-        headers: { "content-type": "application/timestamp-query", accept: "application/timestamp-reply" },
+        headers,
         body: request,
         signal,
         redirect: "manual",
