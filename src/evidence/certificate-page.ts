@@ -144,7 +144,7 @@ export function describeLine(lineInfo: AuditLine): string {
     if ("value" in data) return `${many ? "final: " : ""}${showValue(data.value)}`;
     if ("percent" in data) {
       const p = data.percent;
-      const shown = typeof p === "number" && Number.isFinite(p) ? `${p}%` : p === null || p === undefined ? "none" : showValue(p);
+      const shown = typeof p === "number" && Number.isFinite(p) ? `${Math.round(p * 10) / 10}%` : p === null || p === undefined ? "none" : showValue(p);
       return `${many ? "final position" : "position"}: ${shown}`;
     }
     const rest = Object.entries(data).filter(([k]) => !FIELD_KEYS.has(k));

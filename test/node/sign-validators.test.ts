@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,6 +39,7 @@ beforeAll(async () => {
 afterAll(async () => svc?.stop());
 
 async function sign(pdf: Uint8Array, extra: Record<string, unknown> = {}): Promise<Uint8Array> {
+  // extra may replace signer / auditTrail
   const res = await fetch(`${svc.baseUrl}/v1/sign`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${svc.apiKey}` },
@@ -142,4 +144,47 @@ describe("signing a PDF that other tools signed keeps their signatures valid", (
       expect(after[after.length - 1]!.totalDocument).toBe(true);
     });
   }
+});
+
+describe("the certificate page in the signed document", () => {
+  it("shows the signer, the event and a collapsed 2,000-event trail, all extractable", async () => {
+    const trail: any[] = [{ type: "ready", timestamp: "2026-11-21T09:00:00.000Z" }];
+    let t = Date.parse("2026-11-21T09:00:01Z");
+    const tick = () => new Date((t += 700)).toISOString();
+    for (let i = 0; i < 300; i++) trail.push({ type: "scroll", timestamp: tick(), data: { percent: i === 150 ? null : Math.min(100, i / 3) } });
+    const typed = { full_name: "Дмитрий Шостакович", address: "Keizersgracht 123, 1015 CJ Amsterdam", company: "Ωmega Labs" };
+    for (const [fieldId, value] of Object.entries(typed)) {
+      for (let k = 1; k <= value.length; k++) trail.push({ type: "field_change", timestamp: tick(), data: { fieldId, value: value.slice(0, k) } });
+    }
+    while (trail.length < 1998) trail.push({ type: "field_change", timestamp: tick(), data: { fieldId: "notes", value: "x".repeat(trail.length % 50) } });
+    trail.push({ type: "submit", timestamp: tick() }, { type: "submit", timestamp: tick() });
+    expect(trail.length).toBe(2000);
+
+    const input = readFileSync(join(CORPUS, INPUTS[0]!));
+    const out = await sign(input, {
+      signer: { name: "Дмитрий Шостакович", email: "dmitri@example.com", ip: "2001:db8::7", userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0" },
+      auditTrail: trail,
+      eventId: "contract-2000-events",
+    });
+    const file = join(work, "certificate-2000.pdf");
+    writeFileSync(file, out);
+    const { out: text } = await tool("pdftotext", ["-f", "2", "-layout", file, "-"]);
+    for (const item of [
+      "Дмитрий Шостакович",
+      "dmitri@example.com",
+      "2001:db8::7",
+      "Firefox/140.0",
+      "contract-2000-events",
+      "Signet Development Signer",
+      createHash("sha256").update(input).digest("hex").slice(0, 32),
+      "field_change",
+      "scroll",
+      "submit",
+    ]) {
+      expect(text.replace(/\s+/g, " "), item).toContain(item);
+    }
+    // Keystrokes collapse: far fewer lines than events, with counts.
+    expect(text).toMatch(/×\s*\d{2,}|x\s*\d{2,}|\d{2,}\s*events/);
+    await tool("pdftoppm", ["-f", "2", "-l", "2", "-r", "60", "-png", file, join(work, "certificate-page")]);
+  });
 });
