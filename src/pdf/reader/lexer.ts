@@ -259,6 +259,18 @@ export class Lexer {
     const b = this.bytes;
     const start = this.pos;
     const end = this.end;
+    // Fast path: no escapes, parentheses or CRs before the closing ')': the bytes as they are.
+    let q = start + 1;
+    while (q < end) {
+      const c = b[q]!;
+      if (c === 0x29 || c === 0x28 || c === 0x5c || c === 0x0d) break;
+      q++;
+    }
+    if (q < end && b[q] === 0x29) {
+      this.pos = q + 1;
+      const value = new PdfString(b.slice(start + 1, q), false, this.fileOffsets ? start : -1, this.fileOffsets ? q + 1 : -1);
+      return { kind: TK.String, value, start, end: q + 1 };
+    }
     const s = this.scratch;
     let p = start + 1;
     let depth = 1;

@@ -30,9 +30,31 @@ export interface IndirectObject {
   end: number;
 }
 
+/**
+ * A syntax error found by the parser. Still a `PdfUnparseable`; built without a
+ * stack trace because recovery paths (scans, wrong xref entries) may meet
+ * thousands of them and V8's stack capture dominates their cost.
+ */
+export class ParseFailure extends PdfUnparseable {
+  constructor(message: string) {
+    const E = Error as { stackTraceLimit?: number };
+    const limit = E.stackTraceLimit;
+    E.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      E.stackTraceLimit = limit;
+    }
+  }
+}
+
 const STRUCTURAL = new Set(["obj", "endobj", "stream", "endstream", "xref", "trailer", "startxref"]);
 
 const MAX_REF_NUM = 2 ** 31;
+/** Bytes of object syntax parsed per unit of work (a 25 MB file parsed whole costs ~400k of the 5M units). */
+const PARSE_BYTES_PER_UNIT = 64;
+/** Extra work charged for an object that fails to parse (at most ~78k failures fit in 5M units). */
+const FAILED_PARSE_UNITS = 64;
 
 export function matchKeyword(bytes: Uint8Array, p: number, kw: string, end = bytes.length): boolean {
   if (p + kw.length > end) return false;
@@ -103,11 +125,11 @@ export class Parser {
         if (t.value === "true") return true;
         if (t.value === "false") return false;
         if (t.value === "null") return null;
-        throw new PdfUnparseable(`Unexpected keyword "${t.value.slice(0, 32)}" at offset ${t.start} where a PDF object was expected.`);
+        throw new ParseFailure(`Unexpected keyword "${t.value.slice(0, 32)}" at offset ${t.start} where a PDF object was expected.`);
       case TK.EOF:
-        throw new PdfUnparseable(`Unexpected end of data at offset ${t.start} where a PDF object was expected.`);
+        throw new ParseFailure(`Unexpected end of data at offset ${t.start} where a PDF object was expected.`);
       default:
-        throw new PdfUnparseable(`Unexpected delimiter at offset ${t.start} where a PDF object was expected.`);
+        throw new ParseFailure(`Unexpected delimiter at offset ${t.start} where a PDF object was expected.`);
     }
   }
 
@@ -124,9 +146,9 @@ export class Parser {
           this.shift();
           return out;
         case TK.EOF:
-          throw new PdfUnparseable(`Unterminated array (end of data at offset ${t.start}).`);
+          throw new ParseFailure(`Unterminated array (end of data at offset ${t.start}).`);
         case TK.Keyword:
-          if (STRUCTURAL.has(t.value)) throw new PdfUnparseable(`Unterminated array: "${t.value}" at offset ${t.start}.`);
+          if (STRUCTURAL.has(t.value)) throw new ParseFailure(`Unterminated array: "${t.value}" at offset ${t.start}.`);
           if (t.value !== "true" && t.value !== "false" && t.value !== "null") {
             this.shift(); // junk such as "NaN" or a stray ')' is dropped, as other readers do
             continue;
@@ -155,9 +177,9 @@ export class Parser {
         this.shift();
         return new PdfDict(map);
       }
-      if (t.kind === TK.EOF) throw new PdfUnparseable(`Unterminated dictionary (end of data at offset ${t.start}).`);
+      if (t.kind === TK.EOF) throw new ParseFailure(`Unterminated dictionary (end of data at offset ${t.start}).`);
       if (t.kind === TK.Keyword && STRUCTURAL.has(t.value)) {
-        throw new PdfUnparseable(`Unterminated dictionary: "${t.value}" at offset ${t.start}.`);
+        throw new ParseFailure(`Unterminated dictionary: "${t.value}" at offset ${t.start}.`);
       }
       if (t.kind !== TK.Name) {
         // Not a key: skip it (a whole object if it is one, so nesting stays in step).
@@ -170,7 +192,7 @@ export class Parser {
       const v = this.peek(0);
       if (v.kind === TK.DictClose) continue; // key without value
       if (v.kind === TK.Keyword && v.value !== "true" && v.value !== "false" && v.value !== "null") {
-        if (STRUCTURAL.has(v.value)) throw new PdfUnparseable(`Unterminated dictionary: "${v.value}" at offset ${v.start}.`);
+        if (STRUCTURAL.has(v.value)) throw new ParseFailure(`Unterminated dictionary: "${v.value}" at offset ${v.start}.`);
         this.shift(); // junk value: the key is dropped
         continue;
       }
@@ -187,33 +209,50 @@ export class Parser {
    * by `stream` becomes a `PdfStream` whose data range is found from `/Length`
    * (direct or indirect) or, when that is wrong or missing, from `endstream`.
    */
-  indirectObject(): IndirectObject {
-    const a = this.shift();
-    const b = this.shift();
-    const c = this.shift();
-    if (a.kind !== TK.Int || b.kind !== TK.Int || c.kind !== TK.Keyword || c.value !== "obj" || a.value < 0 || b.value < 0) {
-      throw new PdfUnparseable(`No "N G obj" object header at offset ${a.start}.`);
+  indirectObject(expectNum?: number): IndirectObject {
+    const start = this.position();
+    let streamBytes = 0;
+    let ok = false;
+    try {
+      const a = this.shift();
+      const b = this.shift();
+      const c = this.shift();
+      if (a.kind !== TK.Int || b.kind !== TK.Int || c.kind !== TK.Keyword || c.value !== "obj" || a.value < 0 || b.value < 0) {
+        throw new ParseFailure(`No "N G obj" object header at offset ${a.start}.`);
+      }
+      if (expectNum !== undefined && a.value !== expectNum) {
+        throw new ParseFailure(`Expected object ${expectNum} at offset ${a.start}, found object ${a.value}.`);
+      }
+      this.objNum = a.value;
+      this.objGen = b.value;
+      let value = this.getObject(0);
+      const next = this.peek(0);
+      if (value instanceof PdfDict && next.kind === TK.Keyword && next.value === "stream" && this.ctx.allowStreams !== false) {
+        value = this.streamBody(value, next.end);
+        streamBytes = value.dataEnd - value.dataStart;
+      }
+      const after = this.peek(0);
+      let end = after.start;
+      if (after.kind === TK.Keyword && after.value === "endobj") {
+        this.shift();
+        end = after.end;
+      }
+      const result: IndirectObject = { num: a.value, gen: b.value, value, end };
+      ok = true;
+      return result;
+    } finally {
+      // Work is proportional to the bytes parsed (stream data is located, not parsed), so
+      // offsets pointing into the middle of one huge object cannot multiply the cost unnoticed;
+      // a failed parse costs extra (thousands of them mean a hostile or hopeless file).
+      const parsed = Math.max(0, this.position() - start - streamBytes);
+      this.ctx.budget.tick(1 + Math.ceil(parsed / PARSE_BYTES_PER_UNIT) + (ok ? 0 : FAILED_PARSE_UNITS));
     }
-    this.ctx.budget.tick();
-    this.objNum = a.value;
-    this.objGen = b.value;
-    let value = this.getObject(0);
-    const next = this.peek(0);
-    if (value instanceof PdfDict && next.kind === TK.Keyword && next.value === "stream" && this.ctx.allowStreams !== false) {
-      value = this.streamBody(value, next.end);
-    }
-    const after = this.peek(0);
-    let end = after.start;
-    if (after.kind === TK.Keyword && after.value === "endobj") {
-      this.shift();
-      end = after.end;
-    }
-    return { num: a.value, gen: b.value, value, end };
   }
 
   private streamBody(dict: PdfDict, keywordEnd: number): PdfStream {
     const bytes = this.lexer.bytes;
-    const limit = this.lexer.end;
+    // Stream data is located, not lexed: it may extend past a lexer bounded to the object's syntax.
+    const limit = bytes.length;
     let dataStart = keywordEnd;
     // "stream" is followed by CRLF or LF (a lone CR is tolerated; so are spaces before the EOL).
     let q = dataStart;
@@ -251,7 +290,7 @@ export class Parser {
         dataEnd = dataStart + length!;
         resume = dataEnd;
       } else {
-        throw new PdfUnparseable(`A stream at offset ${dataStart} has neither a usable /Length nor "endstream".`);
+        throw new ParseFailure(`A stream at offset ${dataStart} has neither a usable /Length nor "endstream".`);
       }
     }
     this.seek(resume);

@@ -5,7 +5,7 @@ import { createSecurityHandler, type SecurityHandler } from "./crypt";
 import { decodeFilters, filterSteps } from "./filters";
 import { Lexer, TK } from "./lexer";
 import { Parser, type IndirectObject, type ParseContext } from "./parser";
-import { asciiBytes, indexOfBytes } from "./search";
+import { asciiBytes, indexOfBytes, RangeSet } from "./search";
 import { mergedTrailer, XrefReader, type Chain, type Scan, type Section, type XrefEntry } from "./xref";
 
 export type { XrefEntry } from "./xref";
@@ -54,6 +54,10 @@ interface Found {
 const KW_HEADER = asciiBytes("%PDF-");
 /** Reference chains (`1 0 obj 2 0 R endobj` ...) longer than this are treated as broken. */
 const MAX_REF_CHAIN = 32;
+/** Parsed objects larger than this are remembered as ranges no other object may start in. */
+const LARGE_OBJECT_BYTES = 4096;
+/** Longest "N G " before an "obj" keyword (10-digit number, 5-digit generation, white-space). */
+const MAX_HEADER_BYTES = 40;
 
 export class PdfReader {
   readonly bytes: Uint8Array;
@@ -88,6 +92,8 @@ export class PdfReader {
   private revisionTrailers: PdfDict[] = [];
   private readonly encryptNum: number;
   private readonly cache = new Map<XrefEntry, PdfValue>();
+  private readonly parsedAt = new Map<string, IndirectObject | null>();
+  private readonly largeObjects = new RangeSet();
   private readonly objStms = new Map<XrefEntry, ObjStm | null>();
   private readonly loading = new Set<XrefEntry>();
   private readonly streamOwners = new WeakMap<PdfStream, { num: number; gen: number }>();
@@ -354,19 +360,35 @@ export class PdfReader {
     return null;
   }
 
-  /** Parses the indirect object at `offset` if it is object `num`; null otherwise. */
+  /**
+   * Parses the indirect object at `offset` if it is object `num`; null otherwise.
+   * Generations are not compared: wrong ones are a common, harmless writer bug.
+   * Cached by offset, so many entries pointing at one place cost one parse.
+   */
   private parseAt(offset: number, num: number): IndirectObject | null {
     if (!Number.isSafeInteger(offset) || offset < 0 || offset >= this.bytes.length) return null;
+    const key = `${offset} ${num}`;
+    const cached = this.parsedAt.get(key);
+    if (cached !== undefined) return cached;
+    // Objects do not nest: an offset inside a large object parsed before is a fake header
+    // (say, in a string); refusing it keeps hostile xrefs from re-parsing one object many times.
+    if (this.largeObjects.covers(offset)) return null;
     const parser = new Parser(new Lexer(this.bytes, offset), this.objectContext(num));
-    let obj: IndirectObject;
+    let obj: IndirectObject | null;
+    let stop: number;
     try {
-      obj = parser.indirectObject();
+      obj = parser.indirectObject(num);
+      stop = obj.end;
     } catch (e) {
       if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
-      return null;
+      obj = null;
+      // A failed parse stops at a structural keyword such as the "obj" of the next object:
+      // leave room for that object's "N G " header before it.
+      stop = parser.position() - MAX_HEADER_BYTES;
     }
-    if (obj.num !== num) return null; // generations are not compared: wrong ones are a common, harmless writer bug
-    if (obj.value instanceof PdfStream) this.streamOwners.set(obj.value, { num: obj.num, gen: obj.gen });
+    if (stop - offset > LARGE_OBJECT_BYTES) this.largeObjects.add(offset, stop);
+    if (obj && obj.value instanceof PdfStream) this.streamOwners.set(obj.value, { num: obj.num, gen: obj.gen });
+    this.parsedAt.set(key, obj);
     return obj;
   }
 

@@ -34,15 +34,19 @@ export function findAll(bytes: Uint8Array, pattern: Uint8Array, from = 0, to = b
   return out;
 }
 
-/** First offset of `pattern` at or after `from` (before `to`), or -1. */
+/** First offset of `pattern` at or after `from` and ending by `to`, or -1. Never looks past `to`. */
 export function indexOfBytes(bytes: Uint8Array, pattern: Uint8Array, from = 0, to = bytes.length): number {
   const m = pattern.length;
+  const lo = Math.max(0, from);
+  const hi = Math.min(to, bytes.length);
+  if (hi - lo < m) return -1;
+  const window = bytes.subarray(lo, hi);
   const first = pattern[0]!;
-  const stop = Math.min(to, bytes.length) - m;
-  for (let i = bytes.indexOf(first, Math.max(0, from)); i !== -1 && i <= stop; i = bytes.indexOf(first, i + 1)) {
+  const stop = window.length - m;
+  for (let i = window.indexOf(first); i !== -1 && i <= stop; i = window.indexOf(first, i + 1)) {
     let j = 1;
-    while (j < m && bytes[i + j] === pattern[j]) j++;
-    if (j === m) return i;
+    while (j < m && window[i + j] === pattern[j]) j++;
+    if (j === m) return lo + i;
   }
   return -1;
 }
@@ -99,4 +103,41 @@ export function objHeaderStart(bytes: Uint8Array, objPos: number): number {
   if (d === 0 || d > 10) return -1;
   if (p >= 0 && isRegular(bytes[p])) return -1;
   return p + 1;
+}
+
+/**
+ * A set of half-open ranges answering "does any range contain p?" in O(log n).
+ * Ranges may overlap; insertion is O(n), fine for the few large objects it holds.
+ */
+export class RangeSet {
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  /** maxEnd[i] = max(ends[0..i]) */
+  private readonly maxEnd: number[] = [];
+
+  add(start: number, end: number): void {
+    if (end <= start) return;
+    let lo = 0;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid]! <= start) lo = mid + 1;
+      else hi = mid;
+    }
+    this.starts.splice(lo, 0, start);
+    this.ends.splice(lo, 0, end);
+    this.maxEnd.splice(lo, 0, 0);
+    for (let i = lo; i < this.starts.length; i++) this.maxEnd[i] = Math.max(i > 0 ? this.maxEnd[i - 1]! : 0, this.ends[i]!);
+  }
+
+  covers(p: number): boolean {
+    let lo = 0;
+    let hi = this.starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid]! <= p) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && this.maxEnd[lo - 1]! > p;
+  }
 }

@@ -422,3 +422,59 @@ describe("xref streams and object streams", () => {
     expect(mediaWidths(r, 1)).toEqual([100, 101, 102]);
   });
 });
+
+describe("hostile input", () => {
+  it("scans past fake object headers hidden in strings in linear time", () => {
+    const pdf = new PdfAssembler();
+    writeDoc(pdf, 1);
+    pdf.obj(9, "[" + "(10 0 obj [) ".repeat(100_000) + "]");
+    pdf.text("trailer << /Root 1 0 R >>\n%%EOF\n");
+    const t0 = Date.now();
+    const r = PdfReader.open(pdf.bytes());
+    expect(r.recovered).toBe(true);
+    expect(r.pages()).toHaveLength(1);
+    expect(Date.now() - t0).toBeLessThan(3000);
+  });
+
+  it("scans an unterminated object full of fake headers in linear time", () => {
+    const pdf = new PdfAssembler();
+    writeDoc(pdf, 1);
+    pdf.text("9 0 obj\n[" + "(10 0 obj [) ".repeat(100_000)); // never closed
+    const t0 = Date.now();
+    const r = PdfReader.open(pdf.bytes());
+    expect(r.pages()).toHaveLength(1);
+    expect(Date.now() - t0).toBeLessThan(3000);
+  });
+
+  it("does not re-parse one large object for many xref entries pointing inside it", () => {
+    const fakes = 20_000;
+    const pdf = new PdfAssembler();
+    pdf.obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
+    const kids = ["3 0 R", ...Array.from({ length: fakes }, (_, i) => `${10 + i} 0 R`)].join(" ");
+    pdf.obj(2, `<< /Type /Pages /Kids [${kids}] >>`);
+    pdf.obj(3, "<< /Type /Page /Parent 2 0 R >>");
+    const at = pdf.obj(9, "[" + Array.from({ length: fakes }, (_, i) => `(${10 + i} 0 obj [)`).join(" ") + "]");
+    const text = latin1Decode(pdf.bytes());
+    const rows: XrefRow[] = [FREE0, ...pdf.rowsFor([1, 2, 3, 9])];
+    let from = at;
+    for (let i = 0; i < fakes; i++) {
+      from = text.indexOf(`(${10 + i} 0 obj`, from) + 1;
+      rows.push({ num: 10 + i, type: "n", a: from, b: 0 });
+    }
+    const xref = pdf.table(rows, `/Size ${10 + fakes} /Root 1 0 R`);
+    pdf.startxref(xref);
+    const t0 = Date.now();
+    const r = PdfReader.open(pdf.bytes());
+    expect(r.pages().length).toBeLessThanOrEqual(2); // the real page, and at most the first fake (a page-less array is skipped)
+    expect(Date.now() - t0).toBeLessThan(3000);
+  });
+
+  it("ignores a `trailer` inside an object's string", () => {
+    const pdf = new PdfAssembler();
+    writeDoc(pdf, 1);
+    pdf.obj(9, "(trailer << /Root 9 0 R >>)");
+    pdf.text("trailer << /Root 1 0 R >>\n%%EOF\n");
+    const r = PdfReader.open(pdf.bytes());
+    expect(r.catalogRef()).toEqual(new PdfRef(1, 0));
+  });
+});

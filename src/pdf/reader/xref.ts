@@ -73,6 +73,9 @@ const KW_OBJ = asciiBytes("obj");
 const KW_STARTXREF = asciiBytes("startxref");
 const KW_TRAILER = asciiBytes("trailer");
 const KW_ENDSTREAM = asciiBytes("endstream");
+const KW_ENDOBJ = asciiBytes("endobj");
+const KW_STREAM = asciiBytes("stream");
+const KW_TYPE = asciiBytes("/Type");
 const KW_EOF = asciiBytes("%%EOF");
 
 /** How far around a wrong startxref or /Prev offset we look for the section. */
@@ -448,44 +451,70 @@ export class XrefReader {
     const trailers: Scan["trailers"] = [];
     const catalogs: number[] = [];
     const objStms: ScannedObject[] = [];
-    const streamRanges: [number, number][] = [];
-    let skipUntil = 0;
+    const objectRanges: [number, number][] = [];
     const ctx = this.parseContext();
+    const headers: number[] = [];
     for (const objPos of findAll(b, KW_OBJ)) {
-      if (objPos < skipUntil) continue;
-      const start = objHeaderStart(b, objPos);
-      if (start < 0 || start < skipUntil) continue;
-      const parser = new Parser(new Lexer(b, start), ctx);
+      const s = objHeaderStart(b, objPos);
+      if (s >= 0 && (headers.length === 0 || s > headers[headers.length - 1]!)) headers.push(s);
+    }
+    const endobjs = findAll(b, KW_ENDOBJ).filter((p) => atTokenStart(b, p));
+    let skipUntil = 0;
+    for (let k = 0; k < headers.length; k++) {
+      const start = headers[k]!;
+      if (start < skipUntil) continue;
+      // Each candidate is parsed only up to its textual end (its "endobj", or the next header
+      // when "endobj" is missing), so the scan stays linear whatever the file hides in strings.
+      const nextHeader = headers[k + 1] ?? b.length;
+      const e = nextAtOrAfter(endobjs, start);
+      const textEnd = e >= 0 && e + 6 <= nextHeader ? e + 6 : nextHeader;
+      if (indexOfBytes(b, KW_STREAM, start, textEnd) < 0 && indexOfBytes(b, KW_TYPE, start, textEnd) < 0) {
+        // Neither a stream nor typed: recorded without parsing (it is parsed if someone asks for it).
+        const head = new Lexer(b, start, textEnd);
+        const n = head.next();
+        const g = head.next();
+        if (n.kind === TK.Int && g.kind === TK.Int) {
+          objects.push({ num: n.value, gen: g.value, offset: start });
+          objectRanges.push([start, textEnd]);
+        }
+        skipUntil = textEnd;
+        continue;
+      }
+      const parser = new Parser(new Lexer(b, start, textEnd), ctx);
       let obj;
       try {
         obj = parser.indirectObject();
       } catch (e) {
         if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
+        skipUntil = textEnd;
         continue;
       }
+      const v = obj.value;
+      // Objects do not nest: "N G obj" inside this one (in a string, in stream data) is not an object.
+      const end = v instanceof PdfStream ? Math.max(obj.end, v.dataEnd) : Math.max(obj.end, textEnd);
+      skipUntil = end;
+      objectRanges.push([start, end]);
       const entry = { num: obj.num, gen: obj.gen, offset: start };
       objects.push(entry);
-      const v = obj.value;
       const dict = v instanceof PdfStream ? v.dict : v instanceof PdfDict ? v : null;
       const type = dict?.get("Type");
       const typeName = type instanceof PdfName ? type.name : "";
       if (v instanceof PdfStream) {
-        streamRanges.push([v.dataStart, v.dataEnd]);
-        skipUntil = v.dataEnd;
         if (typeName === "ObjStm") objStms.push(entry);
         if (typeName === "XRef") trailers.push({ offset: start, dict: v.dict, stream: true });
       } else if (typeName === "Catalog") catalogs.push(obj.num);
     }
-    for (const t of findAll(b, KW_TRAILER)) {
-      if (!atTokenStart(b, t) || insideRange(streamRanges, t)) continue;
-      const parser = new Parser(new Lexer(b, t + 7), ctx);
+    const trailerPositions = findAll(b, KW_TRAILER).filter((t) => atTokenStart(b, t) && !insideRange(objectRanges, t));
+    trailerPositions.forEach((t, i) => {
+      // bounded by the next "trailer": nested fake trailers cannot make this quadratic
+      const parser = new Parser(new Lexer(b, t + 7, trailerPositions[i + 1] ?? b.length), ctx);
       try {
         const d = parser.getObject();
         if (d instanceof PdfDict) trailers.push({ offset: t, dict: d, stream: false });
       } catch (e) {
         if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
       }
-    }
+    });
     trailers.sort((x, y) => x.offset - y.offset);
     return { objects, trailers, catalogs, objStms };
   }
