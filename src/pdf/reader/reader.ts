@@ -188,28 +188,43 @@ export class PdfReader {
 
   private buildRevisions(newestFirst: Section[]): Revision[] {
     const out: Revision[] = [];
+    const linearized = newestFirst.length > 1 && this.isLinearized();
     for (let i = newestFirst.length - 1; i >= 0; i--) {
       const s = newestFirst[i]!;
       const endOffset = this.xref.eofAfter(s.end);
-      const last = out[out.length - 1];
-      if (last && endOffset <= last.endOffset) {
-        // A section whose bytes end inside the previous revision belongs to it
-        // (linearized files: the first-page section is read before the main one).
-        const entries = new Map(last.entries);
+      const first = out[0];
+      if (linearized && out.length === 1 && first && s.offset < first.xrefOffset && endOffset <= first.endOffset) {
+        // A linearized file's first-page section (read before the main one, which it precedes
+        // in the file) is part of the original revision. Nothing else is merged: a section
+        // hidden inside an earlier revision stays a revision of its own, for verifiers to see.
+        const entries = new Map(first.entries);
         for (const [n, e] of s.entries) entries.set(n, e);
-        out[out.length - 1] = {
-          number: last.number,
+        out[0] = {
+          number: 1,
           xrefOffset: s.offset,
           xrefKind: s.kind,
-          trailer: new PdfDict(new Map([...last.trailer.map, ...s.trailer.map])),
+          trailer: new PdfDict(new Map([...first.trailer.map, ...s.trailer.map])),
           entries,
-          endOffset: last.endOffset,
+          endOffset: first.endOffset,
         };
         continue;
       }
       out.push({ number: out.length + 1, xrefOffset: s.offset, xrefKind: s.kind, trailer: s.trailer, entries: s.entries, endOffset });
     }
     return out;
+  }
+
+  /** Whether the first object of the file is a linearization dictionary (§F.2). */
+  private isLinearized(): boolean {
+    const lexer = new Lexer(this.bytes, this.headerOffset, Math.min(this.bytes.length, this.headerOffset + 4096));
+    lexer.skipSpace(); // the header line and the binary comment are comments
+    try {
+      const obj = new Parser(lexer, { budget: this.budget, allowStreams: false }).indirectObject();
+      return obj.value instanceof PdfDict && obj.value.has("Linearized");
+    } catch (e) {
+      if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
+      return false;
+    }
   }
 
   private catalogReadable(): boolean {

@@ -15,6 +15,12 @@ function writeDoc(pdf: PdfAssembler, pages = 2) {
   return Array.from({ length: pages + 2 }, (_, i) => i + 1);
 }
 
+/** Offset of the first object 3 written (writeDoc's page). */
+function text0(pdf: PdfAssembler): number {
+  const t = latin1Decode(pdf.bytes());
+  return t.indexOf("3 0 obj");
+}
+
 function mediaWidths(r: PdfReader, rev?: number): number[] {
   return r.pages(rev).map((p) => (r.resolve(p.dict.get("MediaBox"), rev) as number[])[2]!);
 }
@@ -247,6 +253,44 @@ describe("incremental updates and /Prev", () => {
     expect(Array.from(id[1]!.bytes)).toEqual([2]);
     expect(r.trailer.has("Prev")).toBe(false);
     expect(r.revisions[1]!.trailer.get("Prev")).toBeTypeOf("number");
+  });
+
+  it("treats a linearized file's first-page section as part of revision 1", () => {
+    const pdf = new PdfAssembler();
+    pdf.obj(10, "<< /Linearized 1 /N 2 >>");
+    const firstPage = pdf.length;
+    const placeholder = "/Prev 0000000000";
+    pdf.text(`xref\n10 1\n${String(pdf.offsets.get(10)).padStart(10, "0")} 00000 n\r\ntrailer\n<< /Size 11 /Root 1 0 R ${placeholder} >>\nstartxref\n0\n%%EOF\n`);
+    const nums = writeDoc(pdf, 2);
+    const main = pdf.table([FREE0, ...pdf.rowsFor(nums)], "/Size 11");
+    pdf.startxref(firstPage);
+    const bytes = latin1Encode(latin1Decode(pdf.bytes()).replace(placeholder, `/Prev ${String(main).padStart(10, "0")}`));
+    const r = PdfReader.open(bytes);
+    expect(r.revisions).toHaveLength(1);
+    expect([r.revisions[0]!.xrefOffset, r.revisions[0]!.endOffset]).toEqual([firstPage, bytes.length]);
+    expect(r.revisions[0]!.entries.size).toBe(6);
+    expect(r.pages()).toHaveLength(2);
+  });
+
+  it("keeps a section hidden inside an earlier revision apart (never merged into it)", () => {
+    const pdf = new PdfAssembler();
+    const nums = writeDoc(pdf, 1);
+    pdf.obj(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 666 100] >>"); // a shadow page object
+    const hidden = pdf.length;
+    const placeholder = "/Prev 0000000000";
+    pdf.table(pdf.rowsFor([3]), `/Size 4 /Root 1 0 R ${placeholder}`);
+    const real = pdf.table(
+      [FREE0, ...nums.map((num) => ({ num, type: "n" as const, a: num === 3 ? text0(pdf) : pdf.offsets.get(num)!, b: 0 }))],
+      "/Size 4 /Root 1 0 R",
+    );
+    pdf.startxref(real);
+    const end1 = pdf.length;
+    pdf.startxref(hidden); // the "update": only a new startxref pointing back into revision 1
+    const bytes = latin1Encode(latin1Decode(pdf.bytes()).replace(placeholder, `/Prev ${String(real).padStart(10, "0")}`));
+    const r = PdfReader.open(bytes);
+    expect(r.revisions.map((v) => v.endOffset)).toEqual([end1, end1]); // revision 2 ends where 1 does: visible to a verifier
+    expect(mediaWidths(r, 1)).toEqual([100]);
+    expect(mediaWidths(r, 2)).toEqual([666]);
   });
 
   it("stops /Prev cycles", () => {
