@@ -44,6 +44,44 @@ export const LIMITS = {
     maxWorkUnits: 5_000_000,
   },
 
+  /**
+   * DOCX templates (`/v1/annotate`). The ZIP central directory is checked against the declared
+   * sizes before anything is inflated; parts are then inflated in small steps and stopped as soon
+   * as they pass their declared size (headers that lie). Only the parts Signet edits are inflated.
+   */
+  docx: {
+    /** Entries in the package's central directory. */
+    maxEntries: 10_000,
+    /** Declared uncompressed size of any one entry. */
+    maxDeclaredEntryBytes: 128 * 1024 * 1024,
+    /** Sum of the declared uncompressed sizes of all entries. */
+    maxDeclaredTotalBytes: 512 * 1024 * 1024,
+    /** Declared uncompressed / compressed size of an entry, checked for entries above the floor. */
+    maxCompressionRatio: 200,
+    ratioCheckFloorBytes: 1024 * 1024,
+    /** Inflated size of one XML part Signet reads (document, header, footer, notes, rels). */
+    maxXmlPartBytes: 24 * 1024 * 1024,
+    /** Bytes inflated per request, all parts together. */
+    maxInflatedBytes: 48 * 1024 * 1024,
+    /** Compressed bytes fed to the inflater per step (bounds the memory one step can produce). */
+    inflateStepBytes: 16 * 1024,
+    /** Element nesting depth in one XML part. */
+    maxXmlDepth: 256,
+    /** Content controls in one document. */
+    maxControls: 50_000,
+    /** Image bytes (decoded data URI or fetched) of one image value. */
+    maxImageBytes: 10 * 1024 * 1024,
+    /** Width x height of an image, read from its header (never decoded). */
+    maxImagePixels: 50_000_000,
+    /** Fields in one annotate request. */
+    maxFields: 1_000,
+    /** Characters of one text value (or one table cell). */
+    maxValueChars: 200_000,
+    /** Rows of one table value, and cells of all table values together. */
+    maxTableRows: 5_000,
+    maxTableCells: 100_000,
+  },
+
   /** Audit trail entries in a sign request. */
   maxAuditTrailEntries: 10_000,
 } as const;

@@ -1,0 +1,387 @@
+/**
+ * The ZIP layer of the DOCX package: a bounded reader and a deterministic writer on fflate.
+ *
+ * Reading: the central directory is parsed and every limit on declared sizes (entry count, per
+ * entry, total, compression ratio) is checked before one byte is inflated. Entries must not
+ * overlap, their local headers must agree with the central directory, and names must be safe and
+ * unique (case-insensitively, as OPC part names are). Inflating runs in small steps and stops as
+ * soon as the output passes the declared size (a header that lies), then checks size and CRC.
+ *
+ * Writing: unchanged entries keep their compressed bytes exactly (copied, never re-inflated);
+ * only new or changed entries are compressed. Headers are written fresh (no data descriptors, no
+ * extra fields) with the original timestamps, or a fixed one for new entries, so the same input
+ * gives the same bytes.
+ */
+import { Inflate, deflateSync } from "fflate";
+import { LimitExceeded, UnprocessableContent } from "../errors";
+import { LIMITS } from "../limits";
+
+export interface ZipEntry {
+  name: string;
+  nameBytes: Uint8Array;
+  utf8Name: boolean;
+  method: number;
+  crc32: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  dosTime: number;
+  dosDate: number;
+  /** Offset of the compressed data in the archive. */
+  dataStart: number;
+  localHeaderOffset: number;
+}
+
+const u16 = (b: Uint8Array, o: number): number => b[o]! | (b[o + 1]! << 8);
+const u32 = (b: Uint8Array, o: number): number => (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0;
+const u64 = (b: Uint8Array, o: number): number => {
+  const hi = u32(b, o + 4);
+  return hi >= 0x200000 ? Number.POSITIVE_INFINITY : hi * 0x100000000 + u32(b, o);
+};
+
+const invalid = (msg: string) => new UnprocessableContent("docx_invalid", msg);
+const zipLimit = (msg: string) => new LimitExceeded("zip_limit", msg);
+
+const MiB = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
+
+function findEocd(b: Uint8Array): number {
+  const min = Math.max(0, b.length - 22 - 0xffff);
+  for (let i = b.length - 22; i >= min; i--) {
+    if (b[i] === 0x50 && b[i + 1] === 0x4b && b[i + 2] === 0x05 && b[i + 3] === 0x06 && i + 22 + u16(b, i + 20) <= b.length) {
+      return i;
+    }
+  }
+  throw invalid("The document is not a ZIP package (no end of central directory record).");
+}
+
+const latin1 = new TextDecoder("latin1");
+const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/** A part name we are willing to carry: relative, no `..`/`.` segments, no backslashes or controls. */
+function checkName(name: string): void {
+  if (name.length === 0 || name.length > 1024) throw invalid("The package has an entry with an empty or overlong name.");
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f\\]/.test(name) || name.startsWith("/") || /^[A-Za-z]:/.test(name)) {
+    throw invalid(`The package has an entry with an unsafe name: ${JSON.stringify(name.slice(0, 100))}.`);
+  }
+  const segments = name.split("/");
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i]!;
+    if (s === "." || s === ".." || (s === "" && i !== segments.length - 1)) {
+      throw invalid(`The package has an entry with an unsafe name: ${JSON.stringify(name.slice(0, 100))}.`);
+    }
+  }
+}
+
+/** Reads and checks the central directory. Nothing is inflated. */
+export function readZipDirectory(b: Uint8Array): ZipEntry[] {
+  const L = LIMITS.docx;
+  const eocd = findEocd(b);
+  let count = u16(b, eocd + 10);
+  let cdSize = u32(b, eocd + 12);
+  let cdOffset = u32(b, eocd + 16);
+  let cdEnd = eocd;
+  if (u16(b, eocd + 4) !== 0 || u16(b, eocd + 6) !== 0 || u16(b, eocd + 8) !== count) {
+    throw invalid("Multi-disk ZIP archives are not DOCX packages.");
+  }
+  if (count === 0xffff || cdSize === 0xffffffff || cdOffset === 0xffffffff) {
+    const loc = eocd - 20;
+    if (loc < 0 || u32(b, loc) !== 0x07064b50) throw invalid("The ZIP64 end of central directory locator is missing.");
+    const rec = u64(b, loc + 8);
+    if (!(rec + 56 <= loc) || u32(b, rec) !== 0x06064b50) throw invalid("The ZIP64 end of central directory record is missing.");
+    count = u64(b, rec + 32);
+    cdSize = u64(b, rec + 40);
+    cdOffset = u64(b, rec + 48);
+    cdEnd = rec;
+  }
+  if (count > L.maxEntries) throw zipLimit(`The package has ${count} entries; the limit is ${L.maxEntries}.`);
+  // A prefix before the archive (self-extractors) shifts every offset by the same amount.
+  const shift = cdEnd - (cdOffset + cdSize);
+  if (!(shift >= 0) || cdOffset + shift + cdSize > b.length) throw invalid("The ZIP central directory is out of bounds.");
+
+  const entries: ZipEntry[] = [];
+  const seen = new Set<string>();
+  let p = cdOffset + shift;
+  const end = p + cdSize;
+  let declaredTotal = 0;
+  for (let i = 0; i < count; i++) {
+    if (p + 46 > end || u32(b, p) !== 0x02014b50) throw invalid("The ZIP central directory is truncated or corrupt.");
+    const flags = u16(b, p + 8);
+    const method = u16(b, p + 10);
+    const dosTime = u16(b, p + 12);
+    const dosDate = u16(b, p + 14);
+    const crc32 = u32(b, p + 16);
+    let compressedSize = u32(b, p + 20);
+    let uncompressedSize = u32(b, p + 24);
+    const nameLen = u16(b, p + 28);
+    const extraLen = u16(b, p + 30);
+    const commentLen = u16(b, p + 32);
+    let localHeaderOffset = u32(b, p + 42);
+    if (p + 46 + nameLen + extraLen + commentLen > end) throw invalid("The ZIP central directory is truncated.");
+    const nameBytes = b.subarray(p + 46, p + 46 + nameLen);
+    const utf8Name = (flags & 0x800) !== 0;
+    let name: string;
+    try {
+      name = utf8Name ? utf8Strict.decode(nameBytes) : latin1.decode(nameBytes);
+    } catch {
+      throw invalid("The package has an entry whose name is not valid UTF-8.");
+    }
+    if (compressedSize === 0xffffffff || uncompressedSize === 0xffffffff || localHeaderOffset === 0xffffffff) {
+      let e = p + 46 + nameLen;
+      const eEnd = e + extraLen;
+      while (e + 4 <= eEnd) {
+        const id = u16(b, e);
+        const size = u16(b, e + 2);
+        if (id === 1) {
+          let q = e + 4;
+          const qEnd = q + size;
+          if (uncompressedSize === 0xffffffff && q + 8 <= qEnd) (uncompressedSize = u64(b, q)), (q += 8);
+          if (compressedSize === 0xffffffff && q + 8 <= qEnd) (compressedSize = u64(b, q)), (q += 8);
+          if (localHeaderOffset === 0xffffffff && q + 8 <= qEnd) localHeaderOffset = u64(b, q);
+          break;
+        }
+        e += 4 + size;
+      }
+    }
+    checkName(name);
+    const key = name.toLowerCase();
+    if (seen.has(key)) throw invalid(`The package has two entries named ${JSON.stringify(name.slice(0, 100))}.`);
+    seen.add(key);
+    if (flags & 0x1) throw invalid(`The entry ${name} is encrypted.`);
+    if (method !== 0 && method !== 8) throw invalid(`The entry ${name} uses an unsupported compression method (${method}).`);
+    if (method === 0 && compressedSize !== uncompressedSize) throw invalid(`The stored entry ${name} has inconsistent sizes.`);
+    if (!Number.isFinite(uncompressedSize) || uncompressedSize > L.maxDeclaredEntryBytes) {
+      throw zipLimit(`The entry ${name} declares ${MiB(uncompressedSize)} uncompressed; the limit is ${MiB(L.maxDeclaredEntryBytes)}.`);
+    }
+    if (uncompressedSize > L.ratioCheckFloorBytes && uncompressedSize > compressedSize * L.maxCompressionRatio) {
+      throw zipLimit(
+        `The entry ${name} would inflate ${Math.round(uncompressedSize / Math.max(1, compressedSize))} times (limit ${L.maxCompressionRatio}): a zip bomb.`,
+      );
+    }
+    declaredTotal += uncompressedSize;
+    if (declaredTotal > L.maxDeclaredTotalBytes) {
+      throw zipLimit(`The package declares more than ${MiB(L.maxDeclaredTotalBytes)} uncompressed in total.`);
+    }
+    entries.push({
+      name,
+      nameBytes,
+      utf8Name,
+      method,
+      crc32,
+      compressedSize,
+      uncompressedSize,
+      dosTime,
+      dosDate,
+      dataStart: -1,
+      localHeaderOffset: localHeaderOffset + shift,
+    });
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+
+  // Local headers: present, consistent, and no two entries sharing or overlapping bytes.
+  const byOffset = [...entries].sort((x, y) => x.localHeaderOffset - y.localHeaderOffset);
+  const cdStart = cdOffset + shift;
+  for (let i = 0; i < byOffset.length; i++) {
+    const e = byOffset[i]!;
+    const lh = e.localHeaderOffset;
+    if (!(lh + 30 <= cdStart) || u32(b, lh) !== 0x04034b50) throw invalid(`The local header of ${e.name} is missing.`);
+    const nameLen = u16(b, lh + 26);
+    const extraLen = u16(b, lh + 28);
+    const local = b.subarray(lh + 30, lh + 30 + nameLen);
+    if (nameLen !== e.nameBytes.length || !local.every((v, k) => v === e.nameBytes[k])) {
+      throw invalid(`The local header of ${e.name} names another entry.`);
+    }
+    e.dataStart = lh + 30 + nameLen + extraLen;
+    const dataEnd = e.dataStart + e.compressedSize;
+    const limit = i + 1 < byOffset.length ? byOffset[i + 1]!.localHeaderOffset : cdStart;
+    if (!(dataEnd <= limit)) throw invalid(`The entry ${e.name} overlaps another entry or the central directory.`);
+  }
+  return entries;
+}
+
+/** Counts inflated bytes of one request against LIMITS.docx.maxInflatedBytes. */
+export class InflateBudget {
+  used = 0;
+  constructor(readonly max: number = LIMITS.docx.maxInflatedBytes) {}
+  reserve(n: number, name: string): void {
+    if (this.used + n > this.max) {
+      throw zipLimit(`Reading ${name} would inflate more than ${MiB(this.max)} for this request.`);
+    }
+    this.used += n;
+  }
+}
+
+/** The uncompressed bytes of an entry, bounded by its declared size, CRC checked. */
+export function inflateEntry(b: Uint8Array, e: ZipEntry, budget: InflateBudget, maxBytes: number): Uint8Array {
+  if (e.uncompressedSize > maxBytes) {
+    throw zipLimit(`The part ${e.name} is ${MiB(e.uncompressedSize)}; Signet reads parts up to ${MiB(maxBytes)}.`);
+  }
+  budget.reserve(e.uncompressedSize, e.name);
+  const data = b.subarray(e.dataStart, e.dataStart + e.compressedSize);
+  let out: Uint8Array;
+  if (e.method === 0) {
+    out = data;
+  } else {
+    out = new Uint8Array(e.uncompressedSize);
+    let at = 0;
+    let done = false;
+    const lying = () => zipLimit(`The part ${e.name} inflates past its declared size of ${e.uncompressedSize} bytes (the header lies).`);
+    const inflater = new Inflate((chunk: Uint8Array, final: boolean) => {
+      if (at + chunk.length > out.length) throw lying();
+      out.set(chunk, at);
+      at += chunk.length;
+      if (final) done = true;
+    });
+    const step = LIMITS.docx.inflateStepBytes;
+    try {
+      if (data.length === 0) inflater.push(new Uint8Array(0), true);
+      for (let off = 0; off < data.length; off += step) {
+        inflater.push(data.subarray(off, Math.min(off + step, data.length)), off + step >= data.length);
+      }
+    } catch (err) {
+      if (err instanceof LimitExceeded) throw err;
+      throw invalid(`The part ${e.name} is not valid deflate data.`);
+    }
+    if (!done || at !== out.length) throw invalid(`The part ${e.name} is shorter than its declared size.`);
+  }
+  if (crc32(out) !== e.crc32) throw invalid(`The part ${e.name} fails its CRC check.`);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CRC-32 (IEEE), table driven.
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+export function crc32(data: Uint8Array): number {
+  let c = 0xffffffff;
+  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writer
+
+export interface ZipOutputEntry {
+  nameBytes: Uint8Array;
+  utf8Name: boolean;
+  method: number;
+  crc32: number;
+  compressedSize: number;
+  uncompressedSize: number;
+  dosTime: number;
+  dosDate: number;
+  /** Compressed bytes (stored bytes when method is 0). */
+  data: Uint8Array;
+}
+
+/** 1980-01-01 00:00:00, the fixed time of entries Signet creates. */
+export const FIXED_DOS_TIME = 0;
+export const FIXED_DOS_DATE = (0 << 9) | (1 << 5) | 1;
+
+/** An existing entry carried over: its compressed bytes are a view into the input, never re-inflated. */
+export function carryEntry(b: Uint8Array, e: ZipEntry): ZipOutputEntry {
+  return {
+    nameBytes: e.nameBytes,
+    utf8Name: e.utf8Name,
+    method: e.method,
+    crc32: e.crc32,
+    compressedSize: e.compressedSize,
+    uncompressedSize: e.uncompressedSize,
+    dosTime: e.dosTime,
+    dosDate: e.dosDate,
+    data: b.subarray(e.dataStart, e.dataStart + e.compressedSize),
+  };
+}
+
+const encoder = new TextEncoder();
+
+/** New content for an entry: deflated (or stored, for already-compressed media). */
+export function makeEntry(
+  name: string,
+  content: Uint8Array,
+  opts: { store?: boolean; dosTime?: number; dosDate?: number } = {},
+): ZipOutputEntry {
+  const data = opts.store ? content : deflateSync(content, { level: 6 });
+  // eslint-disable-next-line no-control-regex
+  const ascii = /^[\u0000-\u007f]*$/.test(name);
+  return {
+    nameBytes: encoder.encode(name),
+    utf8Name: !ascii,
+    method: opts.store ? 0 : 8,
+    crc32: crc32(content),
+    compressedSize: data.length,
+    uncompressedSize: content.length,
+    dosTime: opts.dosTime ?? FIXED_DOS_TIME,
+    dosDate: opts.dosDate ?? FIXED_DOS_DATE,
+    data,
+  };
+}
+
+/** Writes the archive as segments (headers interleaved with data views), without joining them. */
+export function writeZip(entries: ZipOutputEntry[]): { segments: Uint8Array[]; length: number } {
+  const segments: Uint8Array[] = [];
+  const central: Uint8Array[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const flags = e.utf8Name ? 0x800 : 0;
+    const local = new Uint8Array(30 + e.nameBytes.length);
+    const lv = new DataView(local.buffer);
+    lv.setUint32(0, 0x04034b50, true);
+    lv.setUint16(4, 20, true);
+    lv.setUint16(6, flags, true);
+    lv.setUint16(8, e.method, true);
+    lv.setUint16(10, e.dosTime, true);
+    lv.setUint16(12, e.dosDate, true);
+    lv.setUint32(14, e.crc32, true);
+    lv.setUint32(18, e.compressedSize, true);
+    lv.setUint32(22, e.uncompressedSize, true);
+    lv.setUint16(26, e.nameBytes.length, true);
+    lv.setUint16(28, 0, true);
+    local.set(e.nameBytes, 30);
+
+    const cd = new Uint8Array(46 + e.nameBytes.length);
+    const cv = new DataView(cd.buffer);
+    cv.setUint32(0, 0x02014b50, true);
+    cv.setUint16(4, 20, true);
+    cv.setUint16(6, 20, true);
+    cv.setUint16(8, flags, true);
+    cv.setUint16(10, e.method, true);
+    cv.setUint16(12, e.dosTime, true);
+    cv.setUint16(14, e.dosDate, true);
+    cv.setUint32(16, e.crc32, true);
+    cv.setUint32(20, e.compressedSize, true);
+    cv.setUint32(24, e.uncompressedSize, true);
+    cv.setUint16(28, e.nameBytes.length, true);
+    cv.setUint32(42, offset, true);
+    cd.set(e.nameBytes, 46);
+
+    segments.push(local);
+    if (e.data.length) segments.push(e.data);
+    central.push(cd);
+    offset += local.length + e.data.length;
+  }
+  if (offset > 0xffffffff || entries.length > 0xffff) throw zipLimit("The output package would need ZIP64.");
+  const cdOffset = offset;
+  let cdSize = 0;
+  for (const c of central) {
+    segments.push(c);
+    cdSize += c.length;
+  }
+  const eocd = new Uint8Array(22);
+  const ev = new DataView(eocd.buffer);
+  ev.setUint32(0, 0x06054b50, true);
+  ev.setUint16(8, entries.length, true);
+  ev.setUint16(10, entries.length, true);
+  ev.setUint32(12, cdSize, true);
+  ev.setUint32(16, cdOffset, true);
+  segments.push(eocd);
+  return { segments, length: cdOffset + cdSize + 22 };
+}
