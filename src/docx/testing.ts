@@ -1,0 +1,242 @@
+/**
+ * Test support (not used by the service): builds small DOCX templates with Word-style and
+ * SuperDoc-style content controls, and reads parts back. Shared by the engine tests in workerd,
+ * the HTTP tests and the LibreOffice tests in Node.
+ */
+import { strToU8, unzipSync, zipSync, zlibSync, type Zippable } from "fflate";
+import { crc32 } from "./zip";
+import { escapeAttr, escapeText } from "./xml";
+
+export const W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
+const NS =
+  `xmlns:wpc="http://schemas.microsoft.com/office/word/2010/wordprocessingCanvas" ` +
+  `xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" ` +
+  `xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" ` +
+  `xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" ` +
+  `xmlns:w="${W_NS}" xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml" ` +
+  `xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml" mc:Ignorable="w14 w15"`;
+
+const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+
+export interface TemplateParts {
+  /** Body content (between <w:body> and the final sectPr). */
+  body: string;
+  header?: string;
+  footer?: string;
+  footnotes?: string;
+  /** Extra or replacement entries (name → text or bytes). */
+  extra?: Record<string, string | Uint8Array>;
+  /** Entries to leave out (e.g. to test missing parts). */
+  omit?: string[];
+}
+
+/** A DOCX package from XML snippets. */
+export function buildDocx(t: TemplateParts): Uint8Array {
+  const hasHeader = t.header !== undefined;
+  const hasFooter = t.footer !== undefined;
+  const files: Record<string, string | Uint8Array> = {
+    "[Content_Types].xml":
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+      `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
+      `<Default Extension="xml" ContentType="application/xml"/>` +
+      `<Default Extension="png" ContentType="image/png"/>` +
+      `<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>` +
+      (hasHeader ? `<Override PartName="/word/header1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/>` : "") +
+      (hasFooter ? `<Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/>` : "") +
+      `</Types>`,
+    "_rels/.rels":
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>` +
+      `</Relationships>`,
+    "word/_rels/document.xml.rels":
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      (hasHeader ? `<Relationship Id="rId7" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/>` : "") +
+      (hasFooter ? `<Relationship Id="rId8" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" Target="footer1.xml"/>` : "") +
+      `<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/placeholder.png"/>` +
+      `</Relationships>`,
+    "word/media/placeholder.png": base64Bytes(PNG_1X1),
+    "word/document.xml":
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document ${NS}><w:body>${t.body}` +
+      `<w:sectPr>${hasHeader ? `<w:headerReference w:type="default" r:id="rId7"/>` : ""}${hasFooter ? `<w:footerReference w:type="default" r:id="rId8"/>` : ""}` +
+      `<w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>` +
+      `</w:body></w:document>`,
+  };
+  if (hasHeader) files["word/header1.xml"] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:hdr ${NS}>${t.header}</w:hdr>`;
+  if (hasFooter) files["word/footer1.xml"] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:ftr ${NS}>${t.footer}</w:ftr>`;
+  Object.assign(files, t.extra ?? {});
+  for (const o of t.omit ?? []) delete files[o];
+  const zippable: Zippable = {};
+  for (const [name, content] of Object.entries(files)) zippable[name] = [typeof content === "string" ? strToU8(content) : content, { level: 6, mtime: new Date(2020, 0, 1) }];
+  return zipSync(zippable);
+}
+
+export function base64Bytes(b64: string): Uint8Array {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+export function partText(docx: Uint8Array, name: string): string {
+  const files = unzipSync(docx);
+  const f = files[name];
+  if (!f) throw new Error(`no part ${name}; have ${Object.keys(files).join(", ")}`);
+  return new TextDecoder().decode(f);
+}
+
+export function partNames(docx: Uint8Array): string[] {
+  return Object.keys(unzipSync(docx));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Content controls as Word and SuperDoc write them.
+
+interface Pr {
+  id?: string | number;
+  tag?: string;
+  alias?: string;
+  extra?: string;
+  placeholder?: boolean;
+}
+
+function sdtPr(p: Pr, extra = ""): string {
+  return (
+    `<w:sdtPr>${p.placeholder ? `<w:rPr><w:rStyle w:val="Strong"/></w:rPr>` : ""}` +
+    (p.alias !== undefined ? `<w:alias w:val="${escapeAttr(p.alias)}"/>` : "") +
+    (p.tag !== undefined ? `<w:tag w:val="${escapeAttr(p.tag)}"/>` : "") +
+    (p.id !== undefined ? `<w:id w:val="${p.id}"/>` : "") +
+    (p.placeholder ? `<w:showingPlcHdr/>` : "") +
+    extra +
+    (p.extra ?? "") +
+    `</w:sdtPr>`
+  );
+}
+
+const placeholderRun = (text: string) => `<w:r><w:rPr><w:rStyle w:val="PlaceholderText"/></w:rPr><w:t>${escapeText(text)}</w:t></w:r>`;
+const styledRun = (text: string) => `<w:r><w:rPr><w:b/><w:color w:val="1F4E79"/><w:sz w:val="24"/></w:rPr><w:t xml:space="preserve">${escapeText(text)}</w:t></w:r>`;
+
+/** An inline plain-text control as Word writes it (tag, alias, placeholder). */
+export function wordText(p: Pr & { text?: string }): string {
+  const content = p.placeholder ? placeholderRun(p.text ?? "Click or tap here to enter text.") : styledRun(p.text ?? "value");
+  return `<w:sdt>${sdtPr(p, "<w:text/>")}<w:sdtContent>${content}</w:sdtContent></w:sdt>`;
+}
+
+/** A block-level rich-text control around a paragraph. */
+export function wordBlock(p: Pr & { text?: string }): string {
+  return `<w:sdt>${sdtPr(p)}<w:sdtContent><w:p><w:pPr><w:jc w:val="center"/></w:pPr>${styledRun(p.text ?? "block value")}</w:p></w:sdtContent></w:sdt>`;
+}
+
+/** Word 2010 checkbox control (w14:checkbox) with MS Gothic ballot boxes. */
+export function wordCheckbox(p: Pr & { checked?: boolean }): string {
+  return (
+    `<w:sdt>${sdtPr(p, `<w14:checkbox><w14:checked w14:val="${p.checked ? 1 : 0}"/><w14:checkedState w14:val="2612" w14:font="MS Gothic"/><w14:uncheckedState w14:val="2610" w14:font="MS Gothic"/></w14:checkbox>`)}` +
+    `<w:sdtContent><w:r><w:rPr><w:rFonts w:ascii="MS Gothic" w:eastAsia="MS Gothic" w:hAnsi="MS Gothic" w:hint="eastAsia"/></w:rPr><w:t>${p.checked ? "\u2612" : "\u2610"}</w:t></w:r></w:sdtContent></w:sdt>`
+  );
+}
+
+/** A date picker control. */
+export function wordDate(p: Pr & { format?: string; lid?: string }): string {
+  return (
+    `<w:sdt>${sdtPr(p, `<w:date><w:dateFormat w:val="${escapeAttr(p.format ?? "M/d/yyyy")}"/><w:lid w:val="${p.lid ?? "en-US"}"/><w:storeMappedDataAs w:val="dateTime"/><w:calendar w:val="gregorian"/></w:date>`)}` +
+    `<w:sdtContent>${placeholderRun("Click or tap to enter a date.")}</w:sdtContent></w:sdt>`
+  );
+}
+
+/** A picture control holding a placeholder picture of the given size (EMU). */
+export function wordPicture(p: Pr & { cx?: number; cy?: number }): string {
+  const cx = p.cx ?? 1905000;
+  const cy = p.cy ?? 952500;
+  return (
+    `<w:sdt>${sdtPr(p, "<w:picture/>")}<w:sdtContent><w:r><w:rPr><w:noProof/></w:rPr><w:drawing><wp:inline distT="0" distB="0" distL="0" distR="0">` +
+    `<wp:extent cx="${cx}" cy="${cy}"/><wp:docPr id="1" name="Placeholder"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">` +
+    `<a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture">` +
+    `<pic:nvPicPr><pic:cNvPr id="0" name="placeholder.png"/><pic:cNvPicPr/></pic:nvPicPr><pic:blipFill><a:blip r:embed="rId9"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill>` +
+    `<pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${cx}" cy="${cy}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic>` +
+    `</wp:inline></w:drawing></w:r></w:sdtContent></w:sdt>`
+  );
+}
+
+/** A block control around a table: a header row and a template row. */
+export function wordTable(p: Pr & { headers: string[] }): string {
+  const cell = (text: string, bold: boolean) =>
+    `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr><w:p><w:r>${bold ? "<w:rPr><w:b/></w:rPr>" : "<w:rPr><w:i/></w:rPr>"}<w:t>${escapeText(text)}</w:t></w:r></w:p></w:tc>`;
+  const grid = p.headers.map(() => `<w:gridCol w:w="2000"/>`).join("");
+  return (
+    `<w:sdt>${sdtPr(p)}<w:sdtContent><w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid>${grid}</w:tblGrid>` +
+    `<w:tr>${p.headers.map((h) => cell(h, true)).join("")}</w:tr>` +
+    `<w:tr>${p.headers.map(() => cell("row value", false)).join("")}</w:tr>` +
+    `</w:tbl></w:sdtContent></w:sdt><w:p/>`
+  );
+}
+
+/** SuperDoc field annotation: JSON tag with fieldId / fieldTypeShort (inline). */
+export function superdocAnnotation(p: { fieldId: string; type: string; label?: string; group?: string; id?: number }): string {
+  const tag = JSON.stringify({ fieldId: p.fieldId, fieldTypeShort: p.type, displayLabel: p.label ?? p.fieldId, ...(p.group ? { group: p.group } : {}) });
+  return (
+    `<w:sdt><w:sdtPr><w:alias w:val="${escapeAttr(p.label ?? p.fieldId)}"/><w:tag w:val="${escapeAttr(tag)}"/>${p.id !== undefined ? `<w:id w:val="${p.id}"/>` : ""}</w:sdtPr>` +
+    `<w:sdtContent><w:r><w:rPr><w:color w:val="C00000"/></w:rPr><w:t>{{${escapeText(p.label ?? p.fieldId)}}}</w:t></w:r></w:sdtContent></w:sdt>`
+  );
+}
+
+/** SuperDoc legacy field annotation: plain tag (the fieldId) plus w:fieldTypeShort. */
+export function superdocLegacyAnnotation(p: { fieldId: string; type: string; label?: string }): string {
+  return (
+    `<w:sdt><w:sdtPr><w:tag w:val="${escapeAttr(p.fieldId)}"/><w:alias w:val="${escapeAttr(p.label ?? p.fieldId)}"/>` +
+    `<w:fieldType w:val="TEXTINPUT"/><w:fieldTypeShort w:val="${escapeAttr(p.type)}"/><w:fieldColor w:val="#980043"/></w:sdtPr>` +
+    `<w:sdtContent><w:r><w:t>{{${escapeText(p.label ?? p.fieldId)}}}</w:t></w:r></w:sdtContent></w:sdt>`
+  );
+}
+
+/** SuperDoc structured content (template-builder): numeric w:id, JSON tag with an optional group. */
+export function superdocStructured(p: { id: number; alias?: string; group?: string; block?: boolean; text?: string }): string {
+  const tag = p.group ? `<w:tag w:val="${escapeAttr(JSON.stringify({ group: p.group }))}"/>` : "";
+  const pr = `<w:sdtPr><w:id w:val="${p.id}"/><w:alias w:val="${escapeAttr(p.alias ?? `Field ${p.id}`)}"/>${tag}</w:sdtPr>`;
+  const r = `<w:r><w:rPr><w:i/></w:rPr><w:t>${escapeText(p.text ?? p.alias ?? `Field ${p.id}`)}</w:t></w:r>`;
+  return p.block ? `<w:sdt>${pr}<w:sdtContent><w:p>${r}</w:p></w:sdtContent></w:sdt>` : `<w:sdt>${pr}<w:sdtContent>${r}</w:sdtContent></w:sdt>`;
+}
+
+export const para = (...inner: string[]) => `<w:p>${inner.join("")}</w:p>`;
+export const text = (s: string) => `<w:r><w:t xml:space="preserve">${escapeText(s)}</w:t></w:r>`;
+export const tableWith = (cells: string[]) =>
+  `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid>${cells.map(() => `<w:gridCol w:w="3000"/>`).join("")}</w:tblGrid><w:tr>${cells
+    .map((c) => `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/></w:tcPr>${c}</w:tc>`)
+    .join("")}</w:tr></w:tbl><w:p/>`;
+
+/** A valid PNG of the given size, one colour (RGB), made here (zlib + CRC). */
+export function makePng(width: number, height: number, rgb: [number, number, number] = [20, 60, 160]): Uint8Array {
+  const row = new Uint8Array(1 + width * 3);
+  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
+  const raw = new Uint8Array(row.length * height);
+  for (let y = 0; y < height; y++) raw.set(row, y * row.length);
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = new Uint8Array(12 + data.length);
+    const dv = new DataView(out.buffer);
+    dv.setUint32(0, data.length);
+    for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+    out.set(data, 8);
+    dv.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+    return out;
+  };
+  const ihdr = new Uint8Array(13);
+  const hv = new DataView(ihdr.buffer);
+  hv.setUint32(0, width);
+  hv.setUint32(4, height);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlibSync(raw)), chunk("IEND", new Uint8Array(0))];
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const png = new Uint8Array(total);
+  let at = 0;
+  for (const p of parts) {
+    png.set(p, at);
+    at += p.length;
+  }
+  return png;
+}
+
+export function dataUri(bytes: Uint8Array, type = "image/png"): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return `data:${type};base64,${btoa(s)}`;
+}
+
+export { PNG_1X1 };
