@@ -4,6 +4,7 @@ import { requestContext } from "./middleware/request-id";
 import { handleError, problemResponse } from "./problem";
 import { registerMetaRoutes } from "./routes/meta";
 import { registerSignRoute } from "./routes/sign";
+import { registerAnnotateRoute } from "./routes/annotate";
 
 /** The Hono app: middleware, routes, and the one error mapping. */
 export function createApp() {
@@ -22,6 +23,7 @@ export function createApp() {
   app.use("*", requestContext);
   registerMetaRoutes(app);
   registerSignRoute(app);
+  registerAnnotateRoute(app);
   app.notFound((c) => problemResponse(c, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`));
   app.onError(handleError);
   return app;

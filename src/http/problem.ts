@@ -33,6 +33,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   image_too_large: 422,
   url_forbidden: 422,
   field_not_found: 422,
+  pdf_output_not_supported_yet: 422,
   rate_limited: 429,
   fetch_failed: 502,
   tsa_failed: 502,
