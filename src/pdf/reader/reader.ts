@@ -88,9 +88,9 @@ export class PdfReader {
   private revs: Revision[] = [];
   private readonly budget: Budget;
   private readonly xref: XrefReader;
-  private readonly security: SecurityHandler | null;
+  private security: SecurityHandler | null = null;
+  private encryptNum = -1;
   private revisionTrailers: PdfDict[] = [];
-  private readonly encryptNum: number;
   private readonly cache = new Map<XrefEntry, PdfValue>();
   private readonly parsedAt = new Map<string, IndirectObject | null>();
   private readonly largeObjects = new RangeSet();
@@ -147,32 +147,24 @@ export class PdfReader {
     this._recovered = this.chainDamaged;
     this.trailer = trailers[trailers.length - 1] ?? new PdfDict();
     this.encrypted = isEncrypted(this.trailer);
+    this.security = this.encrypted ? this.securityHandler() : null;
 
     // A usable chain must lead to a catalog; otherwise rebuild from a scan (as viewers do).
-    if (revisions && !this.encrypted && !this.catalogReadable()) revisions = null;
+    // (Encrypted files are only checked once a security handler can read them.)
+    const canRead = () => !this.encrypted || this.security !== null;
+    if (revisions && canRead() && !this.catalogReadable()) revisions = null;
     if (!revisions) {
       const rec = this.recover();
       this.revs = [rec];
       this.revisionTrailers = [mergedTrailer([rec.trailer])];
       this.trailer = this.revisionTrailers[0]!;
       this.encrypted = isEncrypted(this.trailer);
+      this.security = this.encrypted ? this.securityHandler() : null;
       this._recovered = true;
-      if (!hasRoot(this.trailer) || (!this.encrypted && !this.catalogReadable())) {
+      if (!hasRoot(this.trailer) || (canRead() && !this.catalogReadable())) {
         throw new PdfUnparseable("The PDF has no usable document catalog (/Root), even after reconstructing its cross-reference table.");
       }
     }
-
-    const enc = this.trailer.get("Encrypt");
-    this.encryptNum = enc instanceof PdfRef ? enc.num : -1;
-    let encDict: PdfValue | undefined;
-    if (this.encrypted) {
-      try {
-        encDict = this.resolve(enc);
-      } catch (e) {
-        if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
-      }
-    }
-    this.security = encDict instanceof PdfDict ? createSecurityHandler(encDict, this.trailer) : null;
 
     let size = 0;
     for (const r of this.revisions) {
@@ -234,6 +226,19 @@ export class PdfReader {
       if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
       return false;
     }
+  }
+
+  /** The decryption hook for an encrypted file (see crypt.ts); null while none can read it. */
+  private securityHandler(): SecurityHandler | null {
+    const enc = this.trailer.get("Encrypt");
+    this.encryptNum = enc instanceof PdfRef ? enc.num : -1;
+    let dict: PdfValue | undefined;
+    try {
+      dict = this.resolve(enc); // the /Encrypt dictionary itself is never encrypted
+    } catch (e) {
+      if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
+    }
+    return dict instanceof PdfDict ? createSecurityHandler(dict, this.trailer) : null;
   }
 
   /** Rebuilds one revision from a scan of the whole file. */
@@ -323,7 +328,7 @@ export class PdfReader {
   getObject(ref: PdfRef | number, revision?: number): PdfValue {
     const num = typeof ref === "number" ? ref : ref.num;
     const rev = this.rev(revision);
-    if (!Number.isSafeInteger(num) || num < 0) return null;
+    if (!Number.isSafeInteger(num) || num < 0 || this.revs.length === 0) return null;
     this.budget.tick();
     const found = this.lookup(num, rev);
     if (!found) {

@@ -208,6 +208,46 @@ describe("reconstruction", () => {
   });
 });
 
+describe("mutated files", () => {
+  it("open and read, or fail with PdfUnparseable: never another error, never slowly", () => {
+    let x = 2024;
+    const rnd = (n: number) => {
+      x ^= x << 13;
+      x >>>= 0;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      x >>>= 0;
+      return x % n;
+    };
+    const { bytes: base } = simplePdf(4);
+    let ok = 0;
+    const t0 = Date.now();
+    for (let i = 0; i < 400; i++) {
+      let b = base.slice();
+      const kind = i % 4;
+      if (kind === 0) for (let k = 0; k < 1 + rnd(8); k++) b[rnd(b.length)] = rnd(256);
+      else if (kind === 1) {
+        const at = rnd(b.length);
+        b = new Uint8Array([...b.subarray(0, at), ...b.subarray(Math.min(b.length, at + 1 + rnd(60)))]);
+      } else if (kind === 2) {
+        for (let k = 0; k < 1 + rnd(4); k++) {
+          const p = rnd(b.length);
+          if (b[p]! >= 0x30 && b[p]! <= 0x39) b[p] = 0x30 + rnd(10); // offsets, counts, generations
+        }
+      } else b = b.subarray(0, rnd(b.length));
+      try {
+        const r = PdfReader.open(b);
+        for (const p of r.pages()) r.inheritedPageAttribute(p.dict, "MediaBox");
+        ok++;
+      } catch (e) {
+        expect(e).toBeInstanceOf(PdfUnparseable);
+      }
+    }
+    expect(ok).toBeGreaterThan(100);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+});
+
 describe("incremental updates and /Prev", () => {
   function twoRevisions() {
     const pdf = new PdfAssembler();
