@@ -2,7 +2,7 @@ import { PdfUnparseable } from "../../errors";
 import { PdfDict, PdfName, PdfStream, type PdfValue } from "../model";
 import { Budget, PdfBudgetExceeded } from "./budget";
 import { decodeFilters, filterSteps } from "./filters";
-import { isDigit, isRegular, Lexer, readUint, TK } from "./lexer";
+import { isDigit, isRegular, Lexer, TK } from "./lexer";
 import { matchKeyword, Parser, type ParseContext } from "./parser";
 import {
   asciiBytes,
@@ -281,18 +281,16 @@ export class XrefReader {
       }
       let read = 0;
       for (let i = 0; i < count; i++) {
-        const row = this.tableRow(lexer);
-        if (!row) break; // damaged or short subsection: keep the rows read so far
+        if (!this.tableRow(lexer)) break; // damaged or short subsection: keep the rows read so far
+        const offset = this.rowOffset;
+        const gen = this.rowGen;
         // A common writer bug: the table starts at 1 but its first row is object 0's free-list head.
-        if (i === 0 && first === 1 && row.type === "f" && row.offset === 0 && row.gen === 65535) first = 0;
+        if (i === 0 && first === 1 && !this.rowInUse && offset === 0 && gen === 65535) first = 0;
         read++;
         const num = first + i;
         if (entries.has(num)) continue; // first definition within a section wins
-        if (row.type === "n" && row.offset > 0) {
-          entries.set(num, { type: "inuse", offset: row.offset + this.base, gen: row.gen });
-        } else {
-          entries.set(num, { type: "free", offset: row.offset, gen: row.gen });
-        }
+        if (this.rowInUse && offset > 0) entries.set(num, { type: "inuse", offset: offset + this.base, gen });
+        else entries.set(num, { type: "free", offset, gen });
       }
       this.count(read);
       if (read < count) {
@@ -337,37 +335,52 @@ export class XrefReader {
     return a.kind === TK.Int && c.kind === TK.Int && (d.kind === TK.Int || (d.kind === TK.Keyword && d.value === "trailer"));
   }
 
-  private tableRow(lexer: Lexer): { offset: number; gen: number; type: "n" | "f" } | null {
+  /** Fields of the last row read by `tableRow` (kept in fields to avoid an allocation per row). */
+  private rowOffset = 0;
+  private rowGen = 0;
+  private rowInUse = false;
+
+  /** Reads one "offset gen n|f" row; false (position unchanged) when there is none. */
+  private tableRow(lexer: Lexer): boolean {
     const b = this.bytes;
     lexer.skipSpace();
     const p = lexer.pos;
     // Fast path: the canonical "oooooooooo ggggg n" row.
     if (p + 18 <= b.length && b[p + 10] === 0x20 && b[p + 16] === 0x20) {
-      const off = readUint(b, p, p + 10);
-      const gen = readUint(b, p + 11, p + 16);
       const t = b[p + 17];
-      if (off && off[1] === p + 10 && gen && gen[1] === p + 16 && (t === 0x6e || t === 0x66) && (p + 18 === b.length || !isRegular(b[p + 18]))) {
+      let ok = (t === 0x6e || t === 0x66) && (p + 18 === b.length || !isRegular(b[p + 18]));
+      let off = 0;
+      for (let i = p; ok && i < p + 10; i++) {
+        const d = b[i]! - 0x30;
+        if (d < 0 || d > 9) ok = false;
+        else off = off * 10 + d;
+      }
+      let gen = 0;
+      for (let i = p + 11; ok && i < p + 16; i++) {
+        const d = b[i]! - 0x30;
+        if (d < 0 || d > 9) ok = false;
+        else gen = gen * 10 + d;
+      }
+      if (ok) {
         lexer.pos = p + 18;
-        return { offset: off[0], gen: gen[0], type: t === 0x6e ? "n" : "f" };
+        this.rowOffset = off;
+        this.rowGen = gen;
+        this.rowInUse = t === 0x6e;
+        return true;
       }
     }
     // Tolerant path: "offset gen n|f" with any spacing or digit counts.
     const o = lexer.next();
-    if (o.kind !== TK.Int || o.value < 0) {
+    const g = o.kind === TK.Int && o.value >= 0 ? lexer.next() : null;
+    const t = g && g.kind === TK.Int && g.value >= 0 ? lexer.next() : null;
+    if (!t || t.kind !== TK.Keyword || (t.value !== "n" && t.value !== "f")) {
       lexer.pos = p;
-      return null;
+      return false;
     }
-    const g = lexer.next();
-    if (g.kind !== TK.Int || g.value < 0) {
-      lexer.pos = p;
-      return null;
-    }
-    const t = lexer.next();
-    if (t.kind !== TK.Keyword || (t.value !== "n" && t.value !== "f")) {
-      lexer.pos = p;
-      return null;
-    }
-    return { offset: o.value, gen: g.value, type: t.value };
+    this.rowOffset = o.value as number;
+    this.rowGen = g!.value as number;
+    this.rowInUse = t.value === "n";
+    return true;
   }
 
   private readonly streamSections = new Map<number, Section>();
