@@ -258,30 +258,31 @@ class Builder {
     const size = this.size;
     const m = this.modules;
     let score = 0;
-    const at = (x: number, y: number, horizontal: boolean) => (horizontal ? m[y]![x]! : m[x]![y]!);
-    for (const horizontal of [true, false]) {
-      for (let a = 0; a < size; a++) {
-        // N1: runs of five or more same-coloured modules.
-        let run = 1;
-        for (let b = 1; b <= size; b++) {
-          if (b < size && at(b, a, horizontal) === at(b - 1, a, horizontal)) {
-            run++;
-          } else {
-            if (run >= 5) score += 3 + (run - 5);
-            run = 1;
-          }
+    // Rows and columns as 0/1 arrays padded with light modules (the quiet zone),
+    // so the pattern checks below are plain index reads (8 masks per symbol).
+    const LEFT = 8;
+    const padded = new Uint8Array(LEFT + size + 10);
+    for (let line = 0; line < 2 * size; line++) {
+      const horizontal = line < size;
+      const a = horizontal ? line : line - size;
+      for (let b = 0; b < size; b++) padded[LEFT + b] = (horizontal ? m[a]![b] : m[b]![a]) ? 1 : 0;
+      // N1: runs of five or more same-coloured modules.
+      let run = 1;
+      for (let b = 1; b <= size; b++) {
+        if (b < size && padded[LEFT + b] === padded[LEFT + b - 1]) {
+          run++;
+        } else {
+          if (run >= 5) score += 3 + (run - 5);
+          run = 1;
         }
-        // N3: finder-like 1:1:3:1:1 patterns with four light modules on one side
-        // (modules outside the symbol count as light).
-        const get = (b: number) => (b < 0 || b >= size ? false : at(b, a, horizontal));
-        for (let b = -4; b < size; b++) {
-          const core =
-            get(b) && !get(b + 1) && get(b + 2) && get(b + 3) && get(b + 4) && !get(b + 5) && get(b + 6);
-          if (!core) continue;
-          const lightBefore = !get(b - 1) && !get(b - 2) && !get(b - 3) && !get(b - 4);
-          const lightAfter = !get(b + 7) && !get(b + 8) && !get(b + 9) && !get(b + 10);
-          if (lightBefore || lightAfter) score += 40;
-        }
+      }
+      // N3: finder-like 1:1:3:1:1 patterns with four light modules on one side.
+      for (let b = -4; b < size; b++) {
+        const i = LEFT + b;
+        if (!(padded[i] && !padded[i + 1] && padded[i + 2] && padded[i + 3] && padded[i + 4] && !padded[i + 5] && padded[i + 6])) continue;
+        const lightBefore = !padded[i - 1] && !padded[i - 2] && !padded[i - 3] && !padded[i - 4];
+        const lightAfter = !padded[i + 7] && !padded[i + 8] && !padded[i + 9] && !padded[i + 10];
+        if (lightBefore || lightAfter) score += 40;
       }
     }
     // N2: 2x2 blocks of one colour.
