@@ -86,7 +86,8 @@ export async function buildChain(
   }
 
   function judge(path: ParsedCertificate[]): { ok: boolean; problem: string | null; invalid: ParsedCertificate[] } {
-    const body = isAnchor(path[path.length - 1]!) ? path.slice(0, -1) : path;
+    // The anchor is trusted as configured; a leaf that is itself the anchor is still judged.
+    const body = path.length > 1 && isAnchor(path[path.length - 1]!) ? path.slice(0, -1) : path;
     const invalid = body.filter((c) => !validAt(c, at));
     let problem: string | null = null;
     // Issuers below the anchor must be CAs and respect path length limits (RFC 5280 4.2.1.9:
@@ -118,7 +119,7 @@ export async function buildChain(
   const best = complete.find((p) => judge(p).ok) ?? complete.find((p) => !judge(p).problem) ?? complete[0] ?? null;
   const path = best ?? longest;
   const verdict = judge(path);
-  const body = best && isAnchor(path[path.length - 1]!) ? path.slice(0, -1) : path;
+  const body = best && path.length > 1 && isAnchor(path[path.length - 1]!) ? path.slice(0, -1) : path;
   const expiredNow = body.filter((c) => validAt(c, at) && now.getTime() > c.notAfter.getTime());
   const weakSignatures: string[] = [];
   for (const c of body) {

@@ -400,4 +400,30 @@ describe("malformed CMS never throws", () => {
     expect(legacy.signatureValid).toBeNull();
     expect(codes(legacy)).toEqual(["unsupported_algorithm"]);
   });
+
+  it("survives random corruption of a valid CMS (mutation fuzz)", async () => {
+    const id = await testIdentity("P-256");
+    const res = await fetch(`${env.TEST_TSA_URL}/ca.pem`);
+    const tsaRoot = parseCertificatesPem(await res.text(), "TSA CA")[0]!;
+    const stamper = signatureTimestamper({ url: env.TEST_TSA_URL });
+    const cms = await buildCadesDetachedSignature({
+      identity: id.identity,
+      contentDigest: await hashBytes("SHA-256", content),
+      timestamp: stamper.timestamp,
+    });
+    let seed = 12345;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    let valid = 0;
+    for (let round = 0; round < 400; round++) {
+      const mutated = cms.slice();
+      const flips = 1 + Math.floor(rand() * 3);
+      for (let k = 0; k < flips; k++) mutated[Math.floor(rand() * mutated.length)] = Math.floor(rand() * 256);
+      const r = await verify({ cms: mutated, trustAnchors: [tsaRoot], subFilter: round % 2 ? "ETSI.CAdES.detached" : "ETSI.RFC3161" });
+      expect(typeof r.trusted).toBe("boolean");
+      if (r.intact && r.signatureValid) valid++;
+    }
+    // A mutation may land in unsigned parts (certificates are not signed by the signer, the
+    // token's unsigned fields), but most break something.
+    expect(valid).toBeLessThan(400);
+  });
 });
