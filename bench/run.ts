@@ -8,7 +8,6 @@
  * - Memory: the workerd process's peak RSS (VmHWM) in a fresh service that
  *   signs the 25 MB file, beside its peak after start-up and warm-up.
  */
-import { readFileSync } from "node:fs";
 import forge from "node-forge";
 import { SignPdf } from "@signpdf/signpdf";
 import { P12Signer } from "@signpdf/signer-p12";
@@ -133,4 +132,3 @@ if (big) {
     await fresh.stop();
   }
 }
-void readFileSync;
