@@ -176,7 +176,7 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
     {
       fileLength: original.length,
       endsWithEol: last === 0x0a || last === 0x0d,
-      prevXref: reader.startxref,
+      prevXref: previousXref(reader),
       offsetBase: reader.offsetBase,
       size: reader.size,
       useXrefStream: reader.usesXrefStreams,
@@ -214,6 +214,16 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
     pagesAdded: newPageRefs.length,
     pageCount: pages.length + newPageRefs.length,
   };
+}
+
+/**
+ * Where our `/Prev` points: the last xref as written, or, when the reader had to
+ * repair the file (a wrong `startxref`), the section it actually found.
+ */
+function previousXref(reader: PdfReader): number | null {
+  const last = reader.revisions[reader.revisions.length - 1];
+  if (reader.recovered && last && last.xrefOffset >= 0) return last.xrefOffset - reader.offsetBase;
+  return reader.startxref >= 0 ? reader.startxref : null;
 }
 
 function patch(bytes: Uint8Array, at: number, text: string, width: number) {

@@ -20,8 +20,8 @@ export interface UpdateBase {
   fileLength: number;
   /** Whether the existing file ends with an end-of-line (else one is added). */
   endsWithEol: boolean;
-  /** Offset of the previous xref section, as written after its `startxref`. */
-  prevXref: number;
+  /** Offset of the previous xref section (`/Prev`); null when the file has none usable. */
+  prevXref: number | null;
   /** Value subtracted from absolute offsets when writing xref offsets (bytes before `%PDF-` in files whose offsets count from the header). */
   offsetBase: number;
   /** Next free object number of the existing file (its trailer /Size). */
@@ -67,7 +67,7 @@ export function writeIncrementalUpdate(base: UpdateBase, objects: readonly Updat
   const idArray = `[<${toHex(base.id[0])}><${toHex(base.id[1])}>]`;
   const common = `/Root ${base.root.num} ${base.root.gen} R${
     base.info ? ` /Info ${base.info.num} ${base.info.gen} R` : ""
-  } /ID ${idArray} /Prev ${base.prevXref}`;
+  } /ID ${idArray}${base.prevXref === null ? "" : ` /Prev ${base.prevXref}`}`;
 
   const xrefStart = base.fileLength + length;
   let size: number;
