@@ -12,6 +12,8 @@ import { type SignatureCheck, verifyCertificateSignature } from "./signature";
 
 export const MAX_CHAIN_DEPTH = 10;
 const MAX_EXPANSIONS = 200;
+/** Signature checks per path search (hostile CMS: many certificates with the same name). */
+const MAX_SIGNATURE_CHECKS = 64;
 
 export interface ChainResult {
   /** A path to an anchor was found whose certificates satisfy the CA constraints. */
@@ -51,6 +53,9 @@ export async function buildChain(
   const issuedBy = (child: ParsedCertificate, parent: ParsedCertificate): Promise<SignatureCheck> => {
     const key = child.sha256 + ">" + parent.sha256;
     let p = sigCache.get(key);
+    if (!p && sigCache.size >= MAX_SIGNATURE_CHECKS) {
+      return Promise.resolve({ valid: false, algorithm: null, hash: null, detail: "too many candidate issuers" });
+    }
     if (!p) {
       p = verifyCertificateSignature(child.tbs, child.signatureAlgorithm, child.signatureValue, parent.spki);
       sigCache.set(key, p);

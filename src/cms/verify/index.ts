@@ -80,6 +80,9 @@ export interface CmsVerification {
   problems: CmsProblem[];
 }
 
+/** Signature time-stamps checked per signature (each costs a CMS check and a path search). */
+const MAX_SIGNATURE_TIMESTAMPS = 4;
+
 class Report {
   readonly problems: CmsProblem[] = [];
   add(code: string, message: string, severity: "error" | "warning" = "error"): void {
@@ -368,8 +371,12 @@ async function signature(
   // Signature time-stamps.
   let chosen: TokenVerification | null = null;
   let firstToken: TokenVerification | null = null;
-  for (const values of attributeValues(si.unsignedAttributes, OID.signatureTimeStampToken)) {
-    for (const v of values) {
+  const tokens = attributeValues(si.unsignedAttributes, OID.signatureTimeStampToken).flat();
+  if (tokens.length > MAX_SIGNATURE_TIMESTAMPS) {
+    report.add("timestamp_invalid", `The signature carries ${tokens.length} time-stamps; only the first ${MAX_SIGNATURE_TIMESTAMPS} are checked.`, "warning");
+  }
+  {
+    for (const v of tokens.slice(0, MAX_SIGNATURE_TIMESTAMPS)) {
       const tv = await verifyTimestampToken({
         token: v.bytes.slice(),
         imprintOf: (alg) => hashBytes(alg, si.signature),

@@ -239,9 +239,15 @@ function rsaKey(keyBytes: Uint8Array): { n: bigint; e: bigint } {
   return { n: readBigInt(seq.child(0), "modulus"), e: readBigInt(seq.child(1), "publicExponent") };
 }
 
+/** Bounds that keep BigInt arithmetic on hostile keys cheap. */
+const MAX_RSA_BITS = 16384;
+const MAX_RSA_EXPONENT_BITS = 64;
+const MAX_DSA_P_BITS = 4096;
+
 function rsaOpen(key: { n: bigint; e: bigint }, signature: Uint8Array): { em: Uint8Array; k: number } | null {
   const k = Math.ceil(bitLength(key.n) / 8);
   if (signature.length > k || k < 64) return null;
+  if (bitLength(key.n) > MAX_RSA_BITS || bitLength(key.e) > MAX_RSA_EXPONENT_BITS) return null;
   const s = bytesToBigInt(signature);
   if (s >= key.n) return null;
   const em = i2osp(modPow(s, key.e, key.n), k);
@@ -392,6 +398,7 @@ function dsaVerify(params: BerNode | undefined, keyBytes: Uint8Array, digest: Ui
   const q = readBigInt(params.child(1));
   const g = readBigInt(params.child(2));
   const y = readBigInt(parseBer(keyBytes));
+  if (bitLength(p) > MAX_DSA_P_BITS || bitLength(q) > 512) return null;
   const { r, s } = rs;
   if (r <= 0n || r >= q || s <= 0n || s >= q) return false;
   const qBits = bitLength(q);

@@ -355,6 +355,19 @@ describe("certificate validity and chains", () => {
     expect(bad.problems.find((p) => p.code === "untrusted_certificate")!.message).toMatch(/not a CA/);
   });
 
+  it("bounds the work on many look-alike issuers", async () => {
+    const pki = await makePki("P-256");
+    const lookAlikes: Uint8Array[] = [];
+    for (let i = 0; i < 40; i++) lookAlikes.push(await makeCert({ subject: pki.rootName, key: await makeKey("P-256"), ca: true }));
+    const digest = await hashBytes("SHA-256", content);
+    const cms = await makeCms({ key: pki.key, cert: pki.cert, certificates: [pki.cert, ...lookAlikes], digest: "SHA-256", contentDigest: digest });
+    const trusted = await verify({ cms, trustAnchors: [pki.root] });
+    expect(trusted.trusted).toBe(true);
+    const other = await makePki("P-256");
+    const untrusted = await verify({ cms, trustAnchors: [other.root] });
+    expect([untrusted.intact, untrusted.signatureValid, untrusted.trusted]).toEqual([true, true, false]);
+  });
+
   it("is cycle-safe with certificates that issue each other", async () => {
     const aKey = await makeKey("P-256");
     const bKey = await makeKey("P-256");
