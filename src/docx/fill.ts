@@ -222,25 +222,18 @@ export function fillControl(ctx: FillContext, c: Control, value: FillValue, opts
     const tableSplices = fillTable(ctx, n, c, content, table);
     if (tableSplices) return [...splices, ...tableSplices];
   }
-  let inner: string;
-  switch (c.level) {
-    case "inline":
-      inner = runs;
-      break;
-    case "block":
-      inner = paragraph(xml, n, firstDescendant(content, "p"), runs);
-      break;
-    case "cell":
-      inner = rebuildCells(xml, n, content.filter((e) => localName(e.name) === "tc"), runs) ?? paragraph(xml, n, null, runs);
-      break;
-    case "row": {
-      const rows = content.filter((e) => localName(e.name) === "tr");
-      inner = rows.length
-        ? rows.map((tr, i) => rebuildRow(xml, n, tr, i === 0 ? runs : null)).join("")
-        : paragraph(xml, n, firstDescendant(content, "p"), runs);
-      break;
-    }
+  // Row- and cell-level controls keep their table structure: each row or cell is rebuilt in place
+  // (through nested row/cell controls), the first cell taking the value, the others emptied.
+  if (c.level === "row" || c.level === "cell") {
+    const wrapper = { children: content } as XmlElement;
+    const targets = c.level === "row" ? rowsOf(wrapper) : cellsOf(wrapper);
+    targets.forEach((el, i) => {
+      const text = c.level === "row" ? rebuildRow(xml, n, el, i === 0 ? runs : null) : rebuildCell(xml, n, el, i === 0 ? runs : null);
+      splices.push({ start: el.start, end: el.end, text });
+    });
+    return splices;
   }
+  const inner = c.level === "inline" ? runs : paragraph(xml, n, firstDescendant(content, "p"), runs);
   splices.push(contentSplice(xml, c, n, inner));
   return splices;
 }
@@ -272,15 +265,7 @@ function rebuildCell(xml: string, n: Names, tc: XmlElement, runs: string | null)
   if (tc.selfClosing) return `<${n.el("tc")}>${paragraph(xml, n, null, runs ?? "")}</${n.el("tc")}>`;
   const tcPr = childByLocal(tc, "tcPr");
   const bodyStart = tcPr ? tcPr.end : tc.openEnd;
-  const firstP = firstDescendant(tc.children, "p");
-  let cellRuns = runs;
-  if (cellRuns === null) cellRuns = "";
-  return xml.slice(tc.start, bodyStart) + paragraph(xml, n, firstP, cellRuns) + xml.slice(tc.closeStart, tc.end);
-}
-
-function rebuildCells(xml: string, n: Names, tcs: XmlElement[], runs: string): string | null {
-  if (!tcs.length) return null;
-  return tcs.map((tc, i) => rebuildCell(xml, n, tc, i === 0 ? runs : null)).join("");
+  return xml.slice(tc.start, bodyStart) + paragraph(xml, n, firstDescendant(tc.children, "p"), runs ?? "") + xml.slice(tc.closeStart, tc.end);
 }
 
 /** Cells of a row, including cells wrapped in cell-level controls. */
@@ -303,7 +288,12 @@ function rebuildRow(xml: string, n: Names, tr: XmlElement, runs: string | null):
     end: tc.end - tr.start,
     text: rebuildCell(xml, n, tc, i === 0 ? runs : null),
   }));
-  return applySplices(xml.slice(tr.start, tr.end), splices);
+  return dropDataBindings(applySplices(xml.slice(tr.start, tr.end), splices));
+}
+
+/** Nested controls kept around rebuilt cells must not pull their old value back from custom XML. */
+function dropDataBindings(fragment: string): string {
+  return fragment.replace(/<(?:[A-Za-z_][\w.-]*:)?dataBinding\b[^>]*\/>/g, "");
 }
 
 /** Rows of a table, including rows wrapped in row-level controls. */
@@ -329,7 +319,7 @@ function fillTable(ctx: FillContext, n: Names, c: Control, content: XmlElement[]
   const { xml } = ctx;
   let templateRows: XmlElement[];
   if (c.level === "row") {
-    templateRows = content.filter((e) => localName(e.name) === "tr");
+    templateRows = rowsOf({ children: content } as XmlElement);
   } else {
     const tbl = firstDescendant(content, "tbl");
     if (!tbl) return null;
@@ -350,7 +340,7 @@ function fillTable(ctx: FillContext, n: Names, c: Control, content: XmlElement[]
           text: rebuildCell(xml, n, tc, run(n, rPr, runText(n, values[i] ?? ""))),
         };
       });
-      return applySplices(xml.slice(template.start, template.end), splices);
+      return dropDataBindings(applySplices(xml.slice(template.start, template.end), splices));
     })
     .join("");
   return [{ start: template.start, end: template.end, text: generated }];

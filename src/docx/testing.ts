@@ -240,3 +240,57 @@ export function dataUri(bytes: Uint8Array, type = "image/png"): string {
 }
 
 export { PNG_1X1 };
+
+// ---------------------------------------------------------------------------------------------
+// A sample contract used by the HTTP, LibreOffice and benchmark runs.
+
+/** A contract-like template with Word and SuperDoc controls of every type in body, table, header and footer. */
+function contractTemplateBytes(): Uint8Array {
+  const body = [
+    para(text("Client: "), wordText({ tag: "client_name", alias: "Client name", placeholder: true })),
+    para(text("Accepts terms: "), wordCheckbox({ tag: "accept" })),
+    para(text("Start date: "), wordDate({ tag: "start_date", format: "dd/MM/yyyy", placeholder: true })),
+    para(text("Amount: "), superdocAnnotation({ fieldId: "amount", type: "text" })),
+    para(text("Effective: "), superdocAnnotation({ fieldId: "effective", type: "date" })),
+    para(text("Opt-in: "), superdocLegacyAnnotation({ fieldId: "optin", type: "checkbox" })),
+    wordBlock({ tag: "notes", alias: "Notes" }),
+    para(text("Party: "), superdocStructured({ id: 1324567890, alias: "Party", group: "party" })),
+    wordTable({ tag: "items", headers: ["Item", "Qty", "Price"] }),
+    tableWith([para(text("Signature: "), superdocAnnotation({ fieldId: "sig", type: "signature" })), para(wordPicture({ tag: "logo" }))]),
+    para(text("Initials: "), superdocStructured({ id: 55, alias: "Initials" })),
+  ].join("");
+  return buildDocx({
+    body,
+    header: para(text("Contract for "), superdocStructured({ id: 2001, group: "party" })),
+    footer: para(text("Ref "), wordText({ tag: "ref" })),
+  });
+}
+
+
+const contractFields = (png: Uint8Array) => [
+  { id: "client_name", type: "text", value: "Ada & <Lovelace>\nAnalytical Engines" },
+  { id: "accept", type: "checkbox", value: true },
+  { id: "start_date", type: "date", value: "2025-05-05" },
+  { id: "amount", type: "number", value: "1234.5", options: { decimals: 2 } },
+  { id: "effective", type: "date", value: "2025-05-05T14:30:00+02:00", options: { format: "MMMM d, yyyy HH:mm" } },
+  { id: "optin", type: "checkbox", value: "false" },
+  { id: "notes", type: "text", value: null },
+  { group: "party", type: "text", value: "Acme Corp" },
+  { id: "items", type: "table", value: [["Widget", "2", "10.00"], ["Gadget", 1, true]] },
+  { id: "sig", type: "signature", value: "Ada Lovelace", options: { bottomLabel: { text: "Signed electronically", color: "#999" } } },
+  { id: "logo", type: "image", value: dataUri(png), options: { dimensions: { width: "240" } } },
+  { id: "1324567890", type: "text", value: "Acme by id" },
+  { id: 55, type: "text", value: "AL" },
+  { id: "ref", type: "text", value: 42 },
+  { id: "missing", type: "text", value: "x" },
+  { group: "nobody", type: "text", value: "x" },
+];
+
+/**
+ * A contract-like template with Word and SuperDoc controls of every type in body, table, header
+ * and footer, and fields for all of them (two match nothing).
+ */
+export function sampleContract(): { template: () => Uint8Array; fields: Record<string, unknown>[]; png: Uint8Array } {
+  const png = makePng(120, 60);
+  return { template: contractTemplateBytes, fields: contractFields(png), png };
+}

@@ -9,48 +9,7 @@ import { b64, corpusPdf, fromDataUri, post, problem } from "./helpers";
 
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
-/** A contract-like template with Word and SuperDoc controls of every type in body, table, header and footer. */
-function contractTemplate(): Uint8Array {
-  const body = [
-    T.para(T.text("Client: "), T.wordText({ tag: "client_name", alias: "Client name", placeholder: true })),
-    T.para(T.text("Accepts terms: "), T.wordCheckbox({ tag: "accept" })),
-    T.para(T.text("Start date: "), T.wordDate({ tag: "start_date", format: "dd/MM/yyyy", placeholder: true })),
-    T.para(T.text("Amount: "), T.superdocAnnotation({ fieldId: "amount", type: "text" })),
-    T.para(T.text("Effective: "), T.superdocAnnotation({ fieldId: "effective", type: "date" })),
-    T.para(T.text("Opt-in: "), T.superdocLegacyAnnotation({ fieldId: "optin", type: "checkbox" })),
-    T.wordBlock({ tag: "notes", alias: "Notes" }),
-    T.para(T.text("Party: "), T.superdocStructured({ id: 1324567890, alias: "Party", group: "party" })),
-    T.wordTable({ tag: "items", headers: ["Item", "Qty", "Price"] }),
-    T.tableWith([T.para(T.text("Signature: "), T.superdocAnnotation({ fieldId: "sig", type: "signature" })), T.para(T.wordPicture({ tag: "logo" }))]),
-    T.para(T.text("Initials: "), T.superdocStructured({ id: 55, alias: "Initials" })),
-  ].join("");
-  return T.buildDocx({
-    body,
-    header: T.para(T.text("Contract for "), T.superdocStructured({ id: 2001, group: "party" })),
-    footer: T.para(T.text("Ref "), T.wordText({ tag: "ref" })),
-  });
-}
-
-const png = T.makePng(120, 60);
-
-const contractFields = [
-  { id: "client_name", type: "text", value: "Ada & <Lovelace>\nAnalytical Engines" },
-  { id: "accept", type: "checkbox", value: true },
-  { id: "start_date", type: "date", value: "2025-05-05" },
-  { id: "amount", type: "number", value: "1234.5", options: { decimals: 2 } },
-  { id: "effective", type: "date", value: "2025-05-05T14:30:00+02:00", options: { format: "MMMM d, yyyy HH:mm" } },
-  { id: "optin", type: "checkbox", value: "false" },
-  { id: "notes", type: "text", value: null },
-  { group: "party", type: "text", value: "Acme Corp" },
-  { id: "items", type: "table", value: [["Widget", "2", "10.00"], ["Gadget", 1, true]] },
-  { id: "sig", type: "signature", value: "Ada Lovelace", options: { bottomLabel: { text: "Signed electronically", color: "#999" } } },
-  { id: "logo", type: "image", value: T.dataUri(png), options: { dimensions: { width: "240" } } },
-  { id: "1324567890", type: "text", value: "Acme by id" },
-  { id: 55, type: "text", value: "AL" },
-  { id: "ref", type: "text", value: 42 },
-  { id: "missing", type: "text", value: "x" },
-  { group: "nobody", type: "text", value: "x" },
-];
+const { template: contractTemplate, fields: contractFields, png } = T.sampleContract();
 
 async function annotate(template: Uint8Array, fields: unknown[], query = "") {
   const res = await post(`/v1/annotate${query}`, { document: { base64: b64(template) }, fields });
@@ -295,7 +254,8 @@ describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
   it("422 xml_doctype_forbidden for a DOCTYPE, entities or a billion-laughs part", async () => {
     const laughs = `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]><w:document xmlns:w="${T.W_NS}"><w:body><w:p><w:r><w:t>&lol2;</w:t></w:r></w:p></w:body></w:document>`;
     const external = `<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><w:hdr xmlns:w="${T.W_NS}"><w:p><w:r><w:t>&xxe;</w:t></w:r></w:p></w:hdr>`;
-    for (const extra of [{ "word/document.xml": laughs }, { "word/header1.xml": external }, { "[Content_Types].xml": `<?xml version="1.0"?><!DOCTYPE Types><Types/>` }]) {
+    const cases: Record<string, string>[] = [{ "word/document.xml": laughs }, { "word/header1.xml": external }, { "[Content_Types].xml": `<?xml version="1.0"?><!DOCTYPE Types><Types/>` }];
+    for (const extra of cases) {
       const r = await timed(T.buildDocx({ body: T.para(T.wordText({ tag: "client_name" })), header: T.para(T.text("h")), extra }));
       expect(r.status, Object.keys(extra)[0]).toBe(422);
       expect(r.code).toBe("xml_doctype_forbidden");
