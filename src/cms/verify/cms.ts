@@ -362,6 +362,11 @@ export async function checkSigner(si: SignerInfo, certs: readonly ParsedCertific
           }
         }
       }
+      // RFC 8419: EdDSA in CMS pairs Ed25519 with SHA-512 and Ed448 with SHAKE256 (512 bits).
+      const required = check?.algorithm === "Ed25519" ? "SHA-512" : check?.algorithm === "Ed448" ? "SHAKE256" : null;
+      if (check && required && si.digestName !== required) {
+        check = { ...check, valid: null, detail: `${check.algorithm} with the ${si.digestName ?? "unknown"} digest algorithm (RFC 8419 requires ${required})` };
+      }
       out.signatureCheck = check;
       out.signatureValid = check!.valid;
       out.signatureAlgorithm = check!.algorithm;

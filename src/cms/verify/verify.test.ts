@@ -250,6 +250,14 @@ describe("algorithms and CMS variants", () => {
     expect(codes(bad, "error")).toContain("digest_mismatch");
   });
 
+  it("refuses EdDSA with a digest algorithm RFC 8419 does not pair with it", async () => {
+    const pki = await makePki("Ed448");
+    const r = await verify({ cms: await signWith(pki, "SHA-512"), trustAnchors: [pki.root] });
+    expect(r.intact).toBe(true);
+    expect(r.signatureValid).toBeNull();
+    expect(codes(r, "error")).toEqual(["unsupported_algorithm"]);
+  });
+
   it("verifies old PKCS#7 without signed attributes (signature over the content digest)", async () => {
     const pki = await makePki("RSA");
     const cms = await makeCmsWithoutAttributes({ key: pki.key, cert: pki.cert, content });
