@@ -206,9 +206,16 @@ function safeName(der: Uint8Array): string {
   }
 }
 
+const nameKeys = new WeakMap<Uint8Array, string>();
+
 /** Canonical-ish key for comparing names that differ only in string types or case. */
 export function nameKey(der: Uint8Array): string {
-  return safeName(der).toLowerCase().replace(/\s+/g, " ");
+  let key = nameKeys.get(der);
+  if (key === undefined) {
+    key = safeName(der).toLowerCase().replace(/\s+/g, " ");
+    nameKeys.set(der, key);
+  }
+  return key;
 }
 
 export function namesEqual(a: Uint8Array, b: Uint8Array): boolean {

@@ -97,10 +97,18 @@ function isParseError(e: unknown): boolean {
 
 const iso = (d: Date) => d.toISOString().replace(/\.000Z$/, "Z");
 
+/** Parsed trust anchors, kept per DER buffer (the caller passes the same roots for every signature). */
+const anchorCache = new WeakMap<Uint8Array, Promise<ParsedCertificate | null>>();
+
 async function parseAnchors(ders: readonly Uint8Array[]): Promise<ParsedCertificate[]> {
   const out: ParsedCertificate[] = [];
   for (const der of ders) {
-    const c = await tryParseCertificate(der);
+    let p = anchorCache.get(der);
+    if (!p) {
+      p = tryParseCertificate(der);
+      anchorCache.set(der, p);
+    }
+    const c = await p;
     if (c) out.push(c);
   }
   return out;
