@@ -1,0 +1,572 @@
+import { PdfUnparseable } from "../../../errors";
+import { PdfDict, PdfName, PdfRef, PdfStream, type PdfValue } from "../../model";
+import { PdfBudgetExceeded, type PdfReader, type XrefEntry } from "../../reader";
+import { isWhite } from "../../reader/lexer";
+import { textOf } from "../../sign/inspect";
+import { embeddedFiles } from "../embedded";
+import { maxLevel, type Change, type ChangeLevel } from "../status";
+import { deepEqual } from "./equal";
+import { mergedTrailerOf, ReferenceGraph, type Context, type Owner } from "./graph";
+import { DICT_RULES, OWNER_LEVELS, type DictRuleName, type KeyRule, type ListKind } from "./rules";
+
+/**
+ * Reject-by-default difference analysis of everything after a signed revision
+ * (after pyHanko's difference analysis): every object that a later revision's
+ * cross-reference data declares differently from the signed revision is
+ * "touched", and each touched object must be explained by a rule for every way
+ * it is reached in the newest revision. Also:
+ * - re-pointing an object to other bytes that already existed when signing
+ *   (shadow hide-and-replace through cross-reference data only) is a change;
+ * - a new object that a signed, unchanged object already referred to (a dangling
+ *   reference prepared before signing, filled in later) is a change;
+ * - objects living in an object stream that was replaced are changes;
+ * - bytes after the last revision that no cross-reference section accounts for
+ *   are a change.
+ */
+
+export interface DiffResult {
+  level: ChangeLevel;
+  changes: Change[];
+  /** Names of the non-signature fields whose value changed (for FieldMDP locks). */
+  changedFields: string[];
+}
+
+const MAX_CHANGES = 200;
+
+/** Shared per document: the reference walk of the newest revision, built on first need. */
+export class DiffContext {
+  private graph: ReferenceGraph | null = null;
+  private readonly pageMaps = new Map<number, Map<number, number>>();
+
+  constructor(readonly reader: PdfReader) {}
+
+  referenceGraph(): ReferenceGraph {
+    if (!this.graph) {
+      const interesting = new Set<number>();
+      const revs = this.reader.revisions;
+      for (let k = 1; k < revs.length; k++) for (const num of revs[k]!.entries.keys()) interesting.add(num);
+      // Objects stored in object streams that a later revision redefines are judged too.
+      for (const rev of revs) {
+        for (const [num, e] of rev.entries) if (e.type === "compressed" && interesting.has(e.offset)) interesting.add(num);
+      }
+      this.graph = ReferenceGraph.build(this.reader, interesting);
+    }
+    return this.graph;
+  }
+
+  /** Page object number → 1-based page index, in a revision (empty when the page tree is unreadable). */
+  pageIndex(revision: number): Map<number, number> {
+    let m = this.pageMaps.get(revision);
+    if (!m) {
+      m = new Map();
+      try {
+        this.reader.pages(revision).forEach((p, i) => m!.set(p.ref.num, i + 1));
+      } catch (e) {
+        if (!(e instanceof PdfUnparseable) || e instanceof PdfBudgetExceeded) throw e;
+      }
+      this.pageMaps.set(revision, m);
+    }
+    return m;
+  }
+}
+
+export function analyzeModifications(ctx: DiffContext, signedRevision: number, signedEnd: number): DiffResult {
+  return new Analysis(ctx, signedRevision, signedEnd).run();
+}
+
+class Analysis {
+  private readonly reader: PdfReader;
+  private readonly n: number;
+  private readonly changes: Change[] = [];
+  private readonly changedFields = new Set<string>();
+  private level: ChangeLevel = "none";
+  private touched = new Set<number>();
+  private embeddedJudged = false;
+
+  constructor(
+    private readonly ctx: DiffContext,
+    private readonly r: number,
+    private readonly signedEnd: number,
+  ) {
+    this.reader = ctx.reader;
+    this.n = this.reader.revisions.length;
+  }
+
+  run(): DiffResult {
+    const { reader, r, n } = this;
+    const bytes = reader.bytes;
+
+    // Bytes after the last revision that no cross-reference section accounts for.
+    const lastEnd = Math.max(reader.revisions[n - 1]!.endOffset, this.signedEnd);
+    for (let p = lastEnd; p < bytes.length; p++) {
+      if (!isWhite(bytes[p])) {
+        this.add("other", "data was added after the end of the file's last revision", []);
+        break;
+      }
+    }
+    if (r >= n) return this.result();
+
+    this.touched = this.touchedObjects();
+    this.judgeTrailer();
+    const nums = [...this.touched].sort((a, b) => a - b);
+    for (const num of nums) {
+      if (this.changes.length >= MAX_CHANGES) break;
+      this.judgeObject(num);
+    }
+    return this.result();
+  }
+
+  private result(): DiffResult {
+    return { level: this.level, changes: this.changes, changedFields: [...this.changedFields] };
+  }
+
+  private add(level: ChangeLevel, what: string, objects: number[]): void {
+    if (level === "none") return;
+    this.level = maxLevel(this.level, level);
+    if (this.changes.length >= MAX_CHANGES) return;
+    if (this.changes.some((c) => c.level === level && c.what === what)) return;
+    this.changes.push({ level, what, objects });
+  }
+
+  // ---------------------------------------------------------------- touched objects
+
+  private touchedObjects(): Set<number> {
+    const { reader, r, n } = this;
+    const out = new Set<number>();
+    for (let k = r; k < n; k++) {
+      for (const num of reader.revisions[k]!.entries.keys()) {
+        if (out.has(num)) continue;
+        const before = reader.objectOffset(num, r);
+        const after = reader.objectOffset(num, n);
+        if (!sameEntry(before, after)) out.add(num);
+      }
+    }
+    // Objects whose object stream was redefined: viewers read them from the new stream.
+    if (out.size) {
+      for (let k = 0; k < n; k++) {
+        for (const [num, e] of reader.revisions[k]!.entries) {
+          if (e.type !== "compressed" || !out.has(e.offset) || out.has(num)) continue;
+          const visible = reader.objectOffset(num, n);
+          if (visible === e) {
+            out.add(num);
+            this.add("other", `object ${num} lives in an object stream that was replaced after signing`, [num, e.offset]);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- trailer
+
+  private judgeTrailer(): void {
+    const before = mergedTrailerOf(this.reader, this.r);
+    const after = this.reader.trailer;
+    const root0 = before.get("Root");
+    const root1 = after.get("Root");
+    if (!(root0 instanceof PdfRef && root1 instanceof PdfRef && root0.num === root1.num && root0.gen === root1.gen)) {
+      // The catalog itself was replaced by another object: judge the new one against the old one.
+      this.diffDict("catalog", this.get(root0, this.r), this.get(root1, this.n), [root1 instanceof PdfRef ? root1.num : -1], {});
+    }
+    if (!this.same(before.get("Info"), after.get("Info"))) {
+      this.add("lta", "the document information was updated", []);
+    }
+    if (!this.same(before.get("Encrypt"), after.get("Encrypt"))) {
+      this.add("other", "the document's encryption was changed", []);
+    }
+  }
+
+  // ---------------------------------------------------------------- one object
+
+  private judgeObject(num: number): void {
+    const { reader, r, n } = this;
+    const oldEntry = reader.objectOffset(num, r);
+    const newEntry = reader.objectOffset(num, n);
+    let oldValue = oldEntry && oldEntry.type !== "free" ? this.getNum(num, r) : null;
+    const newValue = this.getNum(num, n);
+    const existed = oldValue !== null;
+    if (!existed) oldValue = null;
+
+    if (newEntry && this.pointsIntoSignedBytes(newEntry)) {
+      this.add("other", `${this.describeObject(num)} was re-pointed to other bytes that were already in the file when it was signed`, [num]);
+      return;
+    }
+    if (existed && deepEqual(oldValue, newValue, reader.bytes)) return; // rewritten identically
+
+    const graph = this.ctx.referenceGraph();
+    if (!existed) {
+      // New object: fine unless a signed object that did not change refers to it.
+      for (const from of graph.referrers.get(num) ?? []) {
+        if (from >= 0 && !this.touched.has(from) && this.existedAt(from)) {
+          this.add("other", `${this.describeObject(from)} now shows content (object ${num}) that did not exist when it was signed`, [num, from]);
+          return;
+        }
+      }
+      return;
+    }
+    const contexts = graph.contextsOf(num);
+    if (contexts.length === 0) {
+      if (graph.truncated) this.add("other", `object ${num} was changed`, [num]);
+      return; // no longer reachable: it cannot show anything
+    }
+    for (const c of contexts) this.judgeInContext(num, c, oldValue, newValue);
+  }
+
+  private judgeInContext(num: number, c: Context, oldValue: PdfValue, newValue: PdfValue): void {
+    switch (c.role) {
+      case "catalog":
+        this.diffDict("catalog", oldValue, newValue, [num], {});
+        return;
+      case "pages":
+        this.diffDict("page-tree-node", oldValue, newValue, [num], {});
+        return;
+      case "page": {
+        const index = this.ctx.pageIndex(this.r).get(num);
+        if (index === undefined) {
+          this.add("appended_pages", "pages were appended", [num]);
+          return;
+        }
+        this.diffDict("page", oldValue, newValue, [num], { page: String(index) });
+        return;
+      }
+      case "annots":
+        this.diffList("annots", oldValue, newValue, [num], { page: this.pageLabel(c.page ?? null) });
+        return;
+      case "annotation": {
+        // A widget is judged as part of its form field when the field tree reaches it.
+        if (this.ctx.referenceGraph().contextsOf(num).some((x) => x.role === "field")) return;
+        const page = this.pageLabel(c.page ?? null);
+        this.add("annotations", newValue === null ? `an annotation was removed from page ${page}` : `an annotation on page ${page} was changed`, [num]);
+        return;
+      }
+      case "acroform":
+        this.diffDict("acroform", oldValue, newValue, [num], {});
+        return;
+      case "field": {
+        const field = c.fieldName ?? "";
+        const rule: DictRuleName = c.sigField ? (this.signedAt(num) ? "signed-signature-field" : "signature-field") : "field";
+        this.diffDict(rule, oldValue, newValue, [num], { field: quoteField(field) });
+        if (!c.sigField) this.changedFields.add(field);
+        return;
+      }
+      case "signature":
+        this.add("other", `the signature dictionary of field ${quoteField(signatureFieldName(c.owner))} was rewritten`, [num]);
+        return;
+      case "names":
+        this.diffDict("names", oldValue, newValue, [num], {});
+        return;
+      case "embedded-tree":
+        this.judgeEmbeddedFiles([num]);
+        return;
+      case "opaque":
+        this.judgeOwned(num, c.owner);
+        return;
+    }
+  }
+
+  /** A changed object that no dictionary rule understands, judged by its owner. */
+  private judgeOwned(num: number, owner: Owner | null): void {
+    if (!owner) {
+      this.add("other", `object ${num} was changed`, [num]);
+      return;
+    }
+    const base = OWNER_LEVELS[owner.kind];
+    switch (owner.kind) {
+      case "page": {
+        const index = this.ctx.pageIndex(this.r).get(owner.num);
+        if (index === undefined) this.add("appended_pages", "pages were appended", [num]);
+        else this.add(base.level, fill(base.what, { page: String(index) }), [num, owner.num]);
+        return;
+      }
+      case "annotation":
+        this.add(base.level, fill(base.what, { page: this.pageLabel(owner.page) }), [num]);
+        return;
+      case "field":
+        if (owner.sig) {
+          if (this.signedAt(owner.num)) this.add("other", `signature field ${quoteField(owner.name)}, already signed, was changed`, [num]);
+          else this.add("signatures", `signature field ${quoteField(owner.name)} was signed`, [num]);
+        } else {
+          this.changedFields.add(owner.name);
+          this.add(base.level, fill(base.what, { field: quoteField(owner.name) }), [num]);
+        }
+        return;
+      case "signature":
+        if (this.existedAt(owner.num)) this.add("other", fill(base.what, { field: quoteField(owner.field) }), [num]);
+        else this.add("signatures", `signature field ${quoteField(owner.field)} was signed`, [num]);
+        return;
+      case "catalog":
+        this.add(base.level, fill(base.what, { key: `/${owner.key}` }), [num]);
+        return;
+      default:
+        this.add(base.level, base.what, [num]);
+    }
+  }
+
+  // ---------------------------------------------------------------- dictionaries
+
+  private diffDict(ruleName: DictRuleName, oldValue: PdfValue | undefined, newValue: PdfValue | undefined, objects: number[], vars: Record<string, string>): void {
+    const rule = DICT_RULES[ruleName];
+    const a = dictOf(oldValue);
+    const b = dictOf(newValue);
+    if (!a || !b) {
+      this.add(rule.otherwise, fill(rule.what, vars), objects);
+      return;
+    }
+    const keys = new Set([...a.map.keys(), ...b.map.keys()]);
+    for (const key of keys) {
+      const ov = a.get(key);
+      const nv = b.get(key);
+      if (this.same(ov, nv)) continue;
+      const kr: KeyRule = rule.keys[key] ?? { level: rule.otherwise };
+      this.applyKeyRule(kr, ov, nv, objects, vars, rule.what);
+    }
+  }
+
+  private applyKeyRule(kr: KeyRule, ov: PdfValue | undefined, nv: PdfValue | undefined, objects: number[], vars: Record<string, string>, defaultWhat: string): void {
+    if ("ignore" in kr) return;
+    if ("level" in kr) {
+      this.add(kr.level, fill(kr.what ?? defaultWhat, vars), objects);
+      return;
+    }
+    if ("compare" in kr) {
+      this.diffDict(kr.compare, this.get(ov, this.r), this.get(nv, this.n), objects, vars);
+      return;
+    }
+    if ("list" in kr) {
+      this.diffList(kr.list, this.get(ov, this.r), this.get(nv, this.n), objects, vars);
+      return;
+    }
+    if ("embeddedFiles" in kr) {
+      this.judgeEmbeddedFiles(objects);
+      return;
+    }
+    if ("signatureValue" in kr) {
+      const v = this.get(nv, this.n);
+      if (v === null || v === undefined) {
+        this.add("other", `the signature of field ${vars.field ?? ""} was removed`, objects);
+        return;
+      }
+      this.add(isDocTimeStamp(v) ? "lta" : "signatures", isDocTimeStamp(v) ? "a document time-stamp was added" : `signature field ${vars.field ?? ""} was signed`, objects);
+    }
+  }
+
+  // ---------------------------------------------------------------- lists
+
+  private diffList(kind: ListKind, oldValue: PdfValue | undefined, newValue: PdfValue | undefined, objects: number[], vars: Record<string, string>): void {
+    const a = Array.isArray(oldValue) ? oldValue : [];
+    const b = Array.isArray(newValue) ? newValue : [];
+    if (oldValue !== undefined && oldValue !== null && !Array.isArray(oldValue)) {
+      this.add("other", "a list of the document was replaced by something else", objects);
+      return;
+    }
+    switch (kind) {
+      case "kids": {
+        const prefixKept = a.length <= b.length && a.every((x, i) => this.same(x, b[i]));
+        if (!prefixKept) {
+          this.add("other", "the page tree was rearranged", objects);
+          return;
+        }
+        const signedPages = this.ctx.pageIndex(this.r);
+        for (const kid of b.slice(a.length)) {
+          const index = kid instanceof PdfRef ? signedPages.get(kid.num) : undefined;
+          if (index !== undefined) this.add("other", `page ${index} was inserted again`, objects);
+          else this.add("appended_pages", "pages were appended", objects);
+        }
+        return;
+      }
+      case "fields": {
+        const { added, removed } = setDiff(a, b, this.reader.bytes);
+        if (removed.length) this.add("other", "a form field was removed", objects);
+        for (const f of added) this.classifyNewField(f, objects);
+        return;
+      }
+      case "annots": {
+        const { added, removed } = setDiff(a, b, this.reader.bytes);
+        const page = vars.page ?? "?";
+        for (const x of removed) {
+          const d = dictOf(this.get(x, this.r));
+          if (d && isName(d.get("Subtype"), "Widget")) this.add("other", `a form field was removed from page ${page}`, objects);
+          else this.add("annotations", `an annotation was removed from page ${page}`, objects);
+        }
+        for (const x of added) this.classifyNewAnnotation(x, page, objects);
+        return;
+      }
+      case "associated-files": {
+        const { added, removed } = setDiff(a, b, this.reader.bytes);
+        if (removed.length) this.add("other", "an associated file was removed", objects);
+        if (added.length) this.add("appended_pages", "a file was attached", objects);
+        return;
+      }
+    }
+  }
+
+  private classifyNewField(v: PdfValue, objects: number[]): void {
+    const d = dictOf(this.get(v, this.n));
+    if (!d) return;
+    const name = textOf(this.get(d.get("T"), this.n)) ?? "";
+    const kind = this.fieldKind(d);
+    if (kind === "timestamp") this.add("lta", "a document time-stamp was added", objects);
+    else if (kind === "signature") this.add("signatures", "a signature was added", objects);
+    else this.add("other", `form field ${quoteField(name)} was added`, objects);
+  }
+
+  private classifyNewAnnotation(v: PdfValue, page: string, objects: number[]): void {
+    const d = dictOf(this.get(v, this.n));
+    if (!d) return;
+    if (isName(this.get(d.get("Subtype"), this.n), "Widget")) {
+      // The field it belongs to: itself (merged) or its parents.
+      let field: PdfDict | undefined = d;
+      let depth = 0;
+      while (field && !field.has("FT") && depth++ < 16) field = dictOf(this.get(field.get("Parent"), this.n));
+      const kind = field ? this.fieldKind(field) : "other";
+      if (kind === "timestamp") this.add("lta", "a document time-stamp was added", objects);
+      else if (kind === "signature") this.add("signatures", "a signature was added", objects);
+      else this.add("other", `a form field was added to page ${page}`, objects);
+      return;
+    }
+    const subtype = this.get(d.get("Subtype"), this.n);
+    const what = subtype instanceof PdfName ? `an annotation (${subtype.name}) was added to page ${page}` : `an annotation was added to page ${page}`;
+    this.add("annotations", what, objects);
+  }
+
+  private fieldKind(d: PdfDict): "signature" | "timestamp" | "other" {
+    let ft = this.get(d.get("FT"), this.n);
+    if (ft === undefined) {
+      // A new non-terminal field: its kids decide.
+      const kids = this.get(d.get("Kids"), this.n);
+      const first = Array.isArray(kids) ? dictOf(this.get(kids[0], this.n)) : undefined;
+      ft = first ? this.get(first.get("FT"), this.n) : undefined;
+    }
+    if (!isName(ft, "Sig")) return "other";
+    const value = this.get(d.get("V"), this.n);
+    return value !== undefined && value !== null && isDocTimeStamp(value) ? "timestamp" : "signature";
+  }
+
+  // ---------------------------------------------------------------- embedded files
+
+  private judgeEmbeddedFiles(objects: number[]): void {
+    if (this.embeddedJudged) return;
+    this.embeddedJudged = true;
+    const before = embeddedFiles(this.reader, this.r);
+    const after = embeddedFiles(this.reader, this.n);
+    for (const [name, v] of before) {
+      const now = after.get(name);
+      if (now === undefined) this.add("other", `the attached file ${quoteField(name)} was removed`, objects);
+      else if (!this.same(v, now)) this.add("other", `the attached file ${quoteField(name)} was replaced`, objects);
+    }
+    for (const name of after.keys()) if (!before.has(name)) this.add("appended_pages", `a file (${name}) was attached`, objects);
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private same(a: PdfValue | undefined, b: PdfValue | undefined): boolean {
+    return deepEqual(a, b, this.reader.bytes);
+  }
+
+  private get(v: PdfValue | undefined, revision: number): PdfValue | undefined {
+    try {
+      return this.reader.resolve(v, revision);
+    } catch (e) {
+      if (!(e instanceof PdfUnparseable) || e instanceof PdfBudgetExceeded) throw e;
+      return undefined;
+    }
+  }
+
+  private getNum(num: number, revision: number): PdfValue {
+    try {
+      return this.reader.getObject(num, revision);
+    } catch (e) {
+      if (!(e instanceof PdfUnparseable) || e instanceof PdfBudgetExceeded) throw e;
+      return null;
+    }
+  }
+
+  private existedAt(num: number): boolean {
+    const e = this.reader.objectOffset(num, this.r);
+    return e !== undefined && e.type !== "free";
+  }
+
+  /** Whether a field object (as of the signed revision) already held a signature. */
+  private signedAt(fieldNum: number): boolean {
+    const d = dictOf(this.getNum(fieldNum, this.r));
+    if (!d) return false;
+    const v = this.get(d.get("V"), this.r);
+    return v instanceof PdfDict;
+  }
+
+  /** Whether a later entry points at bytes that were already in the signed file (and not where it was). */
+  private pointsIntoSignedBytes(entry: XrefEntry): boolean {
+    if (entry.type === "inuse") return entry.offset < this.signedEnd;
+    if (entry.type === "compressed") {
+      const stm = this.reader.objectOffset(entry.offset, this.n);
+      return stm !== undefined && stm.type === "inuse" && stm.offset < this.signedEnd;
+    }
+    return false;
+  }
+
+  private pageLabel(pageNum: number | null): string {
+    if (pageNum === null) return "?";
+    const signed = this.ctx.pageIndex(this.r).get(pageNum);
+    if (signed !== undefined) return String(signed);
+    const now = this.ctx.pageIndex(this.n).get(pageNum);
+    return now !== undefined ? String(now) : "?";
+  }
+
+  /** "page 2", "form field 'Name'", or "object 12", for messages. */
+  private describeObject(num: number): string {
+    const page = this.ctx.pageIndex(this.r).get(num);
+    if (page !== undefined) return `page ${page}`;
+    for (const c of this.ctx.referenceGraph().contextsOf(num)) {
+      const o = c.owner;
+      if (o?.kind === "page") {
+        const p = this.ctx.pageIndex(this.r).get(o.num);
+        if (p !== undefined) return `page ${p}`;
+      }
+      if (c.role === "field") return `form field ${quoteField(c.fieldName ?? "")}`;
+      if (c.role === "catalog") return "the document catalog";
+    }
+    return `object ${num}`;
+  }
+}
+
+function sameEntry(a: XrefEntry | undefined, b: XrefEntry | undefined): boolean {
+  const freeA = !a || a.type === "free";
+  const freeB = !b || b.type === "free";
+  if (freeA || freeB) return freeA === freeB;
+  return a.type === b.type && a.offset === b.offset && a.gen === b.gen;
+}
+
+/** What a list gained and lost: references by object number, direct entries by value. */
+function setDiff(a: PdfValue[], b: PdfValue[], file: Uint8Array): { added: PdfValue[]; removed: PdfValue[] } {
+  const contains = (list: PdfValue[], v: PdfValue) =>
+    v instanceof PdfRef ? list.some((x) => x instanceof PdfRef && x.num === v.num) : list.some((x) => deepEqual(x, v, file));
+  return { added: b.filter((v) => !contains(a, v)), removed: a.filter((v) => !contains(b, v)) };
+}
+
+function dictOf(v: PdfValue | undefined): PdfDict | undefined {
+  if (v instanceof PdfDict) return v;
+  if (v instanceof PdfStream) return v.dict;
+  return undefined;
+}
+
+function isName(v: PdfValue | undefined, n: string): boolean {
+  return v instanceof PdfName && v.name === n;
+}
+
+function isDocTimeStamp(v: PdfValue): boolean {
+  const d = dictOf(v);
+  if (!d) return false;
+  return isName(d.get("Type"), "DocTimeStamp") || isName(d.get("SubFilter"), "ETSI.RFC3161");
+}
+
+function fill(template: string, vars: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? "?"));
+}
+
+function quoteField(name: string): string {
+  return `"${name}"`;
+}
+
+function signatureFieldName(owner: Owner | null): string {
+  return owner?.kind === "signature" ? owner.field : "";
+}

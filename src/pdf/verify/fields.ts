@@ -1,0 +1,89 @@
+import { PdfDict, PdfRef, type PdfValue, isArray, isDict, isName, isRef } from "../model";
+import type { PdfReader } from "../reader";
+import { textOf } from "../sign/inspect";
+
+/**
+ * Signature discovery: every signed signature field of the AcroForm (`/Fields`
+ * and their `/Kids`, with `/FT` inherited), walked cycle-safe and bounded in the
+ * newest revision, as viewers and pdfsig see the document. Unsigned signature
+ * fields are not signatures. Ordering by revision is done by the caller, which
+ * knows each signature's byte range.
+ */
+
+export interface SignatureField {
+  /** Fully qualified field name (`parent.child`). */
+  fieldName: string;
+  /** The terminal field (often merged with its widget); null when it is a direct object. */
+  fieldRef: PdfRef | null;
+  field: PdfDict;
+  /** The signature dictionary (`/V`) and its reference when indirect. */
+  sigRef: PdfRef | null;
+  sig: PdfDict;
+  /** The field's `/Lock` dictionary (FieldMDP), if any. */
+  lock: PdfDict | null;
+}
+
+/** Nodes of the field tree visited at most (a hostile tree stops here, quietly). */
+const MAX_FIELD_NODES = 50_000;
+const MAX_FIELD_DEPTH = 32;
+
+export function findSignatureFields(reader: PdfReader, revision?: number): SignatureField[] {
+  const out: SignatureField[] = [];
+  const catalog = reader.catalog(revision);
+  const form = dictAt(reader, catalog.get("AcroForm"), revision);
+  if (!form) return out;
+  const fields = arrayAt(reader, form.get("Fields"), revision);
+  const seen = new Set<number>();
+  let budget = MAX_FIELD_NODES;
+
+  type Frame = { value: PdfValue; prefix: string; ft: PdfValue | undefined; depth: number };
+  // Depth-first, in document order (a stack of pending kids, pushed in reverse).
+  const stack: Frame[] = [];
+  for (let i = fields.length - 1; i >= 0; i--) stack.push({ value: fields[i]!, prefix: "", ft: undefined, depth: 0 });
+  while (stack.length) {
+    const { value, prefix, ft: inheritedFt, depth } = stack.pop()!;
+    if (--budget < 0 || depth > MAX_FIELD_DEPTH) break;
+    if (isRef(value)) {
+      if (seen.has(value.num)) continue;
+      seen.add(value.num);
+    }
+    const field = dictAt(reader, value, revision);
+    if (!field) continue;
+    const partial = textOf(reader.resolve(field.get("T"), revision));
+    const name = partial === null ? prefix : prefix ? `${prefix}.${partial}` : partial;
+    const ft = field.has("FT") ? reader.resolve(field.get("FT"), revision) : inheritedFt;
+    const kids = arrayAt(reader, field.get("Kids"), revision);
+    const v = field.get("V");
+    if (isName(ft, "Sig") && v !== undefined) {
+      const sig = dictAt(reader, v, revision);
+      const duplicate = isRef(v) && out.some((f) => f.sigRef?.num === v.num && f.fieldName === name);
+      if (sig && !duplicate) {
+        out.push({
+          fieldName: name,
+          fieldRef: isRef(value) ? value : null,
+          field,
+          sigRef: isRef(v) ? v : null,
+          sig,
+          lock: dictAt(reader, field.get("Lock"), revision) ?? null,
+        });
+      }
+    }
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const kid = kids[i]!;
+      // Widgets without /T are parts of this field, not fields of their own; they still may
+      // carry /V in broken files, so they are walked like fields with the parent's name.
+      stack.push({ value: kid, prefix: name, ft, depth: depth + 1 });
+    }
+  }
+  return out;
+}
+
+function dictAt(reader: PdfReader, v: PdfValue | undefined, revision?: number): PdfDict | undefined {
+  const r = reader.resolve(v, revision);
+  return isDict(r) ? r : undefined;
+}
+
+function arrayAt(reader: PdfReader, v: PdfValue | undefined, revision?: number): PdfValue[] {
+  const r = reader.resolve(v, revision);
+  return isArray(r) ? r : [];
+}
