@@ -335,6 +335,14 @@ describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
     expect([r.status, r.code]).toEqual([400, "invalid_request"]);
   });
 
+  it("is described in /openapi.json with its query parameters", async () => {
+    const { SELF } = await import("cloudflare:test");
+    const spec = (await (await SELF.fetch("https://signet.test/openapi.json")).json()) as any;
+    const op = spec.paths["/v1/annotate"].post;
+    expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["output_format", "strict", "to"]);
+    expect(op.requestBody.content["application/json"].schema).toBeDefined();
+  });
+
   it("401 without a key", async () => {
     const res = await post("/v1/annotate", { document: { base64: b64(contractTemplate()) }, fields: [] }, { key: null });
     expect(res.status).toBe(401);
