@@ -98,7 +98,9 @@ export function problemResponse(
 /** `app.onError`: domain errors keep their code; anything unexpected is a bare 500. */
 export function handleError(err: unknown, c: Context): Response {
   if (err instanceof SignetError) {
-    return problemResponse(c, err.code, err.message);
+    // Field-level detail (e.g. strict annotate's unmatched selectors) rides along as `errors`.
+    const errors = Array.isArray(err.details?.errors) ? (err.details.errors as ProblemFieldError[]) : undefined;
+    return problemResponse(c, err.code, err.message, { errors });
   }
   if (err instanceof HTTPException) {
     // Hono's JSON validator throws this for a body that is not JSON.

@@ -1,11 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { createMiddleware } from "hono/factory";
-import { InvalidRequest, SignetError } from "../../errors";
+import { InvalidRequest } from "../../errors";
 import { annotateDocument, type OutputFormat } from "../../operations/annotate";
 import type { AppEnv } from "../context";
 import { requireApiKey } from "../middleware/auth";
 import { jsonBody } from "../middleware/json-body";
-import { problemResponse } from "../problem";
 import { Problem } from "../schemas";
 import { AnnotateQuery, AnnotateRequest, AnnotateResponse } from "../schemas-annotate";
 import { streamedJsonResponse } from "../streamed-json";
@@ -64,16 +63,7 @@ export function registerAnnotateRoute(app: OpenAPIHono<AppEnv>) {
     const input = c.req.valid("json");
     const { format, strict } = readAnnotateQuery(c.req.url);
     const config = c.get("config");
-    let result;
-    try {
-      result = await annotateDocument(input, { config, selfHost: new URL(c.req.url).hostname, format, strict });
-    } catch (err) {
-      // Strict mode names every unmatched selector in `errors`.
-      if (err instanceof SignetError && err.code === "field_not_found" && Array.isArray(err.details?.errors)) {
-        return problemResponse(c, err.code, err.message, { errors: err.details.errors as { path: string; message: string }[] }) as never;
-      }
-      throw err;
-    }
+    const result = await annotateDocument(input, { config, selfHost: new URL(c.req.url).hostname, format, strict });
     const { output, contentType, unmatched } = result;
     return streamedJsonResponse(
       `{"document":{"base64":"data:${contentType};base64,`,
