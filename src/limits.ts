@@ -84,6 +84,17 @@ export const LIMITS = {
 
   /** Audit trail entries in a sign request. */
   maxAuditTrailEntries: 10_000,
+
+  /**
+   * `POST /v1/verify` without an API key. The limiter lives in the isolate (a best-effort guard
+   * against one client hammering it); put a Cloudflare rate-limiting rule in front for a hard limit.
+   */
+  verify: {
+    /** Anonymous requests per client IP per minute. */
+    anonymousRequestsPerMinute: 30,
+    /** Client addresses the limiter tracks at once (the oldest are forgotten first). */
+    maxTrackedClients: 10_000,
+  },
 } as const;
 
 /** Request-shape caps enforced by the zod schemas. */

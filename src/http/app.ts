@@ -5,6 +5,7 @@ import { handleError, problemResponse } from "./problem";
 import { registerMetaRoutes } from "./routes/meta";
 import { registerSignRoute } from "./routes/sign";
 import { registerAnnotateRoute } from "./routes/annotate";
+import { registerVerifyRoutes } from "./routes/verify";
 
 /** The Hono app: middleware, routes, and the one error mapping. */
 export function createApp() {
@@ -24,6 +25,7 @@ export function createApp() {
   registerMetaRoutes(app);
   registerSignRoute(app);
   registerAnnotateRoute(app);
+  registerVerifyRoutes(app);
   app.notFound((c) => problemResponse(c, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`));
   app.onError(handleError);
   return app;

@@ -131,9 +131,14 @@ export interface CertificateSummary {
   sha256: string;
 }
 
+/** A signature time-stamp, as the CMS verifier reports it. */
 export interface TimestampSummary {
   time: string;
-  [k: string]: unknown;
+  tsa: string | null;
+  serialNumber: string;
+  intact: boolean;
+  signatureValid: boolean | null;
+  trusted: boolean;
 }
 
 /** One entry of `signers` (interface.md). */
@@ -160,8 +165,6 @@ export interface SignerReport {
   eventId: string | null;
   metadata: unknown;
   auditTrail: unknown;
-  /** DocMDP level when this is a certification signature. */
-  certification: DocMdpLevel | null;
 }
 
 export interface DocumentReport {

@@ -295,7 +295,6 @@ function signerReport(reader: PdfReader, e: Entry): SignerReport {
     eventId: e.evidence?.eventId ?? null,
     metadata: e.evidence?.metadata ?? null,
     auditTrail: e.evidence?.auditTrail ?? null,
-    certification: e.certification,
   };
 }
 
@@ -375,7 +374,7 @@ function nameOf(v: PdfValue | undefined): string | null {
 
 function iso(d: Date | string): string {
   if (typeof d === "string") return d;
-  return Number.isNaN(d.getTime()) ? String(d) : d.toISOString();
+  return Number.isNaN(d.getTime()) ? String(d) : d.toISOString().replace(/\.000Z$/, "Z");
 }
 
 function upper(s: string): string {

@@ -1,0 +1,72 @@
+import type { Config } from "../config";
+import { parseCertificatesPem, toPem } from "../cms/pem";
+import { ConfigurationError } from "../errors";
+import { loadDocument, requireDocumentType } from "../input/document";
+import { UrlBudget } from "../input/safe-fetch";
+import type { VerifyReport } from "../pdf/verify/status";
+import { verifyPdf } from "../pdf/verify/verify-pdf";
+import { sha256Hex } from "../util/bytes";
+
+/**
+ * The verification operation: document in (base64 or URL, PDF only), report out.
+ * Trust anchors are `TRUSTED_ROOTS` plus the root of the service's own signing
+ * chain (always trusted), parsed once per isolate. Knows nothing of HTTP.
+ */
+
+export interface VerifyInput {
+  document: { base64?: string; url?: string };
+}
+
+export interface VerifySecrets {
+  trustedRootsPem: string | undefined;
+  signingCertPem: string | undefined;
+}
+
+export interface VerifyDeps {
+  config: Config;
+  secrets: VerifySecrets;
+  selfHost?: string;
+}
+
+export async function verifyDocument(input: VerifyInput, deps: VerifyDeps): Promise<VerifyReport> {
+  const anchors = trustAnchors(deps.secrets);
+  const doc = await loadDocument(input.document, {
+    maxDocumentBytes: deps.config.maxDocumentBytes,
+    allowPrivateUrls: deps.config.allowPrivateUrls,
+    selfHost: deps.selfHost,
+    urlBudget: new UrlBudget(),
+  });
+  const pdf = requireDocumentType(doc, ["pdf"], "verify");
+  return verifyPdf(pdf.bytes, { trustAnchors: anchors });
+}
+
+export interface VerificationKey {
+  /** The service's signing chain as PEM, signer first. */
+  certificates: string[];
+  /** SHA-256 of the signer certificate (DER), lowercase hex. */
+  sha256: string;
+}
+
+/** `GET /v1/verify/key`: what users add to other validators' trust stores. */
+export async function verificationKey(secrets: VerifySecrets): Promise<VerificationKey> {
+  if (!secrets.signingCertPem) throw new ConfigurationError("Signing is not configured: SIGNING_CERT is not set.");
+  const chain = parseCertificatesPem(secrets.signingCertPem, "SIGNING_CERT");
+  return { certificates: chain.map((der) => toPem("CERTIFICATE", der)), sha256: await sha256Hex(chain[0]!) };
+}
+
+// Parsed once per isolate (per secret values).
+let anchorCache: { source: string; anchors: Uint8Array[] } | null = null;
+
+function trustAnchors(secrets: VerifySecrets): Uint8Array[] {
+  const source = `${secrets.trustedRootsPem ?? ""}\u0000${secrets.signingCertPem ?? ""}`;
+  if (anchorCache?.source === source) return anchorCache.anchors;
+  const anchors: Uint8Array[] = [];
+  if (secrets.trustedRootsPem?.trim()) anchors.push(...parseCertificatesPem(secrets.trustedRootsPem, "TRUSTED_ROOTS"));
+  if (secrets.signingCertPem?.trim()) {
+    // The service's own root (the last certificate of its chain) is always trusted.
+    const chain = parseCertificatesPem(secrets.signingCertPem, "SIGNING_CERT");
+    anchors.push(chain[chain.length - 1]!);
+  }
+  anchorCache = { source, anchors };
+  return anchors;
+}
