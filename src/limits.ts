@@ -82,6 +82,12 @@ export const LIMITS = {
     maxTableCells: 100_000,
   },
 
+  /**
+   * JSON string values at least this long are base64-decoded while the request
+   * body streams in (documents, images); below it, bodies are parsed as usual.
+   */
+  preDecodeThresholdBytes: 1024 * 1024,
+
   /** Audit trail entries in a sign request. */
   maxAuditTrailEntries: 10_000,
 

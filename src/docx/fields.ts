@@ -31,7 +31,9 @@ export type ImageSource = { kind: "data"; text: string } | { kind: "url"; url: s
  * Where an image or signature value comes from: a `data:` URI, a URL, plain base64 (images), or
  * typed text (signatures).
  */
-export function imageSource(type: FieldType, value: unknown): ImageSource {
+export function imageSource(type: FieldType, value: unknown, isPreDecoded: (v: string) => boolean = () => false): ImageSource {
+  // A large data: URI arrives already decoded by the HTTP edge, as a token.
+  if (typeof value === "string" && isPreDecoded(value)) return { kind: "data", text: value };
   const v = typeof value === "string" ? value.trim() : "";
   if (/^data:/i.test(v)) return { kind: "data", text: v };
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v)) return { kind: "url", url: v };

@@ -1,3 +1,4 @@
+import type { PreDecodedValues } from "../input/base64";
 import type { Config, Env } from "../config";
 
 /** Hono generics for Signet: bindings plus what middleware puts on the context. */
@@ -8,5 +9,7 @@ export type AppEnv = {
     config: Config;
     /** Hex SHA-256 of the caller's API key, when authenticated. Scopes eventIds. */
     keyId: string | null;
+    /** Large base64 values decoded while the body streamed in (see middleware/json-body.ts). */
+    preDecoded: PreDecodedValues;
   };
 };

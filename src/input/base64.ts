@@ -137,11 +137,35 @@ function decodedSizeUpperBound(text: string, start: number, maxBytes: number): n
 }
 
 /**
- * Decodes a document payload (plain base64 or a base64 `data:` URI).
+ * A base64 value the HTTP edge already decoded while streaming the request body
+ * (large strings never become JS strings); keyed by the token left in the JSON.
+ */
+export interface PreDecodedBase64 {
+  mediaType: string | null;
+  bytes: Uint8Array | null;
+  error: { code: string; message: string } | null;
+}
+export type PreDecodedValues = ReadonlyMap<string, PreDecodedBase64>;
+
+/**
+ * Decodes a document payload (plain base64 or a base64 `data:` URI), or takes
+ * it from `preDecoded` when the edge decoded it already.
  * Throws InvalidRequest `invalid_base64` or LimitExceeded `document_too_large`.
  */
-export function decodeBase64Payload(text: string, opts: { maxBytes: number }): DecodedPayload {
+export function decodeBase64Payload(
+  text: string,
+  opts: { maxBytes: number; preDecoded?: PreDecodedValues },
+): DecodedPayload {
   if (typeof text !== "string") throw invalid("The base64 payload must be a string.");
+  const early = opts.preDecoded?.get(text);
+  if (early) {
+    if (early.error?.code === "document_too_large" || (early.bytes && early.bytes.length > opts.maxBytes)) {
+      throw tooLarge(opts.maxBytes);
+    }
+    if (early.error || !early.bytes) throw invalid(early.error?.message ?? "The base64 payload is invalid.");
+    if (early.bytes.length === 0) throw invalid("The base64 payload is empty.");
+    return { bytes: early.bytes, mediaType: early.mediaType };
+  }
   const { data, dataStart, mediaType } = splitDataUri(text);
   if (decodedSizeUpperBound(data, dataStart, opts.maxBytes) > opts.maxBytes) throw tooLarge(opts.maxBytes);
 

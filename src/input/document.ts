@@ -4,7 +4,7 @@
  */
 import { InvalidRequest, UnsupportedDocumentType } from "../errors";
 import { LIMITS } from "../limits";
-import { decodeBase64Payload } from "./base64";
+import { decodeBase64Payload, type PreDecodedValues } from "./base64";
 import { fetchPublicResource, type UrlBudget } from "./safe-fetch";
 import { sniffDocumentType, type SniffedType } from "./sniff";
 
@@ -22,6 +22,8 @@ export interface LoadContext {
   fetch?: typeof fetch;
   /** Overrides LIMITS.fetchTimeoutMs (tests). */
   timeoutMs?: number;
+  /** Large base64 values the HTTP edge decoded while reading the body. */
+  preDecoded?: PreDecodedValues;
 }
 
 export interface LoadedDocument {
@@ -47,7 +49,10 @@ export async function loadDocument(input: DocumentInput, ctx: LoadContext): Prom
     });
   }
   if (hasBase64) {
-    const { bytes } = decodeBase64Payload(input.base64 as string, { maxBytes: ctx.maxDocumentBytes });
+    const { bytes } = decodeBase64Payload(input.base64 as string, {
+      maxBytes: ctx.maxDocumentBytes,
+      preDecoded: ctx.preDecoded,
+    });
     return { bytes, type: sniffDocumentType(bytes) };
   }
   ctx.urlBudget.take();

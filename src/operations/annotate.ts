@@ -4,7 +4,7 @@ import { imageSource, type TemplateField } from "../docx/fields";
 import type { PreparedImage } from "../docx/fill";
 import { claimedImageType, readImageInfo } from "../docx/images";
 import { DocxTemplate } from "../docx/template";
-import { decodeBase64Payload } from "../input/base64";
+import { decodeBase64Payload, type PreDecodedValues } from "../input/base64";
 import { loadDocument, requireDocumentType } from "../input/document";
 import { fetchPublicResource, UrlBudget } from "../input/safe-fetch";
 import { LIMITS } from "../limits";
@@ -31,6 +31,8 @@ export interface AnnotateDeps {
   format: OutputFormat;
   strict: boolean;
   fetch?: typeof fetch;
+  /** Large base64 values the HTTP edge decoded while reading the body. */
+  preDecoded?: PreDecodedValues;
 }
 
 export interface AnnotateResult {
@@ -58,7 +60,7 @@ export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps)
   const imageUrls = new Set<string>();
   fields.forEach((f) => {
     if (f.type !== "image" && f.type !== "signature") return;
-    const src = imageSource(f.type, f.value);
+    const src = imageSource(f.type, f.value, (v) => deps.preDecoded?.has(v) ?? false);
     if (src.kind === "url") imageUrls.add(src.url);
   });
   const urlCount = imageUrls.size + (input.document.url !== undefined ? 1 : 0);
@@ -70,6 +72,7 @@ export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps)
     maxDocumentBytes: deps.config.maxDocumentBytes,
     allowPrivateUrls: deps.config.allowPrivateUrls,
     selfHost: deps.selfHost,
+    preDecoded: deps.preDecoded,
     urlBudget,
     fetch: deps.fetch,
   });
@@ -94,12 +97,12 @@ export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps)
   const pending: Promise<void>[] = [];
   fields.forEach((f, i) => {
     if ((f.type !== "image" && f.type !== "signature") || !matched[i]!.length) return;
-    const src = imageSource(f.type, f.value);
+    const src = imageSource(f.type, f.value, (v) => deps.preDecoded?.has(v) ?? false);
     if (src.kind === "typed") return;
     const key = src.kind === "url" ? `url:${src.url}` : `data:${src.text}`;
     let p = bySource.get(key);
     if (!p) {
-      p = src.kind === "url" ? fetchImage(src.url, key, i, deps, urlBudget) : Promise.resolve(decodeImage(src.text, key, i));
+      p = src.kind === "url" ? fetchImage(src.url, key, i, deps, urlBudget) : Promise.resolve(decodeImage(src.text, key, i, deps.preDecoded));
       bySource.set(key, p);
     }
     pending.push(p.then((img) => void images.set(i, img)));
@@ -134,15 +137,15 @@ function checkImage(bytes: Uint8Array, claimed: string | null | undefined, key: 
   return { key, bytes, info };
 }
 
-function decodeImage(text: string, key: string, i: number): PreparedImage {
+function decodeImage(text: string, key: string, i: number, preDecoded?: PreDecodedValues): PreparedImage {
   let decoded;
   try {
-    decoded = decodeBase64Payload(text, { maxBytes: LIMITS.docx.maxImageBytes });
+    decoded = decodeBase64Payload(text, { maxBytes: LIMITS.docx.maxImageBytes, preDecoded });
   } catch (err) {
     if (err instanceof LimitExceeded) {
       throw new UnprocessableContent("image_too_large", `The image of fields.${i} is larger than ${LIMITS.docx.maxImageBytes} bytes.`);
     }
-    if (err instanceof InvalidRequest && !/^data:/i.test(text)) {
+    if (err instanceof InvalidRequest && !/^data:/i.test(text) && !preDecoded?.has(text)) {
       throw new UnprocessableContent("image_invalid", `The value of fields.${i} is neither a data: URI, a URL nor base64 image data.`);
     }
     throw err;

@@ -12,6 +12,7 @@ import {
 } from "../errors";
 import { renderCertificatePages } from "../evidence/certificate-page";
 import { loadCertificateFonts } from "../evidence/fonts";
+import type { PreDecodedValues } from "../input/base64";
 import { loadDocument, requireDocumentType } from "../input/document";
 import { UrlBudget } from "../input/safe-fetch";
 import { PdfReader } from "../pdf/reader";
@@ -62,6 +63,8 @@ export interface SignDeps {
   store: SigningEventStore;
   keyId: string;
   selfHost?: string;
+  /** Large base64 values the HTTP edge decoded while reading the body. */
+  preDecoded?: PreDecodedValues;
 }
 
 export async function signDocument(input: SignInput, deps: SignDeps): Promise<SignResult> {
@@ -79,6 +82,7 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     allowPrivateUrls: config.allowPrivateUrls,
     selfHost: deps.selfHost,
     urlBudget: new UrlBudget(),
+    preDecoded: deps.preDecoded,
   });
   requireDocumentType(doc, ["pdf", "docx"], "sign");
   if (doc.type === "docx") {

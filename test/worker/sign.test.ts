@@ -188,3 +188,42 @@ describe("POST /v1/sign refuses bad requests with problem details", () => {
     expect((await problem(res)).code).toBe("not_found");
   });
 });
+
+describe("large values in the request body", () => {
+  const BIG = "mkl-itext5__extract__certified-school-list-9-16-2015.pdf"; // 1.3 MB: decoded while streaming
+
+  function embeddedAudit(out: Uint8Array): any {
+    const reader = PdfReader.open(out);
+    const names = reader.resolve(reader.catalog().get("Names")) as any;
+    const tree = reader.resolve(names.get("EmbeddedFiles")) as any;
+    const list = reader.resolve(tree.get("Names")) as any[];
+    const spec = reader.resolve(list[1]) as any;
+    const file = reader.resolve((reader.resolve(spec.get("EF")) as any).get("F")) as any;
+    return JSON.parse(new TextDecoder().decode(reader.decodeStream(file)));
+  }
+
+  it("signs a document sent as a large data URI, and keeps a large data URI elsewhere exactly", async () => {
+    const input = await corpusPdf(BIG);
+    expect(input.length).toBeGreaterThan(1024 * 1024);
+    const drawn = `data:image/png;base64,${b64(new Uint8Array(1200 * 1024).map((_, i) => (i * 7) & 0xff))}`;
+    const res = await post("/v1/sign", {
+      document: { base64: `data:application/pdf;base64,${b64(input)}` },
+      signer,
+      auditTrail: [...auditTrail, { type: "field_change", timestamp: "2026-11-21T10:00:01Z", data: { fieldId: "sig", value: drawn } }],
+    });
+    expect(res.status).toBe(200);
+    const out = fromDataUri(((await res.json()) as any).document.base64);
+    expect(out.subarray(0, input.length)).toEqual(input);
+    const audit = embeddedAudit(out);
+    expect(audit.auditTrail.at(-1).data.value).toBe(drawn);
+  });
+
+  it("still validates a large string where no document is expected", async () => {
+    const res = await post("/v1/sign", {
+      ...signRequest(await corpusPdf(SIMPLE)),
+      signer: { ...signer, userAgent: "x".repeat(1100 * 1024) },
+    });
+    expect(res.status).toBe(400);
+    expect((await problem(res)).code).toBe("invalid_request");
+  });
+});

@@ -4,7 +4,7 @@ import { InvalidRequest } from "../../errors";
 import { annotateDocument, type OutputFormat } from "../../operations/annotate";
 import type { AppEnv } from "../context";
 import { requireApiKey } from "../middleware/auth";
-import { jsonBody } from "../middleware/json-body";
+import { documentBase64, jsonBody, type JsonPath } from "../middleware/json-body";
 import { Problem } from "../schemas";
 import { AnnotateQuery, AnnotateRequest, AnnotateResponse } from "../schemas-annotate";
 import { streamedJsonResponse } from "../streamed-json";
@@ -34,6 +34,10 @@ const checkQuery = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** Where large base64 values are expected: the template and image field values. */
+const documentOrImage = (p: JsonPath) =>
+  documentBase64(p) || (p.length === 3 && p[0] === "fields" && typeof p[1] === "number" && p[2] === "value");
+
 export const annotateRoute = createRoute({
   method: "post",
   path: "/v1/annotate",
@@ -41,7 +45,7 @@ export const annotateRoute = createRoute({
   description:
     "Fills Word content controls (and SuperDoc's structured content and field annotations) by `id` or `group` with text, dates, numbers, checkboxes, pictures, signatures and table rows, wherever they are (body, tables, headers, footers, notes). Only the touched parts are rewritten; the same template and fields give the same bytes. Fields that match nothing are listed in `unmatched` (422 `field_not_found` with `strict=true`).",
   security: [{ bearerAuth: [] }],
-  middleware: [requireApiKey(), checkQuery, jsonBody] as const,
+  middleware: [requireApiKey(), checkQuery, jsonBody(documentOrImage)] as const,
   request: {
     query: AnnotateQuery,
     body: { required: true, content: { "application/json": { schema: AnnotateRequest } } },
@@ -63,7 +67,7 @@ export function registerAnnotateRoute(app: OpenAPIHono<AppEnv>) {
     const input = c.req.valid("json");
     const { format, strict } = readAnnotateQuery(c.req.url);
     const config = c.get("config");
-    const result = await annotateDocument(input, { config, selfHost: new URL(c.req.url).hostname, format, strict });
+    const result = await annotateDocument(input, { config, selfHost: new URL(c.req.url).hostname, format, strict, preDecoded: c.get("preDecoded") });
     const { output, contentType, unmatched } = result;
     return streamedJsonResponse(
       `{"document":{"base64":"data:${contentType};base64,`,

@@ -3,7 +3,7 @@ import { signDocument } from "../../operations/sign";
 import { SigningEventStore } from "../../store/signing-events";
 import type { AppEnv } from "../context";
 import { requireApiKey } from "../middleware/auth";
-import { jsonBody } from "../middleware/json-body";
+import { documentBase64, jsonBody } from "../middleware/json-body";
 import { Problem, SignRequest, SignResponse } from "../schemas";
 import { streamedJsonResponse } from "../streamed-json";
 
@@ -19,7 +19,7 @@ export const signRoute = createRoute({
   description:
     "Seals the document with a PAdES baseline B-B (B-T with a time-stamp authority) signature as an incremental update, after embedding the signer, metadata and audit trail (`signet-audit.json`) and appending the audit-trail certificate page. Reusing an `eventId` with the same request returns the same bytes.",
   security: [{ bearerAuth: [] }],
-  middleware: [requireApiKey(), jsonBody] as const,
+  middleware: [requireApiKey(), jsonBody(documentBase64)] as const,
   request: { body: { required: true, content: { "application/json": { schema: SignRequest } } } },
   responses: {
     200: { description: "The signed PDF", content: { "application/json": { schema: SignResponse } } },
@@ -43,6 +43,7 @@ export function registerSignRoute(app: OpenAPIHono<AppEnv>) {
       store: new SigningEventStore(c.env.DB, c.env.REPLAYS),
       keyId: c.get("keyId")!,
       selfHost: new URL(c.req.url).hostname,
+      preDecoded: c.get("preDecoded"),
     });
     const { output, ...fields } = result;
     const tail = JSON.stringify(fields).slice(1); // `"signature":...}` after the document
