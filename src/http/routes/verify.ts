@@ -4,7 +4,7 @@ import { LIMITS } from "../../limits";
 import { verificationKey, verifyDocument } from "../../operations/verify";
 import type { AppEnv } from "../context";
 import { requireApiKey } from "../middleware/auth";
-import { jsonBody } from "../middleware/json-body";
+import { documentBase64, jsonBody } from "../middleware/json-body";
 import { problemResponse } from "../problem";
 import { Problem } from "../schemas";
 import { VerifyKeyResponse, VerifyRequest, VerifyResponse } from "../schemas-verify";
@@ -72,7 +72,7 @@ export const verifyRoute = createRoute({
   description:
     "Checks every signature of a PDF: byte-range structure (the unsigned gap must be exactly the signature value), the CMS signature and certificate chain, what the signatures cover, and what later revisions changed (reject-by-default, object by object), then says whether the document is valid and why. A PDF whose signatures fail is not an error: the answer is 200 with `valid: false`. Public unless VERIFY_REQUIRES_AUTH=true.",
   security: OPTIONAL_KEY,
-  middleware: [verifyAccess, jsonBody] as const,
+  middleware: [verifyAccess, jsonBody(documentBase64)] as const,
   request: { body: { required: true, content: { "application/json": { schema: VerifyRequest } } } },
   responses: {
     200: { description: "The verification report", content: { "application/json": { schema: VerifyResponse } } },
