@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import { parseCertificatesPem, toPem } from "../cms/pem";
 import { ConfigurationError } from "../errors";
+import type { PreDecodedValues } from "../input/base64";
 import { loadDocument, requireDocumentType } from "../input/document";
 import { UrlBudget } from "../input/safe-fetch";
 import type { VerifyReport } from "../pdf/verify/status";
@@ -26,6 +27,8 @@ export interface VerifyDeps {
   config: Config;
   secrets: VerifySecrets;
   selfHost?: string;
+  /** Large base64 values the HTTP edge decoded while the body streamed in. */
+  preDecoded?: PreDecodedValues;
 }
 
 export async function verifyDocument(input: VerifyInput, deps: VerifyDeps): Promise<VerifyReport> {
@@ -35,6 +38,7 @@ export async function verifyDocument(input: VerifyInput, deps: VerifyDeps): Prom
     allowPrivateUrls: deps.config.allowPrivateUrls,
     selfHost: deps.selfHost,
     urlBudget: new UrlBudget(),
+    preDecoded: deps.preDecoded,
   });
   const pdf = requireDocumentType(doc, ["pdf"], "verify");
   return verifyPdf(pdf.bytes, { trustAnchors: anchors });

@@ -109,6 +109,7 @@ export function registerVerifyRoutes(app: OpenAPIHono<AppEnv>) {
       config: c.get("config"),
       secrets: { trustedRootsPem: c.env.TRUSTED_ROOTS, signingCertPem: c.env.SIGNING_CERT },
       selfHost: new URL(c.req.url).hostname,
+      preDecoded: c.get("preDecoded"),
     });
     return c.json(report, 200, { "X-Request-Id": c.get("requestId") });
   });

@@ -88,7 +88,8 @@ export function evaluateByteRange(reader: PdfReader, sig: PdfDict): ByteRangeEva
 
   // The hole: exactly this dictionary's /Contents token, from "<" to ">".
   if (contentsToken && (contentsToken.start !== l1 || contentsToken.end !== s2)) {
-    if (contentsToken.start >= s2 + l2 || contentsToken.start < 0) {
+    const atRevisionEnd = reader.revisions.some((r) => endsRevision(bytes, s2 + l2, r.endOffset));
+    if (contentsToken.start >= s2 + l2 && atRevisionEnd) {
       problem(
         PDF_PROBLEM.signatureDictionaryRewritten,
         "The signature dictionary was rewritten after signing: its /Contents is not the string its byte range leaves out.",
@@ -115,7 +116,7 @@ export function evaluateByteRange(reader: PdfReader, sig: PdfDict): ByteRangeEva
     if (!endsRevision(bytes, signedEnd, revisions[k]!.endOffset)) continue;
     // What a reader of the signed bytes alone would open: their last startxref must lead to this revision.
     const sx = lastStartxref(bytes, signedEnd);
-    if (sx !== null && sx + reader.offsetBase === revisions[k]!.xrefOffset) {
+    if (sx !== null && skipWhitespace(bytes, sx + reader.offsetBase) === revisions[k]!.xrefOffset) {
       result.coverage = "entire_revision";
       result.signedRevision = k + 1;
       return result;
@@ -175,6 +176,11 @@ export function trimDer(b: Uint8Array): Uint8Array {
   }
   const total = header + len;
   return total <= b.length ? b.subarray(0, total) : b;
+}
+
+function skipWhitespace(b: Uint8Array, p: number): number {
+  while (p < b.length && isWhite(b[p])) p++;
+  return p;
 }
 
 function onlyWhitespace(b: Uint8Array, from: number, to: number): boolean {

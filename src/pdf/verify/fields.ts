@@ -1,12 +1,13 @@
+import { PdfUnparseable } from "../../errors";
 import { PdfDict, PdfRef, type PdfValue, isArray, isDict, isName, isRef } from "../model";
-import type { PdfReader } from "../reader";
+import { PdfBudgetExceeded, type PdfReader } from "../reader";
 import { textOf } from "../sign/inspect";
 
 /**
  * Signature discovery: every signed signature field of the AcroForm (`/Fields`
  * and their `/Kids`, with `/FT` inherited), walked cycle-safe and bounded in the
- * newest revision, as viewers and pdfsig see the document. Unsigned signature
- * fields are not signatures. Ordering by revision is done by the caller, which
+ * newest revision, as viewers and pdfsig see the document, then signature widgets
+ * on pages that the form does not list. Unsigned signature fields are not signatures. Ordering by revision is done by the caller, which
  * knows each signature's byte range.
  */
 
@@ -75,7 +76,60 @@ export function findSignatureFields(reader: PdfReader, revision?: number): Signa
       stack.push({ value: kid, prefix: name, ft, depth: depth + 1 });
     }
   }
+  addOrphanWidgets(reader, out, seen, revision);
   return out;
+}
+
+/**
+ * Signature widgets on pages that the form does not list (a field dropped from /Fields, or a
+ * form never built): viewers still show them, and pdfsig reports them, so they are signatures too.
+ */
+function addOrphanWidgets(reader: PdfReader, out: SignatureField[], seen: Set<number>, revision?: number): void {
+  let pages: { ref: PdfRef; dict: PdfDict }[];
+  try {
+    pages = reader.pages(revision);
+  } catch (e) {
+    if (!(e instanceof PdfUnparseable) || e instanceof PdfBudgetExceeded) throw e;
+    return;
+  }
+  let budget = MAX_FIELD_NODES;
+  for (const page of pages) {
+    for (const a of arrayAt(reader, page.dict.get("Annots"), revision)) {
+      if (--budget < 0) return;
+      if (!isRef(a) || seen.has(a.num)) continue;
+      const widget = dictAt(reader, a, revision);
+      if (!widget || !isName(reader.resolve(widget.get("Subtype"), revision), "Widget")) continue;
+      // The terminal field: the widget itself, or its nearest ancestor with /V; /FT and /T inherited.
+      const names: string[] = [];
+      let ft: PdfValue | undefined;
+      let field: PdfDict | undefined;
+      let fieldRef: PdfRef | null = a;
+      let node: PdfDict | undefined = widget;
+      let nodeRef: PdfValue | undefined = a;
+      for (let depth = 0; node && depth < MAX_FIELD_DEPTH; depth++) {
+        if (isRef(nodeRef) && depth > 0 && seen.has(nodeRef.num)) {
+          field = undefined;
+          break; // part of a field the form lists
+        }
+        const t = textOf(reader.resolve(node.get("T"), revision));
+        if (t !== null) names.unshift(t);
+        if (ft === undefined && node.has("FT")) ft = reader.resolve(node.get("FT"), revision);
+        if (!field && node.has("V")) {
+          field = node;
+          fieldRef = isRef(nodeRef) ? nodeRef : null;
+        }
+        nodeRef = node.get("Parent");
+        node = dictAt(reader, nodeRef, revision);
+      }
+      if (!field || !isName(ft, "Sig")) continue;
+      const v = field.get("V");
+      const sig = dictAt(reader, v, revision);
+      if (!sig) continue;
+      if (isRef(v) && out.some((f) => f.sigRef?.num === v.num)) continue;
+      seen.add(a.num);
+      out.push({ fieldName: names.join("."), fieldRef, field, sigRef: isRef(v) ? v : null, sig, lock: dictAt(reader, field.get("Lock"), revision) ?? null });
+    }
+  }
 }
 
 function dictAt(reader: PdfReader, v: PdfValue | undefined, revision?: number): PdfDict | undefined {

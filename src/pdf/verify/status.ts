@@ -70,6 +70,8 @@ export interface Change {
   what: string;
   /** Object numbers involved (for the curious; not part of the response). */
   objects: number[];
+  /** The dictionary key that changed, when one did (e.g. "/Contents"). */
+  detail?: string;
 }
 
 // ------------------------------------------------------------------ problems

@@ -8,7 +8,7 @@ import { signetEvidence, type SignetEvidence } from "./audit";
 import { evaluateByteRange, type ByteRangeEvaluation } from "./byte-range";
 import { verifyCmsSignature } from "../../cms/verify";
 import { KNOWN_SUB_FILTERS, type CmsVerification, type CmsVerifier } from "./cms";
-import { analyzeModifications, DiffContext, type DiffResult } from "./diff/analyze";
+import { analyzeModifications, DiffContext, type DiffResult, type View } from "./diff/analyze";
 import { digestSegments, signedContent } from "./digest";
 import { certificationLevel, fieldLocks, lockCovers } from "./docmdp";
 import { findSignatureFields, type SignatureField } from "./fields";
@@ -60,6 +60,8 @@ interface Entry {
   cms: CmsVerification | null;
   evidence: SignetEvidence | null;
   report: SignerReport;
+  /** For files with a damaged xref chain: the number of revisions in the signed bytes alone. */
+  prefixRevision?: number;
   /** The most severe change this signature does not allow, and under which rule. */
   disallowed?: { change: Change; rule: string | null; after: string | null };
 }
@@ -90,10 +92,23 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): P
   entries.sort((a, b) => a.range.signedEnd - b.range.signedEnd || a.baseRevision - b.baseRevision);
 
   const diffContext = new DiffContext(reader);
+  let prefixReaders = MAX_PREFIX_READERS;
   for (const e of entries) {
     const end = e.range.ranges ? e.range.signedEnd : reader.revisions[e.baseRevision - 1]!.endOffset;
-    e.diff = analyzeModifications(diffContext, e.baseRevision, end);
-    e.evidence = e.range.signedRevision !== null && e.kind === "signature" ? signetEvidence(reader, e.range.signedRevision) : null;
+    let signed: View | null = e.range.signedRevision !== null ? { reader, revision: e.range.signedRevision } : null;
+    if (!signed && e.range.coverage === "partial" && reader.recovered && prefixReaders-- > 0) {
+      // The chain of cross-reference sections is damaged, so it says nothing about revisions:
+      // when the signed bytes alone are a complete PDF ending at %%EOF, they are the signed revision.
+      const prefix = openSignedPrefix(bytes, e.range.signedEnd, options.limits);
+      if (prefix) {
+        signed = { reader: prefix, revision: prefix.revisions.length };
+        e.range.coverage = "entire_revision";
+        e.range.problems = e.range.problems.filter((p) => p.code !== PDF_PROBLEM.coveragePartial);
+        e.prefixRevision = prefix.revisions.length;
+      }
+    }
+    e.diff = analyzeModifications(diffContext, signed ?? { reader, revision: e.baseRevision }, end);
+    e.evidence = signed && e.kind === "signature" ? signetEvidence(signed.reader, signed.revision) : null;
   }
 
   // CMS, one signature at a time (each streams its byte ranges once per digest algorithm).
@@ -174,7 +189,7 @@ function judge(reader: PdfReader, entries: Entry[]): { valid: boolean; text: str
       const after = cert === null && i >= lastSignature && disallowed.level !== "other" ? "after the last signature" : null;
       s.problems.push({
         code: after ? PDF_PROBLEM.changedAfterLastSignature : PDF_PROBLEM.modifiedAfterSigning,
-        message: sentence(`${upper(disallowed.what)} after this signature`),
+        message: sentence(`${upper(disallowed.what)} after this signature${disallowed.detail ? ` (${disallowed.detail})` : ""}`),
         severity: "error",
       });
       e.disallowed = { change: disallowed, rule: ruleName, after };
@@ -288,7 +303,7 @@ function signerReport(reader: PdfReader, e: Entry): SignerReport {
     trusted: Boolean(cms?.trusted),
     coverage: e.range.coverage,
     modifications: reportedLevel(e.diff.level),
-    revision: e.range.signedRevision,
+    revision: e.range.signedRevision ?? e.prefixRevision ?? null,
     certificate,
     timestamp: (cms?.timestamp ?? null) as SignerReport["timestamp"],
     problems,
@@ -307,6 +322,31 @@ function isSignetBuild(reader: PdfReader, sig: PdfDict): boolean {
   if (!(build instanceof PdfDict)) return false;
   const app = reader.resolve(build.get("App"));
   return app instanceof PdfDict && nameOf(reader.resolve(app.get("Name"))) === "Signet";
+}
+
+// ------------------------------------------------------------------ damaged files
+
+/** Readers opened on signed prefixes per document (each has its own work budget). */
+const MAX_PREFIX_READERS = 8;
+
+/** A reader of the signed bytes alone, when they end at `%%EOF` and read without repair. */
+function openSignedPrefix(bytes: Uint8Array, end: number, limits: Partial<PdfLimits> | undefined): PdfReader | null {
+  let p = end;
+  while (p > 0 && (bytes[p - 1] === 0x0a || bytes[p - 1] === 0x0d || bytes[p - 1] === 0x20) && end - p < 4) p--;
+  if (latin1(bytes.subarray(Math.max(0, p - 5), p)) !== "%%EOF") return null;
+  try {
+    const prefix = PdfReader.open(bytes.subarray(0, end), { limits });
+    return prefix.recovered ? null : prefix;
+  } catch (e) {
+    if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
+    return null;
+  }
+}
+
+function latin1(b: Uint8Array): string {
+  let s = "";
+  for (const x of b) s += String.fromCharCode(x);
+  return s;
 }
 
 // ------------------------------------------------------------------ document facts

@@ -36,7 +36,7 @@ const MAX_CHANGES = 200;
 /** Shared per document: the reference walk of the newest revision, built on first need. */
 export class DiffContext {
   private graph: ReferenceGraph | null = null;
-  private readonly pageMaps = new Map<number, Map<number, number>>();
+  private readonly pageMaps = new Map<PdfReader, Map<number, Map<number, number>>>();
 
   constructor(readonly reader: PdfReader) {}
 
@@ -44,7 +44,8 @@ export class DiffContext {
     if (!this.graph) {
       const interesting = new Set<number>();
       const revs = this.reader.revisions;
-      for (let k = 1; k < revs.length; k++) for (const num of revs[k]!.entries.keys()) interesting.add(num);
+      // A reconstructed file has one revision and is compared with readers of signed prefixes: every object counts.
+      for (let k = this.reader.recovered ? 0 : 1; k < revs.length; k++) for (const num of revs[k]!.entries.keys()) interesting.add(num);
       // Objects stored in object streams that a later revision redefines are judged too.
       for (const rev of revs) {
         for (const [num, e] of rev.entries) if (e.type === "compressed" && interesting.has(e.offset)) interesting.add(num);
@@ -54,46 +55,67 @@ export class DiffContext {
     return this.graph;
   }
 
-  /** Page object number → 1-based page index, in a revision (empty when the page tree is unreadable). */
-  pageIndex(revision: number): Map<number, number> {
-    let m = this.pageMaps.get(revision);
+  /** Page object number → 1-based page index, in a view (empty when the page tree is unreadable). */
+  pageIndex(view: View): Map<number, number> {
+    let perReader = this.pageMaps.get(view.reader);
+    if (!perReader) this.pageMaps.set(view.reader, (perReader = new Map()));
+    let m = perReader.get(view.revision);
     if (!m) {
       m = new Map();
       try {
-        this.reader.pages(revision).forEach((p, i) => m!.set(p.ref.num, i + 1));
+        view.reader.pages(view.revision).forEach((p, i) => m!.set(p.ref.num, i + 1));
       } catch (e) {
         if (!(e instanceof PdfUnparseable) || e instanceof PdfBudgetExceeded) throw e;
       }
-      this.pageMaps.set(revision, m);
+      perReader.set(view.revision, m);
     }
     return m;
   }
 }
 
-export function analyzeModifications(ctx: DiffContext, signedRevision: number, signedEnd: number): DiffResult {
-  return new Analysis(ctx, signedRevision, signedEnd).run();
+/** A revision of a document, as read by some reader: the signed one, or the current one. */
+export interface View {
+  reader: PdfReader;
+  revision: number;
+}
+
+/**
+ * Judges everything after a signature. `signed` is the signed revision of the document's own
+ * reader, or (for files whose cross-reference chain is damaged) the last revision of a reader
+ * opened on the signed bytes alone; `signedEnd` is where the signed bytes end.
+ */
+export function analyzeModifications(ctx: DiffContext, signed: View, signedEnd: number): DiffResult {
+  return new Analysis(ctx, signed, signedEnd).run();
 }
 
 class Analysis {
   private readonly reader: PdfReader;
   private readonly n: number;
+  /** The current document (the newest revision of the file). */
+  private readonly cur: View;
+  /** Whether the signed view is a revision of the document's own reader (else: a reader of the signed bytes). */
+  private readonly sameReader: boolean;
   private readonly changes: Change[] = [];
   private readonly changedFields = new Set<string>();
   private level: ChangeLevel = "none";
   private touched = new Set<number>();
   private embeddedJudged = false;
+  /** The dictionary key being judged, recorded with the changes it causes. */
+  private detail: string | undefined;
 
   constructor(
     private readonly ctx: DiffContext,
-    private readonly r: number,
+    private readonly old: View,
     private readonly signedEnd: number,
   ) {
     this.reader = ctx.reader;
     this.n = this.reader.revisions.length;
+    this.cur = { reader: this.reader, revision: this.n };
+    this.sameReader = old.reader === this.reader;
   }
 
   run(): DiffResult {
-    const { reader, r, n } = this;
+    const { reader, n } = this;
     const bytes = reader.bytes;
 
     // Bytes after the last revision that no cross-reference section accounts for.
@@ -104,7 +126,7 @@ class Analysis {
         break;
       }
     }
-    if (r >= n) return this.result();
+    if (this.sameReader && this.old.revision >= n) return this.result();
 
     this.touched = this.touchedObjects();
     this.judgeTrailer();
@@ -125,18 +147,23 @@ class Analysis {
     this.level = maxLevel(this.level, level);
     if (this.changes.length >= MAX_CHANGES) return;
     if (this.changes.some((c) => c.level === level && c.what === what)) return;
-    this.changes.push({ level, what, objects });
+    this.changes.push({ level, what, objects, ...(this.detail ? { detail: this.detail } : {}) });
   }
 
   // ---------------------------------------------------------------- touched objects
 
   private touchedObjects(): Set<number> {
-    const { reader, r, n } = this;
+    const { reader, n, old } = this;
     const out = new Set<number>();
-    for (let k = r; k < n; k++) {
-      for (const num of reader.revisions[k]!.entries.keys()) {
+    // Same reader: what later sections declare. Another reader (damaged chain): every object either knows.
+    const from = this.sameReader ? old.revision : 0;
+    const candidates: Iterable<number>[] = [];
+    for (let k = from; k < n; k++) candidates.push(reader.revisions[k]!.entries.keys());
+    if (!this.sameReader) for (const rev of old.reader.revisions) candidates.push(rev.entries.keys());
+    for (const list of candidates) {
+      for (const num of list) {
         if (out.has(num)) continue;
-        const before = reader.objectOffset(num, r);
+        const before = old.reader.objectOffset(num, old.revision);
         const after = reader.objectOffset(num, n);
         if (!sameEntry(before, after)) out.add(num);
       }
@@ -160,13 +187,13 @@ class Analysis {
   // ---------------------------------------------------------------- trailer
 
   private judgeTrailer(): void {
-    const before = mergedTrailerOf(this.reader, this.r);
+    const before = mergedTrailerOf(this.old.reader, this.old.revision);
     const after = this.reader.trailer;
     const root0 = before.get("Root");
     const root1 = after.get("Root");
     if (!(root0 instanceof PdfRef && root1 instanceof PdfRef && root0.num === root1.num && root0.gen === root1.gen)) {
       // The catalog itself was replaced by another object: judge the new one against the old one.
-      this.diffDict("catalog", this.get(root0, this.r), this.get(root1, this.n), [root1 instanceof PdfRef ? root1.num : -1], {});
+      this.diffDict("catalog", this.get(root0, this.old), this.get(root1, this.cur), [root1 instanceof PdfRef ? root1.num : -1], {});
     }
     if (!this.same(before.get("Info"), after.get("Info"))) {
       this.add("lta", "the document information was updated", []);
@@ -179,11 +206,11 @@ class Analysis {
   // ---------------------------------------------------------------- one object
 
   private judgeObject(num: number): void {
-    const { reader, r, n } = this;
-    const oldEntry = reader.objectOffset(num, r);
+    const { reader, n } = this;
+    const oldEntry = this.old.reader.objectOffset(num, this.old.revision);
     const newEntry = reader.objectOffset(num, n);
-    let oldValue = oldEntry && oldEntry.type !== "free" ? this.getNum(num, r) : null;
-    const newValue = this.getNum(num, n);
+    let oldValue = oldEntry && oldEntry.type !== "free" ? this.getNum(num, this.old) : null;
+    const newValue = this.getNum(num, this.cur);
     const existed = oldValue !== null;
     if (!existed) oldValue = null;
 
@@ -221,7 +248,7 @@ class Analysis {
         this.diffDict("page-tree-node", oldValue, newValue, [num], {});
         return;
       case "page": {
-        const index = this.ctx.pageIndex(this.r).get(num);
+        const index = this.ctx.pageIndex(this.old).get(num);
         if (index === undefined) {
           this.add("appended_pages", "pages were appended", [num]);
           return;
@@ -258,6 +285,9 @@ class Analysis {
       case "embedded-tree":
         this.judgeEmbeddedFiles([num]);
         return;
+      case "list":
+        this.diffList(c.list ?? "fields", oldValue, newValue, [num], {});
+        return;
       case "opaque":
         this.judgeOwned(num, c.owner);
         return;
@@ -273,7 +303,7 @@ class Analysis {
     const base = OWNER_LEVELS[owner.kind];
     switch (owner.kind) {
       case "page": {
-        const index = this.ctx.pageIndex(this.r).get(owner.num);
+        const index = this.ctx.pageIndex(this.old).get(owner.num);
         if (index === undefined) this.add("appended_pages", "pages were appended", [num]);
         else this.add(base.level, fill(base.what, { page: String(index) }), [num, owner.num]);
         return;
@@ -318,7 +348,9 @@ class Analysis {
       const nv = b.get(key);
       if (this.same(ov, nv)) continue;
       const kr: KeyRule = rule.keys[key] ?? { level: rule.otherwise };
+      this.detail = `/${key}`;
       this.applyKeyRule(kr, ov, nv, objects, vars, rule.what);
+      this.detail = undefined;
     }
   }
 
@@ -329,11 +361,11 @@ class Analysis {
       return;
     }
     if ("compare" in kr) {
-      this.diffDict(kr.compare, this.get(ov, this.r), this.get(nv, this.n), objects, vars);
+      this.diffDict(kr.compare, this.get(ov, this.old), this.get(nv, this.cur), objects, vars);
       return;
     }
     if ("list" in kr) {
-      this.diffList(kr.list, this.get(ov, this.r), this.get(nv, this.n), objects, vars);
+      this.diffList(kr.list, this.get(ov, this.old), this.get(nv, this.cur), objects, vars);
       return;
     }
     if ("embeddedFiles" in kr) {
@@ -341,7 +373,7 @@ class Analysis {
       return;
     }
     if ("signatureValue" in kr) {
-      const v = this.get(nv, this.n);
+      const v = this.get(nv, this.cur);
       if (v === null || v === undefined) {
         this.add("other", `the signature of field ${vars.field ?? ""} was removed`, objects);
         return;
@@ -366,7 +398,7 @@ class Analysis {
           this.add("other", "the page tree was rearranged", objects);
           return;
         }
-        const signedPages = this.ctx.pageIndex(this.r);
+        const signedPages = this.ctx.pageIndex(this.old);
         for (const kid of b.slice(a.length)) {
           const index = kid instanceof PdfRef ? signedPages.get(kid.num) : undefined;
           if (index !== undefined) this.add("other", `page ${index} was inserted again`, objects);
@@ -384,7 +416,7 @@ class Analysis {
         const { added, removed } = setDiff(a, b, this.reader.bytes);
         const page = vars.page ?? "?";
         for (const x of removed) {
-          const d = dictOf(this.get(x, this.r));
+          const d = dictOf(this.get(x, this.old));
           if (d && isName(d.get("Subtype"), "Widget")) this.add("other", `a form field was removed from page ${page}`, objects);
           else this.add("annotations", `an annotation was removed from page ${page}`, objects);
         }
@@ -401,9 +433,9 @@ class Analysis {
   }
 
   private classifyNewField(v: PdfValue, objects: number[]): void {
-    const d = dictOf(this.get(v, this.n));
+    const d = dictOf(this.get(v, this.cur));
     if (!d) return;
-    const name = textOf(this.get(d.get("T"), this.n)) ?? "";
+    const name = textOf(this.get(d.get("T"), this.cur)) ?? "";
     const kind = this.fieldKind(d);
     if (kind === "timestamp") this.add("lta", "a document time-stamp was added", objects);
     else if (kind === "signature") this.add("signatures", "a signature was added", objects);
@@ -411,34 +443,34 @@ class Analysis {
   }
 
   private classifyNewAnnotation(v: PdfValue, page: string, objects: number[]): void {
-    const d = dictOf(this.get(v, this.n));
+    const d = dictOf(this.get(v, this.cur));
     if (!d) return;
-    if (isName(this.get(d.get("Subtype"), this.n), "Widget")) {
+    if (isName(this.get(d.get("Subtype"), this.cur), "Widget")) {
       // The field it belongs to: itself (merged) or its parents.
       let field: PdfDict | undefined = d;
       let depth = 0;
-      while (field && !field.has("FT") && depth++ < 16) field = dictOf(this.get(field.get("Parent"), this.n));
+      while (field && !field.has("FT") && depth++ < 16) field = dictOf(this.get(field.get("Parent"), this.cur));
       const kind = field ? this.fieldKind(field) : "other";
       if (kind === "timestamp") this.add("lta", "a document time-stamp was added", objects);
       else if (kind === "signature") this.add("signatures", "a signature was added", objects);
       else this.add("other", `a form field was added to page ${page}`, objects);
       return;
     }
-    const subtype = this.get(d.get("Subtype"), this.n);
+    const subtype = this.get(d.get("Subtype"), this.cur);
     const what = subtype instanceof PdfName ? `an annotation (${subtype.name}) was added to page ${page}` : `an annotation was added to page ${page}`;
     this.add("annotations", what, objects);
   }
 
   private fieldKind(d: PdfDict): "signature" | "timestamp" | "other" {
-    let ft = this.get(d.get("FT"), this.n);
+    let ft = this.get(d.get("FT"), this.cur);
     if (ft === undefined) {
       // A new non-terminal field: its kids decide.
-      const kids = this.get(d.get("Kids"), this.n);
-      const first = Array.isArray(kids) ? dictOf(this.get(kids[0], this.n)) : undefined;
-      ft = first ? this.get(first.get("FT"), this.n) : undefined;
+      const kids = this.get(d.get("Kids"), this.cur);
+      const first = Array.isArray(kids) ? dictOf(this.get(kids[0], this.cur)) : undefined;
+      ft = first ? this.get(first.get("FT"), this.cur) : undefined;
     }
     if (!isName(ft, "Sig")) return "other";
-    const value = this.get(d.get("V"), this.n);
+    const value = this.get(d.get("V"), this.cur);
     return value !== undefined && value !== null && isDocTimeStamp(value) ? "timestamp" : "signature";
   }
 
@@ -447,7 +479,7 @@ class Analysis {
   private judgeEmbeddedFiles(objects: number[]): void {
     if (this.embeddedJudged) return;
     this.embeddedJudged = true;
-    const before = embeddedFiles(this.reader, this.r);
+    const before = embeddedFiles(this.old.reader, this.old.revision);
     const after = embeddedFiles(this.reader, this.n);
     for (const [name, v] of before) {
       const now = after.get(name);
@@ -463,18 +495,18 @@ class Analysis {
     return deepEqual(a, b, this.reader.bytes);
   }
 
-  private get(v: PdfValue | undefined, revision: number): PdfValue | undefined {
+  private get(v: PdfValue | undefined, view: View): PdfValue | undefined {
     try {
-      return this.reader.resolve(v, revision);
+      return view.reader.resolve(v, view.revision);
     } catch (e) {
       if (!(e instanceof PdfUnparseable) || e instanceof PdfBudgetExceeded) throw e;
       return undefined;
     }
   }
 
-  private getNum(num: number, revision: number): PdfValue {
+  private getNum(num: number, view: View): PdfValue {
     try {
-      return this.reader.getObject(num, revision);
+      return view.reader.getObject(num, view.revision);
     } catch (e) {
       if (!(e instanceof PdfUnparseable) || e instanceof PdfBudgetExceeded) throw e;
       return null;
@@ -482,15 +514,15 @@ class Analysis {
   }
 
   private existedAt(num: number): boolean {
-    const e = this.reader.objectOffset(num, this.r);
+    const e = this.old.reader.objectOffset(num, this.old.revision);
     return e !== undefined && e.type !== "free";
   }
 
   /** Whether a field object (as of the signed revision) already held a signature. */
   private signedAt(fieldNum: number): boolean {
-    const d = dictOf(this.getNum(fieldNum, this.r));
+    const d = dictOf(this.getNum(fieldNum, this.old));
     if (!d) return false;
-    const v = this.get(d.get("V"), this.r);
+    const v = this.get(d.get("V"), this.old);
     return v instanceof PdfDict;
   }
 
@@ -506,20 +538,20 @@ class Analysis {
 
   private pageLabel(pageNum: number | null): string {
     if (pageNum === null) return "?";
-    const signed = this.ctx.pageIndex(this.r).get(pageNum);
+    const signed = this.ctx.pageIndex(this.old).get(pageNum);
     if (signed !== undefined) return String(signed);
-    const now = this.ctx.pageIndex(this.n).get(pageNum);
+    const now = this.ctx.pageIndex(this.cur).get(pageNum);
     return now !== undefined ? String(now) : "?";
   }
 
   /** "page 2", "form field 'Name'", or "object 12", for messages. */
   private describeObject(num: number): string {
-    const page = this.ctx.pageIndex(this.r).get(num);
+    const page = this.ctx.pageIndex(this.old).get(num);
     if (page !== undefined) return `page ${page}`;
     for (const c of this.ctx.referenceGraph().contextsOf(num)) {
       const o = c.owner;
       if (o?.kind === "page") {
-        const p = this.ctx.pageIndex(this.r).get(o.num);
+        const p = this.ctx.pageIndex(this.old).get(o.num);
         if (p !== undefined) return `page ${p}`;
       }
       if (c.role === "field") return `form field ${quoteField(c.fieldName ?? "")}`;

@@ -29,6 +29,8 @@ export type Role =
   | "signature"
   | "names"
   | "embedded-tree"
+  /** An indirect array with list semantics (/Fields, /Kids of the page tree). */
+  | "list"
   | "opaque";
 
 export type Owner =
@@ -54,6 +56,8 @@ export interface Context {
   sigField?: boolean;
   /** For pages, annots arrays and annotations: the page object they belong to. */
   page?: number | null;
+  /** For lists: which list. */
+  list?: "fields" | "kids";
 }
 
 /** Contexts kept per object (the first ones found; enough to judge and to name). */
@@ -173,6 +177,8 @@ export class ReferenceGraph {
       case "embedded-tree":
         if (dict) this.embeddedTree(self, dict);
         return;
+      case "list":
+        return; // its entries are walked by the owner of the list
       case "opaque":
         this.opaque(self, value, ctx.owner);
         return;
@@ -218,7 +224,7 @@ export class ReferenceGraph {
       if (key === "Parent") continue;
       if (key === "Kids") {
         const kids = this.resolve(v);
-        if (v instanceof PdfRef) this.visit(v, { role: "opaque", owner: { kind: "page-tree" }, from: self });
+        if (v instanceof PdfRef) this.visit(v, { role: "list", list: "kids", owner: { kind: "page-tree" }, from: self });
         if (!Array.isArray(kids)) continue;
         for (const kid of kids) {
           if (!(kid instanceof PdfRef)) continue;
@@ -286,7 +292,7 @@ export class ReferenceGraph {
   private acroform(self: number, d: PdfDict): void {
     for (const [key, v] of d.map) {
       if (key === "Fields") {
-        if (v instanceof PdfRef) this.visit(v, { role: "opaque", owner: { kind: "catalog", key: "AcroForm" }, from: self });
+        if (v instanceof PdfRef) this.visit(v, { role: "list", list: "fields", owner: { kind: "catalog", key: "AcroForm" }, from: self });
         const fields = this.resolve(v);
         if (Array.isArray(fields)) for (const f of fields) this.fieldChild(self, f, "", undefined);
         continue;

@@ -56,6 +56,8 @@ export const DICT_RULES: Readonly<Record<DictRuleName, DictRule>> = {
       DSS: { level: "lta", what: "validation data (DSS) was added" },
       Metadata: { level: "lta", what: "the document metadata was updated" },
       Extensions: { level: "lta", what: "developer extensions were declared" },
+      /** Validation tools raise the version when they add PAdES-LTV structures; it shows nothing. */
+      Version: { level: "lta", what: "the PDF version was raised" },
     },
   },
   acroform: {
