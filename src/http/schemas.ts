@@ -104,6 +104,11 @@ export const SignResponse = z
     }),
     eventId: z.string(),
     sha256: z.string().openapi({ description: "SHA-256 of the signed output PDF." }),
+    reference: z.string().nullable().openapi({
+      description:
+        "Evidence reference of this signing event: 128 random bits as 32 hex characters, printed on the certificate page and carried by its QR code (`PUBLIC_BASE_URL/verify#ref=...`). `GET /v1/verify/ref/{ref}` looks it up. Null only for events recorded before references existed.",
+      example: "3f2a9c0d6b1e4f8a9d7c5b3a1e0f2d4c",
+    }),
     warnings: z.array(z.string()),
   })
   .openapi("SignResponse");

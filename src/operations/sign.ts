@@ -19,7 +19,7 @@ import { PdfReader } from "../pdf/reader";
 import { inspectForSigning } from "../pdf/sign/inspect";
 import { signPdf } from "../pdf/sign/sign-pdf";
 import type { SigningEventStore } from "../store/signing-events";
-import { sha256, sha256Hex, utf8 } from "../util/bytes";
+import { sha256, sha256Hex, toHex, utf8 } from "../util/bytes";
 import { canonicalJson } from "../util/canonical-json";
 
 /**
@@ -51,6 +51,8 @@ export interface SignResultFields {
   };
   eventId: string;
   sha256: string;
+  /** The event's evidence reference (GET /v1/verify/ref/{ref}); null only for events recorded before references. */
+  reference: string | null;
   warnings: string[];
 }
 
@@ -118,6 +120,7 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
   const wantCertificate = (input.certificate?.enabled ?? input.certificate?.enable ?? true) && !restricted;
 
   const signedAt = new Date();
+  const reference = mintReference();
   const evidence = {
     signet: { version: 1, kind: "signing-event" },
     eventId,
@@ -144,8 +147,8 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
           sha256: identity.signerCertSha256,
         },
         auditTrail: input.auditTrail,
-        qrPayload: inputSha256,
-        reference: null,
+        qrPayload: verificationQrPayload(config.publicBaseUrl, reference),
+        reference,
         level: config.tsaUrl ? "B-T" : "B-B",
       },
       await loadCertificateFonts(),
@@ -196,6 +199,7 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     },
     eventId,
     sha256: signed.sha256,
+    reference,
     warnings,
   };
 
@@ -213,6 +217,7 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     replayKey,
     responseJson: JSON.stringify(fields),
     signedAt: fields.signature.signedAt,
+    reference,
   });
   if (!recorded) {
     // A concurrent request with the same eventId won the race: answer as a retry would.
@@ -238,8 +243,21 @@ async function replayIfRecorded(
   const stored = prior.replayKey ? await store.getReplay(prior.replayKey) : null;
   if (!stored) throw new EventIdConflict(`eventId "${eventId}" was already used and its output is no longer kept.`);
   const fields = JSON.parse(prior.responseJson) as SignResultFields;
+  fields.reference ??= prior.reference ?? null;
   return { ...fields, output: { stream: stored.body, length: stored.size } };
 }
+
+/** A random, unguessable evidence reference: 128 bits as 32 lowercase hex characters. */
+function mintReference(): string {
+  return toHex(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+/** The certificate page's QR code: the verification address when the public base URL is known (and fits), else the reference. */
+export function verificationQrPayload(publicBaseUrl: string | null, reference: string): string {
+  const url = publicBaseUrl ? `${publicBaseUrl}/verify#ref=${reference}` : null;
+  return url && new TextEncoder().encode(url).length <= QR_MAX_BYTES ? url : reference;
+}
+const QR_MAX_BYTES = 213;
 
 // Keys are imported once per isolate (per secret value).
 let identityCache: { source: string; identity: Promise<SigningIdentity> } | null = null;

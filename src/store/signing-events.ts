@@ -15,7 +15,20 @@ export interface SigningEventRecord {
   replayKey: string | null;
   responseJson: string;
   signedAt: string;
+  /** 128-bit evidence reference (32 lowercase hex); null for events recorded before references existed. */
+  reference?: string | null;
 }
+
+/** What the public evidence lookups may reveal about an event: no key id, no signer, no request. */
+export interface SigningEvidence {
+  eventId: string;
+  signedAt: string;
+  inputSha256: string;
+  outputSha256: string;
+  reference: string | null;
+}
+
+const EVIDENCE_COLUMNS = "event_id, signed_at, input_sha256, output_sha256, reference";
 
 export class SigningEventStore {
   constructor(
@@ -27,7 +40,7 @@ export class SigningEventStore {
     const row = await this.db
       .prepare(
         `SELECT key_id, event_id, request_sha256, signer_name, signer_email, input_sha256, output_sha256,
-                replay_key, response_json, signed_at
+                replay_key, response_json, signed_at, reference
            FROM signing_events WHERE key_id = ?1 AND event_id = ?2`,
       )
       .bind(keyId, eventId)
@@ -44,6 +57,37 @@ export class SigningEventStore {
       replayKey: row.replay_key ?? null,
       responseJson: row.response_json!,
       signedAt: row.signed_at!,
+      reference: row.reference ?? null,
+    };
+  }
+
+  /** The event recorded under an evidence reference (32 lowercase hex), if any. */
+  async findByReference(reference: string): Promise<SigningEvidence | null> {
+    return this.evidence(
+      this.db
+        .prepare(`SELECT ${EVIDENCE_COLUMNS} FROM signing_events WHERE reference = ?1 LIMIT 1`)
+        .bind(reference),
+    );
+  }
+
+  /** The (earliest) event whose signed output has this SHA-256 (64 lowercase hex), if any. */
+  async findByOutputSha256(outputSha256: string): Promise<SigningEvidence | null> {
+    return this.evidence(
+      this.db
+        .prepare(`SELECT ${EVIDENCE_COLUMNS} FROM signing_events WHERE output_sha256 = ?1 ORDER BY signed_at, created_at LIMIT 1`)
+        .bind(outputSha256),
+    );
+  }
+
+  private async evidence(statement: D1PreparedStatement): Promise<SigningEvidence | null> {
+    const row = await statement.first<Record<string, string | null>>();
+    if (!row) return null;
+    return {
+      eventId: row.event_id!,
+      signedAt: row.signed_at!,
+      inputSha256: row.input_sha256!,
+      outputSha256: row.output_sha256!,
+      reference: row.reference ?? null,
     };
   }
 
@@ -53,8 +97,8 @@ export class SigningEventStore {
       .prepare(
         `INSERT OR IGNORE INTO signing_events
            (key_id, event_id, request_sha256, signer_name, signer_email, input_sha256, output_sha256,
-            replay_key, response_json, signed_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)`,
+            replay_key, response_json, signed_at, reference)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)`,
       )
       .bind(
         rec.keyId,
@@ -67,6 +111,7 @@ export class SigningEventStore {
         rec.replayKey,
         rec.responseJson,
         rec.signedAt,
+        rec.reference ?? null,
       )
       .run();
     return (result.meta.changes ?? 0) > 0;
