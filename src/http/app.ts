@@ -6,6 +6,8 @@ import { registerMetaRoutes } from "./routes/meta";
 import { registerSignRoute } from "./routes/sign";
 import { registerAnnotateRoute } from "./routes/annotate";
 import { registerVerifyRoutes } from "./routes/verify";
+import { registerEvidenceRoutes } from "./routes/evidence";
+import { registerVerifyPage } from "./routes/verify-page";
 
 /** The Hono app: middleware, routes, and the one error mapping. */
 export function createApp() {
@@ -26,6 +28,8 @@ export function createApp() {
   registerSignRoute(app);
   registerAnnotateRoute(app);
   registerVerifyRoutes(app);
+  registerEvidenceRoutes(app);
+  registerVerifyPage(app);
   app.notFound((c) => problemResponse(c, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`));
   app.onError(handleError);
   return app;

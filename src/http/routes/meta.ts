@@ -1,6 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../context";
 import { docsPage } from "../docs-page";
+import { landingPage } from "../pages/verify-page";
+import { htmlPage } from "./verify-page";
 
 export const OPENAPI_INFO = {
   openapi: "3.1.0",
@@ -21,5 +23,6 @@ export function registerMetaRoutes(app: OpenAPIHono<AppEnv>) {
   app.doc31("/openapi.json", OPENAPI_INFO);
   app.get("/docs", (c) => c.html(docsPage()));
   app.get("/healthz", (c) => c.json({ ok: true }));
-  app.get("/", (c) => c.redirect("/docs", 302));
+  // People who type the bare address get a choice: check a document, or read the API reference.
+  app.get("/", (c) => htmlPage(c, (nonce) => landingPage({ nonce })));
 }
