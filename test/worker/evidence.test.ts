@@ -1,5 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/http/app";
 import { verificationQrPayload } from "../../src/operations/sign";
 import { BASE, corpusPdf, fromDataUri, post, problem, signRequest } from "./helpers";
 
@@ -116,6 +117,18 @@ describe("GET /v1/verify/ref/{ref} and /v1/verify/hash/{sha256}", () => {
     expect((await problem(wrong)).code).toBe("unauthorized");
     const right = await get(`/v1/verify/ref/${signed.body.reference}`, { Authorization: `Bearer ${env.TEST_API_KEY}` });
     expect(right.status).toBe(200);
+  });
+
+  it("with VERIFY_REQUIRES_AUTH=true both lookups need a key", async () => {
+    const app = createApp();
+    const locked = { ...env, VERIFY_REQUIRES_AUTH: "true" };
+    for (const path of [`/v1/verify/ref/${signed.body.reference}`, `/v1/verify/hash/${signed.body.sha256}`]) {
+      const anonymous = await app.request(`${BASE}${path}`, {}, locked);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      const keyed = await app.request(`${BASE}${path}`, { headers: { Authorization: `Bearer ${env.TEST_API_KEY}` } }, locked);
+      expect(keyed.status).toBe(200);
+    }
   });
 
   it("rate-limits anonymous lookups per client address with Retry-After", async () => {
