@@ -170,6 +170,11 @@ describe.skipIf(!hasCorpus)("the corpus's attack samples and every other file", 
     expect(replace.signers[0]!.problems.map((p) => p.code)).toContain("changed_after_last_signature");
   });
 
+  it("a signed file encrypted with an owner password only (RC4 128) verifies through the decryption handler", async () => {
+    const r = await verify("dss__encrypted.pdf");
+    expect(r.signers[0]).toMatchObject({ intact: true, signatureValid: true, coverage: "entire_file", modifications: "none" });
+  });
+
   it("every file verifies or is refused with a problem code, never an internal error", async () => {
     const refused: string[] = [];
     for (const f of readdirSync(CORPUS).filter((x) => x.endsWith(".pdf"))) {

@@ -87,6 +87,20 @@ describe("POST /v1/verify on Signet's own output", () => {
     expect(r.document).toMatchObject({ signatureCount: 2, eventId: "evt-verify-2" });
   });
 
+  it.each(["endesive__pdf-XRefStream.pdf", "qpdf__c-linearized.pdf", "pdfbox__form__AcroFormsBasicFields.pdf", "itext__PdfReaderTest__1000PagesDocumentWithFullCompression.pdf"])(
+    "%s (xref streams, object streams, linearized, an existing form) signed twice stays valid",
+    async (name) => {
+      const first = await signWithSignet(await corpusPdf(name));
+      const second = await signWithSignet(first.bytes);
+      const r = await report(second.bytes);
+      expect(r.reason).toBe("All 2 signature(s) are intact, cover the document and chain to a trusted root.");
+      expect(r.signers.map((s: any) => [s.coverage, s.modifications])).toEqual([
+        ["entire_revision", "appended_pages"],
+        ["entire_file", "none"],
+      ]);
+    },
+  );
+
   it("without the certificate page the second signature only adds a signature", async () => {
     const twice = await signWithSignet(once.bytes, { certificate: { enabled: false } });
     const r = await report(twice.bytes);
@@ -155,6 +169,17 @@ describe("GET /v1/verify/key", () => {
     expect(body.certificates.length).toBeGreaterThanOrEqual(1);
     for (const pem of body.certificates) expect(pem).toMatch(/^-----BEGIN CERTIFICATE-----\n[\s\S]+\n-----END CERTIFICATE-----\n$/);
     expect(body.sha256).toBe(once.body.signature.certificateSha256);
+  });
+});
+
+describe("OpenAPI", () => {
+  it("documents /v1/verify and /v1/verify/key from the same schemas", async () => {
+    const doc = (await (await SELF.fetch(`${BASE}/openapi.json`)).json()) as any;
+    expect(doc.paths["/v1/verify"].post.requestBody.content["application/json"].schema.$ref).toBe("#/components/schemas/VerifyRequest");
+    expect(doc.paths["/v1/verify/key"].get).toBeDefined();
+    const signerSchema = doc.components.schemas.VerifiedSigner;
+    expect(signerSchema.properties.coverage.enum).toEqual(["entire_file", "entire_revision", "partial", "unclear"]);
+    expect(signerSchema.properties.modifications.enum).toEqual(["none", "signatures", "form_filling", "appended_pages", "annotations", "other"]);
   });
 });
 

@@ -338,6 +338,32 @@ describe("approval signatures and what may follow them", () => {
   });
 });
 
+describe("field locks (FieldMDP)", () => {
+  it("a field locked by a signature may not be filled in afterwards, even between signatures", async () => {
+    const base = appendUpdate(basePdf(), [
+      { num: 20, body: "<< /FT /Tx /T (amount) /V (100 EUR) /Type /Annot /Subtype /Widget /Rect [72 600 300 620] /P 3 0 R >>" },
+      { num: 21, body: "<< /FT /Tx /T (comment) /V () /Type /Annot /Subtype /Widget /Rect [72 500 300 520] /P 3 0 R >>" },
+      { num: 3, body: "<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [20 0 R 21 0 R] >>" },
+      { num: 1, body: "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [20 0 R 21 0 R] >> >>" },
+    ]);
+    const s = await signForTest(base, { signer: ada, fieldLock: { action: "Include", fields: ["amount"] } });
+    const fill = (num: number, name: string, value: string, y: number) => ({
+      num,
+      body: `<< /FT /Tx /T (${name}) /V (${value}) /Type /Annot /Subtype /Widget /Rect [72 ${y} 300 ${y + 20}] /P 3 0 R >>`,
+    });
+    // Filling an unlocked field between signatures is fine.
+    const ok = await signForTest(appendUpdate(s.bytes, [fill(21, "comment", "Looks good", 500)]), { signer: ada });
+    expect((await verify(ok.bytes)).valid).toBe(true);
+    // Filling the locked one is not.
+    const bad = await signForTest(appendUpdate(s.bytes, [fill(20, "amount", "100000 EUR", 600)]), { signer: ada });
+    const r = await verify(bad.bytes);
+    expect(r.valid).toBe(false);
+    expect(r.signers[0]!.modifications).toBe("form_filling");
+    expect(r.signers[0]!.problems.map((p) => p.code)).toContain("locked_field_changed");
+    expect(r.reason).toBe('Signature 1 by Ada Lovelace is intact, but form field "amount", locked by this signature, was changed afterwards.');
+  });
+});
+
 describe("trust and algorithms", () => {
   it("a self-signed signer is intact but not trusted", async () => {
     const mallory = await makeSigner("Mallory", { selfSigned: true });

@@ -65,6 +65,8 @@ export interface TestSignOptions {
   digest?: DigestName;
   subFilter?: string;
   docMdp?: 1 | 2 | 3;
+  /** A FieldMDP transform: the fields this signature locks. */
+  fieldLock?: { action: "All" | "Include" | "Exclude"; fields: string[] };
   fieldName?: string;
   /** /Name of the signature dictionary. */
   signerName?: string;
@@ -124,9 +126,13 @@ export async function signForTest(input: Uint8Array, opts: TestSignOptions): Pro
   put(catalogRef.num, catalog);
 
   const capacity = opts.capacity ?? 8192;
-  const reference = opts.docMdp
-    ? ` /Reference [<</Type /SigRef /TransformMethod /DocMDP /TransformParams <</Type /TransformParams /P ${opts.docMdp} /V /1.2>>>>]`
-    : "";
+  const refs: string[] = [];
+  if (opts.docMdp) refs.push(`<</Type /SigRef /TransformMethod /DocMDP /TransformParams <</Type /TransformParams /P ${opts.docMdp} /V /1.2>>>>`);
+  if (opts.fieldLock) {
+    const fields = opts.fieldLock.fields.map((f) => serializePdfValue(text(f))).join(" ");
+    refs.push(`<</Type /SigRef /TransformMethod /FieldMDP /TransformParams <</Type /TransformParams /Action /${opts.fieldLock.action} /Fields [${fields}] /V /1.2>>>>`);
+  }
+  const reference = refs.length ? ` /Reference [${refs.join(" ")}]` : "";
   const time = opts.time ?? new Date();
   const head =
     `<</Type /Sig /Filter /Adobe.PPKLite /SubFilter /${opts.subFilter ?? "ETSI.CAdES.detached"} /M ${serializePdfValue(pdfDate(time))}` +
