@@ -1,5 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/http/app";
 import { PdfRef } from "../../src/pdf/model";
 import { PdfReader } from "../../src/pdf/reader";
 import { PdfAssembler } from "../../src/pdf/reader/testing";
@@ -190,6 +191,37 @@ describe("POST /v1/verify access and errors", () => {
     const bad = await verify(once.bytes, { key: `sgn_${"x".repeat(43)}` });
     expect(bad.status).toBe(401);
     expect((await problem(bad)).code).toBe("unauthorized");
+  });
+
+  it("requires a key with VERIFY_REQUIRES_AUTH=true, for the key lookup too", async () => {
+    const app = createApp();
+    const strict = { ...env, VERIFY_REQUIRES_AUTH: "true" };
+    const body = JSON.stringify({ document: { base64: b64(once.bytes) } });
+    const headers = { "Content-Type": "application/json" };
+    const anonymous = await app.request("/v1/verify", { method: "POST", headers, body }, strict);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect((await app.request("/v1/verify/key", {}, strict)).status).toBe(401);
+    const keyed = await app.request("/v1/verify", { method: "POST", headers: { ...headers, Authorization: `Bearer ${env.TEST_API_KEY}` }, body }, strict);
+    expect(keyed.status).toBe(200);
+  });
+
+  it("rate-limits anonymous calls per client address (429 with Retry-After), not keyed ones", async () => {
+    const ip = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+    const call = (key?: string) =>
+      SELF.fetch(`${BASE}/v1/verify`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip, ...(key ? { Authorization: `Bearer ${key}` } : {}) },
+        body: "{}",
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await call()).status);
+    expect(statuses.slice(0, 30).every((s) => s === 400)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    const limited = await call();
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await problem(limited)).code).toBe("rate_limited");
+    expect((await call(env.TEST_API_KEY)).status).toBe(400);
   });
 
   it("415 for DOCX and images, 415 for a non-JSON body, 400 for schema violations", async () => {
