@@ -173,15 +173,13 @@ describe("sniffDocumentType: ZIP and DOCX", () => {
     expect(sniffDocumentType(docx({ "_rels/.rels": padded }))).toBe("docx");
   });
 
-  it("survives a zip bomb in _rels/.rels quickly", () => {
+  it("survives a zip bomb in _rels/.rels (the capped inflate stops it)", () => {
     // 64 MiB of a valid-looking .rels: inflating it all would be the attack.
     const huge = new Uint8Array(64 * 1024 * 1024).fill(0x20);
     huge.set(strToU8(rels("word/document.xml")));
     const bomb = docx({ "_rels/.rels": huge });
     expect(bomb.length).toBeLessThan(200 * 1024);
-    const t0 = Date.now();
     expect(sniffDocumentType(bomb)).toBe("zip");
-    expect(Date.now() - t0).toBeLessThan(500);
   });
 
   it("does not trust declared sizes", () => {
