@@ -63,6 +63,8 @@ export const BLOB_TOKEN_PREFIX = "\u0000signet-blob:";
 
 export const DEFAULT_BLOB_THRESHOLD = 64 * 1024;
 
+const COALESCE_BYTES = 64 * 1024;
+
 /** True when `value` looks like a blob token (it may still be a forged one: look it up in `blobs`). */
 export function isBlobToken(value: unknown): value is string {
   return typeof value === "string" && value.startsWith(BLOB_TOKEN_PREFIX);
@@ -84,14 +86,35 @@ export async function readJsonWithBlobs(
     if (opts.contentLength !== undefined && opts.contentLength > opts.maxBodyBytes) {
       throw payloadTooLarge(opts.maxBodyBytes);
     }
+    // A client can trickle the body in tiny chunks; the scanner has a fixed cost per
+    // chunk, so small ones are gathered into slices of at least COALESCE_BYTES.
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    const flush = () => {
+      if (pending.length === 1) scanner.push(pending[0]!);
+      else if (pending.length > 1) {
+        const joined = new Uint8Array(pendingBytes);
+        let at = 0;
+        for (const p of pending) {
+          joined.set(p, at);
+          at += p.length;
+        }
+        scanner.push(joined);
+      }
+      pending = [];
+      pendingBytes = 0;
+    };
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       const chunk = asBytes(value as unknown);
       total += chunk.byteLength;
       if (total > opts.maxBodyBytes) throw payloadTooLarge(opts.maxBodyBytes);
-      scanner.push(chunk);
+      pending.push(chunk);
+      pendingBytes += chunk.byteLength;
+      if (pendingBytes >= COALESCE_BYTES) flush();
     }
+    flush();
   } catch (err) {
     await reader.cancel(err).catch(() => {});
     throw err;
