@@ -1,9 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { createMiddleware } from "hono/factory";
-import { LIMITS } from "../../limits";
 import { SigningEventStore, type SigningEvidence } from "../../store/signing-events";
 import type { AppEnv } from "../context";
-import { requireApiKey } from "../middleware/auth";
+import { OPTIONAL_KEY, publicOrApiKey } from "../middleware/public-access";
 import { problemResponse } from "../problem";
 import { Problem } from "../schemas";
 
@@ -43,52 +41,7 @@ export const EvidenceResponse = z
   })
   .openapi("EvidenceResponse");
 
-/** A small per-address window, separate from /v1/verify's (a lookup is cheap; the page makes one after each check). */
-class WindowLimiter {
-  private readonly hits = new Map<string, number[]>();
-  constructor(
-    private readonly perMinute: number,
-    private readonly maxClients: number,
-  ) {}
-
-  /** 0 when the request may go ahead, else the milliseconds to wait. */
-  take(client: string, now: number): number {
-    const list = (this.hits.get(client) ?? []).filter((t) => now - t < 60_000);
-    if (list.length >= this.perMinute) {
-      this.hits.set(client, list);
-      return 60_000 - (now - list[0]!);
-    }
-    list.push(now);
-    this.hits.delete(client);
-    this.hits.set(client, list);
-    if (this.hits.size > this.maxClients) this.hits.delete(this.hits.keys().next().value!);
-    return 0;
-  }
-}
-
-const lookupLimiter = new WindowLimiter(LIMITS.verify.anonymousRequestsPerMinute, LIMITS.verify.maxTrackedClients);
-const apiKey = requireApiKey();
-
-/** Public unless VERIFY_REQUIRES_AUTH=true; a caller that sends a key must send a valid one (and is not limited). */
-const evidenceAccess = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.get("config").verifyRequiresAuth || c.req.header("authorization") !== undefined) {
-    const denied = await apiKey(c, next);
-    if (denied) return denied;
-    return;
-  }
-  const ip = c.req.header("cf-connecting-ip");
-  if (ip) {
-    const wait = lookupLimiter.take(ip, Date.now());
-    if (wait > 0) {
-      return problemResponse(c, "rate_limited", "Too many evidence lookups from your address; retry later or send an API key.", {
-        headers: { "Retry-After": String(Math.ceil(wait / 1000)) },
-      });
-    }
-  }
-  await next();
-});
-
-const OPTIONAL_KEY: Record<string, string[]>[] = [{}, { bearerAuth: [] }];
+const evidenceAccess = publicOrApiKey("evidence lookups");
 
 const responses = {
   200: { description: "Signet made this signature", content: { "application/json": { schema: EvidenceResponse } } },

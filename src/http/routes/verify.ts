@@ -1,11 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { createMiddleware } from "hono/factory";
-import { LIMITS } from "../../limits";
 import { verificationKey, verifyDocument } from "../../operations/verify";
 import type { AppEnv } from "../context";
-import { requireApiKey } from "../middleware/auth";
 import { documentBase64, jsonBody } from "../middleware/json-body";
-import { problemResponse } from "../problem";
+import { OPTIONAL_KEY, publicOrApiKey } from "../middleware/public-access";
 import { Problem } from "../schemas";
 import { VerifyKeyResponse, VerifyRequest, VerifyResponse } from "../schemas-verify";
 
@@ -14,56 +11,7 @@ const problem = (description: string) => ({
   content: { "application/problem+json": { schema: Problem } },
 });
 
-/**
- * Public unless VERIFY_REQUIRES_AUTH=true. A caller that sends a key must send a
- * valid one; anonymous callers are rate-limited per client address.
- */
-const apiKey = requireApiKey();
-const verifyAccess = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.get("config").verifyRequiresAuth || c.req.header("authorization") !== undefined) {
-    const denied = await apiKey(c, next);
-    if (denied) return denied;
-    return;
-  }
-  const ip = c.req.header("cf-connecting-ip");
-  if (ip) {
-    const wait = anonymousLimiter.take(ip, Date.now());
-    if (wait > 0) {
-      return problemResponse(c, "rate_limited", "Too many verification requests from your address; retry later or send an API key.", {
-        headers: { "Retry-After": String(Math.ceil(wait / 1000)) },
-      });
-    }
-  }
-  await next();
-});
-
-/** A sliding one-minute window per client address, in the isolate. */
-class WindowLimiter {
-  private readonly hits = new Map<string, number[]>();
-  constructor(
-    private readonly perMinute: number,
-    private readonly maxClients: number,
-  ) {}
-
-  /** 0 when the request may go ahead, else the milliseconds to wait. */
-  take(client: string, now: number): number {
-    const list = (this.hits.get(client) ?? []).filter((t) => now - t < 60_000);
-    if (list.length >= this.perMinute) {
-      this.hits.set(client, list);
-      return 60_000 - (now - list[0]!);
-    }
-    list.push(now);
-    this.hits.delete(client);
-    this.hits.set(client, list);
-    if (this.hits.size > this.maxClients) this.hits.delete(this.hits.keys().next().value!);
-    return 0;
-  }
-}
-
-const anonymousLimiter = new WindowLimiter(LIMITS.verify.anonymousRequestsPerMinute, LIMITS.verify.maxTrackedClients);
-
-/** OpenAPI: no key needed (the empty requirement), or a bearer key. */
-const OPTIONAL_KEY: Record<string, string[]>[] = [{}, { bearerAuth: [] }];
+const verifyAccess = publicOrApiKey("verification requests");
 
 export const verifyRoute = createRoute({
   method: "post",
