@@ -4,6 +4,9 @@
  * profile asks for (no library defaults such as SHA-1 or NULL parameters sneaking in).
  * Parsing of foreign BER (time-stamp tokens) goes through asn1js/pkijs instead.
  */
+import { concatBytes } from "../util/bytes";
+
+export { concatBytes };
 
 export const TAG = {
   BOOLEAN: 0x01,
@@ -24,19 +27,8 @@ export const TAG = {
   SET: 0x31,
 } as const;
 
-export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
-  let total = 0;
-  for (const p of parts) total += p.length;
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
-}
-
-function encodeLength(length: number): Uint8Array {
+/** DER definite length octets. */
+export function encodeLength(length: number): Uint8Array {
   if (length < 0x80) return Uint8Array.of(length);
   const bytes: number[] = [];
   let n = length;

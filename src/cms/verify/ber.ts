@@ -8,7 +8,7 @@
  * Limits: nesting depth and the number of headers read per parse (a work budget), so
  * hostile input fails fast with BerError instead of exhausting the isolate.
  */
-import { compareBytes, concatBytes } from "../der";
+import { compareBytes, concatBytes, encodeLength } from "../der";
 
 export class BerError extends Error {}
 
@@ -320,16 +320,6 @@ function encodeIdentifier(node: BerNode, constructed: boolean): Uint8Array {
   return Uint8Array.of(first | 0x1f, ...parts);
 }
 
-function encodeLength(length: number): Uint8Array {
-  if (length < 0x80) return Uint8Array.of(length);
-  const bytes: number[] = [];
-  let n = length;
-  while (n > 0) {
-    bytes.unshift(n & 0xff);
-    n = Math.floor(n / 256);
-  }
-  return Uint8Array.of(0x80 | bytes.length, ...bytes);
-}
 
 const STRING_TAGS = new Set([U.OCTET_STRING, U.UTF8_STRING, 19, 20, 22, 26, 28, 30]);
 

@@ -1,3 +1,4 @@
+import { concatBytes } from "../../util/bytes";
 import { md5 } from "@noble/hashes/legacy.js";
 import { sha256, sha384, sha512 } from "@noble/hashes/sha2.js";
 import { PdfDict, PdfName, PdfString, type PdfValue } from "../model";
@@ -142,13 +143,13 @@ function standardHandler(encrypt: PdfDict, trailer: PdfDict): SecurityHandler | 
 function rc4FileKey(r: number, n: number, o: Uint8Array, u: Uint8Array, p: number, id0: Uint8Array, encryptMetadata: boolean): Uint8Array | null {
   const parts = [PADDING, o.subarray(0, 32), new Uint8Array([p & 0xff, (p >> 8) & 0xff, (p >> 16) & 0xff, (p >>> 24) & 0xff]), id0];
   if (r >= 4 && !encryptMetadata) parts.push(new Uint8Array([0xff, 0xff, 0xff, 0xff]));
-  let hash = md5(concat(parts));
+  let hash = md5(concatBytes(parts));
   if (r >= 3) for (let i = 0; i < 50; i++) hash = md5(hash.subarray(0, n));
   const key = hash.subarray(0, r === 2 ? 5 : n).slice();
   if (r === 2) {
     return equal(rc4(key, PADDING), u.subarray(0, 32)) ? key : null;
   }
-  let x = rc4(key, md5(concat([PADDING, id0])));
+  let x = rc4(key, md5(concatBytes([PADDING, id0])));
   for (let i = 1; i <= 19; i++) {
     const k = key.map((b) => b ^ i);
     x = rc4(k, x);
@@ -184,7 +185,7 @@ function aes256FileKey(r: number, u: Uint8Array, ue: Uint8Array | null): Uint8Ar
   const password = new Uint8Array(0);
   const validationSalt = u.subarray(32, 40);
   const keySalt = u.subarray(40, 48);
-  const hash = (salt: Uint8Array) => (r >= 6 ? hardenedHash(password, salt, new Uint8Array(0)) : sha256(concat([password, salt])));
+  const hash = (salt: Uint8Array) => (r >= 6 ? hardenedHash(password, salt, new Uint8Array(0)) : sha256(concatBytes([password, salt])));
   if (!equal(hash(validationSalt), u.subarray(0, 32))) return null;
   const intermediate = hash(keySalt);
   return aesCbcDecrypt(intermediate, new Uint8Array(16), ue.subarray(0, 32), false);
@@ -192,9 +193,9 @@ function aes256FileKey(r: number, u: Uint8Array, ue: Uint8Array | null): Uint8Ar
 
 /** Algorithm 2.B (R6). */
 function hardenedHash(password: Uint8Array, salt: Uint8Array, udata: Uint8Array): Uint8Array {
-  let k = sha256(concat([password, salt, udata]));
+  let k = sha256(concatBytes([password, salt, udata]));
   for (let round = 0; ; round++) {
-    const block = concat([password, k, udata]);
+    const block = concatBytes([password, k, udata]);
     const k1 = new Uint8Array(block.length * 64);
     for (let i = 0; i < 64; i++) k1.set(block, i * block.length);
     const e = aesCbcEncryptNoPad(k.subarray(0, 16), k.subarray(16, 32), k1);
@@ -373,18 +374,6 @@ function bytesOf(v: PdfValue | undefined): Uint8Array | null {
 
 function isName(v: PdfValue | undefined, n: string): boolean {
   return v instanceof PdfName && v.name === n;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 function equal(a: Uint8Array, b: Uint8Array): boolean {
