@@ -400,7 +400,12 @@ export async function renderCertificatePages(input: CertificatePageInput, fonts:
   if (input.documentPages !== undefined) docRows.push({ key: "Pages", value: String(input.documentPages) });
   if (input.reference) docRows.push({ key: "Reference", value: input.reference, maxLines: 2 });
   keyValues(first, docRows, besideQr);
-  const qrCaption = input.qrPayload === input.documentSha256 ? "The QR code carries the document's SHA-256." : "The QR code carries the verification address.";
+  const qrCaption =
+    input.qrPayload === input.documentSha256
+      ? "The QR code carries the document's SHA-256."
+      : /^https?:\/\//i.test(input.qrPayload)
+        ? "The QR code carries the verification address."
+        : "The QR code carries the evidence reference.";
   y += 0.6;
   y += first.text({ x: VALUE_X, y, width: besideQr, lines: wrap(qrCaption, m.regular, SIZE.key, besideQr * PT, 2), font: "regular", size: SIZE.key, color: COLOR.muted });
   first.qr(QR_X, qrTop - 2, QR_BOX, input.qrPayload);

@@ -12,7 +12,7 @@ export interface CertificatePageInput {
   documentPages?: number;
   certificate: { subject: string; issuer: string; sha256: string };
   auditTrail: AuditEntry[];
-  /** What the QR code carries (for now the document SHA-256; later a verify URL). At most 213 UTF-8 bytes. */
+  /** What the QR code carries: the verification address, the evidence reference, or the document SHA-256. At most 213 UTF-8 bytes. */
   qrPayload: string;
   /** Printed in words beside the QR code when present. */
   reference?: string | null;
