@@ -314,6 +314,18 @@ describe("certificate page: sizes and edge cases", () => {
     expect(pageCount(path)).toBe(1);
   });
 
+  it("says what the QR code carries: address, reference or hash", async () => {
+    const cases: [string, RegExp][] = [
+      ["https://sign.example.com/verify#ref=0123456789abcdef0123456789abcdef", /carries the verification address/],
+      ["0123456789abcdef0123456789abcdef", /carries the evidence reference/],
+      [DOC_SHA, /carries the document's SHA-256/],
+    ];
+    for (const [qrPayload, caption] of cases) {
+      const path = save(`qr-caption-${caption.source.length}.pdf`, await renderCertificatePages(baseInput(realisticTrail(5), { qrPayload }), fonts));
+      expect(squash(pdftotext(path))).toMatch(caption);
+    }
+  });
+
   it("rejects an invalid signing time and an oversized QR payload", async () => {
     const trail = realisticTrail(10);
     await expect(renderCertificatePages(baseInput(trail, { signedAt: new Date(Number.NaN) }), fonts)).rejects.toThrow(RangeError);
