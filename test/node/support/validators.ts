@@ -56,7 +56,17 @@ export function signatures(pdf: Uint8Array): { cms: Uint8Array; signed: Uint8Arr
   return [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)].map((m) => {
     const [a, b, c, d] = m.slice(1).map(Number) as [number, number, number, number];
     const signed = Buffer.concat([pdf.subarray(a, a + b), pdf.subarray(c, c + d)]);
-    const hex = text.slice(a + b + 1, c - 1).replace(/(00)+$/, "");
-    return { cms: Buffer.from(hex, "hex"), signed };
+    const padded = Buffer.from(text.slice(a + b + 1, c - 1), "hex");
+    return { cms: padded.subarray(0, derLength(padded)), signed };
   });
+}
+
+/** Length of the DER element at the start of `der` (the zero padding after it is not part of it). */
+function derLength(der: Uint8Array): number {
+  const first = der[1]!;
+  if (first < 0x80) return 2 + first;
+  const n = first & 0x7f;
+  let len = 0;
+  for (let i = 0; i < n; i++) len = len * 256 + der[2 + i]!;
+  return 2 + n + len;
 }
