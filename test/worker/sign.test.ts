@@ -227,3 +227,19 @@ describe("large values in the request body", () => {
     expect((await problem(res)).code).toBe("invalid_request");
   });
 });
+
+describe("inputs whose cross-reference data is damaged", () => {
+  it("points /Prev at the section the reader found, not at a wrong startxref", async () => {
+    // The file's startxref points where there is no xref; readers repair it.
+    const input = await corpusPdf("pdf20examples__pdf20-utf8-test.pdf");
+    const written = Number(/startxref\s+(\d+)\s+%%EOF\s*$/.exec(latin1(input))![1]);
+    expect(latin1(input.subarray(written, written + 4))).not.toBe("xref");
+    const res = await post("/v1/sign", signRequest(input));
+    expect(res.status).toBe(200);
+    const out = fromDataUri(((await res.json()) as any).document.base64);
+    const prev = Number(/\/Prev (\d+)/.exec(latin1(out.subarray(input.length)))![1]);
+    expect(prev).not.toBe(written);
+    expect(latin1(out.subarray(prev, prev + 7))).toMatch(/^(xref|trailer)/);
+    expect(PdfReader.open(out).pages().length).toBe(PdfReader.open(input).pages().length + 1);
+  });
+});
