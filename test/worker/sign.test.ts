@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { PdfReader } from "../../src/pdf/reader";
+import { basePdf, makeSigner, signForTest, type TestSignOptions } from "../../src/pdf/verify/testing";
 import { auditTrail, b64, corpusPdf, fromDataUri, latin1, post, problem, signer, signRequest } from "./helpers";
 
 const SIMPLE = "pdf20examples__Simple_PDF_2.0_file.pdf";
@@ -241,5 +242,42 @@ describe("inputs whose cross-reference data is damaged", () => {
     expect(prev).not.toBe(written);
     expect(latin1(out.subarray(prev, prev + 7))).toMatch(/^(xref|trailer)/);
     expect(PdfReader.open(out).pages().length).toBe(PdfReader.open(input).pages().length + 1);
+  });
+});
+
+describe("certified and locked inputs", () => {
+  async function certified(opts: Omit<TestSignOptions, "signer">) {
+    const author = await makeSigner("Certifying Author");
+    return (await signForTest(basePdf(), { signer: author, ...opts })).bytes;
+  }
+
+  it("refuses a DocMDP P1 document with 422 document_locked", async () => {
+    const res = await post("/v1/sign", signRequest(await certified({ docMdp: 1 })));
+    expect(res.status).toBe(422);
+    expect((await problem(res)).code).toBe("document_locked");
+  });
+
+  for (const docMdp of [2, 3] as const) {
+    it(`adds only the signature to a DocMDP P${docMdp} document, and says so`, async () => {
+      const input = await certified({ docMdp });
+      const res = await post("/v1/sign", signRequest(input));
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as any;
+      expect(body.warnings.join(" ")).toMatch(new RegExp(`DocMDP P${docMdp}`));
+      const out = fromDataUri(body.document.base64);
+      expect(PdfReader.open(out).pages().length).toBe(PdfReader.open(input).pages().length);
+      expect(latin1(out.subarray(input.length))).not.toContain("signet-audit");
+      // Our verifier: the certification still allows what we added (a signature only).
+      const report = (await (await post("/v1/verify", { document: { base64: b64(out) } }, { key: null })).json()) as any;
+      expect(report.signers[0].modifications).toBe("signatures");
+    });
+  }
+
+  it("adds only the signature when a FieldMDP lock is present", async () => {
+    const input = await certified({ fieldLock: { action: "All", fields: [] } });
+    const body = (await (await post("/v1/sign", signRequest(input))).json()) as any;
+    expect(body.warnings.join(" ")).toMatch(/locks its fields/);
+    const out = fromDataUri(body.document.base64);
+    expect(PdfReader.open(out).pages().length).toBe(PdfReader.open(input).pages().length);
   });
 });
