@@ -188,3 +188,21 @@ describe("the certificate page in the signed document", () => {
     await tool("pdftoppm", ["-f", "2", "-l", "2", "-r", "60", "-png", file, join(work, "certificate-page")]);
   });
 });
+
+describe("a production-like service refuses URLs to private addresses", () => {
+  for (const url of ["http://127.0.0.1:8787/healthz", "https://127.0.0.1/a.pdf", "https://10.0.0.1/a.pdf", "https://[::ffff:7f00:1]/a.pdf", "https://2130706433/a.pdf", "https://localhost/a.pdf", "https://169.254.169.254/latest/meta-data"]) {
+    it(url, async () => {
+      const res = await fetch(`${svc.baseUrl}/v1/sign`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${svc.apiKey}` },
+        body: JSON.stringify({
+          document: { url },
+          signer: { name: "Ada Lovelace", email: "ada@example.com" },
+          auditTrail: [{ type: "submit", timestamp: "2026-11-21T10:00:00Z" }],
+        }),
+      });
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as any).code).toBe("url_forbidden");
+    });
+  }
+});
