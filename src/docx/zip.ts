@@ -12,6 +12,7 @@
  * extra fields) with the original timestamps, or a fixed one for new entries, so the same input
  * gives the same bytes.
  */
+import { findEndOfCentralDirectory, readCentralRecord, u16, u32, u64 } from "../util/zip-format";
 import { Inflate, deflateSync } from "fflate";
 import { LimitExceeded, UnprocessableContent } from "../errors";
 import { LIMITS } from "../limits";
@@ -31,26 +32,15 @@ export interface ZipEntry {
   localHeaderOffset: number;
 }
 
-const u16 = (b: Uint8Array, o: number): number => b[o]! | (b[o + 1]! << 8);
-const u32 = (b: Uint8Array, o: number): number => (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0;
-const u64 = (b: Uint8Array, o: number): number => {
-  const hi = u32(b, o + 4);
-  return hi >= 0x200000 ? Number.POSITIVE_INFINITY : hi * 0x100000000 + u32(b, o);
-};
-
 const invalid = (msg: string) => new UnprocessableContent("docx_invalid", msg);
 const zipLimit = (msg: string) => new LimitExceeded("zip_limit", msg);
 
 const MiB = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
 
 function findEocd(b: Uint8Array): number {
-  const min = Math.max(0, b.length - 22 - 0xffff);
-  for (let i = b.length - 22; i >= min; i--) {
-    if (b[i] === 0x50 && b[i + 1] === 0x4b && b[i + 2] === 0x05 && b[i + 3] === 0x06 && i + 22 + u16(b, i + 20) <= b.length) {
-      return i;
-    }
-  }
-  throw invalid("The document is not a ZIP package (no end of central directory record).");
+  const at = findEndOfCentralDirectory(b);
+  if (at === null) throw invalid("The document is not a ZIP package (no end of central directory record).");
+  return at;
 }
 
 const latin1 = new TextDecoder("latin1");
@@ -104,43 +94,15 @@ export function readZipDirectory(b: Uint8Array): ZipEntry[] {
   const end = p + cdSize;
   let declaredTotal = 0;
   for (let i = 0; i < count; i++) {
-    if (p + 46 > end || u32(b, p) !== 0x02014b50) throw invalid("The ZIP central directory is truncated or corrupt.");
-    const flags = u16(b, p + 8);
-    const method = u16(b, p + 10);
-    const dosTime = u16(b, p + 12);
-    const dosDate = u16(b, p + 14);
-    const crc32 = u32(b, p + 16);
-    let compressedSize = u32(b, p + 20);
-    let uncompressedSize = u32(b, p + 24);
-    const nameLen = u16(b, p + 28);
-    const extraLen = u16(b, p + 30);
-    const commentLen = u16(b, p + 32);
-    let localHeaderOffset = u32(b, p + 42);
-    if (p + 46 + nameLen + extraLen + commentLen > end) throw invalid("The ZIP central directory is truncated.");
-    const nameBytes = b.subarray(p + 46, p + 46 + nameLen);
+    const rec = readCentralRecord(b, p, end);
+    if (!rec) throw invalid("The ZIP central directory is truncated or corrupt.");
+    const { flags, method, dosTime, dosDate, crc32, compressedSize, uncompressedSize, localHeaderOffset, nameBytes } = rec;
     const utf8Name = (flags & 0x800) !== 0;
     let name: string;
     try {
       name = utf8Name ? utf8Strict.decode(nameBytes) : latin1.decode(nameBytes);
     } catch {
       throw invalid("The package has an entry whose name is not valid UTF-8.");
-    }
-    if (compressedSize === 0xffffffff || uncompressedSize === 0xffffffff || localHeaderOffset === 0xffffffff) {
-      let e = p + 46 + nameLen;
-      const eEnd = e + extraLen;
-      while (e + 4 <= eEnd) {
-        const id = u16(b, e);
-        const size = u16(b, e + 2);
-        if (id === 1) {
-          let q = e + 4;
-          const qEnd = q + size;
-          if (uncompressedSize === 0xffffffff && q + 8 <= qEnd) (uncompressedSize = u64(b, q)), (q += 8);
-          if (compressedSize === 0xffffffff && q + 8 <= qEnd) (compressedSize = u64(b, q)), (q += 8);
-          if (localHeaderOffset === 0xffffffff && q + 8 <= qEnd) localHeaderOffset = u64(b, q);
-          break;
-        }
-        e += 4 + size;
-      }
     }
     checkName(name);
     const key = name.toLowerCase();
@@ -174,7 +136,7 @@ export function readZipDirectory(b: Uint8Array): ZipEntry[] {
       dataStart: -1,
       localHeaderOffset: localHeaderOffset + shift,
     });
-    p += 46 + nameLen + extraLen + commentLen;
+    p = rec.next;
   }
 
   // Local headers: present, consistent, and no two entries sharing or overlapping bytes.

@@ -14,6 +14,7 @@
  * Only the central directory is read and only those two small parts are inflated, each with a hard cap
  * on compressed and inflated size, so a hostile archive costs at most a few hundred kilobytes of work.
  */
+import { findEndOfCentralDirectory, readCentralRecord, u16, u32, u64 } from "../util/zip-format";
 import { Inflate } from "fflate";
 import { LIMITS } from "../limits";
 
@@ -50,20 +51,12 @@ export function sniffDocumentType(bytes: Uint8Array): SniffedType {
     return isDocx(bytes) ? "docx" : "zip";
   }
   if (findPdfHeader(bytes)) return "pdf";
-  if (findEocd(bytes) !== null) return isDocx(bytes) ? "docx" : "zip";
+  if (findEndOfCentralDirectory(bytes) !== null) return isDocx(bytes) ? "docx" : "zip";
   return "unknown";
 }
 
 // ---------------------------------------------------------------------------------------------
 // Minimal bounded ZIP reader
-
-const u16 = (b: Uint8Array, o: number): number => b[o]! | (b[o + 1]! << 8);
-const u32 = (b: Uint8Array, o: number): number => (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0;
-/** Little-endian 64-bit as a JS number; values above 2^53 become Infinity (treated as out of range). */
-const u64 = (b: Uint8Array, o: number): number => {
-  const hi = u32(b, o + 4);
-  return hi >= 0x200000 ? Number.POSITIVE_INFINITY : hi * 0x100000000 + u32(b, o);
-};
 
 interface ZipEntry {
   name: string;
@@ -77,22 +70,11 @@ interface CentralDirectory {
   entries: Map<string, ZipEntry>;
 }
 
-function findEocd(b: Uint8Array): number | null {
-  const min = Math.max(0, b.length - 22 - 0xffff);
-  for (let i = b.length - 22; i >= min; i--) {
-    if (b[i] === 0x50 && b[i + 1] === 0x4b && b[i + 2] === 0x05 && b[i + 3] === 0x06) {
-      // The comment length must reach exactly to the end (or at least fit).
-      if (i + 22 + u16(b, i + 20) <= b.length) return i;
-    }
-  }
-  return null;
-}
-
 const latin1 = new TextDecoder("latin1");
 const utf8 = new TextDecoder("utf-8");
 
 function readCentralDirectory(b: Uint8Array): CentralDirectory | null {
-  const eocd = findEocd(b);
+  const eocd = findEndOfCentralDirectory(b);
   if (eocd === null) return null;
   let count = u16(b, eocd + 10);
   let cdSize = u32(b, eocd + 12);
@@ -115,40 +97,15 @@ function readCentralDirectory(b: Uint8Array): CentralDirectory | null {
   const end = Math.min(b.length, p + cdSize);
   const limit = Math.min(count, LIMITS.sniff.maxZipEntries);
   for (let i = 0; i < limit; i++) {
-    if (p + 46 > end || u32(b, p) !== 0x02014b50) break;
-    const flags = u16(b, p + 8);
-    const method = u16(b, p + 10);
-    let compressedSize = u32(b, p + 20);
-    let uncompressedSize = u32(b, p + 24);
-    const nameLen = u16(b, p + 28);
-    const extraLen = u16(b, p + 30);
-    const commentLen = u16(b, p + 32);
-    let localHeaderOffset = u32(b, p + 42);
-    if (p + 46 + nameLen + extraLen + commentLen > end) break;
-    const nameBytes = b.subarray(p + 46, p + 46 + nameLen);
-    const name = (flags & 0x800 ? utf8 : latin1).decode(nameBytes);
-    // ZIP64 extra field (id 1) holds whichever 32-bit values are saturated, in this order.
-    if (compressedSize === 0xffffffff || uncompressedSize === 0xffffffff || localHeaderOffset === 0xffffffff) {
-      let e = p + 46 + nameLen;
-      const eEnd = e + extraLen;
-      while (e + 4 <= eEnd) {
-        const id = u16(b, e);
-        const size = u16(b, e + 2);
-        if (id === 1) {
-          let q = e + 4;
-          if (uncompressedSize === 0xffffffff && q + 8 <= e + 4 + size) (uncompressedSize = u64(b, q)), (q += 8);
-          if (compressedSize === 0xffffffff && q + 8 <= e + 4 + size) (compressedSize = u64(b, q)), (q += 8);
-          if (localHeaderOffset === 0xffffffff && q + 8 <= e + 4 + size) localHeaderOffset = u64(b, q);
-          break;
-        }
-        e += 4 + size;
-      }
-    }
+    const rec = readCentralRecord(b, p, end);
+    if (!rec) break;
+    const { method, compressedSize, uncompressedSize, localHeaderOffset } = rec;
+    const name = (rec.flags & 0x800 ? utf8 : latin1).decode(rec.nameBytes);
     const key = name.toLowerCase();
     if (!entries.has(key)) {
       entries.set(key, { name, method, compressedSize, uncompressedSize, localHeaderOffset: localHeaderOffset + shift });
     }
-    p += 46 + nameLen + extraLen + commentLen;
+    p = rec.next;
   }
   return { entries };
 }
