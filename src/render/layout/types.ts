@@ -1,0 +1,128 @@
+/**
+ * The layout result: pages of positioned drawing items, the contract between layout and paint.
+ * Coordinates are in pt from the page's top-left corner, y growing downwards (paint flips them).
+ */
+import type { Color, UnderlineStyle } from "../model/types";
+import type { FontFace } from "../fonts/types";
+
+export type PaintItem =
+  /** A piece of text drawn with one face at one size; `y` is the baseline. */
+  | { kind: "text"; x: number; y: number; text: string; face: FontFace; size: number; color: Color | null; charSpacing?: number; scale?: number; width: number }
+  /** Filled rectangle (shading, highlight). */
+  | { kind: "rect"; x: number; y: number; width: number; height: number; fill: Color }
+  /** Straight line (borders, underline, strike, leaders drawn as lines). */
+  | { kind: "line"; x1: number; y1: number; x2: number; y2: number; width: number; color: Color | null; style?: UnderlineStyle | "dashed" | "dotted" | "double" }
+  /** Image id from DocumentModel.images, scaled into the box. */
+  | { kind: "image"; x: number; y: number; width: number; height: number; image: string }
+  /** Clickable area opening a URI (w:hyperlink with r:id to an external target). */
+  | { kind: "link"; x: number; y: number; width: number; height: number; uri: string };
+
+export interface LaidOutPage {
+  width: number;
+  height: number;
+  /** Items in painting order (backgrounds first). */
+  items: PaintItem[];
+}
+
+export interface LaidOutDocument {
+  pages: LaidOutPage[];
+  title?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contracts between the layout modules: paragraph.ts (lines), table.ts (tables), flow.ts (pages).
+
+import type { Anchor, Block, Inline, NumberFormat, Paragraph } from "../model/types";
+import type { FontBook } from "../fonts/types";
+
+/** What every block-level layout function needs besides the block. */
+export interface LayoutContext {
+  fonts: FontBook;
+  /** w:defaultTabStop, pt. */
+  defaultTabStop: number;
+  /**
+   * Value of a PAGE/NUMPAGES/SECTIONPAGES field where it is known (headers and footers are laid out
+   * per page, after pagination); undefined → the field's cached result is shown.
+   */
+  fieldValue(field: "PAGE" | "NUMPAGES" | "SECTIONPAGES", format: NumberFormat): string | undefined;
+  /** Footnote numbers/labels are assigned by the flow; paragraph layout reports references it placed. */
+}
+
+/** One line of a paragraph. Item coordinates are relative to the line box: x from the paragraph's box left edge, y from the line top. */
+export interface LineBox {
+  height: number;
+  /** Baseline offset from the line top. */
+  baseline: number;
+  items: PaintItem[];
+  /** An explicit page or column break ends this line (w:br type=page/column inside the paragraph). */
+  breakAfter?: "page" | "column";
+  /** Footnote references placed on this line ("footnote:ID"), so the flow can keep the note on the same page. */
+  noteRefs?: string[];
+}
+
+/** A floating object (anchored image or text box) met in a paragraph; the flow positions it. */
+export interface FloatingObject {
+  inline: Extract<Inline, { type: "image" } | { type: "box" }>;
+  anchor: Anchor;
+  /** Index of the line it is attached to (for relativeTo paragraph/line/character). */
+  line: number;
+}
+
+export interface ParagraphLayout {
+  /** Space before/after in pt, before contextual-spacing suppression (the flow applies that). */
+  spaceBefore: number;
+  spaceAfter: number;
+  lines: LineBox[];
+  floats: FloatingObject[];
+}
+
+/**
+ * Width left and right of text at a vertical position, when floats with square wrap sit beside the
+ * paragraph: offsets in pt from the box's left and right edges for a line spanning [top, top+height)
+ * measured from the paragraph's first line top.
+ */
+export type Exclusions = (top: number, height: number) => { left: number; right: number };
+
+/** paragraph.ts: `layoutParagraph(p, width, ctx, exclusions?) → ParagraphLayout`. */
+export type LayoutParagraph = (p: Paragraph, width: number, ctx: LayoutContext, exclusions?: Exclusions) => ParagraphLayout;
+
+/** The current column of the current page, in page coordinates. */
+export interface FlowArea {
+  left: number;
+  width: number;
+  top: number;
+  bottom: number;
+}
+
+/**
+ * Block placement writes through a cursor that owns pages and columns, so tables and paragraphs
+ * can break across pages without knowing about sections, headers or footnotes.
+ */
+export interface FlowCursor {
+  readonly area: FlowArea;
+  /** Next free y in the area (page coordinates); blocks advance it. */
+  y: number;
+  /** Adds an item to the current page (page coordinates). */
+  emit(item: PaintItem): void;
+  /** Moves to the next column, or the next page when in the last column (or when `kind` is "page"). */
+  breakArea(kind: "column" | "page"): void;
+  /** True when nothing has been placed in the current area yet (never break there again). */
+  atAreaTop(): boolean;
+  /** Footnotes referenced by content placed now; the flow reserves room for them at the page bottom. */
+  noteRefs(ids: string[]): void;
+  /** Height still usable in this area, after reserving room for footnotes already referenced. */
+  remaining(): number;
+}
+
+/** table.ts: places a table at the cursor, splitting rows across pages and repeating header rows. */
+export type PlaceTable = (t: import("../model/types").Table, cursor: FlowCursor, ctx: LayoutContext) => void;
+
+/** Height and items of blocks laid out in a fixed width without pagination (table cells, text boxes, notes, headers). */
+export interface StackedBlocks {
+  height: number;
+  /** Lines of every paragraph in order with their y offset from the top; tables as groups of items. */
+  items: PaintItem[];
+  /** Break points (y offsets) where the stack may be split across pages. */
+  breakPoints: number[];
+}
+export type StackBlocks = (blocks: Block[], width: number, ctx: LayoutContext) => StackedBlocks;

@@ -1,0 +1,243 @@
+/**
+ * The document model the renderer lays out: what a DOCX says, with every style resolved.
+ * Parsing (`model/parse-*.ts`) turns the package's XML into this; layout never sees XML.
+ * All lengths are in PDF points (1/72 in); colours are "RRGGBB" hex or null for automatic.
+ */
+
+export type Color = string;
+
+export type UnderlineStyle = "none" | "single" | "double" | "thick" | "dotted" | "dashed" | "wave" | "words";
+
+/** Resolved character formatting (docDefaults → paragraph style → character style → direct). */
+export interface RunStyle {
+  /** Font family for Latin text (theme fonts already resolved to names). */
+  font: string;
+  /** Font for East Asian text (w:eastAsia), if different. */
+  fontEastAsia?: string;
+  /** Font for complex scripts (w:cs), used when the run is RTL or complex script. */
+  fontComplex?: string;
+  /** Size in pt (w:sz / 2; w:szCs for complex scripts). */
+  size: number;
+  bold: boolean;
+  italic: boolean;
+  underline: UnderlineStyle;
+  /** Underline colour, if not the text colour. */
+  underlineColor?: Color | null;
+  strike: boolean;
+  doubleStrike: boolean;
+  /** Text colour; null = automatic (black). */
+  color: Color | null;
+  /** Highlight (w:highlight, mapped to hex) or run shading fill; null = none. */
+  highlight: Color | null;
+  caps: boolean;
+  smallCaps: boolean;
+  vertAlign: "baseline" | "superscript" | "subscript";
+  /** Extra space after each character in pt (w:spacing), may be negative. */
+  charSpacing: number;
+  /** Raised (+) or lowered (-) baseline in pt (w:position). */
+  position: number;
+  /** Horizontal scale in percent (w:w), 100 = normal. */
+  scale: number;
+  /** Hidden text (w:vanish): not rendered. */
+  hidden: boolean;
+  /** Right-to-left run (w:rtl). */
+  rtl: boolean;
+}
+
+export type Inline =
+  | { type: "text"; text: string; style: RunStyle; link?: string }
+  | { type: "tab"; style: RunStyle; link?: string }
+  | { type: "break"; kind: "line" | "page" | "column"; style: RunStyle }
+  /** PAGE, NUMPAGES, SECTIONPAGES: the value is known only after pagination. `fallback` = cached result. */
+  | { type: "field"; field: "PAGE" | "NUMPAGES" | "SECTIONPAGES"; format: NumberFormat; style: RunStyle; fallback: string }
+  | { type: "image"; image: string; width: number; height: number; style: RunStyle; anchor?: Anchor; link?: string }
+  /** A text box or shape holding blocks (best effort); anchored or inline. */
+  | { type: "box"; blocks: Block[]; width: number; height: number; style: RunStyle; anchor?: Anchor; fill?: Color | null; border?: Border | null }
+  /** Reference mark of a footnote/endnote in the text; the note body is in `DocumentModel.footnotes`. */
+  | { type: "noteRef"; kind: "footnote" | "endnote"; id: string; label: string; style: RunStyle };
+
+/** Position of a floating object (wp:anchor). Offsets in pt. */
+export interface Anchor {
+  /** Horizontal: offset from the reference, or an alignment against it. */
+  x: { relativeTo: "page" | "margin" | "column" | "character" | "leftMargin" | "rightMargin" | "insideMargin" | "outsideMargin"; offset?: number; align?: "left" | "center" | "right" | "inside" | "outside" };
+  y: { relativeTo: "page" | "margin" | "paragraph" | "line" | "topMargin" | "bottomMargin"; offset?: number; align?: "top" | "center" | "bottom" | "inside" | "outside" };
+  wrap: "square" | "tight" | "through" | "topAndBottom" | "none";
+  /** Which side text may flow on for square/tight wrap. */
+  wrapSide?: "both" | "left" | "right" | "largest";
+  /** Distance kept from text, pt. */
+  distance: { top: number; bottom: number; left: number; right: number };
+  behindText: boolean;
+}
+
+export interface Border {
+  style: string; // w:val: single, double, dashed, dotted, thick, nil/none ...
+  /** Width in pt (w:sz / 8). */
+  width: number;
+  color: Color | null;
+  /** Space between border and content, pt. */
+  space: number;
+}
+
+export type TabAlign = "left" | "center" | "right" | "decimal" | "bar" | "clear";
+export type TabLeader = "none" | "dot" | "hyphen" | "underscore" | "middleDot" | "heavy";
+export interface TabStop {
+  pos: number;
+  align: TabAlign;
+  leader: TabLeader;
+}
+
+export interface LineSpacing {
+  /** auto: `value` is a multiple of single spacing (1 = single); exact/atLeast: `value` in pt. */
+  rule: "auto" | "exact" | "atLeast";
+  value: number;
+}
+
+export interface ParagraphStyle {
+  /** Style id (w:pStyle) after resolution, for contextual spacing comparisons. */
+  styleId: string;
+  align: "left" | "center" | "right" | "justify" | "distribute";
+  indentLeft: number;
+  indentRight: number;
+  /** First-line indent; negative = hanging. */
+  firstLine: number;
+  spaceBefore: number;
+  spaceAfter: number;
+  /** Ignore before/after spacing between paragraphs of the same style. */
+  contextualSpacing: boolean;
+  line: LineSpacing;
+  /** Resolved tab stops (style + direct, `clear` applied), sorted by position. */
+  tabs: TabStop[];
+  keepNext: boolean;
+  keepLines: boolean;
+  widowControl: boolean;
+  pageBreakBefore: boolean;
+  bidi: boolean;
+  borders: { top?: Border; bottom?: Border; left?: Border; right?: Border; between?: Border };
+  shading: Color | null;
+  /** Outline level / heading level if any (unused by layout, kept for bookmarks). */
+  outlineLevel?: number;
+}
+
+export type NumberFormat =
+  | "decimal" | "upperRoman" | "lowerRoman" | "upperLetter" | "lowerLetter" | "ordinal" | "bullet"
+  | "decimalZero" | "none" | "arabicAbjad" | "hebrew1" | "russianUpper" | "russianLower" | "chicago" | "cardinalText" | "ordinalText";
+
+export interface Paragraph {
+  type: "paragraph";
+  style: ParagraphStyle;
+  inlines: Inline[];
+  /** The list label already computed (counters, restarts, level text), with its own formatting. */
+  numbering?: { text: string; style: RunStyle; suffix: "tab" | "space" | "nothing"; align: "left" | "center" | "right"; image?: string };
+  /** Formatting of the paragraph mark: gives an empty paragraph its height. */
+  markStyle: RunStyle;
+}
+
+export interface TableCell {
+  /** Grid columns this cell spans (w:gridSpan). */
+  gridSpan: number;
+  /** Vertical merge: "restart" starts a merged cell, "continue" is covered by the cell above. */
+  vMerge: "restart" | "continue" | null;
+  /** Preferred width in pt, if given in absolute units (w:tcW type dxa); percent widths resolved against the table. */
+  width?: number;
+  blocks: Block[];
+  borders: { top?: Border; bottom?: Border; left?: Border; right?: Border };
+  shading: Color | null;
+  margins: { top: number; bottom: number; left: number; right: number };
+  vAlign: "top" | "center" | "bottom";
+}
+
+export interface TableRow {
+  cells: TableCell[];
+  height?: { value: number; rule: "atLeast" | "exact" };
+  /** Repeated at the top of each page (w:tblHeader). */
+  header: boolean;
+  /** Row may not split across pages (w:cantSplit). */
+  cantSplit: boolean;
+  /** Grid columns skipped before/after the first/last cell (w:gridBefore/w:gridAfter). */
+  gridBefore: number;
+  gridAfter: number;
+}
+
+export interface Table {
+  type: "table";
+  /** Column widths from w:tblGrid, pt. */
+  grid: number[];
+  /** Preferred table width: pt, a fraction of the available width (pct), or auto. */
+  width: { type: "pt"; value: number } | { type: "pct"; value: number } | { type: "auto" };
+  layout: "fixed" | "autofit";
+  align: "left" | "center" | "right";
+  /** w:tblInd, pt. */
+  indent: number;
+  rows: TableRow[];
+  /** Inside borders of the table (tblBorders insideH/insideV), used where cells give none. */
+  insideBorders: { horizontal?: Border; vertical?: Border };
+  /** Outer borders of the table (tblBorders top/left/bottom/right). */
+  borders: { top?: Border; bottom?: Border; left?: Border; right?: Border };
+  bidi: boolean;
+}
+
+export type Block = Paragraph | Table;
+
+export interface Columns {
+  count: number;
+  /** Space between columns, pt (equal-width columns). */
+  space: number;
+  /** Explicit widths/spaces when not equal width. */
+  widths?: { width: number; space: number }[];
+  separator: boolean;
+}
+
+export interface Section {
+  pageWidth: number;
+  pageHeight: number;
+  margins: { top: number; right: number; bottom: number; left: number; header: number; footer: number; gutter: number };
+  columns: Columns;
+  /** How this section starts (w:type of its sectPr). */
+  start: "nextPage" | "continuous" | "evenPage" | "oddPage" | "nextColumn";
+  /** Header/footer part ids (keys of DocumentModel.headerFooters), inherited from earlier sections where absent. */
+  headers: { default?: string; first?: string; even?: string };
+  footers: { default?: string; first?: string; even?: string };
+  /** Distinct first-page header/footer (w:titlePg). */
+  titlePage: boolean;
+  pageNumberStart?: number;
+  pageNumberFormat: NumberFormat;
+  /** Blocks of the body belonging to this section, in order. */
+  blocks: Block[];
+}
+
+export interface ImageResource {
+  bytes: Uint8Array;
+  /** Only PNG and JPEG are painted; others are skipped (their box stays empty). */
+  type: "png" | "jpeg" | "other";
+}
+
+export interface DocumentModel {
+  sections: Section[];
+  /** Header and footer contents by part id. */
+  headerFooters: Map<string, Block[]>;
+  /** Footnote and endnote bodies by `kind:id` (e.g. "footnote:2"). */
+  notes: Map<string, Block[]>;
+  /** Images by id (the part name inside the package). */
+  images: Map<string, ImageResource>;
+  /** w:evenAndOddHeaders in settings.xml. */
+  evenAndOddHeaders: boolean;
+  /** w:defaultTabStop, pt (36 when absent). */
+  defaultTabStop: number;
+  /** dc:title of docProps/core.xml, used as the PDF title. */
+  title?: string;
+  /** Every font family the model names (for loading fonts before layout). */
+  fontFamilies: Set<string>;
+  /** Font table entries (word/fontTable.xml) by name: alternate names, family class, pitch, panose. */
+  fontTable: Map<string, FontTableEntry>;
+}
+
+export interface FontTableEntry {
+  name: string;
+  altName?: string;
+  /** w:family: roman, swiss, modern, script, decorative, auto. */
+  family?: string;
+  /** w:pitch: fixed, variable. */
+  pitch?: string;
+  /** w:panose1 hex (10 bytes). */
+  panose?: string;
+}
