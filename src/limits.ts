@@ -82,6 +82,14 @@ export const LIMITS = {
     maxTableCells: 100_000,
   },
 
+  /** DOCX renderer budgets (layout). */
+  render: {
+    /** Tables nested inside table cells; deeper tables are flattened to their paragraphs. */
+    maxTableNesting: 16,
+    /** Grid columns of one table (Word allows 63); cells beyond are dropped. */
+    maxTableColumns: 1_000,
+  },
+
   /**
    * JSON string values at least this long are base64-decoded while the request
    * body streams in (documents, images); below it, bodies are parsed as usual.
