@@ -1,0 +1,164 @@
+/**
+ * Our open fonts and how a document's family names map onto them.
+ *
+ * Files are named "<Family>-<Style>.ttf" (e.g. "Carlito-BoldItalic.ttf"): that is their name under
+ * /fonts/ in the static assets; files.json says where each comes from in the installed
+ * @expo-google-fonts packages (full TrueType files, not split by script).
+ */
+import type { FontTableEntry } from "../model/types";
+import fontFiles from "./files.json";
+
+export type FamilyId = "Carlito" | "Caladea" | "Arimo" | "Tinos" | "Cousine" | "NotoSans" | "NotoSerif" | "NotoSansHebrew" | "NotoSansArabic";
+
+export type StyleName = "Regular" | "Bold" | "Italic" | "BoldItalic";
+
+interface FamilySpec {
+  /** Whether the family has italic files; a missing italic uses the upright face (we synthesize nothing). */
+  italics: boolean;
+  serif: boolean;
+}
+
+const FAMILIES: Record<FamilyId, FamilySpec> = {
+  Carlito: { italics: true, serif: false },
+  Caladea: { italics: true, serif: true },
+  Arimo: { italics: true, serif: false },
+  Tinos: { italics: true, serif: true },
+  Cousine: { italics: true, serif: false },
+  NotoSans: { italics: true, serif: false },
+  NotoSerif: { italics: true, serif: true },
+  NotoSansHebrew: { italics: false, serif: false },
+  NotoSansArabic: { italics: false, serif: false },
+};
+
+export const FAMILY_IDS = Object.keys(FAMILIES) as FamilyId[];
+
+export function styleName(bold: boolean, italic: boolean): StyleName {
+  return bold ? (italic ? "BoldItalic" : "Bold") : italic ? "Italic" : "Regular";
+}
+
+/** The file holding `family` in this weight/style (italic falls back to upright where the family has none). */
+export function fontFile(family: FamilyId, bold: boolean, italic: boolean): string {
+  const spec = FAMILIES[family];
+  return `${family}-${styleName(bold, italic && spec.italics)}.ttf`;
+}
+
+export function isSerif(family: FamilyId): boolean {
+  return FAMILIES[family].serif;
+}
+
+/**
+ * Every file of the catalog → its path under node_modules/@expo-google-fonts/. files.json is also
+ * read by scripts/dev-setup.mjs, which copies these files into assets/fonts/.
+ */
+export const NODE_FONT_PACKAGE_PATHS: ReadonlyMap<string, string> = new Map(Object.entries(fontFiles as Record<string, string>));
+
+// ---------------------------------------------------------------------------------------------
+// Family substitution.
+
+/**
+ * Names with a metric-compatible (or closest) open substitute. Keys are normalized (lower case,
+ * single spaces). "best effort" entries are not metric-compatible: Arial Narrow is narrower than
+ * Arimo and Consolas is narrower than Cousine, so lines there break later than in Word.
+ */
+const KNOWN: Record<string, FamilyId> = {
+  calibri: "Carlito",
+  "calibri light": "Carlito",
+  carlito: "Carlito",
+  cambria: "Caladea",
+  "cambria math": "Caladea",
+  caladea: "Caladea",
+  arial: "Arimo",
+  helvetica: "Arimo",
+  "helvetica neue": "Arimo",
+  "liberation sans": "Arimo",
+  "arial narrow": "Arimo",
+  arimo: "Arimo",
+  "times new roman": "Tinos",
+  times: "Tinos",
+  "liberation serif": "Tinos",
+  tinos: "Tinos",
+  "courier new": "Cousine",
+  courier: "Cousine",
+  "liberation mono": "Cousine",
+  consolas: "Cousine",
+  cousine: "Cousine",
+  "noto sans": "NotoSans",
+  "noto serif": "NotoSerif",
+  "noto sans hebrew": "NotoSansHebrew",
+  "noto sans arabic": "NotoSansArabic",
+};
+
+/**
+ * Families we have no substitute for. Measured: LibreOffice 7 on this machine, with our font
+ * folders added to fontconfig (as the fidelity harness runs it), renders unknown families through
+ * fontconfig's generic lists: an unknown sans → Noto Sans, an unknown serif → Noto Serif
+ * (`fc-match UnknownFamilyXYZ` → NotoSans_400Regular.ttf, `fc-match serif` → NotoSerif), fixed
+ * pitch → a mono face. So Noto Sans is closer to LibreOffice than Carlito or Arimo would be.
+ * Monospace → Cousine (Noto Sans Mono is not among our fonts).
+ */
+export const UNKNOWN_SANS: FamilyId = "NotoSans";
+export const UNKNOWN_SERIF: FamilyId = "NotoSerif";
+export const UNKNOWN_MONO: FamilyId = "Cousine";
+
+function normalize(name: string): string {
+  return name.trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+/**
+ * PANOSE byte 2 (bSerifStyle) for Latin text faces (byte 1 = 2): 11–13 are sans serif (normal,
+ * obtuse, perpendicular), 2–10 and 14 serif kinds, 15 rounded. Byte 4 (bProportion) 9 = monospaced.
+ */
+function panoseClass(panoseHex: string | undefined): "sans" | "serif" | "mono" | null {
+  if (!panoseHex || !/^[0-9a-fA-F]{20}$/.test(panoseHex)) return null;
+  const byte = (i: number) => parseInt(panoseHex.slice(i * 2, i * 2 + 2), 16);
+  if (byte(0) !== 2) return null;
+  if (byte(3) === 9) return "mono";
+  const serifStyle = byte(1);
+  if (serifStyle >= 11 && serifStyle <= 13) return "sans";
+  if (serifStyle >= 2 && serifStyle <= 10) return "serif";
+  if (serifStyle === 14) return "serif";
+  if (serifStyle === 15) return "sans";
+  return null;
+}
+
+/**
+ * The catalog family that renders `name`: a known substitute (directly or through the font table's
+ * alternate name), else by the font table's class: fixed pitch or `modern` → mono, `roman` or a
+ * serif PANOSE → serif, otherwise sans.
+ */
+export function substituteFamily(name: string, fontTable?: ReadonlyMap<string, FontTableEntry>): FamilyId {
+  const direct = KNOWN[normalize(name)];
+  if (direct) return direct;
+  const entry = fontTable?.get(name) ?? findEntry(fontTable, name);
+  if (entry?.altName) {
+    for (const alt of entry.altName.split(/[,;]/)) {
+      const viaAlt = KNOWN[normalize(alt)];
+      if (viaAlt) return viaAlt;
+    }
+  }
+  if (entry) {
+    if (entry.pitch === "fixed" || entry.family === "modern") return UNKNOWN_MONO;
+    const byPanose = panoseClass(entry.panose);
+    if (byPanose === "mono") return UNKNOWN_MONO;
+    if (entry.family === "roman") return UNKNOWN_SERIF;
+    if (entry.family === "swiss") return UNKNOWN_SANS;
+    if (byPanose === "serif") return UNKNOWN_SERIF;
+  }
+  return UNKNOWN_SANS;
+}
+
+function findEntry(fontTable: ReadonlyMap<string, FontTableEntry> | undefined, name: string): FontTableEntry | undefined {
+  if (!fontTable) return undefined;
+  const wanted = normalize(name);
+  for (const [key, entry] of fontTable) if (normalize(key) === wanted) return entry;
+  return undefined;
+}
+
+/**
+ * Faces tried, in order, for characters the primary face lacks: the Noto face matching the
+ * primary's serif-ness and style, then the script-specific Noto faces.
+ */
+export function fallbackFamilies(primary: FamilyId): FamilyId[] {
+  const wide: FamilyId[] = isSerif(primary) ? ["NotoSerif", "NotoSans"] : ["NotoSans", "NotoSerif"];
+  return [...wide, "NotoSansHebrew", "NotoSansArabic"].filter((f) => f !== primary) as FamilyId[];
+}

@@ -1,0 +1,201 @@
+/**
+ * Loads the faces a document needs before layout (layout measures synchronously): the substitute
+ * of every family/weight/style its runs use, plus the Noto fallback faces for characters those
+ * faces lack (found by scanning the model's text).
+ */
+import type { Block, DocumentModel, FontTableEntry, Inline, RunStyle } from "../model/types";
+import { fallbackFamilies, fontFile, substituteFamily, type FamilyId } from "./catalog";
+import { faceFromBytes, type LoadedFace } from "./font-face";
+import type { FaceRequest, FontBook, FontFace, FontSource } from "./types";
+
+/** Loaded when the document names no font at all (Word's built-in default is Times New Roman). */
+const LAST_RESORT: { family: FamilyId; bold: boolean; italic: boolean } = { family: "Tinos", bold: false, italic: false };
+
+interface StyleKey {
+  family: FamilyId;
+  bold: boolean;
+  italic: boolean;
+}
+
+export async function loadFontBook(model: DocumentModel, source: FontSource): Promise<FontBook> {
+  const usage = collectUsage(model);
+  const loader = new FaceLoader(source);
+
+  // Primary faces, in parallel.
+  const primaries = [...usage.values()];
+  await Promise.all(primaries.map((u) => loader.load(fontFile(u.key.family, u.key.bold, u.key.italic))));
+  if (loader.loaded.size === 0) await loader.load(fontFile(LAST_RESORT.family, LAST_RESORT.bold, LAST_RESORT.italic));
+
+  // Fallbacks for code points a primary lacks, tried in order until one covers each.
+  for (const u of primaries) {
+    const primary = loader.get(fontFile(u.key.family, u.key.bold, u.key.italic));
+    if (!primary) continue;
+    let missing = [...u.codePoints].filter((cp) => !primary.covers(cp));
+    for (const fb of fallbackFamilies(u.key.family)) {
+      if (missing.length === 0) break;
+      const face = await loader.load(fontFile(fb, u.key.bold, u.key.italic));
+      if (face) missing = missing.filter((cp) => !face.covers(cp));
+    }
+  }
+  return new LoadedFontBook(loader, model.fontTable);
+}
+
+class FaceLoader {
+  readonly loaded = new Map<string, LoadedFace>();
+  private readonly missing = new Set<string>();
+  constructor(private readonly source: FontSource) {}
+
+  get(file: string): LoadedFace | undefined {
+    return this.loaded.get(file);
+  }
+
+  async load(file: string): Promise<LoadedFace | undefined> {
+    const hit = this.loaded.get(file);
+    if (hit || this.missing.has(file)) return hit;
+    const bytes = await this.source.load(file);
+    if (!bytes) {
+      this.missing.add(file);
+      return undefined;
+    }
+    // A concurrent load of the same file may have finished meanwhile: both give the cached face.
+    const face = faceFromBytes(file, bytes);
+    this.loaded.set(file, face);
+    return face;
+  }
+}
+
+class LoadedFontBook implements FontBook {
+  private readonly resolved = new Map<string, { primary: LoadedFace; fallbacks: LoadedFace[] }>();
+  private readonly anyFace: LoadedFace;
+
+  constructor(
+    private readonly loader: FaceLoader,
+    private readonly fontTable: ReadonlyMap<string, FontTableEntry>,
+  ) {
+    this.anyFace = loader.loaded.values().next().value!;
+  }
+
+  face(req: FaceRequest): FontFace {
+    return this.resolve(req).primary;
+  }
+
+  split(text: string, req: FaceRequest): { text: string; face: FontFace }[] {
+    const { primary, fallbacks } = this.resolve(req);
+    const pieces: { text: string; face: FontFace }[] = [];
+    let current: LoadedFace | null = null;
+    let buf = "";
+    for (const ch of text) {
+      const cp = ch.codePointAt(0)!;
+      let face: LoadedFace = primary;
+      // Spaces, punctuation and combining marks stay with the piece they are in when its face has them.
+      if (current && !/[\p{L}\p{N}]/u.test(ch) && current.covers(cp)) face = current;
+      else if (!primary.covers(cp) && cp >= 0x20) face = fallbacks.find((f) => f.covers(cp)) ?? primary;
+      if (face !== current && buf) {
+        pieces.push({ text: buf, face: current! });
+        buf = "";
+      }
+      current = face;
+      buf += ch;
+    }
+    if (buf) pieces.push({ text: buf, face: current! });
+    return pieces;
+  }
+
+  private resolve(req: FaceRequest): { primary: LoadedFace; fallbacks: LoadedFace[] } {
+    const key = `${req.family}\u0000${req.bold ? 1 : 0}${req.italic ? 1 : 0}`;
+    let r = this.resolved.get(key);
+    if (!r) {
+      const family = substituteFamily(req.family, this.fontTable);
+      const primary = this.nearest(family, req.bold, req.italic) ?? this.anyFace;
+      const fallbacks = fallbackFamilies(family)
+        .map((fb) => this.nearest(fb, req.bold, req.italic))
+        .filter((f): f is LoadedFace => f !== undefined && f !== primary);
+      r = { primary, fallbacks };
+      this.resolved.set(key, r);
+    }
+    return r;
+  }
+
+  /** The loaded face of `family` closest to the wanted style (layout may ask for one the scan did not see). */
+  private nearest(family: FamilyId, bold: boolean, italic: boolean): LoadedFace | undefined {
+    const order: [boolean, boolean][] = [
+      [bold, italic],
+      [bold, false],
+      [false, italic],
+      [false, false],
+      [true, false],
+      [true, true],
+      [false, true],
+    ];
+    for (const [b, i] of order) {
+      const f = this.loader.get(fontFile(family, b, i));
+      if (f) return f;
+    }
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the model uses.
+
+interface Usage {
+  key: StyleKey;
+  codePoints: Set<number>;
+}
+
+/** Every substitute face the model's runs need, with the code points drawn in it. */
+function collectUsage(model: DocumentModel): Map<string, Usage> {
+  const usage = new Map<string, Usage>();
+  const note = (style: RunStyle, text: string) => {
+    if (style.hidden) return;
+    const families = [style.font, style.fontEastAsia, style.fontComplex].filter((f): f is string => !!f);
+    for (const name of families) {
+      const family = substituteFamily(name, model.fontTable);
+      const key = fontFile(family, style.bold, style.italic);
+      let u = usage.get(key);
+      if (!u) {
+        u = { key: { family, bold: style.bold, italic: style.italic }, codePoints: new Set() };
+        usage.set(key, u);
+      }
+      for (const ch of style.caps || style.smallCaps ? text + text.toUpperCase() : text) {
+        const cp = ch.codePointAt(0)!;
+        if (cp >= 0x20) u.codePoints.add(cp);
+      }
+    }
+  };
+
+  const blocks = (list: Block[]) => {
+    for (const b of list) {
+      if (b.type === "paragraph") {
+        note(b.markStyle, "");
+        if (b.numbering) note(b.numbering.style, b.numbering.text);
+        for (const i of b.inlines) inline(i);
+      } else {
+        for (const row of b.rows) for (const cell of row.cells) blocks(cell.blocks);
+      }
+    }
+  };
+  const inline = (i: Inline) => {
+    switch (i.type) {
+      case "text":
+        note(i.style, i.text);
+        break;
+      case "field":
+        note(i.style, i.fallback + "0123456789");
+        break;
+      case "noteRef":
+        note(i.style, i.label);
+        break;
+      case "box":
+        blocks(i.blocks);
+        break;
+      default:
+        note(i.style, "");
+    }
+  };
+
+  for (const s of model.sections) blocks(s.blocks);
+  for (const b of model.headerFooters.values()) blocks(b);
+  for (const b of model.notes.values()) blocks(b);
+  return usage;
+}
