@@ -88,6 +88,11 @@ export const LIMITS = {
     maxTableNesting: 16,
     /** Grid columns of one table (Word allows 63); cells beyond are dropped. */
     maxTableColumns: 1_000,
+    /**
+     * Pages one document may lay out. Every block advances the flow, so this bounds documents that
+     * are simply huge and hostile ones (thousands of page breaks) alike.
+     */
+    maxPages: 5_000,
   },
 
   /**

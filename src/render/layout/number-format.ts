@@ -1,0 +1,137 @@
+/**
+ * Numbers written in a WordprocessingML number format (w:numFmt, w:pgNumType/@w:fmt): page numbers
+ * in headers and footers, and list labels. Pure; follows what Word prints for each format.
+ */
+import type { NumberFormat } from "../model/types";
+
+const ROMAN: [number, string][] = [
+  [1000, "M"], [900, "CM"], [500, "D"], [400, "CD"], [100, "C"], [90, "XC"],
+  [50, "L"], [40, "XL"], [10, "X"], [9, "IX"], [5, "V"], [4, "IV"], [1, "I"],
+];
+
+function roman(n: number): string {
+  // Word writes numbers past the roman range as plain digits.
+  if (n <= 0 || n >= 4000) return String(n);
+  let out = "";
+  for (const [value, digits] of ROMAN) {
+    while (n >= value) {
+      out += digits;
+      n -= value;
+    }
+  }
+  return out;
+}
+
+/** Word's letter numbering repeats the letter: 1 → a, 26 → z, 27 → aa, 53 → aaa. */
+function repeatedLetter(n: number, alphabet: string[]): string {
+  if (n <= 0) return String(n);
+  const letter = alphabet[(n - 1) % alphabet.length];
+  return letter.repeat(Math.floor((n - 1) / alphabet.length) + 1);
+}
+
+const LATIN = "abcdefghijklmnopqrstuvwxyz".split("");
+// Word's russianLower skips ё, й and ъ, ы, ь (letters that cannot start a word).
+const RUSSIAN = "абвгдежзиклмнопрстуфхцчшщэюя".split("");
+
+function ordinalSuffix(n: number): string {
+  const mod100 = Math.abs(n) % 100;
+  if (mod100 >= 11 && mod100 <= 13) return "th";
+  return ["th", "st", "nd", "rd"][Math.abs(n) % 10] ?? "th";
+}
+
+const ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+  "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
+const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+
+function cardinalWords(n: number): string {
+  if (n < 20) return ONES[n];
+  if (n < 100) return TENS[Math.floor(n / 10)] + (n % 10 ? "-" + ONES[n % 10] : "");
+  if (n < 1000) return ONES[Math.floor(n / 100)] + " hundred" + (n % 100 ? " " + cardinalWords(n % 100) : "");
+  if (n < 1_000_000) return cardinalWords(Math.floor(n / 1000)) + " thousand" + (n % 1000 ? " " + cardinalWords(n % 1000) : "");
+  return String(n);
+}
+
+const ORDINAL_WORDS: Record<string, string> = {
+  one: "first", two: "second", three: "third", five: "fifth", eight: "eighth", nine: "ninth", twelve: "twelfth",
+};
+
+function ordinalWords(n: number): string {
+  const cardinal = cardinalWords(n);
+  if (/^\d+$/.test(cardinal)) return cardinal + ordinalSuffix(n);
+  const m = /^(.*?)([a-z]+)$/.exec(cardinal)!;
+  const last = m[2];
+  const ordinal = ORDINAL_WORDS[last] ?? (last.endsWith("y") ? last.slice(0, -1) + "ieth" : last + "th");
+  return m[1] + ordinal;
+}
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+// Hebrew numerals: letters add up (tav = 400 repeats), 15 and 16 are written 9+6 and 9+7.
+const HEBREW: [number, string][] = [
+  [400, "ת"], [300, "ש"], [200, "ר"], [100, "ק"], [90, "צ"], [80, "פ"], [70, "ע"], [60, "ס"], [50, "נ"],
+  [40, "מ"], [30, "ל"], [20, "כ"], [10, "י"], [9, "ט"], [8, "ח"], [7, "ז"], [6, "ו"], [5, "ה"], [4, "ד"],
+  [3, "ג"], [2, "ב"], [1, "א"],
+];
+
+function hebrew(n: number): string {
+  if (n <= 0 || n >= 10_000) return String(n);
+  let out = "";
+  let rest = n % 1000;
+  while (rest > 0) {
+    if (rest === 15 || rest === 16) {
+      out += "ט" + (rest === 15 ? "ו" : "ז");
+      break;
+    }
+    const [value, letter] = HEBREW.find(([v]) => v <= rest)!;
+    out += letter;
+    rest -= value;
+  }
+  return out || String(n);
+}
+
+// Abjad order of the Arabic alphabet, as Word's arabicAbjad numbering counts 1..28.
+const ABJAD = "أبجدهوزحطيكلمنسعفصقرشتثخذضظغ".split("");
+
+const CHICAGO = ["*", "†", "‡", "§"];
+
+/** Formats `n` as Word writes it in `format`. Unknown or out-of-range input falls back to digits. */
+export function formatNumber(n: number, format: NumberFormat): string {
+  if (!Number.isFinite(n)) return "";
+  n = Math.trunc(n);
+  switch (format) {
+    case "decimal":
+      return String(n);
+    case "decimalZero":
+      return n >= 0 && n < 10 ? "0" + n : String(n);
+    case "upperRoman":
+      return roman(n);
+    case "lowerRoman":
+      return roman(n).toLowerCase();
+    case "upperLetter":
+      return repeatedLetter(n, LATIN).toUpperCase();
+    case "lowerLetter":
+      return repeatedLetter(n, LATIN);
+    case "russianLower":
+      return repeatedLetter(n, RUSSIAN);
+    case "russianUpper":
+      return repeatedLetter(n, RUSSIAN).toUpperCase();
+    case "ordinal":
+      return n + ordinalSuffix(n);
+    case "cardinalText":
+      return n >= 0 ? capitalize(cardinalWords(n)) : String(n);
+    case "ordinalText":
+      return n > 0 ? capitalize(ordinalWords(n)) : String(n);
+    case "chicago":
+      return n > 0 ? CHICAGO[(n - 1) % 4].repeat(Math.floor((n - 1) / 4) + 1) : String(n);
+    case "hebrew1":
+      return hebrew(n);
+    case "arabicAbjad":
+      return repeatedLetter(n, ABJAD);
+    case "bullet":
+      return "•";
+    case "none":
+      return "";
+    default:
+      return String(n);
+  }
+}
