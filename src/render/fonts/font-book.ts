@@ -118,14 +118,12 @@ class LoadedFontBook implements FontBook {
 
   /** The loaded face of `family` closest to the wanted style (layout may ask for one the scan did not see). */
   private nearest(family: FamilyId, bold: boolean, italic: boolean): LoadedFace | undefined {
+    // Weight first: it changes widths more than posture does.
     const order: [boolean, boolean][] = [
       [bold, italic],
-      [bold, false],
-      [false, italic],
-      [false, false],
-      [true, false],
-      [true, true],
-      [false, true],
+      [bold, !italic],
+      [!bold, italic],
+      [!bold, !italic],
     ];
     for (const [b, i] of order) {
       const f = this.loader.get(fontFile(family, b, i));

@@ -1,0 +1,166 @@
+/**
+ * The font book against real font files: family substitution through the font table, which faces
+ * get loaded, fallback splitting for scripts the primary face lacks, and line metrics compared
+ * with what LibreOffice produced for the same fonts (numbers in src/render/fonts/font-face.ts).
+ */
+import { describe, expect, it } from "vitest";
+import { readFile } from "node:fs/promises";
+import { nodeFontPath, nodeFontSource } from "../../scripts/lib/node-font-source";
+import { loadFontBook } from "../../src/render/fonts/font-book";
+import { NODE_FONT_PACKAGE_PATHS, FAMILY_IDS, fontFile, substituteFamily } from "../../src/render/fonts/catalog";
+import { parseFontMetrics } from "../../src/evidence/font-metrics";
+import type { FontSource } from "../../src/render/fonts/types";
+import type { DocumentModel, FontTableEntry, Paragraph, RunStyle } from "../../src/render/model/types";
+
+function style(font: string, extra: Partial<RunStyle> = {}): RunStyle {
+  return {
+    font, size: 11, bold: false, italic: false, underline: "none", strike: false, doubleStrike: false, color: null,
+    highlight: null, caps: false, smallCaps: false, vertAlign: "baseline", charSpacing: 0, position: 0, scale: 100,
+    hidden: false, rtl: false, ...extra,
+  };
+}
+
+function para(runs: { text: string; style: RunStyle }[]): Paragraph {
+  return {
+    type: "paragraph",
+    style: {
+      styleId: "Normal", align: "left", indentLeft: 0, indentRight: 0, firstLine: 0, spaceBefore: 0, spaceAfter: 0,
+      contextualSpacing: false, line: { rule: "auto", value: 1 }, tabs: [], keepNext: false, keepLines: false,
+      widowControl: true, pageBreakBefore: false, bidi: false, borders: {}, shading: null,
+    },
+    inlines: runs.map((r) => ({ type: "text" as const, ...r })),
+    markStyle: runs[0]?.style ?? style("Calibri"),
+  };
+}
+
+function model(paragraphs: Paragraph[], fontTable: FontTableEntry[] = []): DocumentModel {
+  const families = new Set<string>();
+  for (const p of paragraphs) for (const i of p.inlines) families.add(i.style.font);
+  return {
+    sections: [{
+      pageWidth: 612, pageHeight: 792, margins: { top: 72, right: 72, bottom: 72, left: 72, header: 36, footer: 36, gutter: 0 },
+      columns: { count: 1, space: 36, separator: false }, start: "nextPage", headers: {}, footers: {}, titlePage: false,
+      pageNumberFormat: "decimal", blocks: paragraphs,
+    }],
+    headerFooters: new Map(), notes: new Map(), images: new Map(), evenAndOddHeaders: false, defaultTabStop: 36,
+    fontFamilies: families, fontTable: new Map(fontTable.map((e) => [e.name, e])),
+  };
+}
+
+/** The real Node source, recording which files were asked for. */
+function recordingSource(): FontSource & { asked: string[] } {
+  const inner = nodeFontSource();
+  const asked: string[] = [];
+  return { asked, load: (file) => (asked.push(file), inner.load(file)) };
+}
+
+describe("font catalog", () => {
+  it("every family and style maps to a file that exists in node_modules", async () => {
+    for (const id of FAMILY_IDS)
+      for (const [b, i] of [[false, false], [true, false], [false, true], [true, true]] as const) {
+        const path = nodeFontPath(fontFile(id, b, i));
+        expect(path, `${id} ${b} ${i}`).not.toBeNull();
+        expect((await readFile(path!)).byteLength).toBeGreaterThan(10_000);
+      }
+    expect(NODE_FONT_PACKAGE_PATHS.size).toBe(7 * 4 + 2 * 2);
+  });
+
+  it("maps Office families to their metric-compatible substitutes", () => {
+    expect(substituteFamily("Calibri")).toBe("Carlito");
+    expect(substituteFamily("  calibri   light ")).toBe("Carlito");
+    expect(substituteFamily("Cambria")).toBe("Caladea");
+    expect(substituteFamily("Arial")).toBe("Arimo");
+    expect(substituteFamily("Times New Roman")).toBe("Tinos");
+    expect(substituteFamily("Courier New")).toBe("Cousine");
+  });
+
+  it("maps unknown families through the font table: alt name, pitch, family class, PANOSE", () => {
+    const table = new Map<string, FontTableEntry>([
+      ["Corporate Sans", { name: "Corporate Sans", altName: "Arial" }],
+      ["Typewriter X", { name: "Typewriter X", pitch: "fixed", family: "auto" }],
+      ["Old Style", { name: "Old Style", family: "roman" }],
+      ["Panose Serif", { name: "Panose Serif", panose: "02040503050406030204" }],
+      ["Panose Sans", { name: "Panose Sans", panose: "020B0604020202020204" }],
+      ["Panose Mono", { name: "Panose Mono", panose: "02070309020205020404" }],
+    ]);
+    expect(substituteFamily("Corporate Sans", table)).toBe("Arimo");
+    expect(substituteFamily("Typewriter X", table)).toBe("Cousine");
+    expect(substituteFamily("Old Style", table)).toBe("NotoSerif");
+    expect(substituteFamily("Panose Serif", table)).toBe("NotoSerif");
+    expect(substituteFamily("Panose Sans", table)).toBe("NotoSans");
+    expect(substituteFamily("Panose Mono", table)).toBe("Cousine");
+    expect(substituteFamily("Never Heard Of", table)).toBe("NotoSans");
+  });
+});
+
+describe("loadFontBook", () => {
+  it("loads only the faces the runs use, and resolves requests to them", async () => {
+    const src = recordingSource();
+    const book = await loadFontBook(
+      model([para([{ text: "Hello ", style: style("Calibri") }, { text: "world", style: style("Calibri", { bold: true, italic: true }) }])]),
+      src,
+    );
+    expect(new Set(src.asked)).toEqual(new Set(["Carlito-Regular.ttf", "Carlito-BoldItalic.ttf"]));
+    expect(book.face({ family: "Calibri", bold: false, italic: false }).id).toBe("Carlito-Regular");
+    expect(book.face({ family: "Calibri", bold: true, italic: true }).id).toBe("Carlito-BoldItalic");
+    // Not scanned: the nearest loaded face of the family, never an exception.
+    expect(book.face({ family: "Calibri", bold: true, italic: false }).id).toBe("Carlito-BoldItalic");
+    expect(book.face({ family: "Cambria", bold: false, italic: false }).id).toMatch(/^Carlito-/);
+  });
+
+  it("measures advance widths like an independent TrueType parser (no kerning)", async () => {
+    const book = await loadFontBook(model([para([{ text: "AVATAR Wave office", style: style("Arial") }])]), nodeFontSource());
+    const face = book.face({ family: "Arial", bold: false, italic: false });
+    const reference = parseFontMetrics(new Uint8Array(await readFile(nodeFontPath("Arimo-Regular.ttf")!)));
+    for (const text of ["AVATAR Wave office", "Hello, world!", "ÄÖÜ €"]) {
+      expect(face.widthOf(text, 11)).toBeCloseTo(reference.widthOf(text, 11), 6);
+    }
+    // "AV" kerns in Arimo: kerning off means the width is the plain sum of both letters.
+    expect(face.widthOf("AV", 10)).toBeCloseTo(face.widthOf("A", 10) + face.widthOf("V", 10), 9);
+  });
+
+  it("gives line heights LibreOffice used for single spacing at 12 pt", async () => {
+    const fams = ["Calibri", "Cambria", "Arial", "Times New Roman", "Courier New", "Noto Sans"];
+    const book = await loadFontBook(model([para(fams.map((f) => ({ text: "x", style: style(f) })))]), nodeFontSource());
+    // Baseline distances and first-baseline offsets read with pdftotext -bbox from LibreOffice's PDF.
+    const measured: Record<string, [number, number]> = {
+      Calibri: [14.6, 11.4], Cambria: [13.8, 10.8], Arial: [13.8, 11.3], "Times New Roman": [13.8, 11.2], "Courier New": [13.6, 10.0], "Noto Sans": [16.3, 12.8],
+    };
+    for (const f of fams) {
+      const face = book.face({ family: f, bold: false, italic: false });
+      expect(face.lineHeight(12), f).toBeCloseTo(measured[f]![0], 1);
+      expect(face.ascent(12) + face.descent(12), f).toBeCloseTo(face.lineHeight(12), 9);
+      expect(face.ascent(12), f).toBeCloseTo(measured[f]![1], 1);
+    }
+  });
+
+  it("loads Noto fallbacks for Hebrew and Arabic and splits text by coverage", async () => {
+    const src = recordingSource();
+    const text = "Contract שלום договор مرحبا 中";
+    const book = await loadFontBook(model([para([{ text, style: style("Calibri") }])]), src);
+    expect(src.asked).toEqual(expect.arrayContaining(["Carlito-Regular.ttf", "NotoSansHebrew-Regular.ttf", "NotoSansArabic-Regular.ttf"]));
+    const pieces = book.split(text, { family: "Calibri", bold: false, italic: false });
+    expect(pieces.map((p) => p.text).join("")).toBe(text);
+    const faceOf = (s: string) => pieces.find((p) => p.text.includes(s))!.face.id;
+    expect(faceOf("Contract")).toBe("Carlito-Regular");
+    expect(faceOf("договор")).toBe("Carlito-Regular"); // Carlito has Cyrillic
+    expect(faceOf("שלום")).toBe("NotoSansHebrew-Regular");
+    expect(faceOf("مرحبا")).toBe("NotoSansArabic-Regular");
+    // No face we have draws Han: it stays in the primary face (drawn as .notdef), not dropped.
+    expect(faceOf("中")).toBe("Carlito-Regular");
+    for (const p of pieces) for (const ch of p.text.replace(/[中\s]/g, "")) expect(p.face.covers(ch.codePointAt(0)!), ch).toBe(true);
+  });
+
+  it("uses Noto Serif, not Noto Sans, for Greek in Cambria (Caladea lacks Greek)", async () => {
+    const book = await loadFontBook(model([para([{ text: "Σύμβαση", style: style("Cambria", { bold: true }) }])]), nodeFontSource());
+    const pieces = book.split("Σύμβαση", { family: "Cambria", bold: true, italic: false });
+    expect(pieces).toHaveLength(1);
+    expect(pieces[0]!.face.id).toBe("NotoSerif-Bold");
+  });
+
+  it("a document with no runs still gets a face", async () => {
+    const m = model([]);
+    const book = await loadFontBook(m, nodeFontSource());
+    expect(book.face({ family: "Whatever", bold: false, italic: false }).widthOf("abc", 10)).toBeGreaterThan(0);
+  });
+});
