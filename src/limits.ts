@@ -84,8 +84,8 @@ export const LIMITS = {
 
   /** DOCX renderer budgets (layout). */
   render: {
-    /** Tables nested inside table cells; deeper tables are flattened to their paragraphs. */
-    maxTableNesting: 16,
+    /** Nesting of tables in cells (deeper tables are flattened to their paragraphs in layout). */
+    maxNesting: 16,
     /** Grid columns of one table (Word allows 63); cells beyond are dropped. */
     maxTableColumns: 1_000,
     /**
