@@ -25,7 +25,7 @@ function roman(n: number): string {
 /** Word's letter numbering repeats the letter: 1 → a, 26 → z, 27 → aa, 53 → aaa. */
 function repeatedLetter(n: number, alphabet: string[]): string {
   if (n <= 0) return String(n);
-  const letter = alphabet[(n - 1) % alphabet.length];
+  const letter = alphabet[(n - 1) % alphabet.length]!;
   return letter.repeat(Math.floor((n - 1) / alphabet.length) + 1);
 }
 
@@ -44,9 +44,9 @@ const ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "ei
 const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
 
 function cardinalWords(n: number): string {
-  if (n < 20) return ONES[n];
-  if (n < 100) return TENS[Math.floor(n / 10)] + (n % 10 ? "-" + ONES[n % 10] : "");
-  if (n < 1000) return ONES[Math.floor(n / 100)] + " hundred" + (n % 100 ? " " + cardinalWords(n % 100) : "");
+  if (n < 20) return ONES[n]!;
+  if (n < 100) return TENS[Math.floor(n / 10)]! + (n % 10 ? "-" + ONES[n % 10]! : "");
+  if (n < 1000) return ONES[Math.floor(n / 100)]! + " hundred" + (n % 100 ? " " + cardinalWords(n % 100) : "");
   if (n < 1_000_000) return cardinalWords(Math.floor(n / 1000)) + " thousand" + (n % 1000 ? " " + cardinalWords(n % 1000) : "");
   return String(n);
 }
@@ -59,7 +59,7 @@ function ordinalWords(n: number): string {
   const cardinal = cardinalWords(n);
   if (/^\d+$/.test(cardinal)) return cardinal + ordinalSuffix(n);
   const m = /^(.*?)([a-z]+)$/.exec(cardinal)!;
-  const last = m[2];
+  const last = m[2]!;
   const ordinal = ORDINAL_WORDS[last] ?? (last.endsWith("y") ? last.slice(0, -1) + "ieth" : last + "th");
   return m[1] + ordinal;
 }
@@ -122,7 +122,7 @@ export function formatNumber(n: number, format: NumberFormat): string {
     case "ordinalText":
       return n > 0 ? capitalize(ordinalWords(n)) : String(n);
     case "chicago":
-      return n > 0 ? CHICAGO[(n - 1) % 4].repeat(Math.floor((n - 1) / 4) + 1) : String(n);
+      return n > 0 ? CHICAGO[(n - 1) % 4]!.repeat(Math.floor((n - 1) / 4) + 1) : String(n);
     case "hebrew1":
       return hebrew(n);
     case "arabicAbjad":

@@ -1,0 +1,352 @@
+/**
+ * The flow cursor: owns pages, the column regions on them (a continuous section break starts a new
+ * region below the previous one), footnote reservations and floats placed per page. Block layout
+ * writes through it; it knows nothing about paragraphs or tables.
+ */
+import type { FlowArea, FlowCursor, PaintItem } from "./types";
+import { LIMITS } from "../../limits";
+import { LimitExceeded } from "../../errors";
+
+/** Where the body of a page goes, given its section: page size, body box and columns. */
+export interface PageGeometry {
+  width: number;
+  height: number;
+  /** Body box (margins, already pushed by a tall header/footer). */
+  bodyTop: number;
+  bodyBottom: number;
+  /** Column boxes in page coordinates, left to right. */
+  columns: { left: number; width: number }[];
+  /** Draw a line between columns. */
+  separator: boolean;
+}
+
+/** A floating object placed on a page, with what it does to text next to it. */
+export interface PlacedFloat {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** square: text beside it on one side; topAndBottom: text below; none: no effect. */
+  wrap: "square" | "topAndBottom" | "none";
+  /** Side of the float where text flows, for square wrap. */
+  textSide: "left" | "right";
+  distance: { top: number; bottom: number; left: number; right: number };
+}
+
+/** One column setup on a page (a section, or the part of it on this page). */
+export interface Region {
+  top: number;
+  columns: { left: number; width: number }[];
+  separator: boolean;
+  /** Lowest y reached in each column. */
+  columnBottoms: number[];
+}
+
+export interface FlowPage {
+  width: number;
+  height: number;
+  /** Section index whose header/footer this page shows (the section the page started in). */
+  section: number;
+  /** The section's first page (its title-page header applies). */
+  firstOfSection: boolean;
+  /** Displayed page number (restarts where a section says so). */
+  number: number;
+  /** Body box of the page. */
+  bodyTop: number;
+  bodyBottom: number;
+  /** Behind-text floats, body, in-front floats: painted in this order. */
+  background: PaintItem[];
+  items: PaintItem[];
+  foreground: PaintItem[];
+  /** Footnotes whose reference is on this page, in order, and the height reserved for them. */
+  notes: string[];
+  noteHeight: number;
+  floats: PlacedFloat[];
+  regions: Region[];
+  /** A page inserted blank by an odd/even section start. */
+  blank: boolean;
+}
+
+/** How the current area started: the first paragraph keeps its space before except after a soft break. */
+export type AreaStart = "document" | "hard" | "soft";
+
+export interface PagerOptions {
+  /** Page box and columns of a page of `section`; the header height may depend on the page kind. */
+  geometry(section: number, firstOfSection: boolean, pageNumber: number): PageGeometry;
+  /** w:pgNumType/@w:start of a section, if it restarts numbering. */
+  numberStart(section: number): number | undefined;
+  /** Height a footnote takes at the page bottom (its blocks laid out in the note width). */
+  noteHeight(id: string): number;
+  /** Height of the separator line above the first footnote of a page. */
+  noteSeparatorHeight: number;
+}
+
+export class Pager implements FlowCursor {
+  readonly pages: FlowPage[] = [];
+  /** Endnotes referenced so far, in order (they are laid out after the body). */
+  readonly endnotes: string[] = [];
+  private section = 0;
+  private region!: Region;
+  private column = 0;
+  private cursorY = 0;
+  private placed = false;
+  /** Bottom of the current region when columns are being balanced (a continuous break follows). */
+  private regionLimit: number | null = null;
+  start: AreaStart = "document";
+  private readonly opts: PagerOptions;
+
+  constructor(opts: PagerOptions) {
+    this.opts = opts;
+    this.openPage(true);
+    this.start = "document";
+  }
+
+  get page(): FlowPage {
+    return this.pages[this.pages.length - 1]!;
+  }
+
+  get columnIndex(): number {
+    return this.column;
+  }
+
+  get columnCount(): number {
+    return this.region.columns.length;
+  }
+
+  get area(): FlowArea {
+    const col = this.region.columns[this.column]!;
+    const bottom = this.regionLimit ?? this.page.bodyBottom;
+    return { left: col.left, width: col.width, top: this.region.top, bottom };
+  }
+
+  get y(): number {
+    return this.cursorY;
+  }
+
+  set y(value: number) {
+    this.cursorY = value;
+    const bottoms = this.region.columnBottoms;
+    if (value > bottoms[this.column]!) bottoms[this.column] = value;
+  }
+
+  emit(item: PaintItem): void {
+    this.page.items.push(item);
+    this.placed = true;
+  }
+
+  /** Something took room at the cursor without drawing (an empty line, a table's spacing). */
+  markPlaced(): void {
+    this.placed = true;
+  }
+
+  atAreaTop(): boolean {
+    return !this.placed;
+  }
+
+  /** Usable height below the cursor: the column bottom less the room kept for this page's footnotes. */
+  remaining(): number {
+    return this.bottomLimit() - this.cursorY;
+  }
+
+  /** Lowest y content may reach in this area now. */
+  bottomLimit(): number {
+    const pageLimit = this.page.bodyBottom - this.page.noteHeight;
+    return Math.min(this.regionLimit ?? pageLimit, pageLimit);
+  }
+
+  /** Height of the current area when empty (a block taller than this can never fit whole). */
+  areaHeight(): number {
+    return this.area.bottom - this.region.top;
+  }
+
+  /** Extra room `ids` would take at the page bottom if referenced now (notes not yet on this page). */
+  noteRoom(ids: readonly string[] | undefined): number {
+    if (!ids || ids.length === 0) return 0;
+    let room = 0;
+    let first = this.page.notes.length === 0;
+    for (const id of ids) {
+      if (!id.startsWith("footnote:") || this.page.notes.includes(id)) continue;
+      room += this.opts.noteHeight(id) + (first ? this.opts.noteSeparatorHeight : 0);
+      first = false;
+    }
+    return room;
+  }
+
+  noteRefs(ids: string[]): void {
+    const room = this.noteRoom(ids);
+    for (const id of ids) {
+      if (id.startsWith("footnote:") && !this.page.notes.includes(id)) this.page.notes.push(id);
+      else if (id.startsWith("endnote:") && !this.endnotes.includes(id)) this.endnotes.push(id);
+    }
+    this.page.noteHeight += room;
+  }
+
+  breakArea(kind: "column" | "page", start: AreaStart = "soft"): void {
+    if (kind === "column" && this.column < this.region.columns.length - 1) {
+      this.column++;
+      this.cursorY = this.region.top;
+      this.placed = false;
+      this.start = start;
+      return;
+    }
+    if (this.regionLimit !== null) {
+      // Balancing a region: running out of its last column means the trial height was too small.
+      throw new RegionOverflow();
+    }
+    this.openPage(false);
+    this.start = start;
+  }
+
+  /** Starts `section` on a new page. */
+  newPage(section: number, start: AreaStart = "hard"): void {
+    this.section = section;
+    this.openPage(true);
+    this.start = start;
+  }
+
+  /** Number the next page of `section` would get if it started the section. */
+  nextNumber(section: number): number {
+    return this.opts.numberStart(section) ?? this.page.number + 1;
+  }
+
+  /** Inserts an empty page of the current section (odd/even section starts). */
+  blankPage(): void {
+    this.openPage(false);
+    this.page.blank = true;
+  }
+
+  /**
+   * Continues on the same page below everything placed so far, in a new column setup (a continuous
+   * section break). Left/right margins and columns change now; the page box stays until the next page.
+   */
+  continueWith(section: number): void {
+    const top = this.contentBottom();
+    this.section = section;
+    if (top >= this.page.bodyBottom - this.page.noteHeight) {
+      this.openPage(false);
+      this.start = "soft";
+      return;
+    }
+    this.openRegion(top, this.opts.geometry(section, false, this.page.number));
+  }
+
+  /** Lowest y reached by any column of the current region. */
+  contentBottom(): number {
+    return Math.max(this.region.top, ...this.region.columnBottoms);
+  }
+
+  /** Limits the current region's columns to end at `bottom` (balancing); null lifts the limit. */
+  limitRegion(bottom: number | null): void {
+    this.regionLimit = bottom;
+  }
+
+  /** Registers a floating object on the current page. */
+  addFloat(f: PlacedFloat): void {
+    this.page.floats.push(f);
+  }
+
+  /** State to return to when a trial layout (column balancing) is thrown away. */
+  snapshot(): PagerSnapshot {
+    const page = this.page;
+    return {
+      pages: this.pages.length,
+      items: page.items.length,
+      background: page.background.length,
+      foreground: page.foreground.length,
+      notes: page.notes.length,
+      endnotes: this.endnotes.length,
+      noteHeight: page.noteHeight,
+      floats: page.floats.length,
+      regions: page.regions.length,
+      region: this.region,
+      columnBottoms: [...this.region.columnBottoms],
+      column: this.column,
+      y: this.cursorY,
+      placed: this.placed,
+      start: this.start,
+      section: this.section,
+    };
+  }
+
+  restore(s: PagerSnapshot): void {
+    this.pages.length = s.pages;
+    const page = this.page;
+    page.items.length = s.items;
+    page.background.length = s.background;
+    page.foreground.length = s.foreground;
+    page.notes.length = s.notes;
+    this.endnotes.length = s.endnotes;
+    page.noteHeight = s.noteHeight;
+    page.floats.length = s.floats;
+    page.regions.length = s.regions;
+    this.region = s.region;
+    this.region.columnBottoms = [...s.columnBottoms];
+    this.column = s.column;
+    this.cursorY = s.y;
+    this.placed = s.placed;
+    this.start = s.start;
+    this.section = s.section;
+  }
+
+  private openPage(firstOfSection: boolean): void {
+    if (this.pages.length >= LIMITS.render.maxPages) {
+      throw new LimitExceeded("render_limit", `the document lays out to more than ${LIMITS.render.maxPages} pages`);
+    }
+    const previous = this.pages.length > 0 ? this.page.number : 0;
+    const number = (firstOfSection ? this.opts.numberStart(this.section) : undefined) ?? previous + 1;
+    const g = this.opts.geometry(this.section, firstOfSection, number);
+    this.pages.push({
+      width: g.width,
+      height: g.height,
+      section: this.section,
+      firstOfSection,
+      number,
+      bodyTop: g.bodyTop,
+      bodyBottom: g.bodyBottom,
+      background: [],
+      items: [],
+      foreground: [],
+      notes: [],
+      noteHeight: 0,
+      floats: [],
+      regions: [],
+      blank: false,
+    });
+    this.openRegion(g.bodyTop, g);
+  }
+
+  private openRegion(top: number, g: PageGeometry): void {
+    const columns = g.columns.length > 0 ? g.columns : [{ left: 0, width: g.width }];
+    this.region = { top, columns, separator: g.separator, columnBottoms: columns.map(() => top) };
+    this.page.regions.push(this.region);
+    this.column = 0;
+    this.cursorY = top;
+    this.placed = false;
+  }
+}
+
+export interface PagerSnapshot {
+  pages: number;
+  items: number;
+  background: number;
+  foreground: number;
+  notes: number;
+  endnotes: number;
+  noteHeight: number;
+  floats: number;
+  regions: number;
+  region: Region;
+  columnBottoms: number[];
+  column: number;
+  y: number;
+  placed: boolean;
+  start: AreaStart;
+  section: number;
+}
+
+/** Thrown inside a balancing trial when the content does not fit the trial height. */
+export class RegionOverflow extends Error {
+  constructor() {
+    super("region overflow");
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * Pagination of one laid-out paragraph: space before/after, keep-lines, widow/orphan control,
+ * explicit breaks inside the paragraph, footnote room per line, and text pushed below
+ * top-and-bottom floats. Works on `ParagraphLayout` data, so it is testable without fonts.
+ */
+import type { LineBox, PaintItem, ParagraphLayout } from "./types";
+import type { Pager } from "./flow-pager";
+import { translateItem } from "./flow-items";
+
+export interface ParagraphFlowRules {
+  /** Space before after contextual spacing (the flow decides). */
+  spaceBefore: number;
+  spaceAfter: number;
+  keepLines: boolean;
+  widowControl: boolean;
+  pageBreakBefore: boolean;
+}
+
+/** Where each line of the paragraph went. */
+export interface PlacedLine {
+  page: number;
+  top: number;
+  left: number;
+}
+
+/** Minimum lines kept together at either end of a split paragraph under widow/orphan control. */
+const WIDOW_LINES = 2;
+
+/** Height the first `count` lines of a paragraph need, with its space before. */
+export function leadingHeight(layout: ParagraphLayout, rules: ParagraphFlowRules, count: number): number {
+  let h = rules.spaceBefore;
+  for (let i = 0; i < Math.min(count, layout.lines.length); i++) h += layout.lines[i]!.height;
+  return h;
+}
+
+/** Whole height of a paragraph including its spacing. */
+export function paragraphHeight(layout: ParagraphLayout, rules: ParagraphFlowRules): number {
+  return leadingHeight(layout, rules, layout.lines.length) + rules.spaceAfter;
+}
+
+/**
+ * How many of `lines` (starting at `from`) to put in the current area, given the room: at least
+ * one at the top of an empty area (every call advances), none when the rules move the paragraph on.
+ */
+export function linesThatFit(
+  pager: Pager,
+  lines: LineBox[],
+  from: number,
+  startY: number,
+  rules: Pick<ParagraphFlowRules, "keepLines" | "widowControl">,
+): number {
+  const limit = pager.bottomLimit();
+  let y = startY;
+  let notes = 0;
+  let fit = 0;
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i]!;
+    notes += pager.noteRoom(line.noteRefs);
+    if (y + line.height > limit - notes + 0.01) break;
+    y += line.height;
+    fit++;
+    if (line.breakAfter) break;
+  }
+  const rest = lines.length - from;
+  const endsWithBreak = fit > 0 && lines[from + fit - 1]!.breakAfter !== undefined;
+  if (fit >= rest || endsWithBreak) return fit;
+  const atTop = pager.atAreaTop();
+  if (rules.keepLines && from === 0 && !atTop) return 0;
+  if (rules.widowControl && rest > 1) {
+    // Orphan: the first line alone at the bottom; widow: the last line alone at the top.
+    let k = fit;
+    if (rest - k < WIDOW_LINES) k = rest - WIDOW_LINES;
+    if (from === 0 && k < WIDOW_LINES) k = 0;
+    if (k > 0 || !atTop) return Math.max(k, 0);
+  }
+  return atTop ? Math.max(fit, 1) : fit;
+}
+
+/** Places a paragraph's lines through the pager; returns where each line went. */
+export function placeParagraph(pager: Pager, layout: ParagraphLayout, rules: ParagraphFlowRules): PlacedLine[] {
+  const placed: PlacedLine[] = [];
+  if (rules.pageBreakBefore && !(pager.atAreaTop() && pager.columnIndex === 0)) pager.breakArea("page", "hard");
+
+  const lines = layout.lines;
+  let spaceBefore = keptSpaceBefore(pager, rules.spaceBefore);
+  let i = 0;
+  // A paragraph always advances: every pass places at least one line or moves to a fresh area.
+  while (i < lines.length) {
+    pushBelowFloats(pager, lines[i]!.height + spaceBefore);
+    const n = linesThatFit(pager, lines, i, pager.y + spaceBefore, rules);
+    if (n === 0) {
+      pager.breakArea("column");
+      spaceBefore = i === 0 ? keptSpaceBefore(pager, rules.spaceBefore) : 0;
+      continue;
+    }
+    pager.y += spaceBefore;
+    spaceBefore = 0;
+    for (let k = 0; k < n; k++) {
+      const line = lines[i]!;
+      if (k > 0) pushBelowFloats(pager, line.height);
+      emitLine(pager, line, placed);
+      i++;
+      if (line.breakAfter) {
+        pager.breakArea(line.breakAfter, "hard");
+        break;
+      }
+    }
+    if (i < lines.length && !lines[i - 1]!.breakAfter) pager.breakArea("column");
+  }
+  if (lines.length > 0 && lines[lines.length - 1]!.breakAfter) return placed;
+  pager.y += rules.spaceAfter;
+  if (lines.length === 0) pager.markPlaced();
+  return placed;
+}
+
+/** Word and LibreOffice drop space before at the top of a page reached by a soft break. */
+function keptSpaceBefore(pager: Pager, space: number): number {
+  return pager.atAreaTop() && pager.start === "soft" ? 0 : space;
+}
+
+function emitLine(pager: Pager, line: LineBox, placed: PlacedLine[]): void {
+  const top = pager.y;
+  const left = pager.area.left;
+  placed.push({ page: pager.pages.length - 1, top, left });
+  for (const item of line.items) pager.emit(translateItem(item, left, top) as PaintItem);
+  pager.markPlaced();
+  if (line.noteRefs?.length) pager.noteRefs(line.noteRefs);
+  pager.y = top + line.height;
+}
+
+/** Moves the cursor below top-and-bottom floats that a line of `height` at the cursor would overlap. */
+export function pushBelowFloats(pager: Pager, height: number): void {
+  const area = pager.area;
+  for (let guard = 0; guard < 64; guard++) {
+    const y = pager.y;
+    const hit = pager.page.floats.find(
+      (f) =>
+        f.wrap === "topAndBottom" &&
+        f.y - f.distance.top < y + height &&
+        f.y + f.height + f.distance.bottom > y &&
+        f.x < area.left + area.width &&
+        f.x + f.width > area.left,
+    );
+    if (!hit) return;
+    pager.y = hit.y + hit.height + hit.distance.bottom;
+  }
+}
