@@ -1,0 +1,116 @@
+/**
+ * Fidelity measures of one document: Signet's PDF against LibreOffice's, both read with
+ * `pdftotext -bbox` (same tokenizer on both sides).
+ *
+ * - word recall: share of LibreOffice's words (a multiset, all pages) that Signet's PDF contains;
+ * - positions: share of LibreOffice's words that Signet draws on the same page within `tolerance`
+ *   pt. Each LibreOffice word, in reading order, takes the nearest not-yet-taken Signet word with
+ *   the same text on the same page. Distance is the larger of the left-edge and bottom-edge
+ *   differences: the bottom edge sits a font's descent under the baseline, so it moves less than
+ *   the top when two PDFs declare slightly different ascents for the same font.
+ */
+import type { PageWords, Word } from "../../test/node/support/libreoffice";
+
+export const POSITION_TOLERANCE_PT = 5;
+
+export interface WordComparison {
+  /** LibreOffice's word count (all pages). */
+  words: number;
+  /** LibreOffice words also present in Signet's output (multiset intersection). */
+  recalled: number;
+  /** LibreOffice words Signet places on the same page within the tolerance. */
+  placed: number;
+  pagesReference: number;
+  pagesOurs: number;
+}
+
+const norm = (s: string) => s.normalize("NFKC");
+
+function counts(pages: PageWords[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const pg of pages) for (const w of pg.words) m.set(norm(w.text), (m.get(norm(w.text)) ?? 0) + 1);
+  return m;
+}
+
+export const wordDistance = (a: Word, b: Word): number => Math.max(Math.abs(a.xMin - b.xMin), Math.abs(a.yMax - b.yMax));
+
+export function compareWords(reference: PageWords[], ours: PageWords[], tolerance = POSITION_TOLERANCE_PT): WordComparison {
+  const refCounts = counts(reference);
+  const ourCounts = counts(ours);
+  let words = 0;
+  let recalled = 0;
+  for (const [text, n] of refCounts) {
+    words += n;
+    recalled += Math.min(n, ourCounts.get(text) ?? 0);
+  }
+
+  let placed = 0;
+  reference.forEach((refPage, i) => {
+    const candidates = new Map<string, Word[]>();
+    for (const w of ours[i]?.words ?? []) {
+      const key = norm(w.text);
+      if (!candidates.has(key)) candidates.set(key, []);
+      candidates.get(key)!.push(w);
+    }
+    for (const w of refPage.words) {
+      const pool = candidates.get(norm(w.text));
+      if (!pool?.length) continue;
+      let best = 0;
+      for (let k = 1; k < pool.length; k++) if (wordDistance(w, pool[k]!) < wordDistance(w, pool[best]!)) best = k;
+      if (wordDistance(w, pool[best]!) <= tolerance) {
+        placed++;
+        pool.splice(best, 1);
+      }
+    }
+  });
+  return { words, recalled, placed, pagesReference: reference.length, pagesOurs: ours.length };
+}
+
+export interface DocResult {
+  name: string;
+  /** Signet threw (or timed out): the message. */
+  error?: string;
+  /** LibreOffice could not convert it: excluded from the measures. */
+  referenceError?: string;
+  renderMs?: number;
+  cmp?: WordComparison;
+}
+
+export interface Totals {
+  documents: number;
+  /** Documents LibreOffice converted (the ones measured). */
+  measured: number;
+  renderedWithoutError: number;
+  /** Mean of per-document recall over measured documents (a Signet error counts as 0). */
+  meanRecall: number;
+  /** All recalled words / all LibreOffice words. */
+  overallRecall: number;
+  equalPageCount: number;
+  /** All placed words / all LibreOffice words. */
+  placedShare: number;
+}
+
+const share = (n: number, d: number) => (d === 0 ? 1 : n / d);
+
+export function docRecall(d: DocResult): number {
+  return d.cmp ? share(d.cmp.recalled, d.cmp.words) : 0;
+}
+export function docPlaced(d: DocResult): number {
+  return d.cmp ? share(d.cmp.placed, d.cmp.words) : 0;
+}
+
+export function totals(results: DocResult[]): Totals {
+  const measured = results.filter((d) => !d.referenceError);
+  // Words of a document Signet failed on still count in the denominators.
+  const wordsOf = (d: DocResult) => d.cmp?.words ?? 0;
+  const allWords = measured.reduce((n, d) => n + wordsOf(d), 0);
+  return {
+    documents: results.length,
+    measured: measured.length,
+    renderedWithoutError: results.filter((d) => !d.error).length,
+    meanRecall: measured.length ? measured.reduce((n, d) => n + docRecall(d), 0) / measured.length : 0,
+    overallRecall: share(measured.reduce((n, d) => n + (d.cmp?.recalled ?? 0), 0), allWords),
+    equalPageCount: measured.filter((d) => d.cmp && d.cmp.pagesOurs === d.cmp.pagesReference).length,
+    placedShare: share(measured.reduce((n, d) => n + (d.cmp?.placed ?? 0), 0), allWords),
+  };
+}

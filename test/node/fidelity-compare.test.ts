@@ -1,0 +1,95 @@
+/**
+ * The fidelity harness's measures (scripts/lib/fidelity-compare.ts) and its side-by-side images:
+ * what `npm run fidelity` reports must mean what the report says.
+ */
+import { inflateSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { compareWords, docPlaced, docRecall, totals, type DocResult } from "../../scripts/lib/fidelity-compare";
+import { encodePng, parsePpm, sideBySide, type Rgb } from "../../scripts/lib/fidelity-images";
+import type { PageWords, Word } from "./support/libreoffice";
+
+const w = (text: string, x: number, y: number): Word => ({ text, xMin: x, yMin: y - 10, xMax: x + 20, yMax: y });
+const page = (...words: Word[]): PageWords => ({ width: 612, height: 792, words });
+
+describe("compareWords", () => {
+  const reference = [page(w("The", 72, 100), w("quick", 100, 100), w("fox", 140, 100)), page(w("Second", 72, 100))];
+
+  it("counts a copy as full recall and every word placed", () => {
+    expect(compareWords(reference, reference)).toEqual({ words: 4, recalled: 4, placed: 4, pagesReference: 2, pagesOurs: 2 });
+  });
+
+  it("places words moved by up to 5 pt and not those moved further", () => {
+    const shifted = (dx: number, dy: number) => reference.map((pg) => page(...pg.words.map((x) => w(x.text, x.xMin + dx, x.yMax + dy))));
+    expect(compareWords(reference, shifted(4, -5)).placed).toBe(4);
+    expect(compareWords(reference, shifted(0, 5.5)).placed).toBe(0);
+    expect(compareWords(reference, shifted(6, 0)).recalled).toBe(4);
+  });
+
+  it("needs the same page: a word pushed to the next page is recalled but not placed", () => {
+    const ours = [page(w("The", 72, 100), w("quick", 100, 100)), page(w("fox", 140, 100), w("Second", 72, 100))];
+    expect(compareWords(reference, ours)).toMatchObject({ recalled: 4, placed: 3, pagesOurs: 2 });
+  });
+
+  it("treats words as a multiset and matches each of ours once, nearest first", () => {
+    const ref = [page(w("the", 72, 100), w("the", 200, 100), w("the", 72, 300))];
+    const ours = [page(w("the", 201, 101), w("the", 73, 99))];
+    expect(compareWords(ref, ours)).toMatchObject({ words: 3, recalled: 2, placed: 2 });
+  });
+
+  it("compares text after NFKC normalisation (ligatures, compatibility forms)", () => {
+    expect(compareWords([page(w("office", 72, 100))], [page(w("o\uFB03ce", 72, 100))]).placed).toBe(1);
+  });
+});
+
+describe("totals", () => {
+  it("keeps the words of a document Signet failed on in the denominators", () => {
+    const ref = [page(w("a", 1, 1), w("b", 30, 1), w("c", 60, 1))];
+    const results: DocResult[] = [
+      { name: "ok.docx", cmp: compareWords(ref, ref), renderMs: 5 },
+      { name: "fails.docx", error: "boom", cmp: compareWords(ref, []) },
+      { name: "lo-fails.docx", referenceError: "timeout" },
+    ];
+    expect(docRecall(results[1]!)).toBe(0);
+    expect(docPlaced(results[0]!)).toBe(1);
+    expect(totals(results)).toEqual({
+      documents: 3,
+      measured: 2,
+      renderedWithoutError: 2,
+      meanRecall: 0.5,
+      overallRecall: 0.5,
+      equalPageCount: 1,
+      placedShare: 0.5,
+    });
+  });
+});
+
+describe("side-by-side images", () => {
+  const solid = (width: number, height: number, rgb: number[]): Rgb => {
+    const data = new Uint8Array(width * height * 3);
+    for (let i = 0; i < data.length; i += 3) data.set(rgb, i);
+    return { width, height, data };
+  };
+
+  it("reads pdftoppm's PPM header, comments included", () => {
+    const header = new TextEncoder().encode("P6\n# pdftoppm\n2 1\n255\n");
+    const ppm = new Uint8Array([...header, 1, 2, 3, 4, 5, 6]);
+    expect(parsePpm(ppm)).toEqual({ width: 2, height: 1, data: new Uint8Array([1, 2, 3, 4, 5, 6]) });
+  });
+
+  it("puts the first image left and the second right in a valid PNG", () => {
+    const img = sideBySide([solid(3, 2, [255, 0, 0]), solid(2, 4, [0, 0, 255])], 1);
+    expect([img.width, img.height]).toEqual([3 + 2 + 3, 4 + 2]);
+    const png = encodePng(img);
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const dv = new DataView(png.buffer, png.byteOffset);
+    expect([dv.getUint32(16), dv.getUint32(20)]).toEqual([8, 6]);
+    // Decode the single IDAT chunk and read pixels back.
+    const idatLength = dv.getUint32(33);
+    const raw = inflateSync(png.subarray(41, 41 + idatLength));
+    const px = (x: number, y: number) => [...raw.subarray(y * (8 * 3 + 1) + 1 + x * 3, y * (8 * 3 + 1) + 1 + x * 3 + 3)];
+    expect(px(1, 1)).toEqual([255, 0, 0]);
+    expect(px(5, 1)).toEqual([0, 0, 255]);
+    expect(px(5, 4)).toEqual([0, 0, 255]);
+    expect(px(1, 4)).toEqual([0x90, 0x90, 0x90]); // below the shorter image: background
+  });
+});
