@@ -1,0 +1,118 @@
+/**
+ * Which border is drawn on each grid edge of a table: the cell's own border, else the table's
+ * outer or inside border; where two cells meet, the heavier one wins (Word's conflict rule, simplified).
+ */
+import type { Border, Table } from "../model/types";
+import type { PaintItem } from "./types";
+import type { GridCell, TableGrid } from "./table-grid";
+
+type Side = "top" | "bottom" | "left" | "right";
+
+/** A border that is not drawn (nil, none) or has no width. */
+export function isVisible(b: Border | undefined | null): b is Border {
+  return !!b && b.style !== "nil" && b.style !== "none" && Number.isFinite(b.width) && b.width > 0;
+}
+
+/** Visual weight for the conflict rule: double lines count three times their width. */
+function weight(b: Border | undefined): number {
+  if (!isVisible(b)) return 0;
+  return b.width * (b.style === "double" || b.style.startsWith("thinThick") || b.style.startsWith("thickThin") ? 3 : 1);
+}
+
+/** The border of `cell` on `side`: its own, else the table's (outer when `outer`, inside otherwise). */
+function cellSide(t: Table, g: GridCell | null, side: Side, outer: boolean): Border | undefined {
+  const own = g?.cell.borders[side];
+  if (own) return own;
+  if (outer) return t.borders[side];
+  return side === "top" || side === "bottom" ? t.insideBorders.horizontal : t.insideBorders.vertical;
+}
+
+function heavier(a: Border | undefined, b: Border | undefined): Border | null {
+  const wa = weight(a);
+  const wb = weight(b);
+  if (wa === 0 && wb === 0) return null;
+  return wa >= wb ? a! : b!;
+}
+
+/**
+ * The horizontal edge above row `below` (use `rows.length` for the table's bottom), at grid
+ * column `col`. `above`/`below` are the row indexes on either side, or -1 when the edge is the
+ * table's outer top/bottom on this page. Null: nothing drawn (also inside a vertically merged cell).
+ */
+export function horizontalEdge(t: Table, grid: TableGrid, above: number, below: number, col: number): Border | null {
+  const a = above >= 0 ? grid.slots[above]?.[col] ?? null : null;
+  const b = below >= 0 && below < grid.slots.length ? grid.slots[below]?.[col] ?? null : null;
+  if (a && a === b) return null;
+  if (!a && !b) return null;
+  // No cell on the other side (table top/bottom, page break, gridBefore/After): an outer edge.
+  const fromA = a ? cellSide(t, a, "bottom", !b) : undefined;
+  const fromB = b ? cellSide(t, b, "top", !a) : undefined;
+  return heavier(fromA, fromB);
+}
+
+/** The vertical edge left of grid column `col` (use `columns` for the right edge) in row `row`. */
+export function verticalEdge(t: Table, grid: TableGrid, row: number, col: number): Border | null {
+  const line = grid.slots[row];
+  if (!line) return null;
+  const l = col > 0 ? line[col - 1] : null;
+  const r = col < grid.columns ? line[col] : null;
+  if (l && l === r) return null;
+  if (!l && !r) return null;
+  // A side with no cell (table edge, gridBefore/After) makes the other cell's edge an outer one.
+  const fromL = l ? cellSide(t, l, "right", !r) : undefined;
+  const fromR = r ? cellSide(t, r, "left", !l) : undefined;
+  return heavier(fromL, fromR);
+}
+
+/** Thickest border drawn along a horizontal edge, pt: the room it takes between the rows. */
+export function horizontalEdgeWidth(t: Table, grid: TableGrid, above: number, below: number): number {
+  let w = 0;
+  for (let c = 0; c < grid.columns; c++) {
+    const b = horizontalEdge(t, grid, above, below, c);
+    if (b) w = Math.max(w, b.width);
+  }
+  return w;
+}
+
+/** Line style of a border in paint terms (double, dashed, dotted; everything else solid). */
+function lineStyle(b: Border): "double" | "dashed" | "dotted" | undefined {
+  if (b.style === "double") return "double";
+  if (b.style.startsWith("dash")) return "dashed";
+  if (b.style === "dotted" || b.style.startsWith("dot")) return "dotted";
+  return undefined;
+}
+
+function sameBorder(a: Border, b: Border): boolean {
+  return a.style === b.style && a.width === b.width && a.color === b.color;
+}
+
+/** Line items of a horizontal edge at `y` (the line's centre), joining columns with equal borders. */
+export function horizontalLines(t: Table, grid: TableGrid, above: number, below: number, y: number, edges: number[], left: number): PaintItem[] {
+  const out: PaintItem[] = [];
+  let run: { b: Border; from: number; to: number } | null = null;
+  const flush = () => {
+    if (run) out.push({ kind: "line", x1: left + edges[run.from]!, y1: y, x2: left + edges[run.to]!, y2: y, width: run.b.width, color: run.b.color, style: lineStyle(run.b) });
+    run = null;
+  };
+  for (let c = 0; c < grid.columns; c++) {
+    const b = horizontalEdge(t, grid, above, below, c);
+    if (!b) { flush(); continue; }
+    if (run && sameBorder(run.b, b) && run.to === c) run.to = c + 1;
+    else { flush(); run = { b, from: c, to: c + 1 }; }
+  }
+  flush();
+  return out;
+}
+
+/** Line items of the vertical edges of row `row` between `y1` and `y2`. */
+export function verticalLines(t: Table, grid: TableGrid, row: number, y1: number, y2: number, edges: number[], left: number): PaintItem[] {
+  const out: PaintItem[] = [];
+  if (!(y2 > y1)) return out;
+  for (let c = 0; c <= grid.columns; c++) {
+    const b = verticalEdge(t, grid, row, c);
+    if (!b) continue;
+    const x = left + edges[c]!;
+    out.push({ kind: "line", x1: x, y1, x2: x, y2, width: b.width, color: b.color, style: lineStyle(b) });
+  }
+  return out;
+}
