@@ -136,6 +136,13 @@ export class DocxPackage {
     return text;
   }
 
+  /** The bytes of a binary part (an image), inflated within the package budget and `maxBytes`. */
+  readBinary(name: string, maxBytes: number): Uint8Array {
+    const e = this.byKey.get(name.toLowerCase());
+    if (!e) throw invalid(`The package has no part ${name}.`);
+    return inflateEntry(this.bytes, e, this.budget, maxBytes);
+  }
+
   setXml(name: string, text: string): void {
     const key = name.toLowerCase();
     if (!this.byKey.has(key)) {

@@ -1,0 +1,384 @@
+/**
+ * Block content of a story (body, cell, header, note, text box): paragraphs with their runs,
+ * complex and simple fields, hyperlinks, content controls and revisions, and tables.
+ * Unknown wrappers are unwrapped (their content kept); deleted and moved-from text is dropped.
+ */
+import type { Block, Inline, NumberFormat, Paragraph, RunStyle } from "./types";
+import type { XNode } from "./xml-tree";
+import type { FieldFrame, ParseContext, Story } from "./context";
+import { overlayPara, overlayRun, type ParaProps, readParaProps, readRunProps, type RunProps, toParagraphStyle, toRunStyle, xorToggles } from "./properties";
+import { isSymbolFont, mapSymbolChar, mapSymbolText } from "./symbols";
+import { imageFromRel, readDrawing, readVml } from "./drawings";
+import { readTable } from "./tables";
+import { roman } from "./number-format";
+
+/** Formatting a table style gives the paragraphs of one cell (conditional formatting merged). */
+export interface CellFormatting {
+  pPr: ParaProps;
+  rPr: RunProps;
+}
+
+/** Elements whose children are read as if they stood in their place. */
+const TRANSPARENT = new Set(["sdtContent", "smartTag", "customXml", "ins", "moveTo", "dir", "bdo", "hyperlink", "fldSimple", "sdt"]);
+/** Revision or annotation content that is not shown. */
+const DROPPED = new Set(["del", "moveFrom", "pPr", "rPr", "sdtPr", "sdtEndPr", "customXmlPr", "smartTagPr", "proofErr", "permStart", "permEnd", "bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd"]);
+
+/** Reads the blocks of a container element (w:body, w:tc, w:hdr, w:txbxContent ...). */
+export function readBlocks(container: XNode, ctx: ParseContext, story: Story, cell?: CellFormatting, onSectionEnd?: (sectPr: XNode) => void, out: Block[] = []): Block[] {
+  for (const el of container.children) {
+    switch (el.name) {
+      case "p": {
+        const para = readParagraph(el, ctx, story, cell);
+        if (para) out.push(para);
+        const sectPr = onSectionEnd ? el.child("pPr")?.child("sectPr") : undefined;
+        if (sectPr) onSectionEnd!(sectPr);
+        break;
+      }
+      case "tbl":
+        ctx.countBlock();
+        out.push(ctx.nested(() => readTable(el, ctx, story, (c, s, f) => readBlocks(c, ctx, s, f))));
+        break;
+      case "sdt":
+      case "customXml":
+      case "ins":
+      case "moveTo":
+        readBlocks(el.child("sdtContent") ?? el, ctx, story, cell, onSectionEnd, out);
+        break;
+      case "AlternateContent": {
+        const branch = chooseBranch(el);
+        if (branch) readBlocks(branch, ctx, story, cell, onSectionEnd, out);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** mc:AlternateContent: the first Choice whose requirements we read (DrawingML shapes), else the Fallback. */
+export function chooseBranch(ac: XNode): XNode | undefined {
+  const understood = new Set(["wps", "wpg", "wpc", "wp14", "w14", "w15", "a14", "v", "o", "w10", "wne"]);
+  for (const c of ac.children) {
+    if (c.name !== "Choice") continue;
+    const requires = (c.attr("Requires") ?? "").split(/\s+/).filter(Boolean);
+    if (requires.length && requires.every((r) => understood.has(r))) return c;
+  }
+  return ac.child("Fallback");
+}
+
+interface RunContext {
+  ctx: ParseContext;
+  story: Story;
+  out: Inline[];
+  link?: string;
+  /** Run properties every run of the paragraph starts from (defaults, table style, paragraph style). */
+  base: RunProps;
+  /** The run style of the paragraph mark, for inlines with no run of their own. */
+  mark: RunStyle;
+}
+
+function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellFormatting | undefined): Paragraph | undefined {
+  ctx.countBlock();
+  const { styles, numbering, env } = ctx;
+  const pPr = p.child("pPr");
+  const direct = readParaProps(pPr, env);
+  const styleId = styles.has(direct.pStyle, "paragraph") ? direct.pStyle! : (styles.defaultParagraphStyle ?? "");
+  const fromStyle = styles.paraProps(styleId || undefined);
+  const numId = direct.numId ?? fromStyle.numId;
+  const ilvl = direct.ilvl ?? fromStyle.ilvl ?? 0;
+  const level = numbering.level(numId, ilvl);
+
+  let props = styles.defaultPara;
+  if (cell) props = overlayPara(props, cell.pPr);
+  // Numbering indents sit under the paragraph's direct formatting; when the list comes from the
+  // style, the style's own indents win over the level's.
+  if (level && direct.numId === undefined) props = overlayPara(overlayPara(props, level.pPr), fromStyle);
+  else if (level) props = overlayPara(overlayPara(props, fromStyle), level.pPr);
+  else props = overlayPara(props, fromStyle);
+  props = overlayPara(props, direct);
+
+  // Run formatting every run starts from: docDefaults, then table and paragraph styles (toggles XOR).
+  let base: RunProps = styles.defaultRun;
+  if (cell) base = xorToggles(base, cell.rPr);
+  base = xorToggles(base, styles.runProps(styleId || undefined));
+  const markDirect = readRunProps(pPr?.child("rPr"), env);
+  const markProps = overlayRun(charStyled(ctx, base, markDirect.rStyle), { ...markDirect, rStyle: undefined });
+  const markStyle = ctx.intern(toRunStyle(markProps));
+
+  const para: Paragraph = { type: "paragraph", style: toParagraphStyle(props, styleId), inlines: [], markStyle };
+  if (level) {
+    const label = numbering.next(numId, ilvl);
+    if (label) {
+      let labelProps = overlayRun(markProps, level.rPr);
+      let text = label.text;
+      if (isSymbolFont(labelProps.font)) {
+        text = mapSymbolText(labelProps.font!, text);
+        labelProps = { ...labelProps, font: base.font };
+      }
+      const numberingLabel: NonNullable<Paragraph["numbering"]> = { text, style: ctx.intern(toRunStyle({ ...labelProps, underline: undefined })), suffix: level.suffix, align: level.align };
+      const pic = level.picBulletId !== undefined ? numbering.picBullets.get(level.picBulletId) : undefined;
+      if (pic) {
+        const blip = pic.first("blip") ?? pic.first("imagedata");
+        const image = imageFromRel(ctx, ctx.story(numberingPart(ctx)), blip?.attr("embed") ?? blip?.attr("id"));
+        if (image) numberingLabel.image = image;
+      }
+      para.numbering = numberingLabel;
+    }
+  }
+  const rc: RunContext = { ctx, story, out: para.inlines, base, mark: markStyle };
+  readInlines(p, rc);
+  return para;
+}
+
+function numberingPart(ctx: ParseContext): string {
+  const rel = ctx.pkg.relationships(ctx.pkg.mainPart).find((r) => r.type.endsWith("/numbering"));
+  return rel?.target ?? "word/numbering.xml";
+}
+
+/** Base run properties with a character style applied (toggles XOR with the paragraph level). */
+function charStyled(ctx: ParseContext, base: RunProps, rStyle: string | undefined): RunProps {
+  const id = ctx.styles.has(rStyle, "character") ? rStyle : ctx.styles.defaultCharacterStyle;
+  return id ? xorToggles(base, ctx.styles.runProps(id)) : base;
+}
+
+function runStyleOf(r: XNode, rc: RunContext): RunStyle {
+  const direct = readRunProps(r.child("rPr"), rc.ctx.env);
+  const props = overlayRun(charStyled(rc.ctx, rc.base, direct.rStyle), { ...direct, rStyle: undefined });
+  return rc.ctx.intern(toRunStyle(props));
+}
+
+/** Children of a paragraph-level container (w:p, w:hyperlink, w:sdtContent ...). */
+function readInlines(container: XNode, rc: RunContext): void {
+  for (const el of container.children) {
+    if (el.name === "r") readRun(el, rc);
+    else if (el.name === "hyperlink") {
+      const rel = rc.story.rels.get(el.attr("id") ?? "");
+      const link = rel?.external ? rel.target : undefined;
+      readInlines(el, link ? { ...rc, link } : rc);
+    } else if (el.name === "fldSimple") readSimpleField(el, rc);
+    else if (el.name === "sdt") {
+      const content = el.child("sdtContent");
+      if (content) readInlines(content, rc);
+    } else if (TRANSPARENT.has(el.name)) readInlines(el, rc);
+    else if (el.name === "AlternateContent") {
+      const branch = chooseBranch(el);
+      if (branch) readInlines(branch, rc);
+    } else if (el.name === "oMath" || el.name === "oMathPara") {
+      const text = el.find("t").map((t) => t.text()).join("");
+      if (text) pushText(rc, text, rc.mark);
+    } else if (DROPPED.has(el.name)) continue;
+  }
+}
+
+/** Whether runs are hidden by an open field (its instruction part) or captured (a PAGE result). */
+function fieldState(story: Story): { hidden: boolean; capture?: FieldFrame; link?: string } {
+  let link: string | undefined;
+  let capture: FieldFrame | undefined;
+  for (const f of story.fields) {
+    if (!f.inResult) return { hidden: true };
+    if (f.kind === "page") capture = f;
+    if (f.link) link = f.link;
+  }
+  return { hidden: false, capture, link };
+}
+
+function pushInline(rc: RunContext, inline: Inline): void {
+  rc.ctx.countInline();
+  rc.out.push(inline);
+}
+
+function pushText(rc: RunContext, text: string, style: RunStyle, link = rc.link): void {
+  if (!text) return;
+  const state = fieldState(rc.story);
+  if (state.hidden) return;
+  if (state.capture) {
+    state.capture.fallback += text;
+    return;
+  }
+  const l = link ?? state.link;
+  const last = rc.out[rc.out.length - 1];
+  if (last?.type === "text" && last.style === style && last.link === l) {
+    last.text += text;
+    return;
+  }
+  pushInline(rc, l ? { type: "text", text, style, link: l } : { type: "text", text, style });
+}
+
+/** Non-text inlines (tabs, breaks, images) obey field visibility too. */
+function pushVisible(rc: RunContext, inline: Inline): void {
+  const state = fieldState(rc.story);
+  if (state.hidden || state.capture) return;
+  const l = rc.link ?? state.link;
+  if (l && (inline.type === "tab" || inline.type === "image")) pushInline(rc, { ...inline, link: l });
+  else pushInline(rc, inline);
+}
+
+const PAGE_FIELDS = new Set(["PAGE", "NUMPAGES", "SECTIONPAGES"]);
+
+function fieldFormat(instr: string): NumberFormat {
+  const m = /\\\*\s*(\S+)/.exec(instr.replace(/\\\*\s*MERGEFORMAT/gi, ""));
+  switch (m?.[1]) {
+    case "roman":
+      return "lowerRoman";
+    case "ROMAN":
+      return "upperRoman";
+    case "alphabetic":
+      return "lowerLetter";
+    case "ALPHABETIC":
+      return "upperLetter";
+    case "Ordinal":
+    case "ordinal":
+      return "ordinal";
+    case "CardText":
+      return "cardinalText";
+    case "OrdText":
+      return "ordinalText";
+    default:
+      return "decimal";
+  }
+}
+
+function fieldName(instr: string): string {
+  return (/^\s*(\S+)/.exec(instr)?.[1] ?? "").toUpperCase();
+}
+
+/** HYPERLINK "url" (\l anchors are ignored). */
+function hyperlinkTarget(instr: string): string | undefined {
+  if (/\\l/.test(instr)) return undefined;
+  const m = /HYPERLINK\s+(?:"([^"]+)"|(\S+))/i.exec(instr);
+  return m?.[1] ?? m?.[2];
+}
+
+function classify(frame: FieldFrame): void {
+  const name = fieldName(frame.instr);
+  if (PAGE_FIELDS.has(name)) frame.kind = "page";
+  else if (name === "HYPERLINK") {
+    frame.kind = "hyperlink";
+    const link = hyperlinkTarget(frame.instr);
+    if (link) frame.link = link;
+  } else frame.kind = "other";
+}
+
+function emitPageField(rc: RunContext, frame: FieldFrame): void {
+  pushVisible(rc, { type: "field", field: fieldName(frame.instr) as "PAGE", format: fieldFormat(frame.instr), style: frame.style, fallback: frame.fallback });
+}
+
+function readSimpleField(el: XNode, rc: RunContext): void {
+  const instr = el.attr("instr") ?? "";
+  const name = fieldName(instr);
+  if (PAGE_FIELDS.has(name)) {
+    const firstRun = el.first("r");
+    const style = firstRun ? runStyleOf(firstRun, rc) : rc.mark;
+    const fallback = el.find("t").map((t) => t.text()).join("");
+    emitPageField(rc, { instr, inResult: true, kind: "page", fallback, style });
+    return;
+  }
+  const link = name === "HYPERLINK" ? hyperlinkTarget(instr) : undefined;
+  readInlines(el, link ? { ...rc, link } : rc);
+}
+
+function readRun(r: XNode, rc: RunContext, inherited?: () => RunStyle): void {
+  const { ctx, story } = rc;
+  let style: RunStyle | undefined;
+  const styleOf = inherited ?? (() => (style ??= runStyleOf(r, rc)));
+  for (const c of r.children) {
+    switch (c.name) {
+      case "t":
+        pushText(rc, c.text(), styleOf());
+        break;
+      case "tab":
+      case "ptab":
+        pushVisible(rc, { type: "tab", style: styleOf() });
+        break;
+      case "br": {
+        const type = c.attr("type");
+        pushVisible(rc, { type: "break", kind: type === "page" ? "page" : type === "column" ? "column" : "line", style: styleOf() });
+        break;
+      }
+      case "cr":
+        pushVisible(rc, { type: "break", kind: "line", style: styleOf() });
+        break;
+      case "noBreakHyphen":
+        pushText(rc, "\u2011", styleOf());
+        break;
+      case "sym": {
+        const font = c.attr("font") ?? "Symbol";
+        const code = parseInt(c.attr("char") ?? "", 16);
+        if (!Number.isFinite(code)) break;
+        const mapped = mapSymbolChar(font, code);
+        if (mapped) pushText(rc, mapped, styleOf());
+        else if (!(code >= 0xf000 && code <= 0xf0ff)) pushText(rc, String.fromCodePoint(code), styleOf());
+        break;
+      }
+      case "fldChar": {
+        const type = c.attr("fldCharType");
+        if (type === "begin") {
+          story.fields.push({ instr: "", inResult: false, fallback: "", style: styleOf() });
+        } else if (type === "separate") {
+          const top = story.fields[story.fields.length - 1];
+          if (top && !top.inResult) {
+            classify(top);
+            top.inResult = true;
+          }
+        } else if (type === "end") {
+          const top = story.fields.pop();
+          if (top) {
+            if (top.kind === undefined) classify(top);
+            if (top.kind === "page") emitPageField(rc, top);
+          }
+        }
+        break;
+      }
+      case "instrText": {
+        const top = story.fields[story.fields.length - 1];
+        if (top && !top.inResult) top.instr += c.text();
+        break;
+      }
+      case "pgNum":
+        pushVisible(rc, { type: "field", field: "PAGE", format: "decimal", style: styleOf(), fallback: "" });
+        break;
+      case "footnoteReference":
+      case "endnoteReference": {
+        const kind = c.name === "footnoteReference" ? "footnote" : "endnote";
+        const id = c.attr("id") ?? "";
+        const custom = c.attr("customMarkFollows");
+        let label = "";
+        if (custom !== "1" && custom !== "true" && custom !== "on") {
+          label = ctx.noteLabels.get(`${kind}:${id}`) ?? String(++ctx.noteCounters[kind]);
+          if (kind === "endnote" && !ctx.noteLabels.has(`${kind}:${id}`)) label = roman(Number(label));
+        }
+        ctx.noteLabels.set(`${kind}:${id}`, label);
+        pushVisible(rc, { type: "noteRef", kind, id, label, style: styleOf() });
+        break;
+      }
+      case "footnoteRef":
+      case "endnoteRef":
+        if (story.noteLabel) pushText(rc, story.noteLabel, styleOf());
+        break;
+      case "drawing": {
+        const inline = readDrawing(c, ctx, story, styleOf(), (container, s) => readBlocks(container, ctx, s));
+        if (inline) pushVisible(rc, inline);
+        break;
+      }
+      case "pict":
+      case "object": {
+        const inline = readVml(c, ctx, story, styleOf(), (container, s) => readBlocks(container, ctx, s));
+        if (inline) pushVisible(rc, inline);
+        break;
+      }
+      case "AlternateContent": {
+        const branch = chooseBranch(c);
+        if (branch) readRun(branch, rc, styleOf);
+        break;
+      }
+      case "ruby": {
+        const baseText = c.child("rubyBase");
+        if (baseText) readInlines(baseText, rc);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The state one parse shares across stories (body, headers, footers, notes): styles, numbering,
+ * budgets, loaded images, the font set, and interned run styles (equal styles share one object,
+ * so adjacent runs merge and layout can compare styles by reference).
+ */
+import { LimitExceeded, UnprocessableContent } from "../../errors";
+import { LIMITS } from "../../limits";
+import type { DocxPackage, Relationship } from "../../docx/package";
+import type { ImageResource, RunStyle } from "./types";
+import type { Numbering } from "./numbering";
+import type { ReadEnv } from "./properties";
+import type { Styles } from "./styles";
+
+/** One part whose content is read as blocks, with its relationships and open complex fields. */
+export interface Story {
+  part: string;
+  rels: Map<string, Relationship>;
+  fields: FieldFrame[];
+  /** Inside a note body: the label its w:footnoteRef/w:endnoteRef shows. */
+  noteLabel?: string;
+}
+
+export interface FieldFrame {
+  instr: string;
+  inResult: boolean;
+  kind?: "page" | "hyperlink" | "other";
+  link?: string;
+  fallback: string;
+  style: RunStyle;
+}
+
+export class ParseContext {
+  blocks = 0;
+  inlines = 0;
+  cells = 0;
+  depth = 0;
+  imageBytes = 0;
+  readonly images = new Map<string, ImageResource>();
+  readonly fontFamilies = new Set<string>();
+  /** Labels of note references, by `kind:id`, in order of appearance. */
+  readonly noteLabels = new Map<string, string>();
+  readonly noteCounters = { footnote: 0, endnote: 0 };
+  private readonly styleIntern = new Map<string, RunStyle>();
+
+  constructor(
+    readonly pkg: DocxPackage,
+    readonly env: ReadEnv,
+    readonly styles: Styles,
+    readonly numbering: Numbering,
+  ) {}
+
+  story(part: string): Story {
+    const rels = new Map<string, Relationship>();
+    for (const r of this.pkg.relationships(part)) rels.set(r.id, r);
+    return { part, rels, fields: [] };
+  }
+
+  intern(style: RunStyle): RunStyle {
+    const key = JSON.stringify(style);
+    const hit = this.styleIntern.get(key);
+    if (hit) return hit;
+    this.styleIntern.set(key, style);
+    this.fontFamilies.add(style.font);
+    if (style.fontEastAsia) this.fontFamilies.add(style.fontEastAsia);
+    if (style.fontComplex) this.fontFamilies.add(style.fontComplex);
+    return style;
+  }
+
+  countBlock(): void {
+    if (++this.blocks > LIMITS.render.maxBlocks) throw tooMuch(`more than ${LIMITS.render.maxBlocks} paragraphs and tables`);
+  }
+
+  countInline(): void {
+    if (++this.inlines > LIMITS.render.maxInlines) throw tooMuch(`more than ${LIMITS.render.maxInlines} runs`);
+  }
+
+  countCell(): void {
+    if (++this.cells > LIMITS.render.maxTableCells) throw tooMuch(`more than ${LIMITS.render.maxTableCells} table cells`);
+  }
+
+  /** Runs `f` one nesting level deeper (tables in cells, text boxes); beyond the limit the content is refused. */
+  nested<T>(f: () => T): T {
+    if (this.depth >= LIMITS.render.maxNesting) throw tooMuch(`tables or text boxes nested deeper than ${LIMITS.render.maxNesting} levels`);
+    this.depth++;
+    try {
+      return f();
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** Loads an image part once (by part name); returns its id or undefined when the part is missing. */
+  loadImage(part: string): string | undefined {
+    const entry = this.pkg.entry(part);
+    if (!entry) return undefined;
+    const id = entry.name;
+    if (this.images.has(id)) return id;
+    if (this.images.size >= LIMITS.render.maxImages) throw tooMuch(`more than ${LIMITS.render.maxImages} images`);
+    const ext = id.slice(id.lastIndexOf(".") + 1).toLowerCase();
+    // Formats paint cannot draw are not inflated at all.
+    if (["emf", "wmf", "svg", "gif", "tif", "tiff", "bmp", "wdp", "emz", "wmz"].includes(ext)) {
+      this.images.set(id, { bytes: new Uint8Array(0), type: "other" });
+      return id;
+    }
+    this.imageBytes += entry.uncompressedSize;
+    if (this.imageBytes > LIMITS.render.maxTotalImageBytes) {
+      throw new LimitExceeded("zip_limit", `The document's images exceed ${LIMITS.render.maxTotalImageBytes / 1024 / 1024} MiB in total.`);
+    }
+    const bytes = this.pkg.readBinary(id, LIMITS.render.maxImageBytes);
+    this.images.set(id, { bytes, type: sniffImage(bytes) });
+    return id;
+  }
+}
+
+export function sniffImage(b: Uint8Array): ImageResource["type"] {
+  if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return "png";
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "jpeg";
+  return "other";
+}
+
+function tooMuch(what: string): UnprocessableContent {
+  return new UnprocessableContent("docx_invalid", `The document has ${what}; Signet renders documents within its limits only.`);
+}

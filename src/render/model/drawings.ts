@@ -1,0 +1,197 @@
+/**
+ * Drawings: DrawingML (w:drawing with wp:inline / wp:anchor holding a picture, a shape with a
+ * text box, or a group) and VML (w:pict / w:object with v:imagedata or v:textbox), as image or
+ * box inlines. Charts, SmartArt and other graphics keep their space as an empty box.
+ */
+import type { Anchor, Block, Border, Color, Inline, RunStyle } from "./types";
+import type { XNode } from "./xml-tree";
+import type { ParseContext, Story } from "./context";
+import { emu, hexColor, measure } from "./units";
+import { themeColor } from "./theme";
+
+export type BlocksReader = (container: XNode, story: Story) => Block[];
+
+const MAX_SIDE = 14_400; // pt (200 in): Word's own maximum page size
+
+function clampSize(n: number | undefined): number {
+  return n === undefined || !Number.isFinite(n) || n < 0 ? 0 : Math.min(n, MAX_SIDE);
+}
+
+/** The image part a relationship id points at, loaded into the model; undefined when missing. */
+export function imageFromRel(ctx: ParseContext, story: Story, rId: string | undefined): string | undefined {
+  if (!rId) return undefined;
+  const rel = story.rels.get(rId);
+  if (!rel || rel.external || !rel.target) return undefined;
+  return ctx.loadImage(rel.target);
+}
+
+const H_REL: Record<string, Anchor["x"]["relativeTo"]> = {
+  page: "page", margin: "margin", column: "column", character: "character", leftMargin: "leftMargin", rightMargin: "rightMargin",
+  insideMargin: "insideMargin", outsideMargin: "outsideMargin", text: "column", char: "character",
+};
+const V_REL: Record<string, Anchor["y"]["relativeTo"]> = {
+  page: "page", margin: "margin", paragraph: "paragraph", line: "line", topMargin: "topMargin", bottomMargin: "bottomMargin",
+  insideMargin: "margin", outsideMargin: "margin", text: "paragraph",
+};
+
+function readAnchor(a: XNode): Anchor {
+  const ph = a.child("positionH");
+  const pv = a.child("positionV");
+  const x: Anchor["x"] = { relativeTo: H_REL[ph?.attr("relativeFrom") ?? "column"] ?? "column" };
+  const y: Anchor["y"] = { relativeTo: V_REL[pv?.attr("relativeFrom") ?? "paragraph"] ?? "paragraph" };
+  const hAlign = ph?.child("align")?.text().trim();
+  const vAlign = pv?.child("align")?.text().trim();
+  if (hAlign === "left" || hAlign === "center" || hAlign === "right" || hAlign === "inside" || hAlign === "outside") x.align = hAlign;
+  else x.offset = emu(ph?.child("posOffset")?.text().trim()) ?? 0;
+  if (vAlign === "top" || vAlign === "center" || vAlign === "bottom" || vAlign === "inside" || vAlign === "outside") y.align = vAlign;
+  else y.offset = emu(pv?.child("posOffset")?.text().trim()) ?? 0;
+  if (a.attr("simplePos") === "1") {
+    const sp = a.child("simplePos");
+    return { ...baseAnchor(a), x: { relativeTo: "page", offset: emu(sp?.attr("x")) ?? 0 }, y: { relativeTo: "page", offset: emu(sp?.attr("y")) ?? 0 } };
+  }
+  return { ...baseAnchor(a), x, y };
+}
+
+function baseAnchor(a: XNode): Anchor {
+  let wrap: Anchor["wrap"] = "none";
+  let wrapSide: Anchor["wrapSide"] | undefined;
+  for (const c of a.children) {
+    if (c.name === "wrapSquare" || c.name === "wrapTight" || c.name === "wrapThrough") {
+      wrap = c.name === "wrapSquare" ? "square" : c.name === "wrapTight" ? "tight" : "through";
+      const side = c.attr("wrapText");
+      wrapSide = side === "left" || side === "right" || side === "largest" ? side : "both";
+    } else if (c.name === "wrapTopAndBottom") wrap = "topAndBottom";
+  }
+  const behind = a.attr("behindDoc");
+  const anchor: Anchor = {
+    x: { relativeTo: "column", offset: 0 },
+    y: { relativeTo: "paragraph", offset: 0 },
+    wrap,
+    distance: { top: emu(a.attr("distT")) ?? 0, bottom: emu(a.attr("distB")) ?? 0, left: emu(a.attr("distL")) ?? 0, right: emu(a.attr("distR")) ?? 0 },
+    behindText: behind === "1" || behind === "true",
+  };
+  if (wrapSide) anchor.wrapSide = wrapSide;
+  return anchor;
+}
+
+function solidFill(spPr: XNode | undefined, ctx: ParseContext): Color | null | undefined {
+  const fill = spPr?.child("solidFill");
+  if (!fill) return spPr?.child("noFill") ? null : undefined;
+  const c = fill.children[0];
+  if (c?.name === "srgbClr") return hexColor(c.attr("val")) ?? undefined;
+  if (c?.name === "schemeClr") return themeColor(ctx.env.theme, c.attr("val")) ?? undefined;
+  return undefined;
+}
+
+function lineOf(spPr: XNode | undefined, ctx: ParseContext): Border | null | undefined {
+  const ln = spPr?.child("ln");
+  if (!ln) return undefined;
+  if (ln.child("noFill")) return null;
+  const color = solidFill(ln, ctx);
+  if (color === undefined && !ln.child("solidFill")) return undefined;
+  return { style: "single", width: emu(ln.attr("w")) ?? 0.75, color: color ?? null, space: 0 };
+}
+
+/** A w:drawing element → one inline (image or box), or undefined when it holds nothing we read. */
+export function readDrawing(drawing: XNode, ctx: ParseContext, story: Story, style: RunStyle, readBlocks: BlocksReader): Inline | undefined {
+  const holder = drawing.child("inline") ?? drawing.child("anchor");
+  if (!holder) return undefined;
+  const ext = holder.child("extent");
+  const width = clampSize(emu(ext?.attr("cx")));
+  const height = clampSize(emu(ext?.attr("cy")));
+  const anchor = holder.name === "anchor" ? readAnchor(holder) : undefined;
+  const data = holder.child("graphic")?.child("graphicData");
+  const withAnchor = <T extends Inline>(i: T): T => (anchor ? { ...i, anchor } : i);
+  if (!data) return undefined;
+  const pic = data.child("pic");
+  if (pic) {
+    const blip = pic.first("blip");
+    const image = imageFromRel(ctx, story, blip?.attr("embed"));
+    if (image) return withAnchor({ type: "image", image, width, height, style });
+    return withAnchor({ type: "box", blocks: [], width, height, style });
+  }
+  // A shape, a group or a canvas: gather its text boxes; a lone picture inside a group is an image.
+  const texts = data.find("txbxContent");
+  const blocks: Block[] = [];
+  ctx.nested(() => {
+    for (const t of texts) blocks.push(...readBlocks(t, story));
+  });
+  if (!texts.length) {
+    const blip = data.first("blip");
+    const image = blip ? imageFromRel(ctx, story, blip.attr("embed")) : undefined;
+    if (image) return withAnchor({ type: "image", image, width, height, style });
+  }
+  const spPr = data.first("spPr");
+  const box: Inline = { type: "box", blocks, width, height, style };
+  const fill = solidFill(spPr, ctx);
+  const border = lineOf(spPr, ctx);
+  if (fill !== undefined) box.fill = fill;
+  if (border !== undefined) box.border = border;
+  return withAnchor(box);
+}
+
+/** CSS-like VML style ("width:100pt;height:2in;position:absolute") → map. */
+function vmlStyle(style: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const decl of (style ?? "").split(";")) {
+    const colon = decl.indexOf(":");
+    if (colon > 0) out.set(decl.slice(0, colon).trim().toLowerCase(), decl.slice(colon + 1).trim());
+  }
+  return out;
+}
+
+function vmlLength(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  if (/^-?\d*\.?\d+px$/.test(v)) return parseFloat(v) * 0.75;
+  // Bare numbers in VML style are pixels too (96 dpi).
+  if (/^-?\d*\.?\d+$/.test(v)) return parseFloat(v) * 0.75;
+  return measure(v, 1);
+}
+
+const VML_SHAPES = new Set(["shape", "rect", "roundrect", "oval", "line", "polyline", "arc", "image", "group"]);
+
+/** w:pict / w:object (VML) → image or box; best effort (absolute positions read as anchors). */
+export function readVml(pict: XNode, ctx: ParseContext, story: Story, style: RunStyle, readBlocks: BlocksReader): Inline | undefined {
+  const shape = pict.children.find((c) => VML_SHAPES.has(c.name));
+  if (!shape) return undefined;
+  const css = vmlStyle(shape.attr("style"));
+  if (css.get("visibility") === "hidden" || css.get("display") === "none") return undefined;
+  const width = clampSize(vmlLength(css.get("width")));
+  const height = clampSize(vmlLength(css.get("height")));
+  let anchor: Anchor | undefined;
+  if (css.get("position") === "absolute") {
+    const wrapType = shape.child("wrap")?.attr("type");
+    const hRel = css.get("mso-position-horizontal-relative") ?? "text";
+    const vRel = css.get("mso-position-vertical-relative") ?? "text";
+    const hAlign = css.get("mso-position-horizontal");
+    const vAlign = css.get("mso-position-vertical");
+    anchor = {
+      x: { relativeTo: H_REL[hRel] ?? "column" },
+      y: { relativeTo: V_REL[vRel] ?? "paragraph" },
+      wrap: wrapType === "square" ? "square" : wrapType === "tight" ? "tight" : wrapType === "through" ? "through" : wrapType === "topAndBottom" ? "topAndBottom" : "none",
+      distance: { top: 0, bottom: 0, left: 9, right: 9 },
+      behindText: (parseInt(css.get("z-index") ?? "0", 10) || 0) < 0,
+    };
+    if (hAlign === "left" || hAlign === "center" || hAlign === "right" || hAlign === "inside" || hAlign === "outside") anchor.x.align = hAlign;
+    else anchor.x.offset = vmlLength(css.get("margin-left") ?? css.get("left")) ?? 0;
+    if (vAlign === "top" || vAlign === "center" || vAlign === "bottom" || vAlign === "inside" || vAlign === "outside") anchor.y.align = vAlign;
+    else anchor.y.offset = vmlLength(css.get("margin-top") ?? css.get("top")) ?? 0;
+  }
+  const withAnchor = <T extends Inline>(i: T): T => (anchor ? { ...i, anchor } : i);
+  const imagedata = shape.first("imagedata");
+  if (imagedata) {
+    const image = imageFromRel(ctx, story, imagedata.attr("id") ?? imagedata.attr("relid"));
+    if (image) return withAnchor({ type: "image", image, width, height, style });
+  }
+  const texts = shape.find("txbxContent");
+  if (!texts.length && !width && !height) return undefined;
+  const blocks: Block[] = [];
+  ctx.nested(() => {
+    for (const t of texts) blocks.push(...readBlocks(t, story));
+  });
+  const box: Inline = { type: "box", blocks, width, height, style };
+  const filled = shape.attr("filled");
+  const fill = hexColor(shape.attr("fillcolor")?.replace(/\s.*$/, ""));
+  if (filled !== "f" && filled !== "false" && fill) box.fill = fill;
+  return withAnchor(box);
+}

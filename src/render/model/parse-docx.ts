@@ -1,0 +1,128 @@
+/**
+ * DOCX → DocumentModel: opens the package (bounded ZIP, no DTD), reads theme, styles, numbering,
+ * settings, font table and core properties, then the body (split into sections), the headers and
+ * footers the sections name, and the footnotes/endnotes. An unreadable package or main document
+ * is 422 `docx_invalid`; broken optional parts are skipped.
+ */
+import { SignetError } from "../../errors";
+import { DocxPackage } from "../../docx/package";
+import type { Block, DocumentModel, FontTableEntry, Section } from "./types";
+import { parseTree, type XNode } from "./xml-tree";
+import { EMPTY_THEME, readTheme } from "./theme";
+import { Styles } from "./styles";
+import { Numbering } from "./numbering";
+import { ParseContext, type Story } from "./context";
+import { readBlocks } from "./blocks";
+import { readSection } from "./sections";
+import type { ReadEnv } from "./properties";
+import { onOff, twips, val } from "./units";
+
+export function parseDocx(bytes: Uint8Array): DocumentModel {
+  const pkg = DocxPackage.open(bytes);
+  const main = pkg.mainPart;
+  const mainRels = pkg.relationships(main);
+  const partOf = (type: string) => mainRels.find((r) => !r.external && r.type.endsWith(`/${type}`) && pkg.has(r.target))?.target;
+  const optional = (name: string | undefined) => (name ? readOptional(pkg, name) : undefined);
+
+  const env: ReadEnv = { theme: EMPTY_THEME, charUnit: 10.5 };
+  env.theme = readTheme(optional(partOf("theme")));
+  const styles = new Styles(optional(partOf("styles")), env);
+  const numbering = new Numbering(optional(partOf("numbering")), env, styles);
+  const ctx = new ParseContext(pkg, env, styles, numbering);
+
+  const document = parseTree(pkg.readXml(main), main);
+  const body = document.child("body");
+  const mainStory = ctx.story(main);
+  const sections: Section[] = [];
+  let blocks: Block[] = [];
+  const endSection = (sectPr: XNode | undefined) => {
+    sections.push({ ...readSection(sectPr, mainStory, sections[sections.length - 1]), blocks });
+    blocks = [];
+  };
+  if (body) {
+    // Blocks go to the current section's list; a paragraph carrying a sectPr closes it.
+    const sink: Block[] = [];
+    readBlocks(body, ctx, mainStory, undefined, (sectPr) => {
+      blocks.push(...sink.splice(0));
+      endSection(sectPr);
+    }, sink);
+    blocks.push(...sink);
+  }
+  endSection(body?.child("sectPr"));
+
+  const headerFooters = new Map<string, Block[]>();
+  for (const s of sections) {
+    for (const part of [...Object.values(s.headers), ...Object.values(s.footers)]) {
+      if (!part || headerFooters.has(part)) continue;
+      const root = optional(part);
+      headerFooters.set(part, root ? readBlocks(root, ctx, ctx.story(part)) : []);
+    }
+  }
+
+  const notes = new Map<string, Block[]>();
+  for (const kind of ["footnote", "endnote"] as const) {
+    const part = partOf(`${kind}s`);
+    const root = optional(part);
+    if (!part || !root) continue;
+    for (const note of root.all(kind)) {
+      const type = note.attr("type");
+      if (type && type !== "normal") continue;
+      const id = note.attr("id") ?? "";
+      const story: Story = { ...ctx.story(part), noteLabel: ctx.noteLabels.get(`${kind}:${id}`) ?? "" };
+      notes.set(`${kind}:${id}`, readBlocks(note, ctx, story));
+    }
+  }
+
+  const settings = optional(partOf("settings"));
+  const defaultTab = twips(val(settings, "defaultTabStop"));
+  const model: DocumentModel = {
+    sections,
+    headerFooters,
+    notes,
+    images: ctx.images,
+    evenAndOddHeaders: onOff(settings?.child("evenAndOddHeaders")) ?? false,
+    defaultTabStop: defaultTab !== undefined && defaultTab > 0 ? defaultTab : 36,
+    fontFamilies: ctx.fontFamilies,
+    fontTable: readFontTable(optional(partOf("fontTable"))),
+  };
+  const title = readTitle(pkg);
+  if (title) model.title = title;
+  return model;
+}
+
+/** Parses an optional part; a malformed one is skipped (limits and DTD refusals still stop the parse). */
+function readOptional(pkg: DocxPackage, name: string): XNode | undefined {
+  if (!pkg.has(name)) return undefined;
+  try {
+    return parseTree(pkg.readXml(name), name);
+  } catch (err) {
+    if (err instanceof SignetError && err.code === "docx_invalid") return undefined;
+    throw err;
+  }
+}
+
+function readFontTable(root: XNode | undefined): Map<string, FontTableEntry> {
+  const out = new Map<string, FontTableEntry>();
+  for (const f of root?.all("font") ?? []) {
+    const name = f.attr("name");
+    if (!name || out.has(name)) continue;
+    const entry: FontTableEntry = { name };
+    const alt = val(f, "altName");
+    const family = val(f, "family");
+    const pitch = val(f, "pitch");
+    const panose = val(f, "panose1");
+    if (alt) entry.altName = alt;
+    if (family) entry.family = family;
+    if (pitch) entry.pitch = pitch;
+    if (panose) entry.panose = panose;
+    out.set(name, entry);
+  }
+  return out;
+}
+
+function readTitle(pkg: DocxPackage): string | undefined {
+  const rel = pkg.relationships("").find((r) => !r.external && r.type.endsWith("/core-properties"));
+  const root = readOptional(pkg, rel?.target ?? "docProps/core.xml");
+  const title = root?.child("title")?.text().trim();
+  return title ? title : undefined;
+}

@@ -1,0 +1,435 @@
+/**
+ * Readers of w:rPr / w:pPr / borders / shading into partial property sets, and the overlay that
+ * stacks them (docDefaults → table style → paragraph style → character style → direct).
+ * A partial set holds only what its element says; resolution fills the rest with defaults.
+ */
+import type { Border, Color, LineSpacing, ParagraphStyle, RunStyle, TabAlign, TabLeader, TabStop, UnderlineStyle } from "./types";
+import type { XNode } from "./xml-tree";
+import { type Theme, themeColor, themeFont } from "./theme";
+import { eighths, flag, halfPoints, hexColor, highlightColor, int, measure, twips, val } from "./units";
+
+/** Toggle properties: XOR-ed across style levels (ECMA-376 17.7.3), absolute in direct formatting. */
+export const TOGGLES = ["bold", "italic", "caps", "smallCaps", "strike", "doubleStrike", "hidden"] as const;
+export type Toggle = (typeof TOGGLES)[number];
+
+export interface RunProps {
+  rStyle?: string;
+  font?: string;
+  fontEastAsia?: string;
+  fontComplex?: string;
+  size?: number;
+  sizeComplex?: number;
+  bold?: boolean;
+  italic?: boolean;
+  underline?: UnderlineStyle;
+  underlineColor?: Color | null;
+  strike?: boolean;
+  doubleStrike?: boolean;
+  color?: Color | null;
+  highlight?: Color | null;
+  shading?: Color | null;
+  caps?: boolean;
+  smallCaps?: boolean;
+  vertAlign?: RunStyle["vertAlign"];
+  charSpacing?: number;
+  position?: number;
+  scale?: number;
+  hidden?: boolean;
+  rtl?: boolean;
+  complexScript?: boolean;
+}
+
+export interface Indent {
+  left?: number;
+  right?: number;
+  /** Signed: negative = hanging. */
+  firstLine?: number;
+}
+
+export interface ParaProps {
+  pStyle?: string;
+  align?: ParagraphStyle["align"];
+  ind: Indent;
+  spaceBefore?: number;
+  spaceAfter?: number;
+  line?: LineSpacing;
+  contextualSpacing?: boolean;
+  /** Tab stops as written, `clear` entries included (merged by position on resolution). */
+  tabs?: TabStop[];
+  keepNext?: boolean;
+  keepLines?: boolean;
+  widowControl?: boolean;
+  pageBreakBefore?: boolean;
+  bidi?: boolean;
+  borders?: ParagraphStyle["borders"];
+  shading?: Color | null;
+  outlineLevel?: number;
+  numId?: string;
+  ilvl?: number;
+}
+
+export const emptyPara = (): ParaProps => ({ ind: {} });
+
+/** The reading context: theme plus the size used for *Chars indents. */
+export interface ReadEnv {
+  theme: Theme;
+  /** Default font size (pt) for character-unit indents. */
+  charUnit: number;
+}
+
+function colorOf(node: XNode | undefined, env: ReadEnv, attr = "val", themeAttr = "themeColor"): Color | null | undefined {
+  if (!node) return undefined;
+  const fromTheme = themeColor(env.theme, node.attr(themeAttr), node.attr(themeAttr === "themeColor" ? "themeTint" : "themeFillTint"), node.attr(themeAttr === "themeColor" ? "themeShade" : "themeFillShade"));
+  if (fromTheme) return fromTheme;
+  return hexColor(node.attr(attr));
+}
+
+const UNDERLINES: Record<string, UnderlineStyle> = {
+  single: "single", words: "words", double: "double", thick: "thick", dotted: "dotted", dottedHeavy: "dotted", dash: "dashed", dashedHeavy: "dashed",
+  dashLong: "dashed", dashLongHeavy: "dashed", dotDash: "dashed", dashDotHeavy: "dashed", dotDotDash: "dashed", dashDotDotHeavy: "dashed",
+  wave: "wave", wavyHeavy: "wave", wavyDouble: "wave", none: "none",
+};
+
+export function readRunProps(rPr: XNode | undefined, env: ReadEnv): RunProps {
+  const p: RunProps = {};
+  if (!rPr) return p;
+  for (const c of rPr.children) {
+    switch (c.name) {
+      case "rStyle":
+        p.rStyle = c.attr("val");
+        break;
+      case "rFonts": {
+        // A theme reference wins over the explicit name, as in Word.
+        const ascii = themeFont(env.theme, c.attr("asciiTheme")) ?? c.attr("ascii") ?? themeFont(env.theme, c.attr("hAnsiTheme")) ?? c.attr("hAnsi");
+        const ea = themeFont(env.theme, c.attr("eastAsiaTheme")) ?? c.attr("eastAsia");
+        const cs = themeFont(env.theme, c.attr("cstheme")) ?? c.attr("cs");
+        if (ascii) p.font = ascii;
+        if (ea) p.fontEastAsia = ea;
+        if (cs) p.fontComplex = cs;
+        break;
+      }
+      case "sz":
+        p.size = positive(halfPoints(c.attr("val")));
+        break;
+      case "szCs":
+        p.sizeComplex = positive(halfPoints(c.attr("val")));
+        break;
+      case "b":
+        p.bold = flag(rPr, "b");
+        break;
+      case "i":
+        p.italic = flag(rPr, "i");
+        break;
+      case "caps":
+      case "smallCaps":
+      case "strike":
+        p[c.name] = flag(rPr, c.name);
+        break;
+      case "dstrike":
+        p.doubleStrike = flag(rPr, "dstrike");
+        break;
+      case "vanish":
+        p.hidden = flag(rPr, "vanish");
+        break;
+      case "rtl":
+        p.rtl = flag(rPr, "rtl");
+        break;
+      case "cs":
+        p.complexScript = flag(rPr, "cs");
+        break;
+      case "u": {
+        const v = c.attr("val");
+        if (v !== undefined) p.underline = UNDERLINES[v] ?? "single";
+        const uc = colorOf(c, env);
+        if (uc !== undefined) p.underlineColor = uc;
+        break;
+      }
+      case "color": {
+        const col = colorOf(c, env);
+        if (col !== undefined) p.color = col;
+        break;
+      }
+      case "highlight": {
+        const h = highlightColor(c.attr("val"));
+        if (h !== undefined) p.highlight = h;
+        break;
+      }
+      case "shd": {
+        const s = readShading(c, env);
+        if (s !== undefined) p.shading = s;
+        break;
+      }
+      case "vertAlign": {
+        const v = c.attr("val");
+        p.vertAlign = v === "superscript" ? "superscript" : v === "subscript" ? "subscript" : "baseline";
+        break;
+      }
+      case "spacing":
+        p.charSpacing = twips(c.attr("val"));
+        break;
+      case "position":
+        p.position = halfPoints(c.attr("val"));
+        break;
+      case "w": {
+        const v = c.attr("val");
+        const n = v === undefined ? undefined : parseFloat(v);
+        if (n !== undefined && Number.isFinite(n) && n > 0 && n <= 600) p.scale = n;
+        break;
+      }
+    }
+  }
+  return p;
+}
+
+function positive(n: number | undefined): number | undefined {
+  return n !== undefined && n > 0 && n < 2000 ? n : undefined;
+}
+
+/** w:shd → fill colour (a solid pattern uses the pattern colour); null = none. */
+export function readShading(shd: XNode | undefined, env: ReadEnv): Color | null | undefined {
+  if (!shd) return undefined;
+  const pattern = shd.attr("val");
+  if (pattern === "nil") return null;
+  if (pattern === "solid") {
+    const c = colorOf(shd, env, "color");
+    if (c) return c;
+  }
+  const fill = colorOf(shd, env, "fill", "themeFill");
+  return fill ?? null;
+}
+
+export function readBorder(b: XNode | undefined, env: ReadEnv): Border | undefined {
+  if (!b) return undefined;
+  const style = b.attr("val") ?? "single";
+  if (style === "nil" || style === "none") return { style: "none", width: 0, color: null, space: 0 };
+  const width = eighths(b.attr("sz")) ?? 0.5;
+  return { style, width: Math.max(0.25, Math.min(width, 12)), color: colorOf(b, env, "color") ?? null, space: measure(b.attr("space"), 1) ?? 0 };
+}
+
+/** Borders of a pBdr/tblBorders/tcBorders element; start/end read as left/right. */
+export function readBorders(el: XNode | undefined, env: ReadEnv): Record<string, Border> {
+  const out: Record<string, Border> = {};
+  if (!el) return out;
+  for (const c of el.children) {
+    const side = c.name === "start" ? "left" : c.name === "end" ? "right" : c.name;
+    const b = readBorder(c, env);
+    if (b) out[side] = b;
+  }
+  return out;
+}
+
+const ALIGN: Record<string, ParagraphStyle["align"]> = {
+  left: "left", start: "left", right: "right", end: "right", center: "center", both: "justify", justify: "justify",
+  distribute: "distribute", highKashida: "justify", lowKashida: "justify", mediumKashida: "justify", thaiDistribute: "distribute",
+};
+
+const TAB_ALIGN: Record<string, TabAlign> = { left: "left", start: "left", right: "right", end: "right", center: "center", decimal: "decimal", bar: "bar", clear: "clear", num: "left" };
+const TAB_LEADER: Record<string, TabLeader> = { none: "none", dot: "dot", hyphen: "hyphen", underscore: "underscore", middleDot: "middleDot", heavy: "heavy" };
+
+export function readTabs(tabs: XNode | undefined): TabStop[] | undefined {
+  if (!tabs) return undefined;
+  const out: TabStop[] = [];
+  for (const t of tabs.all("tab")) {
+    const pos = twips(t.attr("pos"));
+    if (pos === undefined) continue;
+    out.push({ pos, align: TAB_ALIGN[t.attr("val") ?? "left"] ?? "left", leader: TAB_LEADER[t.attr("leader") ?? "none"] ?? "none" });
+  }
+  return out;
+}
+
+export function readParaProps(pPr: XNode | undefined, env: ReadEnv): ParaProps {
+  const p = emptyPara();
+  if (!pPr) return p;
+  for (const c of pPr.children) {
+    switch (c.name) {
+      case "pStyle":
+        p.pStyle = c.attr("val");
+        break;
+      case "jc": {
+        const a = ALIGN[c.attr("val") ?? ""];
+        if (a) p.align = a;
+        break;
+      }
+      case "ind": {
+        const chars = (name: string) => {
+          const n = int(c.attr(name));
+          return n ? (n / 100) * env.charUnit : undefined;
+        };
+        const left = chars("leftChars") ?? chars("startChars") ?? twips(c.attr("left") ?? c.attr("start"));
+        const right = chars("rightChars") ?? chars("endChars") ?? twips(c.attr("right") ?? c.attr("end"));
+        const hanging = chars("hangingChars") ?? twips(c.attr("hanging"));
+        const first = chars("firstLineChars") ?? twips(c.attr("firstLine"));
+        if (left !== undefined) p.ind.left = left;
+        if (right !== undefined) p.ind.right = right;
+        if (hanging !== undefined) p.ind.firstLine = -hanging;
+        else if (first !== undefined) p.ind.firstLine = first;
+        break;
+      }
+      case "spacing": {
+        const before = c.attr("beforeAutospacing");
+        const after = c.attr("afterAutospacing");
+        if (before === "1" || before === "true" || before === "on") p.spaceBefore = 14;
+        else {
+          const lines = int(c.attr("beforeLines"));
+          const b = lines ? (lines / 100) * env.charUnit * 1.2 : twips(c.attr("before"));
+          if (b !== undefined) p.spaceBefore = Math.max(0, b);
+        }
+        if (after === "1" || after === "true" || after === "on") p.spaceAfter = 14;
+        else {
+          const lines = int(c.attr("afterLines"));
+          const a = lines ? (lines / 100) * env.charUnit * 1.2 : twips(c.attr("after"));
+          if (a !== undefined) p.spaceAfter = Math.max(0, a);
+        }
+        const line = c.attr("line");
+        if (line !== undefined) {
+          const rule = c.attr("lineRule") ?? "auto";
+          if (rule === "exact" || rule === "atLeast") {
+            const v = twips(line);
+            if (v !== undefined) p.line = { rule, value: Math.abs(v) };
+          } else {
+            const n = measure(line, 1);
+            if (n !== undefined && n > 0) p.line = { rule: "auto", value: /[a-z]/.test(line) ? n / 12 : n / 240 };
+          }
+        }
+        break;
+      }
+      case "contextualSpacing":
+      case "keepNext":
+      case "keepLines":
+      case "widowControl":
+      case "pageBreakBefore":
+      case "bidi":
+        p[c.name] = flag(pPr, c.name);
+        break;
+      case "tabs":
+        p.tabs = readTabs(c);
+        break;
+      case "pBdr":
+        p.borders = readBorders(c, env);
+        break;
+      case "shd": {
+        const s = readShading(c, env);
+        if (s !== undefined) p.shading = s;
+        break;
+      }
+      case "outlineLvl": {
+        const n = int(c.attr("val"));
+        if (n !== undefined && n >= 0 && n < 9) p.outlineLevel = n;
+        break;
+      }
+      case "numPr": {
+        const id = val(c, "numId");
+        if (id !== undefined) p.numId = id;
+        const lvl = int(val(c, "ilvl"));
+        if (lvl !== undefined) p.ilvl = Math.max(0, Math.min(8, lvl));
+        break;
+      }
+    }
+  }
+  return p;
+}
+
+/** Overlays `top` on `base` (a new object; toggles overwrite, which is right for basedOn chains and direct formatting). */
+export function overlayRun(base: RunProps, top: RunProps): RunProps {
+  const out: RunProps = { ...base };
+  for (const k in top) {
+    const v = top[k as keyof RunProps];
+    if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
+  }
+  return out;
+}
+
+export function overlayPara(base: ParaProps, top: ParaProps): ParaProps {
+  const out: ParaProps = { ...base, ind: { ...base.ind } };
+  for (const k in top) {
+    if (k === "ind" || k === "tabs" || k === "borders") continue;
+    const v = top[k as keyof ParaProps];
+    if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
+  }
+  if (top.ind.left !== undefined) out.ind.left = top.ind.left;
+  if (top.ind.right !== undefined) out.ind.right = top.ind.right;
+  if (top.ind.firstLine !== undefined) out.ind.firstLine = top.ind.firstLine;
+  if (top.tabs) out.tabs = [...(base.tabs ?? []), ...top.tabs];
+  if (top.borders) out.borders = { ...base.borders, ...top.borders };
+  return out;
+}
+
+/** Toggle values of one style level combined with the level below: XOR, as Word does between style kinds. */
+export function xorToggles(acc: RunProps, level: RunProps): RunProps {
+  const out = overlayRun(acc, { ...level, ...Object.fromEntries(TOGGLES.map((t) => [t, undefined])) });
+  for (const t of TOGGLES) {
+    const v = level[t];
+    if (v === undefined) continue;
+    out[t] = (acc[t] ?? false) !== v;
+  }
+  return out;
+}
+
+/** Merges tab lists: later entries replace earlier ones at the same position; `clear` removes. */
+export function resolveTabs(tabs: TabStop[] | undefined): TabStop[] {
+  if (!tabs?.length) return [];
+  const byPos = new Map<number, TabStop>();
+  for (const t of tabs) {
+    const key = Math.round(t.pos * 20);
+    if (t.align === "clear") byPos.delete(key);
+    else byPos.set(key, t);
+  }
+  return [...byPos.values()].sort((a, b) => a.pos - b.pos);
+}
+
+export const DEFAULT_FONT = "Times New Roman";
+
+export function toRunStyle(p: RunProps): RunStyle {
+  const complex = p.complexScript || p.rtl;
+  const s: RunStyle = {
+    font: p.font ?? DEFAULT_FONT,
+    size: (complex ? (p.sizeComplex ?? p.size) : p.size) ?? 10,
+    bold: p.bold ?? false,
+    italic: p.italic ?? false,
+    underline: p.underline ?? "none",
+    strike: p.strike ?? false,
+    doubleStrike: p.doubleStrike ?? false,
+    color: p.color ?? null,
+    highlight: p.highlight ?? p.shading ?? null,
+    caps: p.caps ?? false,
+    smallCaps: p.smallCaps ?? false,
+    vertAlign: p.vertAlign ?? "baseline",
+    charSpacing: p.charSpacing ?? 0,
+    position: p.position ?? 0,
+    scale: p.scale ?? 100,
+    hidden: p.hidden ?? false,
+    rtl: p.rtl ?? false,
+  };
+  if (p.fontEastAsia && p.fontEastAsia !== s.font) s.fontEastAsia = p.fontEastAsia;
+  if (p.fontComplex && p.fontComplex !== s.font) s.fontComplex = p.fontComplex;
+  if (p.underlineColor !== undefined && p.underline && p.underline !== "none") s.underlineColor = p.underlineColor;
+  return s;
+}
+
+export function toParagraphStyle(p: ParaProps, styleId: string): ParagraphStyle {
+  const s: ParagraphStyle = {
+    styleId,
+    align: p.align ?? "left",
+    indentLeft: p.ind.left ?? 0,
+    indentRight: p.ind.right ?? 0,
+    firstLine: p.ind.firstLine ?? 0,
+    spaceBefore: p.spaceBefore ?? 0,
+    spaceAfter: p.spaceAfter ?? 0,
+    contextualSpacing: p.contextualSpacing ?? false,
+    line: p.line ?? { rule: "auto", value: 1 },
+    tabs: resolveTabs(p.tabs),
+    keepNext: p.keepNext ?? false,
+    keepLines: p.keepLines ?? false,
+    // Word's own default (the spec's is off, but every Word template turns it on).
+    widowControl: p.widowControl ?? true,
+    pageBreakBefore: p.pageBreakBefore ?? false,
+    bidi: p.bidi ?? false,
+    borders: {},
+    shading: p.shading ?? null,
+  };
+  for (const [side, b] of Object.entries(p.borders ?? {})) {
+    if (side === "top" || side === "bottom" || side === "left" || side === "right" || side === "between") if (b.style !== "none") s.borders[side] = b;
+  }
+  if (p.outlineLevel !== undefined) s.outlineLevel = p.outlineLevel;
+  return s;
+}

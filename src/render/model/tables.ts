@@ -1,0 +1,232 @@
+/**
+ * Tables: grid, table properties (from the table style chain and direct), rows and cells, and the
+ * table style's conditional formatting (first/last row and column, bands, corners) resolved per
+ * cell into shading, borders and the paragraph/run formatting its paragraphs start from.
+ */
+import type { Block, Border, Table, TableCell, TableRow } from "./types";
+import type { XNode } from "./xml-tree";
+import type { ParseContext, Story } from "./context";
+import type { CellFormatting } from "./blocks";
+import { emptyPara, overlayPara, overlayRun, readBorders, readShading } from "./properties";
+import type { TableStyleParts } from "./styles";
+import { int, twips, val } from "./units";
+
+type CellReader = (container: XNode, story: Story, cell: CellFormatting) => Block[];
+
+interface Look {
+  firstRow: boolean;
+  lastRow: boolean;
+  firstCol: boolean;
+  lastCol: boolean;
+  hBand: boolean;
+  vBand: boolean;
+}
+
+const on = (v: string | undefined) => v === "1" || v === "true" || v === "on";
+
+function readLook(el: XNode | undefined): Look | undefined {
+  if (!el) return undefined;
+  const hex = el.attr("val");
+  if (hex !== undefined && el.attr("firstRow") === undefined) {
+    const n = parseInt(hex, 16) || 0;
+    return { firstRow: !!(n & 0x20), lastRow: !!(n & 0x40), firstCol: !!(n & 0x80), lastCol: !!(n & 0x100), hBand: !(n & 0x200), vBand: !(n & 0x400) };
+  }
+  return {
+    firstRow: on(el.attr("firstRow")),
+    lastRow: on(el.attr("lastRow")),
+    firstCol: on(el.attr("firstColumn")),
+    lastCol: on(el.attr("lastColumn")),
+    hBand: !on(el.attr("noHBand")),
+    vBand: !on(el.attr("noVBand")),
+  };
+}
+
+/** Word's default look (04A0): header row, first column, banded rows. */
+const DEFAULT_LOOK: Look = { firstRow: true, lastRow: false, firstCol: true, lastCol: false, hBand: true, vBand: false };
+
+function margins(el: XNode | undefined, into: TableCell["margins"]): TableCell["margins"] {
+  if (!el) return into;
+  const out = { ...into };
+  for (const c of el.children) {
+    const w = c.attr("type") === "pct" ? undefined : twips(c.attr("w"));
+    if (w === undefined) continue;
+    const side = c.name === "start" ? "left" : c.name === "end" ? "right" : c.name;
+    if (side === "top" || side === "bottom" || side === "left" || side === "right") out[side] = Math.max(0, w);
+  }
+  return out;
+}
+
+function width(el: XNode | undefined): Table["width"] | undefined {
+  if (!el) return undefined;
+  const type = el.attr("type") ?? "dxa";
+  const w = el.attr("w") ?? "0";
+  if (type === "pct" || w.endsWith("%")) {
+    const v = w.endsWith("%") ? parseFloat(w) / 100 : (int(w) ?? 0) / 5000;
+    return v > 0 ? { type: "pct", value: v } : { type: "auto" };
+  }
+  if (type === "dxa") {
+    const v = twips(w);
+    return v && v > 0 ? { type: "pt", value: v } : { type: "auto" };
+  }
+  return { type: "auto" };
+}
+
+function sides(b: Record<string, Border>): { top?: Border; bottom?: Border; left?: Border; right?: Border } {
+  const out: { top?: Border; bottom?: Border; left?: Border; right?: Border } = {};
+  for (const s of ["top", "bottom", "left", "right"] as const) if (b[s]) out[s] = b[s];
+  return out;
+}
+
+export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell: CellReader): Table {
+  const { styles, env } = ctx;
+  const tblPr = tbl.child("tblPr");
+  const styleRef = val(tblPr, "tblStyle");
+  const styleId = styles.has(styleRef, "table") ? styleRef : styles.defaultTableStyle;
+  const chain = styles.tableChain(styleId);
+  // Table properties: each ancestor style's tblPr, then the table's own.
+  const prs = [...chain.map((d) => d.node.child("tblPr")), tblPr].filter((x): x is XNode => !!x);
+  const tcPrs = chain.map((d) => d.node.child("tcPr")).filter((x): x is XNode => !!x);
+  const last = (name: string) => {
+    let found: XNode | undefined;
+    for (const p of prs) found = p.child(name) ?? found;
+    return found;
+  };
+  const borders: Record<string, Border> = {};
+  for (const p of prs) Object.assign(borders, readBorders(p.child("tblBorders"), env));
+  let cellMargins: TableCell["margins"] = { top: 0, bottom: 0, left: 5.4, right: 5.4 };
+  for (const p of prs) cellMargins = margins(p.child("tblCellMar"), cellMargins);
+  const jc = last("jc")?.attr("val");
+  const look = readLook(tblPr?.child("tblLook")) ?? DEFAULT_LOOK;
+  const rowBand = Math.max(1, int(last("tblStyleRowBandSize")?.attr("val")) ?? 1);
+  const colBand = Math.max(1, int(last("tblStyleColBandSize")?.attr("val")) ?? 1);
+  const bidiVisual = last("bidiVisual");
+  const table: Table = {
+    type: "table",
+    grid: (tbl.child("tblGrid")?.all("gridCol") ?? []).map((g) => Math.max(0, twips(g.attr("w")) ?? 0)),
+    width: width(last("tblW")) ?? { type: "auto" },
+    layout: last("tblLayout")?.attr("type") === "fixed" ? "fixed" : "autofit",
+    align: jc === "center" ? "center" : jc === "right" || jc === "end" ? "right" : "left",
+    indent: twips(last("tblInd")?.attr("w")) ?? 0,
+    rows: [],
+    insideBorders: {},
+    borders: sides(borders),
+    bidi: !!bidiVisual && bidiVisual.attr("val") !== "0",
+  };
+  if (borders.insideH) table.insideBorders.horizontal = borders.insideH;
+  if (borders.insideV) table.insideBorders.vertical = borders.insideV;
+
+  const conditionals = styles.tableConditionals(styleId);
+  const wholeRun = overlayRun(styles.runProps(styleId), conditionals.get("wholeTable")?.rPr ?? {});
+  const wholePara = overlayPara(styles.paraProps(styleId), conditionals.get("wholeTable")?.pPr ?? emptyPara());
+  let wholeShading: string | null | undefined;
+  for (const p of tcPrs) wholeShading = readShading(p.child("shd"), env) ?? wholeShading;
+
+  const rows = collectRows(tbl);
+  rows.forEach((tr, r) => {
+    const trPr = tr.child("trPr");
+    if (trPr?.child("del")) return;
+    const row: TableRow = { cells: [], header: false, cantSplit: false, gridBefore: 0, gridAfter: 0 };
+    const h = trPr?.child("trHeight");
+    const hv = twips(h?.attr("val"));
+    if (hv !== undefined && hv > 0 && h?.attr("hRule") !== "auto") row.height = { value: hv, rule: h?.attr("hRule") === "exact" ? "exact" : "atLeast" };
+    row.header = !!trPr?.child("tblHeader") && trPr.child("tblHeader")!.attr("val") !== "0";
+    row.cantSplit = !!trPr?.child("cantSplit") && trPr.child("cantSplit")!.attr("val") !== "0";
+    row.gridBefore = Math.max(0, int(val(trPr, "gridBefore")) ?? 0);
+    row.gridAfter = Math.max(0, int(val(trPr, "gridAfter")) ?? 0);
+    const cells = collectCells(tr);
+    let col = row.gridBefore;
+    cells.forEach((tc, i) => {
+      ctx.countCell();
+      const tcPr = tc.child("tcPr");
+      const span = Math.max(1, Math.min(int(val(tcPr, "gridSpan")) ?? 1, 1000));
+      if (tcPr?.child("hMerge") && tcPr.child("hMerge")!.attr("val") !== "restart" && row.cells.length) {
+        // Legacy horizontal merge: the covered cell widens the one before it.
+        row.cells[row.cells.length - 1]!.gridSpan += span;
+        col += span;
+        return;
+      }
+      const types = conditionalTypes(look, r, rows.length, col, i === cells.length - 1, rowBand, colBand);
+      const parts = types.map((t) => conditionals.get(t)).filter((x): x is TableStyleParts => !!x);
+      let pPr = wholePara;
+      let rPr = wholeRun;
+      let shading = wholeShading;
+      const cellBorders: Record<string, Border> = {};
+      for (const part of parts) {
+        pPr = overlayPara(pPr, part.pPr);
+        rPr = overlayRun(rPr, part.rPr);
+        shading = readShading(part.tcPr?.child("shd"), env) ?? shading;
+        Object.assign(cellBorders, readBorders(part.tcPr?.child("tcBorders"), env));
+      }
+      Object.assign(cellBorders, readBorders(tcPr?.child("tcBorders"), env));
+      shading = readShading(tcPr?.child("shd"), env) ?? shading;
+      const vMergeEl = tcPr?.child("vMerge");
+      const vAlign = val(tcPr, "vAlign");
+      const cell: TableCell = {
+        gridSpan: span,
+        vMerge: vMergeEl ? (vMergeEl.attr("val") === "restart" ? "restart" : "continue") : null,
+        blocks: readCell(tc, story, { pPr, rPr }),
+        borders: sides(cellBorders),
+        shading: shading ?? null,
+        margins: margins(tcPr?.child("tcMar"), cellMargins),
+        vAlign: vAlign === "center" || vAlign === "both" ? "center" : vAlign === "bottom" ? "bottom" : "top",
+      };
+      const w = width(tcPr?.child("tcW"));
+      if (w?.type === "pt") cell.width = w.value;
+      else if (w?.type === "pct" && table.width.type === "pt") cell.width = w.value * table.width.value;
+      row.cells.push(cell);
+      col += span;
+    });
+    table.rows.push(row);
+  });
+  if (!table.grid.length) {
+    // No grid: one column per cell of the widest row, widths from the cells.
+    const widest = table.rows.reduce((a, b) => (b.cells.length > a.cells.length ? b : a), { cells: [] as TableCell[] });
+    table.grid = widest.cells.map((c) => c.width ?? 72);
+  }
+  return table;
+}
+
+/** Rows, looking through content controls and custom XML around them. */
+function collectRows(tbl: XNode, out: XNode[] = []): XNode[] {
+  for (const c of tbl.children) {
+    if (c.name === "tr") out.push(c);
+    else if (c.name === "sdt") collectRows(c.child("sdtContent") ?? c, out);
+    else if (c.name === "customXml" || c.name === "ins" || c.name === "moveTo") collectRows(c, out);
+  }
+  return out;
+}
+
+function collectCells(tr: XNode, out: XNode[] = []): XNode[] {
+  for (const c of tr.children) {
+    if (c.name === "tc") out.push(c);
+    else if (c.name === "sdt") collectCells(c.child("sdtContent") ?? c, out);
+    else if (c.name === "customXml" || c.name === "ins" || c.name === "moveTo") collectCells(c, out);
+  }
+  return out;
+}
+
+/** Conditional format types that apply to a cell, lowest precedence first. */
+function conditionalTypes(look: Look, row: number, rowCount: number, col: number, lastInRow: boolean, rowBand: number, colBand: number): string[] {
+  const out: string[] = [];
+  const isFirstRow = look.firstRow && row === 0;
+  const isLastRow = look.lastRow && row === rowCount - 1;
+  const isFirstCol = look.firstCol && col === 0;
+  const isLastCol = look.lastCol && lastInRow;
+  if (look.vBand && !isFirstCol && !isLastCol) {
+    const idx = col - (look.firstCol ? 1 : 0);
+    out.push(Math.floor(idx / colBand) % 2 === 0 ? "band1Vert" : "band2Vert");
+  }
+  if (look.hBand && !isFirstRow && !isLastRow) {
+    const idx = row - (look.firstRow ? 1 : 0);
+    out.push(Math.floor(idx / rowBand) % 2 === 0 ? "band1Horz" : "band2Horz");
+  }
+  if (isFirstCol) out.push("firstCol");
+  if (isLastCol) out.push("lastCol");
+  if (isFirstRow) out.push("firstRow");
+  if (isLastRow) out.push("lastRow");
+  if (isFirstRow && isFirstCol) out.push("nwCell");
+  if (isFirstRow && isLastCol) out.push("neCell");
+  if (isLastRow && isFirstCol) out.push("swCell");
+  if (isLastRow && isLastCol) out.push("seCell");
+  return out;
+}

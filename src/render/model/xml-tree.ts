@@ -1,0 +1,97 @@
+/**
+ * A small read-only element tree over our tokenizer (src/docx/xml.ts): local names only (so
+ * Transitional and Strict namespaces read alike), attributes parsed on first use, text taken
+ * from the source slice. No DTD, bounded depth: the tokenizer enforces both.
+ */
+import { decodeEntities, localName, parseAttributes, tokenize } from "../../docx/xml";
+
+export class XNode {
+  readonly children: XNode[] = [];
+  /** Offsets into the part's text (content between start and end tag). */
+  contentStart = 0;
+  contentEnd = 0;
+  private attrs: Map<string, string> | null = null;
+
+  constructor(
+    readonly xml: string,
+    /** Local name (`p`, `rPr`), prefix dropped. */
+    readonly name: string,
+    private readonly attrStart: number,
+    private readonly attrEnd: number,
+  ) {}
+
+  /** Attribute value by local name (any prefix), or undefined. */
+  attr(local: string): string | undefined {
+    if (this.attrs === null) {
+      const map = new Map<string, string>();
+      if (this.attrEnd > this.attrStart) {
+        for (const [k, v] of parseAttributes(this.xml.slice(this.attrStart, this.attrEnd))) {
+          const colon = k.indexOf(":");
+          const key = colon < 0 ? k : k.slice(colon + 1);
+          // A prefixed attribute must not hide an unprefixed one of the same local name, and vice versa: first wins.
+          if (!map.has(key)) map.set(key, v);
+          if (colon >= 0) map.set(k, v);
+        }
+      }
+      this.attrs = map;
+    }
+    return this.attrs.get(local);
+  }
+
+  /** First child with this local name. */
+  child(local: string): XNode | undefined {
+    for (const c of this.children) if (c.name === local) return c;
+    return undefined;
+  }
+
+  /** All children with this local name. */
+  all(local: string): XNode[] {
+    return this.children.filter((c) => c.name === local);
+  }
+
+  /** Decoded character content (for leaf elements such as w:t, w:instrText, dc:title). */
+  text(): string {
+    if (this.contentEnd <= this.contentStart) return "";
+    let raw = this.xml.slice(this.contentStart, this.contentEnd);
+    if (raw.indexOf("<") >= 0) raw = raw.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|<[^>]*>/g, (_m, cdata: string | undefined) => (cdata === undefined ? "" : cdata.replace(/&/g, "&amp;")));
+    return decodeEntities(raw);
+  }
+
+  /** Descendants with this local name, depth first, not descending into matches. */
+  find(local: string, out: XNode[] = []): XNode[] {
+    for (const c of this.children) {
+      if (c.name === local) out.push(c);
+      else c.find(local, out);
+    }
+    return out;
+  }
+
+  /** First descendant with this local name. */
+  first(local: string): XNode | undefined {
+    for (const c of this.children) {
+      if (c.name === local) return c;
+      const d = c.first(local);
+      if (d) return d;
+    }
+    return undefined;
+  }
+}
+
+/** Parses a whole part; returns its root element (throws docx_invalid on malformed XML). */
+export function parseTree(xml: string, part: string): XNode {
+  const holder = new XNode(xml, "#document", 0, 0);
+  const stack: XNode[] = [holder];
+  tokenize(xml, part, {
+    open(name, _start, attrStart, attrEnd, openEnd, selfClosing) {
+      const node = new XNode(xml, localName(name), attrStart, attrEnd);
+      node.contentStart = openEnd;
+      node.contentEnd = openEnd;
+      stack[stack.length - 1]!.children.push(node);
+      if (!selfClosing) stack.push(node);
+    },
+    close(_name, start) {
+      stack.pop()!.contentEnd = start;
+    },
+  });
+  return holder.children[0] ?? holder;
+}
