@@ -1,0 +1,493 @@
+/**
+ * Page flow of the DOCX renderer: sections (page box, margins, columns, start types, page
+ * numbering), paragraphs and tables placed through the pager with keep/widow rules, floats,
+ * footnotes at the page bottom, endnotes at the end, and headers/footers laid out per page once the
+ * page count is known.
+ */
+import type { Block, DocumentModel, Paragraph, Section } from "../model/types";
+import type { FontBook } from "../fonts/types";
+import type { LaidOutDocument, LaidOutPage, LayoutContext, PaintItem, ParagraphLayout } from "./types";
+import { layoutParagraph } from "./paragraph";
+import { placeTable } from "./table";
+import { stackBlocks } from "./stack";
+import { Pager, RegionOverflow, type FlowPage, type PageGeometry } from "./flow-pager";
+import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine } from "./flow-paragraph";
+import { exclusionsFor, floatsBeside, floatWrap, positionFloat } from "./floats";
+import { translateItems } from "./flow-items";
+import { choosePart, pageFieldContext, PartHeights, placePart } from "./header-footer";
+import { formatNumber } from "./number-format";
+
+/** US Letter with 1-inch margins: the page of a document without sections. */
+const DEFAULT_SECTION: Section = {
+  pageWidth: 612,
+  pageHeight: 792,
+  margins: { top: 72, right: 72, bottom: 72, left: 72, header: 36, footer: 36, gutter: 0 },
+  columns: { count: 1, space: 36, separator: false },
+  start: "nextPage",
+  headers: {},
+  footers: {},
+  titlePage: false,
+  pageNumberFormat: "decimal",
+  blocks: [],
+};
+
+/** Smallest page side and body height we lay out in (hostile sizes are clamped to it). */
+const MIN_PAGE_SIDE = 72;
+const MIN_BODY = 12;
+/** Binary-search steps when balancing columns before a continuous section break. */
+const BALANCE_STEPS = 10;
+/** Word's default text box insets (left/right, top/bottom), pt. */
+const BOX_INSET_X = 7.2;
+const BOX_INSET_Y = 3.6;
+/** Room above the first footnote of a page for the separator line, and its length as a share of the text width. */
+const NOTE_SEPARATOR_HEIGHT = 12;
+const NOTE_SEPARATOR_SHARE = 0.25;
+
+export function layoutDocument(model: DocumentModel, fonts: FontBook): LaidOutDocument {
+  return new DocumentFlow(model, fonts).run();
+}
+
+/** Page box of a section with hostile values made sane. */
+function sanePage(s: Section): { width: number; height: number; left: number; right: number; top: number; bottom: number } {
+  const num = (v: number, d: number) => (Number.isFinite(v) ? v : d);
+  const width = Math.min(Math.max(num(s.pageWidth, 612), MIN_PAGE_SIDE), 14_400);
+  const height = Math.min(Math.max(num(s.pageHeight, 792), MIN_PAGE_SIDE), 14_400);
+  let left = Math.max(0, num(s.margins.left, 72)) + Math.max(0, num(s.margins.gutter, 0));
+  let right = Math.max(0, num(s.margins.right, 72));
+  if (width - left - right < MIN_BODY) {
+    left = (width - MIN_BODY) / 2;
+    right = left;
+  }
+  return { width, height, left, right, top: num(s.margins.top, 72), bottom: num(s.margins.bottom, 72) };
+}
+
+class DocumentFlow {
+  private readonly sections: Section[];
+  private readonly ctx: LayoutContext;
+  private readonly heights: PartHeights;
+  private readonly pager: Pager;
+  private readonly layouts = new Map<Paragraph, { width: number; layout: ParagraphLayout }>();
+  private readonly noteStacks = new Map<string, { height: number; items: PaintItem[] }>();
+
+  constructor(
+    private readonly model: DocumentModel,
+    fonts: FontBook,
+  ) {
+    this.sections = model.sections.length > 0 ? model.sections : [DEFAULT_SECTION];
+    this.ctx = { fonts, defaultTabStop: model.defaultTabStop > 0 ? model.defaultTabStop : 36, fieldValue: () => undefined };
+    // Header heights before pagination: wide page numbers stand in for the real ones.
+    this.heights = new PartHeights(model, { ...this.ctx, fieldValue: () => "99" });
+    this.pager = new Pager({
+      geometry: (section, first, number) => this.geometry(section, first, number),
+      numberStart: (section) => this.sections[section]?.pageNumberStart,
+      noteHeight: (id) => this.noteHeight(id),
+      noteSeparatorHeight: NOTE_SEPARATOR_HEIGHT,
+    });
+  }
+
+  run(): LaidOutDocument {
+    this.sections.forEach((section, i) => {
+      if (i > 0) this.startSection(i);
+      const next = this.sections[i + 1];
+      const balance = section.columns.count > 1 && next?.start === "continuous";
+      if (balance) this.placeBalanced(section.blocks);
+      else this.placeBlocks(section.blocks);
+    });
+    // Endnotes follow the body (each note's blocks flow like body text).
+    for (let i = 0; i < this.pager.endnotes.length; i++) {
+      const blocks = this.model.notes.get(this.pager.endnotes[i]!);
+      if (blocks) this.placeBlocks(blocks);
+    }
+    return { pages: this.finishPages(), title: this.model.title };
+  }
+
+  // --- sections ------------------------------------------------------------------------------
+
+  private geometry(sectionIndex: number, firstOfSection: boolean, pageNumber: number): PageGeometry {
+    const s = this.sections[sectionIndex] ?? DEFAULT_SECTION;
+    const page = sanePage(s);
+    const textWidth = page.width - page.left - page.right;
+    const choice = { firstOfSection, pageNumber };
+    const header = this.heights.height(choosePart(s.headers, s, this.model.evenAndOddHeaders, choice), textWidth);
+    const footer = this.heights.height(choosePart(s.footers, s, this.model.evenAndOddHeaders, choice), textWidth);
+    // A negative top/bottom margin is exact: the body does not move for a tall header/footer.
+    const top = page.top < 0 ? -page.top : Math.max(page.top, Math.max(0, s.margins.header) + header);
+    const bottomMargin = page.bottom < 0 ? -page.bottom : Math.max(page.bottom, Math.max(0, s.margins.footer) + footer);
+    let bodyTop = Math.min(Math.max(0, top), page.height - MIN_BODY);
+    let bodyBottom = page.height - Math.max(0, bottomMargin);
+    if (bodyBottom - bodyTop < MIN_BODY) {
+      bodyTop = Math.min(bodyTop, page.height - MIN_BODY);
+      bodyBottom = bodyTop + MIN_BODY;
+    }
+    return { width: page.width, height: page.height, bodyTop, bodyBottom, columns: columnBoxes(s, page.left, textWidth), separator: s.columns.separator };
+  }
+
+  private startSection(i: number): void {
+    const s = this.sections[i]!;
+    const pager = this.pager;
+    const page = sanePage(s);
+    const samePage = page.width === pager.page.width && page.height === pager.page.height;
+    switch (s.start) {
+      case "continuous":
+        if (samePage) pager.continueWith(i);
+        else pager.newPage(i);
+        return;
+      case "nextColumn":
+        if (samePage && pager.columnIndex < pager.columnCount - 1) pager.breakArea("column", "hard");
+        else pager.newPage(i);
+        return;
+      case "evenPage":
+      case "oddPage": {
+        const wantEven = s.start === "evenPage";
+        if ((pager.nextNumber(i) % 2 === 0) !== wantEven) pager.blankPage();
+        pager.newPage(i);
+        return;
+      }
+      default:
+        pager.newPage(i);
+    }
+  }
+
+  /**
+   * Columns of a section followed by a continuous break end level (Word and LibreOffice balance
+   * them): find the lowest column bottom at which the blocks still fit on this page.
+   */
+  private placeBalanced(blocks: Block[]): void {
+    const pager = this.pager;
+    const start = pager.snapshot();
+    this.placeBlocks(blocks);
+    if (pager.pages.length !== start.pages) return; // ran onto further pages: the last page stays unbalanced
+    const full = pager.contentBottom();
+    let lo = start.y;
+    let hi = full;
+    for (let step = 0; step < BALANCE_STEPS && hi - lo > 1; step++) {
+      const mid = (lo + hi) / 2;
+      pager.restore(start);
+      pager.limitRegion(mid);
+      try {
+        this.placeBlocks(blocks);
+        if (pager.contentBottom() <= mid + 0.5) hi = mid;
+        else lo = mid;
+      } catch (e) {
+        if (!(e instanceof RegionOverflow)) throw e;
+        lo = mid;
+      }
+    }
+    pager.restore(start);
+    pager.limitRegion(hi);
+    try {
+      this.placeBlocks(blocks);
+    } catch (e) {
+      if (!(e instanceof RegionOverflow)) throw e;
+      pager.restore(start);
+      pager.limitRegion(null);
+      this.placeBlocks(blocks);
+    }
+    pager.limitRegion(null);
+  }
+
+  // --- blocks --------------------------------------------------------------------------------
+
+  private placeBlocks(blocks: Block[]): void {
+    for (let i = 0; i < blocks.length; i++) {
+      const block = blocks[i]!;
+      if (block.type === "table") {
+        placeTable(block, this.pager, this.ctx);
+        this.pager.markPlaced();
+        continue;
+      }
+      const prev = blocks[i - 1];
+      const next = blocks[i + 1];
+      this.placeParagraphBlock(block, prev?.type === "paragraph" ? prev : undefined, next?.type === "paragraph" ? next : undefined, blocks, i);
+    }
+  }
+
+  private layoutFor(p: Paragraph, width: number): ParagraphLayout {
+    const cached = this.layouts.get(p);
+    if (cached && cached.width === width) return cached.layout;
+    const layout = layoutParagraph(p, width, this.ctx);
+    this.layouts.set(p, { width, layout });
+    return layout;
+  }
+
+  private rulesFor(p: Paragraph, layout: ParagraphLayout, prev: Paragraph | undefined, next: Paragraph | undefined): ParagraphFlowRules {
+    const style = p.style;
+    // Contextual spacing drops this paragraph's own space next to a paragraph of the same style.
+    const sameAsPrev = prev !== undefined && prev.style.styleId === style.styleId;
+    const sameAsNext = next !== undefined && next.style.styleId === style.styleId;
+    return {
+      spaceBefore: style.contextualSpacing && sameAsPrev ? 0 : layout.spaceBefore,
+      spaceAfter: style.contextualSpacing && sameAsNext ? 0 : layout.spaceAfter,
+      keepLines: style.keepLines,
+      widowControl: style.widowControl,
+      pageBreakBefore: style.pageBreakBefore,
+    };
+  }
+
+  private placeParagraphBlock(p: Paragraph, prev: Paragraph | undefined, next: Paragraph | undefined, blocks: Block[], index: number): void {
+    const pager = this.pager;
+    const width = pager.area.width;
+    let layout = this.layoutFor(p, width);
+    const rules = this.rulesFor(p, layout, prev, next);
+    if (rules.pageBreakBefore && !(pager.atAreaTop() && pager.columnIndex === 0)) {
+      pager.breakArea("page", "hard");
+      rules.pageBreakBefore = false;
+    }
+    if (p.style.keepNext && !pager.atAreaTop()) {
+      const chain = this.keepChainHeight(blocks, index, width);
+      if (chain > pager.remaining() && chain <= pager.areaHeight()) pager.breakArea("column");
+    }
+    // Square-wrapped floats beside where the paragraph goes: lay it out around them.
+    const area = pager.area;
+    if (floatsBeside(pager.page.floats, area, pager.y, pager.y + paragraphHeight(layout, rules))) {
+      const excl = exclusionsFor(pager.page.floats, area, pager.y + rules.spaceBefore);
+      layout = layoutParagraph(p, width, this.ctx, excl);
+    }
+    if (layout.floats.length === 0) {
+      this.decorate(p, layout, placeParagraph(pager, layout, rules));
+      return;
+    }
+    // Anchored objects: place the paragraph, position its floats from where it went; when they
+    // change the text around them on that page, place it again with them already there.
+    const before = pager.snapshot();
+    const placed = placeParagraph(pager, layout, rules);
+    const floats = this.positionFloats(layout, placed);
+    const affectsText = floats.some((f) => f.placed.wrap !== "none");
+    if (affectsText) {
+      pager.restore(before);
+      if (pager.pages.length - 1 === floats[0]!.page) {
+        for (const f of floats) if (f.page === pager.pages.length - 1) pager.addFloat(f.placed);
+        const a = pager.area;
+        const excl = exclusionsFor(pager.page.floats, a, pager.y + rules.spaceBefore);
+        const relaid = excl ? layoutParagraph(p, a.width, this.ctx, excl) : layout;
+        const again = placeParagraph(pager, { ...relaid, floats: [] }, rules);
+        this.decorate(p, relaid, again);
+        this.paintFloats(floats, true);
+        return;
+      }
+      this.decorate(p, layout, placeParagraph(pager, layout, rules));
+      this.paintFloats(floats, false);
+      return;
+    }
+    this.decorate(p, layout, placed);
+    this.paintFloats(floats, false);
+  }
+
+  /** Height of a keep-with-next chain from `index`: every kept paragraph and the start of the next block. */
+  private keepChainHeight(blocks: Block[], index: number, width: number): number {
+    let h = 0;
+    for (let i = index; i < blocks.length; i++) {
+      const b = blocks[i]!;
+      if (b.type === "table") return h;
+      const prev = blocks[i - 1];
+      const next = blocks[i + 1];
+      const layout = this.layoutFor(b, width);
+      const rules = this.rulesFor(b, layout, prev?.type === "paragraph" ? prev : undefined, next?.type === "paragraph" ? next : undefined);
+      if (i > index && rules.pageBreakBefore) return h;
+      if (!b.style.keepNext || i === blocks.length - 1) {
+        // The next paragraph's first lines (two under widow control) must come along.
+        const lines = b.style.keepLines ? layout.lines.length : b.style.widowControl ? 2 : 1;
+        return h + (i === index ? paragraphHeight(layout, rules) : leadingHeight(layout, rules, lines));
+      }
+      h += paragraphHeight(layout, rules);
+    }
+    return h;
+  }
+
+  /** Paragraph shading drawn behind each page's part of the paragraph. */
+  private decorate(p: Paragraph, layout: ParagraphLayout, placed: PlacedLine[]): void {
+    const fill = p.style.shading;
+    if (!fill || placed.length === 0) return;
+    let i = 0;
+    while (i < placed.length) {
+      const first = placed[i]!;
+      let bottom = first.top + (layout.lines[i]?.height ?? 0);
+      let j = i + 1;
+      while (j < placed.length && placed[j]!.page === first.page && placed[j]!.left === first.left) {
+        bottom = placed[j]!.top + (layout.lines[j]?.height ?? 0);
+        j++;
+      }
+      const page = this.pager.pages[first.page];
+      const x = first.left + p.style.indentLeft;
+      const width = this.pager.area.width - p.style.indentLeft - p.style.indentRight;
+      if (page && width > 0) page.background.push({ kind: "rect", x, y: first.top, width, height: bottom - first.top, fill });
+      i = j;
+    }
+  }
+
+  // --- floats --------------------------------------------------------------------------------
+
+  private positionFloats(layout: ParagraphLayout, placed: PlacedLine[]) {
+    const out: { page: number; placed: ReturnType<typeof toPlaced>; float: ParagraphLayout["floats"][number] }[] = [];
+    const firstLine = placed[0];
+    for (const float of layout.floats) {
+      const line = placed[Math.min(float.line, placed.length - 1)] ?? firstLine;
+      if (!line) continue;
+      const page = this.pager.pages[line.page]!;
+      const s = this.sections[page.section] ?? DEFAULT_SECTION;
+      const box = sanePage(s);
+      const column = { left: line.left, width: this.pager.area.width };
+      const { width, height } = floatSize(float.inline);
+      const frame = {
+        pageWidth: page.width,
+        pageHeight: page.height,
+        margins: { top: Math.abs(box.top), bottom: Math.abs(box.bottom), left: box.left, right: box.right },
+        column,
+        paragraphTop: firstLine && firstLine.page === line.page ? firstLine.top : line.top,
+        lineTop: line.top,
+      };
+      const pos = positionFloat(float.anchor, width, height, frame);
+      out.push({ page: line.page, placed: toPlaced(pos, width, height, float.anchor, column), float });
+    }
+    return out;
+  }
+
+  /** Adds float drawings (and, unless already registered, their wrap) to their pages. */
+  private paintFloats(floats: ReturnType<DocumentFlow["positionFloats"]>, registered: boolean): void {
+    for (const f of floats) {
+      const page = this.pager.pages[f.page];
+      if (!page) continue;
+      if (!registered && f.placed.wrap !== "none") page.floats.push(f.placed);
+      const into = f.float.anchor.behindText ? page.background : page.foreground;
+      const inline = f.float.inline;
+      const { x, y, width, height } = f.placed;
+      if (inline.type === "image") {
+        into.push({ kind: "image", x, y, width, height, image: inline.image });
+        continue;
+      }
+      if (inline.fill) into.push({ kind: "rect", x, y, width, height, fill: inline.fill });
+      const inner = Math.max(1, width - 2 * BOX_INSET_X);
+      const stack = stackBlocks(inline.blocks, inner, this.ctx);
+      translateItems(stack.items, x + BOX_INSET_X, y + BOX_INSET_Y, into);
+      const b = inline.border;
+      if (b && b.style !== "nil" && b.style !== "none" && b.width > 0) {
+        const line = (x1: number, y1: number, x2: number, y2: number): PaintItem => ({ kind: "line", x1, y1, x2, y2, width: b.width, color: b.color });
+        into.push(line(x, y, x + width, y), line(x + width, y, x + width, y + height), line(x + width, y + height, x, y + height), line(x, y + height, x, y));
+      }
+    }
+  }
+
+  // --- notes ---------------------------------------------------------------------------------
+
+  private noteStack(id: string): { height: number; items: PaintItem[] } {
+    let stack = this.noteStacks.get(id);
+    if (!stack) {
+      const blocks = this.model.notes.get(id);
+      const width = this.noteWidth();
+      stack = blocks && blocks.length > 0 ? stackBlocks(blocks, width, this.ctx) : { height: 0, items: [] };
+      this.noteStacks.set(id, stack);
+    }
+    return stack;
+  }
+
+  private noteWidth(): number {
+    const page = this.pager.page;
+    const s = this.sections[page.section] ?? DEFAULT_SECTION;
+    const box = sanePage(s);
+    return box.width - box.left - box.right;
+  }
+
+  /** Room a note takes; a note taller than half the body is only partly reserved (it carries on below). */
+  private noteHeight(id: string): number {
+    const page = this.pager.page;
+    return Math.min(this.noteStack(id).height, (page.bodyBottom - page.bodyTop) / 2);
+  }
+
+  // --- pages ---------------------------------------------------------------------------------
+
+  private finishPages(): LaidOutPage[] {
+    const pages = this.pager.pages;
+    const sectionPages = new Map<number, number>();
+    for (const p of pages) sectionPages.set(p.section, (sectionPages.get(p.section) ?? 0) + 1);
+    return pages.map((page) => {
+      const s = this.sections[page.section] ?? DEFAULT_SECTION;
+      const items: PaintItem[] = [...page.background];
+      this.paintHeaderFooter(page, s, pages.length, sectionPages.get(page.section) ?? 1, items);
+      items.push(...page.items);
+      this.paintNotes(page, s, items);
+      this.paintSeparators(page, items);
+      items.push(...page.foreground);
+      return { width: page.width, height: page.height, items };
+    });
+  }
+
+  private paintHeaderFooter(page: FlowPage, s: Section, numPages: number, sectionPages: number, into: PaintItem[]): void {
+    const box = sanePage(s);
+    const width = box.width - box.left - box.right;
+    const ctx = pageFieldContext(
+      this.ctx,
+      { page: formatNumber(page.number, s.pageNumberFormat), pageNumber: page.number, sectionFormat: s.pageNumberFormat, numPages, sectionPages },
+      formatNumber,
+    );
+    const choice = { firstOfSection: page.firstOfSection, pageNumber: page.number };
+    const header = choosePart(s.headers, s, this.model.evenAndOddHeaders, choice);
+    const footer = choosePart(s.footers, s, this.model.evenAndOddHeaders, choice);
+    const frame = { left: box.left, width, pageHeight: page.height };
+    placePart(header ? this.model.headerFooters.get(header) : undefined, "header", { ...frame, distance: Math.max(0, s.margins.header) }, ctx, into);
+    placePart(footer ? this.model.headerFooters.get(footer) : undefined, "footer", { ...frame, distance: Math.max(0, s.margins.footer) }, ctx, into);
+  }
+
+  /** Footnotes stacked at the bottom of the body, under a short separator line. */
+  private paintNotes(page: FlowPage, s: Section, into: PaintItem[]): void {
+    if (page.notes.length === 0) return;
+    const box = sanePage(s);
+    const width = box.width - box.left - box.right;
+    let y = page.bodyBottom - page.noteHeight;
+    const lineY = y + NOTE_SEPARATOR_HEIGHT / 2;
+    into.push({ kind: "line", x1: box.left, y1: lineY, x2: box.left + width * NOTE_SEPARATOR_SHARE, y2: lineY, width: 0.5, color: null });
+    y += NOTE_SEPARATOR_HEIGHT;
+    for (const id of page.notes) {
+      const stack = this.noteStack(id);
+      translateItems(stack.items, box.left, y, into);
+      y += stack.height;
+    }
+  }
+
+  private paintSeparators(page: FlowPage, into: PaintItem[]): void {
+    for (const region of page.regions) {
+      if (!region.separator || region.columns.length < 2) continue;
+      const bottom = Math.max(...region.columnBottoms);
+      if (bottom <= region.top) continue;
+      for (let c = 1; c < region.columns.length; c++) {
+        const left = region.columns[c - 1]!;
+        const right = region.columns[c]!;
+        const x = (left.left + left.width + right.left) / 2;
+        into.push({ kind: "line", x1: x, y1: region.top, x2: x, y2: bottom, width: 0.5, color: null });
+      }
+    }
+  }
+}
+
+/** Column boxes of a section (equal widths, or the explicit ones), in page coordinates. */
+export function columnBoxes(s: Section, left: number, textWidth: number): { left: number; width: number }[] {
+  const count = Math.min(Math.max(1, Math.floor(s.columns.count) || 1), 45);
+  if (count === 1) return [{ left, width: textWidth }];
+  const explicit = s.columns.widths;
+  if (explicit && explicit.length === count) {
+    const total = explicit.reduce((sum, c, i) => sum + Math.max(0, c.width) + (i < count - 1 ? Math.max(0, c.space) : 0), 0);
+    // Explicit widths that do not add up to the text width are scaled to it.
+    const scale = total > 0 ? textWidth / total : 1;
+    const boxes: { left: number; width: number }[] = [];
+    let x = left;
+    for (const c of explicit) {
+      const width = Math.max(1, Math.max(0, c.width) * scale);
+      boxes.push({ left: x, width });
+      x += width + Math.max(0, c.space) * scale;
+    }
+    return boxes;
+  }
+  const space = Math.max(0, Math.min(s.columns.space, textWidth / count));
+  const width = Math.max(1, (textWidth - space * (count - 1)) / count);
+  return Array.from({ length: count }, (_, i) => ({ left: left + i * (width + space), width }));
+}
+
+function floatSize(inline: ParagraphLayout["floats"][number]["inline"]): { width: number; height: number } {
+  const ok = (v: number) => (Number.isFinite(v) && v > 0 ? Math.min(v, 14_400) : 1);
+  return { width: ok(inline.width), height: ok(inline.height) };
+}
+
+function toPlaced(pos: { x: number; y: number }, width: number, height: number, anchor: ParagraphLayout["floats"][number]["anchor"], column: { left: number; width: number }) {
+  const d = anchor.distance;
+  const distance = { top: Math.max(0, d.top || 0), bottom: Math.max(0, d.bottom || 0), left: Math.max(0, d.left || 0), right: Math.max(0, d.right || 0) };
+  return { ...pos, width, height, distance, ...floatWrap({ ...anchor, distance }, pos.x, width, column) };
+}

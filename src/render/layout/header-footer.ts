@@ -1,0 +1,77 @@
+/**
+ * Headers and footers: which part a page shows (title page → first, even pages with
+ * evenAndOddHeaders → even, else default), their heights before pagination (with placeholder page
+ * numbers, so a tall header can push the body down), and their items per page once NUMPAGES is known.
+ */
+import type { Block, DocumentModel, NumberFormat, Section } from "../model/types";
+import type { LayoutContext, PaintItem, StackedBlocks } from "./types";
+import { stackBlocks } from "./stack";
+import { translateItems } from "./flow-items";
+
+export interface PartChoice {
+  firstOfSection: boolean;
+  pageNumber: number;
+}
+
+/** The header or footer part id a page shows; undefined = none (a missing first/even part is blank). */
+export function choosePart(
+  parts: Section["headers"],
+  section: Pick<Section, "titlePage">,
+  evenAndOddHeaders: boolean,
+  page: PartChoice,
+): string | undefined {
+  if (section.titlePage && page.firstOfSection) return parts.first;
+  if (evenAndOddHeaders && page.pageNumber % 2 === 0) return parts.even;
+  return parts.default;
+}
+
+/** Stacks of header/footer parts in a width, cached: for heights before pagination. */
+export class PartHeights {
+  private readonly cache = new Map<string, number>();
+  constructor(
+    private readonly model: DocumentModel,
+    private readonly ctx: LayoutContext,
+  ) {}
+
+  height(partId: string | undefined, width: number): number {
+    if (partId === undefined) return 0;
+    const key = `${partId}@${width}`;
+    let h = this.cache.get(key);
+    if (h === undefined) {
+      const blocks = this.model.headerFooters.get(partId);
+      h = blocks && blocks.length > 0 ? stackBlocks(blocks, width, this.ctx).height : 0;
+      this.cache.set(key, h);
+    }
+    return h;
+  }
+}
+
+/** Field values of one page (PAGE in the section's format unless the field names its own). */
+export function pageFieldContext(
+  base: LayoutContext,
+  values: { page: string; pageNumber: number; sectionFormat: NumberFormat; numPages: number; sectionPages: number },
+  format: (n: number, f: NumberFormat) => string,
+): LayoutContext {
+  return {
+    ...base,
+    fieldValue(field, fmt) {
+      if (field === "PAGE") return fmt === "decimal" ? values.page : format(values.pageNumber, fmt);
+      if (field === "NUMPAGES") return format(values.numPages, fmt);
+      return format(values.sectionPages, fmt);
+    },
+  };
+}
+
+/** Header items at `top` (from the page top), footer items ending `bottom` pt above the page bottom. */
+export function placePart(
+  blocks: Block[] | undefined,
+  kind: "header" | "footer",
+  box: { left: number; width: number; pageHeight: number; distance: number },
+  ctx: LayoutContext,
+  into: PaintItem[],
+): void {
+  if (!blocks || blocks.length === 0) return;
+  const stack: StackedBlocks = stackBlocks(blocks, box.width, ctx);
+  const top = kind === "header" ? box.distance : box.pageHeight - box.distance - stack.height;
+  translateItems(stack.items, box.left, top, into);
+}
