@@ -1,0 +1,126 @@
+/**
+ * Render benchmark (DOCX → PDF): a 3-page contract and a 30-page report, generated here with
+ * test/support/docx-builder (deterministic: headings, numbered clauses, a table, header and footer
+ * with PAGE / NUMPAGES fields, a content control).
+ *
+ * - Engine: `renderDocxToPdf` alone in Node, warm, ≥ 30 runs, median / p95.
+ * - HTTP: `POST /v1/annotate?to=pdf` (fill one field, render, base64 out) against `wrangler dev`,
+ *   warm, ≥ 30 runs, and workerd's peak RSS. Until the route renders, the status it answers is reported.
+ * - LibreOffice: `soffice --headless --convert-to pdf`, a new process per document, ≥ 5 runs each:
+ *   with a fresh profile every time (what `libreoffice-convert` does) and with a reused profile.
+ *
+ * Documents: bench/render-docs.ts. Run: `npx tsx bench/render.ts` (BENCH_RUNS=n, LO_RUNS=n). Writes bench/out/render.md.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { nodeFontSource } from "../scripts/lib/node-font-source";
+import { contract, report } from "./render-docs";
+import { convertWithLibreOffice, pdfPageCount } from "../test/node/support/libreoffice";
+import { startService } from "../test/node/support/service";
+import { mb, measure, ms, workerdPeakRss, type Timing } from "./stats";
+
+const RUNS = Math.max(30, Number(process.env.BENCH_RUNS ?? 30));
+const LO_RUNS = Math.max(5, Number(process.env.LO_RUNS ?? 5));
+const OUT = new URL("./out/", import.meta.url).pathname;
+
+// ---------------------------------------------------------------------------------------------
+// Runs
+
+const docs = [
+  { name: "contract (A4, ~3 pages)", bytes: contract() },
+  { name: "report (A4, ~30 pages)", bytes: report() },
+];
+const fonts = nodeFontSource();
+const fmt = (t: Timing) => `${ms(t.median)} / ${ms(t.p95)}`;
+
+interface Row {
+  name: string;
+  pages: string;
+  engine: Timing | string;
+  http: Timing | string;
+  loFresh: Timing;
+  loReused: Timing;
+}
+const rows: Row[] = [];
+let memory = "";
+
+console.log(`Render benchmark, Signet ${RUNS} runs after warm-up, LibreOffice ${LO_RUNS} runs, ${new Date().toISOString()}\n`);
+
+const engineResults = new Map<string, { timing: Timing | string; pages: number | null }>();
+for (const doc of docs) {
+  try {
+    // Imported here: a renderer that does not load yet is reported, not a crash.
+    const { renderDocxToPdf } = await import("../src/render/index");
+    const pdf = await renderDocxToPdf(doc.bytes, { fonts });
+    const timing = await measure(RUNS, () => renderDocxToPdf(doc.bytes, { fonts }));
+    engineResults.set(doc.name, { timing, pages: await pdfPageCount(pdf) });
+  } catch (e) {
+    engineResults.set(doc.name, { timing: `error: ${(e as Error).message.slice(0, 80)}`, pages: null });
+  }
+}
+
+const httpResults = new Map<string, Timing | string>();
+const svc = await startService();
+try {
+  const peakBefore = workerdPeakRss(svc.pid!);
+  for (const doc of docs) {
+    const body = JSON.stringify({ document: { base64: Buffer.from(doc.bytes).toString("base64") }, fields: [{ id: "client_name", type: "text", value: "Ada Lovelace" }] });
+    const post = () =>
+      fetch(`${svc.baseUrl}/v1/annotate?to=pdf`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${svc.apiKey}` },
+        body,
+      });
+    const probe = await post();
+    if (probe.status !== 200) {
+      const problem = (await probe.json().catch(() => ({}))) as { code?: string };
+      httpResults.set(doc.name, `HTTP ${probe.status} ${problem.code ?? ""}`.trim());
+      continue;
+    }
+    await probe.arrayBuffer();
+    httpResults.set(
+      doc.name,
+      await measure(RUNS, async () => {
+        const res = await post();
+        if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+        await res.arrayBuffer();
+      }),
+    );
+  }
+  memory = `workerd peak RSS: ${mb(peakBefore)} after start-up; ${mb(workerdPeakRss(svc.pid!))} after the HTTP runs.`;
+} finally {
+  await svc.stop();
+}
+
+const loPages = new Map<string, number>();
+for (const doc of docs) {
+  loPages.set(doc.name, await pdfPageCount(await convertWithLibreOffice(doc.bytes)));
+  const loFresh = await measure(LO_RUNS, () => convertWithLibreOffice(doc.bytes, { freshProfile: true }), 0);
+  const loReused = await measure(LO_RUNS, () => convertWithLibreOffice(doc.bytes), 1);
+  const engine = engineResults.get(doc.name)!;
+  rows.push({
+    name: doc.name,
+    pages: `${loPages.get(doc.name)} / ${engine.pages ?? "-"}`,
+    engine: engine.timing,
+    http: httpResults.get(doc.name)!,
+    loFresh,
+    loReused,
+  });
+}
+
+const speedup = (peer: Timing, ours: Timing | string) => (typeof ours === "string" ? "-" : `${(peer.median / ours.median).toFixed(0)}x`);
+const lines = [
+  `Render benchmark, ${new Date().toISOString()}. Signet ${RUNS} runs after warm-up; LibreOffice ${LO_RUNS} runs, a new soffice process each. Method in DEVELOPERS.md.`,
+  ``,
+  `| document | pages LO / Signet | Signet engine, Node (median / p95) | Signet HTTP annotate?to=pdf (median / p95) | LibreOffice, fresh profile | LibreOffice, reused profile | LO fresh / engine | LO fresh / HTTP |`,
+  `|---|---|---|---|---|---|---|---|`,
+  ...rows.map(
+    (r) =>
+      `| ${r.name} | ${r.pages} | ${typeof r.engine === "string" ? r.engine : fmt(r.engine)} | ${typeof r.http === "string" ? r.http : fmt(r.http)} | ${fmt(r.loFresh)} | ${fmt(r.loReused)} | ${speedup(r.loFresh, r.engine)} | ${speedup(r.loFresh, r.http)} |`,
+  ),
+  ``,
+  memory,
+  ``,
+];
+console.log(lines.join("\n"));
+mkdirSync(OUT, { recursive: true });
+writeFileSync(`${OUT}render.md`, lines.join("\n"));
