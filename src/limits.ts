@@ -82,34 +82,27 @@ export const LIMITS = {
     maxTableCells: 100_000,
   },
 
-  /**
-   * DOCX renderer budgets. The document model (src/render/model) reads parts through the DOCX
-   * package above (same ZIP and XML limits); the model counts bound what it may hold, so a hostile
-   * document cannot make layout do unbounded work. Too many blocks/inlines/cells/images is 422 `docx_invalid`;
-   * too many image bytes is 413 `zip_limit`.
-   */
+  /** DOCX renderer budgets (layout). */
   render: {
-    /** Paragraphs and tables in the whole model (body, headers, footers, notes, text boxes). */
-    maxBlocks: 200_000,
-    /** Text runs, tabs, breaks, fields, images and boxes in the whole model. */
-    maxInlines: 2_000_000,
-    /** Table cells in the whole model. */
-    maxTableCells: 200_000,
-    /** Nesting of tables in cells and text boxes in paragraphs. */
+    /** Nesting of tables in cells (deeper tables are flattened to their paragraphs in layout). */
     maxNesting: 16,
-    /** Grid columns of one table in layout (Word allows 63); cells beyond are dropped. */
+    /** Grid columns of one table (Word allows 63); cells beyond are dropped. */
     maxTableColumns: 1_000,
     /**
      * Pages one document may lay out. Every block advances the flow, so this bounds documents that
      * are simply huge and hostile ones (thousands of page breaks) alike.
      */
     maxPages: 5_000,
-    /** Distinct images loaded. */
-    maxImages: 1_000,
-    /** Bytes of one image part. */
-    maxImageBytes: 16 * 1024 * 1024,
-    /** Bytes of all image parts together. */
-    maxTotalImageBytes: 40 * 1024 * 1024,
+  },
+
+  /** DOCX renderer, painting (src/render/paint). */
+  paint: {
+    /**
+     * Pixels of one PNG drawn into the PDF. pdf-lib decodes a PNG in memory at about 9 bytes per
+     * pixel, so 6 M pixels (e.g. 3000 x 2000) peak near 54 MB of the 128 MB isolate; larger PNGs are
+     * left out (their box stays empty). JPEGs are embedded without decoding.
+     */
+    maxPngPixels: 6_000_000,
   },
 
   /**

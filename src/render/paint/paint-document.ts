@@ -1,0 +1,203 @@
+/**
+ * Paints laid-out pages into a PDF with pdf-lib: text in subset-embedded fonts (with ToUnicode, so
+ * it is selectable and searchable), rectangles, lines, PNG/JPEG images and URI links.
+ *
+ * Deterministic: no dates, no /ID, fixed producer, subset tags and resource names counted, not
+ * random; the same laid-out document gives the same bytes.
+ */
+import {
+  PDFDocument,
+  PDFName,
+  PDFRef,
+  beginText,
+  degrees,
+  drawImage,
+  endText,
+  popGraphicsState,
+  pushGraphicsState,
+  setCharacterSpacing,
+  setCharacterSqueeze,
+  setFillingRgbColor,
+  setFontAndSize,
+  setTextMatrix,
+  showText,
+  rgb as pdfLibRgb,
+  type PDFImage,
+  type PDFPage,
+} from "pdf-lib";
+import type { Color, DocumentModel } from "../model/types";
+import type { LaidOutDocument, PaintItem } from "../layout/types";
+import { FontEmbedder } from "./embed-fonts";
+import { addLink, linkTarget } from "./link-annotation";
+import { imageFits } from "./image-check";
+import { hasRtl, visualSegments } from "./bidi-runs";
+
+const LETTER = { width: 612, height: 792 };
+const BLACK = { red: 0, green: 0, blue: 0 };
+
+export async function paintDocument(doc: LaidOutDocument, model: DocumentModel): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create({ updateMetadata: false });
+  pdf.setProducer("Signet");
+  if (doc.title?.trim()) pdf.setTitle(doc.title.trim(), { showInWindowTitleBar: true });
+
+  const painter = new Painter(pdf, model);
+  const pages = doc.pages.length ? doc.pages : [{ ...LETTER, items: [] }];
+  for (const laid of pages) {
+    const width = positive(laid.width) ? laid.width : LETTER.width;
+    const height = positive(laid.height) ? laid.height : LETTER.height;
+    const page = pdf.addPage([width, height]);
+    await painter.paintPage(page, height, laid.items);
+  }
+  return pdf.save({ useObjectStreams: true });
+}
+
+class Painter {
+  private readonly fonts: FontEmbedder;
+  /** Embedded image per image id; null when it is not drawable (other type, corrupt, too large). */
+  private readonly images = new Map<string, Promise<PDFImage | null>>();
+  private readonly fontRefs = new Map<string, PDFRef>();
+
+  constructor(
+    private readonly pdf: PDFDocument,
+    private readonly model: DocumentModel,
+  ) {
+    this.fonts = new FontEmbedder(pdf);
+  }
+
+  async paintPage(page: PDFPage, pageHeight: number, items: PaintItem[]): Promise<void> {
+    // Resource names per page, counted in painting order: F1, F2 ... and Im1, Im2 ...
+    const fontKeys = new Map<string, PDFName>();
+    const imageKeys = new Map<string, PDFName>();
+    const flipY = (y: number) => pageHeight - y;
+
+    for (const item of items) {
+      if (!finiteItem(item)) continue;
+      switch (item.kind) {
+        case "text": {
+          if (!item.text || !(item.size > 0)) break;
+          const font = await this.fonts.font(item.face);
+          let key = fontKeys.get(item.face.id);
+          if (!key) {
+            key = PDFName.of(`F${fontKeys.size + 1}`);
+            page.node.setFontDictionary(key, font.ref);
+            fontKeys.set(item.face.id, key);
+          }
+          const c = rgb(item.color) ?? BLACK;
+          const ops = [pushGraphicsState(), beginText(), setFillingRgbColor(c.red, c.green, c.blue), setFontAndSize(key, item.size)];
+          if (item.charSpacing) ops.push(setCharacterSpacing(item.charSpacing));
+          if (item.scale !== undefined && item.scale !== 100 && item.scale > 0) ops.push(setCharacterSqueeze(item.scale));
+          // Logical order in, visual order out: right-to-left runs inside the item are drawn
+          // reversed (see bidi-runs.ts); plain left-to-right text is one segment.
+          const stretch = (item.scale && item.scale > 0 ? item.scale : 100) / 100;
+          let x = item.x;
+          for (const seg of hasRtl(item.text) ? visualSegments(item.text) : [{ text: item.text, rtl: false }]) {
+            ops.push(setTextMatrix(1, 0, 0, 1, x, flipY(item.y)), showText(font.encodeText(seg.text)));
+            x += (item.face.widthOf(seg.text, item.size) + (item.charSpacing ?? 0) * [...seg.text].length) * stretch;
+          }
+          ops.push(endText(), popGraphicsState());
+          page.pushOperators(...ops);
+          break;
+        }
+        case "rect": {
+          const c = rgb(item.fill);
+          if (!c || !(item.width > 0) || !(item.height > 0)) break;
+          page.drawRectangle({ x: item.x, y: flipY(item.y + item.height), width: item.width, height: item.height, color: pdfRgb(c), borderWidth: 0 });
+          break;
+        }
+        case "line":
+          drawStyledLine(page, item, flipY);
+          break;
+        case "image": {
+          if (!(item.width > 0) || !(item.height > 0)) break;
+          const image = await this.image(item.image);
+          if (!image) break;
+          let key = imageKeys.get(item.image);
+          if (!key) {
+            key = PDFName.of(`Im${imageKeys.size + 1}`);
+            page.node.setXObject(key, image.ref);
+            imageKeys.set(item.image, key);
+          }
+          const zero = degrees(0);
+          page.pushOperators(...drawImage(key, { x: item.x, y: flipY(item.y + item.height), width: item.width, height: item.height, rotate: zero, xSkew: zero, ySkew: zero }));
+          break;
+        }
+        case "link": {
+          const uri = linkTarget(item.uri);
+          if (!uri || !(item.width > 0) || !(item.height > 0)) break;
+          addLink(this.pdf, page, [item.x, flipY(item.y + item.height), item.x + item.width, flipY(item.y)], uri);
+          break;
+        }
+      }
+    }
+  }
+
+  private image(id: string): Promise<PDFImage | null> {
+    let hit = this.images.get(id);
+    if (!hit) {
+      const res = this.model.images.get(id);
+      hit =
+        !res || res.type === "other" || !imageFits(res.bytes, res.type)
+          ? Promise.resolve(null)
+          : (res.type === "png" ? this.pdf.embedPng(res.bytes) : this.pdf.embedJpg(res.bytes)).catch(() => null); // corrupt: leave the box empty
+      this.images.set(id, hit);
+    }
+    return hit;
+  }
+}
+
+type LineItem = Extract<PaintItem, { kind: "line" }>;
+
+function drawStyledLine(page: PDFPage, item: LineItem, flipY: (y: number) => number): void {
+  const style = item.style ?? "single";
+  if (style === "none" || !(item.width > 0)) return;
+  const color = pdfRgb(rgb(item.color) ?? BLACK);
+  const w = item.width;
+  const base = { thickness: w, color };
+  const line = (dx: number, dy: number, dash?: number[]) =>
+    page.drawLine({
+      ...base,
+      start: { x: item.x1 + dx, y: flipY(item.y1 + dy) },
+      end: { x: item.x2 + dx, y: flipY(item.y2 + dy) },
+      ...(dash ? { dashArray: dash, dashPhase: 0 } : {}),
+    });
+  switch (style) {
+    case "dashed":
+      line(0, 0, [Math.max(3 * w, 2), Math.max(2 * w, 1.5)]);
+      break;
+    case "dotted":
+      line(0, 0, [Math.max(w, 0.5), Math.max(w, 0.5)]);
+      break;
+    case "double": {
+      // Two strokes of `width`, centred on the line, one stroke width apart.
+      const len = Math.hypot(item.x2 - item.x1, item.y2 - item.y1) || 1;
+      const nx = (-(item.y2 - item.y1) / len) * w;
+      const ny = ((item.x2 - item.x1) / len) * w;
+      line(nx, ny);
+      line(-nx, -ny);
+      break;
+    }
+    default:
+      // single, thick (layout gives the width), words, wave (drawn straight): solid.
+      line(0, 0);
+  }
+}
+
+function rgb(color: Color | null | undefined): { red: number; green: number; blue: number } | null {
+  if (!color || !/^[0-9a-fA-F]{6}$/.test(color)) return null;
+  const n = parseInt(color, 16);
+  return { red: ((n >> 16) & 255) / 255, green: ((n >> 8) & 255) / 255, blue: (n & 255) / 255 };
+}
+
+function pdfRgb(c: { red: number; green: number; blue: number }) {
+  return pdfLibRgb(c.red, c.green, c.blue);
+}
+
+function positive(n: number): boolean {
+  return Number.isFinite(n) && n > 0;
+}
+
+/** Non-finite coordinates would write NaN into the content stream: such items are skipped. */
+function finiteItem(item: PaintItem): boolean {
+  for (const v of Object.values(item)) if (typeof v === "number" && !Number.isFinite(v)) return false;
+  return true;
+}
