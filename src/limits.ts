@@ -82,17 +82,34 @@ export const LIMITS = {
     maxTableCells: 100_000,
   },
 
-  /** DOCX renderer budgets (layout). */
+  /**
+   * DOCX renderer budgets. The document model (src/render/model) reads parts through the DOCX
+   * package above (same ZIP and XML limits); the model counts bound what it may hold, so a hostile
+   * document cannot make layout do unbounded work. Too many blocks/inlines/cells/images is 422 `docx_invalid`;
+   * too many image bytes is 413 `zip_limit`.
+   */
   render: {
-    /** Nesting of tables in cells (deeper tables are flattened to their paragraphs in layout). */
+    /** Paragraphs and tables in the whole model (body, headers, footers, notes, text boxes). */
+    maxBlocks: 200_000,
+    /** Text runs, tabs, breaks, fields, images and boxes in the whole model. */
+    maxInlines: 2_000_000,
+    /** Table cells in the whole model. */
+    maxTableCells: 200_000,
+    /** Nesting of tables in cells and text boxes in paragraphs. */
     maxNesting: 16,
-    /** Grid columns of one table (Word allows 63); cells beyond are dropped. */
+    /** Grid columns of one table in layout (Word allows 63); cells beyond are dropped. */
     maxTableColumns: 1_000,
     /**
      * Pages one document may lay out. Every block advances the flow, so this bounds documents that
      * are simply huge and hostile ones (thousands of page breaks) alike.
      */
     maxPages: 5_000,
+    /** Distinct images loaded. */
+    maxImages: 1_000,
+    /** Bytes of one image part. */
+    maxImageBytes: 16 * 1024 * 1024,
+    /** Bytes of all image parts together. */
+    maxTotalImageBytes: 40 * 1024 * 1024,
   },
 
   /** DOCX renderer, painting (src/render/paint). */
