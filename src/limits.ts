@@ -122,6 +122,14 @@ export const LIMITS = {
     maxPngPixels: 6_000_000,
   },
 
+  /** Paragraph (inline) layout, src/render/layout/paragraph.ts. */
+  paragraph: {
+    /** Lines of one paragraph; text past them is dropped (a hostile 1-character-wide column stops here). */
+    maxLines: 100_000,
+    /** Times one line moves down past floats that leave no room for a word, before it is placed anyway. */
+    maxExclusionSteps: 200,
+  },
+
   /**
    * JSON string values at least this long are base64-decoded while the request
    * body streams in (documents, images); below it, bodies are parsed as usual.

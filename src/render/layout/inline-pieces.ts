@@ -1,0 +1,218 @@
+/**
+ * A paragraph's inlines cut into measured pieces: the units line breaking works with. A text piece
+ * is one face, one size and one style, never containing a break opportunity (so a line ends only
+ * between pieces, except when a word longer than the line is broken by characters); runs of spaces
+ * are pieces of their own (they stretch under justification and hang at the end of a line).
+ */
+import type { FontBook, FontFace } from "../fonts/types";
+import type { Inline, Paragraph, RunStyle } from "../model/types";
+import { isBreakingSpace, lineBreakOpportunities } from "./line-break";
+import { isComplexScript, isEastAsian, isRtlChar } from "./inline-script";
+import type { LayoutContext } from "./types";
+
+export type ObjectInline = Extract<Inline, { type: "image" } | { type: "box" }>;
+
+export interface Piece {
+  kind: "text" | "space" | "tab" | "break" | "object" | "float";
+  /** Text drawn (caps applied); for spaces the spaces themselves. */
+  text: string;
+  face: FontFace;
+  /** Drawing size (after superscript/subscript/small caps). */
+  size: number;
+  /** Advance in pt including character spacing and horizontal scale (0 for tabs until placed). */
+  width: number;
+  style: RunStyle;
+  /** Baseline shift upwards, pt (superscript, w:position). */
+  rise: number;
+  /** A line may end after this piece. */
+  breakAfter: boolean;
+  link?: string;
+  /** "footnote:ID" / "endnote:ID" of a note reference mark. */
+  noteRef?: string;
+  object?: ObjectInline;
+  breakKind?: "line" | "page" | "column";
+  /** Part of the numbering label (never separated from the first line's text). */
+  label?: boolean;
+  /** Code points of the text (for character spacing and justification). */
+  chars: number;
+  /** Strongly right-to-left text. */
+  rtl: boolean;
+}
+
+/** Superscript/subscript as LibreOffice draws w:vertAlign: 58 % size, raised 33 % / lowered 8 % of the run size. */
+export const SUPERSCRIPT = { scale: 0.58, rise: 0.33, drop: 0.08 };
+/** Small capitals are drawn at 80 % of the size (LibreOffice's and Word's ratio). */
+export const SMALL_CAPS_SCALE = 0.8;
+
+interface Atom {
+  inline: Inline | null;
+  style: RunStyle;
+  /** Offset of this atom's text in the paragraph text. */
+  start: number;
+  text: string;
+  link?: string;
+  noteRef?: string;
+  label?: boolean;
+}
+
+/** Cuts a paragraph (and its numbering label, first) into pieces. */
+export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
+  const atoms: Atom[] = [];
+  let text = "";
+  const push = (a: Omit<Atom, "start">) => {
+    atoms.push({ ...a, start: text.length });
+    text += a.text;
+  };
+  if (p.numbering && p.numbering.text && !p.numbering.style.hidden) {
+    push({ inline: null, style: p.numbering.style, text: displayText(p.numbering.text, p.numbering.style), label: true });
+  }
+  for (const inline of p.inlines) {
+    if (inline.style.hidden) continue;
+    switch (inline.type) {
+      case "text":
+        push({ inline, style: inline.style, text: displayText(inline.text, inline.style), link: inline.link });
+        break;
+      case "field": {
+        const value = ctx.fieldValue(inline.field, inline.format) ?? inline.fallback;
+        push({ inline, style: inline.style, text: displayText(value, inline.style) });
+        break;
+      }
+      case "noteRef":
+        push({ inline, style: inline.style, text: displayText(inline.label, inline.style), noteRef: `${inline.kind}:${inline.id}` });
+        break;
+      case "tab":
+        push({ inline, style: inline.style, text: "\t", link: inline.link });
+        break;
+      case "break":
+        push({ inline, style: inline.style, text: "\n" });
+        break;
+      case "image":
+      case "box":
+        // Floats take no room in the text; inline objects are break opportunities on both sides.
+        push({ inline, style: inline.style, text: inline.anchor ? "" : "\uFFFC", link: inline.type === "image" ? inline.link : undefined });
+        break;
+    }
+  }
+
+  const breaks = lineBreakOpportunities(text);
+  const pieces: Piece[] = [];
+  for (const atom of atoms) {
+    const inline = atom.inline;
+    const end = atom.start + atom.text.length;
+    const base = baseOf(atom.style);
+    const face = ctx.fonts.face({ family: atom.style.font, bold: atom.style.bold, italic: atom.style.italic });
+    const common = { style: atom.style, link: atom.link, face, size: base.size, rise: base.rise, breakAfter: breaks[end] === 1, chars: 1, rtl: false };
+    if (inline?.type === "tab") pieces.push({ ...common, kind: "tab", text: "\t", width: 0 });
+    else if (inline?.type === "break") pieces.push({ ...common, kind: "break", text: "", width: 0, breakKind: inline.kind });
+    else if (inline?.type === "image" || inline?.type === "box") {
+      if (inline.anchor) pieces.push({ ...common, kind: "float", text: "", width: 0, object: inline, breakAfter: false });
+      else pieces.push({ ...common, kind: "object", text: "", width: inline.width, object: inline });
+    } else if (atom.text) textPieces(atom, breaks, ctx.fonts, pieces);
+    void end;
+  }
+  return pieces;
+}
+
+function displayText(text: string, style: RunStyle): string {
+  // Soft hyphens are not drawn (we do not hyphenate); control characters other than tab are dropped.
+  const clean = text.replace(/[\u00AD\u0000-\u0008\u000A-\u001F]/g, "");
+  return style.caps ? clean.toUpperCase() : clean;
+}
+
+function baseOf(style: RunStyle): { size: number; rise: number } {
+  if (style.vertAlign === "superscript") return { size: style.size * SUPERSCRIPT.scale, rise: style.size * SUPERSCRIPT.rise + style.position };
+  if (style.vertAlign === "subscript") return { size: style.size * SUPERSCRIPT.scale, rise: -style.size * SUPERSCRIPT.drop + style.position };
+  return { size: style.size, rise: style.position };
+}
+
+/** Which of the run's fonts draws a code point: 0 Latin, 1 East Asian, 2 complex script. */
+function fontSlot(cp: number, style: RunStyle): 0 | 1 | 2 {
+  if (style.rtl || isComplexScript(cp)) return style.fontComplex ? 2 : 0;
+  if (isEastAsian(cp)) return style.fontEastAsia ? 1 : 0;
+  return 0;
+}
+
+function textPieces(atom: Atom, breaks: Uint8Array, fonts: FontBook, out: Piece[]): void {
+  const { style, text } = atom;
+  const base = baseOf(style);
+  // 1. Script runs (which family), 2. faces (fallback for missing glyphs), 3. words and spaces.
+  let runStart = 0;
+  let runSlot = -1;
+  const flushRun = (endIdx: number) => {
+    if (endIdx <= runStart) return;
+    const family = runSlot === 2 ? style.fontComplex! : runSlot === 1 ? style.fontEastAsia! : style.font;
+    let offset = runStart;
+    for (const part of fonts.split(text.slice(runStart, endIdx), { family, bold: style.bold, italic: style.italic })) {
+      wordPieces(atom, offset, part.text, part.face, base, breaks, out);
+      offset += part.text.length;
+    }
+  };
+  for (let i = 0; i < text.length; i++) {
+    const cp = text.codePointAt(i)!;
+    // Spaces and punctuation stay in the current run's font.
+    const slot = runSlot >= 0 && !isLetterOrDigit(cp) && cp !== 0x3000 ? runSlot : fontSlot(cp, style);
+    if (slot !== runSlot) {
+      flushRun(i);
+      runStart = i;
+      runSlot = slot;
+    }
+    if (cp > 0xffff) i++;
+  }
+  flushRun(text.length);
+}
+
+function isLetterOrDigit(cp: number): boolean {
+  if (cp < 0x80) return (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
+  return !(cp >= 0x2000 && cp <= 0x206f) && cp !== 0xa0 && !(cp >= 0xa1 && cp <= 0xbf);
+}
+
+/** Cuts one face's text at break opportunities, space/non-space boundaries and small-caps case changes. */
+function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, base: { size: number; rise: number }, breaks: Uint8Array, out: Piece[]): void {
+  const style = atom.style;
+  const abs = atom.start + offset;
+  let start = 0;
+  let kindSpace = false;
+  let lower = false;
+  const emit = (end: number) => {
+    if (end <= start) return;
+    const t = text.slice(start, end);
+    const size = lower ? base.size * SMALL_CAPS_SCALE : base.size;
+    const drawn = lower ? t.toUpperCase() : t;
+    let chars = 0;
+    let rtl = false;
+    for (let i = 0; i < drawn.length; i++) {
+      const cp = drawn.codePointAt(i)!;
+      if (cp > 0xffff) i++;
+      if (!rtl && isRtlChar(cp)) rtl = true;
+      chars++;
+    }
+    const width = (face.widthOf(drawn, size) * style.scale) / 100 + style.charSpacing * chars;
+    out.push({
+      kind: kindSpace ? "space" : "text",
+      text: drawn,
+      face,
+      size,
+      width,
+      style,
+      rise: base.rise,
+      breakAfter: breaks[abs + end] === 1,
+      link: atom.link,
+      noteRef: atom.noteRef,
+      label: atom.label,
+      chars,
+      rtl: rtl || (style.rtl && !kindSpace),
+    });
+    start = end;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const space = isBreakingSpace(code);
+    const isLower = style.smallCaps && !style.caps && text[i] !== text[i]!.toUpperCase();
+    if (i > start && (space !== kindSpace || breaks[abs + i] === 1 || (style.smallCaps && isLower !== lower))) emit(i);
+    if (i === start) {
+      kindSpace = space;
+      lower = isLower;
+    }
+  }
+  emit(text.length);
+}

@@ -1,0 +1,151 @@
+/**
+ * Line-break opportunities: a compact subset of Unicode UAX #14, enough for Word-like wrapping of
+ * Latin, Cyrillic, Greek, Hebrew, Arabic and CJK text. No dictionary breaking (Thai, Lao, Khmer).
+ *
+ * Rules, in order of precedence:
+ * - never inside a surrogate pair, never before a combining mark or ZWJ;
+ * - never next to glue (NBSP U+00A0, non-breaking hyphen U+2011, narrow NBSP U+202F, figure space
+ *   U+2007, word joiners U+2060/U+FEFF);
+ * - after a zero-width space (U+200B), a tab or an object (U+FFFC);
+ * - never before closing punctuation, exclamation/question marks, infix separators or small kana,
+ *   even after spaces; never after opening punctuation;
+ * - after a run of spaces (before the next non-space);
+ * - after a hyphen (U+002D, U+2010) only between letters; after en/em dashes (and before em dashes);
+ * - before and after ideographs (CJK, kana, hangul).
+ */
+
+/** Break classes (a subset of UAX #14's). */
+const enum C {
+  AL = 0, // letters, digits and everything without a special rule
+  SP, // breaking spaces
+  GL, // glue: no break on either side
+  ZW, // zero-width space: break after
+  CM, // combining marks, ZWJ, variation selectors: attach to what precedes
+  HY, // hyphens: break after, between letters
+  BA, // break after (en dash, tab)
+  B2, // break before and after (em dash)
+  ID, // ideographs: break before and after
+  OP, // opening punctuation: no break after
+  CL, // closing punctuation and the like: no break before
+  CB, // objects (U+FFFC): break before and after
+}
+
+function classOf(cp: number): C {
+  if (cp < 0x80) {
+    if (cp === 0x20) return C.SP;
+    if (cp === 0x09) return C.BA;
+    if (cp === 0x2d) return C.HY;
+    // ( [ {  opening; ) ] } , . : ; ! ? / closing-like (UAX #14 CL, CP, IS, EX, SY).
+    if (cp === 0x28 || cp === 0x5b || cp === 0x7b) return C.OP;
+    if (cp === 0x29 || cp === 0x5d || cp === 0x7d || cp === 0x2c || cp === 0x2e || cp === 0x3a || cp === 0x3b || cp === 0x21 || cp === 0x3f || cp === 0x2f) return C.CL;
+    return C.AL;
+  }
+  if (cp === 0xa0 || cp === 0x2011 || cp === 0x202f || cp === 0x2007 || cp === 0x2060 || cp === 0xfeff || cp === 0x0f0c) return C.GL;
+  if (cp === 0x200b) return C.ZW;
+  if (cp === 0x200d || cp === 0x200c || (cp >= 0x0300 && cp <= 0x036f) || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0x0591 && cp <= 0x05bd) || (cp >= 0x064b && cp <= 0x065f) || cp === 0x0670) return C.CM;
+  if (cp === 0x2010) return C.HY;
+  if (cp === 0x2013 || cp === 0x058a || cp === 0x1680 || cp === 0x2012) return C.BA;
+  if (cp === 0x2014) return C.B2;
+  if ((cp >= 0x2000 && cp <= 0x200a) || cp === 0x205f || cp === 0x3000) return C.SP;
+  if (cp === 0xfffc) return C.CB;
+  // Quotes: ‘ “ « open, ’ ” » close (European usage; good enough for wrapping).
+  if (cp === 0x2018 || cp === 0x201c || cp === 0xab || cp === 0x201a || cp === 0x201e) return C.OP;
+  if (cp === 0x2019 || cp === 0x201d || cp === 0xbb || cp === 0x2026 || cp === 0x203c || cp === 0x2047 || cp === 0x2048 || cp === 0x2049) return C.CL;
+  if (cp >= 0x3000 && cp <= 0x303f) {
+    // CJK punctuation: 〈《「『【〔〖〘〚〝 open; 、。〉》」』】〕〗〙〛〞〟 々 〻 close / non-starters.
+    if (cp === 0x3008 || cp === 0x300a || cp === 0x300c || cp === 0x300e || cp === 0x3010 || cp === 0x3014 || cp === 0x3016 || cp === 0x3018 || cp === 0x301a || cp === 0x301d) return C.OP;
+    if (cp === 0x3001 || cp === 0x3002 || cp === 0x3009 || cp === 0x300b || cp === 0x300d || cp === 0x300f || cp === 0x3011 || cp === 0x3015 || cp === 0x3017 || cp === 0x3019 || cp === 0x301b || cp === 0x301e || cp === 0x301f || cp === 0x3005 || cp === 0x303b) return C.CL;
+    return C.ID;
+  }
+  if (cp >= 0x3040 && cp <= 0x30ff) {
+    // Small kana, the prolonged sound mark and iteration marks do not start a line.
+    if (SMALL_KANA.has(cp) || cp === 0x30fc || cp === 0x309d || cp === 0x309e || cp === 0x30fd || cp === 0x30fe || cp === 0x30fb) return C.CL;
+    return C.ID;
+  }
+  if (cp >= 0xff00 && cp <= 0xffef) {
+    // Fullwidth forms: （［｛｢ open; ）］｝，．：；！？｣ close; the rest (letters, digits) ideographic.
+    if (cp === 0xff08 || cp === 0xff3b || cp === 0xff5b || cp === 0xff62) return C.OP;
+    if (cp === 0xff09 || cp === 0xff3d || cp === 0xff5d || cp === 0xff0c || cp === 0xff0e || cp === 0xff1a || cp === 0xff1b || cp === 0xff01 || cp === 0xff1f || cp === 0xff63 || cp === 0xff61 || cp === 0xff64) return C.CL;
+    if (cp >= 0xff61) return C.AL; // halfwidth katakana behave like letters here
+    return C.ID;
+  }
+  if (
+    (cp >= 0x2e80 && cp <= 0x2fff) ||
+    (cp >= 0x3100 && cp <= 0x31ff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0xa000 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7af) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0x1f300 && cp <= 0x1faff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  )
+    return C.ID;
+  return C.AL;
+}
+
+const SMALL_KANA = new Set([
+  0x3041, 0x3043, 0x3045, 0x3047, 0x3049, 0x3063, 0x3083, 0x3085, 0x3087, 0x308e, 0x3095, 0x3096,
+  0x30a1, 0x30a3, 0x30a5, 0x30a7, 0x30a9, 0x30c3, 0x30e3, 0x30e5, 0x30e7, 0x30ee, 0x30f5, 0x30f6,
+]);
+
+function isLetter(cls: C, cp: number): boolean {
+  return cls === C.AL && cp > 0x40 && !(cp >= 0x5b && cp <= 0x60) && !(cp >= 0x7b && cp <= 0xbf) && !(cp >= 0x30 && cp <= 0x39);
+}
+
+/**
+ * Break opportunities of `text`: `result[i] === 1` when a line may end before code unit `i`
+ * (0 < i < text.length). Index 0 and text.length are never set: the caller decides what happens at
+ * the ends of the text. One pass, no allocation besides the result.
+ */
+export function lineBreakOpportunities(text: string): Uint8Array {
+  const n = text.length;
+  const out = new Uint8Array(n + 1);
+  // State about what precedes position i: the class of the last non-CM character before any
+  // spaces, whether spaces followed it, and the character before that (for hyphen rules).
+  let prevCls: C | -1 = -1; // class of the previous base character (spaces included)
+  let beforeSpaces: C | -1 = -1; // class of the last non-space base character
+  let prevCp = -1;
+  let prevPrevLetter = false; // the character before a hyphen was a letter
+  let i = 0;
+  while (i < n) {
+    const cp = text.codePointAt(i)!;
+    const len = cp > 0xffff ? 2 : 1;
+    const cls = classOf(cp);
+    if (prevCls !== -1 && cls !== C.CM) out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevLetter, isLetter(cls, cp)) ? 1 : 0;
+    if (cls !== C.CM) {
+      if (cls === C.SP) {
+        if (prevCls !== C.SP) beforeSpaces = prevCls;
+      } else beforeSpaces = -1;
+      prevPrevLetter = prevCls !== -1 && prevCp >= 0 && isLetter(prevCls as C, prevCp);
+      prevCls = cls;
+      prevCp = cp;
+    }
+    i += len;
+  }
+  return out;
+}
+
+/** May a line end between a character of class `a` and the next one of class `b`? */
+function allowed(a: C, beforeSp: C | -1, b: C, hyphenAfterLetter: boolean, nextIsLetter: boolean): boolean {
+  if (a === C.GL || b === C.GL) return false;
+  if (a === C.ZW) return true;
+  if (b === C.SP) return false; // spaces stay on the line they follow
+  if (b === C.CL) return false;
+  if (a === C.SP) {
+    // Opening punctuation followed by spaces still does not let the next character start a line.
+    return beforeSp !== C.OP;
+  }
+  if (a === C.OP) return false;
+  if (a === C.CB || b === C.CB) return true;
+  if (a === C.BA) return true;
+  if (a === C.B2 || b === C.B2) return true;
+  if (a === C.HY) return hyphenAfterLetter && nextIsLetter;
+  if (a === C.ID || b === C.ID) return true;
+  return false;
+}
+
+/** True for characters that separate words and stretch under justification. */
+export function isBreakingSpace(code: number): boolean {
+  return code === 0x20 || code === 0x3000 || (code >= 0x2000 && code <= 0x200a && code !== 0x2007);
+}

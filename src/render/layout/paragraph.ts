@@ -1,0 +1,592 @@
+/**
+ * Paragraph (inline) layout: a paragraph's pieces broken into lines within a width, with Word's and
+ * LibreOffice's rules for indents, numbering labels, tabs, alignment, line height and run
+ * decorations. Items are relative to the line box (x from the paragraph box's left edge, y from the
+ * line top, text y = baseline).
+ *
+ * Right-to-left: lines are laid out from the start edge and mirrored for bidi paragraphs; pieces are
+ * put in visual order with a simplified bidi algorithm (no explicit embeddings, no Arabic joining
+ * forms beyond what the font's cmap gives, no fontkit shaping).
+ */
+import { LIMITS } from "../../limits";
+import type { Paragraph, RunStyle } from "../model/types";
+import { buildPieces, type Piece } from "./inline-pieces";
+import { directionOf, visualOrder, visualRtlText, type Direction } from "./inline-script";
+import { leaderChar, nextStop, type ResolvedStop } from "./inline-tabs";
+import type { Exclusions, FloatingObject, LayoutContext, LayoutParagraph, LineBox, PaintItem, ParagraphLayout } from "./types";
+
+/** Widths are compared with this slack (pt) so rounding never pushes a word that fits to the next line. */
+const FIT_EPSILON = 0.01;
+/** LibreOffice puts the baseline of an exact-height line at 80 % of the height. */
+const EXACT_ASCENT_RATIO = 0.8;
+
+export const layoutParagraph: LayoutParagraph = (p, width, ctx, exclusions) => new ParagraphLayouter(p, width, ctx, exclusions).run();
+
+interface Placement {
+  xs: number[];
+  ws: number[];
+  /** Tab stops the tabs of the line went to (index → stop), for leaders. */
+  stops: Map<number, ResolvedStop>;
+}
+
+class ParagraphLayouter {
+  private readonly pieces: Piece[];
+  private readonly lines: LineBox[] = [];
+  private readonly floats: FloatingObject[] = [];
+  private readonly bidi: boolean;
+  private readonly indentStart: number;
+  private readonly indentEnd: number;
+
+  constructor(
+    private readonly p: Paragraph,
+    private readonly width: number,
+    private readonly ctx: LayoutContext,
+    private readonly exclusions?: Exclusions,
+  ) {
+    this.bidi = p.style.bidi;
+    this.indentStart = p.style.indentLeft;
+    this.indentEnd = p.style.indentRight;
+    this.pieces = buildPieces(p, ctx);
+    this.addLabelSuffix();
+  }
+
+  run(): ParagraphLayout {
+    const pieces = this.pieces;
+    let i = 0;
+    let top = 0;
+    let first = true;
+    while (i < pieces.length || first) {
+      const startX = this.indentStart + (first ? this.p.style.firstLine : 0);
+      const labelShift = first ? this.labelShift() : 0;
+      let dy = 0;
+      let end: number;
+      let right: number;
+      let left: number;
+      let steps = 0;
+      let exLeft = 0;
+      for (;;) {
+        const ex = this.exclusions ? this.exclusions(top + dy, this.estimateHeight(i)) : { left: 0, right: 0 };
+        exLeft = ex.left;
+        left = ex.left + startX - labelShift;
+        right = this.width - this.indentEnd - ex.right;
+        const fit = this.fitLine(i, left, right, first, ex.left);
+        end = fit.end;
+        const narrowed = ex.left > 0 || ex.right > 0;
+        if (!narrowed || !fit.forced || ++steps > LIMITS.paragraph.maxExclusionSteps) break;
+        // Not even one word fits beside the float: try lower, one line at a time.
+        dy += Math.max(1, this.estimateHeight(i));
+      }
+      const line = this.finishLine(i, end, left, right, first, exLeft, dy);
+      this.lines.push(line);
+      top += line.height;
+      i = end;
+      first = false;
+      if (this.lines.length > LIMITS.paragraph.maxLines) break;
+    }
+    return { spaceBefore: this.p.style.spaceBefore, spaceAfter: this.p.style.spaceAfter, lines: this.lines, floats: this.floats };
+  }
+
+  /** The numbering label's suffix: a tab (to the next stop after the label) or a space. */
+  private addLabelSuffix(): void {
+    const num = this.p.numbering;
+    if (!num) return;
+    let last = -1;
+    for (let k = 0; k < this.pieces.length && this.pieces[k]!.label; k++) {
+      this.pieces[k]!.breakAfter = false;
+      last = k;
+    }
+    const face = this.ctx.fonts.face({ family: num.style.font, bold: num.style.bold, italic: num.style.italic });
+    const base = { face, size: num.style.size, style: num.style, rise: 0, breakAfter: false, label: true, chars: 1, rtl: false };
+    if (num.suffix === "tab") this.pieces.splice(last + 1, 0, { ...base, kind: "tab", text: "\t", width: 0 });
+    else if (num.suffix === "space") {
+      const w = face.widthOf(" ", num.style.size) + num.style.charSpacing;
+      this.pieces.splice(last + 1, 0, { ...base, kind: "space", text: " ", width: w });
+    }
+  }
+
+  /** How far a centred or right-aligned label starts before the first-line position. */
+  private labelShift(): number {
+    const num = this.p.numbering;
+    if (!num || num.align === "left") return 0;
+    let w = 0;
+    for (const pc of this.pieces) {
+      if (!pc.label || pc.kind !== "text") break;
+      w += pc.width;
+    }
+    return num.align === "right" ? w : w / 2;
+  }
+
+  /** Height of the line starting at piece `i`, guessed before it is laid out (for exclusions). */
+  private estimateHeight(i: number): number {
+    const pc = this.pieces[i];
+    const face = pc ? pc.face : this.markFace();
+    const size = pc ? pc.style.size : this.p.markStyle.size;
+    return this.spaced(face.lineHeight(size), face.ascent(size)).height;
+  }
+
+  private markFace() {
+    const s = this.p.markStyle;
+    return this.ctx.fonts.face({ family: s.font, bold: s.bold, italic: s.italic });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Breaking
+
+  /**
+   * Greedy fit of pieces from `start` into [left, right]: returns the index after the line's last
+   * piece, and whether a word had to be cut by characters (or an object overflowed) because no
+   * break opportunity was on the line.
+   */
+  private fitLine(start: number, left: number, right: number, first: boolean, exLeft: number): { end: number; forced: boolean } {
+    const pieces = this.pieces;
+    const cursor = new TabCursor(left, this.tabContext(first, exLeft), right);
+    let lastBreak = -1;
+    let i = start;
+    let hasContent = false; // text or objects other than the label
+    while (i < pieces.length) {
+      const pc = pieces[i]!;
+      if (pc.kind === "float") {
+        i++;
+        continue;
+      }
+      if (pc.kind === "break") return { end: i + 1, forced: false };
+      if ((pc.kind === "text" || pc.kind === "object") && cursor.endWith(pc.width) > right + FIT_EPSILON) {
+        if (lastBreak > start) return { end: lastBreak, forced: false };
+        if (pc.kind === "text" && !pc.label) {
+          const room = right - cursor.end();
+          let k = fitChars(pc, room);
+          if (k === 0 && hasContent) return { end: i, forced: true };
+          if (k === 0) k = firstCharLength(pc.text);
+          if (k < pc.text.length) this.splitPiece(i, k);
+          return { end: i + 1, forced: true };
+        }
+        if (hasContent) return { end: i, forced: true };
+        if (pc.kind === "object") return { end: i + 1, forced: true };
+      }
+      cursor.add(pc, i);
+      if (!pc.label && (pc.kind === "text" || pc.kind === "object")) hasContent = true;
+      i++;
+      if (pc.breakAfter) lastBreak = i;
+    }
+    return { end: i, forced: false };
+  }
+
+  /** Cuts piece `i` after `k` code units (a word broken by characters). */
+  private splitPiece(i: number, k: number): void {
+    const pc = this.pieces[i]!;
+    const make = (text: string, breakAfter: boolean): Piece => {
+      let chars = 0;
+      for (const _ of text) chars++;
+      return { ...pc, text, chars, breakAfter, width: (pc.face.widthOf(text, pc.size) * pc.style.scale) / 100 + pc.style.charSpacing * chars };
+    };
+    this.pieces.splice(i, 1, make(pc.text.slice(0, k), true), make(pc.text.slice(k), pc.breakAfter));
+  }
+
+  private tabContext(first: boolean, exLeft: number): TabContext {
+    const st = this.p.style;
+    // Word's implicit stop at the left indent applies on the first line of a hanging paragraph.
+    const implicit = first && st.firstLine < 0 ? exLeft + st.indentLeft : null;
+    return { tabs: st.tabs, defaultTab: this.ctx.defaultTabStop, implicit, origin: exLeft };
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Line geometry and items
+
+  private finishLine(start: number, end: number, left: number, right: number, first: boolean, exLeft: number, dy: number): LineBox {
+    const pieces = this.pieces;
+    const lineIndex = this.lines.length;
+    const cursor = new TabCursor(left, this.tabContext(first, exLeft), right);
+    let breakKind: Piece["breakKind"];
+    for (let k = start; k < end; k++) {
+      const pc = pieces[k]!;
+      if (pc.kind === "float") this.floats.push({ inline: pc.object as FloatingObject["inline"], anchor: pc.object!.anchor!, line: lineIndex });
+      else cursor.add(pc, k);
+      if (pc.kind === "break") breakKind = pc.breakKind;
+    }
+    cursor.resolve();
+    const place: Placement = { xs: cursor.xs, ws: cursor.ws, stops: cursor.stops };
+    const off = (k: number) => k - start;
+
+    // Trailing spaces (and the break) neither count for alignment nor are drawn.
+    let lastVisible = end - 1;
+    while (lastVisible >= start && (pieces[lastVisible]!.kind === "space" || pieces[lastVisible]!.kind === "break" || pieces[lastVisible]!.kind === "float")) lastVisible--;
+    const contentEnd = lastVisible >= start ? place.xs[off(lastVisible)]! + place.ws[off(lastVisible)]! : left;
+
+    // Alignment.
+    const isLast = end >= pieces.length;
+    // In a bidi paragraph Word reads left/right as start/end: positions here are from the start edge.
+    const align = this.p.style.align;
+    const free = right - contentEnd;
+    let shift = 0;
+    let stretch = 0;
+    let stretchFrom = start;
+    if (align === "center") shift = free / 2;
+    else if (align === "right") shift = free;
+    else if ((align === "justify" && !isLast && breakKind !== "page" && breakKind !== "column") || align === "distribute") {
+      // Only spaces after the line's last tab stretch (the tab absorbs what comes before it).
+      let lastTab = start - 1;
+      for (let k = start; k <= lastVisible; k++) if (pieces[k]!.kind === "tab") lastTab = k;
+      stretchFrom = lastTab + 1;
+      let spaces = 0;
+      for (let k = stretchFrom; k <= lastVisible; k++) if (pieces[k]!.kind === "space") spaces += pieces[k]!.chars;
+      if (spaces > 0 && free > 0) stretch = free / spaces;
+    }
+
+    // Final positions (start-edge coordinates).
+    const xs: number[] = new Array(end - start);
+    const ws: number[] = new Array(end - start);
+    let extra = 0;
+    for (let k = start; k < end; k++) {
+      const o = off(k);
+      const pc = pieces[k]!;
+      xs[o] = place.xs[o]! + shift + extra;
+      ws[o] = k > lastVisible ? 0 : place.ws[o]!;
+      if (stretch > 0 && k >= stretchFrom && k <= lastVisible && pc.kind === "space") {
+        const add = stretch * pc.chars;
+        ws[o]! += add;
+        extra += add;
+      }
+    }
+
+    // Visual order: reorder RTL runs, and mirror bidi paragraphs.
+    const visible: number[] = [];
+    for (let k = start; k <= lastVisible; k++) if (pieces[k]!.kind !== "float" && pieces[k]!.kind !== "break") visible.push(k);
+    const needsBidi = this.bidi || visible.some((k) => pieces[k]!.rtl);
+    if (needsBidi && visible.length > 0) {
+      const dirs: Direction[] = visible.map((k) => {
+        const pc = pieces[k]!;
+        return pc.kind === "text" ? (pc.rtl ? "rtl" : directionOf(pc.text)) : "neutral";
+      });
+      const order = visualOrder(dirs, this.bidi ? "rtl" : "ltr");
+      const startX = xs[off(visible[0]!)]!;
+      const last = visible[visible.length - 1]!;
+      const endX = xs[off(last)]! + ws[off(last)]!;
+      let x = this.bidi ? this.width - endX : startX;
+      const vis: number[] = [];
+      for (const o of order) {
+        const k = visible[o]!;
+        xs[off(k)] = x;
+        x += ws[off(k)]!;
+        vis.push(k);
+      }
+      return this.emitLine(start, end, vis, xs, ws, place, stretch > 0, breakKind, dy, true);
+    }
+    return this.emitLine(start, end, visible, xs, ws, place, stretch > 0, breakKind, dy, false);
+  }
+
+  /** Applies the paragraph's line spacing rule to a line's natural height and ascent. */
+  private spaced(natural: number, ascent: number): { height: number; baseline: number } {
+    const rule = this.p.style.line;
+    if (rule.rule === "exact" && rule.value > 0) return { height: rule.value, baseline: rule.value * EXACT_ASCENT_RATIO };
+    if (rule.rule === "atLeast") {
+      if (rule.value > natural) return { height: rule.value, baseline: ascent + (rule.value - natural) };
+      return { height: natural, baseline: ascent };
+    }
+    const multiple = rule.value > 0 ? rule.value : 1;
+    const height = natural * multiple;
+    // LibreOffice keeps the text at the top of a taller proportional line; a smaller multiple cuts the ascent.
+    return { height, baseline: multiple < 1 ? ascent - (natural - height) : ascent };
+  }
+
+  private emitLine(start: number, end: number, order: number[], xs: number[], ws: number[], place: Placement, stretched: boolean, breakKind: Piece["breakKind"], dy: number, rtlText: boolean): LineBox {
+    const pieces = this.pieces;
+    const off = (k: number) => k - start;
+
+    // Line metrics over everything on the line (spaces, tabs and breaks included, as Word does).
+    let ascent = 0;
+    let below = 0;
+    let any = false;
+    for (let k = start; k < end; k++) {
+      const pc = pieces[k]!;
+      if (pc.kind === "float") continue;
+      any = true;
+      const a = pc.face.ascent(pc.size) + pc.rise;
+      const b = pc.face.lineHeight(pc.size) - pc.face.ascent(pc.size) - pc.rise;
+      if (pc.kind === "object") {
+        const h = pc.object!.height + pc.rise;
+        if (h > ascent) ascent = h;
+        // The run's own font still gives the line its descent.
+        const fb = pc.face.lineHeight(pc.style.size) - pc.face.ascent(pc.style.size);
+        if (fb > below) below = fb;
+        continue;
+      }
+      if (a > ascent) ascent = a;
+      if (b > below) below = b;
+    }
+    if (!any) {
+      const face = this.markFace();
+      const size = this.p.markStyle.size;
+      ascent = face.ascent(size);
+      below = face.lineHeight(size) - ascent;
+    }
+    const natural = ascent + below;
+    const { height: h0, baseline: b0 } = this.spaced(natural, ascent);
+    const height = h0 + dy;
+    const baseline = b0 + dy;
+
+    const back: PaintItem[] = [];
+    const text: PaintItem[] = [];
+    const lines: PaintItem[] = [];
+    const links: PaintItem[] = [];
+    const noteRefs: string[] = [];
+
+    let merge: Extract<PaintItem, { kind: "text" }> | null = null;
+    let mergeKey = "";
+    for (const k of order) {
+      const pc = pieces[k]!;
+      const x = xs[off(k)]!;
+      const w = ws[off(k)]!;
+      const y = baseline - pc.rise;
+      if (pc.noteRef && !noteRefs.includes(pc.noteRef)) noteRefs.push(pc.noteRef);
+      if (pc.kind === "text" || (pc.kind === "space" && !stretched)) {
+        const key = `${pc.face.id}|${pc.size}|${pc.rise}|${pc.style.color}|${pc.style.charSpacing}|${pc.style.scale}`;
+        const drawn = pc.rtl || (rtlText && pc.kind === "text" && directionOf(pc.text) === "rtl") ? visualRtlText(pc.text) : pc.text;
+        if (!stretched && merge && key === mergeKey && Math.abs(merge.x + merge.width - x) < 0.01) {
+          merge.text += drawn;
+          merge.width += w;
+        } else if (pc.kind === "text") {
+          merge = { kind: "text", x, y, text: drawn, face: pc.face, size: pc.size, color: pc.style.color, width: w };
+          if (pc.style.charSpacing) merge.charSpacing = pc.style.charSpacing;
+          if (pc.style.scale !== 100) merge.scale = pc.style.scale;
+          mergeKey = key;
+          text.push(merge);
+        } else merge = null;
+      } else {
+        merge = null;
+        if (pc.kind === "tab") this.leader(pc, x, w, y, place.stops.get(k), text, lines);
+        else if (pc.kind === "object") this.object(pc, x, y, text);
+      }
+      if (w > 0 && pc.kind !== "break") this.decorate(pc, x, w, y, back, lines);
+      if (pc.link && w > 0) {
+        const prev = links[links.length - 1];
+        if (prev && prev.kind === "link" && prev.uri === pc.link && Math.abs(prev.x + prev.width - x) < 0.01) prev.width += w;
+        else links.push({ kind: "link", x, y: 0, width: w, height, uri: pc.link });
+      }
+    }
+    for (const t of this.p.style.tabs) {
+      if (t.align !== "bar") continue;
+      const x = this.bidi ? this.width - t.pos : t.pos;
+      lines.push({ kind: "line", x1: x, y1: 0, x2: x, y2: height, width: 0.5, color: null });
+    }
+    const line: LineBox = { height, baseline, items: [...back, ...text, ...mergeLines(lines), ...links] };
+    if (breakKind === "page" || breakKind === "column") line.breakAfter = breakKind;
+    if (noteRefs.length) line.noteRefs = noteRefs;
+    return line;
+  }
+
+  private leader(pc: Piece, x: number, w: number, y: number, stop: ResolvedStop | undefined, text: PaintItem[], lines: PaintItem[]): void {
+    if (!stop || stop.leader === "none" || w <= 0) return;
+    const ch = leaderChar(stop.leader);
+    if (ch) {
+      const cw = pc.face.widthOf(ch, pc.size);
+      if (cw <= 0) return;
+      const n = Math.floor(w / cw);
+      if (n <= 0) return;
+      // Leader characters end at the stop, like LibreOffice's fill.
+      text.push({ kind: "text", x: x + w - n * cw, y, text: ch.repeat(n), face: pc.face, size: pc.size, color: pc.style.color, width: n * cw });
+    } else {
+      const thick = stop.leader === "heavy" ? pc.size * 0.1 : pc.size * 0.05;
+      lines.push({ kind: "line", x1: x, y1: y + pc.size * 0.1, x2: x + w, y2: y + pc.size * 0.1, width: thick, color: pc.style.color });
+    }
+  }
+
+  private object(pc: Piece, x: number, y: number, out: PaintItem[]): void {
+    const obj = pc.object!;
+    const top = y - obj.height;
+    if (obj.type === "image") {
+      out.push({ kind: "image", x, y: top, width: obj.width, height: obj.height, image: obj.image });
+      return;
+    }
+    // Inline text boxes: their frame only (their blocks are laid out by the stack when it supports boxes).
+    if (obj.fill) out.push({ kind: "rect", x, y: top, width: obj.width, height: obj.height, fill: obj.fill });
+    if (obj.border && obj.border.width > 0) {
+      const b = obj.border;
+      const c = b.color;
+      out.push({ kind: "line", x1: x, y1: top, x2: x + obj.width, y2: top, width: b.width, color: c });
+      out.push({ kind: "line", x1: x, y1: y, x2: x + obj.width, y2: y, width: b.width, color: c });
+      out.push({ kind: "line", x1: x, y1: top, x2: x, y2: y, width: b.width, color: c });
+      out.push({ kind: "line", x1: x + obj.width, y1: top, x2: x + obj.width, y2: y, width: b.width, color: c });
+    }
+  }
+
+  /** Highlight behind, underline and strike-through over one piece. */
+  private decorate(pc: Piece, x: number, w: number, y: number, back: PaintItem[], lines: PaintItem[]): void {
+    const s = pc.style;
+    const size = pc.size;
+    if (s.highlight) back.push({ kind: "rect", x, y: y - pc.face.ascent(size), width: w, height: pc.face.lineHeight(size), fill: s.highlight });
+    if (pc.kind === "object") return;
+    if (s.underline !== "none" && !(s.underline === "words" && pc.kind !== "text")) {
+      const uy = y + size * UNDERLINE.offset;
+      const thick = size * UNDERLINE.thickness * (s.underline === "thick" ? 2 : 1);
+      const style = s.underline === "double" || s.underline === "dotted" || s.underline === "dashed" ? s.underline : undefined;
+      const line: PaintItem = { kind: "line", x1: x, y1: uy, x2: x + w, y2: uy, width: thick, color: s.underlineColor ?? s.color };
+      if (style) line.style = style;
+      lines.push(line);
+    }
+    if (s.strike || s.doubleStrike) {
+      const sy = y - size * STRIKE_RISE;
+      const line: PaintItem = { kind: "line", x1: x, y1: sy, x2: x + w, y2: sy, width: size * UNDERLINE.thickness, color: s.color };
+      if (s.doubleStrike) line.style = "double";
+      lines.push(line);
+    }
+  }
+}
+
+/** Underline below the baseline and its thickness, as fractions of the size (fonts' post tables are close to these). */
+const UNDERLINE = { offset: 0.1, thickness: 0.05 };
+/** Strike-through height above the baseline, fraction of the size. */
+const STRIKE_RISE = 0.3;
+
+/** Joins touching collinear decoration lines of the same look (one underline per styled stretch). */
+function mergeLines(items: PaintItem[]): PaintItem[] {
+  const out: PaintItem[] = [];
+  for (const it of items) {
+    const prev = out[out.length - 1];
+    if (
+      it.kind === "line" && prev && prev.kind === "line" &&
+      it.y1 === it.y2 && prev.y1 === prev.y2 && Math.abs(prev.y1 - it.y1) < 0.01 &&
+      Math.abs(prev.x2 - it.x1) < 0.01 && prev.width === it.width && prev.color === it.color && prev.style === it.style
+    ) {
+      prev.x2 = it.x2;
+      continue;
+    }
+    out.push(it.kind === "line" ? { ...it } : it);
+  }
+  return out;
+}
+
+/** Number of code units of `pc.text` that fit in `room` pt (whole code points, marks kept with their base). */
+function fitChars(pc: Piece, room: number): number {
+  let w = 0;
+  let k = 0;
+  const t = pc.text;
+  while (k < t.length) {
+    const cp = t.codePointAt(k)!;
+    let len = cp > 0xffff ? 2 : 1;
+    // Combining marks (and ZWJ sequences) stay with their base character.
+    while (k + len < t.length && isMark(t.charCodeAt(k + len))) len++;
+    const cw = (pc.face.widthOf(t.slice(k, k + len), pc.size) * pc.style.scale) / 100 + pc.style.charSpacing;
+    if (w + cw > room + FIT_EPSILON) break;
+    w += cw;
+    k += len;
+  }
+  return k;
+}
+
+function firstCharLength(t: string): number {
+  let len = t.codePointAt(0)! > 0xffff ? 2 : 1;
+  while (len < t.length && isMark(t.charCodeAt(len))) len++;
+  return len;
+}
+
+function isMark(c: number): boolean {
+  return (c >= 0x300 && c <= 0x36f) || c === 0x200d || (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0xdc00 && c <= 0xdfff);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tabs
+
+interface TabContext {
+  tabs: Paragraph["style"]["tabs"];
+  defaultTab: number;
+  implicit: number | null;
+  origin: number;
+}
+
+interface PendingTab {
+  stop: ResolvedStop;
+  index: number; // position in xs/ws
+  startX: number;
+  segW: number;
+  /** Width before the decimal separator, once met (decimal tabs). */
+  decW: number | null;
+}
+
+/**
+ * Advances along a line, placing pieces and tabs. Text after a right, centre or decimal tab is
+ * placed relative to the tab until the next tab or the end of the line decides the tab's width.
+ */
+class TabCursor {
+  readonly xs: number[] = [];
+  readonly ws: number[] = [];
+  readonly stops = new Map<number, ResolvedStop>();
+  private x: number;
+  private pend: PendingTab | null = null;
+  private base = -1;
+
+  constructor(
+    x0: number,
+    private readonly tc: TabContext,
+    private readonly right: number,
+  ) {
+    this.x = x0;
+  }
+
+  end(): number {
+    return this.pend ? this.pendStart(this.pend.segW, this.pend.decW) + this.pend.segW : this.x;
+  }
+
+  /** End of the line if a piece of width `w` were added. */
+  endWith(w: number): number {
+    if (!this.pend) return this.x + w;
+    return this.pendStart(this.pend.segW + w, this.pend.decW) + this.pend.segW + w;
+  }
+
+  add(pc: Piece, k: number): void {
+    if (this.base < 0) this.base = k;
+    const o = k - this.base;
+    if (pc.kind === "tab") {
+      this.resolve();
+      let stop = nextStop(this.x, this.tc.tabs, this.tc.defaultTab, this.tc.implicit, this.tc.origin);
+      // A default stop past the right edge ends at the edge (LibreOffice): what follows wraps.
+      if (stop.pos > this.right && !this.tc.tabs.some((t) => t.pos === stop.pos)) stop = { ...stop, pos: Math.max(this.x, this.right) };
+      this.stops.set(k, stop);
+      this.xs[o] = this.x;
+      if (stop.align === "left") {
+        this.ws[o] = stop.pos - this.x;
+        this.x = stop.pos;
+      } else {
+        this.ws[o] = 0;
+        this.pend = { stop, index: o, startX: this.x, segW: 0, decW: null };
+      }
+      return;
+    }
+    const w = pc.kind === "float" || pc.kind === "break" ? 0 : pc.width;
+    this.ws[o] = w;
+    if (this.pend) {
+      const pend = this.pend;
+      if (pend.stop.align === "decimal" && pend.decW === null && pc.kind === "text") {
+        const dot = pc.text.indexOf(".");
+        if (dot >= 0) pend.decW = pend.segW + (pc.face.widthOf(pc.text.slice(0, dot), pc.size) * pc.style.scale) / 100 + pc.style.charSpacing * dot;
+      }
+      this.xs[o] = pend.segW;
+      pend.segW += w;
+    } else {
+      this.xs[o] = this.x;
+      this.x += w;
+    }
+  }
+
+  /** Fixes the pending tab's width and the positions of the text after it. */
+  resolve(): void {
+    const pend = this.pend;
+    if (!pend) return;
+    const start = this.pendStart(pend.segW, pend.decW);
+    this.ws[pend.index] = start - pend.startX;
+    for (let o = pend.index + 1; o < this.xs.length; o++) this.xs[o]! += start;
+    this.x = start + pend.segW;
+    this.pend = null;
+  }
+
+  private pendStart(segW: number, decW: number | null): number {
+    const p = this.pend!;
+    const pos = p.stop.pos;
+    let start: number;
+    if (p.stop.align === "right") start = pos - segW;
+    else if (p.stop.align === "center") start = pos - segW / 2;
+    else start = pos - (decW ?? segW);
+    return Math.max(p.startX, start);
+  }
+}
+
+export type { RunStyle };
