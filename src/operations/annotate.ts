@@ -8,6 +8,9 @@ import { decodeBase64Payload, type PreDecodedValues } from "../input/base64";
 import { loadDocument, requireDocumentType } from "../input/document";
 import { fetchPublicResource, UrlBudget } from "../input/safe-fetch";
 import { LIMITS } from "../limits";
+import type { FontSource } from "../render/fonts/types";
+import { concatBytes } from "../util/bytes";
+import { convertDocxToPdf } from "./convert";
 
 /**
  * The annotate operation: template in, filled DOCX out. Order matters for "fast, nothing
@@ -33,6 +36,8 @@ export interface AnnotateDeps {
   fetch?: typeof fetch;
   /** Large base64 values the HTTP edge decoded while reading the body. */
   preDecoded?: PreDecodedValues;
+  /** Fonts for `to=pdf` (the static-assets binding in the worker). */
+  fonts?: FontSource;
 }
 
 export interface AnnotateResult {
@@ -43,12 +48,6 @@ export interface AnnotateResult {
 }
 
 export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps): Promise<AnnotateResult> {
-  if (deps.format === "pdf") {
-    throw new UnprocessableContent(
-      "pdf_output_not_supported_yet",
-      "PDF output of annotate is not available yet: ask for to=docx and convert the document yourself.",
-    );
-  }
   const fields: TemplateField[] = input.fields.map((f) => ({
     ...f,
     id: f.id === undefined ? undefined : String(f.id),
@@ -110,6 +109,10 @@ export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps)
   await Promise.all(pending);
 
   const output = template.fill(fields, images);
+  if (deps.format === "pdf") {
+    const pdf = await convertDocxToPdf(concatBytes(output.segments), deps.fonts);
+    return { output: { segments: [pdf], length: pdf.length }, contentType: "application/pdf", unmatched: selectors };
+  }
   return { output, contentType: DOCX_MEDIA_TYPE, unmatched: selectors };
 }
 

@@ -16,6 +16,8 @@ import type { PreDecodedValues } from "../input/base64";
 import { loadDocument, requireDocumentType } from "../input/document";
 import { UrlBudget } from "../input/safe-fetch";
 import { PdfReader } from "../pdf/reader";
+import type { FontSource } from "../render/fonts/types";
+import { convertDocxToPdf } from "./convert";
 import { inspectForSigning } from "../pdf/sign/inspect";
 import { signPdf } from "../pdf/sign/sign-pdf";
 import type { SigningEventStore } from "../store/signing-events";
@@ -67,6 +69,8 @@ export interface SignDeps {
   selfHost?: string;
   /** Large base64 values the HTTP edge decoded while reading the body. */
   preDecoded?: PreDecodedValues;
+  /** Fonts for rendering DOCX input (the static-assets binding in the worker). */
+  fonts?: FontSource;
 }
 
 export async function signDocument(input: SignInput, deps: SignDeps): Promise<SignResult> {
@@ -87,12 +91,6 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     preDecoded: deps.preDecoded,
   });
   requireDocumentType(doc, ["pdf", "docx"], "sign");
-  if (doc.type === "docx") {
-    throw new UnprocessableContent(
-      "docx_not_supported_yet",
-      "DOCX input is not supported yet: convert the document to PDF first.",
-    );
-  }
   const inputSha256 = await sha256Hex(doc.bytes);
   const requestSha256 = await sha256Hex(canonicalJson({ ...input, document: { sha256: inputSha256 } }));
 
@@ -102,7 +100,9 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
   }
   const eventId = input.eventId ?? crypto.randomUUID();
 
-  const reader = PdfReader.open(doc.bytes);
+  // A DOCX is rendered first (as /v1/annotate?to=pdf does); the signature covers that PDF.
+  const pdfBytes = doc.type === "docx" ? await convertDocxToPdf(doc.bytes, deps.fonts) : doc.bytes;
+  const reader = PdfReader.open(pdfBytes);
   if (reader.encrypted) throw new PdfEncrypted();
   const inspection = inspectForSigning(reader);
   const warnings: string[] = [];
@@ -126,7 +126,13 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     eventId,
     signedAt: signedAt.toISOString(),
     signer: input.signer,
-    document: { sha256: inputSha256, pages: inspection.pageCount, sizeBytes: doc.bytes.length },
+    document: {
+      sha256: inputSha256,
+      type: doc.type,
+      pages: inspection.pageCount,
+      sizeBytes: doc.bytes.length,
+      ...(doc.type === "docx" ? { renderedPdfSha256: await sha256Hex(pdfBytes) } : {}),
+    },
     certificate: { subject: identity.signerSubject, sha256: identity.signerCertSha256 },
     metadata: input.metadata ?? null,
     auditTrail: input.auditTrail,
