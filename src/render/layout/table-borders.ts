@@ -13,11 +13,17 @@ export function isVisible(b: Border | undefined | null): b is Border {
   return !!b && b.style !== "nil" && b.style !== "none" && Number.isFinite(b.width) && b.width > 0;
 }
 
-/** Visual weight for the conflict rule: double lines count three times their width. */
-function weight(b: Border | undefined): number {
+/**
+ * Thickness of a border across its line, pt: two-line styles (double, thinThick...) are two lines
+ * of `width` with a gap of `width` between them, as LibreOffice measures them.
+ */
+export function thickness(b: Border | undefined | null): number {
   if (!isVisible(b)) return 0;
   return b.width * (b.style === "double" || b.style.startsWith("thinThick") || b.style.startsWith("thickThin") ? 3 : 1);
 }
+
+/** Visual weight for the conflict rule: the thicker border wins. */
+const weight = thickness;
 
 /** The border of `cell` on `side`: its own, else the table's (outer when `outer`, inside otherwise). */
 function cellSide(t: Table, g: GridCell | null, side: Side, outer: boolean): Border | undefined {
@@ -68,8 +74,7 @@ export function verticalEdge(t: Table, grid: TableGrid, row: number, col: number
 export function horizontalEdgeWidth(t: Table, grid: TableGrid, above: number, below: number): number {
   let w = 0;
   for (let c = 0; c < grid.columns; c++) {
-    const b = horizontalEdge(t, grid, above, below, c);
-    if (b) w = Math.max(w, b.width);
+    w = Math.max(w, thickness(horizontalEdge(t, grid, above, below, c)));
   }
   return w;
 }

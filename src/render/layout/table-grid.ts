@@ -49,7 +49,7 @@ export function buildGrid(t: Table): TableGrid {
     for (const cell of row.cells) {
       if (col >= columns) break; // more cells than the grid holds: drop the overflow
       const colSpan = Math.min(Math.max(1, clampCount(cell.gridSpan)), columns - col);
-      const above = r > 0 ? slots[r - 1][col] : null;
+      const above = r > 0 ? slots[r - 1]![col]! : null;
       let g: GridCell;
       if (cell.vMerge === "continue" && above && above.col === col && above.colSpan === colSpan) {
         g = above;
@@ -76,7 +76,7 @@ export function columnWidths(t: Table, grid: TableGrid, available: number): numb
   const n = grid.columns;
   const widths: number[] = [];
   for (let c = 0; c < n; c++) {
-    const w = t.grid[c];
+    const w = t.grid[c] ?? NaN;
     widths.push(Number.isFinite(w) && w > 0 ? w : NaN);
   }
   if (widths.some(Number.isNaN)) fillFromCells(widths, grid);
@@ -90,7 +90,7 @@ export function columnWidths(t: Table, grid: TableGrid, available: number): numb
   const sum = widths.reduce((s, w) => s + w, 0);
   if (target !== null && sum > 0 && Math.abs(target - sum) > 0.5) {
     const k = target / sum;
-    for (let c = 0; c < n; c++) widths[c] *= k;
+    for (let c = 0; c < n; c++) widths[c]! *= k;
   }
   return widths;
 }
@@ -116,7 +116,7 @@ function fillFromCells(widths: number[], grid: TableGrid): void {
 /** x of each grid line from the table's left border edge: `edges[c]` .. `edges[c+1]` is column c. */
 export function columnEdges(widths: number[]): number[] {
   const edges = [0];
-  for (const w of widths) edges.push(edges[edges.length - 1] + w);
+  for (const w of widths) edges.push(edges[edges.length - 1]! + w);
   return edges;
 }
 

@@ -1,0 +1,77 @@
+/**
+ * Blocks stacked top-down in a fixed width without pagination: table cells, text boxes, headers,
+ * footers and footnotes. Paragraph spacing follows Word: space after and the next space before
+ * add up, and contextual spacing drops both between paragraphs of the same style.
+ */
+import type { Paragraph } from "../model/types";
+import type { LayoutContext, PaintItem, StackBlocks, StackedBlocks } from "./types";
+import { layoutParagraph } from "./paragraph";
+import { stackTable } from "./table";
+import { shiftItem } from "./table-items";
+import { isVisible } from "./table-borders";
+
+export const stackBlocks: StackBlocks = (blocks, width, ctx) => {
+  const items: PaintItem[] = [];
+  const breakPoints: number[] = [];
+  let y = 0;
+  /** The paragraph just above, for contextual spacing (null after a table or at the top). */
+  let prev: Paragraph | null = null;
+  let pendingAfter = 0;
+  blocks.forEach((block, i) => {
+    if (block.type === "table") {
+      y += pendingAfter;
+      pendingAfter = 0;
+      prev = null;
+      const t = stackTable(block, width, ctx, y);
+      items.push(...t.items);
+      for (const bp of t.breakPoints) breakPoints.push(bp);
+      y = t.bottom;
+      breakPoints.push(y);
+      return;
+    }
+    const next = blocks[i + 1];
+    const laid = stackParagraph(block, width, ctx);
+    const sameAsPrev = prev !== null && prev.style.styleId === block.style.styleId;
+    const sameAsNext = next?.type === "paragraph" && next.style.styleId === block.style.styleId;
+    const before = block.style.contextualSpacing && sameAsPrev ? 0 : laid.spaceBefore;
+    y += pendingAfter + before;
+    for (const item of laid.items) items.push(shiftItem(item, 0, y));
+    for (const bp of laid.breakPoints) breakPoints.push(y + bp);
+    y += laid.height;
+    pendingAfter = block.style.contextualSpacing && sameAsNext ? 0 : laid.spaceAfter;
+    prev = block;
+  });
+  y += pendingAfter;
+  return { height: y, items, breakPoints };
+};
+
+/** One paragraph's lines, shading and borders from y = 0, and its spacing (applied by the caller). */
+function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext): StackedBlocks & { spaceBefore: number; spaceAfter: number } {
+  const laid = layoutParagraph(p, width, ctx);
+  const { borders, shading } = p.style;
+  const top = isVisible(borders.top) ? borders.top.width + borders.top.space : 0;
+  const bottom = isVisible(borders.bottom) ? borders.bottom.width + borders.bottom.space : 0;
+  const lineItems: PaintItem[] = [];
+  const breakPoints: number[] = [];
+  let y = top;
+  for (const line of laid.lines) {
+    for (const item of line.items) lineItems.push(shiftItem(item, 0, y));
+    y += line.height;
+    breakPoints.push(y);
+  }
+  const height = y + bottom;
+  const left = p.style.indentLeft;
+  const right = width - p.style.indentRight;
+  const items: PaintItem[] = [];
+  if (shading && right > left && height > 0) items.push({ kind: "rect", x: left, y: 0, width: right - left, height, fill: shading });
+  items.push(...lineItems);
+  const edge = (b: NonNullable<typeof borders.top>, x1: number, y1: number, x2: number, y2: number) =>
+    items.push({ kind: "line", x1, y1, x2, y2, width: b.width, color: b.color, style: b.style === "double" ? "double" : b.style === "dotted" ? "dotted" : b.style.startsWith("dash") ? "dashed" : undefined });
+  if (isVisible(borders.top)) edge(borders.top, left, borders.top.width / 2, right, borders.top.width / 2);
+  if (isVisible(borders.bottom)) edge(borders.bottom, left, height - borders.bottom.width / 2, right, height - borders.bottom.width / 2);
+  if (isVisible(borders.left)) edge(borders.left, left - borders.left.space, 0, left - borders.left.space, height);
+  if (isVisible(borders.right)) edge(borders.right, right + borders.right.space, 0, right + borders.right.space, height);
+  // The last line's bottom is the block's end, not a place to split it.
+  if (breakPoints.length > 0) breakPoints[breakPoints.length - 1] = height;
+  return { height, items, breakPoints, spaceBefore: laid.spaceBefore, spaceAfter: laid.spaceAfter };
+}

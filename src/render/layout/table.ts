@@ -1,0 +1,370 @@
+/**
+ * Tables: column widths from the grid, cells laid out as stacks, rows placed top-down at the
+ * flow cursor. A row that does not fit moves to the next page, or splits at line boundaries of its
+ * cells; header rows repeat at the top of each continued page. Borders take room between rows
+ * (as in LibreOffice) and are drawn as lines centred in that room.
+ */
+import type { Block, Paragraph, Table } from "../model/types";
+import type { FlowCursor, LayoutContext, PaintItem, PlaceTable, StackedBlocks } from "./types";
+import { LIMITS } from "../../limits";
+import { stackBlocks } from "./stack";
+import { anchorY, shiftItem } from "./table-items";
+import { buildGrid, columnEdges, columnWidths, tableLeft, type GridCell, type TableGrid } from "./table-grid";
+import { horizontalEdgeWidth, horizontalLines, verticalEdge, verticalLines } from "./table-borders";
+
+/** Tables currently being laid out inside each other (cells hold tables). */
+let nesting = 0;
+
+export const placeTable: PlaceTable = (t, cursor, ctx) => {
+  if (nesting >= LIMITS.render.maxNesting) return placeFlattened(t, cursor, ctx);
+  nesting++;
+  try {
+    const prepared = prepareTable(t, cursor.area.left, cursor.area.width, ctx);
+    paginate(prepared, cursor);
+  } finally {
+    nesting--;
+  }
+};
+
+/**
+ * A table laid out without pagination at `top` in a box of `width` starting at x = 0 (for cells,
+ * text boxes, headers). Returns the items, the y below the table and the row boundaries.
+ */
+export function stackTable(t: Table, width: number, ctx: LayoutContext, top: number): { items: PaintItem[]; bottom: number; breakPoints: number[] } {
+  const items: PaintItem[] = [];
+  const breakPoints: number[] = [];
+  const cursor = unboundedCursor(width, top, items);
+  if (nesting >= LIMITS.render.maxNesting) {
+    placeFlattened(t, cursor, ctx);
+    return { items, bottom: cursor.y, breakPoints };
+  }
+  nesting++;
+  try {
+    const prepared = prepareTable(t, 0, width, ctx);
+    paginate(prepared, cursor, (y) => breakPoints.push(y));
+  } finally {
+    nesting--;
+  }
+  return { items, bottom: cursor.y, breakPoints };
+}
+
+/** A cursor with one endless area: nothing ever breaks. */
+function unboundedCursor(width: number, top: number, items: PaintItem[]): FlowCursor {
+  return {
+    area: { left: 0, width, top, bottom: Number.POSITIVE_INFINITY },
+    y: top,
+    emit: (item) => void items.push(item),
+    breakArea: () => {},
+    atAreaTop: () => true,
+    noteRefs: () => {},
+    remaining: () => Number.POSITIVE_INFINITY,
+  };
+}
+
+/** Beyond the nesting limit a table's paragraphs are shown one after another (text kept, grid lost). */
+function placeFlattened(t: Table, cursor: FlowCursor, ctx: LayoutContext): void {
+  const paragraphs: Paragraph[] = [];
+  const pending: Block[] = [t];
+  while (pending.length > 0) {
+    const b = pending.shift()!;
+    if (b.type === "paragraph") paragraphs.push(b);
+    else for (const row of b.rows) for (const cell of row.cells) pending.push(...cell.blocks);
+  }
+  const stacked = stackBlocks(paragraphs, cursor.area.width, ctx);
+  for (const item of stacked.items) cursor.emit(shiftItem(item, cursor.area.left, cursor.y));
+  cursor.y += stacked.height;
+}
+
+interface PreparedTable {
+  t: Table;
+  grid: TableGrid;
+  /** x of grid lines from the table's left border edge. */
+  edges: number[];
+  /** x of the table's left border edge (page or stack coordinates). */
+  left: number;
+  content: Map<GridCell, StackedBlocks>;
+  /** Height of each row's cell boxes (without the border room above it). */
+  heights: number[];
+  /** Room taken by the horizontal edge above row r (r = 0: the table's top). */
+  roomAbove: number[];
+  /** Footnote references ("footnote:ID") inside each row's cells. */
+  notes: string[][];
+}
+
+export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx: LayoutContext): PreparedTable {
+  const grid = buildGrid(t);
+  const widths = columnWidths(t, grid, areaWidth);
+  const edges = columnEdges(widths);
+  const left = tableLeft(t, grid, edges[edges.length - 1]!, areaLeft, areaWidth);
+  const content = new Map<GridCell, StackedBlocks>();
+  for (const g of grid.cells) {
+    const w = edges[g.col + g.colSpan]! - edges[g.col]! - g.cell.margins.left - g.cell.margins.right;
+    content.set(g, stackBlocks(g.cell.blocks, Math.max(w, 1), ctx));
+  }
+  const roomAbove = t.rows.map((_, r) => horizontalEdgeWidth(t, grid, r - 1, r));
+  const heights = rowHeights(t, grid, content, roomAbove);
+  const notes = t.rows.map((_, r) => grid.cells.filter((g) => g.row === r).flatMap((g) => footnoteRefsOf(g.cell.blocks)));
+  return { t, grid, edges, left, content, heights, roomAbove, notes };
+}
+
+/** Box height of one cell: margins around its content. */
+function cellNeed(g: GridCell, content: Map<GridCell, StackedBlocks>): number {
+  return g.cell.margins.top + content.get(g)!.height + g.cell.margins.bottom;
+}
+
+/**
+ * Row heights: the tallest single-row cell, then the row's rule (atLeast, exact), then vertically
+ * merged cells taller than the rows they span give the difference to their last row.
+ */
+export function rowHeights(t: Table, grid: TableGrid, content: Map<GridCell, StackedBlocks>, roomAbove: number[]): number[] {
+  const heights = t.rows.map((row, r) => {
+    let h = 0;
+    for (const g of grid.cells) if (g.row === r && g.rowSpan === 1) h = Math.max(h, cellNeed(g, content));
+    // LibreOffice lays rows out in whole twips, rounding the content height down.
+    h = Math.floor(h * 20 + 1e-6) / 20;
+    const rule = row.height;
+    if (rule && Number.isFinite(rule.value) && rule.value > 0) h = rule.rule === "exact" ? rule.value : Math.max(h, rule.value);
+    return h;
+  });
+  const merged = grid.cells.filter((g) => g.rowSpan > 1).sort((a, b) => a.row + a.rowSpan - (b.row + b.rowSpan));
+  for (const g of merged) {
+    const last = g.row + g.rowSpan - 1;
+    if (t.rows[last]?.height?.rule === "exact") continue;
+    let have = heights[g.row]!;
+    for (let r = g.row + 1; r <= last; r++) have += roomAbove[r]! + heights[r]!;
+    const need = cellNeed(g, content);
+    if (need > have) heights[last]! += need - have;
+  }
+  return heights;
+}
+
+/** Footnote references in blocks (nested tables included), as "footnote:id" (endnotes go to the end). */
+function footnoteRefsOf(blocks: Block[]): string[] {
+  const out: string[] = [];
+  const pending = [...blocks];
+  while (pending.length > 0) {
+    const b = pending.shift()!;
+    if (b.type === "table") {
+      for (const row of b.rows) for (const cell of row.cells) pending.push(...cell.blocks);
+      continue;
+    }
+    for (const inline of b.inlines) if (inline.type === "noteRef" && inline.kind === "footnote") out.push(`${inline.kind}:${inline.id}`);
+  }
+  return out;
+}
+
+/** Leading header rows that repeat; none when every row is a header (nothing would follow them). */
+function headerRowCount(t: Table): number {
+  let n = 0;
+  while (n < t.rows.length && t.rows[n]!.header) n++;
+  return n === t.rows.length ? 0 : n;
+}
+
+/** Tolerance for rounding when comparing heights, pt. */
+const EPS = 0.01;
+
+/** A merged cell open on the current page: where its box starts. */
+interface OpenMerge {
+  top: number;
+  /** First row of the span on this page. */
+  firstRow: number;
+  /** Whether its content was already drawn on an earlier page. */
+  drawn: boolean;
+}
+
+function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: number) => void): void {
+  const { t, grid } = p;
+  const rowCount = t.rows.length;
+  if (rowCount === 0) return;
+  const headers = headerRowCount(t);
+  /** Row above on this page (-1: the next row starts the table's part on this page). */
+  let above = -1;
+  /** Content already placed of the cells of a row that was split (offset into their stacks). */
+  let consumed: Map<GridCell, number> | null = null;
+  let fresh = cursor.atAreaTop();
+  const open = new Map<GridCell, OpenMerge>();
+  const drawnMerges = new Set<GridCell>();
+
+  const roomOver = (r: number) => (above < 0 ? horizontalEdgeWidth(t, grid, -1, r) : p.roomAbove[r]!);
+  const roomUnder = (r: number) => horizontalEdgeWidth(t, grid, r, -1);
+
+  /** Places row r (or what is left of it) with cell boxes of height h; `cut` limits each cell's content. */
+  const placeRow = (r: number, h: number, from: Map<GridCell, number> | null, cut: Map<GridCell, number> | null) => {
+    const y = cursor.y;
+    const room = roomOver(r);
+    const top = y + room;
+    const bottom = top + h;
+    const rowCells = cellsStartingOrCovering(grid, r);
+    // Backgrounds, then content, then borders (painting order).
+    for (const g of rowCells) {
+      if (g.rowSpan > 1) {
+        if (!open.has(g)) open.set(g, { top, firstRow: r, drawn: drawnMerges.has(g) });
+        continue;
+      }
+      drawCell(p, g, cursor, top, bottom, from?.get(g) ?? 0, cut?.get(g) ?? null, from === null && cut === null);
+    }
+    for (const line of horizontalLines(t, grid, above, r, y + room / 2, p.edges, p.left)) cursor.emit(line);
+    for (const line of verticalLines(t, grid, r, y, bottom, p.edges, p.left)) cursor.emit(line);
+    cursor.y = bottom;
+    above = r;
+    for (const [g, o] of open) if (g.row + g.rowSpan - 1 === r) closeMerge(g, o, bottom, true);
+  };
+
+  const closeMerge = (g: GridCell, o: OpenMerge, bottom: number, complete: boolean) => {
+    open.delete(g);
+    drawCell(p, g, cursor, o.top, bottom, 0, null, complete && !o.drawn && o.firstRow === g.row, !o.drawn);
+    drawnMerges.add(g);
+    // Its shading went over the halves of its side borders drawn with the rows: draw them again.
+    if (!g.cell.shading) return;
+    for (const c of [g.col, g.col + g.colSpan]) {
+      const b = verticalEdge(t, grid, o.firstRow, c);
+      if (!b) continue;
+      const x = p.left + p.edges[c]!;
+      cursor.emit({ kind: "line", x1: x, y1: o.top, x2: x, y2: bottom, width: b.width, color: b.color });
+    }
+  };
+
+  /** Ends the table's part on this page: bottom border, merged cells cut here. */
+  const closePage = () => {
+    if (above < 0) return;
+    for (const [g, o] of open) closeMerge(g, o, cursor.y, false);
+    const room = roomUnder(above);
+    for (const line of horizontalLines(t, grid, above, -1, cursor.y + room / 2, p.edges, p.left)) cursor.emit(line);
+    cursor.y += room;
+  };
+
+  const nextPage = (r: number) => {
+    closePage();
+    cursor.breakArea("page");
+    above = -1;
+    fresh = true;
+    if (headers > 0 && r >= headers) {
+      let need = 0;
+      for (let h = 0; h < headers; h++) need += (h === 0 ? horizontalEdgeWidth(t, grid, -1, 0) : p.roomAbove[h]!) + p.heights[h]!;
+      // Headers taller than the page would leave no room for the rows they head: drop them.
+      if (need + roomUnder(headers - 1) < cursor.remaining()) for (let h = 0; h < headers; h++) placeRow(h, p.heights[h]!, null, null);
+    }
+  };
+
+  let r = 0;
+  // Every pass places a row, splits one after at least one line, or breaks the page once before doing so.
+  let guard = 16;
+  for (const c of p.content.values()) guard += 2 * c.breakPoints.length;
+  guard += rowCount * 3;
+  while (r < rowCount && guard-- > 0) {
+    const room = roomOver(r);
+    const under = roomUnder(r);
+    const left = consumed ? remainingHeight(p, r, consumed) : p.heights[r]!;
+    const available = cursor.remaining() - room - under;
+    if (left <= available + EPS) {
+      placeRow(r, left, consumed, null);
+      if (consumed === null) cursor.noteRefs(p.notes[r]!);
+      consumed = null;
+      fresh = false;
+      onRowBoundary?.(cursor.y);
+      r++;
+      continue;
+    }
+    const split: ReturnType<typeof splitRow> = canSplit(p, r) ? splitRow(p, r, consumed, available) : null;
+    if (split && split.progress) {
+      placeRow(r, split.height, consumed, split.cut);
+      if (consumed === null) cursor.noteRefs(p.notes[r]!);
+      consumed = split.cut;
+      nextPage(r);
+      continue;
+    }
+    if (fresh || cursor.atAreaTop()) {
+      // Nothing fits even on an empty page and the row cannot split: place it whole and overflow.
+      placeRow(r, left, consumed, null);
+      if (consumed === null) cursor.noteRefs(p.notes[r]!);
+      consumed = null;
+      fresh = false;
+      r++;
+      continue;
+    }
+    nextPage(r);
+  }
+  closeTable();
+
+  function closeTable() {
+    for (const [g, o] of open) closeMerge(g, o, cursor.y, true);
+    if (above >= 0) {
+      const room = roomUnder(above);
+      for (const line of horizontalLines(t, grid, above, -1, cursor.y + room / 2, p.edges, p.left)) cursor.emit(line);
+      cursor.y += room;
+    }
+  }
+}
+
+/** Cells with a box in row r: those starting there and merged cells covering it. */
+function cellsStartingOrCovering(grid: TableGrid, r: number): GridCell[] {
+  const out: GridCell[] = [];
+  for (const g of grid.slots[r] ?? []) if (g && !out.includes(g)) out.push(g);
+  return out;
+}
+
+/** Rows with merged cells, exact heights or cantSplit stay whole. */
+function canSplit(p: PreparedTable, r: number): boolean {
+  const row = p.t.rows[r]!;
+  if (row.cantSplit || row.height?.rule === "exact") return false;
+  return cellsStartingOrCovering(p.grid, r).every((g) => g.rowSpan === 1);
+}
+
+/** Height of what is left of a split row: its tallest cell's remaining content plus margins. */
+function remainingHeight(p: PreparedTable, r: number, consumed: Map<GridCell, number>): number {
+  let h = 0;
+  for (const g of cellsStartingOrCovering(p.grid, r)) {
+    const c = p.content.get(g)!;
+    h = Math.max(h, g.cell.margins.top + Math.max(0, c.height - (consumed.get(g) ?? 0)) + g.cell.margins.bottom);
+  }
+  return h;
+}
+
+/**
+ * Where each cell of row r breaks so that the row's part fits in `available`: the lowest line
+ * boundary of each cell that fits. `progress` says whether any cell placed a line.
+ */
+function splitRow(p: PreparedTable, r: number, consumed: Map<GridCell, number> | null, available: number): { cut: Map<GridCell, number>; height: number; progress: boolean } | null {
+  const cut = new Map<GridCell, number>();
+  let height = 0;
+  let progress = false;
+  for (const g of cellsStartingOrCovering(p.grid, r)) {
+    const c = p.content.get(g)!;
+    const from = consumed?.get(g) ?? 0;
+    const room = available - g.cell.margins.top - g.cell.margins.bottom;
+    let to = from;
+    if (c.height - from <= room + EPS) to = c.height;
+    else for (const bp of c.breakPoints) if (bp > from + EPS && bp - from <= room + EPS) to = Math.max(to, bp);
+    if (to > from + EPS) progress = true;
+    cut.set(g, to);
+    height = Math.max(height, g.cell.margins.top + (to - from) + g.cell.margins.bottom);
+  }
+  // A split that places nothing on the next page either is no split.
+  if (![...cut.entries()].some(([g, to]) => to < p.content.get(g)!.height - EPS)) return null;
+  return { cut, height, progress };
+}
+
+/**
+ * Shading and content of one cell box [top, bottom). `from`/`to` select the part of its content
+ * drawn here (a split row); `align` applies vAlign (only when the whole content is drawn).
+ */
+function drawCell(p: PreparedTable, g: GridCell, cursor: FlowCursor, top: number, bottom: number, from: number, to: number | null, align: boolean, content = true): void {
+  const { cell } = g;
+  const x = p.left + p.edges[g.col]!;
+  const width = p.edges[g.col + g.colSpan]! - p.edges[g.col]!;
+  if (cell.shading && bottom > top) cursor.emit({ kind: "rect", x, y: top, width, height: bottom - top, fill: cell.shading });
+  if (!content) return;
+  const stacked = p.content.get(g)!;
+  let dy = top + cell.margins.top - from;
+  if (align && cell.vAlign !== "top") {
+    const free = bottom - top - cell.margins.top - cell.margins.bottom - stacked.height;
+    if (free > 0) dy += cell.vAlign === "center" ? free / 2 : free;
+  }
+  const dx = x + cell.margins.left;
+  for (const item of stacked.items) {
+    const ay = anchorY(item);
+    if (ay < from - EPS) continue;
+    if (to !== null && ay >= to - EPS) continue;
+    cursor.emit(shiftItem(item, dx, dy));
+  }
+}

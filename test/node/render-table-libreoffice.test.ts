@@ -1,0 +1,167 @@
+/**
+ * Table placement against LibreOffice: small DOCX documents built here are converted by
+ * `soffice` (our substitute fonts) and parsed by our model parser; our `placeTable` places the
+ * table at a test cursor over the section's text area, and every word LibreOffice drew must be on
+ * the same page within a tolerance of where we draw it. Expected positions come from LibreOffice's
+ * `pdftotext -bbox`, never from our engine.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildDocx, p, table, type CellSpec, type TableProps } from "../support/docx-builder";
+import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "./support/libreoffice";
+import { nodeFontSource } from "../../scripts/lib/node-font-source";
+import { parseDocx } from "../../src/render/model/parse-docx";
+import { loadFontBook } from "../../src/render/fonts/font-book";
+import { placeTable } from "../../src/render/layout/table";
+import type { FlowCursor, LayoutContext, PaintItem } from "../../src/render/layout/types";
+import type { FontBook } from "../../src/render/fonts/types";
+
+/** How far (pt) our word may be from LibreOffice's; both use the same font metrics and widths. */
+const TOLERANCE = 1;
+
+/** Word compatibility 14: tblInd is where the first cell's text starts (see table-grid.ts). */
+const SETTINGS_14 =
+  `<w:defaultTabStop w:val="720"/><w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="14"/></w:compat>`;
+
+interface OurWord {
+  text: string;
+  page: number;
+  xMin: number;
+  /** Baseline minus the face's ascent: what poppler reports as yMin. */
+  yMin: number;
+}
+
+/** A FlowCursor over pages of one section's text area, recording text items as words. */
+class PagesCursor implements FlowCursor {
+  readonly pages: PaintItem[][] = [[]];
+  y: number;
+  constructor(readonly area: { left: number; width: number; top: number; bottom: number }) {
+    this.y = area.top;
+  }
+  emit(item: PaintItem): void {
+    this.pages[this.pages.length - 1]!.push(item);
+  }
+  breakArea(): void {
+    this.pages.push([]);
+    this.y = this.area.top;
+  }
+  atAreaTop(): boolean {
+    return this.y <= this.area.top;
+  }
+  noteRefs(): void {}
+  remaining(): number {
+    return this.area.bottom - this.y;
+  }
+}
+
+/** Our words: text items split at spaces, positioned with the face's advance widths. */
+function ourWords(pages: PaintItem[][]): OurWord[] {
+  const out: OurWord[] = [];
+  pages.forEach((items, page) => {
+    for (const item of items) {
+      if (item.kind !== "text") continue;
+      let x = item.x;
+      for (const part of item.text.split(/( +)/)) {
+        const w = item.face.widthOf(part, item.size);
+        if (part.trim()) out.push({ text: part, page, xMin: x, yMin: item.y - item.face.ascent(item.size) });
+        x += w;
+      }
+    }
+  });
+  return out;
+}
+
+/** Renders the document's first table with LibreOffice and with us; returns both word lists. */
+async function compare(docx: Uint8Array): Promise<{ lo: PageWords[]; ours: OurWord[]; pages: number }> {
+  const lo = await wordBoxes(await convertWithLibreOffice(docx));
+  const model = parseDocx(docx);
+  const fonts: FontBook = await loadFontBook(model, nodeFontSource());
+  const ctx: LayoutContext = { fonts, defaultTabStop: model.defaultTabStop, fieldValue: () => undefined };
+  const s = model.sections[0]!;
+  const cursor = new PagesCursor({ left: s.margins.left, width: s.pageWidth - s.margins.left - s.margins.right, top: s.margins.top, bottom: s.pageHeight - s.margins.bottom });
+  const t = s.blocks.find((b) => b.type === "table");
+  if (!t || t.type !== "table") throw new Error("the document has no table");
+  placeTable(t, cursor, ctx);
+  return { lo, ours: ourWords(cursor.pages), pages: cursor.pages.length };
+}
+
+/** For every LibreOffice word: our word with the same text and occurrence index, and the distances. */
+function mismatches(lo: PageWords[], ours: OurWord[]): string[] {
+  const seen = new Map<string, number>();
+  const bad: string[] = [];
+  lo.forEach((page, pageIndex) => {
+    for (const w of page.words) {
+      const n = seen.get(w.text) ?? 0;
+      seen.set(w.text, n + 1);
+      const mine = ours.filter((o) => o.text === w.text)[n];
+      if (!mine) {
+        bad.push(`${w.text}#${n}: missing`);
+        continue;
+      }
+      const dx = mine.xMin - w.xMin;
+      const dy = mine.yMin - w.yMin;
+      if (mine.page !== pageIndex || Math.abs(dx) > TOLERANCE || Math.abs(dy) > TOLERANCE)
+        bad.push(`${w.text}#${n}: page ${mine.page + 1} vs ${pageIndex + 1}, dx ${dx.toFixed(2)}, dy ${dy.toFixed(2)}`);
+    }
+  });
+  return bad;
+}
+
+function doc(tableXml: string, settings = SETTINGS_14): Uint8Array {
+  return buildDocx({ body: tableXml + p(""), settings });
+}
+
+/** Adds table-level cell margins (twips) to a builder table. */
+function withCellMargins(xml: string, m: { top: number; left: number; bottom: number; right: number }): string {
+  const mar = `<w:tblCellMar><w:top w:w="${m.top}" w:type="dxa"/><w:left w:w="${m.left}" w:type="dxa"/><w:bottom w:w="${m.bottom}" w:type="dxa"/><w:right w:w="${m.right}" w:type="dxa"/></w:tblCellMar>`;
+  return xml.replace("<w:tblLayout", `${mar}<w:tblLayout`);
+}
+
+const haveLibreOffice = await libreOfficeAvailable();
+
+describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them", () => {
+  const grid3: TableProps = { widths: [2400, 2400, 2400] };
+
+  it("a 3x3 grid", async () => {
+    const { lo, ours } = await compare(doc(table([["A1", "B1", "C1"], ["A2", "B2", "C2"], ["A3", "B3", "C3"]], grid3)));
+    expect(lo.flatMap((pg) => pg.words).length).toBe(9);
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
+  it("gridSpan cells, and text wrapping in a narrow cell", async () => {
+    const rows: (string | CellSpec)[][] = [
+      [{ content: "Spanning two columns", gridSpan: 2 }, "Right"],
+      ["Left", "Middle", "End"],
+      ["One", { content: "Two three four five six seven eight nine ten eleven", gridSpan: 2 }],
+    ];
+    const { lo, ours } = await compare(doc(table(rows, { widths: [1500, 1500, 1500] })));
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
+  it("a vertically merged cell spanning three rows, centred, beside rows of different heights", async () => {
+    const rows: (string | CellSpec)[][] = [
+      [{ content: "Merged", vMerge: "restart", vAlign: "center" }, "First row with enough words to wrap onto a second line", "x1"],
+      [{ content: "", vMerge: "continue" }, "Second", "x2"],
+      [{ content: "", vMerge: "continue" }, "Third", "x3"],
+      ["After", "Last", "x4"],
+    ];
+    const { lo, ours } = await compare(doc(table(rows, { widths: [1800, 2400, 1200] })));
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
+  it("table cell margins move the text inside each cell", async () => {
+    const xml = withCellMargins(table([["Alpha", "Beta"], ["Gamma", "Delta"]], { widths: [3000, 3000] }), { top: 144, left: 360, bottom: 100, right: 360 });
+    const { lo, ours } = await compare(doc(xml));
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
+  it("a long table continues on the next page with its header row repeated", async () => {
+    const rows: string[][] = [["Head", "Value"]];
+    for (let i = 1; i <= 60; i++) rows.push([`Row${i}`, `V${i}`]);
+    const { lo, ours, pages } = await compare(doc(table(rows, { widths: [3000, 3000], headerRows: 1 })));
+    expect(lo.length).toBe(3);
+    expect(pages).toBe(lo.length);
+    // The header's words are on every page, at LibreOffice's positions.
+    for (const page of lo) expect(page.words.filter((w) => w.text === "Head").length).toBe(1);
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+});
