@@ -10,13 +10,16 @@
  *   not set (production-like). Other settings already in the file are kept.
  * - Keeps `.dev-ca.pem` (the development root CA alone) next to it, for openssl/pdfsig.
  * - Without `--test`: applies the local D1 migrations (`wrangler d1 migrations apply DB --local`).
+ * - Copies the renderer's fonts (src/render/fonts/files.json) from node_modules/@expo-google-fonts
+ *   into assets/fonts/ (git-ignored), served to the worker by the ASSETS binding of wrangler.toml.
+ *   `--fonts-only` does just that (used by `npm run deploy` before `wrangler deploy`).
  *
  * Options: `--test` (quiet when everything exists; no migrations), `--root <dir>` (work
  * in another directory), `--ecdsa` (ECDSA P-256 signing key instead of RSA 2048).
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatDevVar, parseDevVars } from "./lib/dev-vars.mjs";
@@ -29,6 +32,7 @@ const testMode = args.includes("--test");
 const rootIndex = args.indexOf("--root");
 const root = rootIndex >= 0 && args[rootIndex + 1] ? resolve(args[rootIndex + 1]) : repoRoot;
 const ecdsa = args.includes("--ecdsa");
+const fontsOnly = args.includes("--fonts-only");
 
 const devVarsPath = join(root, ".dev.vars");
 const caPath = join(root, ".dev-ca.pem");
@@ -144,7 +148,30 @@ function applyMigrations() {
   return true;
 }
 
+/** Copies the catalog's font files into assets/fonts/ where missing or different in size. */
+function copyFonts() {
+  const catalog = JSON.parse(readFileSync(join(repoRoot, "src", "render", "fonts", "files.json"), "utf8"));
+  const outDir = join(root, "assets", "fonts");
+  mkdirSync(outDir, { recursive: true });
+  let copied = 0;
+  for (const [file, packagePath] of Object.entries(catalog)) {
+    const from = join(repoRoot, "node_modules", "@expo-google-fonts", packagePath);
+    const to = join(outDir, file);
+    if (!existsSync(from)) {
+      console.error(`Signet: font ${from} is missing (run npm ci).`);
+      return false;
+    }
+    if (existsSync(to) && statSync(to).size === statSync(from).size) continue;
+    copyFileSync(from, to);
+    copied++;
+  }
+  if (copied && !testMode) say(`Signet: copied ${copied} font files into ${outDir}.`);
+  return true;
+}
+
 async function main() {
+  if (!copyFonts()) process.exit(1);
+  if (fontsOnly) return;
   const text = existsSync(devVarsPath) ? readFileSync(devVarsPath, "utf8") : null;
   const vars = text ? parseDevVars(text) : {};
   if (!vars.SIGNING_KEY || !String(vars.SIGNING_KEY).trim()) {

@@ -15,6 +15,8 @@ export interface Env {
   MAX_BODY_BYTES?: string;
   MAX_DOCUMENT_BYTES?: string;
   PUBLIC_BASE_URL?: string;
+  /** Static assets (wrangler.toml [assets]): the DOCX renderer's fonts under /fonts/. */
+  ASSETS?: Fetcher;
 }
 
 /** Typed, validated view of `Env`, computed once per env object (i.e. per isolate). */
