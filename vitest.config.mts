@@ -14,6 +14,8 @@ const sha256Hex = (s: string) => createHash("sha256").update(s).digest("hex");
 
 export default defineConfig({
   test: {
+    // One access-log line per request (src/http/middleware/access-log.ts) would drown test output.
+    onConsoleLog: (log) => !log.startsWith('{"time":'),
     projects: [
       {
         plugins: [
@@ -30,6 +32,15 @@ export default defineConfig({
                 FIXTURE_BASE_URL: inject("fixtureBaseUrl"),
                 TEST_TSA_URL: inject("tsaUrl"),
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+              },
+              // The bindings of wrangler.toml, with the per-key limit raised so the suite (one key,
+              // hundreds of requests a minute) is never throttled; TEST_RATE_LIMIT_LOW lets
+              // test/worker/ops-*.test.ts drive a limiter over its limit.
+              ratelimits: {
+                RATE_LIMIT_API_KEY: { namespace_id: "1001", simple: { limit: 1_000_000, period: 60 } },
+                RATE_LIMIT_ANONYMOUS: { namespace_id: "1002", simple: { limit: 30, period: 60 } },
+                RATE_LIMIT_AUTH_FAILURES: { namespace_id: "1003", simple: { limit: 20, period: 60 } },
+                TEST_RATE_LIMIT_LOW: { namespace_id: "9001", simple: { limit: 3, period: 60 } },
               },
             },
           })),

@@ -5,31 +5,9 @@
  * belongs in the service's configuration.
  */
 import { pathToFileURL } from "node:url";
+import { apiKeyDigest, mintApiKey } from "./lib/api-keys.mjs";
 
-const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-export const KEY_PREFIX = "sgn_";
-export const KEY_BODY_LENGTH = 43;
-
-/** A fresh API key: uniform base62 by rejection sampling (bytes >= 248 are drawn again). */
-export function mintApiKey() {
-  const limit = 256 - (256 % ALPHABET.length); // 248 = 4 * 62: no modulo bias below it
-  let body = "";
-  while (body.length < KEY_BODY_LENGTH) {
-    const bytes = crypto.getRandomValues(new Uint8Array(64));
-    for (const b of bytes) {
-      if (b >= limit) continue;
-      body += ALPHABET[b % ALPHABET.length];
-      if (body.length === KEY_BODY_LENGTH) break;
-    }
-  }
-  return KEY_PREFIX + body;
-}
-
-/** Lowercase hex SHA-256 of the key's UTF-8 bytes (what API_KEY_HASHES holds). */
-export async function apiKeyDigest(key) {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
+export { KEY_PREFIX, KEY_BODY_LENGTH, mintApiKey, apiKeyDigest } from "./lib/api-keys.mjs";
 
 async function main() {
   const key = mintApiKey();
@@ -38,6 +16,7 @@ async function main() {
   console.log(`Add this digest to API_KEY_HASHES (comma-separated):\n\n  ${digest}\n`);
   console.log("In production: wrangler secret put API_KEY_HASHES (enter the existing digests and this one, comma-separated).");
   console.log("Locally: append it to API_KEY_HASHES in .dev.vars.");
+  console.log("Or keep keys in D1 instead (revocable at once): npm run key:create -- --name \"...\" [--remote].");
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

@@ -17,6 +17,12 @@ export interface Env {
   PUBLIC_BASE_URL?: string;
   /** Static assets (wrangler.toml [assets]): the DOCX renderer's fonts under /fonts/. */
   ASSETS?: Fetcher;
+  /** `off` switches every rate limit off (benchmarks, load tests). */
+  RATE_LIMITS?: string;
+  /** Workers rate-limit bindings (wrangler.toml `[[ratelimits]]`); absent → per-isolate fallback. */
+  RATE_LIMIT_API_KEY?: RateLimit;
+  RATE_LIMIT_ANONYMOUS?: RateLimit;
+  RATE_LIMIT_AUTH_FAILURES?: RateLimit;
 }
 
 /** Typed, validated view of `Env`, computed once per env object (i.e. per isolate). */
@@ -29,6 +35,7 @@ export interface Config {
   maxBodyBytes: number;
   maxDocumentBytes: number;
   publicBaseUrl: string | null;
+  rateLimitsEnabled: boolean;
 }
 
 const cache = new WeakMap<object, Config>();
@@ -45,6 +52,7 @@ export function readConfig(env: Env): Config {
     maxBodyBytes: positiveInt(env.MAX_BODY_BYTES, LIMITS.maxBodyBytes),
     maxDocumentBytes: positiveInt(env.MAX_DOCUMENT_BYTES, LIMITS.maxDocumentBytes),
     publicBaseUrl: env.PUBLIC_BASE_URL?.trim().replace(/\/+$/, "") || null,
+    rateLimitsEnabled: (env.RATE_LIMITS ?? "").trim().toLowerCase() !== "off",
   };
   cache.set(env, config);
   return config;

@@ -112,6 +112,14 @@ export const LIMITS = {
     maxTotalImageBytes: 40 * 1024 * 1024,
   },
 
+  /** Paragraph (inline) layout, src/render/layout/paragraph.ts. */
+  paragraph: {
+    /** Lines of one paragraph; text past them is dropped (a hostile 1-character-wide column stops here). */
+    maxLines: 100_000,
+    /** Times one line moves down past floats that leave no room for a word, before it is placed anyway. */
+    maxExclusionSteps: 200,
+  },
+
   /** DOCX renderer, painting (src/render/paint). */
   paint: {
     /**
@@ -120,14 +128,6 @@ export const LIMITS = {
      * left out (their box stays empty). JPEGs are embedded without decoding.
      */
     maxPngPixels: 6_000_000,
-  },
-
-  /** Paragraph (inline) layout, src/render/layout/paragraph.ts. */
-  paragraph: {
-    /** Lines of one paragraph; text past them is dropped (a hostile 1-character-wide column stops here). */
-    maxLines: 100_000,
-    /** Times one line moves down past floats that leave no room for a word, before it is placed anyway. */
-    maxExclusionSteps: 200,
   },
 
   /**
@@ -148,6 +148,22 @@ export const LIMITS = {
     anonymousRequestsPerMinute: 30,
     /** Client addresses the limiter tracks at once (the oldest are forgotten first). */
     maxTrackedClients: 10_000,
+  },
+
+  /**
+   * Rate limits. The real limits are the `[[ratelimits]]` bindings of wrangler.toml (counted by
+   * Cloudflare across isolates); the per-minute numbers here are only the per-isolate fallback
+   * used when a binding is absent (workerd without those bindings).
+   */
+  rateLimits: {
+    /** `Retry-After` of a 429: the longest period a rate-limit binding can have (10 or 60 s). */
+    retryAfterSeconds: 60,
+    /** Fallback: requests per API key per minute (sign, annotate, keyed verify and lookups). */
+    apiKeyRequestsPerMinute: 600,
+    /** Fallback: failed authentications (401) per client IP per minute. */
+    authFailuresPerMinute: 20,
+    /** Client IPs remembered as over the failed-authentication limit, per isolate. */
+    maxBlockedClients: 10_000,
   },
 } as const;
 

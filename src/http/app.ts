@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./context";
 import { requestContext } from "./middleware/request-id";
+import { accessLog } from "./middleware/access-log";
 import { handleError, problemResponse } from "./problem";
 import { registerMetaRoutes } from "./routes/meta";
 import { registerSignRoute } from "./routes/sign";
@@ -24,6 +25,7 @@ export function createApp() {
     },
   });
   app.use("*", requestContext);
+  app.use("*", accessLog);
   registerMetaRoutes(app);
   registerSignRoute(app);
   registerAnnotateRoute(app);

@@ -11,5 +11,7 @@ export type AppEnv = {
     keyId: string | null;
     /** Large base64 values decoded while the body streamed in (see middleware/json-body.ts). */
     preDecoded: PreDecodedValues;
+    /** Bytes of the document a route returns, for the access log (middleware/access-log.ts). */
+    documentBytesOut: number | undefined;
   };
 };

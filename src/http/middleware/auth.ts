@@ -1,15 +1,26 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { LIMITS } from "../../limits";
+import { ApiKeyStore } from "../../store/api-keys";
 import { toHex } from "../../util/bytes";
 import type { AppEnv } from "../context";
 import { problemResponse } from "../problem";
+import { BlockedClients, clientAddress, rateLimited, takeRateLimit } from "./rate-limit";
 
 const KEY_SHAPE = /^sgn_[0-9A-Za-z]{43}$/;
 
+/** Addresses over the failed-authentication limit, per isolate (see BlockedClients). */
+const blockedClients = new BlockedClients(LIMITS.rateLimits.maxBlockedClients);
+
 /**
- * Bearer API keys, stored only as SHA-256 digests (`API_KEY_HASHES`). Every
- * failure (no header, wrong scheme, malformed or unknown key) gets the same 401
- * after the same work: the presented value is always hashed and compared with
- * every configured digest in constant time. The key itself is never logged.
+ * Bearer API keys, stored only as SHA-256 digests: first in D1 (`api_keys`, managed with
+ * `npm run key:*`; a revoked key is refused at once), then in the `API_KEY_HASHES` secret.
+ * Every failure (no header, wrong scheme, malformed, unknown or revoked key) gets the same
+ * 401; the presented value is always hashed and compared with every configured digest in
+ * constant time. The key itself is never logged.
+ *
+ * Rate limits: an address over the failed-authentication limit gets 429 before its key is
+ * checked; an accepted key is counted against its own limit.
  * `when` decides per request whether a key is needed (default: always).
  */
 export function requireApiKey(when: (c: { var: AppEnv["Variables"] }) => boolean = () => true) {
@@ -18,21 +29,55 @@ export function requireApiKey(when: (c: { var: AppEnv["Variables"] }) => boolean
       await next();
       return;
     }
+    const ip = clientAddress(c);
+    const rateLimits = c.get("config").rateLimitsEnabled;
+    const blockedFor = ip && rateLimits ? blockedClients.remaining(ip, Date.now()) : 0;
+    if (blockedFor > 0) return tooManyFailures(c, blockedFor);
+
     const header = c.req.header("authorization") ?? "";
     const match = /^Bearer +(\S+) *$/i.exec(header);
     const presented = match?.[1] ?? "";
     // Hash even malformed input so every path does the same work.
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(presented)));
-    let accepted = false;
-    for (const known of c.get("config").apiKeyHashes) {
-      if (crypto.subtle.timingSafeEqual(digest, known)) accepted = true;
-    }
-    if (!accepted || !KEY_SHAPE.test(presented)) {
+    if (!(await isAccepted(c, presented, digest))) {
+      if (ip) {
+        const wait = await takeRateLimit(c, "authFailures", ip);
+        if (wait > 0) {
+          blockedClients.block(ip, Date.now(), wait);
+          return tooManyFailures(c, wait);
+        }
+      }
       return problemResponse(c, "unauthorized", "A valid API key is required: send Authorization: Bearer sgn_...", {
         headers: { "WWW-Authenticate": 'Bearer realm="signet"' },
       });
     }
-    c.set("keyId", toHex(digest));
+    const keyId = toHex(digest);
+    c.set("keyId", keyId);
+    const wait = await takeRateLimit(c, "apiKey", keyId);
+    if (wait > 0) return rateLimited(c, wait, "Too many requests with this API key; retry later.");
     await next();
   });
+}
+
+/** D1 decides first (a revoked key stays refused even if the secret lists it); then the secret. */
+async function isAccepted(c: Context<AppEnv>, presented: string, digest: Uint8Array): Promise<boolean> {
+  const wellFormed = KEY_SHAPE.test(presented);
+  if (wellFormed && c.env?.DB) {
+    try {
+      const stored = await new ApiKeyStore(c.env.DB).findByDigest(toHex(digest));
+      if (stored) return !stored.revoked;
+    } catch (err) {
+      // No api_keys table yet (migration 0003 not applied) or D1 unavailable: the secret still works.
+      console.error(JSON.stringify({ level: "warn", requestId: c.get("requestId"), message: "api key lookup in D1 failed", error: String(err) }));
+    }
+  }
+  let accepted = false;
+  for (const known of c.get("config").apiKeyHashes) {
+    if (crypto.subtle.timingSafeEqual(digest, known)) accepted = true;
+  }
+  return accepted && wellFormed;
+}
+
+function tooManyFailures(c: Context<AppEnv>, seconds: number): Response {
+  return rateLimited(c, seconds, "Too many failed authentications from your address; retry later.");
 }

@@ -69,6 +69,7 @@ export function registerAnnotateRoute(app: OpenAPIHono<AppEnv>) {
     const config = c.get("config");
     const result = await annotateDocument(input, { config, selfHost: new URL(c.req.url).hostname, format, strict, preDecoded: c.get("preDecoded") });
     const { output, contentType, unmatched } = result;
+    c.set("documentBytesOut", output.length);
     return streamedJsonResponse(
       `{"document":{"base64":"data:${contentType};base64,`,
       output.segments,

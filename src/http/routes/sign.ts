@@ -46,6 +46,7 @@ export function registerSignRoute(app: OpenAPIHono<AppEnv>) {
       preDecoded: c.get("preDecoded"),
     });
     const { output, ...fields } = result;
+    c.set("documentBytesOut", output.length);
     const tail = JSON.stringify(fields).slice(1); // `"signature":...}` after the document
     return streamedJsonResponse(
       '{"document":{"base64":"data:application/pdf;base64,',

@@ -1,0 +1,10 @@
+export const KEY_PREFIX: string;
+export const KEY_BODY_LENGTH: number;
+export const KEY_ID_SHAPE: RegExp;
+export function mintApiKey(): string;
+export function apiKeyDigest(key: string): Promise<string>;
+export function mintKeyId(): string;
+export function checkKeyName(name: unknown): string;
+export function insertKeySql(row: { id: string; sha256: string; name: string; createdAt: string }): string;
+export const LIST_KEYS_SQL: string;
+export function revokeKeySql(id: string, revokedAt: string): string;
