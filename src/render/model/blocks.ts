@@ -99,18 +99,19 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   props = overlayPara(props, direct);
 
   // Run formatting every run starts from: docDefaults, then table and paragraph styles (toggles XOR).
-  let base: RunProps = styles.defaultRun;
-  if (cell) base = xorToggles(base, cell.rPr);
-  base = xorToggles(base, styles.runProps(styleId || undefined));
-  const markDirect = readRunProps(pPr?.child("rPr"), env);
-  const markProps = overlayRun(charStyled(ctx, base, markDirect.rStyle), { ...markDirect, rStyle: undefined });
-  const markStyle = ctx.intern(toRunStyle(markProps));
+  const base = ctx.paragraphBase(cell ?? NO_CELL, styleId, () => {
+    let b: RunProps = styles.defaultRun;
+    if (cell) b = xorToggles(b, cell.rPr);
+    return xorToggles(b, styles.runProps(styleId || undefined));
+  });
+  const markRPr = pPr?.child("rPr");
+  const markStyle = ctx.runStyle(base, markRPr?.inner() ?? "", () => toRunStyle(resolveRun(ctx, base, markRPr)));
 
   const para: Paragraph = { type: "paragraph", style: toParagraphStyle(props, styleId), inlines: [], markStyle };
   if (level) {
     const label = numbering.next(numId, ilvl);
     if (label) {
-      let labelProps = overlayRun(markProps, level.rPr);
+      let labelProps = overlayRun(resolveRun(ctx, base, markRPr), level.rPr);
       let text = label.text;
       if (isSymbolFont(labelProps.font)) {
         text = mapSymbolText(labelProps.font!, text);
@@ -142,10 +143,16 @@ function charStyled(ctx: ParseContext, base: RunProps, rStyle: string | undefine
   return id ? xorToggles(base, ctx.styles.runProps(id)) : base;
 }
 
+const NO_CELL = {};
+
+function resolveRun(ctx: ParseContext, base: RunProps, rPr: XNode | undefined): RunProps {
+  const direct = readRunProps(rPr, ctx.env);
+  return overlayRun(charStyled(ctx, base, direct.rStyle), { ...direct, rStyle: undefined });
+}
+
 function runStyleOf(r: XNode, rc: RunContext): RunStyle {
-  const direct = readRunProps(r.child("rPr"), rc.ctx.env);
-  const props = overlayRun(charStyled(rc.ctx, rc.base, direct.rStyle), { ...direct, rStyle: undefined });
-  return rc.ctx.intern(toRunStyle(props));
+  const rPr = r.child("rPr");
+  return rc.ctx.runStyle(rc.base, rPr?.inner() ?? "", () => toRunStyle(resolveRun(rc.ctx, rc.base, rPr)));
 }
 
 /** Children of a paragraph-level container (w:p, w:hyperlink, w:sdtContent ...). */

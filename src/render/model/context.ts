@@ -8,7 +8,7 @@ import { LIMITS } from "../../limits";
 import type { DocxPackage, Relationship } from "../../docx/package";
 import type { ImageResource, RunStyle } from "./types";
 import type { Numbering } from "./numbering";
-import type { ReadEnv } from "./properties";
+import type { ReadEnv, RunProps } from "./properties";
 import type { Styles } from "./styles";
 
 /** One part whose content is read as blocks, with its relationships and open complex fields. */
@@ -41,6 +41,10 @@ export class ParseContext {
   readonly noteLabels = new Map<string, string>();
   readonly noteCounters = { footnote: 0, endnote: 0 };
   private readonly styleIntern = new Map<string, RunStyle>();
+  /** Resolved run styles by base properties object, then by the run's rPr source text. */
+  private readonly runStyles = new WeakMap<object, Map<string, RunStyle>>();
+  /** Paragraph base run properties by cell formatting (or the body), then paragraph style id. */
+  private readonly bases = new WeakMap<object, Map<string, RunProps>>();
 
   constructor(
     readonly pkg: DocxPackage,
@@ -53,6 +57,24 @@ export class ParseContext {
     const rels = new Map<string, Relationship>();
     for (const r of this.pkg.relationships(part)) rels.set(r.id, r);
     return { part, rels, fields: [] };
+  }
+
+  /** Cached `make()` for a (base, key) pair: runs with the same base and rPr text share one style. */
+  runStyle(base: object, key: string, make: () => RunStyle): RunStyle {
+    let m = this.runStyles.get(base);
+    if (!m) this.runStyles.set(base, (m = new Map()));
+    let s = m.get(key);
+    if (!s) m.set(key, (s = this.intern(make())));
+    return s;
+  }
+
+  /** Cached run properties every paragraph of (cell formatting, style) starts from. */
+  paragraphBase(cell: object, styleId: string, make: () => RunProps): RunProps {
+    let m = this.bases.get(cell);
+    if (!m) this.bases.set(cell, (m = new Map()));
+    let b = m.get(styleId);
+    if (!b) m.set(styleId, (b = make()));
+    return b;
   }
 
   intern(style: RunStyle): RunStyle {

@@ -356,14 +356,17 @@ export function overlayPara(base: ParaProps, top: ParaProps): ParaProps {
 
 /** Toggle values of one style level combined with the level below: XOR, as Word does between style kinds. */
 export function xorToggles(acc: RunProps, level: RunProps): RunProps {
-  const out = overlayRun(acc, { ...level, ...Object.fromEntries(TOGGLES.map((t) => [t, undefined])) });
-  for (const t of TOGGLES) {
-    const v = level[t];
+  const out: RunProps = { ...acc };
+  for (const k in level) {
+    const v = level[k as keyof RunProps];
     if (v === undefined) continue;
-    out[t] = (acc[t] ?? false) !== v;
+    if (TOGGLE_SET.has(k)) (out as Record<string, unknown>)[k] = (acc[k as Toggle] ?? false) !== v;
+    else (out as Record<string, unknown>)[k] = v;
   }
   return out;
 }
+
+const TOGGLE_SET = new Set<string>(TOGGLES);
 
 /** Merges tab lists: later entries replace earlier ones at the same position; `clear` removes. */
 export function resolveTabs(tabs: TabStop[] | undefined): TabStop[] {

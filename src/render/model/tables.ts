@@ -121,6 +121,25 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
   let wholeShading: string | null | undefined;
   for (const p of tcPrs) wholeShading = readShading(p.child("shd"), env) ?? wholeShading;
 
+  // Cells with the same conditional types share one resolved formatting (and so cached run styles).
+  const byTypes = new Map<string, { formatting: CellFormatting; shading: string | null | undefined; borders: Record<string, Border> }>();
+  const conditionalFormatting = (key: string, parts: () => TableStyleParts[]) => {
+    let hit = byTypes.get(key);
+    if (hit) return hit;
+    let pPr = wholePara;
+    let rPr = wholeRun;
+    let shading = wholeShading;
+    const borders: Record<string, Border> = {};
+    for (const part of parts()) {
+      pPr = overlayPara(pPr, part.pPr);
+      rPr = overlayRun(rPr, part.rPr);
+      shading = readShading(part.tcPr?.child("shd"), env) ?? shading;
+      Object.assign(borders, readBorders(part.tcPr?.child("tcBorders"), env));
+    }
+    hit = { formatting: { pPr, rPr }, shading, borders };
+    byTypes.set(key, hit);
+    return hit;
+  };
   const rows = collectRows(tbl);
   rows.forEach((tr, r) => {
     const trPr = tr.child("trPr");
@@ -146,17 +165,9 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
         return;
       }
       const types = conditionalTypes(look, r, rows.length, col, i === cells.length - 1, rowBand, colBand);
-      const parts = types.map((t) => conditionals.get(t)).filter((x): x is TableStyleParts => !!x);
-      let pPr = wholePara;
-      let rPr = wholeRun;
-      let shading = wholeShading;
-      const cellBorders: Record<string, Border> = {};
-      for (const part of parts) {
-        pPr = overlayPara(pPr, part.pPr);
-        rPr = overlayRun(rPr, part.rPr);
-        shading = readShading(part.tcPr?.child("shd"), env) ?? shading;
-        Object.assign(cellBorders, readBorders(part.tcPr?.child("tcBorders"), env));
-      }
+      const cond = conditionalFormatting(types.join(","), () => types.map((t) => conditionals.get(t)).filter((x): x is TableStyleParts => !!x));
+      let shading = cond.shading;
+      const cellBorders: Record<string, Border> = { ...cond.borders };
       Object.assign(cellBorders, readBorders(tcPr?.child("tcBorders"), env));
       shading = readShading(tcPr?.child("shd"), env) ?? shading;
       const vMergeEl = tcPr?.child("vMerge");
@@ -164,7 +175,7 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
       const cell: TableCell = {
         gridSpan: span,
         vMerge: vMergeEl ? (vMergeEl.attr("val") === "restart" ? "restart" : "continue") : null,
-        blocks: readCell(tc, story, { pPr, rPr }),
+        blocks: readCell(tc, story, cond.formatting),
         borders: sides(cellBorders),
         shading: shading ?? null,
         margins: margins(tcPr?.child("tcMar"), cellMargins),

@@ -49,6 +49,11 @@ export class XNode {
     return this.children.filter((c) => c.name === local);
   }
 
+  /** The source text between the start and end tag (a cache key for property elements). */
+  inner(): string {
+    return this.xml.slice(this.contentStart, this.contentEnd);
+  }
+
   /** Decoded character content (for leaf elements such as w:t, w:instrText, dc:title). */
   text(): string {
     if (this.contentEnd <= this.contentStart) return "";

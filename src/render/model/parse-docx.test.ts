@@ -1,0 +1,274 @@
+/**
+ * parseDocx on small packages built here: what the resolved model says a reader would see
+ * (inherited formatting, list labels, sections, fields, tables, notes, images, Strict files).
+ */
+import { describe, expect, it } from "vitest";
+import { strToU8, unzipSync, zipSync } from "fflate";
+import { buildDocx, makePng, para, text } from "../../docx/testing";
+import { parseDocx } from "./parse-docx";
+import type { Block, Inline, Paragraph, Table } from "./types";
+import { SignetError } from "../../errors";
+
+const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"`;
+const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+
+/** A package with extra main-part relationships (styles, numbering, theme ...) added to buildDocx's. */
+function docx(body: string, parts: Record<string, string | Uint8Array> = {}, rels: { id: string; type: string; target: string; external?: boolean }[] = []): Uint8Array {
+  const base = unzipSync(buildDocx({ body }));
+  const relXml = new TextDecoder().decode(base["word/_rels/document.xml.rels"]!);
+  const known: Record<string, string> = { "word/styles.xml": "styles", "word/numbering.xml": "numbering", "word/theme/theme1.xml": "theme", "word/settings.xml": "settings", "word/footnotes.xml": "footnotes", "word/endnotes.xml": "endnotes", "word/fontTable.xml": "fontTable" };
+  const all = [...rels];
+  Object.keys(parts).forEach((name, i) => {
+    if (known[name]) all.push({ id: `rIdX${i}`, type: known[name]!, target: name.slice(5) });
+  });
+  base["word/_rels/document.xml.rels"] = strToU8(
+    relXml.replace("</Relationships>", all.map((r) => `<Relationship Id="${r.id}" Type="${REL}/${r.type}" Target="${r.target}"${r.external ? ` TargetMode="External"` : ""}/>`).join("") + "</Relationships>"),
+  );
+  for (const [name, content] of Object.entries(parts)) base[name] = typeof content === "string" ? strToU8(content) : content;
+  return zipSync(base);
+}
+
+const styles = (inner: string, defaults = "") => `<w:styles ${W}><w:docDefaults>${defaults}</w:docDefaults>${inner}</w:styles>`;
+const paras = (blocks: Block[]) => blocks.filter((b): b is Paragraph => b.type === "paragraph");
+const textOf = (p: Paragraph) => p.inlines.map((i) => (i.type === "text" ? i.text : i.type === "tab" ? "\t" : "")).join("");
+const body = (bytes: Uint8Array) => parseDocx(bytes).sections.flatMap((s) => s.blocks);
+const texts = (p: Paragraph) => p.inlines.filter((i): i is Extract<Inline, { type: "text" }> => i.type === "text");
+
+describe("styles", () => {
+  it("resolves docDefaults, basedOn chains, character styles and direct formatting", () => {
+    const st = styles(
+      `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:pPr><w:spacing w:after="160" w:line="259" w:lineRule="auto"/></w:pPr></w:style>` +
+        `<w:style w:type="paragraph" w:styleId="Base"><w:basedOn w:val="Normal"/><w:pPr><w:jc w:val="center"/></w:pPr><w:rPr><w:color w:val="FF0000"/><w:sz w:val="32"/></w:rPr></w:style>` +
+        `<w:style w:type="paragraph" w:styleId="Derived"><w:basedOn w:val="Base"/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr><w:rPr><w:sz w:val="28"/></w:rPr></w:style>` +
+        `<w:style w:type="character" w:styleId="Emph"><w:rPr><w:i/><w:rFonts w:ascii="Arial" w:hAnsi="Arial"/></w:rPr></w:style>` +
+        // A cycle must not hang or throw.
+        `<w:style w:type="paragraph" w:styleId="LoopA"><w:basedOn w:val="LoopB"/></w:style><w:style w:type="paragraph" w:styleId="LoopB"><w:basedOn w:val="LoopA"/><w:pPr><w:jc w:val="right"/></w:pPr></w:style>`,
+      `<w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/><w:sz w:val="22"/></w:rPr></w:rPrDefault>`,
+    );
+    const b = paras(
+      body(
+        docx(
+          `<w:p><w:pPr><w:pStyle w:val="Derived"/></w:pPr><w:r><w:t>a</w:t></w:r><w:r><w:rPr><w:rStyle w:val="Emph"/><w:color w:val="00FF00"/></w:rPr><w:t>b</w:t></w:r></w:p>` +
+            `<w:p><w:r><w:t>plain</w:t></w:r></w:p><w:p><w:pPr><w:pStyle w:val="LoopA"/></w:pPr><w:r><w:t>loop</w:t></w:r></w:p>`,
+          { "word/styles.xml": st },
+        ),
+      ),
+    );
+    const [a, em] = texts(b[0]!);
+    expect(b[0]!.style).toMatchObject({ styleId: "Derived", align: "center", indentLeft: 36, firstLine: -18, spaceAfter: 8 });
+    expect(b[0]!.style.line.value).toBeCloseTo(259 / 240);
+    expect(a).toMatchObject({ text: "a", style: { font: "Calibri", size: 14, color: "FF0000", italic: false } });
+    expect(em).toMatchObject({ text: "b", style: { font: "Arial", size: 14, color: "00FF00", italic: true } });
+    expect(b[1]!.style.styleId).toBe("Normal");
+    expect(texts(b[1]!)[0]!.style).toMatchObject({ font: "Calibri", size: 11, color: null });
+    expect(b[2]!.style.align).toBe("right");
+  });
+
+  it("toggles bold between paragraph and character styles; direct formatting is absolute", () => {
+    const st = styles(
+      `<w:style w:type="paragraph" w:styleId="H"><w:rPr><w:b/></w:rPr></w:style><w:style w:type="character" w:styleId="Strong"><w:rPr><w:b/></w:rPr></w:style>`,
+    );
+    const p = paras(
+      body(
+        docx(
+          `<w:p><w:pPr><w:pStyle w:val="H"/></w:pPr><w:r><w:t>bold </w:t></w:r><w:r><w:rPr><w:rStyle w:val="Strong"/></w:rPr><w:t>toggled off </w:t></w:r><w:r><w:rPr><w:rStyle w:val="Strong"/><w:b/></w:rPr><w:t>direct on</w:t></w:r></w:p>`,
+          { "word/styles.xml": st },
+        ),
+      ),
+    )[0]!;
+    expect(texts(p).map((t) => [t.text, t.style.bold])).toEqual([["bold ", true], ["toggled off ", false], ["direct on", true]]);
+  });
+
+  it("resolves theme fonts and theme colours", () => {
+    const theme = `<a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:themeElements><a:clrScheme name="x"><a:dk1><a:sysClr val="windowText" lastClr="000000"/></a:dk1><a:accent1><a:srgbClr val="4472C4"/></a:accent1></a:clrScheme>` +
+      `<a:fontScheme name="x"><a:majorFont><a:latin typeface="Calibri Light"/></a:majorFont><a:minorFont><a:latin typeface="Calibri"/></a:minorFont></a:fontScheme></a:themeElements></a:theme>`;
+    const st = styles("", `<w:rPrDefault><w:rPr><w:rFonts w:asciiTheme="minorHAnsi" w:hAnsiTheme="minorHAnsi"/></w:rPr></w:rPrDefault>`);
+    const m = parseDocx(
+      docx(`<w:p><w:r><w:t>x</w:t></w:r><w:r><w:rPr><w:rFonts w:asciiTheme="majorHAnsi" w:ascii="Arial"/><w:color w:val="000000" w:themeColor="accent1"/><w:highlight w:val="yellow"/></w:rPr><w:t>y</w:t></w:r></w:p>`, {
+        "word/styles.xml": st,
+        "word/theme/theme1.xml": theme,
+      }),
+    );
+    const [x, y] = texts(paras(m.sections[0]!.blocks)[0]!);
+    expect(x!.style.font).toBe("Calibri");
+    expect(y!.style).toMatchObject({ font: "Calibri Light", color: "4472C4", highlight: "FFFF00" });
+    expect([...m.fontFamilies].sort()).toEqual(["Calibri", "Calibri Light"]);
+  });
+});
+
+describe("numbering", () => {
+  const lvl = (i: number, fmt: string, textVal: string, extra = "") =>
+    `<w:lvl w:ilvl="${i}"><w:start w:val="1"/><w:numFmt w:val="${fmt}"/><w:lvlText w:val="${textVal}"/>${extra}<w:pPr><w:ind w:left="${720 * (i + 1)}" w:hanging="360"/></w:pPr></w:lvl>`;
+  const numbering =
+    `<w:numbering ${W}>` +
+    `<w:abstractNum w:abstractNumId="0">${lvl(0, "decimal", "%1.")}${lvl(1, "decimal", "%1.%2.")}${lvl(2, "lowerLetter", "%3)")}</w:abstractNum>` +
+    `<w:abstractNum w:abstractNumId="1">${lvl(0, "lowerRoman", "%1.")}</w:abstractNum>` +
+    `<w:abstractNum w:abstractNumId="2">${lvl(0, "bullet", "\uF0B7", `<w:rPr><w:rFonts w:ascii="Symbol" w:hAnsi="Symbol" w:hint="default"/></w:rPr>`)}</w:abstractNum>` +
+    `<w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num>` +
+    `<w:num w:numId="2"><w:abstractNumId w:val="1"/></w:num>` +
+    `<w:num w:numId="3"><w:abstractNumId w:val="0"/><w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride></w:num>` +
+    `<w:num w:numId="4"><w:abstractNumId w:val="2"/></w:num>` +
+    `</w:numbering>`;
+  const item = (num: number, ilvl: number, t: string, pPr = "") => `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${num}"/></w:numPr>${pPr}</w:pPr><w:r><w:t>${t}</w:t></w:r></w:p>`;
+
+  it("counts across levels, restarts deeper levels, restarts on startOverride and formats each level", () => {
+    const b = paras(
+      body(
+        docx(
+          item(1, 0, "a") + item(1, 1, "b") + item(1, 1, "c") + item(1, 2, "d") + item(1, 0, "e") + item(1, 1, "f") +
+            item(2, 0, "r1") + item(2, 0, "r2") + item(2, 0, "r3") + item(2, 0, "r4") +
+            item(3, 0, "again") + item(1, 0, "continues shared counter") +
+            item(4, 0, "bullet") + item(1, 0, "direct indent", `<w:ind w:left="100"/>`),
+          { "word/numbering.xml": numbering },
+        ),
+      ),
+    );
+    expect(b.map((p) => p.numbering?.text)).toEqual(["1.", "1.1.", "1.2.", "a)", "2.", "2.1.", "i.", "ii.", "iii.", "iv.", "1.", "2.", "•", "3."]);
+    expect(b[1]!.style).toMatchObject({ indentLeft: 72, firstLine: -18 });
+    // Direct formatting beats the level's indent; the level's hanging indent stays.
+    expect(b[13]!.style).toMatchObject({ indentLeft: 5, firstLine: -18 });
+    // The Symbol bullet is mapped to Unicode and drawn with a text font.
+    expect(b[12]!.numbering!.style.font).not.toBe("Symbol");
+    expect(b[12]!.numbering!.suffix).toBe("tab");
+  });
+
+  it("takes numbering from the paragraph style", () => {
+    const st = styles(`<w:style w:type="paragraph" w:styleId="List"><w:pPr><w:numPr><w:numId w:val="2"/></w:numPr></w:pPr></w:style>`);
+    const b = paras(body(docx(`<w:p><w:pPr><w:pStyle w:val="List"/></w:pPr><w:r><w:t>x</w:t></w:r></w:p>`.repeat(2), { "word/numbering.xml": numbering, "word/styles.xml": st })));
+    expect(b.map((p) => p.numbering?.text)).toEqual(["i.", "ii."]);
+  });
+});
+
+describe("sections, headers and fields", () => {
+  it("splits the body at paragraph sectPr and inherits header references", () => {
+    const sect1 = `<w:sectPr><w:headerReference w:type="default" r:id="rIdH1"/><w:headerReference w:type="first" r:id="rIdH2"/><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1134" w:bottom="1440" w:left="1134" w:header="708" w:footer="708" w:gutter="0"/><w:cols w:num="2" w:space="720"/><w:titlePg/></w:sectPr>`;
+    const sect2 = `<w:sectPr><w:type w:val="continuous"/><w:pgSz w:w="11906" w:h="16838" w:orient="landscape"/><w:pgNumType w:start="5" w:fmt="upperRoman"/></w:sectPr>`;
+    const hdr = (t: string) => `<w:hdr ${W}><w:p><w:r><w:t>${t}</w:t></w:r><w:fldSimple w:instr=" PAGE \\* ROMAN "><w:r><w:t>1</w:t></w:r></w:fldSimple></w:p></w:hdr>`;
+    const m = parseDocx(
+      docx(
+        `<w:p><w:r><w:t>one</w:t></w:r></w:p><w:p><w:pPr>${sect1}</w:pPr><w:r><w:t>end one</w:t></w:r></w:p><w:p><w:pPr>${sect2}</w:pPr><w:r><w:t>two</w:t></w:r></w:p><w:p><w:r><w:t>three</w:t></w:r></w:p>`,
+        { "word/h1.xml": hdr("default"), "word/h2.xml": hdr("first") },
+        [{ id: "rIdH1", type: "header", target: "h1.xml" }, { id: "rIdH2", type: "header", target: "h2.xml" }],
+      ),
+    );
+    expect(m.sections.map((s) => s.blocks.map((b) => textOf(b as Paragraph)))).toEqual([["one", "end one"], ["two"], ["three"]]);
+    const [s1, s2] = m.sections;
+    expect(s1).toMatchObject({ pageWidth: 595.3, titlePage: true, columns: { count: 2, space: 36 }, headers: { default: "word/h1.xml", first: "word/h2.xml" } });
+    expect(s1!.margins).toMatchObject({ left: 56.7, top: 72, header: 35.4 });
+    expect(s2).toMatchObject({ start: "continuous", pageWidth: 841.9, pageHeight: 595.3, pageNumberStart: 5, pageNumberFormat: "upperRoman", headers: { default: "word/h1.xml", first: "word/h2.xml" } });
+    const field = paras(m.headerFooters.get("word/h1.xml")!)[0]!.inlines[1];
+    expect(field).toMatchObject({ type: "field", field: "PAGE", format: "upperRoman", fallback: "1" });
+  });
+
+  it("complex fields: PAGE/NUMPAGES become fields, other fields show their cached result, instructions are hidden", () => {
+    const r = (inner: string) => `<w:r>${inner}</w:r>`;
+    const fld = (instr: string, result: string) => r(`<w:fldChar w:fldCharType="begin"/>`) + r(`<w:instrText xml:space="preserve">${instr}</w:instrText>`) + r(`<w:fldChar w:fldCharType="separate"/>`) + r(`<w:t>${result}</w:t>`) + r(`<w:fldChar w:fldCharType="end"/>`);
+    // A nested field inside the instruction of an IF field is part of the hidden instruction.
+    const nested = r(`<w:fldChar w:fldCharType="begin"/>`) + r(`<w:instrText>IF </w:instrText>`) + fld("MERGEFIELD x", "inner") + r(`<w:instrText> = 1 "a" "b"</w:instrText>`) + r(`<w:fldChar w:fldCharType="separate"/>`) + r(`<w:t>shown</w:t>`) + r(`<w:fldChar w:fldCharType="end"/>`);
+    const p = paras(body(docx(`<w:p>${r("<w:t>Page </w:t>")}${fld(" PAGE ", "7")}${r("<w:t> of </w:t>")}${fld("NUMPAGES \\* MERGEFORMAT", "9")}${r("<w:t> </w:t>")}${fld("DATE \\@ yyyy", "2024")}${r("<w:t> </w:t>")}${nested}</w:p>`)))[0]!;
+    expect(p.inlines.map((i) => (i.type === "text" ? i.text : i.type === "field" ? `{${i.field}:${i.fallback}}` : i.type))).toEqual(["Page ", "{PAGE:7}", " of ", "{NUMPAGES:9}", " 2024 shown"]);
+  });
+});
+
+describe("runs, links, notes", () => {
+  it("reads tabs, breaks, symbols, hyphens, tracked changes and hyperlinks", () => {
+    const p = paras(
+      body(
+        docx(
+          `<w:p><w:r><w:t>a</w:t><w:tab/><w:t>b</w:t><w:br/><w:t>c</w:t><w:br w:type="page"/><w:sym w:font="Wingdings" w:char="F0FC"/><w:noBreakHyphen/><w:softHyphen/></w:r>` +
+            `<w:ins w:id="1" w:author="x"><w:r><w:t>inserted</w:t></w:r></w:ins><w:del w:id="2" w:author="x"><w:r><w:delText>deleted</w:delText></w:r></w:del>` +
+            `<w:hyperlink r:id="rIdL"><w:r><w:t>link</w:t></w:r></w:hyperlink><w:hyperlink w:anchor="x"><w:r><w:t>anchor</w:t></w:r></w:hyperlink>` +
+            `<w:sdt><w:sdtPr/><w:sdtContent><w:r><w:t> in control</w:t></w:r></w:sdtContent></w:sdt></w:p>`,
+          {},
+          [{ id: "rIdL", type: "hyperlink", target: "https://example.com/a?b=1", external: true }],
+        ),
+      ),
+    )[0]!;
+    expect(p.inlines.map((i) => (i.type === "text" ? i.text : i.type === "break" ? `[${i.kind}]` : `[${i.type}]`))).toEqual(["a", "[tab]", "b", "[line]", "c", "[page]", "✓\u2011inserted", "link", "anchor in control"]);
+    const link = p.inlines.find((i) => i.type === "text" && i.text === "link");
+    expect(link).toMatchObject({ link: "https://example.com/a?b=1" });
+    expect(p.inlines.find((i) => i.type === "text" && i.text.startsWith("anchor"))).not.toHaveProperty("link");
+  });
+
+  it("numbers footnote references and parses note bodies with their label, skipping separators", () => {
+    const notes = `<w:footnotes ${W}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>` +
+      `<w:footnote w:id="2"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> First note.</w:t></w:r></w:p></w:footnote>` +
+      `<w:footnote w:id="5"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> Second.</w:t></w:r></w:p></w:footnote></w:footnotes>`;
+    const m = parseDocx(docx(`<w:p><w:r><w:t>x</w:t></w:r><w:r><w:footnoteReference w:id="2"/></w:r><w:r><w:t>y</w:t></w:r><w:r><w:footnoteReference w:id="5"/></w:r></w:p>`, { "word/footnotes.xml": notes }));
+    const refs = paras(m.sections[0]!.blocks)[0]!.inlines.filter((i) => i.type === "noteRef");
+    expect(refs).toMatchObject([{ kind: "footnote", id: "2", label: "1" }, { kind: "footnote", id: "5", label: "2" }]);
+    expect([...m.notes.keys()]).toEqual(["footnote:2", "footnote:5"]);
+    expect(textOf(paras(m.notes.get("footnote:5")!)[0]!)).toBe("2 Second.");
+  });
+});
+
+describe("tables", () => {
+  it("reads grid, spans, vertical merges, widths, borders and table style conditional formatting", () => {
+    const st = styles(
+      `<w:style w:type="table" w:styleId="Grid"><w:tblPr><w:tblBorders><w:top w:val="single" w:sz="8" w:color="000000"/><w:insideH w:val="single" w:sz="4"/></w:tblBorders><w:tblCellMar><w:left w:w="0" w:type="dxa"/></w:tblCellMar></w:tblPr>` +
+        `<w:tblStylePr w:type="firstRow"><w:rPr><w:b/></w:rPr><w:tcPr><w:shd w:val="clear" w:color="auto" w:fill="D9E2F3"/></w:tcPr></w:tblStylePr></w:style>`,
+    );
+    const cell = (t: string, tcPr = "") => `<w:tc><w:tcPr>${tcPr}</w:tcPr><w:p><w:r><w:t>${t}</w:t></w:r></w:p></w:tc>`;
+    const tbl =
+      `<w:tbl><w:tblPr><w:tblStyle w:val="Grid"/><w:tblW w:w="2500" w:type="pct"/><w:jc w:val="center"/><w:tblLook w:firstRow="1" w:lastRow="0" w:firstColumn="0" w:lastColumn="0" w:noHBand="1" w:noVBand="1"/></w:tblPr>` +
+      `<w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/><w:gridCol w:w="1000"/></w:tblGrid>` +
+      `<w:tr><w:trPr><w:tblHeader/></w:trPr>${cell("wide", `<w:gridSpan w:val="2"/>`)}${cell("tall", `<w:vMerge w:val="restart"/><w:vAlign w:val="center"/>`)}</w:tr>` +
+      `<w:tr><w:trPr><w:trHeight w:val="400" w:hRule="exact"/></w:trPr>${cell("a", `<w:tcW w:w="2000" w:type="dxa"/><w:shd w:val="clear" w:fill="FF0000"/>`)}${cell("b")}${cell("", `<w:vMerge/>`)}</w:tr></w:tbl>`;
+    const t = body(docx(tbl, { "word/styles.xml": st }))[0] as Table;
+    expect(t).toMatchObject({ grid: [100, 100, 50], width: { type: "pct", value: 0.5 }, align: "center", borders: { top: { style: "single", width: 1, color: "000000" } } });
+    expect(t.insideBorders.horizontal).toMatchObject({ style: "single", width: 0.5 });
+    const [r0, r1] = t.rows;
+    expect(r0).toMatchObject({ header: true, cells: [{ gridSpan: 2, shading: "D9E2F3" }, { vMerge: "restart", vAlign: "center" }] });
+    expect(r1).toMatchObject({ height: { value: 20, rule: "exact" }, cells: [{ width: 100, shading: "FF0000" }, { shading: null }, { vMerge: "continue" }] });
+    expect(r0!.cells[0]!.margins).toEqual({ top: 0, bottom: 0, left: 0, right: 5.4 });
+    expect(texts(paras(r0!.cells[0]!.blocks)[0]!)[0]!.style.bold).toBe(true);
+    expect(texts(paras(r1!.cells[0]!.blocks)[0]!)[0]!.style.bold).toBe(false);
+  });
+});
+
+describe("drawings", () => {
+  it("loads an anchored picture with its position and wrap", () => {
+    const png = makePng(4, 2);
+    const drawing =
+      `<w:p><w:r><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" distT="0" distB="0" distL="114300" distR="114300" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">` +
+      `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="margin"><wp:posOffset>635000</wp:posOffset></wp:positionH><wp:positionV relativeFrom="page"><wp:align>top</wp:align></wp:positionV>` +
+      `<wp:extent cx="1270000" cy="635000"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="1" name="P"/>` +
+      `<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:blipFill><a:blip r:embed="rIdP"/></pic:blipFill></pic:pic></a:graphicData></a:graphic>` +
+      `</wp:anchor></w:drawing></w:r></w:p>`;
+    const m = parseDocx(docx(drawing, { "word/media/pic.png": png }, [{ id: "rIdP", type: "image", target: "media/pic.png" }]));
+    const img = paras(m.sections[0]!.blocks)[0]!.inlines[0]!;
+    expect(img).toMatchObject({ type: "image", image: "word/media/pic.png", width: 100, height: 50, anchor: { x: { relativeTo: "margin", offset: 50 }, y: { relativeTo: "page", align: "top" }, wrap: "square", behindText: false, distance: { left: 9, right: 9 } } });
+    expect(m.images.get("word/media/pic.png")).toEqual({ bytes: png, type: "png" });
+  });
+});
+
+describe("package edge cases", () => {
+  it("reads Strict OOXML (purl.oclc.org namespaces) alike", () => {
+    const S = "http://purl.oclc.org/ooxml";
+    const files = {
+      "[Content_Types].xml": `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/></Types>`,
+      "_rels/.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${S}/officeDocument/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+      "word/_rels/document.xml.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${S}/officeDocument/relationships/styles" Target="styles.xml"/></Relationships>`,
+      "word/styles.xml": `<w:styles xmlns:w="${S}/wordprocessingml/main"><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:rPr><w:sz w:val="24"/><w:b w:val="true"/></w:rPr></w:style></w:styles>`,
+      "word/document.xml": `<w:document xmlns:w="${S}/wordprocessingml/main"><w:body><w:p><w:pPr><w:jc w:val="end"/><w:ind w:start="1440"/></w:pPr><w:r><w:t>strict</w:t></w:r></w:p><w:sectPr><w:pgSz w:w="21cm" w:h="29.7cm"/></w:sectPr></w:body></w:document>`,
+    };
+    const m = parseDocx(zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)]))));
+    const p = paras(m.sections[0]!.blocks)[0]!;
+    expect(p.style).toMatchObject({ align: "right", indentLeft: 72 });
+    expect(texts(p)[0]).toMatchObject({ text: "strict", style: { size: 12, bold: true } });
+    expect(m.sections[0]!.pageWidth).toBeCloseTo(595.3, 1);
+  });
+
+  it("refuses what is not a package with docx_invalid, and survives broken optional parts", () => {
+    let err: unknown;
+    try {
+      parseDocx(strToU8("not a zip at all"));
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(SignetError);
+    expect((err as SignetError).code).toBe("docx_invalid");
+    const m = parseDocx(docx(para(text("still here")), { "word/styles.xml": "<w:styles><w:style></w:styles>" }));
+    expect(textOf(paras(m.sections[0]!.blocks)[0]!)).toBe("still here");
+  });
+});
