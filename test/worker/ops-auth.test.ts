@@ -38,7 +38,7 @@ const randomIpV6 = () => `2001:db8::${Math.floor(Math.random() * 0xffff).toStrin
  * Calls until the first 429 (at most 2 x limit + 1 calls: the binding's window is aligned to the
  * clock, so one rollover may reset the count once). Returns the statuses seen before it and the 429.
  */
-async function untilLimited(call: () => Promise<Response>, limit: number) {
+async function untilLimited(call: () => Response | Promise<Response>, limit: number) {
   const before: number[] = [];
   for (let i = 0; i < 2 * limit + 1; i++) {
     const res = await call();
