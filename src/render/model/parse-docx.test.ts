@@ -24,7 +24,7 @@ function docx(body: string, parts: Record<string, string | Uint8Array> = {}, rel
   base["word/_rels/document.xml.rels"] = strToU8(
     relXml.replace("</Relationships>", all.map((r) => `<Relationship Id="${r.id}" Type="${REL}/${r.type}" Target="${r.target}"${r.external ? ` TargetMode="External"` : ""}/>`).join("") + "</Relationships>"),
   );
-  for (const [name, content] of Object.entries(parts)) base[name] = typeof content === "string" ? strToU8(content) : content;
+  for (const [name, content] of Object.entries(parts)) base[name] = typeof content === "string" ? strToU8(content) : new Uint8Array(content);
   return zipSync(base);
 }
 
