@@ -39,8 +39,11 @@ export interface Piece {
   rtl: boolean;
 }
 
-/** Superscript/subscript as LibreOffice draws w:vertAlign: 58 % size, raised 33 % / lowered 8 % of the run size. */
-export const SUPERSCRIPT = { scale: 0.58, rise: 0.33, drop: 0.08 };
+/**
+ * Superscript/subscript as LibreOffice draws w:vertAlign (automatic escapement): 58 % of the size,
+ * raised so its ascent lines up with the run's ascent, or lowered so the descents line up.
+ */
+export const SUPERSCRIPT_SCALE = 0.58;
 /** Small capitals are drawn at 80 % of the size (LibreOffice's and Word's ratio). */
 export const SMALL_CAPS_SCALE = 0.8;
 
@@ -99,8 +102,8 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   for (const atom of atoms) {
     const inline = atom.inline;
     const end = atom.start + atom.text.length;
-    const base = baseOf(atom.style);
     const face = ctx.fonts.face({ family: atom.style.font, bold: atom.style.bold, italic: atom.style.italic });
+    const base = baseOf(atom.style, face);
     const common = { style: atom.style, link: atom.link, face, size: base.size, rise: base.rise, breakAfter: breaks[end] === 1, chars: 1, rtl: false };
     if (inline?.type === "tab") pieces.push({ ...common, kind: "tab", text: "\t", width: 0 });
     else if (inline?.type === "break") pieces.push({ ...common, kind: "break", text: "", width: 0, breakKind: inline.kind });
@@ -119,10 +122,12 @@ function displayText(text: string, style: RunStyle): string {
   return style.caps ? clean.toUpperCase() : clean;
 }
 
-function baseOf(style: RunStyle): { size: number; rise: number } {
-  if (style.vertAlign === "superscript") return { size: style.size * SUPERSCRIPT.scale, rise: style.size * SUPERSCRIPT.rise + style.position };
-  if (style.vertAlign === "subscript") return { size: style.size * SUPERSCRIPT.scale, rise: -style.size * SUPERSCRIPT.drop + style.position };
-  return { size: style.size, rise: style.position };
+function baseOf(style: RunStyle, face?: FontFace): { size: number; rise: number } {
+  if (style.vertAlign === "baseline") return { size: style.size, rise: style.position };
+  const size = style.size * SUPERSCRIPT_SCALE;
+  if (!face) return { size, rise: style.position };
+  if (style.vertAlign === "superscript") return { size, rise: face.ascent(style.size) - face.ascent(size) + style.position };
+  return { size, rise: -(face.descent(style.size) - face.descent(size)) + style.position };
 }
 
 /** Which of the run's fonts draws a code point: 0 Latin, 1 East Asian, 2 complex script. */
@@ -134,7 +139,6 @@ function fontSlot(cp: number, style: RunStyle): 0 | 1 | 2 {
 
 function textPieces(atom: Atom, breaks: Uint8Array, fonts: FontBook, out: Piece[]): void {
   const { style, text } = atom;
-  const base = baseOf(style);
   // 1. Script runs (which family), 2. faces (fallback for missing glyphs), 3. words and spaces.
   let runStart = 0;
   let runSlot = -1;
@@ -143,7 +147,7 @@ function textPieces(atom: Atom, breaks: Uint8Array, fonts: FontBook, out: Piece[
     const family = runSlot === 2 ? style.fontComplex! : runSlot === 1 ? style.fontEastAsia! : style.font;
     let offset = runStart;
     for (const part of fonts.split(text.slice(runStart, endIdx), { family, bold: style.bold, italic: style.italic })) {
-      wordPieces(atom, offset, part.text, part.face, base, breaks, out);
+      wordPieces(atom, offset, part.text, part.face, baseOf(style, part.face), breaks, out);
       offset += part.text.length;
     }
   };

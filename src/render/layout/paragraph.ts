@@ -121,7 +121,7 @@ class ParagraphLayouter {
     const pc = this.pieces[i];
     const face = pc ? pc.face : this.markFace();
     const size = pc ? pc.style.size : this.p.markStyle.size;
-    return this.spaced(face.lineHeight(size), face.ascent(size)).height;
+    return this.spaced(face.lineHeight(size), face.ascent(size), this.lines.length === 0).height;
   }
 
   private markFace() {
@@ -274,8 +274,13 @@ class ParagraphLayouter {
     return this.emitLine(start, end, visible, xs, ws, place, stretch > 0, breakKind, dy, false);
   }
 
-  /** Applies the paragraph's line spacing rule to a line's natural height and ascent. */
-  private spaced(natural: number, ascent: number): { height: number; baseline: number } {
+  /**
+   * Applies the paragraph's line spacing rule to a line's natural height and ascent, as LibreOffice
+   * does for DOCX (measured): a multiple adds its extra space above the text, except on a
+   * paragraph's first line, which keeps its natural height; a multiple below 1 cuts the ascent.
+   * Exact lines put the baseline at 80 % of the height; at-least lines add the extra above.
+   */
+  private spaced(natural: number, ascent: number, first: boolean): { height: number; baseline: number } {
     const rule = this.p.style.line;
     if (rule.rule === "exact" && rule.value > 0) return { height: rule.value, baseline: rule.value * EXACT_ASCENT_RATIO };
     if (rule.rule === "atLeast") {
@@ -284,8 +289,8 @@ class ParagraphLayouter {
     }
     const multiple = rule.value > 0 ? rule.value : 1;
     const height = natural * multiple;
-    // LibreOffice keeps the text at the top of a taller proportional line; a smaller multiple cuts the ascent.
-    return { height, baseline: multiple < 1 ? ascent - (natural - height) : ascent };
+    if (multiple >= 1) return first ? { height: natural, baseline: ascent } : { height, baseline: ascent + height - natural };
+    return { height, baseline: first ? ascent * multiple : ascent - (natural - height) };
   }
 
   private emitLine(start: number, end: number, order: number[], xs: number[], ws: number[], place: Placement, stretched: boolean, breakKind: Piece["breakKind"], dy: number, rtlText: boolean): LineBox {
@@ -320,7 +325,7 @@ class ParagraphLayouter {
       below = face.lineHeight(size) - ascent;
     }
     const natural = ascent + below;
-    const { height: h0, baseline: b0 } = this.spaced(natural, ascent);
+    const { height: h0, baseline: b0 } = this.spaced(natural, ascent, this.lines.length === 0);
     const height = h0 + dy;
     const baseline = b0 + dy;
 
