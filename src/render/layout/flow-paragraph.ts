@@ -14,6 +14,11 @@ export interface ParagraphFlowRules {
   keepLines: boolean;
   widowControl: boolean;
   pageBreakBefore: boolean;
+  /**
+   * Extra room above the first line when it is not at the top of an area: LibreOffice gives a
+   * paragraph's first line the extra of proportional line spacing (>100 %) except at a page top.
+   */
+  firstLineExtra?: number;
 }
 
 /** Where each line of the paragraph went. */
@@ -28,7 +33,7 @@ const WIDOW_LINES = 2;
 
 /** Height the first `count` lines of a paragraph need, with its space before. */
 export function leadingHeight(layout: ParagraphLayout, rules: ParagraphFlowRules, count: number): number {
-  let h = rules.spaceBefore;
+  let h = rules.spaceBefore + (rules.firstLineExtra ?? 0);
   for (let i = 0; i < Math.min(count, layout.lines.length); i++) h += layout.lines[i]!.height;
   return h;
 }
@@ -82,7 +87,7 @@ export function placeParagraph(pager: Pager, layout: ParagraphLayout, rules: Par
   if (rules.pageBreakBefore && !(pager.atAreaTop() && pager.columnIndex === 0)) pager.breakArea("page", "hard");
 
   const lines = layout.lines;
-  let spaceBefore = keptSpaceBefore(pager, rules.spaceBefore);
+  let spaceBefore = keptSpaceBefore(pager, rules);
   let i = 0;
   // A paragraph always advances: every pass places at least one line or moves to a fresh area.
   while (i < lines.length) {
@@ -90,7 +95,7 @@ export function placeParagraph(pager: Pager, layout: ParagraphLayout, rules: Par
     const n = linesThatFit(pager, lines, i, pager.y + spaceBefore, rules);
     if (n === 0) {
       pager.breakArea("column");
-      spaceBefore = i === 0 ? keptSpaceBefore(pager, rules.spaceBefore) : 0;
+      spaceBefore = i === 0 ? keptSpaceBefore(pager, rules) : 0;
       continue;
     }
     pager.y += spaceBefore;
@@ -114,8 +119,9 @@ export function placeParagraph(pager: Pager, layout: ParagraphLayout, rules: Par
 }
 
 /** Word and LibreOffice drop space before at the top of a page reached by a soft break. */
-function keptSpaceBefore(pager: Pager, space: number): number {
-  return pager.atAreaTop() && pager.start === "soft" ? 0 : space;
+function keptSpaceBefore(pager: Pager, rules: ParagraphFlowRules): number {
+  if (!pager.atAreaTop()) return rules.spaceBefore + (rules.firstLineExtra ?? 0);
+  return pager.start === "soft" ? 0 : rules.spaceBefore;
 }
 
 function emitLine(pager: Pager, line: LineBox, placed: PlacedLine[]): void {
