@@ -92,11 +92,12 @@ export interface Totals {
 
 const share = (n: number, d: number) => (d === 0 ? 1 : n / d);
 
+/** A document without words (only pictures) scores 1 when rendered, 0 when Signet failed. */
 export function docRecall(d: DocResult): number {
-  return d.cmp ? share(d.cmp.recalled, d.cmp.words) : 0;
+  return d.cmp && !d.error ? share(d.cmp.recalled, d.cmp.words) : 0;
 }
 export function docPlaced(d: DocResult): number {
-  return d.cmp ? share(d.cmp.placed, d.cmp.words) : 0;
+  return d.cmp && !d.error ? share(d.cmp.placed, d.cmp.words) : 0;
 }
 
 export function totals(results: DocResult[]): Totals {

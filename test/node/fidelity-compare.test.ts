@@ -42,6 +42,13 @@ describe("compareWords", () => {
 });
 
 describe("totals", () => {
+  it("scores a document without words as 1 when rendered and 0 when Signet failed", () => {
+    const pictureOnly = [page()];
+    expect(docRecall({ name: "a", cmp: compareWords(pictureOnly, pictureOnly) })).toBe(1);
+    expect(docRecall({ name: "b", error: "boom", cmp: compareWords(pictureOnly, []) })).toBe(0);
+    expect(docPlaced({ name: "b", error: "boom", cmp: compareWords(pictureOnly, []) })).toBe(0);
+  });
+
   it("keeps the words of a document Signet failed on in the denominators", () => {
     const ref = [page(w("a", 1, 1), w("b", 30, 1), w("c", 60, 1))];
     const results: DocResult[] = [
