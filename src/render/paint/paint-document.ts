@@ -91,7 +91,7 @@ class Painter {
           const stretch = (item.scale && item.scale > 0 ? item.scale : 100) / 100;
           let x = item.x;
           for (const seg of hasRtl(item.text) ? visualSegments(item.text) : [{ text: item.text, rtl: false }]) {
-            ops.push(setTextMatrix(1, 0, 0, 1, x, flipY(item.y)), showText(font.encodeText(seg.text)));
+            ops.push(setTextMatrix(1, 0, 0, 1, x, flipY(item.y)), showText(font.encode(seg.text, seg.rtl)));
             x += (item.face.widthOf(seg.text, item.size) + (item.charSpacing ?? 0) * [...seg.text].length) * stretch;
           }
           ops.push(endText(), popGraphicsState());
