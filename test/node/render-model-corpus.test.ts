@@ -1,0 +1,93 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { unzipSync } from "fflate";
+import { describe, expect, it } from "vitest";
+import { parseDocx } from "../../src/render/model/parse-docx";
+import type { Block, DocumentModel, Inline } from "../../src/render/model/types";
+
+/**
+ * The document model against every DOCX of ../shared/corpus/docx (never copied into the repo):
+ * each file parses without an exception, and the words a reader sees in word/document.xml
+ * (its w:t text, read here with a plain regex, not with our parser) are in the model.
+ */
+
+const DOCX = fileURLToPath(new URL("../../../shared/corpus/docx", import.meta.url));
+const files = readdirSync(DOCX).filter((f) => f.endsWith(".docx")).sort();
+
+/** Words of the main part, joining w:t runs within each paragraph (tabs and breaks split words); moved-away and deleted text left out. */
+function xmlWords(docx: Uint8Array): Set<string> {
+  const parts = unzipSync(docx);
+  const mainName = Object.keys(parts).find((n) => /^word\/document\d*\.xml$/i.test(n));
+  if (!mainName) return new Set();
+  const xml = new TextDecoder().decode(parts[mainName]!)
+    .replace(/<w:moveFrom\b[^>]*>[\s\S]*?<\/w:moveFrom>/g, "")
+    .replace(/<w:del\b[^>]*>[\s\S]*?<\/w:del>/g, "")
+    // The Fallback repeats the Choice (text boxes as VML): one copy is enough.
+    .replace(/<mc:Fallback>[\s\S]*?<\/mc:Fallback>/g, "");
+  const words = new Set<string>();
+  for (const segment of xml.split(/<w:p[\s>/]|<\/w:p>/)) {
+    // A w:sym is a character the model maps from a symbol font: its words cannot be read from the XML.
+    if (segment.includes("<w:sym ")) continue;
+    let text = "";
+    // Text of w:t (and of math, m:t); tabs, breaks, note references and objects separate words.
+    const tokens = /<([wm]):t(?:\s[^>]*)?>([^<]*)<\/\1:t>|<w:(?:tab|ptab|br|cr|footnoteReference|endnoteReference)\b[^>]*\/>|<w:(?:object|drawing|pict)\b/g;
+    for (const m of segment.matchAll(tokens)) text += m[2] ?? " ";
+    for (const w of decode(text).split(/\s+/)) if (w) words.add(w);
+  }
+  return words;
+}
+
+function decode(s: string): string {
+  return s.replace(/&(lt|gt|amp|quot|apos|#x[0-9a-f]+|#\d+);/gi, (_m, e: string) =>
+    e === "lt" ? "<" : e === "gt" ? ">" : e === "amp" ? "&" : e === "quot" ? '"' : e === "apos" ? "'" : String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)),
+  );
+}
+
+/** Words of the body blocks (with text boxes, cells and cached field results). */
+function modelWords(model: DocumentModel): Set<string> {
+  const words = new Set<string>();
+  const inlineText = (i: Inline): string => {
+    if (i.type === "text") return i.text;
+    if (i.type === "field") return i.fallback;
+    if (i.type === "box") {
+      blocks(i.blocks);
+      return " ";
+    }
+    return " ";
+  };
+  const blocks = (list: Block[]) => {
+    for (const b of list) {
+      if (b.type === "paragraph") {
+        for (const w of b.inlines.map(inlineText).join("").split(/\s+/)) if (w) words.add(w);
+      } else for (const r of b.rows) for (const c of r.cells) blocks(c.blocks);
+    }
+  };
+  for (const s of model.sections) blocks(s.blocks);
+  return words;
+}
+
+describe("document model on the DOCX corpus", () => {
+  it("has documents to read", () => {
+    expect(files.length).toBeGreaterThan(50);
+  });
+
+  for (const file of files) {
+    it(`${file}: parses, and the body's words are in the model`, () => {
+      const bytes = new Uint8Array(readFileSync(join(DOCX, file)));
+      const model = parseDocx(bytes);
+      expect(model.sections.length).toBeGreaterThan(0);
+      for (const s of model.sections) {
+        expect(s.pageWidth).toBeGreaterThan(0);
+        expect(s.pageHeight).toBeGreaterThan(0);
+      }
+      for (const f of model.fontFamilies) expect(f.length).toBeGreaterThan(0);
+      const expected = xmlWords(bytes);
+      const got = modelWords(model);
+      const missing = [...expected].filter((w) => !got.has(w));
+      if (expected.size) expect(got.size).toBeGreaterThan(0);
+      // Word recall of the body text at least 98 %.
+      expect(missing.length, `${file}: missing ${missing.slice(0, 10).join(" | ")}`).toBeLessThanOrEqual(Math.floor(expected.size * 0.02));
+    });
+  }
+});
