@@ -118,6 +118,8 @@ export const LIMITS = {
     maxLines: 100_000,
     /** Times one line moves down past floats that leave no room for a word, before it is placed anyway. */
     maxExclusionSteps: 200,
+    /** Word widths cached per font face (the cache is emptied when it reaches this size). */
+    widthCacheEntries: 20_000,
   },
 
   /** DOCX renderer, painting (src/render/paint). */

@@ -4,6 +4,7 @@
  * between pieces, except when a word longer than the line is broken by characters); runs of spaces
  * are pieces of their own (they stretch under justification and hang at the end of a line).
  */
+import { LIMITS } from "../../limits";
 import type { FontBook, FontFace } from "../fonts/types";
 import type { Inline, Paragraph, RunStyle } from "../model/types";
 import { isBreakingSpace, lineBreakOpportunities } from "./line-break";
@@ -146,15 +147,29 @@ function textPieces(atom: Atom, breaks: Uint8Array, fonts: FontBook, out: Piece[
     if (endIdx <= runStart) return;
     const family = runSlot === 2 ? style.fontComplex! : runSlot === 1 ? style.fontEastAsia! : style.font;
     let offset = runStart;
-    for (const part of fonts.split(text.slice(runStart, endIdx), { family, bold: style.bold, italic: style.italic })) {
+    const req = { family, bold: style.bold, italic: style.italic };
+    const runText = text.slice(runStart, endIdx);
+    // Most runs need no fallback face: skip the font book's per-character split for them.
+    const primary = fonts.face(req);
+    if (coversAll(primary, runText)) {
+      wordPieces(atom, offset, runText, primary, baseOf(style, primary), breaks, out);
+      return;
+    }
+    for (const part of fonts.split(runText, req)) {
       wordPieces(atom, offset, part.text, part.face, baseOf(style, part.face), breaks, out);
       offset += part.text.length;
     }
   };
+  const oneFont = !style.rtl && (!style.fontComplex || style.fontComplex === style.font) && (!style.fontEastAsia || style.fontEastAsia === style.font);
+  if (oneFont) {
+    runSlot = 0;
+    flushRun(text.length);
+    return;
+  }
   for (let i = 0; i < text.length; i++) {
     const cp = text.codePointAt(i)!;
     // Spaces and punctuation stay in the current run's font.
-    const slot = runSlot >= 0 && !isLetterOrDigit(cp) && cp !== 0x3000 ? runSlot : fontSlot(cp, style);
+    const slot = cp < 0x590 && !style.rtl ? 0 : runSlot >= 0 && !isLetterOrDigit(cp) && cp !== 0x3000 ? runSlot : fontSlot(cp, style);
     if (slot !== runSlot) {
       flushRun(i);
       runStart = i;
@@ -165,6 +180,25 @@ function textPieces(atom: Atom, breaks: Uint8Array, fonts: FontBook, out: Piece[
   flushRun(text.length);
 }
 
+/** Faces known to have every printable ASCII glyph (then only other characters are looked up). */
+const asciiFaces = new WeakMap<FontFace, boolean>();
+
+function coversAll(face: FontFace, text: string): boolean {
+  let ascii = asciiFaces.get(face);
+  if (ascii === undefined) {
+    ascii = true;
+    for (let cp = 0x20; cp < 0x7f && ascii; cp++) ascii = face.covers(cp);
+    asciiFaces.set(face, ascii);
+  }
+  for (let i = 0; i < text.length; i++) {
+    const cp = text.codePointAt(i)!;
+    if (cp < 0x7f && (ascii || cp < 0x20)) continue;
+    if (cp > 0xffff) i++;
+    if (!face.covers(cp)) return false;
+  }
+  return true;
+}
+
 function isLetterOrDigit(cp: number): boolean {
   if (cp < 0x80) return (cp >= 0x30 && cp <= 0x39) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a);
   return !(cp >= 0x2000 && cp <= 0x206f) && cp !== 0xa0 && !(cp >= 0xa1 && cp <= 0xbf);
@@ -172,51 +206,70 @@ function isLetterOrDigit(cp: number): boolean {
 
 /** Cuts one face's text at break opportunities, space/non-space boundaries and small-caps case changes. */
 function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, base: { size: number; rise: number }, breaks: Uint8Array, out: Piece[]): void {
-  const style = atom.style;
+  const smallCaps = atom.style.smallCaps && !atom.style.caps;
   const abs = atom.start + offset;
   let start = 0;
   let kindSpace = false;
   let lower = false;
-  const emit = (end: number) => {
-    if (end <= start) return;
-    const t = text.slice(start, end);
-    const size = lower ? base.size * SMALL_CAPS_SCALE : base.size;
-    const drawn = lower ? t.toUpperCase() : t;
-    let chars = 0;
-    let rtl = false;
-    for (let i = 0; i < drawn.length; i++) {
-      const cp = drawn.codePointAt(i)!;
-      if (cp > 0xffff) i++;
-      if (!rtl && isRtlChar(cp)) rtl = true;
-      chars++;
-    }
-    const width = (face.widthOf(drawn, size) * style.scale) / 100 + style.charSpacing * chars;
-    out.push({
-      kind: kindSpace ? "space" : "text",
-      text: drawn,
-      face,
-      size,
-      width,
-      style,
-      rise: base.rise,
-      breakAfter: breaks[abs + end] === 1,
-      link: atom.link,
-      noteRef: atom.noteRef,
-      label: atom.label,
-      chars,
-      rtl: rtl || (style.rtl && !kindSpace),
-    });
-    start = end;
-  };
+  let chars = 0;
+  let rtl = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
+    if (code >= 0xdc00 && code <= 0xdfff) continue; // low surrogate: counted with its high half
     const space = isBreakingSpace(code);
-    const isLower = style.smallCaps && !style.caps && text[i] !== text[i]!.toUpperCase();
-    if (i > start && (space !== kindSpace || breaks[abs + i] === 1 || (style.smallCaps && isLower !== lower))) emit(i);
+    const isLower = smallCaps && text[i] !== text[i]!.toUpperCase();
+    if (i > start && (space !== kindSpace || breaks[abs + i] === 1 || isLower !== lower)) {
+      pushPiece(atom, text.slice(start, i), face, base, lower, kindSpace, chars, rtl, breaks[abs + i] === 1, out);
+      start = i;
+      chars = 0;
+      rtl = false;
+    }
     if (i === start) {
       kindSpace = space;
       lower = isLower;
     }
+    chars++;
+    if (code >= 0x590 && !rtl && isRtlChar(text.codePointAt(i)!)) rtl = true;
   }
-  emit(text.length);
+  if (start < text.length) pushPiece(atom, text.slice(start), face, base, lower, kindSpace, chars, rtl, breaks[abs + text.length] === 1, out);
+}
+
+function pushPiece(atom: Atom, t: string, face: FontFace, base: { size: number; rise: number }, lower: boolean, space: boolean, chars: number, rtl: boolean, breakAfter: boolean, out: Piece[]): void {
+  const style = atom.style;
+  const size = lower ? base.size * SMALL_CAPS_SCALE : base.size;
+  const drawn = lower ? t.toUpperCase() : t;
+  const width = (unitWidth(face, drawn) * size * style.scale) / 100 + style.charSpacing * chars;
+  out.push({
+    kind: space ? "space" : "text",
+    text: drawn,
+    face,
+    size,
+    width,
+    style,
+    rise: base.rise,
+    breakAfter,
+    link: atom.link,
+    noteRef: atom.noteRef,
+    label: atom.label,
+    chars,
+    rtl: rtl || (style.rtl && !space),
+  });
+}
+
+/** Words recur: their width at size 1 is cached per face (bounded, cleared when full). */
+const widthCache = new WeakMap<FontFace, Map<string, number>>();
+
+function unitWidth(face: FontFace, text: string): number {
+  let cache = widthCache.get(face);
+  if (!cache) {
+    cache = new Map();
+    widthCache.set(face, cache);
+  }
+  let w = cache.get(text);
+  if (w === undefined) {
+    w = face.widthOf(text, 1);
+    if (cache.size >= LIMITS.paragraph.widthCacheEntries) cache.clear();
+    cache.set(text, w);
+  }
+  return w;
 }

@@ -30,7 +30,20 @@ const enum C {
   CB, // objects (U+FFFC): break before and after
 }
 
+/** Classes of the first 0x3000 code points, computed once (the common case is a table lookup). */
+let table: Uint8Array | null = null;
 function classOf(cp: number): C {
+  if (cp < 0x3000) {
+    if (!table) {
+      table = new Uint8Array(0x3000);
+      for (let c = 0; c < 0x3000; c++) table[c] = computeClass(c);
+    }
+    return table[cp] as C;
+  }
+  return computeClass(cp);
+}
+
+function computeClass(cp: number): C {
   if (cp < 0x80) {
     if (cp === 0x20) return C.SP;
     if (cp === 0x09) return C.BA;

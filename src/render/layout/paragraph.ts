@@ -64,6 +64,7 @@ class ParagraphLayouter {
       let left: number;
       let steps = 0;
       let exLeft = 0;
+      let split: { index: number; at: number } | undefined;
       for (;;) {
         const ex = this.exclusions ? this.exclusions(top + dy, this.estimateHeight(i)) : { left: 0, right: 0 };
         exLeft = ex.left;
@@ -71,11 +72,13 @@ class ParagraphLayouter {
         right = this.width - this.indentEnd - ex.right;
         const fit = this.fitLine(i, left, right, first, ex.left);
         end = fit.end;
+        split = fit.split;
         const narrowed = ex.left > 0 || ex.right > 0;
         if (!narrowed || !fit.forced || ++steps > LIMITS.paragraph.maxExclusionSteps) break;
         // Not even one word fits beside the float: try lower, one line at a time.
         dy += Math.max(1, this.estimateHeight(i));
       }
+      if (split) this.splitPiece(split.index, split.at);
       const line = this.finishLine(i, end, left, right, first, exLeft, dy);
       this.lines.push(line);
       top += line.height;
@@ -137,7 +140,7 @@ class ParagraphLayouter {
    * piece, and whether a word had to be cut by characters (or an object overflowed) because no
    * break opportunity was on the line.
    */
-  private fitLine(start: number, left: number, right: number, first: boolean, exLeft: number): { end: number; forced: boolean } {
+  private fitLine(start: number, left: number, right: number, first: boolean, exLeft: number): { end: number; forced: boolean; split?: { index: number; at: number } } {
     const pieces = this.pieces;
     const cursor = new TabCursor(left, this.tabContext(first, exLeft), right);
     let lastBreak = -1;
@@ -157,8 +160,8 @@ class ParagraphLayouter {
           let k = fitChars(pc, room);
           if (k === 0 && hasContent) return { end: i, forced: true };
           if (k === 0) k = firstCharLength(pc.text);
-          if (k < pc.text.length) this.splitPiece(i, k);
-          return { end: i + 1, forced: true };
+          // The caller cuts the piece once the line's place is final (exclusions may retry lower).
+          return { end: i + 1, forced: true, split: k < pc.text.length ? { index: i, at: k } : undefined };
         }
         if (hasContent) return { end: i, forced: true };
         if (pc.kind === "object") return { end: i + 1, forced: true };
@@ -336,7 +339,7 @@ class ParagraphLayouter {
     const noteRefs: string[] = [];
 
     let merge: Extract<PaintItem, { kind: "text" }> | null = null;
-    let mergeKey = "";
+    let mergeWith: Piece | null = null;
     for (const k of order) {
       const pc = pieces[k]!;
       const x = xs[off(k)]!;
@@ -344,16 +347,15 @@ class ParagraphLayouter {
       const y = baseline - pc.rise;
       if (pc.noteRef && !noteRefs.includes(pc.noteRef)) noteRefs.push(pc.noteRef);
       if (pc.kind === "text" || (pc.kind === "space" && !stretched)) {
-        const key = `${pc.face.id}|${pc.size}|${pc.rise}|${pc.style.color}|${pc.style.charSpacing}|${pc.style.scale}`;
         const drawn = pc.rtl || (rtlText && pc.kind === "text" && directionOf(pc.text) === "rtl") ? visualRtlText(pc.text) : pc.text;
-        if (!stretched && merge && key === mergeKey && Math.abs(merge.x + merge.width - x) < 0.01) {
+        if (!stretched && merge && sameLook(mergeWith!, pc) && Math.abs(merge.x + merge.width - x) < 0.01) {
           merge.text += drawn;
           merge.width += w;
         } else if (pc.kind === "text") {
           merge = { kind: "text", x, y, text: drawn, face: pc.face, size: pc.size, color: pc.style.color, width: w };
           if (pc.style.charSpacing) merge.charSpacing = pc.style.charSpacing;
           if (pc.style.scale !== 100) merge.scale = pc.style.scale;
-          mergeKey = key;
+          mergeWith = pc;
           text.push(merge);
         } else merge = null;
       } else {
@@ -441,6 +443,11 @@ class ParagraphLayouter {
 const UNDERLINE = { offset: 0.1, thickness: 0.05 };
 /** Strike-through height above the baseline, fraction of the size. */
 const STRIKE_RISE = 0.3;
+
+/** Pieces that can be drawn as one text item. */
+function sameLook(a: Piece, b: Piece): boolean {
+  return a.face === b.face && a.size === b.size && a.rise === b.rise && a.style.color === b.style.color && a.style.charSpacing === b.style.charSpacing && a.style.scale === b.style.scale;
+}
 
 /** Joins touching collinear decoration lines of the same look (one underline per styled stretch). */
 function mergeLines(items: PaintItem[]): PaintItem[] {
