@@ -90,8 +90,9 @@ class DocumentFlow {
       if (i > 0) this.startSection(i);
       const next = this.sections[i + 1];
       const balance = section.columns.count > 1 && next?.start === "continuous";
-      if (balance) this.placeBalanced(section.blocks);
-      else this.placeBlocks(section.blocks);
+      const blocks = next ? withoutBreakMark(section.blocks) : section.blocks;
+      if (balance) this.placeBalanced(blocks);
+      else this.placeBlocks(blocks);
     });
     // Endnotes follow the body (each note's blocks flow like body text).
     for (let i = 0; i < this.pager.endnotes.length; i++) {
@@ -212,12 +213,14 @@ class DocumentFlow {
 
   private rulesFor(p: Paragraph, layout: ParagraphLayout, prev: Paragraph | undefined, next: Paragraph | undefined): ParagraphFlowRules {
     const style = p.style;
-    // Contextual spacing drops this paragraph's own space next to a paragraph of the same style.
-    const sameAsPrev = prev !== undefined && prev.style.styleId === style.styleId;
-    const sameAsNext = next !== undefined && next.style.styleId === style.styleId;
+    const before = ownSpace(p, layout.spaceBefore, prev);
+    // LibreOffice (measured on DOCX) separates paragraphs by the larger of the space after and
+    // the next space before, not their sum: the space after is already below the previous one.
+    const prevAfter = prev ? ownSpace(prev, this.layoutFor(prev, this.pager.area.width).spaceAfter, p) : 0;
     return {
-      spaceBefore: style.contextualSpacing && sameAsPrev ? 0 : layout.spaceBefore,
-      spaceAfter: style.contextualSpacing && sameAsNext ? 0 : layout.spaceAfter,
+      spaceBefore: before,
+      previousAfter: prevAfter,
+      spaceAfter: ownSpace(p, layout.spaceAfter, next),
       keepLines: style.keepLines,
       widowControl: style.widowControl,
       pageBreakBefore: style.pageBreakBefore,
@@ -286,8 +289,10 @@ class DocumentFlow {
       const rules = this.rulesFor(b, layout, prev?.type === "paragraph" ? prev : undefined, next?.type === "paragraph" ? next : undefined);
       if (i > index && rules.pageBreakBefore) return h;
       if (!b.style.keepNext || i === blocks.length - 1) {
-        // The next paragraph's first lines (two under widow control) must come along.
-        const lines = b.style.keepLines ? layout.lines.length : b.style.widowControl ? 2 : 1;
+        // The next paragraph's first lines must come along: under widow control two, or all of
+        // a paragraph of three lines or fewer (it cannot split without a lone line).
+        const n = layout.lines.length;
+        const lines = b.style.keepLines ? n : b.style.widowControl ? (n <= 3 ? n : 2) : 1;
         return h + (i === index ? paragraphHeight(layout, rules) : leadingHeight(layout, rules, lines));
       }
       h += paragraphHeight(layout, rules);
@@ -457,6 +462,22 @@ class DocumentFlow {
       }
     }
   }
+}
+
+/** Contextual spacing drops a paragraph's own space next to a paragraph of the same style. */
+function ownSpace(p: Paragraph, space: number, neighbour: Paragraph | undefined): number {
+  return p.style.contextualSpacing && neighbour !== undefined && neighbour.style.styleId === p.style.styleId ? 0 : space;
+}
+
+/**
+ * A section's blocks without the empty paragraph that only carries its section break: LibreOffice
+ * drops that paragraph on import, so it takes no room.
+ */
+function withoutBreakMark(blocks: Block[]): Block[] {
+  const last = blocks[blocks.length - 1];
+  if (last?.type !== "paragraph" || last.numbering) return blocks;
+  const empty = last.inlines.every((i) => i.type === "text" && i.text === "");
+  return empty ? blocks.slice(0, -1) : blocks;
 }
 
 /** Column boxes of a section (equal widths, or the explicit ones), in page coordinates. */

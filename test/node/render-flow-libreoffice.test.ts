@@ -1,0 +1,154 @@
+/**
+ * Page flow against LibreOffice: small DOCX documents built here are rendered by Signet and by
+ * `soffice --convert-to pdf` (same fonts); both PDFs are read back with `pdftotext -bbox`. Expected
+ * positions come from LibreOffice only: page count, the first word of each page, and the share of
+ * LibreOffice's words that Signet puts on the same page within 5 pt.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { renderDocxToPdf } from "../../src/render/index";
+import { nodeFontSource } from "../../scripts/lib/node-font-source";
+import * as B from "../support/docx-builder";
+import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "./support/libreoffice";
+
+const have = await libreOfficeAvailable();
+
+const lorem = (i: number) =>
+  `Paragraph ${i} lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore ` +
+  `et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.`;
+const paragraphs = (n: number, from = 1) => Array.from({ length: n }, (_, i) => B.p(lorem(from + i))).join("");
+
+interface Comparison {
+  pages: [number, number];
+  firstWords: [string[], string[]];
+  /** LibreOffice words that Signet placed on the same page within 5 pt, as a share. */
+  within5pt: number;
+  /** Up to five misplaced words, for the failure message. */
+  misses: string[];
+}
+
+/** Matches each LibreOffice word to the nearest unused Signet word of the same text on the same page. */
+function compare(ours: PageWords[], lo: PageWords[]): Comparison {
+  let total = 0;
+  let close = 0;
+  const misses: string[] = [];
+  lo.forEach((page, i) => {
+    const candidates = [...(ours[i]?.words ?? [])];
+    for (const w of page.words) {
+      total++;
+      let best = -1;
+      let bestDist = Infinity;
+      candidates.forEach((c, k) => {
+        if (c.text !== w.text) return;
+        const d = Math.max(Math.abs(c.xMin - w.xMin), Math.abs(c.yMin - w.yMin));
+        if (d < bestDist) {
+          bestDist = d;
+          best = k;
+        }
+      });
+      if (best >= 0 && bestDist <= 5) {
+        close++;
+        candidates.splice(best, 1);
+      } else if (misses.length < 5) {
+        const got = best >= 0 ? `${candidates[best]!.xMin.toFixed(1)},${candidates[best]!.yMin.toFixed(1)}` : "absent";
+        misses.push(`p${i + 1} "${w.text}" LO ${w.xMin.toFixed(1)},${w.yMin.toFixed(1)} ours ${got}`);
+      }
+    }
+  });
+  const first = (pages: PageWords[]) => pages.map((p) => p.words[0]?.text ?? "");
+  return { pages: [ours.length, lo.length], firstWords: [first(ours), first(lo)], within5pt: total ? close / total : 1, misses };
+}
+
+const cases: Record<string, Uint8Array> = {
+  // Three pages of plain paragraphs: each page break falls after the same line.
+  threePages: B.buildDocx({ body: paragraphs(30) }),
+  // Space before: kept at the document start and after hard breaks, dropped after a soft break.
+  breaks: B.buildDocx({
+    body:
+      B.p("First", { spacing: { before: 480 } }) +
+      paragraphs(12) +
+      B.p("Soft start of page two", { spacing: { before: 480 } }) +
+      B.p("Hard", { spacing: { before: 480 }, pageBreakBefore: true }) +
+      B.p(["Before the break", B.pageBreak()]) +
+      B.p("AfterBreak", { spacing: { before: 480 } }),
+  }),
+  // A heading with keep-with-next that would be the last line of page one moves to page two.
+  keepNext: B.buildDocx({ body: paragraphs(11) + B.p("Short line one.") + B.p("Kept Heading", { style: "Heading1" }) + paragraphs(3, 20) }),
+  // Widow/orphan control: a paragraph straddling the page end leaves two lines on each side.
+  widows: B.buildDocx({ body: paragraphs(10) + B.p("Filler line.") + B.p("Filler line.") + B.p([lorem(50) + " " + lorem(51)]) + paragraphs(2, 60) }),
+  // Footer "Page X of Y" and a header on every page.
+  pageXofY: B.buildDocx({
+    body: paragraphs(26) + B.sectPr({ headers: { default: "rIdH" }, footers: { default: "rIdF" } }),
+    headers: { rIdH: B.p("Signet header text", { style: "Header" }) },
+    footers: { rIdF: B.p(["Page ", B.field("PAGE"), " of ", B.field("NUMPAGES")], { style: "Footer", jc: "center" }) },
+  }),
+  // A section in two columns with a separator line.
+  twoColumns: B.buildDocx({ body: paragraphs(24) + B.sectPr({ cols: { num: 2, space: 720, sep: true } }) }),
+  // A continuous section break: one column, then two balanced columns, then one column again.
+  continuous: B.buildDocx({
+    body:
+      paragraphs(2) +
+      B.sectionBreak({}) +
+      paragraphs(4, 10) +
+      B.sectionBreak({ type: "continuous", cols: { num: 2, space: 720 } }) +
+      paragraphs(2, 20) +
+      B.sectPr({ type: "continuous" }),
+  }),
+  // A footnote referenced near the page bottom is printed on the same page.
+  footnote: B.buildDocx({
+    body: paragraphs(11) + B.p(["The noted sentence", B.footnoteRef(1), " ends here."]) + paragraphs(3, 30),
+    footnotes: B.footnote(1, "The footnote text at the bottom of the page."),
+  }),
+};
+
+describe.skipIf(!have)("page flow matches LibreOffice", () => {
+  const results = new Map<string, Comparison>();
+
+  beforeAll(async () => {
+    for (const [name, docx] of Object.entries(cases)) {
+      const [ours, lo] = await Promise.all([renderDocxToPdf(docx, { fonts: nodeFontSource() }), convertWithLibreOffice(docx)]);
+      results.set(name, compare(await wordBoxes(ours), await wordBoxes(lo)));
+    }
+  }, 600_000);
+
+  const check = (name: string, minShare = 1) => {
+    const r = results.get(name)!;
+    expect(r.pages[0], "page count").toBe(r.pages[1]);
+    expect(r.firstWords[0], "first word of each page").toEqual(r.firstWords[1]);
+    expect(r.within5pt, r.misses.join("\n")).toBeGreaterThanOrEqual(minShare);
+    return r;
+  };
+
+  it("three pages of paragraphs break after the same lines", () => {
+    expect(check("threePages").pages[1]).toBe(3);
+  });
+
+  it("page break before and explicit page breaks, with space before kept or dropped as LibreOffice does", () => {
+    expect(check("breaks").pages[1]).toBe(4);
+  });
+
+  it("a keep-with-next heading at a page bottom moves to the next page", () => {
+    const r = check("keepNext");
+    expect(r.firstWords[1][1]).toBe("Kept");
+  });
+
+  it("widow and orphan control split a paragraph as LibreOffice does", () => {
+    check("widows");
+  });
+
+  it("header and footer with Page X of Y on every page", () => {
+    const r = check("pageXofY");
+    expect(r.pages[1]).toBeGreaterThanOrEqual(2);
+  });
+
+  it("two columns fill left then right", () => {
+    check("twoColumns");
+  });
+
+  it("continuous section breaks: balanced columns between single-column parts on one page", () => {
+    expect(check("continuous").pages[1]).toBe(1);
+  });
+
+  it("a footnote is printed at the bottom of the page of its reference", () => {
+    check("footnote");
+  });
+});
