@@ -1,0 +1,101 @@
+/**
+ * Line-break opportunities (our UAX #14 subset) on strings where wrapping goes wrong in practice:
+ * glue characters, hyphens next to digits, CJK punctuation, surrogate pairs, combining marks.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { lineBreakOpportunities } from "./line-break";
+
+/** The text cut at every opportunity. */
+function segments(text: string): string[] {
+  const breaks = lineBreakOpportunities(text);
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 1; i < text.length; i++) {
+    if (breaks[i]) {
+      out.push(text.slice(start, i));
+      start = i;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
+describe("lineBreakOpportunities", () => {
+  it("breaks after spaces, keeping runs of spaces on the line they follow", () => {
+    expect(segments("Hello  world again")).toEqual(["Hello  ", "world ", "again"]);
+    expect(segments("  leading")).toEqual(["  ", "leading"]);
+  });
+
+  it("never breaks at no-break spaces, the non-breaking hyphen or word joiners", () => {
+    expect(segments("10\u00A0kg of flour")).toEqual(["10\u00A0kg ", "of ", "flour"]);
+    expect(segments("well\u2011known")).toEqual(["well\u2011known"]);
+    expect(segments("a\u202Fb\u2060c d")).toEqual(["a\u202Fb\u2060c ", "d"]);
+  });
+
+  it("breaks after a hyphen between letters only", () => {
+    expect(segments("well-known")).toEqual(["well-", "known"]);
+    expect(segments("self\u2010aware")).toEqual(["self\u2010", "aware"]);
+    expect(segments("pages 10-12 and x-1")).toEqual(["pages ", "10-12 ", "and ", "x-1"]);
+    expect(segments("a -b")).toEqual(["a ", "-b"]);
+  });
+
+  it("breaks after en dashes and around em dashes", () => {
+    expect(segments("1990\u20132000")).toEqual(["1990\u2013", "2000"]);
+    expect(segments("yes\u2014no")).toEqual(["yes", "\u2014", "no"]);
+  });
+
+  it("treats a zero-width space as an opportunity and the soft hyphen as none", () => {
+    expect(segments("www.example.com/\u200Bpath")).toEqual(["www.example.com/\u200B", "path"]);
+    expect(segments("co\u00ADoperate")).toEqual(["co\u00ADoperate"]);
+  });
+
+  it("does not break before closing punctuation, even after a space", () => {
+    expect(segments("(see below) now")).toEqual(["(see ", "below) ", "now"]);
+    expect(segments("Vraiment ?")).toEqual(["Vraiment ?"]);
+    expect(segments("end. Next")).toEqual(["end. ", "Next"]);
+  });
+
+  it("breaks between ideographs but not before closing or after opening CJK punctuation", () => {
+    expect(segments("日本語")).toEqual(["日", "本", "語"]);
+    expect(segments("日本。語")).toEqual(["日", "本。", "語"]);
+    expect(segments("「日本」です")).toEqual(["「日", "本」", "で", "す"]);
+    expect(segments("Hello日本")).toEqual(["Hello", "日", "本"]);
+    expect(segments("한국어 텍스트")).toEqual(["한", "국", "어 ", "텍", "스", "트"]);
+  });
+
+  it("keeps small kana and the prolonged sound mark with what precedes them", () => {
+    expect(segments("ちょっと")).toEqual(["ちょっ", "と"]);
+    expect(segments("コーヒー")).toEqual(["コー", "ヒー"]);
+  });
+
+  it("never breaks inside a surrogate pair or before a combining mark", () => {
+    expect(segments("\u{20000}\u{20001}")).toEqual(["\u{20000}", "\u{20001}"]);
+    expect(segments("e\u0301 x")).toEqual(["e\u0301 ", "x"]);
+    expect(segments("日\u0301本")).toEqual(["日\u0301", "本"]);
+  });
+
+  it("breaks after tabs and around inline objects", () => {
+    expect(segments("a\tb")).toEqual(["a\t", "b"]);
+    expect(segments("a\uFFFCb")).toEqual(["a", "\uFFFC", "b"]);
+  });
+
+  it("never sets the ends, never breaks before a space or inside a pair, on any text", () => {
+    const chars = fc.constantFrom(..."ab1 -\u2010\u00A0\u200B\u3002\u300C日本ちょ\u0301()\t\uFFFC".split(""), "\u{20000}", "😀", "\u05D0", "\u0627");
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 40 }), (parts) => {
+        const text = parts.join("");
+        const b = lineBreakOpportunities(text);
+        expect(b.length).toBe(text.length + 1);
+        expect(b[0]).toBe(0);
+        expect(b[text.length]).toBe(0);
+        for (let i = 1; i < text.length; i++) {
+          if (!b[i]) continue;
+          const c = text.charCodeAt(i);
+          expect(c >= 0xdc00 && c <= 0xdfff, "inside a surrogate pair").toBe(false);
+          expect(text[i] === " " || text[i] === "\u0301", "before a space or mark").toBe(false);
+        }
+      }),
+    );
+  });
+});
