@@ -6,7 +6,7 @@
  * `pdftotext -bbox`, never from our engine.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDocx, p, table, type CellSpec, type TableProps } from "../support/docx-builder";
+import { buildDocx, DEFAULT_STYLES, p, table, type CellSpec, type TableProps } from "../support/docx-builder";
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "./support/libreoffice";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { parseDocx } from "../../src/render/model/parse-docx";
@@ -106,8 +106,14 @@ function mismatches(lo: PageWords[], ours: OurWord[]): string[] {
   return bad;
 }
 
+/**
+ * Word's defaults with single line spacing: these tests are about where rows and cells go, so they
+ * keep proportional line spacing (paragraph layout's business) out of the row heights.
+ */
+const STYLES_SINGLE = DEFAULT_STYLES.replace('w:line="259"', 'w:line="240"');
+
 function doc(tableXml: string, settings = SETTINGS_14): Uint8Array {
-  return buildDocx({ body: tableXml + p(""), settings });
+  return buildDocx({ body: tableXml + p(""), settings, styles: STYLES_SINGLE });
 }
 
 /** Adds table-level cell margins (twips) to a builder table. */
@@ -162,6 +168,58 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     expect(pages).toBe(lo.length);
     // The header's words are on every page, at LibreOffice's positions.
     for (const page of lo) expect(page.words.filter((w) => w.text === "Head").length).toBe(1);
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
+  it("paragraph spacing inside cells: before at the top, the larger of after/before between, contextual spacing", async () => {
+    const sp = (before: number, after: number, contextualSpacing = false) => ({ spacing: { before, after }, contextualSpacing });
+    const rows: (string | CellSpec)[][] = [
+      [{ content: p("Top", sp(240, 0)) + p("Second", sp(0, 240)) }, { content: p("Plain", sp(0, 0)) }],
+      [{ content: p("Ctx1", sp(0, 240, true)) + p("Ctx2", sp(240, 240, true)) + p("Ctx3", sp(0, 0)) }, { content: p("Max1", sp(0, 200)) + p("Max2", sp(100, 0)) + p("Max3", sp(300, 0)) }],
+      ["Next", "Row"],
+    ];
+    const { lo, ours } = await compare(doc(table(rows, { widths: [3000, 3000] })));
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
+  /** Rows of one line, then a row of `lines` lines in its first cell, then rows again. */
+  function tallRowTable(before: number, lines: number, props: Partial<TableProps> = {}): string {
+    const rows: (string | CellSpec)[][] = [];
+    for (let i = 1; i <= before; i++) rows.push([`Line${i}`, `W${i}`]);
+    const tall = Array.from({ length: lines }, (_, i) => p(`Tall${i + 1}`, { spacing: { after: 0 } })).join("");
+    rows.push([{ content: tall }, "Beside"]);
+    rows.push(["Following", "Last"]);
+    return table(rows, { widths: [3000, 3000], ...props });
+  }
+
+  it("a row that may split is cut at a line boundary of its cell and continues on the next page", async () => {
+    const { lo, ours } = await compare(doc(tallRowTable(27, 10)));
+    expect(lo.length).toBe(2);
+    const tallOnFirst = lo[0]!.words.filter((w) => w.text.startsWith("Tall")).length;
+    expect(tallOnFirst).toBeGreaterThan(0);
+    expect(tallOnFirst).toBeLessThan(10);
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
+  it("a cantSplit row that does not fit moves whole to the next page", async () => {
+    const { lo, ours } = await compare(doc(tallRowTable(27, 10, { cantSplit: true })));
+    expect(lo[0]!.words.some((w) => w.text.startsWith("Tall"))).toBe(false);
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
+  it("a table nested in a cell", async () => {
+    const inner = table([["In1", "In2"], ["In3", "In4"]], { widths: [1200, 1200] }) + p("Under");
+    const rows: (string | CellSpec)[][] = [[{ content: p("Outer") + inner }, "Side"], ["Bottom", "End"]];
+    const { lo, ours } = await compare(doc(table(rows, { widths: [3600, 2400] })));
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
+  it("row heights (at least) with bottom- and centre-aligned cells, in a centred table", async () => {
+    const rows: (string | CellSpec)[][] = [
+      [{ content: "Bottom", vAlign: "bottom" }, { content: "Centre", vAlign: "center" }, "TopText"],
+      [{ content: "Second", vAlign: "bottom" }, "Row", "Here"],
+    ];
+    const { lo, ours } = await compare(doc(table(rows, { widths: [1800, 1800, 1800], rowHeight: { h: 1000 }, jc: "center" })));
     expect(mismatches(lo, ours)).toEqual([]);
   });
 });

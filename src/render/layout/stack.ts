@@ -1,7 +1,8 @@
 /**
  * Blocks stacked top-down in a fixed width without pagination: table cells, text boxes, headers,
- * footers and footnotes. Paragraph spacing follows Word: space after and the next space before
- * add up, and contextual spacing drops both between paragraphs of the same style.
+ * footers and footnotes. Paragraph spacing as LibreOffice lays out DOCX: the larger of the space
+ * after and the next space before separates two paragraphs, and contextual spacing drops both
+ * between paragraphs of the same style. Space before the first paragraph and after the last count.
  */
 import type { Paragraph } from "../model/types";
 import type { LayoutContext, PaintItem, StackBlocks, StackedBlocks } from "./types";
@@ -34,7 +35,8 @@ export const stackBlocks: StackBlocks = (blocks, width, ctx) => {
     const sameAsPrev = prev !== null && prev.style.styleId === block.style.styleId;
     const sameAsNext = next?.type === "paragraph" && next.style.styleId === block.style.styleId;
     const before = block.style.contextualSpacing && sameAsPrev ? 0 : laid.spaceBefore;
-    y += pendingAfter + before;
+    // LibreOffice keeps the larger of the space after and the next space before (they do not add up).
+    y += Math.max(pendingAfter, before);
     for (const item of laid.items) items.push(shiftItem(item, 0, y));
     for (const bp of laid.breakPoints) breakPoints.push(y + bp);
     y += laid.height;

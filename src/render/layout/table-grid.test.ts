@@ -83,15 +83,19 @@ describe("column widths", () => {
 
 describe("table position", () => {
   const t = (over: Partial<Table>) => table([row([cell(), cell(), cell()])], over);
-  it("puts the first cell's text at tblInd: the border one left margin further left", () => {
+  it("top level: puts the first cell's text at tblInd, the grid line one left margin further left", () => {
     const x = t({ indent: 36 });
-    expect(tableLeft(x, buildGrid(x), 300, 72, 468)).toBeCloseTo(72 + 36 - 5.4, 6);
+    expect(tableLeft(x, buildGrid(x), 300, 72, 468, true, 0.5)).toBeCloseTo(72 + 36 - 5.4, 6);
+  });
+  it("nested: puts the left border's outer edge at tblInd", () => {
+    const x = t({ indent: 20 });
+    expect(tableLeft(x, buildGrid(x), 300, 0, 200, false, 3)).toBeCloseTo(20 + 1.5, 6);
   });
   it("centres and right-aligns against the area, ignoring the indent", () => {
     const c = t({ align: "center", indent: 50 });
-    expect(tableLeft(c, buildGrid(c), 300, 72, 468)).toBeCloseTo(72 + 84, 6);
+    expect(tableLeft(c, buildGrid(c), 300, 72, 468, true, 0)).toBeCloseTo(72 + 84, 6);
     const r = t({ align: "right" });
-    expect(tableLeft(r, buildGrid(r), 300, 72, 468)).toBeCloseTo(72 + 168, 6);
+    expect(tableLeft(r, buildGrid(r), 300, 72, 468, true, 0)).toBeCloseTo(72 + 168, 6);
   });
 });
 

@@ -121,14 +121,18 @@ export function columnEdges(widths: number[]): number[] {
 }
 
 /**
- * x of the table's left border edge in the area. tblInd puts the first cell's text at the indent,
- * so the border sits one left cell margin further left (Word and LibreOffice agree for left-aligned
- * tables); centred and right-aligned tables ignore the indent.
+ * x of the table's left grid line (where its left border line is centred) in the area.
+ * `textAtIndent` (top-level tables, Word before 2013): tblInd is where the first cell's text
+ * starts, so the grid line sits one left cell margin further left. Otherwise (tables nested in
+ * cells; Word 2013+ documents once the parser says so) tblInd is the outer edge of the left
+ * border, and the line is half its thickness further right. Both measured with LibreOffice.
+ * Centred and right-aligned tables ignore the indent.
  */
-export function tableLeft(t: Table, grid: TableGrid, tableWidth: number, areaLeft: number, areaWidth: number): number {
+export function tableLeft(t: Table, grid: TableGrid, tableWidth: number, areaLeft: number, areaWidth: number, textAtIndent: boolean, leftBorder: number): number {
   if (t.align === "center") return areaLeft + (areaWidth - tableWidth) / 2;
   if (t.align === "right") return areaLeft + areaWidth - tableWidth;
+  const indent = areaLeft + (Number.isFinite(t.indent) ? t.indent : 0);
+  if (!textAtIndent) return indent + leftBorder / 2;
   const first = grid.slots[0]?.find((s) => s !== null) ?? null;
-  const margin = first ? first.cell.margins.left : 0;
-  return areaLeft + (Number.isFinite(t.indent) ? t.indent : 0) - margin;
+  return indent - (first ? first.cell.margins.left : 0);
 }

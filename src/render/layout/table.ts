@@ -10,7 +10,7 @@ import { LIMITS } from "../../limits";
 import { stackBlocks } from "./stack";
 import { anchorY, shiftItem } from "./table-items";
 import { buildGrid, columnEdges, columnWidths, tableLeft, type GridCell, type TableGrid } from "./table-grid";
-import { horizontalEdgeWidth, horizontalLines, verticalEdge, verticalLines } from "./table-borders";
+import { horizontalEdgeWidth, horizontalLines, thickness, verticalEdge, verticalLines } from "./table-borders";
 
 /** Tables currently being laid out inside each other (cells hold tables). */
 let nesting = 0;
@@ -19,7 +19,7 @@ export const placeTable: PlaceTable = (t, cursor, ctx) => {
   if (nesting >= LIMITS.render.maxNesting) return placeFlattened(t, cursor, ctx);
   nesting++;
   try {
-    const prepared = prepareTable(t, cursor.area.left, cursor.area.width, ctx);
+    const prepared = prepareTable(t, cursor.area.left, cursor.area.width, ctx, nesting > 1);
     paginate(prepared, cursor);
   } finally {
     nesting--;
@@ -40,7 +40,7 @@ export function stackTable(t: Table, width: number, ctx: LayoutContext, top: num
   }
   nesting++;
   try {
-    const prepared = prepareTable(t, 0, width, ctx);
+    const prepared = prepareTable(t, 0, width, ctx, nesting > 1);
     paginate(prepared, cursor, (y) => breakPoints.push(y));
   } finally {
     nesting--;
@@ -91,11 +91,14 @@ interface PreparedTable {
   notes: string[][];
 }
 
-export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx: LayoutContext): PreparedTable {
+/** Widths, position, cell contents and row heights of a table; `nested` when it sits in a cell or box. */
+export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx: LayoutContext, nested: boolean): PreparedTable {
   const grid = buildGrid(t);
   const widths = columnWidths(t, grid, areaWidth);
   const edges = columnEdges(widths);
-  const left = tableLeft(t, grid, edges[edges.length - 1]!, areaLeft, areaWidth);
+  const firstCol = grid.slots[0]?.findIndex((s) => s !== null) ?? -1;
+  const leftBorder = firstCol >= 0 ? thickness(verticalEdge(t, grid, 0, firstCol)) : 0;
+  const left = tableLeft(t, grid, edges[edges.length - 1]!, areaLeft, areaWidth, !nested, leftBorder);
   const content = new Map<GridCell, StackedBlocks>();
   for (const g of grid.cells) {
     const w = edges[g.col + g.colSpan]! - edges[g.col]! - g.cell.margins.left - g.cell.margins.right;
@@ -120,8 +123,6 @@ export function rowHeights(t: Table, grid: TableGrid, content: Map<GridCell, Sta
   const heights = t.rows.map((row, r) => {
     let h = 0;
     for (const g of grid.cells) if (g.row === r && g.rowSpan === 1) h = Math.max(h, cellNeed(g, content));
-    // LibreOffice lays rows out in whole twips, rounding the content height down.
-    h = Math.floor(h * 20 + 1e-6) / 20;
     const rule = row.height;
     if (rule && Number.isFinite(rule.value) && rule.value > 0) h = rule.rule === "exact" ? rule.value : Math.max(h, rule.value);
     return h;
