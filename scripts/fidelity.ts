@@ -21,6 +21,7 @@ import { writePair } from "./lib/fidelity-images";
 /** A Signet render taking longer than this counts as an error (the child is killed). */
 const SIGNET_TIMEOUT_MS = 60_000;
 const WORST_SHOWN = 5;
+const MIN_WORDS_TO_RANK = 20;
 
 const CORPUS = new URL("../../shared/corpus/docx/", import.meta.url).pathname;
 const OUT = new URL("../bench/out/fidelity/", import.meta.url).pathname;
@@ -163,10 +164,12 @@ for (const name of names) {
   results.push(result);
 }
 
-// The worst rendered documents by position share, then recall.
+// The worst rendered documents by position share, then recall; documents of a few words (a
+// cover page, a chart) only after those with enough text for the share to mean something.
+const tiny = (d: DocResult) => ((d.cmp?.words ?? 0) < MIN_WORDS_TO_RANK ? 1 : 0);
 const worst = results
   .filter((d) => pdfs.has(d.name) && !d.error)
-  .sort((a, b) => docPlaced(a) - docPlaced(b) || docRecall(a) - docRecall(b))
+  .sort((a, b) => tiny(a) - tiny(b) || docPlaced(a) - docPlaced(b) || docRecall(a) - docRecall(b))
   .slice(0, WORST_SHOWN);
 for (const d of worst) {
   const { ours, ref } = pdfs.get(d.name)!;
@@ -202,6 +205,7 @@ const lines = [
   ``,
   `Worst ${worst.length} (side by side, Signet left, LibreOffice right): ${worst.map((d) => `[${d.name}](pairs/${d.name.replace(/\.docx$/, ".png")})`).join(", ")}`,
   ``,
+  ...(results.some((d) => d.error) ? [`Errors: ${results.filter((d) => d.error).map((d) => d.name).join(", ")}`, ``] : []),
   `| document | pages LO / Signet | LO words | recall | within ${POSITION_TOLERANCE_PT} pt | render ms | error |`,
   `|---|---|---|---|---|---|---|`,
   ...results.map((d) => {
