@@ -93,6 +93,13 @@ describe.skipIf(!haveLibreOffice)("LibreOffice with our fonts", () => {
     expect((await fontMatches("Courier New"))[0]).toBe("Cousine");
   });
 
+  it("kills a conversion that runs past its time limit, and the next one still works", async () => {
+    const docx = buildDocx({ body: p("Aftertimeout") });
+    // No LibreOffice starts and converts in 50 ms: this forces the time-limit path.
+    await expect(convertWithLibreOffice(docx, { timeoutMs: 50 })).rejects.toThrow(/timed out/);
+    expect(await pdfText(await convertWithLibreOffice(docx))).toContain("Aftertimeout");
+  });
+
   it("converts a built DOCX with every declared feature, and returns word boxes in page coordinates", async () => {
     const list = numbering({ numId: 1, levels: [{ fmt: "decimal", text: "%1." }, { fmt: "lowerLetter", text: "(%2)" }] });
     const docx = buildDocx({

@@ -132,6 +132,7 @@ export interface ConvertOptions {
 export async function convertWithLibreOffice(docx: Uint8Array, opts: ConvertOptions = {}): Promise<Uint8Array> {
   const work = mkdtempSync(join(tmpdir(), "signet-lo-"));
   const profile = takeProfile(opts.freshProfile ?? false);
+  let profileUsable = false;
   try {
     const input = join(work, "document.docx");
     writeFileSync(input, docx);
@@ -139,9 +140,12 @@ export async function convertWithLibreOffice(docx: Uint8Array, opts: ConvertOpti
     const { code, output } = await spawnWithTimeout("soffice", args, opts.timeoutMs ?? LIBREOFFICE_TIMEOUT_MS);
     const pdf = join(work, "document.pdf");
     if (!existsSync(pdf)) throw new Error(`LibreOffice produced no PDF (exit ${code}): ${output.trim().slice(0, 500)}`);
+    profileUsable = code === 0;
     return new Uint8Array(readFileSync(pdf));
   } finally {
-    freeProfiles.push(profile);
+    // A killed or failed run may leave a lock or a half-written profile: never reuse it.
+    if (profileUsable) freeProfiles.push(profile);
+    else rmSync(profile, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
   }
 }
