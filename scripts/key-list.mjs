@@ -1,11 +1,10 @@
 #!/usr/bin/env node
 /** `npm run key:list [-- --remote]`: the API keys in D1 (id, name, digest prefix, created, revoked). Never the keys. */
 import { LIST_KEYS_SQL } from "./lib/api-keys.mjs";
-import { applyLocalMigrations, execute, parseArgs, runScript } from "./lib/d1-cli.mjs";
+import { execute, parseArgs, runScript } from "./lib/d1-cli.mjs";
 
 await runScript(async (argv) => {
   const { flags } = parseArgs(argv);
-  await applyLocalMigrations(flags);
   const { rows } = await execute(flags, LIST_KEYS_SQL);
   if (!rows.length) {
     console.log("No API keys in D1 (keys in the API_KEY_HASHES secret are not listed here).");

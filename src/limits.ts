@@ -142,8 +142,8 @@ export const LIMITS = {
   maxAuditTrailEntries: 10_000,
 
   /**
-   * `POST /v1/verify` without an API key. The limiter lives in the isolate (a best-effort guard
-   * against one client hammering it); put a Cloudflare rate-limiting rule in front for a hard limit.
+   * `/v1/verify` and its lookups without an API key, per client IP. The rate-limit binding
+   * `RATE_LIMIT_ANONYMOUS` (wrangler.toml) counts them; these numbers are its per-isolate fallback.
    */
   verify: {
     /** Anonymous requests per client IP per minute. */
@@ -171,6 +171,7 @@ export const LIMITS = {
 
 /** Request-shape caps enforced by the zod schemas. */
 export const REQUEST_LIMITS = {
+  /** Characters of an `eventId`. */
   maxEventIdLength: 255,
   /** Serialized `metadata` (JSON) in a sign request. */
   maxMetadataJsonBytes: 64 * 1024,

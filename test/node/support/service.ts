@@ -14,6 +14,8 @@ export interface RunningService {
   apiKey: string;
   vars: Record<string, string>;
   pid: number | undefined;
+  /** The local D1/R2 state of this service (`wrangler ... --persist-to`). */
+  persistDir: string;
   stop(): Promise<void>;
 }
 
@@ -79,6 +81,7 @@ export async function startService(extraVars: Record<string, string> = {}): Prom
     apiKey,
     vars,
     pid: child.pid,
+    persistDir: persist,
     async stop() {
       if (child.exitCode === null && child.pid) {
         try {
