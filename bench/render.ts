@@ -58,6 +58,35 @@ for (const doc of docs) {
   }
 }
 
+// Where the engine's time goes: the four stages of renderDocxToPdf, median of each over the runs.
+const stageLines: string[] = [];
+try {
+  const { parseDocx } = await import("../src/render/model/parse-docx");
+  const { loadFontBook } = await import("../src/render/fonts/font-book");
+  const { layoutDocument } = await import("../src/render/layout/flow");
+  const { paintDocument } = await import("../src/render/paint/paint-document");
+  stageLines.push(`| document | parse | fonts | layout | paint |`, `|---|---|---|---|---|`);
+  for (const doc of docs) {
+    const times: number[][] = [[], [], [], []];
+    for (let i = 0; i < RUNS + 3; i++) {
+      const t0 = performance.now();
+      const model = parseDocx(doc.bytes);
+      const t1 = performance.now();
+      const book = await loadFontBook(model, fonts);
+      const t2 = performance.now();
+      const laidOut = layoutDocument(model, book);
+      const t3 = performance.now();
+      await paintDocument(laidOut, model);
+      const t4 = performance.now();
+      if (i >= 3) [t1 - t0, t2 - t1, t3 - t2, t4 - t3].forEach((t, k) => times[k]!.push(t));
+    }
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    stageLines.push(`| ${doc.name} | ${times.map((xs) => ms(median(xs))).join(" | ")} |`);
+  }
+} catch (e) {
+  stageLines.push(`Stages not measured: ${(e as Error).message.slice(0, 120)}`);
+}
+
 const httpResults = new Map<string, Timing | string>();
 const svc = await startService();
 try {
@@ -119,6 +148,10 @@ const lines = [
   ),
   ``,
   memory,
+  ``,
+  `Signet engine by stage (Node, median of ${RUNS} warm runs):`,
+  ``,
+  ...stageLines,
   ``,
 ];
 console.log(lines.join("\n"));
