@@ -155,15 +155,29 @@ describe("POST /v1/annotate fills Word and SuperDoc content controls", () => {
 });
 
 describe("POST /v1/annotate query and field rules", () => {
-  it("400 invalid_query for an unknown or conflicting output format, 422 for to=pdf for now", async () => {
+  it("400 invalid_query for an unknown or conflicting output format", async () => {
     for (const q of ["?to=odt", "?output_format=html", "?to=docx&output_format=pdf", "?strict=maybe"]) {
       const res = await annotate(contractTemplate(), [], q);
       expect(res.status, q).toBe(400);
       expect((await problem(res)).code, q).toBe("invalid_query");
     }
-    const res = await annotate(contractTemplate(), [], "?to=pdf");
-    expect(res.status).toBe(422);
-    expect((await problem(res)).code).toBe("pdf_output_not_supported_yet");
+  });
+
+  it("to=pdf (and output_format=pdf) returns the filled document as a PDF, the same bytes every time", async () => {
+    const fields = [{ id: "client_name", type: "text", value: "Ada Lovelace" }];
+    const outputs: Uint8Array[] = [];
+    for (const q of ["?to=pdf", "?output_format=PDF", "?to=pdf"]) {
+      const res = await annotate(contractTemplate(), fields, q);
+      expect(res.status, q).toBe(200);
+      const body = (await res.json()) as { document: { base64: string; contentType: string } };
+      expect(body.document.contentType).toBe("application/pdf");
+      expect(body.document.base64.startsWith("data:application/pdf;base64,")).toBe(true);
+      const bytes = Uint8Array.from(atob(body.document.base64.split(",")[1]!), (ch) => ch.charCodeAt(0));
+      expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe("%PDF-");
+      outputs.push(bytes);
+    }
+    expect(outputs[1]).toEqual(outputs[0]);
+    expect(outputs[2]).toEqual(outputs[0]);
   });
 
   it("strict=true turns unmatched fields into 422 field_not_found naming them", async () => {

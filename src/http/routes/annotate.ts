@@ -3,6 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { InvalidRequest } from "../../errors";
 import { annotateDocument, type OutputFormat } from "../../operations/annotate";
 import type { AppEnv } from "../context";
+import { documentFonts } from "../document-fonts";
 import { requireApiKey } from "../middleware/auth";
 import { documentBase64, jsonBody, type JsonPath } from "../middleware/json-body";
 import { Problem } from "../schemas";
@@ -43,7 +44,7 @@ export const annotateRoute = createRoute({
   path: "/v1/annotate",
   summary: "Fill the content controls of a DOCX template",
   description:
-    "Fills Word content controls (and SuperDoc's structured content and field annotations) by `id` or `group` with text, dates, numbers, checkboxes, pictures, signatures and table rows, wherever they are (body, tables, headers, footers, notes). Only the touched parts are rewritten; the same template and fields give the same bytes. Fields that match nothing are listed in `unmatched` (422 `field_not_found` with `strict=true`).",
+    "Fills Word content controls (and SuperDoc's structured content and field annotations) by `id` or `group` with text, dates, numbers, checkboxes, pictures, signatures and table rows, wherever they are (body, tables, headers, footers, notes). Only the touched parts are rewritten; the same template and fields give the same bytes. Fields that match nothing are listed in `unmatched` (422 `field_not_found` with `strict=true`). With `to=pdf` the filled document is laid out and painted as PDF inside the worker (open fonts metric-compatible with the Office fonts; same input, same bytes).",
   security: [{ bearerAuth: [] }],
   middleware: [requireApiKey(), checkQuery, jsonBody(documentOrImage)] as const,
   request: {
@@ -56,7 +57,7 @@ export const annotateRoute = createRoute({
     401: problem("Missing or unknown API key"),
     413: problem("Body, document or image too large; ZIP limits (zip_limit)"),
     415: problem("Not JSON, or the template is not a DOCX (e.g. a PDF)"),
-    422: problem("Unusable template or image (docx_invalid, xml_doctype_forbidden, image_invalid, url_forbidden), strict mode (field_not_found), to=pdf (pdf_output_not_supported_yet)"),
+    422: problem("Unusable template or image (docx_invalid, xml_doctype_forbidden, image_invalid, url_forbidden), strict mode (field_not_found)"),
     502: problem("Fetching the document or an image failed"),
     504: problem("Fetching the document or an image timed out"),
   },
@@ -67,7 +68,7 @@ export function registerAnnotateRoute(app: OpenAPIHono<AppEnv>) {
     const input = c.req.valid("json");
     const { format, strict } = readAnnotateQuery(c.req.url);
     const config = c.get("config");
-    const result = await annotateDocument(input, { config, selfHost: new URL(c.req.url).hostname, format, strict, preDecoded: c.get("preDecoded") });
+    const result = await annotateDocument(input, { config, selfHost: new URL(c.req.url).hostname, format, strict, preDecoded: c.get("preDecoded"), fonts: documentFonts(c.env) });
     const { output, contentType, unmatched } = result;
     c.set("documentBytesOut", output.length);
     return streamedJsonResponse(

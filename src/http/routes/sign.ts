@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { signDocument } from "../../operations/sign";
 import { SigningEventStore } from "../../store/signing-events";
 import type { AppEnv } from "../context";
+import { documentFonts } from "../document-fonts";
 import { requireApiKey } from "../middleware/auth";
 import { documentBase64, jsonBody } from "../middleware/json-body";
 import { Problem, SignRequest, SignResponse } from "../schemas";
@@ -44,6 +45,7 @@ export function registerSignRoute(app: OpenAPIHono<AppEnv>) {
       keyId: c.get("keyId")!,
       selfHost: new URL(c.req.url).hostname,
       preDecoded: c.get("preDecoded"),
+      fonts: documentFonts(c.env),
     });
     const { output, ...fields } = result;
     c.set("documentBytesOut", output.length);
