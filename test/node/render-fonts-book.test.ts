@@ -62,7 +62,7 @@ describe("font catalog", () => {
         expect(path, `${id} ${b} ${i}`).not.toBeNull();
         expect((await readFile(path!)).byteLength).toBeGreaterThan(10_000);
       }
-    expect(NODE_FONT_PACKAGE_PATHS.size).toBe(7 * 4 + 2 * 2);
+    expect(NODE_FONT_PACKAGE_PATHS.size).toBe(7 * 4 + 3 * 2 + 1);
   });
 
   it("maps Office families to their metric-compatible substitutes", () => {
@@ -156,6 +156,19 @@ describe("loadFontBook", () => {
     const pieces = book.split("Σύμβαση", { family: "Cambria", bold: true, italic: false });
     expect(pieces).toHaveLength(1);
     expect(pieces[0]!.face.id).toBe("NotoSerif-Bold");
+  });
+
+  it("draws Wingdings/Symbol bullets mapped to Unicode with the symbol faces, loading no unrelated script", async () => {
+    const src = recordingSource();
+    const text = "➢ ✓ ◆ ■ ♣ ★";
+    const book = await loadFontBook(model([para([{ text, style: style("Calibri") }])]), src);
+    expect(src.asked).not.toContain("NotoSansHebrew-Regular.ttf");
+    expect(src.asked).not.toContain("NotoSansArabic-Regular.ttf");
+    const pieces = book.split(text, { family: "Calibri", bold: false, italic: false });
+    for (const ch of text.replace(/ /g, "")) {
+      const piece = pieces.find((p) => p.text.includes(ch))!;
+      expect(piece.face.covers(ch.codePointAt(0)!), `${ch} in ${piece.face.id}`).toBe(true);
+    }
   });
 
   it("a document with no runs still gets a face", async () => {

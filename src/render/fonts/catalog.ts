@@ -8,26 +8,32 @@
 import type { FontTableEntry } from "../model/types";
 import fontFiles from "./files.json";
 
-export type FamilyId = "Carlito" | "Caladea" | "Arimo" | "Tinos" | "Cousine" | "NotoSans" | "NotoSerif" | "NotoSansHebrew" | "NotoSansArabic";
+export type FamilyId =
+  | "Carlito" | "Caladea" | "Arimo" | "Tinos" | "Cousine"
+  | "NotoSans" | "NotoSerif" | "NotoSansHebrew" | "NotoSansArabic" | "NotoSansSymbols" | "NotoSansSymbols2";
 
 export type StyleName = "Regular" | "Bold" | "Italic" | "BoldItalic";
 
 interface FamilySpec {
-  /** Whether the family has italic files; a missing italic uses the upright face (we synthesize nothing). */
+  /** Whether the family has italic / bold files; a missing style uses the regular face (we synthesize nothing). */
   italics: boolean;
+  bolds: boolean;
   serif: boolean;
 }
 
 const FAMILIES: Record<FamilyId, FamilySpec> = {
-  Carlito: { italics: true, serif: false },
-  Caladea: { italics: true, serif: true },
-  Arimo: { italics: true, serif: false },
-  Tinos: { italics: true, serif: true },
-  Cousine: { italics: true, serif: false },
-  NotoSans: { italics: true, serif: false },
-  NotoSerif: { italics: true, serif: true },
-  NotoSansHebrew: { italics: false, serif: false },
-  NotoSansArabic: { italics: false, serif: false },
+  Carlito: { italics: true, bolds: true, serif: false },
+  Caladea: { italics: true, bolds: true, serif: true },
+  Arimo: { italics: true, bolds: true, serif: false },
+  Tinos: { italics: true, bolds: true, serif: true },
+  Cousine: { italics: true, bolds: true, serif: false },
+  NotoSans: { italics: true, bolds: true, serif: false },
+  NotoSerif: { italics: true, bolds: true, serif: true },
+  NotoSansHebrew: { italics: false, bolds: true, serif: false },
+  NotoSansArabic: { italics: false, bolds: true, serif: false },
+  // Dingbats, arrows, geometric shapes, math: Wingdings and Symbol bullets mapped to Unicode.
+  NotoSansSymbols: { italics: false, bolds: true, serif: false },
+  NotoSansSymbols2: { italics: false, bolds: false, serif: false },
 };
 
 export const FAMILY_IDS = Object.keys(FAMILIES) as FamilyId[];
@@ -36,10 +42,10 @@ export function styleName(bold: boolean, italic: boolean): StyleName {
   return bold ? (italic ? "BoldItalic" : "Bold") : italic ? "Italic" : "Regular";
 }
 
-/** The file holding `family` in this weight/style (italic falls back to upright where the family has none). */
+/** The file holding `family` in this weight/style (a style the family lacks falls back to regular). */
 export function fontFile(family: FamilyId, bold: boolean, italic: boolean): string {
   const spec = FAMILIES[family];
-  return `${family}-${styleName(bold, italic && spec.italics)}.ttf`;
+  return `${family}-${styleName(bold && spec.bolds, italic && spec.italics)}.ttf`;
 }
 
 export function isSerif(family: FamilyId): boolean {
@@ -156,9 +162,23 @@ function findEntry(fontTable: ReadonlyMap<string, FontTableEntry> | undefined, n
 
 /**
  * Faces tried, in order, for characters the primary face lacks: the Noto face matching the
- * primary's serif-ness and style, then the script-specific Noto faces.
+ * primary's serif-ness and style, the script-specific Noto faces, the symbol faces, then our other
+ * text faces (Arimo, Tinos and Cousine have box drawing and card suits that Noto Sans lacks).
  */
 export function fallbackFamilies(primary: FamilyId): FamilyId[] {
   const wide: FamilyId[] = isSerif(primary) ? ["NotoSerif", "NotoSans"] : ["NotoSans", "NotoSerif"];
-  return [...wide, "NotoSansHebrew", "NotoSansArabic"].filter((f) => f !== primary) as FamilyId[];
+  const chain: FamilyId[] = [...wide, "NotoSansHebrew", "NotoSansArabic", "NotoSansSymbols", "NotoSansSymbols2", "Arimo", "Tinos", "Cousine", "Carlito"];
+  return chain.filter((f) => f !== primary);
+}
+
+/** Script-specific fallbacks are worth loading only for characters of their script. */
+const SCRIPT_RANGES: Partial<Record<FamilyId, [number, number][]>> = {
+  NotoSansHebrew: [[0x0590, 0x05ff], [0xfb1d, 0xfb4f]],
+  NotoSansArabic: [[0x0600, 0x06ff], [0x0750, 0x077f], [0x0870, 0x08ff], [0xfb50, 0xfdff], [0xfe70, 0xfeff]],
+};
+
+/** Whether `family` may have a glyph for `codePoint` (false only where we know it cannot). */
+export function mayCover(family: FamilyId, codePoint: number): boolean {
+  const ranges = SCRIPT_RANGES[family];
+  return !ranges || ranges.some(([lo, hi]) => codePoint >= lo && codePoint <= hi);
 }

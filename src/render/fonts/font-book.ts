@@ -4,7 +4,7 @@
  * faces lack (found by scanning the model's text).
  */
 import type { Block, DocumentModel, FontTableEntry, Inline, RunStyle } from "../model/types";
-import { fallbackFamilies, fontFile, substituteFamily, type FamilyId } from "./catalog";
+import { fallbackFamilies, fontFile, mayCover, substituteFamily, type FamilyId } from "./catalog";
 import { faceFromBytes, type LoadedFace } from "./font-face";
 import type { FaceRequest, FontBook, FontFace, FontSource } from "./types";
 
@@ -33,6 +33,7 @@ export async function loadFontBook(model: DocumentModel, source: FontSource): Pr
     let missing = [...u.codePoints].filter((cp) => !primary.covers(cp));
     for (const fb of fallbackFamilies(u.key.family)) {
       if (missing.length === 0) break;
+      if (!missing.some((cp) => mayCover(fb, cp))) continue;
       const face = await loader.load(fontFile(fb, u.key.bold, u.key.italic));
       if (face) missing = missing.filter((cp) => !face.covers(cp));
     }
