@@ -86,23 +86,28 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   const styleId = styles.has(direct.pStyle, "paragraph") ? direct.pStyle! : (styles.defaultParagraphStyle ?? "");
   const fromStyle = styles.paraProps(styleId || undefined);
   const numId = direct.numId ?? fromStyle.numId;
-  const ilvl = direct.ilvl ?? fromStyle.ilvl ?? 0;
+  const ilvl = direct.ilvl ?? fromStyle.ilvl ?? numbering.levelOfStyle(numId, styleId) ?? 0;
   const level = numbering.level(numId, ilvl);
 
+  // In a table, the table style's paragraph and run formatting sits above docDefaults and under the
+  // paragraph style, except that it beats the default ("Normal") style, as Word and LibreOffice do.
+  const tableWinsOverStyle = !!cell && styleId === styles.defaultParagraphStyle;
   let props = styles.defaultPara;
-  if (cell) props = overlayPara(props, cell.pPr);
+  if (cell && !tableWinsOverStyle) props = overlayPara(props, cell.pPr);
   // Numbering indents sit under the paragraph's direct formatting; when the list comes from the
   // style, the style's own indents win over the level's.
   if (level && direct.numId === undefined) props = overlayPara(overlayPara(props, level.pPr), fromStyle);
   else if (level) props = overlayPara(overlayPara(props, fromStyle), level.pPr);
   else props = overlayPara(props, fromStyle);
+  if (cell && tableWinsOverStyle) props = overlayPara(props, cell.pPr);
   props = overlayPara(props, direct);
 
   // Run formatting every run starts from: docDefaults, then table and paragraph styles (toggles XOR).
   const base = ctx.paragraphBase(cell ?? NO_CELL, styleId, () => {
     let b: RunProps = styles.defaultRun;
-    if (cell) b = xorToggles(b, cell.rPr);
-    return xorToggles(b, styles.runProps(styleId || undefined));
+    if (cell && !tableWinsOverStyle) b = xorToggles(b, cell.rPr);
+    b = xorToggles(b, styles.runProps(styleId || undefined));
+    return cell && tableWinsOverStyle ? xorToggles(b, cell.rPr) : b;
   });
   const markRPr = pPr?.child("rPr");
   const markStyle = ctx.runStyle(base, markRPr?.inner() ?? "", () => toRunStyle(resolveRun(ctx, base, markRPr)));

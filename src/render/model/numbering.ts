@@ -24,6 +24,8 @@ export interface Level {
   pPr: ParaProps;
   /** Picture bullet id (w:lvlPicBulletId), resolved to an image by the body reader. */
   picBulletId?: string;
+  /** Paragraph style linked to this level (w:pStyle): a paragraph of that style is at this level. */
+  pStyle?: string;
 }
 
 interface AbstractNum {
@@ -61,6 +63,7 @@ function readLevel(l: XNode, env: ReadEnv): Level {
     rPr: readRunProps(l.child("rPr"), env),
     pPr: readParaProps(l.child("pPr"), env),
     picBulletId: val(l, "lvlPicBulletId"),
+    pStyle: val(l, "pStyle"),
   };
 }
 
@@ -130,6 +133,14 @@ export class Numbering {
     const inst = this.nums.get(numId);
     if (!inst) return undefined;
     return inst.levels.get(ilvl) ?? this.abstractOf(numId)?.levels[ilvl];
+  }
+
+  /** The level a paragraph style is linked to (w:lvl/w:pStyle) in this num's definition. */
+  levelOfStyle(numId: string | undefined, styleId: string): number | undefined {
+    if (numId === undefined || !styleId) return undefined;
+    const levels = this.abstractOf(numId)?.levels ?? [];
+    const i = levels.findIndex((l) => l?.pStyle === styleId);
+    return i >= 0 ? i : undefined;
   }
 
   /** Advances the counters for a paragraph of (numId, ilvl) and returns its label. */

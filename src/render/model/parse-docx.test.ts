@@ -272,3 +272,56 @@ describe("package edge cases", () => {
     expect(textOf(paras(m.sections[0]!.blocks)[0]!)).toBe("still here");
   });
 });
+
+describe("Word's special cases", () => {
+  it("a table style's paragraph spacing beats the Normal style but not other paragraph styles", () => {
+    const st = styles(
+      `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:pPr><w:spacing w:after="160"/></w:pPr></w:style>` +
+        `<w:style w:type="paragraph" w:styleId="Quote"><w:basedOn w:val="Normal"/><w:pPr><w:spacing w:after="240"/></w:pPr></w:style>` +
+        `<w:style w:type="table" w:styleId="TableGrid"><w:pPr><w:spacing w:after="0"/></w:pPr></w:style>`,
+    );
+    const cell = (p: string) => `<w:tc>${p}</w:tc>`;
+    const tbl = `<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid><w:tr>${cell(para(text("normal")))}${cell(`<w:p><w:pPr><w:pStyle w:val="Quote"/></w:pPr>${text("quote")}</w:p>`)}</w:tr></w:tbl>`;
+    const [t, after] = body(docx(tbl + para(text("outside")), { "word/styles.xml": st }));
+    const [c0, c1] = (t as Table).rows[0]!.cells;
+    expect(paras(c0!.blocks)[0]!.style.spaceAfter).toBe(0);
+    expect(paras(c1!.blocks)[0]!.style.spaceAfter).toBe(12);
+    expect((after as Paragraph).style.spaceAfter).toBe(8);
+  });
+
+  it("numbers headings whose style names the list and whose level names the style", () => {
+    const numbering =
+      `<w:numbering ${W}><w:abstractNum w:abstractNumId="0">` +
+      `<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="upperRoman"/><w:pStyle w:val="Heading1"/><w:lvlText w:val="%1."/></w:lvl>` +
+      `<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="upperLetter"/><w:pStyle w:val="Heading2"/><w:lvlText w:val="%1.%2"/><w:suff w:val="space"/></w:lvl>` +
+      `<w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2.%3"/><w:isLgl/></w:lvl>` +
+      `</w:abstractNum><w:num w:numId="7"><w:abstractNumId w:val="0"/></w:num></w:numbering>`;
+    const st = styles(
+      `<w:style w:type="paragraph" w:styleId="Heading1"><w:pPr><w:numPr><w:numId w:val="7"/></w:numPr></w:pPr></w:style>` +
+        `<w:style w:type="paragraph" w:styleId="Heading2"><w:pPr><w:numPr><w:numId w:val="7"/></w:numPr></w:pPr></w:style>`,
+    );
+    const h = (style: string) => `<w:p><w:pPr><w:pStyle w:val="${style}"/></w:pPr>${text(style)}</w:p>`;
+    const legal = `<w:p><w:pPr><w:numPr><w:ilvl w:val="2"/><w:numId w:val="7"/></w:numPr></w:pPr>${text("legal")}</w:p>`;
+    const b = paras(body(docx(h("Heading1") + h("Heading2") + h("Heading2") + legal + h("Heading1") + h("Heading2"), { "word/styles.xml": st, "word/numbering.xml": numbering })));
+    expect(b.map((p) => p.numbering?.text)).toEqual(["I.", "I.A", "I.B", "1.2.1", "II.", "II.A"]);
+    expect(b[1]!.numbering!.suffix).toBe("space");
+  });
+
+  it("reads a DrawingML text box (mc:AlternateContent) as a box holding its paragraphs", () => {
+    const box =
+      `<w:p><w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><mc:Choice Requires="wps"><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:extent cx="1270000" cy="254000"/>` +
+      `<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:spPr><a:solidFill><a:srgbClr val="FFEECC"/></a:solidFill></wps:spPr>` +
+      `<wps:txbx><w:txbxContent><w:p><w:r><w:t>inside the box</w:t></w:r></w:p></w:txbxContent></wps:txbx></wps:wsp></a:graphicData></a:graphic></wp:inline></w:drawing></mc:Choice>` +
+      `<mc:Fallback><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml" style="width:100pt;height:20pt"><v:textbox><w:txbxContent><w:p><w:r><w:t>fallback copy</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r></w:p>`;
+    const inline = paras(body(docx(box)))[0]!.inlines;
+    expect(inline).toHaveLength(1);
+    expect(inline[0]).toMatchObject({ type: "box", width: 100, height: 20, fill: "FFEECC" });
+    expect(textOf(paras((inline[0] as Extract<Inline, { type: "box" }>).blocks)[0]!)).toBe("inside the box");
+  });
+
+  it("refuses tables nested beyond the limit with docx_invalid instead of recursing", () => {
+    let nested = para(text("core"));
+    for (let i = 0; i < 40; i++) nested = `<w:tbl><w:tblGrid><w:gridCol w:w="100"/></w:tblGrid><w:tr><w:tc>${nested}</w:tc></w:tr></w:tbl><w:p/>`;
+    expect(() => parseDocx(docx(nested))).toThrow(expect.objectContaining({ code: "docx_invalid" }));
+  });
+});
