@@ -72,6 +72,9 @@ describe("font catalog", () => {
     expect(substituteFamily("Arial")).toBe("Arimo");
     expect(substituteFamily("Times New Roman")).toBe("Tinos");
     expect(substituteFamily("Courier New")).toBe("Cousine");
+    // LibreOffice (through fontconfig) drew these in Noto Serif / Noto Sans: word widths matched to 0.1 pt.
+    expect(substituteFamily("Georgia")).toBe("NotoSerif");
+    expect(substituteFamily("Verdana")).toBe("NotoSans");
   });
 
   it("maps unknown families through the font table: alt name, pitch, family class, PANOSE", () => {

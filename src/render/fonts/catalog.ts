@@ -68,6 +68,14 @@ export const NODE_FONT_PACKAGE_PATHS: ReadonlyMap<string, string> = new Map(Obje
  */
 const KNOWN: Record<string, FamilyId> = {
   calibri: "Carlito",
+  georgia: "NotoSerif",
+  garamond: "NotoSerif",
+  "book antiqua": "NotoSerif",
+  "palatino linotype": "NotoSerif",
+  "century schoolbook": "NotoSerif",
+  verdana: "NotoSans",
+  tahoma: "NotoSans",
+  "segoe ui": "NotoSans",
   "calibri light": "Carlito",
   carlito: "Carlito",
   cambria: "Caladea",
@@ -95,12 +103,15 @@ const KNOWN: Record<string, FamilyId> = {
 };
 
 /**
- * Families we have no substitute for. Measured: LibreOffice 7 on this machine, with our font
- * folders added to fontconfig (as the fidelity harness runs it), renders unknown families through
- * fontconfig's generic lists: an unknown sans → Noto Sans, an unknown serif → Noto Serif
- * (`fc-match UnknownFamilyXYZ` → NotoSans_400Regular.ttf, `fc-match serif` → NotoSerif), fixed
- * pitch → a mono face. So Noto Sans is closer to LibreOffice than Carlito or Arimo would be.
- * Monospace → Cousine (Noto Sans Mono is not among our fonts).
+ * Families we have no substitute for. Measured with LibreOffice 7 on this machine and the fidelity
+ * harness's fontconfig (test/node/support/libreoffice.ts: our font folders, Office-name aliases):
+ * an unknown family goes through fontconfig's default list and comes out in Noto Sans (word
+ * widths match Noto Sans to 0.3 pt; `fc-match UnknownFamilyXYZ` → NotoSans_400Regular.ttf) even
+ * when the font table says `roman` (LibreOffice ignores the class); names fontconfig knows as serif
+ * (Georgia) come out in Noto Serif. So an unknown sans → Noto Sans, as LibreOffice does, rather
+ * than Carlito or Arimo. An unknown serif (font table `roman` or serif PANOSE) → Noto Serif: here we
+ * follow the document's own description rather than LibreOffice, since the author saw a serif face.
+ * Fixed pitch → Cousine (LibreOffice picks the system's Noto Sans Mono, not among our fonts).
  */
 export const UNKNOWN_SANS: FamilyId = "NotoSans";
 export const UNKNOWN_SERIF: FamilyId = "NotoSerif";
