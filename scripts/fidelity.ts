@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "../test/node/support/libreoffice";
 import { compareWords, docPlaced, docRecall, POSITION_TOLERANCE_PT, totals, type DocResult } from "./lib/fidelity-compare";
+import { brokenGlyphs, GLYPH_CHECK_PAGES } from "./lib/fidelity-glyphs";
 import { writePair } from "./lib/fidelity-images";
 
 /** A Signet render taking longer than this counts as an error (the child is killed). */
@@ -145,6 +146,7 @@ for (const name of names) {
   else {
     result.renderMs = ours.ms;
     writeFileSync(join(SIGNET_OUT, name.replace(/\.docx$/, ".pdf")), ours.pdf);
+    result.brokenGlyphs = await brokenGlyphs(ours.pdf);
   }
   if ("error" in ref) result.referenceError = ref.error;
   else {
@@ -192,6 +194,7 @@ const summary = [
   `word recall: mean ${pct(t.meanRecall)}, overall ${pct(t.overallRecall)}`,
   `equal page count: ${t.equalPageCount} / ${t.measured} (${pct(t.measured ? t.equalPageCount / t.measured : 0)})`,
   `words within ${POSITION_TOLERANCE_PT} pt: ${pct(t.placedShare)}`,
+  `documents with glyphs a viewer cannot draw (MuPDF, first ${GLYPH_CHECK_PAGES} pages): ${t.withBrokenGlyphs} / ${t.renderedWithoutError}`,
   renderTimes.length ? `Signet render time: median ${renderTimes[Math.floor(renderTimes.length / 2)]!.toFixed(0)} ms, max ${renderTimes.at(-1)!.toFixed(0)} ms (Node, first render of each document)` : "",
 ].filter(Boolean);
 
@@ -206,11 +209,11 @@ const lines = [
   `Worst ${worst.length} (side by side, Signet left, LibreOffice right): ${worst.map((d) => `[${d.name}](pairs/${d.name.replace(/\.docx$/, ".png")})`).join(", ")}`,
   ``,
   ...(results.some((d) => d.error) ? [`Errors: ${results.filter((d) => d.error).map((d) => d.name).join(", ")}`, ``] : []),
-  `| document | pages LO / Signet | LO words | recall | within ${POSITION_TOLERANCE_PT} pt | render ms | error |`,
-  `|---|---|---|---|---|---|---|`,
+  `| document | pages LO / Signet | LO words | recall | within ${POSITION_TOLERANCE_PT} pt | broken glyphs | render ms | error |`,
+  `|---|---|---|---|---|---|---|---|`,
   ...results.map((d) => {
     const c = d.cmp;
-    return `| ${cell(d.name)} | ${c ? `${c.pagesReference} / ${d.error ? "-" : c.pagesOurs}` : "-"} | ${c?.words ?? "-"} | ${c ? pct(docRecall(d)) : "-"} | ${c ? pct(docPlaced(d)) : "-"} | ${d.renderMs?.toFixed(0) ?? "-"} | ${cell(d.error ?? (d.referenceError ? `LibreOffice: ${d.referenceError}` : ""))} |`;
+    return `| ${cell(d.name)} | ${c ? `${c.pagesReference} / ${d.error ? "-" : c.pagesOurs}` : "-"} | ${c?.words ?? "-"} | ${c ? pct(docRecall(d)) : "-"} | ${c ? pct(docPlaced(d)) : "-"} | ${d.brokenGlyphs ?? "-"} | ${d.renderMs?.toFixed(0) ?? "-"} | ${cell(d.error ?? (d.referenceError ? `LibreOffice: ${d.referenceError}` : ""))} |`;
   }),
   ``,
 ];

@@ -74,6 +74,8 @@ export interface DocResult {
   referenceError?: string;
   renderMs?: number;
   cmp?: WordComparison;
+  /** Glyphs of Signet's PDF a viewer cannot draw (scripts/lib/fidelity-glyphs.ts); null: not checked. */
+  brokenGlyphs?: number | null;
 }
 
 export interface Totals {
@@ -88,6 +90,8 @@ export interface Totals {
   equalPageCount: number;
   /** All placed words / all LibreOffice words. */
   placedShare: number;
+  /** Rendered documents with at least one glyph a viewer cannot draw. */
+  withBrokenGlyphs: number;
 }
 
 const share = (n: number, d: number) => (d === 0 ? 1 : n / d);
@@ -113,5 +117,6 @@ export function totals(results: DocResult[]): Totals {
     overallRecall: share(measured.reduce((n, d) => n + (d.cmp?.recalled ?? 0), 0), allWords),
     equalPageCount: measured.filter((d) => d.cmp && d.cmp.pagesOurs === d.cmp.pagesReference).length,
     placedShare: share(measured.reduce((n, d) => n + (d.cmp?.placed ?? 0), 0), allWords),
+    withBrokenGlyphs: results.filter((d) => !d.error && (d.brokenGlyphs ?? 0) > 0).length,
   };
 }

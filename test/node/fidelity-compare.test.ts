@@ -52,7 +52,7 @@ describe("totals", () => {
   it("keeps the words of a document Signet failed on in the denominators", () => {
     const ref = [page(w("a", 1, 1), w("b", 30, 1), w("c", 60, 1))];
     const results: DocResult[] = [
-      { name: "ok.docx", cmp: compareWords(ref, ref), renderMs: 5 },
+      { name: "ok.docx", cmp: compareWords(ref, ref), renderMs: 5, brokenGlyphs: 2 },
       { name: "fails.docx", error: "boom", cmp: compareWords(ref, []) },
       { name: "lo-fails.docx", referenceError: "timeout" },
     ];
@@ -66,6 +66,7 @@ describe("totals", () => {
       overallRecall: 0.5,
       equalPageCount: 1,
       placedShare: 0.5,
+      withBrokenGlyphs: 1,
     });
   });
 });
