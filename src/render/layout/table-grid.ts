@@ -45,10 +45,12 @@ export function buildGrid(t: Table): TableGrid {
   const cells: GridCell[] = [];
   t.rows.forEach((row, r) => {
     const line: (GridCell | null)[] = new Array(columns).fill(null);
-    let col = Math.min(clampCount(row.gridBefore), columns);
-    for (const cell of row.cells) {
-      if (col >= columns) break; // more cells than the grid holds: drop the overflow
-      const colSpan = Math.min(Math.max(1, clampCount(cell.gridSpan)), columns - col);
+    // Spans and skips never push a later cell off the grid: each cell keeps at least one column.
+    let col = Math.min(clampCount(row.gridBefore), Math.max(0, columns - row.cells.length));
+    row.cells.forEach((cell, i) => {
+      if (col >= columns) return; // more cells than the column limit: drop the overflow
+      const later = Math.min(row.cells.length - i - 1, columns - col - 1);
+      const colSpan = Math.min(Math.max(1, clampCount(cell.gridSpan)), columns - col - later);
       const above = r > 0 ? slots[r - 1]![col]! : null;
       let g: GridCell;
       if (cell.vMerge === "continue" && above && above.col === col && above.colSpan === colSpan) {
@@ -61,7 +63,7 @@ export function buildGrid(t: Table): TableGrid {
       }
       for (let c = col; c < col + colSpan; c++) line[c] = g;
       col += colSpan;
-    }
+    });
     slots.push(line);
   });
   return { columns, slots, cells };

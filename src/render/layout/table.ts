@@ -242,8 +242,8 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
     if (headers > 0 && r >= headers) {
       let need = 0;
       for (let h = 0; h < headers; h++) need += (h === 0 ? horizontalEdgeWidth(t, grid, -1, 0) : p.roomAbove[h]!) + p.heights[h]!;
-      // Headers taller than the page would leave no room for the rows they head: drop them.
-      if (need + roomUnder(headers - 1) < cursor.remaining()) for (let h = 0; h < headers; h++) placeRow(h, p.heights[h]!, null, null);
+      // Headers taking more than half the page would leave little room for the rows they head: drop them.
+      if (need + roomUnder(headers - 1) <= cursor.remaining() / 2) for (let h = 0; h < headers; h++) placeRow(h, p.heights[h]!, null, null);
     }
   };
 
