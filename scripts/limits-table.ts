@@ -1,6 +1,6 @@
 /**
  * The README's "Limits" table, generated from src/limits.ts (values from the module, wording
- * from the doc comment above each entry). `npx tsx scripts/limits-table.ts --write` rewrites the
+ * from the doc comment above each entry). `npm run limits:readme` rewrites the
  * block between the markers in README.md; test/node/ops-limits.test.ts fails when it is stale.
  */
 import { readFileSync, writeFileSync } from "node:fs";

@@ -5,7 +5,7 @@ import { BEGIN, END, limitEntries, limitsTable } from "../../scripts/limits-tabl
 const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
 
 describe("README Limits table", () => {
-  it("is the table generated from src/limits.ts (run npx tsx scripts/limits-table.ts --write)", () => {
+  it("is the table generated from src/limits.ts (run npm run limits:readme)", () => {
     const block = readme.slice(readme.indexOf(BEGIN), readme.indexOf(END) + END.length);
     expect(block).toBe(limitsTable());
   });
