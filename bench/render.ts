@@ -6,12 +6,16 @@
  * - Engine: `renderDocxToPdf` alone in Node, warm, ≥ 30 runs, median / p95.
  * - HTTP: `POST /v1/annotate?to=pdf` (fill one field, render, base64 out) against `wrangler dev`,
  *   warm, ≥ 30 runs, and workerd's peak RSS. Until the route renders, the status it answers is reported.
+ * - Memory: one render per document in a Node process with a 128 MB V8 heap (the isolate limit).
  * - LibreOffice: `soffice --headless --convert-to pdf`, a new process per document, ≥ 5 runs each:
  *   with a fresh profile every time (what `libreoffice-convert` does) and with a reused profile.
  *
  * Documents: bench/render-docs.ts. Run: `npx tsx bench/render.ts` (BENCH_RUNS=n, LO_RUNS=n). Writes bench/out/render.md.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { fork } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { nodeFontSource } from "../scripts/lib/node-font-source";
 import { contract, report } from "./render-docs";
 import { convertWithLibreOffice, pdfPageCount } from "../test/node/support/libreoffice";
@@ -87,6 +91,32 @@ try {
   stageLines.push(`Stages not measured: ${(e as Error).message.slice(0, 120)}`);
 }
 
+// Memory: each document rendered once in a fresh Node process whose V8 heap is capped at the
+// Workers isolate limit (128 MB); the process's peak RSS includes Node and tsx themselves.
+const HEAP_CAP_MB = 128;
+const capped = new Map<string, string>();
+for (const doc of docs) {
+  const dir = mkdtempSync(join(tmpdir(), "signet-bench-"));
+  const path = join(dir, "doc.docx");
+  writeFileSync(path, doc.bytes);
+  const child = fork(new URL("../scripts/lib/fidelity-render-child.ts", import.meta.url).pathname, [], {
+    execArgv: ["--import", "tsx", `--max-old-space-size=${HEAP_CAP_MB}`],
+    serialization: "advanced",
+    stdio: ["ignore", "ignore", "ignore", "ipc"],
+  });
+  const reply = await new Promise<{ error?: string; maxRssKb?: number } | null>((resolve) => {
+    child.once("message", (m) => resolve(m as { error?: string; maxRssKb?: number }));
+    child.once("exit", () => resolve(null));
+    child.send({ path });
+  });
+  child.kill();
+  rmSync(dir, { recursive: true, force: true });
+  capped.set(
+    doc.name,
+    reply === null ? `died (out of memory?) with a ${HEAP_CAP_MB} MB heap` : reply.error ? `error: ${reply.error.slice(0, 80)}` : `ok with a ${HEAP_CAP_MB} MB heap, process peak RSS ${mb((reply.maxRssKb ?? 0) * 1024)}`,
+  );
+}
+
 const httpResults = new Map<string, Timing | string>();
 const svc = await startService();
 try {
@@ -148,6 +178,7 @@ const lines = [
   ),
   ``,
   memory,
+  ...docs.map((d) => `Node, one render of the ${d.name}: ${capped.get(d.name)}.`),
   ``,
   `Signet engine by stage (Node, median of ${RUNS} warm runs):`,
   ``,
