@@ -42,6 +42,8 @@ const BOX_INSET_Y = 3.6;
 /** Room above the first footnote of a page for the separator line, and its length as a share of the text width. */
 const NOTE_SEPARATOR_HEIGHT = 12;
 const NOTE_SEPARATOR_SHARE = 0.25;
+/** Margins of LibreOffice's endnote pages (2 cm). */
+const ENDNOTE_MARGIN = (2 / 2.54) * 72;
 
 export function layoutDocument(model: DocumentModel, fonts: FontBook): LaidOutDocument {
   return new DocumentFlow(model, fonts).run();
@@ -73,7 +75,7 @@ class DocumentFlow {
     private readonly model: DocumentModel,
     fonts: FontBook,
   ) {
-    this.sections = model.sections.length > 0 ? model.sections : [DEFAULT_SECTION];
+    this.sections = model.sections.length > 0 ? [...model.sections] : [DEFAULT_SECTION];
     this.ctx = { fonts, defaultTabStop: model.defaultTabStop > 0 ? model.defaultTabStop : 36, fieldValue: () => undefined };
     // Header heights before pagination: wide page numbers stand in for the real ones.
     this.heights = new PartHeights(model, { ...this.ctx, fieldValue: () => "99" });
@@ -94,7 +96,11 @@ class DocumentFlow {
       if (balance) this.placeBalanced(blocks);
       else this.placeBlocks(blocks);
     });
-    // Endnotes follow the body (each note's blocks flow like body text).
+    // Endnotes follow the body on pages of their own, as LibreOffice prints DOCX endnotes.
+    if (this.pager.endnotes.length > 0) {
+      this.sections.push(endnoteSection(this.sections[this.sections.length - 1]!));
+      this.pager.newPage(this.sections.length - 1);
+    }
     for (let i = 0; i < this.pager.endnotes.length; i++) {
       const blocks = this.model.notes.get(this.pager.endnotes[i]!);
       if (blocks) this.placeBlocks(blocks);
@@ -462,6 +468,22 @@ class DocumentFlow {
       }
     }
   }
+}
+
+/** LibreOffice's endnote page style: the last section's page size, 2 cm margins, no header or footer. */
+function endnoteSection(last: Section): Section {
+  const m = ENDNOTE_MARGIN;
+  return {
+    ...last,
+    margins: { top: m, right: m, bottom: m, left: m, header: 0, footer: 0, gutter: 0 },
+    columns: { count: 1, space: 0, separator: false },
+    start: "nextPage",
+    headers: {},
+    footers: {},
+    titlePage: false,
+    pageNumberStart: undefined,
+    blocks: [],
+  };
 }
 
 /** Contextual spacing drops a paragraph's own space next to a paragraph of the same style. */
