@@ -129,6 +129,21 @@ const CASES: Case[] = [
     xml: [p([r("Bold words ", { sizePt: 12, b: true }), r("italic words ", { sizePt: 12, i: true }), r("Arial words ", { sizePt: 12, font: "Arial" }), r("Times words", { sizePt: 12, font: "Times New Roman" })], base12)],
     model: [para([text("Bold words ", { bold: true }), text("italic words ", { italic: true }), text("Arial words ", { font: "Arial" }), text("Times words", { font: "Times New Roman" })])],
   },
+  {
+    name: "tabs past the right edge",
+    xml: [p("Start\t\t\t\t\t\t\t\t\t\t\t\t\t\tend of it", base12)],
+    model: [para([text("Start"), ...Array.from({ length: 14 }, () => ({ type: "tab" as const, style: rs() })), text("end of it")])],
+  },
+  {
+    name: "decimal and centre tabs",
+    xml: [p("Total\t1234.56\tmid", { ...base12, tabs: [{ pos: 2880, val: "decimal" }, { pos: 7200, val: "center" }] })],
+    model: [para([text("Total"), { type: "tab", style: rs() }, text("1234.56"), { type: "tab", style: rs() }, text("mid")], { tabs: [{ pos: 144, align: "decimal", leader: "none" }, { pos: 360, align: "center", leader: "none" }] })],
+  },
+  {
+    name: "caps, small caps and character spacing",
+    xml: [p([r("all caps ", { sizePt: 12, caps: true }), r("Small Caps Here ", { sizePt: 12, smallCaps: true }), r("spaced out", { sizePt: 12, spacing: 20 }), " tail"], base12)],
+    model: [para([text("all caps ", { caps: true }), text("Small Caps Here ", { smallCaps: true }), text("spaced out", { charSpacing: 1 }), text(" tail")])],
+  },
 ];
 
 interface PlacedWord {
@@ -156,8 +171,8 @@ async function mutoolWords(pdf: Uint8Array): Promise<PlacedWord[][]> {
           cur = null;
           continue;
         }
-        // A new word after a space, a jump in x (tabs) or a baseline change (superscripts).
-        if (!cur || Math.abs(cur.baseline - y) > 0.5 || Math.abs(x - lastEnd) > 1) {
+        // A new word after a space, a jump in x (tabs; character spacing stays below 4 pt here) or a baseline change.
+        if (!cur || Math.abs(cur.baseline - y) > 0.5 || Math.abs(x - lastEnd) > 4) {
           cur = { text: "", x, baseline: y };
           words.push(cur);
         }

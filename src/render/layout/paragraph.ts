@@ -153,6 +153,8 @@ class ParagraphLayouter {
         continue;
       }
       if (pc.kind === "break") return { end: i + 1, forced: false };
+      // A tab whose stop is at or past the right edge starts the next line (LibreOffice).
+      if (pc.kind === "tab" && !pc.label && i > start && cursor.tabReachesEdge()) return { end: i, forced: false };
       if ((pc.kind === "text" || pc.kind === "object") && cursor.endWith(pc.width) > right + FIT_EPSILON) {
         if (lastBreak > start) return { end: lastBreak, forced: false };
         if (pc.kind === "text" && !pc.label) {
@@ -577,6 +579,13 @@ class TabCursor {
       this.xs[o] = this.x;
       this.x += w;
     }
+  }
+
+  /** Would a tab added now go to a default stop at or past the right edge? (Explicit stops are kept.) */
+  tabReachesEdge(): boolean {
+    const x = this.end();
+    const stop = nextStop(x, this.tc.tabs, this.tc.defaultTab, this.tc.implicit, this.tc.origin);
+    return stop.pos >= this.right - FIT_EPSILON && !this.tc.tabs.some((t) => t.pos === stop.pos);
   }
 
   /** Fixes the pending tab's width and the positions of the text after it. */
