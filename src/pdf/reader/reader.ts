@@ -172,6 +172,12 @@ export class PdfReader {
       if (typeof s === "number" && Number.isSafeInteger(s) && s > size) size = s;
       for (const num of r.entries.keys()) if (num + 1 > size) size = num + 1;
     }
+    // A damaged chain still reads the objects it lost from a scan; an incremental writer must
+    // not hand their numbers to new objects (it would overwrite, say, the catalog).
+    if (this.chainDamaged) {
+      this.scanned ??= scanIndex(this.xref.scan());
+      for (const num of this.scanned.keys()) if (Number.isSafeInteger(num) && num + 1 > size) size = num + 1;
+    }
     this.size = size;
     this.usesXrefStreams = this.revisions[this.revisions.length - 1]!.xrefKind === "stream";
   }
