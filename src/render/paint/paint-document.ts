@@ -48,12 +48,18 @@ export async function paintDocument(doc: LaidOutDocument, model: DocumentModel):
     const page = pdf.addPage([width, height]);
     await painter.paintPage(page, height, laid.items);
   }
+  painter.finish();
   // objectsPerTick: pdf-lib otherwise waits a timer tick every 50 objects (idle time, no gain here).
   return pdf.save({ useObjectStreams: true, objectsPerTick: Number.POSITIVE_INFINITY });
 }
 
 class Painter {
   private readonly fonts: FontEmbedder;
+
+  /** Writes the objects that depend on the whole document (font subsets). */
+  finish(): void {
+    this.fonts.finish();
+  }
   /** Embedded image per image id; null when it is not drawable (other type, corrupt, too large). */
   private readonly images = new Map<string, Promise<PDFImage | null>>();
   private readonly fontRefs = new Map<string, PDFRef>();

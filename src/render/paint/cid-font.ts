@@ -1,0 +1,158 @@
+/**
+ * One embedded font as PDF objects: a Type0 font with Identity-H encoding over a CIDFontType2 whose
+ * CIDs are the original glyph ids (CIDToGIDMap /Identity), the subset font file (truetype-subset.ts),
+ * widths of the glyphs used, and a ToUnicode CMap so the text can be selected, searched and copied.
+ * The objects are written by `finish()`, once every string of the document has been encoded.
+ */
+import type { Font, Glyph } from "@pdf-lib/fontkit";
+import { PDFHexString, PDFString, type PDFDocument, type PDFRef } from "pdf-lib";
+import { subsetTrueType } from "./truetype-subset";
+
+/**
+ * Word draws no ligatures by default, and layout measured each character's own advance: with
+ * ligatures on, painted text would differ from the measured width. Arabic joining forms (init,
+ * medi, fina, rlig) stay on: fontkit picks them from the script.
+ */
+const FEATURES = { liga: false, clig: false, dlig: false };
+
+/** Scripts drawn glyph by glyph without shaping: Latin, Greek, Cyrillic, Armenian, punctuation, symbols. */
+const SIMPLE_TEXT = /^[\u0000-\u058f\u1d00-\u1fff\u2000-\u2bff\u2e00-\u2e7f\ua640-\ua69f\ua720-\ua7ff\ufb00-\ufb06\ufe20-\ufe2f]*$/u;
+
+export class CidFont {
+  readonly ref: PDFRef;
+  /** Glyph id → the text it stands for (first use wins), for widths and ToUnicode. */
+  private readonly used = new Map<number, string>();
+  private readonly glyphByCodePoint = new Map<number, number>();
+
+  constructor(
+    private readonly pdf: PDFDocument,
+    private readonly font: Font,
+    private readonly bytes: Uint8Array,
+    private readonly baseName: string,
+  ) {
+    this.ref = pdf.context.nextRef();
+  }
+
+  /** The glyph string for `text` (one segment in logical order; right-to-left segments come out in visual order). */
+  encode(text: string, rtl: boolean): PDFHexString {
+    let hex = "";
+    if (!rtl && SIMPLE_TEXT.test(text)) {
+      for (const ch of text) {
+        const cp = ch.codePointAt(0)!;
+        let gid = this.glyphByCodePoint.get(cp);
+        if (gid === undefined) {
+          gid = this.font.glyphForCodePoint(cp)?.id ?? 0;
+          this.glyphByCodePoint.set(cp, gid);
+        }
+        if (!this.used.has(gid)) this.used.set(gid, ch);
+        hex += gid.toString(16).padStart(4, "0");
+      }
+      return PDFHexString.of(hex);
+    }
+    // Complex scripts and right-to-left text: fontkit shapes (joining forms) and orders the glyphs.
+    const run = this.font.layout(text, FEATURES as unknown as string[]);
+    for (const g of run.glyphs as Glyph[]) {
+      const chars = String.fromCodePoint(...(g.codePoints ?? []));
+      if (!this.used.get(g.id)) this.used.set(g.id, chars);
+      hex += g.id.toString(16).padStart(4, "0");
+    }
+    return PDFHexString.of(hex);
+  }
+
+  /** Writes the font objects (call once, after the last `encode`). */
+  finish(): void {
+    const ctx = this.pdf.context;
+    const font = this.font;
+    const upem = font.unitsPerEm || 1000;
+    const scale = (n: number) => Math.round((n * 1000) / upem);
+    const gids = [...this.used.keys()].sort((a, b) => a - b);
+
+    const subset = subsetTrueType(this.bytes, gids);
+    const fontFile = ctx.register(ctx.flateStream(subset, { Length1: subset.length }));
+    const bbox = font.bbox;
+    const italic = (font.italicAngle ?? 0) !== 0;
+    const fixedPitch = Boolean((font as unknown as { post?: { isFixedPitch?: number } }).post?.isFixedPitch);
+    const descriptor = ctx.register(
+      ctx.obj({
+        Type: "FontDescriptor",
+        FontName: this.baseName,
+        Flags: 4 | (fixedPitch ? 1 : 0) | (italic ? 64 : 0),
+        FontBBox: [scale(bbox.minX), scale(bbox.minY), scale(bbox.maxX), scale(bbox.maxY)],
+        ItalicAngle: font.italicAngle ?? 0,
+        Ascent: scale(font.ascent),
+        Descent: scale(font.descent),
+        CapHeight: scale(font.capHeight || font.ascent),
+        StemV: 80,
+        FontFile2: fontFile,
+      }),
+    );
+
+    // W: [first [w1 w2 ...]] for each run of consecutive glyph ids.
+    const widths: (number | number[])[] = [];
+    for (let i = 0; i < gids.length; ) {
+      const first = gids[i]!;
+      const run: number[] = [];
+      while (i < gids.length && gids[i] === first + run.length) {
+        run.push(scale(font.getGlyph(gids[i]!).advanceWidth));
+        i++;
+      }
+      widths.push(first, run);
+    }
+
+    const cidFont = ctx.register(
+      ctx.obj({
+        Type: "Font",
+        Subtype: "CIDFontType2",
+        BaseFont: this.baseName,
+        CIDSystemInfo: { Registry: PDFString.of("Adobe"), Ordering: PDFString.of("Identity"), Supplement: 0 },
+        FontDescriptor: descriptor,
+        W: widths,
+        CIDToGIDMap: "Identity",
+      }),
+    );
+    // Glyphs that stand for no character of their own (marks split off by shaping) get no entry.
+    const mapped = gids.filter((g) => this.used.get(g)).map((g) => [g, this.used.get(g)!] as const);
+    const toUnicode = ctx.register(ctx.flateStream(toUnicodeCMap(mapped)));
+    ctx.assign(
+      this.ref,
+      ctx.obj({
+        Type: "Font",
+        Subtype: "Type0",
+        BaseFont: this.baseName,
+        Encoding: "Identity-H",
+        DescendantFonts: [cidFont],
+        ToUnicode: toUnicode,
+      }),
+    );
+  }
+}
+
+/** The ToUnicode CMap: each glyph id to the UTF-16BE text it was drawn for. */
+function toUnicodeCMap(entries: readonly (readonly [number, string])[]): string {
+  const hex4 = (n: number) => n.toString(16).padStart(4, "0");
+  const utf16 = (s: string) => {
+    let out = "";
+    for (let i = 0; i < s.length; i++) out += hex4(s.charCodeAt(i));
+    return out;
+  };
+  const lines = [
+    "/CIDInit /ProcSet findresource begin",
+    "12 dict begin",
+    "begincmap",
+    "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+    "/CMapName /Adobe-Identity-UCS def",
+    "/CMapType 2 def",
+    "1 begincodespacerange",
+    "<0000> <ffff>",
+    "endcodespacerange",
+  ];
+  for (let i = 0; i < entries.length; i += 100) {
+    const chunk = entries.slice(i, i + 100);
+    lines.push(`${chunk.length} beginbfchar`);
+    for (const [gid, text] of chunk) lines.push(`<${hex4(gid)}> <${utf16(text)}>`);
+    lines.push("endbfchar");
+  }
+  lines.push("endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end");
+  return lines.join("\n");
+}
+
