@@ -308,8 +308,9 @@ export function mutateDocxPart(docx: Uint8Array, part: string, mutation: Mutatio
   const entries = unzipSync(docx);
   const target = entries[part] ? part : Object.keys(entries).find((n) => /document\.xml$/.test(n));
   if (!target) return docx;
-  entries[target] = mutation.apply(entries[target]!);
   const zippable: Zippable = {};
-  for (const [name, data] of Object.entries(entries)) zippable[name] = [data, { level: 1 }];
+  for (const [name, data] of Object.entries(entries)) {
+    zippable[name] = [name === target ? new Uint8Array(mutation.apply(data)) : data, { level: 1 }];
+  }
   return zipSync(zippable);
 }
