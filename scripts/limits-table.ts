@@ -14,6 +14,9 @@ export const END = "<!-- limits:end -->";
 const OVERRIDES: Record<string, string> = {
   maxBodyBytes: "env `MAX_BODY_BYTES`",
   maxDocumentBytes: "env `MAX_DOCUMENT_BYTES`",
+  fetchTimeoutMs: "env `MAX_FETCH_MS`",
+  "docx.maxImageBytes": "env `MAX_IMAGE_BYTES`",
+  maxAuditTrailEntries: "env `MAX_AUDIT_TRAIL_ENTRIES` (lower only)",
   "verify.anonymousRequestsPerMinute": "wrangler.toml `RATE_LIMIT_ANONYMOUS` (this is the fallback)",
   "rateLimits.apiKeyRequestsPerMinute": "wrangler.toml `RATE_LIMIT_API_KEY` (this is the fallback)",
   "rateLimits.authFailuresPerMinute": "wrangler.toml `RATE_LIMIT_AUTH_FAILURES` (this is the fallback)",

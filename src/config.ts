@@ -14,6 +14,9 @@ export interface Env {
   VERIFY_REQUIRES_AUTH?: string;
   MAX_BODY_BYTES?: string;
   MAX_DOCUMENT_BYTES?: string;
+  MAX_FETCH_MS?: string;
+  MAX_IMAGE_BYTES?: string;
+  MAX_AUDIT_TRAIL_ENTRIES?: string;
   PUBLIC_BASE_URL?: string;
   /** Static assets (wrangler.toml [assets]): the DOCX renderer's fonts under /fonts/. */
   ASSETS?: Fetcher;
@@ -34,6 +37,12 @@ export interface Config {
   verifyRequiresAuth: boolean;
   maxBodyBytes: number;
   maxDocumentBytes: number;
+  /** Time budget of one URL fetch (document or image), env MAX_FETCH_MS. */
+  fetchTimeoutMs: number;
+  /** Bytes of one image value in /v1/annotate, env MAX_IMAGE_BYTES. */
+  maxImageBytes: number;
+  /** Audit-trail entries of a sign request, env MAX_AUDIT_TRAIL_ENTRIES (can only lower the schema's ceiling). */
+  maxAuditTrailEntries: number;
   publicBaseUrl: string | null;
   rateLimitsEnabled: boolean;
 }
@@ -51,6 +60,9 @@ export function readConfig(env: Env): Config {
     verifyRequiresAuth: isTrue(env.VERIFY_REQUIRES_AUTH),
     maxBodyBytes: positiveInt(env.MAX_BODY_BYTES, LIMITS.maxBodyBytes),
     maxDocumentBytes: positiveInt(env.MAX_DOCUMENT_BYTES, LIMITS.maxDocumentBytes),
+    fetchTimeoutMs: positiveInt(env.MAX_FETCH_MS, LIMITS.fetchTimeoutMs),
+    maxImageBytes: positiveInt(env.MAX_IMAGE_BYTES, LIMITS.docx.maxImageBytes),
+    maxAuditTrailEntries: Math.min(positiveInt(env.MAX_AUDIT_TRAIL_ENTRIES, LIMITS.maxAuditTrailEntries), LIMITS.maxAuditTrailEntries),
     publicBaseUrl: env.PUBLIC_BASE_URL?.trim().replace(/\/+$/, "") || null,
     rateLimitsEnabled: (env.RATE_LIMITS ?? "").trim().toLowerCase() !== "off",
   };

@@ -29,7 +29,7 @@ export interface AnnotateInput {
 }
 
 export interface AnnotateDeps {
-  config: Pick<Config, "maxDocumentBytes" | "allowPrivateUrls">;
+  config: Pick<Config, "maxDocumentBytes" | "allowPrivateUrls"> & Partial<Pick<Config, "fetchTimeoutMs" | "maxImageBytes">>;
   selfHost?: string;
   format: OutputFormat;
   strict: boolean;
@@ -69,6 +69,7 @@ export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps)
 
   const doc = await loadDocument(input.document, {
     maxDocumentBytes: deps.config.maxDocumentBytes,
+    timeoutMs: deps.config.fetchTimeoutMs,
     allowPrivateUrls: deps.config.allowPrivateUrls,
     selfHost: deps.selfHost,
     preDecoded: deps.preDecoded,
@@ -101,7 +102,7 @@ export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps)
     const key = src.kind === "url" ? `url:${src.url}` : `data:${src.text}`;
     let p = bySource.get(key);
     if (!p) {
-      p = src.kind === "url" ? fetchImage(src.url, key, i, deps, urlBudget) : Promise.resolve(decodeImage(src.text, key, i, deps.preDecoded));
+      p = src.kind === "url" ? fetchImage(src.url, key, i, deps, urlBudget) : Promise.resolve(decodeImage(src.text, key, i, deps.config.maxImageBytes ?? LIMITS.docx.maxImageBytes, deps.preDecoded));
       bySource.set(key, p);
     }
     pending.push(p.then((img) => void images.set(i, img)));
@@ -140,13 +141,13 @@ function checkImage(bytes: Uint8Array, claimed: string | null | undefined, key: 
   return { key, bytes, info };
 }
 
-function decodeImage(text: string, key: string, i: number, preDecoded?: PreDecodedValues): PreparedImage {
+function decodeImage(text: string, key: string, i: number, maxBytes: number, preDecoded?: PreDecodedValues): PreparedImage {
   let decoded;
   try {
-    decoded = decodeBase64Payload(text, { maxBytes: LIMITS.docx.maxImageBytes, preDecoded });
+    decoded = decodeBase64Payload(text, { maxBytes, preDecoded });
   } catch (err) {
     if (err instanceof LimitExceeded) {
-      throw new UnprocessableContent("image_too_large", `The image of fields.${i} is larger than ${LIMITS.docx.maxImageBytes} bytes.`);
+      throw new UnprocessableContent("image_too_large", `The image of fields.${i} is larger than ${maxBytes} bytes.`);
     }
     if (err instanceof InvalidRequest && !/^data:/i.test(text) && !preDecoded?.has(text)) {
       throw new UnprocessableContent("image_invalid", `The value of fields.${i} is neither a data: URI, a URL nor base64 image data.`);
@@ -161,8 +162,8 @@ async function fetchImage(url: string, key: string, i: number, deps: AnnotateDep
   const res = await fetchPublicResource(url, {
     allowPrivate: deps.config.allowPrivateUrls,
     selfHost: deps.selfHost,
-    maxBytes: LIMITS.docx.maxImageBytes,
-    timeoutMs: LIMITS.fetchTimeoutMs,
+    maxBytes: deps.config.maxImageBytes ?? LIMITS.docx.maxImageBytes,
+    timeoutMs: deps.config.fetchTimeoutMs ?? LIMITS.fetchTimeoutMs,
     maxRedirects: LIMITS.maxRedirects,
     accept: "image/png, image/jpeg, image/gif;q=0.9, */*;q=0.1",
     fetch: deps.fetch,

@@ -6,6 +6,7 @@ import {
   ConfigurationError,
   DocumentLocked,
   EventIdConflict,
+  InvalidRequest,
   PdfEncrypted,
   TsaFailed,
   UnprocessableContent,
@@ -75,6 +76,11 @@ export interface SignDeps {
 
 export async function signDocument(input: SignInput, deps: SignDeps): Promise<SignResult> {
   const { config, store, keyId } = deps;
+  if (input.auditTrail.length > config.maxAuditTrailEntries) {
+    throw new InvalidRequest("invalid_request", `auditTrail: at most ${config.maxAuditTrailEntries} entries`, {
+      errors: [{ path: "auditTrail", message: `At most ${config.maxAuditTrailEntries} entries` }],
+    });
+  }
   if (!input.auditTrail.some((e) => e.type === "submit")) {
     throw new UnprocessableContent(
       "audit_trail_missing_submit",
@@ -85,6 +91,7 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
 
   const doc = await loadDocument(input.document, {
     maxDocumentBytes: config.maxDocumentBytes,
+    timeoutMs: config.fetchTimeoutMs,
     allowPrivateUrls: config.allowPrivateUrls,
     selfHost: deps.selfHost,
     urlBudget: new UrlBudget(),

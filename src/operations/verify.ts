@@ -35,6 +35,7 @@ export async function verifyDocument(input: VerifyInput, deps: VerifyDeps): Prom
   const anchors = trustAnchors(deps.secrets);
   const doc = await loadDocument(input.document, {
     maxDocumentBytes: deps.config.maxDocumentBytes,
+    timeoutMs: deps.config.fetchTimeoutMs,
     allowPrivateUrls: deps.config.allowPrivateUrls,
     selfHost: deps.selfHost,
     urlBudget: new UrlBudget(),
