@@ -122,6 +122,14 @@ describe("loadFontBook", () => {
     expect(face.widthOf("AV", 10)).toBeCloseTo(face.widthOf("A", 10) + face.widthOf("V", 10), 9);
   });
 
+  it("measures the glyphs fontkit cannot read metrics for (Carlito's no-break space, Cousine's U+FEFF)", async () => {
+    const book = await loadFontBook(model([para([{ text: "a\u00a0b", style: style("Calibri") }, { text: "x\ufeffy", style: style("Courier New") }])]), nodeFontSource());
+    const carlito = book.face({ family: "Calibri", bold: false, italic: false });
+    expect(carlito.widthOf("\u00a0", 11)).toBeCloseTo(carlito.widthOf(" ", 11), 9);
+    const cousine = book.face({ family: "Courier New", bold: false, italic: false });
+    expect(cousine.widthOf("x\ufeffy", 10)).toBeGreaterThanOrEqual(cousine.widthOf("xy", 10));
+  });
+
   it("gives line heights LibreOffice used for single spacing at 12 pt", async () => {
     const fams = ["Calibri", "Cambria", "Arial", "Times New Roman", "Courier New", "Noto Sans"];
     const book = await loadFontBook(model([para(fams.map((f) => ({ text: "x", style: style(f) })))]), nodeFontSource());

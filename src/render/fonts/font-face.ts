@@ -103,10 +103,16 @@ export class LoadedFace implements FontFace {
     return c;
   }
 
+  /**
+   * Advance from the hmtx table by glyph id. Not `glyph.advanceWidth`: fontkit throws computing
+   * the metrics of an empty last glyph (Carlito's no-break space, Cousine's U+FEFF).
+   */
   private advance(codePoint: number): number {
     let a = this.advances.get(codePoint);
     if (a === undefined) {
-      a = this.font.glyphForCodePoint(codePoint).advanceWidth;
+      const id = this.font.glyphForCodePoint(codePoint).id;
+      const metrics = (this.font as unknown as { hmtx: { metrics: { length: number; get(i: number): { advance: number } | undefined } } }).hmtx.metrics;
+      a = metrics.get(Math.min(id, metrics.length - 1))?.advance ?? 0;
       this.advances.set(codePoint, a);
     }
     return a;
