@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDocx, numbering, numberingPart, p, r, type ParagraphProps } from "../support/docx-builder";
+import { buildDocx, inlineImage, numbering, numberingPart, p, r, type ParagraphProps } from "../support/docx-builder";
 import { convertWithLibreOffice, libreOfficeAvailable } from "./support/libreoffice";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { loadFontBook } from "../../src/render/fonts/font-book";
@@ -21,6 +21,7 @@ import type { LayoutContext, PaintItem } from "../../src/render/layout/types";
 import type { DocumentModel, Paragraph, ParagraphStyle, RunStyle } from "../../src/render/model/types";
 
 const run = promisify(execFile);
+const PNG_1X1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
 const MARGIN = 72;
 const WIDTH = 468; // Letter with 1" margins
 const X_TOLERANCE = 1.5;
@@ -144,6 +145,21 @@ const CASES: Case[] = [
     xml: [p([r("all caps ", { sizePt: 12, caps: true }), r("Small Caps Here ", { sizePt: 12, smallCaps: true }), r("spaced out", { sizePt: 12, spacing: 20 }), " tail"], base12)],
     model: [para([text("all caps ", { caps: true }), text("Small Caps Here ", { smallCaps: true }), text("spaced out", { charSpacing: 1 }), text(" tail")])],
   },
+  {
+    name: "numbering label wider than the hanging indent",
+    xml: [p("Wide label text", { ...base12, numId: 2, ilvl: 0 })],
+    model: [para([text("Wide label text")], { indentLeft: 36, firstLine: -18 }, { numbering: { text: "Article 1.", style: rs(), suffix: "tab", align: "left" } })],
+  },
+  {
+    name: "centred numbering label",
+    xml: [p("Centred label text", { ...base12, numId: 3, ilvl: 0 })],
+    model: [para([text("Centred label text")], { indentLeft: 54, firstLine: -27 }, { numbering: { text: "IV.", style: rs(), suffix: "tab", align: "center" } })],
+  },
+  {
+    name: "inline image on the baseline",
+    xml: [p(["before ", inlineImage("rIdImg", 40, 60), " after", "\n", "second line"], base12)],
+    model: [para([text("before "), { type: "image", image: "rIdImg", width: 40, height: 60, style: rs() }, text(" after"), { type: "break", kind: "line", style: rs() }, text("second line")])],
+  },
 ];
 
 interface PlacedWord {
@@ -243,8 +259,12 @@ describe.skipIf(!available)("paragraph layout matches LibreOffice", () => {
     const body = CASES.map((c) => c.xml.map((x, i) => (i === 0 ? x.replace("<w:pPr>", "<w:pPr><w:pageBreakBefore/>") : x)).join("")).join("");
     // The first case must not get a page break before it (it would leave page 1 empty).
     const fixed = body.replace("<w:pPr><w:pageBreakBefore/>", "<w:pPr>");
-    const num = numbering({ numId: 1, levels: [{ fmt: "decimal", text: "%1.", left: 720, hanging: 360 }] });
-    const pdf = await convertWithLibreOffice(buildDocx({ body: fixed, numbering: numberingPart(num) }));
+    const nums = [
+      numbering({ numId: 1, levels: [{ fmt: "decimal", text: "%1.", left: 720, hanging: 360 }] }),
+      numbering({ numId: 2, levels: [{ fmt: "decimal", text: "Article %1.", left: 720, hanging: 360 }] }),
+      numbering({ numId: 3, levels: [{ fmt: "upperRoman", start: 4, text: "%1.", left: 1080, hanging: 540, jc: "center" }] }),
+    ];
+    const pdf = await convertWithLibreOffice(buildDocx({ body: fixed, numbering: numberingPart(...nums), media: { rIdImg: PNG_1X1 } }));
     pages = await mutoolWords(pdf);
     const model = { sections: [{ blocks: CASES.flatMap((c) => c.model) }], headerFooters: new Map(), notes: new Map(), images: new Map(), fontTable: new Map(), fontFamilies: new Set<string>(), evenAndOddHeaders: false, defaultTabStop: 36 } as unknown as DocumentModel;
     const fonts: FontBook = await loadFontBook(model, nodeFontSource());
