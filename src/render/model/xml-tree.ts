@@ -3,14 +3,15 @@
  * Transitional and Strict namespaces read alike), attributes parsed on first use, text taken
  * from the source slice. No DTD, bounded depth: the tokenizer enforces both.
  */
-import { decodeEntities, localName, parseAttributes, tokenize } from "../../docx/xml";
+import { decodeEntities, localName, tokenize } from "../../docx/xml";
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 export class XNode {
   readonly children: XNode[] = [];
   /** Offsets into the part's text (content between start and end tag). */
   contentStart = 0;
   contentEnd = 0;
-  private attrs: Map<string, string> | null = null;
 
   constructor(
     readonly xml: string,
@@ -20,22 +21,31 @@ export class XNode {
     private readonly attrEnd: number,
   ) {}
 
-  /** Attribute value by local name (any prefix), or undefined. */
+  /**
+   * Attribute value by local name (any prefix), or undefined. Scans the start tag's attribute text
+   * each time: elements are asked for one or two attributes, so a map per element costs more.
+   */
   attr(local: string): string | undefined {
-    if (this.attrs === null) {
-      const map = new Map<string, string>();
-      if (this.attrEnd > this.attrStart) {
-        for (const [k, v] of parseAttributes(this.xml.slice(this.attrStart, this.attrEnd))) {
-          const colon = k.indexOf(":");
-          const key = colon < 0 ? k : k.slice(colon + 1);
-          // A prefixed attribute must not hide an unprefixed one of the same local name, and vice versa: first wins.
-          if (!map.has(key)) map.set(key, v);
-          if (colon >= 0) map.set(k, v);
-        }
-      }
-      this.attrs = map;
+    const xml = this.xml;
+    let i = this.attrStart;
+    const end = this.attrEnd;
+    while (i < end) {
+      while (i < end && isSpace(xml.charCodeAt(i))) i++;
+      const nameStart = i;
+      while (i < end && xml.charCodeAt(i) !== 0x3d && !isSpace(xml.charCodeAt(i))) i++;
+      const nameEnd = i;
+      while (i < end && xml.charCodeAt(i) !== 0x22 && xml.charCodeAt(i) !== 0x27) i++;
+      if (i >= end) return undefined;
+      const quote = xml.charCodeAt(i);
+      const valueStart = i + 1;
+      const valueEnd = xml.indexOf(quote === 0x22 ? '"' : "'", valueStart);
+      if (valueEnd < 0 || valueEnd > end) return undefined;
+      i = valueEnd + 1;
+      const len = local.length;
+      if (nameEnd - nameStart < len || !xml.startsWith(local, nameEnd - len)) continue;
+      if (nameEnd - nameStart === len || xml.charCodeAt(nameEnd - len - 1) === 0x3a) return decodeEntities(xml.slice(valueStart, valueEnd));
     }
-    return this.attrs.get(local);
+    return undefined;
   }
 
   /** First child with this local name. */
