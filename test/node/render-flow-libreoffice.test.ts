@@ -20,6 +20,8 @@ const paragraphs = (n: number, from = 1) => Array.from({ length: n }, (_, i) => 
 interface Comparison {
   pages: [number, number];
   firstWords: [string[], string[]];
+  /** Last word of each page (footer text). */
+  lastWords: [string[], string[]];
   /** LibreOffice words that Signet placed on the same page within 5 pt, as a share. */
   within5pt: number;
   /** Up to five misplaced words, for the failure message. */
@@ -55,7 +57,8 @@ function compare(ours: PageWords[], lo: PageWords[]): Comparison {
     }
   });
   const first = (pages: PageWords[]) => pages.map((p) => p.words[0]?.text ?? "");
-  return { pages: [ours.length, lo.length], firstWords: [first(ours), first(lo)], within5pt: total ? close / total : 1, misses };
+  const last = (pages: PageWords[]) => pages.map((p) => p.words.at(-1)?.text ?? "");
+  return { pages: [ours.length, lo.length], firstWords: [first(ours), first(lo)], lastWords: [last(ours), last(lo)], within5pt: total ? close / total : 1, misses };
 }
 
 const cases: Record<string, Uint8Array> = {
@@ -92,6 +95,21 @@ const cases: Record<string, Uint8Array> = {
       B.sectionBreak({ type: "continuous", cols: { num: 2, space: 720 } }) +
       paragraphs(2, 20) +
       B.sectPr({ type: "continuous" }),
+  }),
+  // A header taller than the top margin pushes the body down on every page.
+  tallHeader: B.buildDocx({
+    body: paragraphs(16) + B.sectPr({ headers: { default: "rIdH" } }),
+    headers: { rIdH: ["One", "Two", "Three", "Four", "Five"].map((w) => B.p(`Header line ${w}`, { style: "Header" })).join("") },
+  }),
+  // Sections: an odd-page start whose first number would be even skips a page number (LibreOffice
+  // does not export the blank page it inserts); the new section numbers its pages in lower roman.
+  oddPage: B.buildDocx({
+    body:
+      paragraphs(2) +
+      B.sectionBreak({ footers: { default: "rIdF" } }) +
+      paragraphs(2, 10) +
+      B.sectPr({ type: "oddPage", pageNumberStart: 4, footers: { default: "rIdF" } }).replace(`<w:pgNumType w:start="4"/>`, `<w:pgNumType w:start="4" w:fmt="lowerRoman"/>`),
+    footers: { rIdF: B.p(["Folio ", B.field("PAGE")], { style: "Footer" }) },
   }),
   // A footnote referenced near the page bottom is printed on the same page.
   footnote: B.buildDocx({
@@ -146,6 +164,16 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("continuous section breaks: balanced columns between single-column parts on one page", () => {
     expect(check("continuous").pages[1]).toBe(1);
+  });
+
+  it("a header taller than the top margin pushes the body down", () => {
+    check("tallHeader");
+  });
+
+  it("an odd-page section start after an odd page; PAGE restarts in lower roman", () => {
+    const r = check("oddPage");
+    expect(r.lastWords[1]).toEqual(["1", "iv"]);
+    expect(r.lastWords[0]).toEqual(r.lastWords[1]);
   });
 
   it("a footnote is printed at the bottom of the page of its reference", () => {

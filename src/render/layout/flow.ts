@@ -411,7 +411,8 @@ class DocumentFlow {
     const pages = this.pager.pages;
     const sectionPages = new Map<number, number>();
     for (const p of pages) sectionPages.set(p.section, (sectionPages.get(p.section) ?? 0) + 1);
-    return pages.map((page) => {
+    // LibreOffice does not export the blank pages odd/even section starts insert (they still count).
+    return pages.filter((page) => !page.blank).map((page) => {
       const s = this.sections[page.section] ?? DEFAULT_SECTION;
       const items: PaintItem[] = [...page.background];
       this.paintHeaderFooter(page, s, pages.length, sectionPages.get(page.section) ?? 1, items);
