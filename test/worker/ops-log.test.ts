@@ -71,6 +71,20 @@ describe("access log", () => {
     expect(logged).not.toContain(body.slice(200, 260)); // nor the signed output
   });
 
+  it("logs the size of a large document decoded while the body streamed in", async () => {
+    // 1.5 MiB of PDF: above the 1 MiB pre-decode threshold. Its content does not matter here.
+    const big = new Uint8Array(1536 * 1024).fill(0x20);
+    big.set(new TextEncoder().encode("%PDF-1.7\n"));
+    const res = await app.request(
+      `${BASE}/v1/verify`,
+      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ document: { base64: b64(big) } }) },
+      env,
+    );
+    expect(res.status).toBe(422);
+    const line = onlyLine();
+    expect(line).toMatchObject({ operation: "verify", decodedBytesIn: big.length, code: "pdf_unparseable" });
+  });
+
   it("logs a problem's code, and the route pattern, not the reference asked for", async () => {
     const ref = "0123456789abcdef0123456789abcdef";
     const res = await app.request(`${BASE}/v1/verify/ref/${ref}`, {}, env);

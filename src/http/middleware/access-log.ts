@@ -22,6 +22,8 @@ export interface AccessLogLine {
   status: number;
   durationMs: number;
   requestBytes: number | null;
+  /** Bytes of the large base64 values (documents, images of 1 MiB and more) decoded while the body streamed in. */
+  decodedBytesIn?: number;
   documentBytesOut?: number;
   keyId?: string;
   code?: string;
@@ -60,6 +62,9 @@ async function logLine(c: Context<AppEnv>, elapsedMs: number): Promise<AccessLog
     durationMs: Math.round(elapsedMs * 10) / 10,
     requestBytes: declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : null,
   };
+  let decoded = 0;
+  for (const value of c.get("preDecoded")?.values() ?? []) decoded += value.bytes?.length ?? 0;
+  if (decoded > 0) line.decodedBytesIn = decoded;
   const out = c.get("documentBytesOut");
   if (out !== undefined) line.documentBytesOut = out;
   const keyId = c.get("keyId");
