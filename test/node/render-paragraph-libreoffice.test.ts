@@ -160,6 +160,15 @@ const CASES: Case[] = [
     xml: [p(["before ", inlineImage("rIdImg", 40, 60), " after", "\n", "second line"], base12)],
     model: [para([text("before "), { type: "image", image: "rIdImg", width: 40, height: 60, style: rs() }, text(" after"), { type: "break", kind: "line", style: rs() }, text("second line")])],
   },
+  {
+    // The mark keeps the style's 11 pt: LibreOffice sizes the line after a final break by the paragraph style, Word by the mark.
+    name: "justified paragraph ending with a line break, then another paragraph",
+    xml: [p([r(LOREM, { sizePt: 12 }), r("\n", { sizePt: 12 })], { spacing: { after: 0, line: 240, lineRule: "auto" }, jc: "both" }), p("Next paragraph", base12)],
+    model: [
+      { ...para([text(LOREM), { type: "break", kind: "line", style: rs() }], { align: "justify" }), markStyle: rs({ size: 11 }) },
+      para([text("Next paragraph")]),
+    ],
+  },
 ];
 
 interface PlacedWord {

@@ -212,6 +212,15 @@ describe("layoutParagraph: line heights and breaks", () => {
     expect(out.lines.map((l) => l.breakAfter)).toEqual(["page", undefined, undefined]);
   });
 
+  it("keeps the mark's line after a final break, and stretches the justified line before it", async () => {
+    const c = await ctx();
+    const out = layoutParagraph({ ...para([t("words on a line"), { type: "break", kind: "line", style: rs() }], { align: "justify" }), markStyle: rs({ size: 20 }) }, 300, c);
+    expect(out.lines).toHaveLength(2);
+    expect(right(texts(out.lines[0]!).at(-1)!)).toBeCloseTo(300, 2);
+    expect(out.lines[1]!.items).toEqual([]);
+    expect(out.lines[1]!.height).toBeCloseTo(c.fonts.face({ family: "Calibri", bold: false, italic: false }).lineHeight(20), 2);
+  });
+
   it("returns anchored objects as floats with their line, outside the text", async () => {
     const anchor = { x: { relativeTo: "page" as const, offset: 0 }, y: { relativeTo: "paragraph" as const, offset: 0 }, wrap: "square" as const, distance: { top: 0, bottom: 0, left: 0, right: 0 }, behindText: false };
     const float: Inline = { type: "image", image: "i.png", width: 40, height: 40, style: rs(), anchor };

@@ -55,7 +55,9 @@ class ParagraphLayouter {
     let i = 0;
     let top = 0;
     let first = true;
-    while (i < pieces.length || first) {
+    // A paragraph ending in a break still has a line after it (the paragraph mark's).
+    let markLine = false;
+    while (i < pieces.length || first || markLine) {
       const startX = this.indentStart + (first ? this.p.style.firstLine : 0);
       const labelShift = first ? this.labelShift() : 0;
       let dy = 0;
@@ -82,6 +84,7 @@ class ParagraphLayouter {
       const line = this.finishLine(i, end, left, right, first, exLeft, dy);
       this.lines.push(line);
       top += line.height;
+      markLine = end >= pieces.length && end > i && pieces[end - 1]!.kind === "break";
       i = end;
       first = false;
       if (this.lines.length > LIMITS.paragraph.maxLines) break;
@@ -218,7 +221,8 @@ class ParagraphLayouter {
     const contentEnd = lastVisible >= start ? place.xs[off(lastVisible)]! + place.ws[off(lastVisible)]! : left;
 
     // Alignment.
-    const isLast = end >= pieces.length;
+    // A line ending in a line break is not the paragraph's last: the mark's line follows it.
+    const isLast = end >= pieces.length && breakKind === undefined;
     // In a bidi paragraph Word reads left/right as start/end: positions here are from the start edge.
     const align = this.p.style.align;
     const free = right - contentEnd;
