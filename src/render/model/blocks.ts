@@ -5,12 +5,12 @@
  */
 import type { Block, Inline, NumberFormat, Paragraph, RunStyle } from "./types";
 import type { XNode } from "./xml-tree";
-import type { FieldFrame, ParseContext, Story } from "./context";
-import { overlayPara, overlayRun, type ParaProps, readParaProps, readRunProps, type RunProps, toParagraphStyle, toRunStyle, xorToggles } from "./properties";
+import type { FieldFrame, ParseContext, ResolvedRun, Story } from "./context";
+import { DEFAULT_FONT, overlayPara, overlayRun, type ParaProps, readParaProps, readRunProps, type RunProps, toParagraphStyle, toRunStyle, xorToggles } from "./properties";
 import { isSymbolFont, mapSymbolChar, mapSymbolText } from "./symbols";
 import { imageFromRel, readDrawing, readVml } from "./drawings";
 import { readTable } from "./tables";
-import { roman } from "./number-format";
+import { formatNumber } from "./number-format";
 
 /** Formatting a table style gives the paragraphs of one cell (conditional formatting merged). */
 export interface CellFormatting {
@@ -110,7 +110,7 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
     return cell && tableWinsOverStyle ? xorToggles(b, cell.rPr) : b;
   });
   const markRPr = pPr?.child("rPr");
-  const markStyle = ctx.runStyle(base, markRPr?.inner() ?? "", () => toRunStyle(resolveRun(ctx, base, markRPr)));
+  const markStyle = ctx.runStyle(base, markRPr?.inner() ?? "", () => ({ style: toRunStyle(resolveRun(ctx, base, markRPr)) })).style;
 
   const para: Paragraph = { type: "paragraph", style: toParagraphStyle(props, styleId), inlines: [], markStyle };
   if (level) {
@@ -155,9 +155,18 @@ function resolveRun(ctx: ParseContext, base: RunProps, rPr: XNode | undefined): 
   return overlayRun(charStyled(ctx, base, direct.rStyle), { ...direct, rStyle: undefined });
 }
 
-function runStyleOf(r: XNode, rc: RunContext): RunStyle {
+function resolvedRun(r: XNode, rc: RunContext): ResolvedRun {
   const rPr = r.child("rPr");
-  return rc.ctx.runStyle(rc.base, rPr?.inner() ?? "", () => toRunStyle(resolveRun(rc.ctx, rc.base, rPr)));
+  return rc.ctx.runStyle(rc.base, rPr?.inner() ?? "", () => {
+    const style = toRunStyle(resolveRun(rc.ctx, rc.base, rPr));
+    // Text in Symbol/Wingdings is mapped to Unicode and drawn with the paragraph's text font.
+    if (!isSymbolFont(style.font)) return { style };
+    return { style: { ...style, font: isSymbolFont(rc.base.font) ? DEFAULT_FONT : (rc.base.font ?? DEFAULT_FONT) }, symbolFont: style.font };
+  });
+}
+
+function runStyleOf(r: XNode, rc: RunContext): RunStyle {
+  return resolvedRun(r, rc).style;
 }
 
 /** Children of a paragraph-level container (w:p, w:hyperlink, w:sdtContent ...). */
@@ -290,15 +299,18 @@ function readSimpleField(el: XNode, rc: RunContext): void {
   readInlines(el, link ? { ...rc, link } : rc);
 }
 
-function readRun(r: XNode, rc: RunContext, inherited?: () => RunStyle): void {
+function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void {
   const { ctx, story } = rc;
-  let style: RunStyle | undefined;
-  const styleOf = inherited ?? (() => (style ??= runStyleOf(r, rc)));
+  let resolved: ResolvedRun | undefined;
+  const run = inherited ?? (() => (resolved ??= resolvedRun(r, rc)));
+  const styleOf = () => run().style;
   for (const c of r.children) {
     switch (c.name) {
-      case "t":
-        pushText(rc, c.text(), styleOf());
+      case "t": {
+        const { style, symbolFont } = run();
+        pushText(rc, symbolFont ? mapSymbolText(symbolFont, c.text()) : c.text(), style);
         break;
+      }
       case "tab":
       case "ptab":
         pushVisible(rc, { type: "tab", style: styleOf() });
@@ -357,8 +369,8 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => RunStyle): void {
         const custom = c.attr("customMarkFollows");
         let label = "";
         if (custom !== "1" && custom !== "true" && custom !== "on") {
-          label = ctx.noteLabels.get(`${kind}:${id}`) ?? String(++ctx.noteCounters[kind]);
-          if (kind === "endnote" && !ctx.noteLabels.has(`${kind}:${id}`)) label = roman(Number(label));
+          const numbering = ctx.noteNumbering[kind];
+          label = ctx.noteLabels.get(`${kind}:${id}`) ?? formatNumber(numbering.start + ctx.noteCounters[kind]++, numbering.format);
         }
         ctx.noteLabels.set(`${kind}:${id}`, label);
         pushVisible(rc, { type: "noteRef", kind, id, label, style: styleOf() });
@@ -381,7 +393,7 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => RunStyle): void {
       }
       case "AlternateContent": {
         const branch = chooseBranch(c);
-        if (branch) readRun(branch, rc, styleOf);
+        if (branch) readRun(branch, rc, run);
         break;
       }
       case "ruby": {

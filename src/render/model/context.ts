@@ -6,7 +6,7 @@
 import { LimitExceeded, UnprocessableContent } from "../../errors";
 import { LIMITS } from "../../limits";
 import type { DocxPackage, Relationship } from "../../docx/package";
-import type { ImageResource, RunStyle } from "./types";
+import type { ImageResource, NumberFormat, RunStyle } from "./types";
 import type { Numbering } from "./numbering";
 import type { ReadEnv, RunProps } from "./properties";
 import type { Styles } from "./styles";
@@ -29,6 +29,12 @@ export interface FieldFrame {
   style: RunStyle;
 }
 
+/** A run's style; `symbolFont` when its text is written in a symbol font (mapped to Unicode, drawn in `style.font`). */
+export interface ResolvedRun {
+  style: RunStyle;
+  symbolFont?: string;
+}
+
 export class ParseContext {
   blocks = 0;
   inlines = 0;
@@ -40,9 +46,14 @@ export class ParseContext {
   /** Labels of note references, by `kind:id`, in order of appearance. */
   readonly noteLabels = new Map<string, string>();
   readonly noteCounters = { footnote: 0, endnote: 0 };
+  /** Note numbering (settings.xml w:footnotePr / w:endnotePr): Word's defaults are 1, 2, 3 and i, ii, iii. */
+  readonly noteNumbering: Record<"footnote" | "endnote", { format: NumberFormat; start: number }> = {
+    footnote: { format: "decimal", start: 1 },
+    endnote: { format: "lowerRoman", start: 1 },
+  };
   private readonly styleIntern = new Map<string, RunStyle>();
-  /** Resolved run styles by base properties object, then by the run's rPr source text. */
-  private readonly runStyles = new WeakMap<object, Map<string, RunStyle>>();
+  /** Resolved runs by base properties object, then by the run's rPr source text. */
+  private readonly runStyles = new WeakMap<object, Map<string, ResolvedRun>>();
   /** Paragraph base run properties by cell formatting (or the body), then paragraph style id. */
   private readonly bases = new WeakMap<object, Map<string, RunProps>>();
 
@@ -60,12 +71,16 @@ export class ParseContext {
   }
 
   /** Cached `make()` for a (base, key) pair: runs with the same base and rPr text share one style. */
-  runStyle(base: object, key: string, make: () => RunStyle): RunStyle {
+  runStyle(base: object, key: string, make: () => ResolvedRun): ResolvedRun {
     let m = this.runStyles.get(base);
     if (!m) this.runStyles.set(base, (m = new Map()));
-    let s = m.get(key);
-    if (!s) m.set(key, (s = this.intern(make())));
-    return s;
+    let r = m.get(key);
+    if (!r) {
+      r = make();
+      r.style = this.intern(r.style);
+      m.set(key, r);
+    }
+    return r;
   }
 
   /** Cached run properties every paragraph of (cell formatting, style) starts from. */

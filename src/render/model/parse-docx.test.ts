@@ -325,3 +325,19 @@ describe("Word's special cases", () => {
     expect(() => parseDocx(docx(nested))).toThrow(expect.objectContaining({ code: "docx_invalid" }));
   });
 });
+
+describe("symbol fonts and note numbering", () => {
+  it("maps text typed in Wingdings or Symbol to Unicode drawn with the paragraph's font", () => {
+    const st = styles("", `<w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/></w:rPr></w:rPrDefault>`);
+    const p = paras(
+      body(docx(`<w:p><w:r><w:rPr><w:rFonts w:ascii="Wingdings" w:hAnsi="Wingdings"/></w:rPr><w:t>üo</w:t></w:r><w:r><w:rPr><w:rFonts w:ascii="Symbol" w:hAnsi="Symbol"/></w:rPr><w:t>ab</w:t></w:r></w:p>`, { "word/styles.xml": st })),
+    )[0]!;
+    expect(texts(p).map((t) => [t.text, t.style.font])).toEqual([["✓□αβ", "Calibri"]]);
+  });
+
+  it("numbers footnotes in the format and from the start settings.xml gives", () => {
+    const settings = `<w:settings ${W}><w:footnotePr><w:numFmt w:val="lowerLetter"/><w:numStart w:val="3"/></w:footnotePr></w:settings>`;
+    const m = parseDocx(docx(`<w:p><w:r><w:footnoteReference w:id="1"/></w:r><w:r><w:footnoteReference w:id="2"/></w:r></w:p>`, { "word/settings.xml": settings }));
+    expect(paras(m.sections[0]!.blocks)[0]!.inlines.map((i) => (i.type === "noteRef" ? i.label : ""))).toEqual(["c", "d"]);
+  });
+});

@@ -15,7 +15,8 @@ import { ParseContext, type Story } from "./context";
 import { readBlocks } from "./blocks";
 import { readSection } from "./sections";
 import type { ReadEnv } from "./properties";
-import { onOff, twips, val } from "./units";
+import { int, onOff, twips, val } from "./units";
+import { toNumberFormat } from "./number-format";
 
 export function parseDocx(bytes: Uint8Array): DocumentModel {
   const pkg = DocxPackage.open(bytes);
@@ -29,6 +30,15 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
   const styles = new Styles(optional(partOf("styles")), env);
   const numbering = new Numbering(optional(partOf("numbering")), env, styles);
   const ctx = new ParseContext(pkg, env, styles, numbering);
+
+  const settings = optional(partOf("settings"));
+  for (const kind of ["footnote", "endnote"] as const) {
+    const pr = settings?.child(`${kind}Pr`);
+    const fmt = val(pr, "numFmt");
+    const start = int(val(pr, "numStart"));
+    if (fmt) ctx.noteNumbering[kind].format = toNumberFormat(fmt);
+    if (start !== undefined && start >= 0) ctx.noteNumbering[kind].start = start;
+  }
 
   const document = parseTree(pkg.readXml(main), main);
   const body = document.child("body");
@@ -73,7 +83,6 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     }
   }
 
-  const settings = optional(partOf("settings"));
   const defaultTab = twips(val(settings, "defaultTabStop"));
   const model: DocumentModel = {
     sections,
