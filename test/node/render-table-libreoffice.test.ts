@@ -222,4 +222,14 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     const { lo, ours } = await compare(doc(table(rows, { widths: [1800, 1800, 1800], rowHeight: { h: 1000 }, jc: "center" })));
     expect(mismatches(lo, ours)).toEqual([]);
   });
+
+  it("an exact row height cuts off the lines that start below it", async () => {
+    const rows: (string | CellSpec)[][] = [[{ content: p("One") + p("Two") + p("Three") + p("Four") }, "Side"], ["Next", "Row"]];
+    const { lo, ours } = await compare(doc(table(rows, { widths: [3000, 3000], rowHeight: { h: 400, rule: "exact" } })));
+    const words = lo.flatMap((pg) => pg.words.map((w) => w.text));
+    expect(words).not.toContain("Four");
+    expect(ours.map((w) => w.text)).toEqual(expect.arrayContaining(words));
+    expect(ours.map((w) => w.text).sort()).toEqual([...words].sort());
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
 });

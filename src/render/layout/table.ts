@@ -106,7 +106,8 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   }
   const roomAbove = t.rows.map((_, r) => horizontalEdgeWidth(t, grid, r - 1, r));
   const heights = rowHeights(t, grid, content, roomAbove);
-  const notes = t.rows.map((_, r) => grid.cells.filter((g) => g.row === r).flatMap((g) => footnoteRefsOf(g.cell.blocks)));
+  const notes: string[][] = t.rows.map(() => []);
+  for (const g of grid.cells) notes[g.row]!.push(...footnoteRefsOf(g.cell.blocks));
   return { t, grid, edges, left, content, heights, roomAbove, notes };
 }
 
@@ -120,9 +121,10 @@ function cellNeed(g: GridCell, content: Map<GridCell, StackedBlocks>): number {
  * merged cells taller than the rows they span give the difference to their last row.
  */
 export function rowHeights(t: Table, grid: TableGrid, content: Map<GridCell, StackedBlocks>, roomAbove: number[]): number[] {
+  const tallest: number[] = t.rows.map(() => 0);
+  for (const g of grid.cells) if (g.rowSpan === 1) tallest[g.row] = Math.max(tallest[g.row]!, cellNeed(g, content));
   const heights = t.rows.map((row, r) => {
-    let h = 0;
-    for (const g of grid.cells) if (g.row === r && g.rowSpan === 1) h = Math.max(h, cellNeed(g, content));
+    let h = tallest[r]!;
     const rule = row.height;
     if (rule && Number.isFinite(rule.value) && rule.value > 0) h = rule.rule === "exact" ? rule.value : Math.max(h, rule.value);
     return h;
@@ -300,7 +302,12 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
 /** Cells with a box in row r: those starting there and merged cells covering it. */
 function cellsStartingOrCovering(grid: TableGrid, r: number): GridCell[] {
   const out: GridCell[] = [];
-  for (const g of grid.slots[r] ?? []) if (g && !out.includes(g)) out.push(g);
+  // A cell's slots are consecutive: comparing with the previous slot is enough.
+  let prev: GridCell | null = null;
+  for (const g of grid.slots[r] ?? []) {
+    if (g && g !== prev) out.push(g);
+    prev = g;
+  }
   return out;
 }
 
@@ -362,10 +369,14 @@ function drawCell(p: PreparedTable, g: GridCell, cursor: FlowCursor, top: number
     if (free > 0) dy += cell.vAlign === "center" ? free / 2 : free;
   }
   const dx = x + cell.margins.left;
+  // Content taller than the box (exact row heights): what starts below the box is cut off, as
+  // LibreOffice clips it; a line crossing the bottom edge stays.
+  const limit = stacked.height - from > bottom - top - cell.margins.top + EPS ? from + (bottom - top - cell.margins.top) : Number.POSITIVE_INFINITY;
   for (const item of stacked.items) {
     const ay = anchorY(item);
     if (ay < from - EPS) continue;
     if (to !== null && ay >= to - EPS) continue;
+    if ((item.kind === "text" ? ay - item.face.ascent(item.size) : ay) >= limit) continue;
     cursor.emit(shiftItem(item, dx, dy));
   }
 }
