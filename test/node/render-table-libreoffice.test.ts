@@ -223,6 +223,14 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     expect(mismatches(lo, ours)).toEqual([]);
   });
 
+  it("a right-to-left table (bidiVisual) puts its first column on the right", async () => {
+    const xml = table([["First", "Second", "Third"], ["A", "B", "C"]], { widths: [1000, 2000, 3000] }).replace("<w:tblPr>", "<w:tblPr><w:bidiVisual/>");
+    const { lo, ours } = await compare(doc(xml));
+    const x = (t: string) => lo[0]!.words.find((w) => w.text === t)!.xMin;
+    expect(x("First")).toBeGreaterThan(x("Third"));
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
   it("an exact row height cuts off the lines that start below it", async () => {
     const rows: (string | CellSpec)[][] = [[{ content: p("One") + p("Two") + p("Three") + p("Four") }, "Side"], ["Next", "Row"]];
     const { lo, ours } = await compare(doc(table(rows, { widths: [3000, 3000], rowHeight: { h: 400, rule: "exact" } })));

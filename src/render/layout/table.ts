@@ -78,7 +78,10 @@ function placeFlattened(t: Table, cursor: FlowCursor, ctx: LayoutContext): void 
 interface PreparedTable {
   t: Table;
   grid: TableGrid;
-  /** x of grid lines from the table's left border edge. */
+  /**
+   * x of each grid line from the table's left grid line, in drawing order: mirrored for
+   * right-to-left tables (bidiVisual), where the first column is on the right.
+   */
   edges: number[];
   /** x of the table's left border edge (page or stack coordinates). */
   left: number;
@@ -98,7 +101,8 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   const edges = columnEdges(widths);
   const firstCol = grid.slots[0]?.findIndex((s) => s !== null) ?? -1;
   const leftBorder = firstCol >= 0 ? thickness(verticalEdge(t, grid, 0, firstCol)) : 0;
-  const left = tableLeft(t, grid, edges[edges.length - 1]!, areaLeft, areaWidth, !nested, leftBorder);
+  const total = edges[edges.length - 1]!;
+  const left = tableLeft(t, grid, total, areaLeft, areaWidth, !nested, leftBorder);
   const content = new Map<GridCell, StackedBlocks>();
   for (const g of grid.cells) {
     const w = edges[g.col + g.colSpan]! - edges[g.col]! - g.cell.margins.left - g.cell.margins.right;
@@ -108,7 +112,8 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   const heights = rowHeights(t, grid, content, roomAbove);
   const notes: string[][] = t.rows.map(() => []);
   for (const g of grid.cells) notes[g.row]!.push(...footnoteRefsOf(g.cell.blocks));
-  return { t, grid, edges, left, content, heights, roomAbove, notes };
+  const drawn = t.bidi ? edges.map((e) => total - e) : edges;
+  return { t, grid, edges: drawn, left, content, heights, roomAbove, notes };
 }
 
 /** Box height of one cell: margins around its content. */
@@ -358,8 +363,10 @@ function splitRow(p: PreparedTable, r: number, consumed: Map<GridCell, number> |
  */
 function drawCell(p: PreparedTable, g: GridCell, cursor: FlowCursor, top: number, bottom: number, from: number, to: number | null, align: boolean, content = true): void {
   const { cell } = g;
-  const x = p.left + p.edges[g.col]!;
-  const width = p.edges[g.col + g.colSpan]! - p.edges[g.col]!;
+  const a = p.edges[g.col]!;
+  const b = p.edges[g.col + g.colSpan]!;
+  const x = p.left + Math.min(a, b);
+  const width = Math.abs(b - a);
   if (cell.shading && bottom > top) cursor.emit({ kind: "rect", x, y: top, width, height: bottom - top, fill: cell.shading });
   if (!content) return;
   const stacked = p.content.get(g)!;
