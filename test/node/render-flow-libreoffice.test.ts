@@ -111,6 +111,14 @@ const cases: Record<string, Uint8Array> = {
       B.sectPr({ type: "oddPage", pageNumberStart: 4, footers: { default: "rIdF" } }).replace(`<w:pgNumType w:start="4"/>`, `<w:pgNumType w:start="4" w:fmt="lowerRoman"/>`),
     footers: { rIdF: B.p(["Folio ", B.field("PAGE")], { style: "Footer" }) },
   }),
+  // Paragraph borders take room (width plus space) above and below the text.
+  borders: B.buildDocx({
+    body:
+      B.p("Ruled title", { extra: `<w:pBdr><w:bottom w:val="single" w:sz="12" w:space="4" w:color="auto"/></w:pBdr>` }) +
+      paragraphs(2) +
+      B.p("Boxed note", { shading: "DDEEFF", extra: `<w:pBdr><w:top w:val="single" w:sz="8" w:space="6" w:color="FF0000"/><w:left w:val="single" w:sz="8" w:space="4" w:color="FF0000"/><w:bottom w:val="double" w:sz="4" w:space="2" w:color="FF0000"/><w:right w:val="single" w:sz="8" w:space="4" w:color="FF0000"/></w:pBdr>` }) +
+      paragraphs(2, 10),
+  }),
   // A footnote referenced near the page bottom is printed on the same page.
   footnote: B.buildDocx({
     body: paragraphs(11) + B.p(["The noted sentence", B.footnoteRef(1), " ends here."]) + paragraphs(3, 30),
@@ -174,6 +182,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
     const r = check("oddPage");
     expect(r.lastWords[1]).toEqual(["1", "iv"]);
     expect(r.lastWords[0]).toEqual(r.lastWords[1]);
+  });
+
+  it("paragraph borders add their width and space around the text", () => {
+    check("borders");
   });
 
   it("a footnote is printed at the bottom of the page of its reference", () => {

@@ -16,6 +16,7 @@ import { exclusionsFor, floatsBeside, floatWrap, positionFloat } from "./floats"
 import { translateItems } from "./flow-items";
 import { choosePart, pageFieldContext, PartHeights, placePart } from "./header-footer";
 import { formatNumber } from "./number-format";
+import { framePieces, paintFrame, withBorderRoom } from "./flow-frame";
 
 /** US Letter with 1-inch margins: the page of a document without sections. */
 const DEFAULT_SECTION: Section = {
@@ -212,7 +213,7 @@ class DocumentFlow {
   private layoutFor(p: Paragraph, width: number): ParagraphLayout {
     const cached = this.layouts.get(p);
     if (cached && cached.width === width) return cached.layout;
-    const layout = layoutParagraph(p, width, this.ctx);
+    const layout = withBorderRoom(p, layoutParagraph(p, width, this.ctx));
     this.layouts.set(p, { width, layout });
     return layout;
   }
@@ -251,7 +252,7 @@ class DocumentFlow {
     const area = pager.area;
     if (floatsBeside(pager.page.floats, area, pager.y, pager.y + paragraphHeight(layout, rules))) {
       const excl = exclusionsFor(pager.page.floats, area, pager.y + rules.spaceBefore);
-      layout = layoutParagraph(p, width, this.ctx, excl);
+      layout = withBorderRoom(p, layoutParagraph(p, width, this.ctx, excl));
     }
     if (layout.floats.length === 0) {
       this.decorate(p, layout, placeParagraph(pager, layout, rules));
@@ -269,7 +270,7 @@ class DocumentFlow {
         for (const f of floats) if (f.page === pager.pages.length - 1) pager.addFloat(f.placed);
         const a = pager.area;
         const excl = exclusionsFor(pager.page.floats, a, pager.y + rules.spaceBefore);
-        const relaid = excl ? layoutParagraph(p, a.width, this.ctx, excl) : layout;
+        const relaid = excl ? withBorderRoom(p, layoutParagraph(p, a.width, this.ctx, excl)) : layout;
         const again = placeParagraph(pager, { ...relaid, floats: [] }, rules);
         this.decorate(p, relaid, again);
         this.paintFloats(floats, true);
@@ -306,24 +307,14 @@ class DocumentFlow {
     return h;
   }
 
-  /** Paragraph shading drawn behind each page's part of the paragraph. */
+  /** Shading and borders around each page's part of the paragraph. */
   private decorate(p: Paragraph, layout: ParagraphLayout, placed: PlacedLine[]): void {
-    const fill = p.style.shading;
-    if (!fill || placed.length === 0) return;
-    let i = 0;
-    while (i < placed.length) {
-      const first = placed[i]!;
-      let bottom = first.top + (layout.lines[i]?.height ?? 0);
-      let j = i + 1;
-      while (j < placed.length && placed[j]!.page === first.page && placed[j]!.left === first.left) {
-        bottom = placed[j]!.top + (layout.lines[j]?.height ?? 0);
-        j++;
-      }
-      const page = this.pager.pages[first.page];
-      const x = first.left + p.style.indentLeft;
-      const width = this.pager.area.width - p.style.indentLeft - p.style.indentRight;
-      if (page && width > 0) page.background.push({ kind: "rect", x, y: first.top, width, height: bottom - first.top, fill });
-      i = j;
+    const { shading, borders } = p.style;
+    if (!shading && !borders.top && !borders.bottom && !borders.left && !borders.right) return;
+    const width = this.pager.area.width;
+    for (const piece of framePieces(layout, placed, () => width)) {
+      const page = this.pager.pages[piece.page];
+      if (page) paintFrame(p, piece, page.background, page.items);
     }
   }
 

@@ -1,0 +1,79 @@
+/**
+ * A paragraph's frame in the flow: the room its top and bottom borders take (border width plus
+ * its space, as LibreOffice and the stacked layout count it) and the shading and border lines drawn
+ * around each page's part of the paragraph.
+ */
+import type { Border, Paragraph } from "../model/types";
+import type { LineBox, PaintItem, ParagraphLayout } from "./types";
+import type { PlacedLine } from "./flow-paragraph";
+import { translateItem } from "./flow-items";
+
+function visible(b: Border | undefined): b is Border {
+  return !!b && b.style !== "nil" && b.style !== "none" && Number.isFinite(b.width) && b.width > 0;
+}
+
+function inset(b: Border | undefined): number {
+  return visible(b) ? b.width + Math.max(0, b.space || 0) : 0;
+}
+
+/** The layout with room for top/bottom borders added to its first and last lines. */
+export function withBorderRoom(p: Paragraph, layout: ParagraphLayout): ParagraphLayout {
+  const top = inset(p.style.borders.top);
+  const bottom = inset(p.style.borders.bottom);
+  if ((top === 0 && bottom === 0) || layout.lines.length === 0) return layout;
+  const lines = layout.lines.map((l) => ({ ...l }));
+  const first = lines[0]!;
+  if (top > 0) {
+    first.height += top;
+    first.baseline += top;
+    first.items = first.items.map((i) => translateItem(i, 0, top));
+  }
+  const last: LineBox = lines[lines.length - 1]!;
+  last.height += bottom;
+  return { ...layout, lines };
+}
+
+/** One page's (or column's) part of a placed paragraph. */
+export interface FramePiece {
+  page: number;
+  top: number;
+  bottom: number;
+  left: number;
+  width: number;
+  /** The piece holds the paragraph's first / last line. */
+  first: boolean;
+  last: boolean;
+}
+
+/** Groups placed lines into pieces, one per page and column. */
+export function framePieces(layout: ParagraphLayout, placed: PlacedLine[], columnWidth: (line: PlacedLine) => number): FramePiece[] {
+  const pieces: FramePiece[] = [];
+  let i = 0;
+  while (i < placed.length) {
+    const start = placed[i]!;
+    let bottom = start.top + (layout.lines[i]?.height ?? 0);
+    let j = i + 1;
+    while (j < placed.length && placed[j]!.page === start.page && placed[j]!.left === start.left) {
+      bottom = placed[j]!.top + (layout.lines[j]?.height ?? 0);
+      j++;
+    }
+    pieces.push({ page: start.page, top: start.top, bottom, left: start.left, width: columnWidth(start), first: i === 0, last: j === layout.lines.length });
+    i = j;
+  }
+  return pieces;
+}
+
+/** Shading (into `background`) and border lines (into `lines`) of one piece. */
+export function paintFrame(p: Paragraph, piece: FramePiece, background: PaintItem[], lines: PaintItem[]): void {
+  const { borders, shading, indentLeft, indentRight } = p.style;
+  const left = piece.left + indentLeft;
+  const right = piece.left + piece.width - indentRight;
+  if (right <= left || piece.bottom <= piece.top) return;
+  if (shading) background.push({ kind: "rect", x: left, y: piece.top, width: right - left, height: piece.bottom - piece.top, fill: shading });
+  const edge = (b: Border, x1: number, y1: number, x2: number, y2: number) =>
+    lines.push({ kind: "line", x1, y1, x2, y2, width: b.width, color: b.color, style: b.style === "double" ? "double" : b.style === "dotted" ? "dotted" : b.style.startsWith("dash") ? "dashed" : undefined });
+  if (piece.first && visible(borders.top)) edge(borders.top, left, piece.top + borders.top.width / 2, right, piece.top + borders.top.width / 2);
+  if (piece.last && visible(borders.bottom)) edge(borders.bottom, left, piece.bottom - borders.bottom.width / 2, right, piece.bottom - borders.bottom.width / 2);
+  if (visible(borders.left)) edge(borders.left, left - borders.left.space, piece.top, left - borders.left.space, piece.bottom);
+  if (visible(borders.right)) edge(borders.right, right + borders.right.space, piece.top, right + borders.right.space, piece.bottom);
+}
