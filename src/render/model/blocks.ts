@@ -116,13 +116,14 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   if (level) {
     const label = numbering.next(numId, ilvl);
     if (label) {
-      let labelProps = overlayRun(resolveRun(ctx, base, markRPr), level.rPr);
+      // The label takes the paragraph mark's formatting (but not its underline) under the level's own.
+      let labelProps = overlayRun({ ...resolveRun(ctx, base, markRPr), underline: undefined }, level.rPr);
       let text = label.text;
       if (isSymbolFont(labelProps.font)) {
         text = mapSymbolText(labelProps.font!, text);
-        labelProps = { ...labelProps, font: base.font };
+        labelProps = { ...labelProps, font: isSymbolFont(base.font) ? DEFAULT_FONT : base.font };
       }
-      const numberingLabel: NonNullable<Paragraph["numbering"]> = { text, style: ctx.intern(toRunStyle({ ...labelProps, underline: undefined })), suffix: level.suffix, align: level.align };
+      const numberingLabel: NonNullable<Paragraph["numbering"]> = { text, style: ctx.intern(toRunStyle(labelProps)), suffix: level.suffix, align: level.align };
       const pic = level.picBulletId !== undefined ? numbering.picBullets.get(level.picBulletId) : undefined;
       if (pic) {
         const blip = pic.first("blip") ?? pic.first("imagedata");

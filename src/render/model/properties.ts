@@ -403,6 +403,7 @@ export function toRunStyle(p: RunProps): RunStyle {
     hidden: p.hidden ?? false,
     rtl: p.rtl ?? false,
   };
+  if (p.sizeComplex !== undefined && p.sizeComplex !== s.size) s.sizeComplex = p.sizeComplex;
   if (p.fontEastAsia && p.fontEastAsia !== s.font) s.fontEastAsia = p.fontEastAsia;
   if (p.fontComplex && p.fontComplex !== s.font) s.fontComplex = p.fontComplex;
   if (p.underlineColor !== undefined && p.underline && p.underline !== "none") s.underlineColor = p.underlineColor;

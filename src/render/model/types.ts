@@ -18,6 +18,8 @@ export interface RunStyle {
   fontComplex?: string;
   /** Size in pt (w:sz / 2; w:szCs for complex scripts). */
   size: number;
+  /** Size in pt of complex-script characters (Arabic, Hebrew ...: w:szCs / 2) when it differs from `size`. */
+  sizeComplex?: number;
   bold: boolean;
   italic: boolean;
   underline: UnderlineStyle;
