@@ -330,7 +330,7 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
       case "sym": {
         const font = c.attr("font") ?? "Symbol";
         const code = parseInt(c.attr("char") ?? "", 16);
-        if (!Number.isFinite(code)) break;
+        if (!Number.isFinite(code) || code < 0x20 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) break;
         const mapped = mapSymbolChar(font, code);
         if (mapped) pushText(rc, mapped, styleOf());
         else if (!(code >= 0xf000 && code <= 0xf0ff)) pushText(rc, String.fromCodePoint(code), styleOf());

@@ -26,7 +26,8 @@ export function roman(n: number): string {
 
 /** Word's letters: a..z, then aa..zz, aaa.. (the letter repeated, not base 26). */
 function letters(n: number, alphabet: string): string {
-  if (n <= 0) return String(n);
+  // Word stops repeating letters long before this; a hostile start value must not build huge strings.
+  if (n <= 0 || n > alphabet.length * 20) return String(n);
   const size = alphabet.length;
   const ch = alphabet[(n - 1) % size]!;
   return ch.repeat(Math.floor((n - 1) / size) + 1);
@@ -94,6 +95,7 @@ export function formatNumber(n: number, fmt: NumberFormat | string): string {
     case "arabicAbjad":
       return letters(n, ABJAD);
     case "chicago":
+      if (n <= 0 || n > 80) return String(n);
       return ["*", "†", "‡", "§"][(n - 1) % 4]!.repeat(Math.floor((n - 1) / 4) + 1);
     default:
       return String(n);

@@ -150,8 +150,8 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
     if (hv !== undefined && hv > 0 && h?.attr("hRule") !== "auto") row.height = { value: hv, rule: h?.attr("hRule") === "exact" ? "exact" : "atLeast" };
     row.header = !!trPr?.child("tblHeader") && trPr.child("tblHeader")!.attr("val") !== "0";
     row.cantSplit = !!trPr?.child("cantSplit") && trPr.child("cantSplit")!.attr("val") !== "0";
-    row.gridBefore = Math.max(0, int(val(trPr, "gridBefore")) ?? 0);
-    row.gridAfter = Math.max(0, int(val(trPr, "gridAfter")) ?? 0);
+    row.gridBefore = Math.max(0, Math.min(int(val(trPr, "gridBefore")) ?? 0, 1000));
+    row.gridAfter = Math.max(0, Math.min(int(val(trPr, "gridAfter")) ?? 0, 1000));
     const cells = collectCells(tr);
     let col = row.gridBefore;
     cells.forEach((tc, i) => {
