@@ -95,8 +95,15 @@ function sameBorder(a: Border, b: Border): boolean {
 export function horizontalLines(t: Table, grid: TableGrid, above: number, below: number, y: number, edges: number[], left: number): PaintItem[] {
   const out: PaintItem[] = [];
   let run: { b: Border; from: number; to: number } | null = null;
+  /** Half the thickest vertical border meeting grid line c here: the line reaches over it, so corners close. */
+  const reach = (c: number) => Math.max(thickness(above >= 0 ? verticalEdge(t, grid, above, c) : null), thickness(below >= 0 ? verticalEdge(t, grid, below, c) : null)) / 2;
   const flush = () => {
-    if (run) out.push({ kind: "line", x1: left + edges[run.from]!, y1: y, x2: left + edges[run.to]!, y2: y, width: run.b.width, color: run.b.color, style: lineStyle(run.b) });
+    if (run) {
+      const a = edges[run.from]!;
+      const b = edges[run.to]!;
+      const dir = b >= a ? 1 : -1;
+      out.push({ kind: "line", x1: left + a - dir * reach(run.from), y1: y, x2: left + b + dir * reach(run.to), y2: y, width: run.b.width, color: run.b.color, style: lineStyle(run.b) });
+    }
     run = null;
   };
   for (let c = 0; c < grid.columns; c++) {
