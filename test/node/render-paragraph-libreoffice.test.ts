@@ -298,3 +298,48 @@ describe.skipIf(!available)("paragraph layout matches LibreOffice", () => {
     });
   });
 });
+
+/** Horizontal strokes (underlines, strike-outs) LibreOffice draws, from `mutool draw -F trace`: page y of the centre and width. */
+async function mutoolStrokes(pdf: Uint8Array): Promise<{ x: number; y: number; length: number; width: number }[]> {
+  const dir = mkdtempSync(join(tmpdir(), "signet-para-"));
+  try {
+    writeFileSync(join(dir, "in.pdf"), pdf);
+    const { stdout } = await run("mutool", ["draw", "-F", "trace", "-o", "-", join(dir, "in.pdf")], { maxBuffer: 64 * 1024 * 1024 });
+    const out: { x: number; y: number; length: number; width: number }[] = [];
+    const re = /<stroke_path linewidth="([\d.]+)"[^>]*transform="1 0 0 -1 ([-\d.]+) ([-\d.]+)">\s*<moveto x="([-\d.]+)" y="([-\d.]+)"\/>\s*<lineto x="([-\d.]+)" y="([-\d.]+)"\/>/g;
+    for (const m of stdout.matchAll(re)) {
+      const [w, tx, ty, x1, y1, x2] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as number[];
+      out.push({ x: tx! + x1!, y: ty! - y1!, length: x2! - x1!, width: w! });
+    }
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe.skipIf(!available)("underline and strike-out match LibreOffice", () => {
+  it("places and sizes the lines like LibreOffice for Carlito, Arimo, Tinos, Caladea", async () => {
+    const fontsUsed: [string, number][] = [["Calibri", 12], ["Arial", 12], ["Times New Roman", 12], ["Calibri", 24], ["Cambria", 12]];
+    const xml = fontsUsed.map(([f, size]) => p([r("under", { sizePt: size, u: true, font: f }), r(" struck", { sizePt: size, strike: true, font: f })], { spacing: { after: 0, line: 240, lineRule: "auto" } })).join("");
+    const paras = fontsUsed.map(([f, size]) => para([text("under", { font: f, size, underline: "single" }), text(" struck", { font: f, size, strike: true })], {}, { markStyle: rs({ size: 11 }) }));
+    const pdf = await convertWithLibreOffice(buildDocx({ body: xml }));
+    const theirs = await mutoolStrokes(pdf);
+    const model = { sections: [{ blocks: paras }], headerFooters: new Map(), notes: new Map(), images: new Map(), fontTable: new Map(), fontFamilies: new Set<string>(), evenAndOddHeaders: false, defaultTabStop: 36 } as unknown as DocumentModel;
+    const c: LayoutContext = { fonts: await loadFontBook(model, nodeFontSource()), defaultTabStop: 36, fieldValue: () => undefined };
+    const ours: { x: number; y: number; length: number; width: number }[] = [];
+    let top = MARGIN;
+    for (const para of paras) {
+      for (const line of layoutParagraph(para, WIDTH, c).lines) {
+        for (const it of line.items) if (it.kind === "line") ours.push({ x: MARGIN + it.x1, y: top + it.y1, length: it.x2 - it.x1, width: it.width });
+        top += line.height;
+      }
+    }
+    expect(theirs.length).toBe(2 * fontsUsed.length);
+    expect(ours.length).toBe(theirs.length);
+    const far = ours
+      .map((o, k) => ({ o, t: theirs[k]! }))
+      .filter(({ o, t }) => Math.abs(o.x - t.x) > 1 || Math.abs(o.y - t.y) > 0.3 || Math.abs(o.width - t.width) > 0.15 || Math.abs(o.length - t.length) > 1.5)
+      .map(({ o, t }) => `ours ${JSON.stringify(o)} LibreOffice ${JSON.stringify(t)}`);
+    expect(far).toEqual([]);
+  });
+});

@@ -261,13 +261,18 @@ describe("layoutParagraph: run formatting", () => {
     const single = layoutParagraph(para([t("two words", { underline: "single" })]), 400, c).lines[0]!;
     const lines = single.items.filter((i) => i.kind === "line");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ x1: 0, y1: single.baseline + 1.2 });
+    // Where LibreOffice strokes Carlito 12 pt underlines: 1.3 pt below the baseline, 0.8 pt thick.
+    expect(lines[0]).toMatchObject({ x1: 0 });
+    const u = lines[0]!;
+    expect(u.kind === "line" && u.y1 - single.baseline).toBeCloseTo(1.3, 1);
+    expect(u.kind === "line" && u.width).toBeCloseTo(0.8, 1);
     const words = layoutParagraph(para([t("two words", { underline: "words" })]), 400, c).lines[0]!;
     expect(words.items.filter((i) => i.kind === "line")).toHaveLength(2);
     const struck = layoutParagraph(para([t("gone", { strike: true, highlight: "FFFF00" })]), 400, c).lines[0]!;
     expect(struck.items[0]).toMatchObject({ kind: "rect", fill: "FFFF00" });
+    // LibreOffice: Carlito 12 pt strike-out 3.3 pt above the baseline.
     const strike = struck.items.find((i) => i.kind === "line")!;
-    expect(strike.kind === "line" && strike.y1).toBeLessThan(struck.baseline);
+    expect(strike.kind === "line" && struck.baseline - strike.y1).toBeCloseTo(3.3, 0);
   });
 
   it("covers a hyperlink with one link item per line", async () => {

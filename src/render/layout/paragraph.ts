@@ -10,6 +10,7 @@
  */
 import { LIMITS } from "../../limits";
 import type { Paragraph, RunStyle } from "../model/types";
+import { decorate } from "./inline-decorations";
 import { buildPieces, type Piece } from "./inline-pieces";
 import { directionOf, visualOrder, visualRtlText, type Direction } from "./inline-script";
 import { leaderChar, nextStop, type ResolvedStop } from "./inline-tabs";
@@ -369,7 +370,7 @@ class ParagraphLayouter {
         if (pc.kind === "tab") this.leader(pc, x, w, y, place.stops.get(k), text, lines);
         else if (pc.kind === "object") this.object(pc, x, y, text);
       }
-      if (w > 0 && pc.kind !== "break") this.decorate(pc, x, w, y, back, lines);
+      if (w > 0 && pc.kind !== "break") decorate(pc, x, w, y, back, lines);
       if (pc.link && w > 0) {
         const prev = links[links.length - 1];
         if (prev && prev.kind === "link" && prev.uri === pc.link && Math.abs(prev.x + prev.width - x) < 0.01) prev.width += w;
@@ -421,34 +422,7 @@ class ParagraphLayouter {
       out.push({ kind: "line", x1: x + obj.width, y1: top, x2: x + obj.width, y2: y, width: b.width, color: c });
     }
   }
-
-  /** Highlight behind, underline and strike-through over one piece. */
-  private decorate(pc: Piece, x: number, w: number, y: number, back: PaintItem[], lines: PaintItem[]): void {
-    const s = pc.style;
-    const size = pc.size;
-    if (s.highlight) back.push({ kind: "rect", x, y: y - pc.face.ascent(size), width: w, height: pc.face.lineHeight(size), fill: s.highlight });
-    if (pc.kind === "object") return;
-    if (s.underline !== "none" && !(s.underline === "words" && pc.kind !== "text")) {
-      const uy = y + size * UNDERLINE.offset;
-      const thick = size * UNDERLINE.thickness * (s.underline === "thick" ? 2 : 1);
-      const style = s.underline === "double" || s.underline === "dotted" || s.underline === "dashed" ? s.underline : undefined;
-      const line: PaintItem = { kind: "line", x1: x, y1: uy, x2: x + w, y2: uy, width: thick, color: s.underlineColor ?? s.color };
-      if (style) line.style = style;
-      lines.push(line);
-    }
-    if (s.strike || s.doubleStrike) {
-      const sy = y - size * STRIKE_RISE;
-      const line: PaintItem = { kind: "line", x1: x, y1: sy, x2: x + w, y2: sy, width: size * UNDERLINE.thickness, color: s.color };
-      if (s.doubleStrike) line.style = "double";
-      lines.push(line);
-    }
-  }
 }
-
-/** Underline below the baseline and its thickness, as fractions of the size (fonts' post tables are close to these). */
-const UNDERLINE = { offset: 0.1, thickness: 0.05 };
-/** Strike-through height above the baseline, fraction of the size. */
-const STRIKE_RISE = 0.3;
 
 /** Pieces that can be drawn as one text item. */
 function sameLook(a: Piece, b: Piece): boolean {
