@@ -84,13 +84,15 @@ describe("styles", () => {
       `<a:fontScheme name="x"><a:majorFont><a:latin typeface="Calibri Light"/></a:majorFont><a:minorFont><a:latin typeface="Calibri"/></a:minorFont></a:fontScheme></a:themeElements></a:theme>`;
     const st = styles("", `<w:rPrDefault><w:rPr><w:rFonts w:asciiTheme="minorHAnsi" w:hAnsiTheme="minorHAnsi"/></w:rPr></w:rPrDefault>`);
     const m = parseDocx(
-      docx(`<w:p><w:r><w:t>x</w:t></w:r><w:r><w:rPr><w:rFonts w:asciiTheme="majorHAnsi" w:ascii="Arial"/><w:color w:val="000000" w:themeColor="accent1"/><w:highlight w:val="yellow"/></w:rPr><w:t>y</w:t></w:r></w:p>`, {
+      docx(`<w:p><w:r><w:t>x</w:t></w:r><w:r><w:rPr><w:rFonts w:asciiTheme="majorHAnsi" w:ascii="Arial"/><w:color w:val="auto" w:themeColor="accent1"/><w:highlight w:val="yellow"/></w:rPr><w:t>y</w:t></w:r><w:r><w:rPr><w:color w:val="2E74B5" w:themeColor="accent1" w:themeShade="BF"/></w:rPr><w:t>z</w:t></w:r></w:p>`, {
         "word/styles.xml": st,
         "word/theme/theme1.xml": theme,
       }),
     );
-    const [x, y] = texts(paras(m.sections[0]!.blocks)[0]!);
+    const [x, y, z] = texts(paras(m.sections[0]!.blocks)[0]!);
     expect(x!.style.font).toBe("Calibri");
+    // The colour Word resolved and wrote beside the theme reference wins over our arithmetic.
+    expect(z!.style.color).toBe("2E74B5");
     expect(y!.style).toMatchObject({ font: "Calibri Light", color: "4472C4", highlight: "FFFF00" });
     expect([...m.fontFamilies].sort()).toEqual(["Calibri", "Calibri Light"]);
   });

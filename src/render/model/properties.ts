@@ -79,9 +79,13 @@ export interface ReadEnv {
 
 function colorOf(node: XNode | undefined, env: ReadEnv, attr = "val", themeAttr = "themeColor"): Color | null | undefined {
   if (!node) return undefined;
-  const fromTheme = themeColor(env.theme, node.attr(themeAttr), node.attr(themeAttr === "themeColor" ? "themeTint" : "themeFillTint"), node.attr(themeAttr === "themeColor" ? "themeShade" : "themeFillShade"));
-  if (fromTheme) return fromTheme;
-  return hexColor(node.attr(attr));
+  // Word writes the resolved colour next to the theme reference; it is exact where our tint/shade
+  // arithmetic (RGB, not Word's HSL) is approximate, so the theme is the fallback.
+  const explicit = hexColor(node.attr(attr));
+  if (typeof explicit === "string") return explicit;
+  const fill = themeAttr !== "themeColor";
+  const fromTheme = themeColor(env.theme, node.attr(themeAttr), node.attr(fill ? "themeFillTint" : "themeTint"), node.attr(fill ? "themeFillShade" : "themeShade"));
+  return fromTheme ?? explicit;
 }
 
 const UNDERLINES: Record<string, UnderlineStyle> = {
