@@ -5,7 +5,7 @@
  * between paragraphs of the same style. Space before the first paragraph and after the last count.
  */
 import type { Paragraph } from "../model/types";
-import type { LayoutContext, PaintItem, StackBlocks, StackedBlocks } from "./types";
+import type { FloatingObject, LayoutContext, PaintItem, StackBlocks, StackedBlocks } from "./types";
 import { layoutParagraph } from "./paragraph";
 import { stackTable } from "./table";
 import { shiftItem } from "./table-items";
@@ -55,8 +55,10 @@ function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext): Stacke
   const bottom = isVisible(borders.bottom) ? borders.bottom.width + borders.bottom.space : 0;
   const lineItems: PaintItem[] = [];
   const breakPoints: number[] = [];
+  const lineTops: number[] = [];
   let y = top;
   for (const line of laid.lines) {
+    lineTops.push(y);
     for (const item of line.items) lineItems.push(shiftItem(item, 0, y));
     y += line.height;
     breakPoints.push(y);
@@ -66,7 +68,10 @@ function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext): Stacke
   const right = width - p.style.indentRight;
   const items: PaintItem[] = [];
   if (shading && right > left && height > 0) items.push({ kind: "rect", x: left, y: 0, width: right - left, height, fill: shading });
+  const floats = laid.floats.map((f) => ({ f, items: floatItems(f, lineTops[f.line] ?? top, width, ctx) }));
+  for (const { f, items: fi } of floats) if (f.anchor.behindText) items.push(...fi);
   items.push(...lineItems);
+  for (const { f, items: fi } of floats) if (!f.anchor.behindText) items.push(...fi);
   const edge = (b: NonNullable<typeof borders.top>, x1: number, y1: number, x2: number, y2: number) =>
     items.push({ kind: "line", x1, y1, x2, y2, width: b.width, color: b.color, style: b.style === "double" ? "double" : b.style === "dotted" ? "dotted" : b.style.startsWith("dash") ? "dashed" : undefined });
   if (isVisible(borders.top)) edge(borders.top, left, borders.top.width / 2, right, borders.top.width / 2);
@@ -76,4 +81,24 @@ function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext): Stacke
   // The last line's bottom is the block's end, not a place to split it.
   if (breakPoints.length > 0) breakPoints[breakPoints.length - 1] = height;
   return { height, items, breakPoints, spaceBefore: laid.spaceBefore, spaceAfter: laid.spaceAfter };
+}
+
+/**
+ * Best effort for floating images and text boxes inside a stack (a table cell, a header): kept
+ * inside the stack's box, aligned or offset horizontally, offset from the paragraph or line top;
+ * they take no room and text does not wrap around them.
+ */
+function floatItems(f: FloatingObject, lineTop: number, width: number, ctx: LayoutContext): PaintItem[] {
+  const { inline, anchor } = f;
+  const w = inline.width;
+  const h = inline.height;
+  if (!(w > 0 && h > 0 && Number.isFinite(w) && Number.isFinite(h))) return [];
+  const align = anchor.x.align;
+  const x = align === "center" ? (width - w) / 2 : align === "right" || align === "outside" ? width - w : align ? 0 : (anchor.x.offset ?? 0);
+  const y = (anchor.y.relativeTo === "line" ? lineTop : 0) + (anchor.y.offset ?? 0);
+  if (inline.type === "image") return [{ kind: "image", x, y, width: w, height: h, image: inline.image }];
+  const out: PaintItem[] = [];
+  if (inline.fill) out.push({ kind: "rect", x, y, width: w, height: h, fill: inline.fill });
+  for (const item of stackBlocks(inline.blocks, w, ctx).items) out.push(shiftItem(item, x, y));
+  return out;
 }

@@ -191,6 +191,22 @@ describe("placeTable geometry", () => {
   });
 });
 
+describe("floating objects in cells", () => {
+  it("draws an anchored image aligned right inside its cell, without moving the text", () => {
+    const anchor = { x: { relativeTo: "column" as const, align: "right" as const }, y: { relativeTo: "paragraph" as const, offset: 2 }, wrap: "square" as const, distance: { top: 0, bottom: 0, left: 0, right: 0 }, behindText: false };
+    const withImage = para("Logo", [{ type: "image", image: "word/media/logo.png", width: 30, height: 12, style: run, anchor }]);
+    const c = new TestCursor({ left: 0, width: 400, top: 0, bottom: 1000 });
+    placeTable(table([row([cell([withImage]), cell("Other")])], { grid: [150, 100] }), c, ctx);
+    const img = c.pages[0]!.find((i) => i.kind === "image") as Extract<PaintItem, { kind: "image" }>;
+    expect(img.image).toBe("word/media/logo.png");
+    // Cell content box: table left -5.4, + 5.4 margin = 0, width 150 - 10.8.
+    expect(img.x).toBeCloseTo(150 - 10.8 - 30, 6);
+    expect(img.y).toBeCloseTo(0.5 + 2, 6);
+    const logo = c.pages[0]!.find((i) => i.kind === "text" && i.text.trim() === "Logo") as Extract<PaintItem, { kind: "text" }>;
+    expect(logo.x).toBeCloseTo(0, 6);
+  });
+});
+
 describe("hostile tables", () => {
   it("absurd spans, rows without cells, NaN widths and a huge gridBefore finish and keep their text", () => {
     const c = new TestCursor();
