@@ -114,6 +114,25 @@ describe("flow: splitting paragraphs across pages", () => {
     expect(p.pages[1]!.items[0]).toMatchObject({ x: 50, y: 100 });
   });
 
+  it("a break ending a paragraph leaves its empty last line behind; the next paragraph starts the page", () => {
+    const p = pager();
+    const empty: LineBox = { height: 20, baseline: 16, items: [] };
+    placeParagraph(p, { spaceBefore: 0, spaceAfter: 0, floats: [], lines: [{ ...para(1).lines[0]!, breakAfter: "page" }, empty] }, rules({ spaceAfter: 8 }));
+    const next = para(1);
+    placeParagraph(p, next, rules({ spaceBefore: 10 }));
+    expect(p.pages).toHaveLength(2);
+    // A hard break keeps the next paragraph's space before.
+    expect(p.pages[1]!.items[0]).toMatchObject({ y: 110, fill: `${next.tag}.0` });
+  });
+
+  it("a continued line at a page top loses the extra of proportional line spacing", () => {
+    const p = pager();
+    placeParagraph(p, para(7), rules({ widowControl: false, lineMultiple: 1.25 }));
+    // 20 pt lines at 1.25 carry 4 pt above the text: the sixth line starts 4 pt higher.
+    expect(p.pages[1]!.items[0]).toMatchObject({ y: 96 });
+    expect(p.pages[1]!.items[1]).toMatchObject({ y: 116 });
+  });
+
   it("a line taller than the page is placed alone on its page and the flow goes on", () => {
     const p = pager();
     placeParagraph(p, para(1), rules());

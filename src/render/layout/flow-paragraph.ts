@@ -21,6 +21,8 @@ export interface ParagraphFlowRules {
    * paragraph's first line the extra of proportional line spacing (>100 %) except at a page top.
    */
   firstLineExtra?: number;
+  /** Multiple of proportional line spacing (auto rule), when above 1: lines 2+ carry its extra above the text. */
+  lineMultiple?: number;
 }
 
 /** Where each line of the paragraph went. */
@@ -105,10 +107,16 @@ export function placeParagraph(pager: Pager, layout: ParagraphLayout, rules: Par
     for (let k = 0; k < n; k++) {
       const line = lines[i]!;
       if (k > 0) pushBelowFloats(pager, line.height);
-      emitLine(pager, line, placed);
+      // LibreOffice drops a continued line's proportional-spacing extra at the top of a page.
+      const multiple = rules.lineMultiple ?? 1;
+      const trim = i > 0 && multiple > 1 && pager.atAreaTop() ? line.height * (1 - 1 / multiple) : 0;
+      emitLine(pager, line, placed, trim);
       i++;
       if (line.breakAfter) {
         pager.breakArea(line.breakAfter, "hard");
+        // LibreOffice moves a break that ends a paragraph onto the next paragraph: the empty
+        // rest of this one (its mark's line) is not shown on the new page.
+        if (lines.slice(i).every((l) => l.items.length === 0)) return placed;
         break;
       }
     }
@@ -126,8 +134,9 @@ function keptSpaceBefore(pager: Pager, rules: ParagraphFlowRules): number {
   return pager.start === "soft" ? 0 : rules.spaceBefore;
 }
 
-function emitLine(pager: Pager, line: LineBox, placed: PlacedLine[]): void {
-  const top = pager.y;
+/** Emits a line at the cursor; `trim` pt are cut from the top of the line box. */
+function emitLine(pager: Pager, line: LineBox, placed: PlacedLine[], trim = 0): void {
+  const top = pager.y - trim;
   const left = pager.area.left;
   placed.push({ page: pager.pages.length - 1, top, left });
   for (const item of line.items) pager.emit(translateItem(item, left, top) as PaintItem);

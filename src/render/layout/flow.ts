@@ -231,6 +231,7 @@ class DocumentFlow {
       keepLines: style.keepLines,
       widowControl: style.widowControl,
       pageBreakBefore: style.pageBreakBefore,
+      lineMultiple: style.line.rule === "auto" ? style.line.value : 1,
       firstLineExtra: style.line.rule === "auto" && style.line.value > 1 && layout.lines[0] ? layout.lines[0].height * (style.line.value - 1) : 0,
     };
   }
