@@ -146,6 +146,11 @@ const CASES: Case[] = [
     model: [para([text("all caps ", { caps: true }), text("Small Caps Here ", { smallCaps: true }), text("spaced out", { charSpacing: 1 }), text(" tail")])],
   },
   {
+    name: "horizontal scale and raised/lowered position",
+    xml: [p(["Normal ", r("wide text", { sizePt: 12, extra: `<w:w w:val="150"/>` }), " then ", r("raised", { sizePt: 12, extra: `<w:position w:val="6"/>` }), " and ", r("lowered", { sizePt: 12, extra: `<w:position w:val="-4"/>` }), " end"], base12)],
+    model: [para([text("Normal "), text("wide text", { scale: 150 }), text(" then "), text("raised", { position: 3 }), text(" and "), text("lowered", { position: -2 }), text(" end")])],
+  },
+  {
     name: "numbering label wider than the hanging indent",
     xml: [p("Wide label text", { ...base12, numId: 2, ilvl: 0 })],
     model: [para([text("Wide label text")], { indentLeft: 36, firstLine: -18 }, { numbering: { text: "Article 1.", style: rs(), suffix: "tab", align: "left" } })],
@@ -251,7 +256,7 @@ function splitItem(it: Extract<PaintItem, { kind: "text" }>, left: number, top: 
 let prevEnd = -1;
 
 function byLine(words: PlacedWord[]): PlacedWord[] {
-  return [...words].sort((a, b) => (Math.abs(a.baseline - b.baseline) > 3 ? a.baseline - b.baseline : a.x - b.x));
+  return [...words].sort((a, b) => (Math.abs(a.baseline - b.baseline) > 6 ? a.baseline - b.baseline : a.x - b.x));
 }
 
 const available = await libreOfficeAvailable().catch(() => false);
