@@ -169,6 +169,9 @@ describe("sections, headers and fields", () => {
     const nested = r(`<w:fldChar w:fldCharType="begin"/>`) + r(`<w:instrText>IF </w:instrText>`) + fld("MERGEFIELD x", "inner") + r(`<w:instrText> = 1 "a" "b"</w:instrText>`) + r(`<w:fldChar w:fldCharType="separate"/>`) + r(`<w:t>shown</w:t>`) + r(`<w:fldChar w:fldCharType="end"/>`);
     const p = paras(body(docx(`<w:p>${r("<w:t>Page </w:t>")}${fld(" PAGE ", "7")}${r("<w:t> of </w:t>")}${fld("NUMPAGES \\* MERGEFORMAT", "9")}${r("<w:t> </w:t>")}${fld("DATE \\@ yyyy", "2024")}${r("<w:t> </w:t>")}${nested}</w:p>`)))[0]!;
     expect(p.inlines.map((i) => (i.type === "text" ? i.text : i.type === "field" ? `{${i.field}:${i.fallback}}` : i.type))).toEqual(["Page ", "{PAGE:7}", " of ", "{NUMPAGES:9}", " 2024 shown"]);
+    const linked = paras(body(docx(`<w:p>${fld(' HYPERLINK "https://example.org/terms" ', "terms")}${r("<w:t> after</w:t>")}</w:p>`)))[0]!;
+    expect(linked.inlines).toMatchObject([{ type: "text", text: "terms", link: "https://example.org/terms" }, { type: "text", text: " after" }]);
+    expect(linked.inlines[1]).not.toHaveProperty("link");
   });
 });
 
