@@ -128,7 +128,11 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
       if (pic) {
         const blip = pic.first("blip") ?? pic.first("imagedata");
         const image = imageFromRel(ctx, ctx.story(numberingPart(ctx)), blip?.attr("embed") ?? blip?.attr("id"));
-        if (image) numberingLabel.image = image;
+        if (image) {
+          numberingLabel.image = image;
+          // Where the picture cannot be drawn, a plain bullet reads better than the level's symbol-font fallback.
+          numberingLabel.text = "•";
+        }
       }
       para.numbering = numberingLabel;
     }
