@@ -67,8 +67,13 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     atoms.push({ ...a, start: text.length });
     text += a.text;
   };
-  if (p.numbering && p.numbering.text && !p.numbering.style.hidden) {
-    push({ inline: null, style: p.numbering.style, text: displayText(p.numbering.text, p.numbering.style), label: true });
+  const num = p.numbering;
+  if (num && num.image && !num.style.hidden) {
+    // A picture bullet: a square of the label's font size, on the baseline.
+    const size = num.style.size;
+    push({ inline: { type: "image", image: num.image, width: size, height: size, style: num.style }, style: num.style, text: "\uFFFC", label: true });
+  } else if (num && num.text && !num.style.hidden) {
+    push({ inline: null, style: num.style, text: displayText(num.text, num.style), label: true });
   }
   for (const inline of p.inlines) {
     if (inline.style.hidden) continue;
@@ -110,7 +115,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     else if (inline?.type === "break") pieces.push({ ...common, kind: "break", text: "", width: 0, breakKind: inline.kind });
     else if (inline?.type === "image" || inline?.type === "box") {
       if (inline.anchor) pieces.push({ ...common, kind: "float", text: "", width: 0, object: inline, breakAfter: false });
-      else pieces.push({ ...common, kind: "object", text: "", width: inline.width, object: inline });
+      else pieces.push({ ...common, kind: "object", text: "", width: inline.width, object: inline, label: atom.label });
     } else if (atom.text) textPieces(atom, breaks, ctx.fonts, pieces);
     void end;
   }

@@ -136,6 +136,17 @@ describe("layoutParagraph: indents and numbering labels", () => {
     expect(texts(out.lines[0]!)[1]!.x).toBeCloseTo(72, 2);
   });
 
+  it("draws a picture bullet as a label-sized image before the tab", async () => {
+    const out = layoutParagraph(
+      para([t("Item")], { indentLeft: 36, firstLine: -18 }, { numbering: { text: "", image: "word/media/bullet.png", style: rs({ size: 10 }), suffix: "tab", align: "left" } }),
+      400,
+      await ctx(),
+    );
+    const line = out.lines[0]!;
+    expect(line.items).toContainEqual({ kind: "image", x: 18, y: line.baseline - 10, width: 10, height: 10, image: "word/media/bullet.png" });
+    expect(texts(line)[0]).toMatchObject({ text: "Item", x: 36 });
+  });
+
   it("ends a right-aligned label at the first-line position; a space suffix is one space", async () => {
     const c = await ctx();
     const out = layoutParagraph(para([t("Text")], { indentLeft: 40, firstLine: -10 }, { numbering: { text: "iv.", style: rs(), suffix: "space", align: "right" } }), 400, c);

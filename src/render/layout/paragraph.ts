@@ -117,7 +117,7 @@ class ParagraphLayouter {
     if (!num || num.align === "left") return 0;
     let w = 0;
     for (const pc of this.pieces) {
-      if (!pc.label || pc.kind !== "text") break;
+      if (!pc.label || (pc.kind !== "text" && pc.kind !== "object")) break;
       w += pc.width;
     }
     return num.align === "right" ? w : w / 2;
