@@ -230,3 +230,22 @@ describe("paintDocument (read back with poppler and pdf-lib)", () => {
     expect(stdout).toMatch(/No syntax or stream encoding errors/);
   });
 });
+
+describe("paintDocument with text fontkit cannot handle", () => {
+  it("draws Carlito's no-break space and Arabic with Quranic marks (fontkit throws on both) and MuPDF renders the page", async () => {
+    const nbsp = "Signet\u00a0Ltd\u00a0§\u00a01";
+    const quranic = "ٱللَّهِۚ"; // Noto Sans Arabic's mark anchors make fontkit's GPOS code throw
+    const model = modelWith([{ text: nbsp, style: style("Calibri") }, { text: quranic, style: style("Calibri") }], new Map());
+    const book = await loadFontBook(model, nodeFontSource());
+    const items = [...textLine(book, nbsp, style("Calibri"), 72, 100), ...textLine(book, quranic, style("Calibri"), 72, 130)];
+    expect(items.some((i) => i.kind === "text" && i.face.id === "NotoSansArabic-Regular")).toBe(true);
+    const pdf = await paintDocument({ pages: [{ width: 612, height: 792, items }] }, model);
+    const path = join(dir, "fontkit-traps.pdf");
+    writeFileSync(path, pdf);
+    const { stdout } = await run("pdftotext", ["-enc", "UTF-8", path, "-"]);
+    expect(stdout.replace(/\u00a0/g, " ")).toContain("Signet Ltd § 1");
+    expect(stdout).toMatch(/[\u0621-\u064a]/);
+    const drawn = await run("mutool", ["draw", "-o", join(dir, "traps-%d.png"), "-r", "36", path]);
+    expect(drawn.stderr).not.toMatch(/error|invalid/i);
+  });
+});

@@ -103,18 +103,22 @@ export class LoadedFace implements FontFace {
     return c;
   }
 
-  /**
-   * Advance from the hmtx table by glyph id. Not `glyph.advanceWidth`: fontkit throws computing
-   * the metrics of an empty last glyph (Carlito's no-break space, Cousine's U+FEFF).
-   */
   private advance(codePoint: number): number {
     let a = this.advances.get(codePoint);
     if (a === undefined) {
-      const id = this.font.glyphForCodePoint(codePoint).id;
-      const metrics = (this.font as unknown as { hmtx: { metrics: { length: number; get(i: number): { advance: number } | undefined } } }).hmtx.metrics;
-      a = metrics.get(Math.min(id, metrics.length - 1))?.advance ?? 0;
+      a = glyphAdvance(this.font, this.font.glyphForCodePoint(codePoint).id);
       this.advances.set(codePoint, a);
     }
     return a;
   }
+}
+
+/**
+ * Advance of a glyph in font units, from the hmtx table. Not `glyph.advanceWidth`: fontkit throws
+ * computing the metrics of an empty last glyph (Carlito's no-break space, Cousine's U+FEFF).
+ */
+export function glyphAdvance(font: Font, glyphId: number): number {
+  const metrics = (font as unknown as { hmtx: { metrics: { length: number; get(i: number): { advance: number } | undefined } } }).hmtx.metrics;
+  if (metrics.length === 0) return 0;
+  return metrics.get(Math.min(Math.max(0, glyphId), metrics.length - 1))?.advance ?? 0;
 }

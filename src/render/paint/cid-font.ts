@@ -7,6 +7,7 @@
 import type { Font, Glyph } from "@pdf-lib/fontkit";
 import { PDFHexString, PDFString, type PDFDocument, type PDFRef } from "pdf-lib";
 import { subsetTrueType } from "./truetype-subset";
+import { glyphAdvance } from "../fonts/font-face";
 
 /**
  * Word draws no ligatures by default, and layout measured each character's own advance: with
@@ -35,28 +36,39 @@ export class CidFont {
 
   /** The glyph string for `text` (one segment in logical order; right-to-left segments come out in visual order). */
   encode(text: string, rtl: boolean): PDFHexString {
-    let hex = "";
-    if (!rtl && SIMPLE_TEXT.test(text)) {
-      for (const ch of text) {
-        const cp = ch.codePointAt(0)!;
-        let gid = this.glyphByCodePoint.get(cp);
-        if (gid === undefined) {
-          gid = this.font.glyphForCodePoint(cp)?.id ?? 0;
-          this.glyphByCodePoint.set(cp, gid);
-        }
-        if (!this.used.has(gid)) this.used.set(gid, ch);
-        hex += gid.toString(16).padStart(4, "0");
-      }
-      return PDFHexString.of(hex);
-    }
+    if (!rtl && SIMPLE_TEXT.test(text)) return this.encodeDirect(text, false);
     // Complex scripts and right-to-left text: fontkit shapes (joining forms) and orders the glyphs.
-    const run = this.font.layout(text, FEATURES as unknown as string[]);
-    for (const g of run.glyphs as Glyph[]) {
+    let glyphs: Glyph[];
+    try {
+      glyphs = this.font.layout(text, FEATURES as unknown as string[]).glyphs as Glyph[];
+    } catch {
+      // fontkit's GPOS code throws on some fonts' mark anchors (null anchor): draw the plain glyphs.
+      return this.encodeDirect(text, rtl);
+    }
+    let hex = "";
+    for (const g of glyphs) {
       const chars = String.fromCodePoint(...(g.codePoints ?? []));
       if (!this.used.get(g.id)) this.used.set(g.id, chars);
       hex += g.id.toString(16).padStart(4, "0");
     }
     return PDFHexString.of(hex);
+  }
+
+  /** Code point → glyph, no shaping; `reverse` puts a right-to-left segment in visual order. */
+  private encodeDirect(text: string, reverse: boolean): PDFHexString {
+    const gids: number[] = [];
+    for (const ch of text) {
+      const cp = ch.codePointAt(0)!;
+      let gid = this.glyphByCodePoint.get(cp);
+      if (gid === undefined) {
+        gid = this.font.glyphForCodePoint(cp)?.id ?? 0;
+        this.glyphByCodePoint.set(cp, gid);
+      }
+      if (!this.used.has(gid)) this.used.set(gid, ch);
+      gids.push(gid);
+    }
+    if (reverse) gids.reverse();
+    return PDFHexString.of(gids.map((g) => g.toString(16).padStart(4, "0")).join(""));
   }
 
   /** Writes the font objects (call once, after the last `encode`). */
@@ -93,7 +105,7 @@ export class CidFont {
       const first = gids[i]!;
       const run: number[] = [];
       while (i < gids.length && gids[i] === first + run.length) {
-        run.push(scale(font.getGlyph(gids[i]!).advanceWidth));
+        run.push(scale(glyphAdvance(font, gids[i]!)));
         i++;
       }
       widths.push(first, run);
