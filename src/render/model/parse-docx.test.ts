@@ -143,7 +143,7 @@ describe("numbering", () => {
 
 describe("sections, headers and fields", () => {
   it("splits the body at paragraph sectPr and inherits header references", () => {
-    const sect1 = `<w:sectPr><w:headerReference w:type="default" r:id="rIdH1"/><w:headerReference w:type="first" r:id="rIdH2"/><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1134" w:bottom="1440" w:left="1134" w:header="708" w:footer="708" w:gutter="0"/><w:cols w:num="2" w:space="720"/><w:titlePg/></w:sectPr>`;
+    const sect1 = `<w:sectPr><w:headerReference w:type="default" r:id="rIdH1"/><w:headerReference w:type="first" r:id="rIdH2"/><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1134" w:bottom="1440" w:left="1134" w:header="708" w:footer="708" w:gutter="0"/><w:cols w:num="2" w:space="720"/><w:titlePg/><w:docGrid w:type="lines" w:linePitch="312"/></w:sectPr>`;
     const sect2 = `<w:sectPr><w:type w:val="continuous"/><w:pgSz w:w="11906" w:h="16838" w:orient="landscape"/><w:pgNumType w:start="5" w:fmt="upperRoman"/></w:sectPr>`;
     const hdr = (t: string) => `<w:hdr ${W}><w:p><w:r><w:t>${t}</w:t></w:r><w:fldSimple w:instr=" PAGE \\* ROMAN "><w:r><w:t>1</w:t></w:r></w:fldSimple></w:p></w:hdr>`;
     const m = parseDocx(
@@ -157,6 +157,8 @@ describe("sections, headers and fields", () => {
     const [s1, s2] = m.sections;
     expect(s1).toMatchObject({ pageWidth: 595.3, titlePage: true, columns: { count: 2, space: 36 }, headers: { default: "word/h1.xml", first: "word/h2.xml" } });
     expect(s1!.margins).toMatchObject({ left: 56.7, top: 72, header: 35.4 });
+    expect(s1!.lineGrid).toEqual({ type: "lines", linePitch: 15.6 });
+    expect(s2!.lineGrid).toBeUndefined();
     expect(s2).toMatchObject({ start: "continuous", pageWidth: 841.9, pageHeight: 595.3, pageNumberStart: 5, pageNumberFormat: "upperRoman", headers: { default: "word/h1.xml", first: "word/h2.xml" } });
     const field = paras(m.headerFooters.get("word/h1.xml")!)[0]!.inlines[1];
     expect(field).toMatchObject({ type: "field", field: "PAGE", format: "upperRoman", fallback: "1" });

@@ -133,7 +133,8 @@ export function readRunProps(rPr: XNode | undefined, env: ReadEnv): RunProps {
         p.doubleStrike = flag(rPr, "dstrike");
         break;
       case "vanish":
-        p.hidden = flag(rPr, "vanish");
+      case "specVanish":
+        p.hidden = flag(rPr, c.name);
         break;
       case "rtl":
         p.rtl = flag(rPr, "rtl");

@@ -66,6 +66,12 @@ export function readSection(sectPr: XNode | undefined, story: Story, previous: S
     titlePage: !!titlePg && !["0", "false", "off"].includes(titlePg.attr("val") ?? "1"),
     pageNumberFormat: toNumberFormat(pgNum?.attr("fmt")),
   };
+  const grid = sectPr?.child("docGrid");
+  const gridType = grid?.attr("type");
+  const pitch = twips(grid?.attr("linePitch"));
+  if ((gridType === "lines" || gridType === "linesAndChars" || gridType === "snapToChars") && pitch !== undefined && pitch >= 1 && pitch <= 1584) {
+    section.lineGrid = { type: gridType, linePitch: pitch };
+  }
   const start = int(pgNum?.attr("start"));
   if (start !== undefined && start >= 0) section.pageNumberStart = start;
   return section;

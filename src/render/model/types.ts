@@ -203,6 +203,8 @@ export interface Section {
   titlePage: boolean;
   pageNumberStart?: number;
   pageNumberFormat: NumberFormat;
+  /** Line grid (w:docGrid type lines/linesAndChars/snapToChars, common in East Asian documents): lines snap to `linePitch` pt. */
+  lineGrid?: { type: "lines" | "linesAndChars" | "snapToChars"; linePitch: number };
   /** Blocks of the body belonging to this section, in order. */
   blocks: Block[];
 }
