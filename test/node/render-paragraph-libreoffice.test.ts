@@ -106,6 +106,17 @@ const CASES: Case[] = [
     model: [para([text("First paragraph.")]), para([text(LOREM)], { line: { rule: "auto", value: 2 } })],
   },
   {
+    name: "line spacing 1.5 with a big first and a big last line, then a paragraph",
+    xml: [
+      p([r("BIG", { sizePt: 24 }), r(" first line", { sizePt: 12 }), r("\nmiddle line\n", { sizePt: 12 }), r("BIG last", { sizePt: 24 })], { ...base12, spacing: { after: 0, line: 360, lineRule: "auto" } }),
+      p("Next paragraph", base12),
+    ],
+    model: [
+      para([text("BIG", { size: 24 }), text(" first line"), { type: "break", kind: "line", style: rs() }, text("middle line"), { type: "break", kind: "line", style: rs() }, text("BIG last", { size: 24 })], { line: { rule: "auto", value: 1.5 } }),
+      para([text("Next paragraph")]),
+    ],
+  },
+  {
     name: "exact line spacing",
     xml: [p(LOREM, { ...base12, spacing: { after: 0, line: 400, lineRule: "exact" } })],
     model: [para([text(LOREM)], { line: { rule: "exact", value: 20 } })],

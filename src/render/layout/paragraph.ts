@@ -37,6 +37,8 @@ class ParagraphLayouter {
   private readonly bidi: boolean;
   private readonly indentStart: number;
   private readonly indentEnd: number;
+  /** Natural (single-spaced) height of the last line laid out. */
+  private lastNatural = 0;
 
   constructor(
     private readonly p: Paragraph,
@@ -90,6 +92,10 @@ class ParagraphLayouter {
       first = false;
       if (this.lines.length > LIMITS.paragraph.maxLines) break;
     }
+    // LibreOffice gives the first line no extra space above; instead the last line gets its own extra below.
+    const rule = this.p.style.line;
+    const last = this.lines[this.lines.length - 1];
+    if (rule.rule === "auto" && rule.value > 1 && last) last.height += (rule.value - 1) * this.lastNatural;
     return { spaceBefore: this.p.style.spaceBefore, spaceAfter: this.p.style.spaceAfter, lines: this.lines, floats: this.floats };
   }
 
@@ -287,7 +293,8 @@ class ParagraphLayouter {
   /**
    * Applies the paragraph's line spacing rule to a line's natural height and ascent, as LibreOffice
    * does for DOCX (measured): a multiple adds its extra space above the text, except on a
-   * paragraph's first line, which keeps its natural height; a multiple below 1 cuts the ascent.
+   * paragraph's first line, which keeps its natural height (the last line gets extra space below
+   * instead, see `run`); a multiple below 1 cuts the ascent.
    * Exact lines put the baseline at 80 % of the height; at-least lines add the extra above.
    */
   private spaced(natural: number, ascent: number, first: boolean): { height: number; baseline: number } {
@@ -335,6 +342,7 @@ class ParagraphLayouter {
       below = face.lineHeight(size) - ascent;
     }
     const natural = ascent + below;
+    this.lastNatural = natural;
     const { height: h0, baseline: b0 } = this.spaced(natural, ascent, this.lines.length === 0);
     const height = h0 + dy;
     const baseline = b0 + dy;
