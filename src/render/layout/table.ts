@@ -292,6 +292,11 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
     }
     nextPage(r);
   }
+  // Never reached when the pass count above holds; if it did not, the rest still shows (unpaginated).
+  for (; r < rowCount; r++) {
+    placeRow(r, consumed ? remainingHeight(p, r, consumed) : p.heights[r]!, consumed, null);
+    consumed = null;
+  }
   closeTable();
 
   function closeTable() {
