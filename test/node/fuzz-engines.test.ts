@@ -13,6 +13,8 @@ import { PdfReader } from "../../src/pdf/reader";
 import { inspectForSigning } from "../../src/pdf/sign/inspect";
 import { signPdf } from "../../src/pdf/sign/sign-pdf";
 import { verifyPdf } from "../../src/pdf/verify/verify-pdf";
+import { renderDocxToPdf } from "../../src/render";
+import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { docxXmlMutation, docxZipMutation, fuzzParams, mutateDocxPart, pdfMutation, type Mutation } from "../support/fuzz-mutations";
 
 /**
@@ -204,6 +206,23 @@ describe("fuzz: annotate with mutated corpus templates", () => {
         docxProperty(mutateDocxPart(file.bytes, "word/document.xml", mutation), file.bytes),
       ),
       fuzzParams(120, env),
+    );
+  });
+});
+
+describe("fuzz: the DOCX renderer with mutated corpus templates", () => {
+  // Smaller files: a render lays out every page.
+  const small = DOCXS.filter((f) => f.bytes.length <= 60 * 1024);
+  const fonts = nodeFontSource();
+
+  it("renders or refuses with a Signet error; what it renders is a PDF Signet can read", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...small), fc.oneof(docxXmlMutation, docxZipMutation.map((m) => ({ ...m, zip: true }))), async (file, mutation) => {
+        const bytes = "zip" in mutation ? mutation.apply(file.bytes) : mutateDocxPart(file.bytes, "word/document.xml", mutation);
+        const pdf = await signetOnly(`render ${file.name} / ${mutation.name}`, () => renderDocxToPdf(bytes, { fonts }));
+        if (pdf) expect(PdfReader.open(pdf).pages().length).toBeGreaterThan(0);
+      }),
+      fuzzParams(40, env),
     );
   });
 });
