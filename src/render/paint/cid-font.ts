@@ -3,9 +3,13 @@
  * CIDs are the original glyph ids (CIDToGIDMap /Identity), the subset font file (truetype-subset.ts),
  * widths of the glyphs used, and a ToUnicode CMap so the text can be selected, searched and copied.
  * The objects are written by `finish()`, once every string of the document has been encoded.
+ * Streams are compressed with fflate, not pdf-lib's pako: in a profile of a 3-page document (two
+ * fonts, loaded machine) pako's deflate took 37 ms of 43 ms painting, fflate level 1 takes 12 ms;
+ * level 1 makes the font files 0.7 % larger than level 6.
  */
 import type { Font, Glyph } from "@pdf-lib/fontkit";
 import { PDFHexString, PDFString, type PDFDocument, type PDFRef } from "pdf-lib";
+import { strToU8, zlibSync } from "fflate";
 import { subsetTrueType } from "./truetype-subset";
 import { glyphAdvance } from "../fonts/font-face";
 
@@ -80,7 +84,7 @@ export class CidFont {
     const gids = [...this.used.keys()].sort((a, b) => a - b);
 
     const subset = subsetTrueType(this.bytes, gids);
-    const fontFile = ctx.register(ctx.flateStream(subset, { Length1: subset.length }));
+    const fontFile = ctx.register(ctx.stream(zlibSync(subset, { level: 1 }), { Filter: "FlateDecode", Length1: subset.length }));
     const bbox = font.bbox;
     const italic = (font.italicAngle ?? 0) !== 0;
     const fixedPitch = Boolean((font as unknown as { post?: { isFixedPitch?: number } }).post?.isFixedPitch);
@@ -124,7 +128,7 @@ export class CidFont {
     );
     // Glyphs that stand for no character of their own (marks split off by shaping) get no entry.
     const mapped = gids.filter((g) => this.used.get(g)).map((g) => [g, this.used.get(g)!] as const);
-    const toUnicode = ctx.register(ctx.flateStream(toUnicodeCMap(mapped)));
+    const toUnicode = ctx.register(ctx.stream(zlibSync(strToU8(toUnicodeCMap(mapped)), { level: 6 }), { Filter: "FlateDecode" }));
     ctx.assign(
       this.ref,
       ctx.obj({
