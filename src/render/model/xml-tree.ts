@@ -7,8 +7,11 @@ import { decodeEntities, localName, tokenize } from "../../docx/xml";
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
+/** Shared by every leaf element (most of a part), so leaves allocate no array. */
+const NO_CHILDREN: XNode[] = [];
+
 export class XNode {
-  readonly children: XNode[] = [];
+  children: XNode[] = NO_CHILDREN;
   /** Offsets into the part's text (content between start and end tag). */
   contentStart = 0;
   contentEnd = 0;
@@ -101,7 +104,9 @@ export function parseTree(xml: string, part: string): XNode {
       const node = new XNode(xml, localName(name), attrStart, attrEnd);
       node.contentStart = openEnd;
       node.contentEnd = openEnd;
-      stack[stack.length - 1]!.children.push(node);
+      const parent = stack[stack.length - 1]!;
+      if (parent.children === NO_CHILDREN) parent.children = [node];
+      else parent.children.push(node);
       if (!selfClosing) stack.push(node);
     },
     close(_name, start) {
