@@ -95,6 +95,14 @@ const cases: Record<string, Uint8Array> = {
   longParagraph: B.buildDocx({
     body: B.p(Array.from({ length: 40 }, (_, i) => lorem(i)).join(" ")) + B.p("Alpha") + B.p([B.pageBreak()]) + B.p("Bravo", { spacing: { before: 480 } }) + B.p(["Charlie", B.pageBreak(), "Delta"]),
   }),
+  // A keep-with-next heading before a table whose first row does not fit moves with the table.
+  keepNextTable: B.buildDocx({
+    body:
+      paragraphs(12) +
+      B.p("Table Heading", { style: "Heading2" }) +
+      B.table([["Cell one", "Cell two"], ["Cell three", "Cell four"], ["Cell five", "Cell six"]], { widths: [4680, 4680], rowHeight: { h: 720 } }) +
+      B.p("After the table."),
+  }),
   // Widow/orphan control: a paragraph straddling the page end leaves two lines on each side.
   widows: B.buildDocx({ body: paragraphs(10) + B.p("Filler line.") + B.p("Filler line.") + B.p([lorem(50) + " " + lorem(51)]) + paragraphs(2, 60) }),
   // Footer "Page X of Y" and a header on every page.
@@ -191,6 +199,13 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("a keep-with-next heading at a page bottom moves to the next page", () => {
     const r = check("keepNext");
     expect(r.firstWords[1][1]).toBe("Kept");
+  });
+
+  it("a keep-with-next heading moves with the first row of the table after it", () => {
+    // Known miss (table layout): cell text sits 5.8 pt left of LibreOffice's (cell margin); the
+    // flow part (which page the heading, the rows and the next paragraph go to) must match exactly.
+    const r = check("keepNextTable", 0.95);
+    expect(r.firstWords[1][1]).toBe("Table");
   });
 
   it("a paragraph runs on across pages; breaks inside and alone in a paragraph", () => {

@@ -16,11 +16,6 @@ export interface ParagraphFlowRules {
   pageBreakBefore: boolean;
   /** Space after of the paragraph above: the gap is the larger of it and the space before (LibreOffice). */
   previousAfter?: number;
-  /**
-   * Extra room above the first line when it is not at the top of an area: LibreOffice gives a
-   * paragraph's first line the extra of proportional line spacing (>100 %) except at a page top.
-   */
-  firstLineExtra?: number;
   /** Multiple of proportional line spacing (auto rule), when above 1: lines 2+ carry its extra above the text. */
   lineMultiple?: number;
 }
@@ -37,7 +32,7 @@ const WIDOW_LINES = 2;
 
 /** Height the first `count` lines of a paragraph need, with its space before. */
 export function leadingHeight(layout: ParagraphLayout, rules: ParagraphFlowRules, count: number): number {
-  let h = Math.max(0, rules.spaceBefore - (rules.previousAfter ?? 0)) + (rules.firstLineExtra ?? 0);
+  let h = Math.max(0, rules.spaceBefore - (rules.previousAfter ?? 0));
   for (let i = 0; i < Math.min(count, layout.lines.length); i++) h += layout.lines[i]!.height;
   return h;
 }
@@ -130,7 +125,7 @@ export function placeParagraph(pager: Pager, layout: ParagraphLayout, rules: Par
 
 /** Word and LibreOffice drop space before at the top of a page reached by a soft break. */
 function keptSpaceBefore(pager: Pager, rules: ParagraphFlowRules): number {
-  if (!pager.atAreaTop()) return Math.max(0, rules.spaceBefore - (rules.previousAfter ?? 0)) + (rules.firstLineExtra ?? 0);
+  if (!pager.atAreaTop()) return Math.max(0, rules.spaceBefore - (rules.previousAfter ?? 0));
   return pager.start === "soft" ? 0 : rules.spaceBefore;
 }
 

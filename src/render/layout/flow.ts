@@ -4,11 +4,11 @@
  * footnotes at the page bottom, endnotes at the end, and headers/footers laid out per page once the
  * page count is known.
  */
-import type { Block, DocumentModel, Paragraph, Section } from "../model/types";
+import type { Block, DocumentModel, Paragraph, Section, Table } from "../model/types";
 import type { FontBook } from "../fonts/types";
 import type { LaidOutDocument, LaidOutPage, LayoutContext, PaintItem, ParagraphLayout } from "./types";
 import { layoutParagraph } from "./paragraph";
-import { placeTable } from "./table";
+import { placeTable, stackTable } from "./table";
 import { stackBlocks } from "./stack";
 import { Pager, RegionOverflow, type FlowPage, type PageGeometry } from "./flow-pager";
 import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine } from "./flow-paragraph";
@@ -232,7 +232,6 @@ class DocumentFlow {
       widowControl: style.widowControl,
       pageBreakBefore: style.pageBreakBefore,
       lineMultiple: style.line.rule === "auto" ? style.line.value : 1,
-      firstLineExtra: style.line.rule === "auto" && style.line.value > 1 && layout.lines[0] ? layout.lines[0].height * (style.line.value - 1) : 0,
     };
   }
 
@@ -290,7 +289,8 @@ class DocumentFlow {
     let h = 0;
     for (let i = index; i < blocks.length; i++) {
       const b = blocks[i]!;
-      if (b.type === "table") return h;
+      // A table after the kept paragraphs: its first row must come along.
+      if (b.type === "table") return i === index ? h : h + this.firstRowHeight(b, width);
       const prev = blocks[i - 1];
       const next = blocks[i + 1];
       const layout = this.layoutFor(b, width);
@@ -306,6 +306,11 @@ class DocumentFlow {
       h += paragraphHeight(layout, rules);
     }
     return h;
+  }
+
+  private firstRowHeight(t: Table, width: number): number {
+    if (t.rows.length === 0) return 0;
+    return stackTable({ ...t, rows: t.rows.slice(0, 1) }, width, this.ctx, 0).bottom;
   }
 
   /** Shading and borders around each page's part of the paragraph. */
