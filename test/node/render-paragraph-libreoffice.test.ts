@@ -117,6 +117,12 @@ const CASES: Case[] = [
     ],
   },
   {
+    // Caladea has no Cyrillic: a fallback face draws it, but the line keeps Caladea's metrics.
+    name: "glyph fallback does not change the line height",
+    xml: [p([r("Title Начало", { sizePt: 26, font: "Cambria" })], base12), p("Next paragraph", base12)],
+    model: [para([text("Title Начало", { font: "Cambria", size: 26 })]), para([text("Next paragraph")])],
+  },
+  {
     name: "exact line spacing",
     xml: [p(LOREM, { ...base12, spacing: { after: 0, line: 400, lineRule: "exact" } })],
     model: [para([text(LOREM)], { line: { rule: "exact", value: 20 } })],
@@ -227,7 +233,10 @@ async function mutoolWords(pdf: Uint8Array): Promise<PlacedWord[][]> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-const decode = (s: string) => s.replace(/&(amp|lt|gt|quot|apos);/g, (_m, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" })[e]!);
+const decode = (s: string) =>
+  s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_m, e: string) =>
+    e[0] === "#" ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : ({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" } as Record<string, string>)[e]!,
+  );
 
 /** Our layout's words in page coordinates (text items split at spaces with the face's widths). */
 function ourWords(paras: Paragraph[], ctx: LayoutContext): PlacedWord[] {

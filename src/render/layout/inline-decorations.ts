@@ -17,9 +17,9 @@ const STRIKE_EM = 0.28;
 export function decorate(pc: Piece, x: number, w: number, y: number, back: PaintItem[], lines: PaintItem[]): void {
   const s = pc.style;
   const size = pc.size;
-  if (s.highlight) back.push({ kind: "rect", x, y: y - pc.face.ascent(size), width: w, height: pc.face.lineHeight(size), fill: s.highlight });
+  if (s.highlight) back.push({ kind: "rect", x, y: y - pc.metrics.ascent(size), width: w, height: pc.metrics.lineHeight(size), fill: s.highlight });
   if (pc.kind === "object") return;
-  const descent = pc.face.descent(size);
+  const descent = pc.metrics.descent(size);
   const thickness = Math.max(0.1, descent * THICKNESS_DESCENTS);
   if (s.underline !== "none" && !(s.underline === "words" && pc.kind !== "text")) {
     const uy = y + descent * UNDERLINE_DESCENTS;

@@ -18,6 +18,11 @@ export interface Piece {
   /** Text drawn (caps applied); for spaces the spaces themselves. */
   text: string;
   face: FontFace;
+  /**
+   * Face whose ascent and descent the line uses: the run's own font even where a fallback face
+   * draws the glyphs (LibreOffice's glyph fallback does not change line metrics).
+   */
+  metrics: FontFace;
   /** Drawing size (after superscript/subscript/small caps). */
   size: number;
   /** Advance in pt including character spacing and horizontal scale (0 for tabs until placed). */
@@ -110,7 +115,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     const end = atom.start + atom.text.length;
     const face = ctx.fonts.face({ family: atom.style.font, bold: atom.style.bold, italic: atom.style.italic });
     const base = baseOf(atom.style, face);
-    const common = { style: atom.style, link: atom.link, face, size: base.size, rise: base.rise, breakAfter: breaks[end] === 1, chars: 1, rtl: false };
+    const common = { style: atom.style, link: atom.link, face, metrics: face, size: base.size, rise: base.rise, breakAfter: breaks[end] === 1, chars: 1, rtl: false };
     if (inline?.type === "tab") pieces.push({ ...common, kind: "tab", text: "\t", width: 0 });
     else if (inline?.type === "break") pieces.push({ ...common, kind: "break", text: "", width: 0, breakKind: inline.kind });
     else if (inline?.type === "image" || inline?.type === "box") {
@@ -167,12 +172,13 @@ function textPieces(atom: Atom, breaks: Uint8Array, fonts: FontBook, out: Piece[
     const runText = text.slice(runStart, endIdx);
     // Most runs need no fallback face: skip the font book's per-character split for them.
     const primary = fonts.face(req);
+    const base = baseOf(style, primary);
     if (coversAll(primary, runText)) {
-      wordPieces(atom, offset, runText, primary, baseOf(style, primary), breaks, out);
+      wordPieces(atom, offset, runText, primary, primary, base, breaks, out);
       return;
     }
     for (const part of fonts.split(runText, req)) {
-      wordPieces(atom, offset, part.text, part.face, baseOf(style, part.face), breaks, out);
+      wordPieces(atom, offset, part.text, part.face, primary, base, breaks, out);
       offset += part.text.length;
     }
   };
@@ -221,7 +227,7 @@ function isLetterOrDigit(cp: number): boolean {
 }
 
 /** Cuts one face's text at break opportunities, space/non-space boundaries and small-caps case changes. */
-function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, base: { size: number; rise: number }, breaks: Uint8Array, out: Piece[]): void {
+function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, metrics: FontFace, base: { size: number; rise: number }, breaks: Uint8Array, out: Piece[]): void {
   const smallCaps = atom.style.smallCaps && !atom.style.caps;
   const abs = atom.start + offset;
   let start = 0;
@@ -235,7 +241,7 @@ function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, ba
     const space = isBreakingSpace(code);
     const isLower = smallCaps && text[i] !== text[i]!.toUpperCase();
     if (i > start && (space !== kindSpace || breaks[abs + i] === 1 || isLower !== lower)) {
-      pushPiece(atom, text.slice(start, i), face, base, lower, kindSpace, chars, rtl, breaks[abs + i] === 1, out);
+      pushPiece(atom, text.slice(start, i), face, metrics, base, lower, kindSpace, chars, rtl, breaks[abs + i] === 1, out);
       start = i;
       chars = 0;
       rtl = false;
@@ -247,10 +253,10 @@ function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, ba
     chars++;
     if (code >= 0x590 && !rtl && isRtlChar(text.codePointAt(i)!)) rtl = true;
   }
-  if (start < text.length) pushPiece(atom, text.slice(start), face, base, lower, kindSpace, chars, rtl, breaks[abs + text.length] === 1, out);
+  if (start < text.length) pushPiece(atom, text.slice(start), face, metrics, base, lower, kindSpace, chars, rtl, breaks[abs + text.length] === 1, out);
 }
 
-function pushPiece(atom: Atom, t: string, face: FontFace, base: { size: number; rise: number }, lower: boolean, space: boolean, chars: number, rtl: boolean, breakAfter: boolean, out: Piece[]): void {
+function pushPiece(atom: Atom, t: string, face: FontFace, metrics: FontFace, base: { size: number; rise: number }, lower: boolean, space: boolean, chars: number, rtl: boolean, breakAfter: boolean, out: Piece[]): void {
   const style = atom.style;
   const size = lower ? base.size * SMALL_CAPS_SCALE : base.size;
   const drawn = lower ? t.toUpperCase() : t;
@@ -259,6 +265,7 @@ function pushPiece(atom: Atom, t: string, face: FontFace, base: { size: number; 
     kind: space ? "space" : "text",
     text: drawn,
     face,
+    metrics,
     size,
     width,
     style,

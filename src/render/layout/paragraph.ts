@@ -109,7 +109,7 @@ class ParagraphLayouter {
       last = k;
     }
     const face = this.ctx.fonts.face({ family: num.style.font, bold: num.style.bold, italic: num.style.italic });
-    const base = { face, size: num.style.size, style: num.style, rise: 0, breakAfter: false, label: true, chars: 1, rtl: false };
+    const base = { face, metrics: face, size: num.style.size, style: num.style, rise: 0, breakAfter: false, label: true, chars: 1, rtl: false };
     if (num.suffix === "tab") this.pieces.splice(last + 1, 0, { ...base, kind: "tab", text: "\t", width: 0 });
     else if (num.suffix === "space") {
       const w = face.widthOf(" ", num.style.size) + num.style.charSpacing;
@@ -322,13 +322,14 @@ class ParagraphLayouter {
       const pc = pieces[k]!;
       if (pc.kind === "float") continue;
       any = true;
-      const a = pc.face.ascent(pc.size) + pc.rise;
-      const b = pc.face.lineHeight(pc.size) - pc.face.ascent(pc.size) - pc.rise;
+      const m = pc.metrics;
+      const a = m.ascent(pc.size) + pc.rise;
+      const b = m.lineHeight(pc.size) - m.ascent(pc.size) - pc.rise;
       if (pc.kind === "object") {
         const h = pc.object!.height + pc.rise;
         if (h > ascent) ascent = h;
         // The run's own font still gives the line its descent.
-        const fb = pc.face.lineHeight(pc.style.size) - pc.face.ascent(pc.style.size);
+        const fb = pc.metrics.lineHeight(pc.style.size) - pc.metrics.ascent(pc.style.size);
         if (fb > below) below = fb;
         continue;
       }
