@@ -49,7 +49,11 @@ export function readBlocks(container: XNode, ctx: ParseContext, story: Story, ce
         if (branch) readBlocks(branch, ctx, story, cell, onSectionEnd, out);
         break;
       }
+      case "sectPr":
+        break;
       default:
+        // An element we do not know may still wrap paragraphs (newer schema wrappers): keep them.
+        if (!DROPPED.has(el.name) && el.children.length) readBlocks(el, ctx, story, cell, onSectionEnd, out);
         break;
     }
   }
@@ -193,7 +197,7 @@ function readInlines(container: XNode, rc: RunContext): void {
     } else if (el.name === "oMath" || el.name === "oMathPara") {
       const text = el.find("t").map((t) => t.text()).join("");
       if (text) pushText(rc, text, rc.mark);
-    } else if (DROPPED.has(el.name)) continue;
+    } else if (!DROPPED.has(el.name) && el.children.length) readInlines(el, rc);
   }
 }
 

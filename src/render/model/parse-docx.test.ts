@@ -266,6 +266,11 @@ describe("package edge cases", () => {
     expect(m.sections[0]!.pageWidth).toBeCloseTo(595.3, 1);
   });
 
+  it("keeps the text inside wrappers it does not know, at block and run level", () => {
+    const b = paras(body(docx(`<x:block xmlns:x="urn:future"><w:p><x:span><w:r><w:t>kept</w:t></w:r></x:span><x:empty/></w:p></x:block>`)));
+    expect(b.map(textOf)).toEqual(["kept"]);
+  });
+
   it("refuses what is not a package with docx_invalid, and survives broken optional parts", () => {
     let err: unknown;
     try {
