@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { parseDocx } from "../../src/render/model/parse-docx";
-import type { Block, DocumentModel, Inline } from "../../src/render/model/types";
+import type { Block, Inline } from "../../src/render/model/types";
 
 /**
  * The document model against every DOCX of ../shared/corpus/docx (never copied into the repo):
@@ -15,12 +15,10 @@ import type { Block, DocumentModel, Inline } from "../../src/render/model/types"
 const DOCX = fileURLToPath(new URL("../../../shared/corpus/docx", import.meta.url));
 const files = readdirSync(DOCX).filter((f) => f.endsWith(".docx")).sort();
 
-/** Words of the main part, joining w:t runs within each paragraph (tabs and breaks split words); moved-away and deleted text left out. */
-function xmlWords(docx: Uint8Array): Set<string> {
-  const parts = unzipSync(docx);
-  const mainName = Object.keys(parts).find((n) => /^word\/document\d*\.xml$/i.test(n));
-  if (!mainName) return new Set();
-  const xml = new TextDecoder().decode(parts[mainName]!)
+/** Words of a part, joining w:t runs within each paragraph (tabs and breaks split words); moved-away and deleted text left out. */
+function xmlWords(parts: Record<string, Uint8Array>, name: string | undefined): Set<string> {
+  if (!name || !parts[name]) return new Set();
+  const xml = new TextDecoder().decode(parts[name]!)
     .replace(/<w:moveFrom\b[^>]*>[\s\S]*?<\/w:moveFrom>/g, "")
     .replace(/<w:del\b[^>]*>[\s\S]*?<\/w:del>/g, "")
     // The Fallback repeats the Choice (text boxes as VML): one copy is enough.
@@ -44,8 +42,8 @@ function decode(s: string): string {
   );
 }
 
-/** Words of the body blocks (with text boxes, cells and cached field results). */
-function modelWords(model: DocumentModel): Set<string> {
+/** Words of blocks (with text boxes, cells and cached field results). */
+function modelWords(list: Block[]): Set<string> {
   const words = new Set<string>();
   const inlineText = (i: Inline): string => {
     if (i.type === "text") return i.text;
@@ -63,8 +61,12 @@ function modelWords(model: DocumentModel): Set<string> {
       } else for (const r of b.rows) for (const c of r.cells) blocks(c.blocks);
     }
   };
-  for (const s of model.sections) blocks(s.blocks);
+  blocks(list);
   return words;
+}
+
+function missingWords(expected: Set<string>, got: Set<string>): string[] {
+  return [...expected].filter((w) => !got.has(w));
 }
 
 describe("document model on the DOCX corpus", () => {
@@ -82,12 +84,19 @@ describe("document model on the DOCX corpus", () => {
         expect(s.pageHeight).toBeGreaterThan(0);
       }
       for (const f of model.fontFamilies) expect(f.length).toBeGreaterThan(0);
-      const expected = xmlWords(bytes);
-      const got = modelWords(model);
-      const missing = [...expected].filter((w) => !got.has(w));
+      const parts = unzipSync(bytes);
+      const expected = xmlWords(parts, Object.keys(parts).find((n) => /^word\/document\d*\.xml$/i.test(n)));
+      const got = modelWords(model.sections.flatMap((s) => s.blocks));
+      const missing = missingWords(expected, got);
       if (expected.size) expect(got.size).toBeGreaterThan(0);
       // Word recall of the body text at least 98 %.
       expect(missing.length, `${file}: missing ${missing.slice(0, 10).join(" | ")}`).toBeLessThanOrEqual(Math.floor(expected.size * 0.02));
+      // The same for every header and footer the sections use.
+      for (const [part, blocks] of model.headerFooters) {
+        const want = xmlWords(parts, part);
+        const lost = missingWords(want, modelWords(blocks));
+        expect(lost.length, `${file} ${part}: missing ${lost.slice(0, 10).join(" | ")}`).toBeLessThanOrEqual(Math.floor(want.size * 0.02));
+      }
     });
   }
 });
