@@ -53,7 +53,7 @@ async function resolveHost(host: string): Promise<Address[]> {
  * The worker's outbound fetch: public addresses only, connection pinned to the vetted address.
  * `trustedHosts` (host:port, e.g. the operator's TSA) may resolve anywhere.
  */
-export function publicOnlyOutbound(trustedHosts: ReadonlySet<string> = new Set()) {
+export function publicOnlyOutbound(trustedHosts: ReadonlySet<string> = new Set(), connectTimeoutMs = 10_000) {
   return async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
     let addresses: Address[];
@@ -67,6 +67,7 @@ export function publicOnlyOutbound(trustedHosts: ReadonlySet<string> = new Set()
     if (!vetted) return refusal(`${url.hostname} resolves only to non-public addresses`);
     const dispatcher = new Agent({
       connect: {
+        timeout: connectTimeoutMs,
         // Connect to the address checked above, whatever a second lookup would say.
         lookup: (_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) =>
           opts?.all ? cb(null, [vetted]) : cb(null, vetted.address, vetted.family),

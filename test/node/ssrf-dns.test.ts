@@ -241,7 +241,7 @@ describe("the launcher's outbound handler (in process)", () => {
     // First answer public (TEST-NET is non-public too, so use a real public address), then loopback.
     answers = ["1.1.1.1", "127.0.0.1"];
     const before = connections.length;
-    const res = await ask(publicOnlyOutbound(), "rebind.attacker.example");
+    const res = await ask(publicOnlyOutbound(new Set(), 1000), "rebind.attacker.example");
     // Offline, 1.1.1.1 is unreachable: a failed connection, but never one to loopback.
     expect(res.status).toBe(502);
     expect(connections.length).toBe(before);
