@@ -8,11 +8,12 @@
  * pay for Signet. Signet renders in a child process with a time limit: a throw, a hang or a crash
  * is counted as an error of that document and the run goes on.
  *
- * Flags: --only <substring> (repeatable), --jobs N (parallel LibreOffice conversions, 1-2).
+ * Flags: --only <substring> (repeatable; writes report-partial.md and pairs-partial/ instead, so the
+ * full run's report stays), --jobs N (parallel LibreOffice conversions, 1-2).
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "../test/node/support/libreoffice";
 import { compareWords, docPlaced, docRecall, POSITION_TOLERANCE_PT, totals, type DocResult } from "./lib/fidelity-compare";
@@ -28,7 +29,7 @@ const CORPUS = new URL("../../shared/corpus/docx/", import.meta.url).pathname;
 const OUT = new URL("../bench/out/fidelity/", import.meta.url).pathname;
 const LO_CACHE = join(OUT, "lo-cache");
 const SIGNET_OUT = join(OUT, "signet");
-const PAIRS = join(OUT, "pairs");
+
 
 function parseArgs(argv: string[]) {
   const only: string[] = [];
@@ -42,6 +43,9 @@ function parseArgs(argv: string[]) {
 }
 
 const { only, jobs } = parseArgs(process.argv.slice(2));
+// A partial run (--only) never overwrites the full run's report and pictures.
+const suffix = only.length ? "-partial" : "";
+const PAIRS = join(OUT, `pairs${suffix}`);
 if (!(await libreOfficeAvailable())) {
   console.error("fidelity needs soffice and poppler-utils (apt-get install -y libreoffice-writer-nogui poppler-utils)");
   process.exit(2);
@@ -68,7 +72,9 @@ async function reference(name: string): Promise<Reference> {
   if (existsSync(errPath)) return { error: readFileSync(errPath, "utf8") };
   try {
     const pdf = await convertWithLibreOffice(bytes);
-    writeFileSync(pdfPath, pdf);
+    // Write then rename: a concurrent run never reads a half-written cache entry.
+    writeFileSync(`${pdfPath}.${process.pid}.tmp`, pdf);
+    renameSync(`${pdfPath}.${process.pid}.tmp`, pdfPath);
     return { pdf };
   } catch (e) {
     const error = (e as Error).message;
@@ -206,7 +212,7 @@ const lines = [
   ``,
   ...summary.map((s) => `- ${s}`),
   ``,
-  `Worst ${worst.length} (side by side, Signet left, LibreOffice right): ${worst.map((d) => `[${d.name}](pairs/${d.name.replace(/\.docx$/, ".png")})`).join(", ")}`,
+  `Worst ${worst.length} (side by side, Signet left, LibreOffice right): ${worst.map((d) => `[${d.name}](pairs${suffix}/${d.name.replace(/\.docx$/, ".png")})`).join(", ")}`,
   ``,
   ...(results.some((d) => d.error) ? [`Errors: ${results.filter((d) => d.error).map((d) => d.name).join(", ")}`, ``] : []),
   `| document | pages LO / Signet | LO words | recall | within ${POSITION_TOLERANCE_PT} pt | broken glyphs | render ms | error |`,
@@ -217,7 +223,7 @@ const lines = [
   }),
   ``,
 ];
-writeFileSync(join(OUT, "report.md"), lines.join("\n"));
-writeFileSync(join(OUT, "results.json"), JSON.stringify({ totals: t, results }, null, 1));
+writeFileSync(join(OUT, `report${suffix}.md`), lines.join("\n"));
+writeFileSync(join(OUT, `results${suffix}.json`), JSON.stringify({ totals: t, results }, null, 1));
 console.log(summary.join("\n"));
-console.log(`report: ${join(OUT, "report.md")}`);
+console.log(`report: ${join(OUT, `report${suffix}.md`)}`);
