@@ -211,8 +211,8 @@ const annotateBody = fc.oneof(
   fc.record({ document: documentArb("docx"), fields: orJunk(fc.array(junkyFieldArb, { maxLength: 8 })), extra: junk }, { requiredKeys: [] }),
 );
 const annotateQuery = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom("", "?to=docx", "?strict=true") },
-  fc.constantFrom("?to=pdf", "?to=xlsx", "?strict=maybe&to=docx", "?to=docx&to=pdf"),
+  { weight: 4, arbitrary: fc.constantFrom("", "?to=docx", "?strict=true", "?to=pdf") },
+  fc.constantFrom("?to=xlsx", "?strict=maybe&to=docx", "?to=docx&to=pdf", "?to=PDF"),
 );
 
 const verifyBody = fc.oneof(
@@ -243,7 +243,7 @@ describe("fuzz: the HTTP edge never answers 5xx and always speaks problem+json",
       fc.asyncProperty(signBody, async (body) => {
         await expectWellBehaved(await send("/v1/sign", JSON.stringify(body)), "sign");
       }),
-      fuzzParams(60, fuzzEnv),
+      fuzzParams(100, fuzzEnv),
     );
     // Some requests got through to a signature, others were refused by the engines.
     expect(seenKeys("sign")).toEqual(expect.arrayContaining(["200", "400", "422"]));
@@ -256,7 +256,7 @@ describe("fuzz: the HTTP edge never answers 5xx and always speaks problem+json",
         // A 200 is a verification report, whatever the document.
         if (answer && typeof answer === "object" && !("code" in answer)) expect(typeof answer.valid).toBe("boolean");
       }),
-      fuzzParams(100, fuzzEnv),
+      fuzzParams(150, fuzzEnv),
     );
     expect(seenKeys("verify")).toEqual(expect.arrayContaining(["200", "400", "pdf_unparseable"]));
   });
@@ -266,7 +266,7 @@ describe("fuzz: the HTTP edge never answers 5xx and always speaks problem+json",
       fc.asyncProperty(annotateBody, annotateQuery, async (body, query) => {
         await expectWellBehaved(await send(`/v1/annotate${query}`, JSON.stringify(body)), "annotate");
       }),
-      fuzzParams(100, fuzzEnv),
+      fuzzParams(150, fuzzEnv),
     );
     expect(seenKeys("annotate")).toEqual(expect.arrayContaining(["200", "400", "422"]));
   });
