@@ -15,7 +15,7 @@ import { signPdf } from "../../src/pdf/sign/sign-pdf";
 import { verifyPdf } from "../../src/pdf/verify/verify-pdf";
 import { renderDocxToPdf } from "../../src/render";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
-import { docxXmlMutation, docxZipMutation, fuzzParams, mutateDocxPart, pdfMutation, type Mutation } from "../support/fuzz-mutations";
+import { docxXmlMutation, docxZipMutation, fuzzParams, fuzzTimeout, mutateDocxPart, pdfMutation, type Mutation } from "../support/fuzz-mutations";
 
 /**
  * Mutation fuzzing of the engines with real corpus files (../shared/corpus, read in place):
@@ -189,7 +189,7 @@ describe("fuzz: PDF engines with mutated corpus files", () => {
       fc.asyncProperty(fc.constantFrom(...PDFS), pdfMutation, (file, mutation) => pdfProperty(file, mutation)),
       fuzzParams(150, env),
     );
-  });
+  }, fuzzTimeout(150, env));
 });
 
 describe("fuzz: annotate with mutated corpus templates", () => {
@@ -198,7 +198,7 @@ describe("fuzz: annotate with mutated corpus templates", () => {
       fc.asyncProperty(fc.constantFrom(...DOCXS), docxZipMutation, (file, mutation) => docxProperty(mutation.apply(file.bytes), file.bytes)),
       fuzzParams(120, env),
     );
-  });
+  }, fuzzTimeout(120, env));
 
   it("XML-level damage inside document.xml, re-zipped, only fails with Signet errors", async () => {
     await fc.assert(
@@ -207,7 +207,7 @@ describe("fuzz: annotate with mutated corpus templates", () => {
       ),
       fuzzParams(120, env),
     );
-  });
+  }, fuzzTimeout(120, env));
 });
 
 describe("fuzz: the DOCX renderer with mutated corpus templates", () => {
@@ -224,5 +224,5 @@ describe("fuzz: the DOCX renderer with mutated corpus templates", () => {
       }),
       fuzzParams(40, env),
     );
-  });
+  }, fuzzTimeout(40, env));
 });

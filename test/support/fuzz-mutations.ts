@@ -26,6 +26,15 @@ export function fuzzParams(defaultRuns: number, env: FuzzEnv): { numRuns: number
   };
 }
 
+/**
+ * The test timeout for a property run with `fuzzParams(defaultRuns, env)`: the usual bound for the
+ * default run count, scaled up when FUZZ_RUNS asks for more (a hang still ends the test).
+ */
+export function fuzzTimeout(defaultRuns: number, env: FuzzEnv, baseMs = 120_000): number {
+  const runs = fuzzParams(defaultRuns, env).numRuns;
+  return Math.ceil(baseMs * Math.max(1, runs / defaultRuns));
+}
+
 /** A described mutation: `name` is what a failure prints, so a case can be kept as a regression. */
 export interface Mutation {
   name: string;
