@@ -52,36 +52,6 @@ export function directionOf(text: string): Direction {
   return "neutral";
 }
 
-const MIRROR: Record<string, string> = { "(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{", "<": ">", ">": "<", "«": "»", "»": "«" };
-
-/**
- * The characters of an RTL piece in visual (left-to-right drawing) order: reversed, with runs of
- * digits (and the separators between them) kept in their own order, and paired brackets mirrored.
- */
-export function visualRtlText(text: string): string {
-  const cps = Array.from(text);
-  const out: string[] = [];
-  let i = cps.length - 1;
-  while (i >= 0) {
-    const c = cps[i]!;
-    if (isDigit(c)) {
-      let j = i;
-      while (j > 0 && (isDigit(cps[j - 1]!) || ((cps[j - 1] === "." || cps[j - 1] === ",") && j - 2 >= 0 && isDigit(cps[j - 2]!)))) j--;
-      for (let k = j; k <= i; k++) out.push(cps[k]!);
-      i = j - 1;
-    } else {
-      out.push(MIRROR[c] ?? c);
-      i--;
-    }
-  }
-  return out.join("");
-}
-
-function isDigit(c: string): boolean {
-  const cp = c.codePointAt(0)!;
-  return (cp >= 0x30 && cp <= 0x39) || (cp >= 0x660 && cp <= 0x669) || (cp >= 0x6f0 && cp <= 0x6f9);
-}
-
 /**
  * Visual order of a line's pieces (indices into `dirs`, logical order) for a paragraph whose base
  * direction is `base`. Runs of the opposite direction are reversed as a whole; neutrals between two

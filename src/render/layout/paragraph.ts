@@ -12,7 +12,7 @@ import { LIMITS } from "../../limits";
 import type { Paragraph, RunStyle } from "../model/types";
 import { decorate } from "./inline-decorations";
 import { buildPieces, type Piece } from "./inline-pieces";
-import { directionOf, visualOrder, visualRtlText, type Direction } from "./inline-script";
+import { directionOf, visualOrder, type Direction } from "./inline-script";
 import { leaderChar, nextStop, type ResolvedStop } from "./inline-tabs";
 import type { Exclusions, FloatingObject, LayoutContext, LayoutParagraph, LineBox, PaintItem, ParagraphLayout } from "./types";
 
@@ -363,8 +363,11 @@ class ParagraphLayouter {
       const y = baseline - pc.rise;
       if (pc.noteRef && !noteRefs.includes(pc.noteRef)) noteRefs.push(pc.noteRef);
       if (pc.kind === "text" || (pc.kind === "space" && !stretched)) {
-        const drawn = pc.rtl || (rtlText && pc.kind === "text" && directionOf(pc.text) === "rtl") ? visualRtlText(pc.text) : pc.text;
-        if (!stretched && merge && sameLook(mergeWith!, pc) && Math.abs(merge.x + merge.width - x) < 0.01) {
+        // Text stays in logical order: paint draws right-to-left runs inside an item reversed (and
+        // shaped). Right-to-left words are therefore never merged with their visual neighbours.
+        const drawn = pc.text;
+        const rtlWord = pc.rtl || (rtlText && pc.kind === "text" && directionOf(pc.text) === "rtl");
+        if (!stretched && !rtlWord && merge && sameLook(mergeWith!, pc) && Math.abs(merge.x + merge.width - x) < 0.01) {
           merge.text += drawn;
           merge.width += w;
         } else if (pc.kind === "text") {
@@ -373,6 +376,7 @@ class ParagraphLayouter {
           if (pc.style.scale !== 100) merge.scale = pc.style.scale;
           mergeWith = pc;
           text.push(merge);
+          if (rtlWord) merge = null;
         } else merge = null;
       } else {
         merge = null;
