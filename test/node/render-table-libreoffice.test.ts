@@ -6,7 +6,7 @@
  * `pdftotext -bbox`, never from our engine.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDocx, DEFAULT_STYLES, p, table, type CellSpec, type TableProps } from "../support/docx-builder";
+import { buildDocx, DEFAULT_SETTINGS, DEFAULT_STYLES, p, table, type CellSpec, type TableProps } from "../support/docx-builder";
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "./support/libreoffice";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { parseDocx } from "../../src/render/model/parse-docx";
@@ -238,6 +238,33 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     expect(words).not.toContain("Four");
     expect(ours.map((w) => w.text)).toEqual(expect.arrayContaining(words));
     expect(ours.map((w) => w.text).sort()).toEqual([...words].sort());
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+  it("Word 2013+ (compatibilityMode 15): tblInd is the outer edge of the left border, not where the text starts", async () => {
+    const thick = table([["Alpha", "Beta"], ["Gamma", "Delta"]], { widths: [3000, 3000] })
+      .replace(/<w:left w:val="single" w:sz="4"/, '<w:left w:val="single" w:sz="24"');
+    for (const xml of [table([["Alpha", "Beta"], ["Gamma", "Delta"]], { widths: [3000, 3000] }), thick]) {
+      for (const indent of [0, 720]) {
+        const { lo, ours } = await compare(doc(xml.replace("<w:tblPr>", `<w:tblPr><w:tblInd w:w="${indent}" w:type="dxa"/>`), DEFAULT_SETTINGS));
+        expect(mismatches(lo, ours)).toEqual([]);
+      }
+    }
+  });
+
+  it("a table without w:tblGrid spreads its columns over the text width", async () => {
+    const xml = table([["One", "Two", "Three"], ["Four", "Five", "Six"]], { widths: [1000, 1000, 1000] })
+      .replace(/<w:tblGrid>.*?<\/w:tblGrid>/, "")
+      .replace(/<w:tcW [^>]*\/>/g, "");
+    const { lo, ours } = await compare(doc(xml));
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
+  it("row-level table property exceptions (w:tblPrEx) give that row its own borders (LibreOffice ignores their cell margins)", async () => {
+    const xml = table([["One", "Two"], ["Three", "Four"], ["Five", "Six"]], { widths: [3000, 3000], borders: false })
+      .split("<w:tr>")
+      .map((part, i) => (i === 2 ? `<w:tblPrEx><w:tblBorders><w:top w:val="single" w:sz="48" w:space="0" w:color="auto"/><w:insideV w:val="single" w:sz="48" w:space="0" w:color="auto"/><w:bottom w:val="single" w:sz="48" w:space="0" w:color="auto"/></w:tblBorders><w:tblCellMar><w:left w:w="400" w:type="dxa"/></w:tblCellMar></w:tblPrEx>` + part : part))
+      .join("<w:tr>");
+    const { lo, ours } = await compare(doc(xml));
     expect(mismatches(lo, ours)).toEqual([]);
   });
 });

@@ -25,12 +25,23 @@ export function thickness(b: Border | undefined | null): number {
 /** Visual weight for the conflict rule: the thicker border wins. */
 const weight = thickness;
 
-/** The border of `cell` on `side`: its own, else the table's (outer when `outer`, inside otherwise). */
+/**
+ * The border of `cell` on `side`: its own, else its row's exception borders (w:tblPrEx), else the
+ * table's (outer when `outer`, inside otherwise). A row's exception top/bottom lie on the row's
+ * own edges even inside the table, as LibreOffice draws them.
+ */
 function cellSide(t: Table, g: GridCell | null, side: Side, outer: boolean): Border | undefined {
   const own = g?.cell.borders[side];
   if (own) return own;
+  const vertical = side === "left" || side === "right";
+  const row = g ? t.rows[side === "bottom" ? g.row + g.rowSpan - 1 : g.row]?.borders : undefined;
+  if (row) {
+    const fromRow = outer || !vertical ? row[side] : row.insideV;
+    if (fromRow) return fromRow;
+    if (!outer && !vertical && row.insideH) return row.insideH;
+  }
   if (outer) return t.borders[side];
-  return side === "top" || side === "bottom" ? t.insideBorders.horizontal : t.insideBorders.vertical;
+  return vertical ? t.insideBorders.vertical : t.insideBorders.horizontal;
 }
 
 function heavier(a: Border | undefined, b: Border | undefined): Border | null {

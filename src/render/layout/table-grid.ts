@@ -126,7 +126,7 @@ export function columnEdges(widths: number[]): number[] {
  * x of the table's left grid line (where its left border line is centred) in the area.
  * `textAtIndent` (top-level tables, Word before 2013): tblInd is where the first cell's text
  * starts, so the grid line sits one left cell margin further left. Otherwise (tables nested in
- * cells; Word 2013+ documents once the parser says so) tblInd is the outer edge of the left
+ * cells; Word 2013+ documents, `Table.indentToBorder`) tblInd is the outer edge of the left
  * border, and the line is half its thickness further right. Both measured with LibreOffice.
  * Centred and right-aligned tables ignore the indent.
  */

@@ -102,7 +102,7 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   const firstCol = grid.slots[0]?.findIndex((s) => s !== null) ?? -1;
   const leftBorder = firstCol >= 0 ? thickness(verticalEdge(t, grid, 0, firstCol)) : 0;
   const total = edges[edges.length - 1]!;
-  const left = tableLeft(t, grid, total, areaLeft, areaWidth, !nested, leftBorder);
+  const left = tableLeft(t, grid, total, areaLeft, areaWidth, !nested && !t.indentToBorder, leftBorder);
   const content = new Map<GridCell, StackedBlocks>();
   for (const g of grid.cells) {
     const w = edges[g.col + g.colSpan]! - edges[g.col]! - g.cell.margins.left - g.cell.margins.right;

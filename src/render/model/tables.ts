@@ -3,8 +3,10 @@
  * table style's conditional formatting (first/last row and column, bands, corners) resolved per
  * cell into shading, borders and the paragraph/run formatting its paragraphs start from.
  */
-import type { Block, Border, Table, TableCell, TableRow } from "./types";
-import type { XNode } from "./xml-tree";
+import type { Block, Border, Table, TableBorders, TableCell, TableRow } from "./types";
+import { parseTree, type XNode } from "./xml-tree";
+import type { DocxPackage } from "../../docx/package";
+import { SignetError } from "../../errors";
 import type { ParseContext, Story } from "./context";
 import type { CellFormatting } from "./blocks";
 import { emptyPara, overlayPara, overlayRun, readBorders, readShading } from "./properties";
@@ -107,6 +109,7 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
     layout: last("tblLayout")?.attr("type") === "fixed" ? "fixed" : "autofit",
     align: jc === "center" ? "center" : jc === "right" || jc === "end" ? "right" : "left",
     indent: twips(last("tblInd")?.attr("w")) ?? 0,
+    indentToBorder: compatibilityMode(ctx.pkg) >= 15,
     rows: [],
     insideBorders: {},
     borders: sides(borders),
@@ -152,6 +155,8 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
     row.cantSplit = !!trPr?.child("cantSplit") && trPr.child("cantSplit")!.attr("val") !== "0";
     row.gridBefore = Math.max(0, Math.min(int(val(trPr, "gridBefore")) ?? 0, 1000));
     row.gridAfter = Math.max(0, Math.min(int(val(trPr, "gridAfter")) ?? 0, 1000));
+    const exception = tr.child("tblPrEx")?.child("tblBorders");
+    if (exception) row.borders = tableBorders(readBorders(exception, env));
     const cells = collectCells(tr);
     let col = row.gridBefore;
     cells.forEach((tc, i) => {
@@ -189,12 +194,42 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
     });
     table.rows.push(row);
   });
-  if (!table.grid.length) {
-    // No grid: one column per cell of the widest row, widths from the cells.
-    const widest = table.rows.reduce((a, b) => (b.cells.length > a.cells.length ? b : a), { cells: [] as TableCell[] });
-    table.grid = widest.cells.map((c) => c.width ?? 72);
-  }
+  // Without a tblGrid the grid stays empty: layout takes the columns from the rows and cell widths
+  // and spreads the rest over the table's width, as LibreOffice does.
   return table;
+}
+
+function tableBorders(b: Record<string, Border>): TableBorders {
+  const out: TableBorders = sides(b);
+  if (b.insideH) out.insideH = b.insideH;
+  if (b.insideV) out.insideV = b.insideV;
+  return out;
+}
+
+/** The document's Word compatibility mode (settings.xml w:compatSetting), read once per package. */
+const compatModes = new WeakMap<DocxPackage, number>();
+
+function compatibilityMode(pkg: DocxPackage): number {
+  let mode = compatModes.get(pkg);
+  if (mode === undefined) {
+    mode = readCompatibilityMode(pkg);
+    compatModes.set(pkg, mode);
+  }
+  return mode;
+}
+
+function readCompatibilityMode(pkg: DocxPackage): number {
+  const rel = pkg.relationships(pkg.mainPart).find((r) => !r.external && r.type.endsWith("/settings") && pkg.has(r.target));
+  if (!rel) return 0;
+  let settings: XNode;
+  try {
+    settings = parseTree(pkg.readXml(rel.target), rel.target);
+  } catch (err) {
+    if (err instanceof SignetError && err.code === "docx_invalid") return 0;
+    throw err;
+  }
+  const setting = settings.child("compat")?.all("compatSetting").find((c) => c.attr("name") === "compatibilityMode");
+  return int(setting?.attr("val")) ?? 0;
 }
 
 /** Rows, looking through content controls and custom XML around them. */

@@ -158,6 +158,21 @@ export interface TableRow {
   /** Grid columns skipped before/after the first/last cell (w:gridBefore/w:gridAfter). */
   gridBefore: number;
   gridAfter: number;
+  /**
+   * Row-level table borders (w:tblPrEx): this row's cells take these instead of the table's, top
+   * and bottom on the row's own edges (as LibreOffice applies them).
+   */
+  borders?: TableBorders;
+}
+
+/** Table-level borders: outer sides and the inside lines between cells. */
+export interface TableBorders {
+  top?: Border;
+  bottom?: Border;
+  left?: Border;
+  right?: Border;
+  insideH?: Border;
+  insideV?: Border;
 }
 
 export interface Table {
@@ -170,6 +185,11 @@ export interface Table {
   align: "left" | "center" | "right";
   /** w:tblInd, pt. */
   indent: number;
+  /**
+   * Word 2013+ documents (compatibilityMode 15 and later): tblInd measures to the outer edge of
+   * the left border, not to where the first cell's text starts.
+   */
+  indentToBorder?: boolean;
   rows: TableRow[];
   /** Inside borders of the table (tblBorders insideH/insideV), used where cells give none. */
   insideBorders: { horizontal?: Border; vertical?: Border };
