@@ -32,6 +32,9 @@ export default defineConfig({
                 FIXTURE_BASE_URL: inject("fixtureBaseUrl"),
                 TEST_TSA_URL: inject("tsaUrl"),
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+                // `npm run fuzz` lengthens the HTTP fuzz run (test/worker/fuzz-http.test.ts).
+                FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
+                FUZZ_SEED: process.env.FUZZ_SEED ?? "",
               },
               // The bindings of wrangler.toml, with the per-key limit raised so the suite (one key,
               // hundreds of requests a minute) is never throttled; TEST_RATE_LIMIT_LOW lets
