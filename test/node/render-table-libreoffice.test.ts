@@ -5,6 +5,11 @@
  * the same page within a tolerance of where we draw it. Expected positions come from LibreOffice's
  * `pdftotext -bbox`, never from our engine.
  */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildDocx, DEFAULT_SETTINGS, DEFAULT_STYLES, p, table, type CellSpec, type TableProps } from "../support/docx-builder";
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "./support/libreoffice";
@@ -71,8 +76,9 @@ function ourWords(pages: PaintItem[][]): OurWord[] {
 }
 
 /** Renders the document's first table with LibreOffice and with us; returns both word lists. */
-async function compare(docx: Uint8Array): Promise<{ lo: PageWords[]; ours: OurWord[]; pages: number }> {
-  const lo = await wordBoxes(await convertWithLibreOffice(docx));
+async function compare(docx: Uint8Array): Promise<{ lo: PageWords[]; ours: OurWord[]; pages: number; loPdf: Uint8Array; items: PaintItem[][] }> {
+  const loPdf = await convertWithLibreOffice(docx);
+  const lo = await wordBoxes(loPdf);
   const model = parseDocx(docx);
   const fonts: FontBook = await loadFontBook(model, nodeFontSource());
   const ctx: LayoutContext = { fonts, defaultTabStop: model.defaultTabStop, fieldValue: () => undefined };
@@ -81,7 +87,51 @@ async function compare(docx: Uint8Array): Promise<{ lo: PageWords[]; ours: OurWo
   const t = s.blocks.find((b) => b.type === "table");
   if (!t || t.type !== "table") throw new Error("the document has no table");
   placeTable(t, cursor, ctx);
-  return { lo, ours: ourWords(cursor.pages), pages: cursor.pages.length };
+  return { lo, ours: ourWords(cursor.pages), pages: cursor.pages.length, loPdf, items: cursor.pages };
+}
+
+/** Pixels per pt when rasterizing LibreOffice's page to find its border lines. */
+const RASTER_SCALE = 4;
+
+/**
+ * Where LibreOffice drew vertical lines of pure red, green and blue across the horizontal line at
+ * `y` (pt) of page 1: the centre x (pt) of each colour's pixels there.
+ */
+async function lineColumns(pdf: Uint8Array, y: number): Promise<Map<string, number>> {
+  const dir = mkdtempSync(join(tmpdir(), "signet-raster-"));
+  try {
+    writeFileSync(join(dir, "in.pdf"), pdf);
+    await promisify(execFile)("pdftoppm", ["-r", String(72 * RASTER_SCALE), "-f", "1", "-l", "1", "-singlefile", join(dir, "in.pdf"), join(dir, "page")]);
+    const ppm = readFileSync(join(dir, "page.ppm"));
+    // Binary PPM: "P6", width, height, maxval, each followed by one whitespace byte.
+    const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 64).toString("latin1"));
+    if (!header) throw new Error("pdftoppm wrote no P6 image");
+    const width = Number(header[1]);
+    const row = ppm.subarray(header[0].length + Math.round(y * RASTER_SCALE) * width * 3);
+    const sums = new Map<string, { x: number; n: number }>();
+    for (let px = 0; px < width; px++) {
+      const [r, g, b] = [row[px * 3]!, row[px * 3 + 1]!, row[px * 3 + 2]!];
+      const colour = r > 200 && g < 60 && b < 60 ? "FF0000" : g > 200 && r < 60 && b < 60 ? "00FF00" : b > 200 && r < 60 && g < 60 ? "0000FF" : null;
+      if (!colour) continue;
+      const s = sums.get(colour) ?? { x: 0, n: 0 };
+      s.x += (px + 0.5) / RASTER_SCALE;
+      s.n++;
+      sums.set(colour, s);
+    }
+    return new Map([...sums].map(([c, s]) => [c, s.x / s.n]));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Where we draw vertical lines crossing `y`, by colour: x of each (one per colour in these tests). */
+function ourLineColumns(items: PaintItem[], y: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const item of items) {
+    if (item.kind !== "line" || item.x1 !== item.x2 || !item.color) continue;
+    if (y >= Math.min(item.y1, item.y2) && y <= Math.max(item.y1, item.y2)) out.set(item.color.toUpperCase(), item.x1);
+  }
+  return out;
 }
 
 /** For every LibreOffice word: our word with the same text and occurrence index, and the distances. */
@@ -266,5 +316,32 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
       .join("<w:tr>");
     const { lo, ours } = await compare(doc(xml));
     expect(mismatches(lo, ours)).toEqual([]);
+  });
+  it("a right-to-left table in a Word 2013+ document: indent, uneven cell margins and a thick start border", async () => {
+    const xml = withCellMargins(table([["First", "Second", "Third"], ["A", "B", "C"]], { widths: [1000, 2000, 3000] }), { top: 0, left: 400, bottom: 0, right: 100 })
+      .replace("<w:tblPr>", `<w:tblPr><w:bidiVisual/><w:tblInd w:w="720" w:type="dxa"/>`)
+      .replace(/<w:left w:val="single" w:sz="4"/, '<w:left w:val="single" w:sz="24"');
+    const { lo, ours } = await compare(doc(xml, DEFAULT_SETTINGS));
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+  it("left and right borders of a right-to-left table are its start and end: drawn on the right and left, as LibreOffice draws them", async () => {
+    const colour = (side: string, sz: number, c: string) => `<w:${side} w:val="single" w:sz="${sz}" w:space="0" w:color="${c}"/>`;
+    const base = table([["First", "Second", "Third"], ["A", "B", "C"]], { widths: [1000, 2000, 3000], borders: false })
+      .replace("<w:tblLayout", `<w:tblBorders>${colour("left", 48, "0000FF")}${colour("right", 8, "00FF00")}</w:tblBorders><w:tblLayout`)
+      .replace('<w:tcW w:w="1000" w:type="dxa"/>', `<w:tcW w:w="1000" w:type="dxa"/><w:tcBorders>${colour("left", 24, "FF0000")}</w:tcBorders>`);
+    for (const bidi of [true, false]) {
+      const xml = bidi ? base.replace("<w:tblPr>", "<w:tblPr><w:bidiVisual/>") : base;
+      const { lo, ours, loPdf, items } = await compare(doc(xml, DEFAULT_SETTINGS));
+      expect(mismatches(lo, ours)).toEqual([]);
+      const first = lo[0]!.words.find((w) => w.text === "First")!;
+      const y = (first.yMin + first.yMax) / 2;
+      const theirs = await lineColumns(loPdf, y);
+      const mine = ourLineColumns(items[0]!, y);
+      // The first cell's own left border beats the table's (blue is not drawn); the table's right border is.
+      expect([...theirs.keys()].sort()).toEqual(["00FF00", "FF0000"]);
+      expect([...mine.keys()].sort()).toEqual([...theirs.keys()].sort());
+      for (const [c, x] of theirs) expect(Math.abs(mine.get(c)! - x), `${c} at ${mine.get(c)} vs ${x}`).toBeLessThan(TOLERANCE);
+      expect(theirs.get("FF0000")! > theirs.get("00FF00")!).toBe(bidi);
+    }
   });
 });
