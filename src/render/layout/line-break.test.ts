@@ -48,6 +48,7 @@ describe("lineBreakOpportunities", () => {
   it("treats a zero-width space as an opportunity and the soft hyphen as none", () => {
     expect(segments("www.example.com/\u200Bpath")).toEqual(["www.example.com/\u200B", "path"]);
     expect(segments("co\u00ADoperate")).toEqual(["co\u00ADoperate"]);
+    expect(segments("a\u200B b")).toEqual(["a\u200B ", "b"]);
   });
 
   it("does not break before closing punctuation, even after a space", () => {
@@ -96,6 +97,7 @@ describe("lineBreakOpportunities", () => {
           expect(text[i] === " " || text[i] === "\u0301", "before a space or mark").toBe(false);
         }
       }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -142,8 +142,8 @@ export function lineBreakOpportunities(text: string): Uint8Array {
 /** May a line end between a character of class `a` and the next one of class `b`? */
 function allowed(a: C, beforeSp: C | -1, b: C, hyphenAfterLetter: boolean, nextIsLetter: boolean): boolean {
   if (a === C.GL || b === C.GL) return false;
+  if (b === C.SP) return false; // spaces stay on the line they follow (after a zero-width space too)
   if (a === C.ZW) return true;
-  if (b === C.SP) return false; // spaces stay on the line they follow
   if (b === C.CL) return false;
   if (a === C.SP) {
     // Opening punctuation followed by spaces still does not let the next character start a line.
