@@ -8,7 +8,7 @@
  * level 1 makes the font files 0.7 % larger than level 6.
  */
 import type { Font, Glyph } from "@pdf-lib/fontkit";
-import { PDFHexString, PDFString, type PDFDocument, type PDFRef } from "pdf-lib";
+import { PDFString, type PDFDocument, type PDFRef } from "pdf-lib";
 import { strToU8, zlibSync } from "fflate";
 import { subsetTrueType } from "./truetype-subset";
 import { glyphAdvance } from "../fonts/font-face";
@@ -27,7 +27,8 @@ export class CidFont {
   readonly ref: PDFRef;
   /** Glyph id → the text it stands for (first use wins), for widths and ToUnicode. */
   private readonly used = new Map<number, string>();
-  private readonly glyphByCodePoint = new Map<number, number>();
+  /** Code point → its glyph id as 4 hex digits (the glyph is marked used when first seen). */
+  private readonly hexByCodePoint = new Map<number, string>();
 
   constructor(
     private readonly pdf: PDFDocument,
@@ -38,8 +39,8 @@ export class CidFont {
     this.ref = pdf.context.nextRef();
   }
 
-  /** The glyph string for `text` (one segment in logical order; right-to-left segments come out in visual order). */
-  encode(text: string, rtl: boolean): PDFHexString {
+  /** The glyph string for `text` as hex, 4 digits per glyph id (one segment in logical order; right-to-left segments come out in visual order). */
+  encode(text: string, rtl: boolean): string {
     if (!rtl && SIMPLE_TEXT.test(text)) return this.encodeDirect(text, false);
     // Complex scripts and right-to-left text: fontkit shapes (joining forms) and orders the glyphs.
     let glyphs: Glyph[];
@@ -53,26 +54,27 @@ export class CidFont {
     for (const g of glyphs) {
       const chars = String.fromCodePoint(...(g.codePoints ?? []));
       if (!this.used.get(g.id)) this.used.set(g.id, chars);
-      hex += g.id.toString(16).padStart(4, "0");
+      hex += hex4(g.id);
     }
-    return PDFHexString.of(hex);
+    return hex;
   }
 
   /** Code point → glyph, no shaping; `reverse` puts a right-to-left segment in visual order. */
-  private encodeDirect(text: string, reverse: boolean): PDFHexString {
-    const gids: number[] = [];
+  private encodeDirect(text: string, reverse: boolean): string {
+    const glyphs: string[] = [];
     for (const ch of text) {
       const cp = ch.codePointAt(0)!;
-      let gid = this.glyphByCodePoint.get(cp);
-      if (gid === undefined) {
-        gid = this.font.glyphForCodePoint(cp)?.id ?? 0;
-        this.glyphByCodePoint.set(cp, gid);
+      let glyph = this.hexByCodePoint.get(cp);
+      if (glyph === undefined) {
+        const gid = this.font.glyphForCodePoint(cp)?.id ?? 0;
+        if (!this.used.has(gid)) this.used.set(gid, ch);
+        glyph = hex4(gid);
+        this.hexByCodePoint.set(cp, glyph);
       }
-      if (!this.used.has(gid)) this.used.set(gid, ch);
-      gids.push(gid);
+      glyphs.push(glyph);
     }
-    if (reverse) gids.reverse();
-    return PDFHexString.of(gids.map((g) => g.toString(16).padStart(4, "0")).join(""));
+    if (reverse) glyphs.reverse();
+    return glyphs.join("");
   }
 
   /** Writes the font objects (call once, after the last `encode`). */
@@ -143,9 +145,10 @@ export class CidFont {
   }
 }
 
+const hex4 = (n: number) => n.toString(16).padStart(4, "0");
+
 /** The ToUnicode CMap: each glyph id to the UTF-16BE text it was drawn for. */
 function toUnicodeCMap(entries: readonly (readonly [number, string])[]): string {
-  const hex4 = (n: number) => n.toString(16).padStart(4, "0");
   const utf16 = (s: string) => {
     let out = "";
     for (let i = 0; i < s.length; i++) out += hex4(s.charCodeAt(i));

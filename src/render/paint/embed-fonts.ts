@@ -9,15 +9,15 @@
  * kerning); only right-to-left or complex-script text goes through fontkit's shaping.
  */
 import fontkit from "@pdf-lib/fontkit";
-import type { PDFDocument, PDFHexString, PDFRef } from "pdf-lib";
+import type { PDFDocument, PDFRef } from "pdf-lib";
 import { LoadedFace } from "../fonts/font-face";
 import type { FontFace } from "../fonts/types";
 import { CidFont } from "./cid-font";
 
 export interface EmbeddedFont {
   readonly ref: PDFRef;
-  /** The glyph string for `text` (one segment, logical order; RTL segments come out reversed). */
-  encode(text: string, rtl: boolean): PDFHexString;
+  /** The glyph string for `text` as hex digits (one segment, logical order; RTL segments come out reversed). */
+  encode(text: string, rtl: boolean): string;
 }
 
 export class FontEmbedder {

@@ -5,35 +5,18 @@
  * Deterministic: no dates, no /ID, fixed producer, subset tags and resource names counted, not
  * random; the same laid-out document gives the same bytes.
  */
-import {
-  PDFDocument,
-  PDFName,
-  PDFRef,
-  beginText,
-  degrees,
-  drawImage,
-  endText,
-  popGraphicsState,
-  pushGraphicsState,
-  setCharacterSpacing,
-  setCharacterSqueeze,
-  setFillingRgbColor,
-  setFontAndSize,
-  setTextMatrix,
-  showText,
-  rgb as pdfLibRgb,
-  type PDFImage,
-  type PDFPage,
-} from "pdf-lib";
+import { PDFDocument, PDFName, type PDFImage, type PDFPage } from "pdf-lib";
+import { strToU8, zlibSync } from "fflate";
 import type { Color, DocumentModel } from "../model/types";
 import type { LaidOutDocument, PaintItem } from "../layout/types";
 import { FontEmbedder } from "./embed-fonts";
 import { addLink, linkTarget } from "./link-annotation";
 import { imageFits } from "./image-check";
 import { hasRtl, visualSegments } from "./bidi-runs";
+import { ContentStreamBuilder, rgbOperands } from "./content-stream";
 
 const LETTER = { width: 612, height: 792 };
-const BLACK = { red: 0, green: 0, blue: 0 };
+const BLACK = "0 0 0";
 
 export async function paintDocument(doc: LaidOutDocument, model: DocumentModel): Promise<Uint8Array> {
   const pdf = await PDFDocument.create({ updateMetadata: false });
@@ -62,7 +45,6 @@ class Painter {
   }
   /** Embedded image per image id; null when it is not drawable (other type, corrupt, too large). */
   private readonly images = new Map<string, Promise<PDFImage | null>>();
-  private readonly fontRefs = new Map<string, PDFRef>();
 
   constructor(
     private readonly pdf: PDFDocument,
@@ -73,9 +55,10 @@ class Painter {
 
   async paintPage(page: PDFPage, pageHeight: number, items: PaintItem[]): Promise<void> {
     // Resource names per page, counted in painting order: F1, F2 ... and Im1, Im2 ...
-    const fontKeys = new Map<string, PDFName>();
-    const imageKeys = new Map<string, PDFName>();
+    const fontKeys = new Map<string, string>();
+    const imageKeys = new Map<string, string>();
     const flipY = (y: number) => pageHeight - y;
+    const content = new ContentStreamBuilder();
 
     for (const item of items) {
       if (!finiteItem(item)) continue;
@@ -85,34 +68,30 @@ class Painter {
           const font = await this.fonts.font(item.face);
           let key = fontKeys.get(item.face.id);
           if (!key) {
-            key = PDFName.of(`F${fontKeys.size + 1}`);
-            page.node.setFontDictionary(key, font.ref);
+            key = `F${fontKeys.size + 1}`;
+            page.node.setFontDictionary(PDFName.of(key), font.ref);
             fontKeys.set(item.face.id, key);
           }
-          const c = rgb(item.color) ?? BLACK;
-          const ops = [pushGraphicsState(), beginText(), setFillingRgbColor(c.red, c.green, c.blue), setFontAndSize(key, item.size)];
-          if (item.charSpacing) ops.push(setCharacterSpacing(item.charSpacing));
-          if (item.scale !== undefined && item.scale !== 100 && item.scale > 0) ops.push(setCharacterSqueeze(item.scale));
+          const scale = item.scale !== undefined && item.scale > 0 ? item.scale : 100;
+          content.textRun({ font: key, size: item.size, fill: rgb(item.color) ?? BLACK, charSpacing: item.charSpacing ?? 0, scale });
           // Logical order in, visual order out: right-to-left runs inside the item are drawn
           // reversed (see bidi-runs.ts); plain left-to-right text is one segment.
-          const stretch = (item.scale && item.scale > 0 ? item.scale : 100) / 100;
+          const stretch = scale / 100;
           let x = item.x;
           for (const seg of hasRtl(item.text) ? visualSegments(item.text) : [{ text: item.text, rtl: false }]) {
-            ops.push(setTextMatrix(1, 0, 0, 1, x, flipY(item.y)), showText(font.encode(seg.text, seg.rtl)));
+            content.show(x, flipY(item.y), font.encode(seg.text, seg.rtl));
             x += (item.face.widthOf(seg.text, item.size) + (item.charSpacing ?? 0) * [...seg.text].length) * stretch;
           }
-          ops.push(endText(), popGraphicsState());
-          page.pushOperators(...ops);
           break;
         }
         case "rect": {
           const c = rgb(item.fill);
           if (!c || !(item.width > 0) || !(item.height > 0)) break;
-          page.drawRectangle({ x: item.x, y: flipY(item.y + item.height), width: item.width, height: item.height, color: pdfRgb(c), borderWidth: 0 });
+          content.rect(item.x, flipY(item.y + item.height), item.width, item.height, c);
           break;
         }
         case "line":
-          drawStyledLine(page, item, flipY);
+          drawStyledLine(content, item, flipY);
           break;
         case "image": {
           if (!(item.width > 0) || !(item.height > 0)) break;
@@ -120,12 +99,11 @@ class Painter {
           if (!image) break;
           let key = imageKeys.get(item.image);
           if (!key) {
-            key = PDFName.of(`Im${imageKeys.size + 1}`);
-            page.node.setXObject(key, image.ref);
+            key = `Im${imageKeys.size + 1}`;
+            page.node.setXObject(PDFName.of(key), image.ref);
             imageKeys.set(item.image, key);
           }
-          const zero = degrees(0);
-          page.pushOperators(...drawImage(key, { x: item.x, y: flipY(item.y + item.height), width: item.width, height: item.height, rotate: zero, xSkew: zero, ySkew: zero }));
+          content.image(key, item.x, flipY(item.y + item.height), item.width, item.height);
           break;
         }
         case "link": {
@@ -136,6 +114,9 @@ class Painter {
         }
       }
     }
+    const ctx = this.pdf.context;
+    const stream = ctx.stream(zlibSync(strToU8(content.toString()), { level: 6 }), { Filter: "FlateDecode" });
+    page.node.set(PDFName.of("Contents"), ctx.register(stream));
   }
 
   private image(id: string): Promise<PDFImage | null> {
@@ -154,19 +135,13 @@ class Painter {
 
 type LineItem = Extract<PaintItem, { kind: "line" }>;
 
-function drawStyledLine(page: PDFPage, item: LineItem, flipY: (y: number) => number): void {
+function drawStyledLine(content: ContentStreamBuilder, item: LineItem, flipY: (y: number) => number): void {
   const style = item.style ?? "single";
   if (style === "none" || !(item.width > 0)) return;
-  const color = pdfRgb(rgb(item.color) ?? BLACK);
+  const color = rgb(item.color) ?? BLACK;
   const w = item.width;
-  const base = { thickness: w, color };
   const line = (dx: number, dy: number, dash?: number[]) =>
-    page.drawLine({
-      ...base,
-      start: { x: item.x1 + dx, y: flipY(item.y1 + dy) },
-      end: { x: item.x2 + dx, y: flipY(item.y2 + dy) },
-      ...(dash ? { dashArray: dash, dashPhase: 0 } : {}),
-    });
+    content.line(item.x1 + dx, flipY(item.y1 + dy), item.x2 + dx, flipY(item.y2 + dy), w, color, dash);
   switch (style) {
     case "dashed":
       line(0, 0, [Math.max(3 * w, 2), Math.max(2 * w, 1.5)]);
@@ -189,14 +164,10 @@ function drawStyledLine(page: PDFPage, item: LineItem, flipY: (y: number) => num
   }
 }
 
-function rgb(color: Color | null | undefined): { red: number; green: number; blue: number } | null {
+/** PDF fill/stroke colour operands ("r g b") of a hex colour, or null when it is not one. */
+function rgb(color: Color | null | undefined): string | null {
   if (!color || !/^[0-9a-fA-F]{6}$/.test(color)) return null;
-  const n = parseInt(color, 16);
-  return { red: ((n >> 16) & 255) / 255, green: ((n >> 8) & 255) / 255, blue: (n & 255) / 255 };
-}
-
-function pdfRgb(c: { red: number; green: number; blue: number }) {
-  return pdfLibRgb(c.red, c.green, c.blue);
+  return rgbOperands(color);
 }
 
 function positive(n: number): boolean {
