@@ -93,11 +93,19 @@ async function compare(docx: Uint8Array): Promise<{ lo: PageWords[]; ours: OurWo
 /** Pixels per pt when rasterizing LibreOffice's page to find its border lines. */
 const RASTER_SCALE = 4;
 
+/** A vertical line crossing a given y: its colour (hex) and centre x, pt. */
+interface VerticalLine {
+  colour: string;
+  x: number;
+}
+
+const PURE = ["FF0000", "00FF00", "0000FF"] as const;
+
 /**
- * Where LibreOffice drew vertical lines of pure red, green and blue across the horizontal line at
- * `y` (pt) of page 1: the centre x (pt) of each colour's pixels there.
+ * The vertical lines of pure red, green or blue LibreOffice drew across the horizontal line at
+ * `y` (pt) of page 1, left to right: each run of same-coloured pixels there is one line.
  */
-async function lineColumns(pdf: Uint8Array, y: number): Promise<Map<string, number>> {
+async function loVerticalLines(pdf: Uint8Array, y: number): Promise<VerticalLine[]> {
   const dir = mkdtempSync(join(tmpdir(), "signet-raster-"));
   try {
     writeFileSync(join(dir, "in.pdf"), pdf);
@@ -108,30 +116,49 @@ async function lineColumns(pdf: Uint8Array, y: number): Promise<Map<string, numb
     if (!header) throw new Error("pdftoppm wrote no P6 image");
     const width = Number(header[1]);
     const row = ppm.subarray(header[0].length + Math.round(y * RASTER_SCALE) * width * 3);
-    const sums = new Map<string, { x: number; n: number }>();
+    const out: VerticalLine[] = [];
+    let run: { colour: string; from: number; to: number } | null = null;
+    const flush = () => {
+      if (run) out.push({ colour: run.colour, x: (run.from + run.to) / 2 / RASTER_SCALE });
+      run = null;
+    };
     for (let px = 0; px < width; px++) {
-      const [r, g, b] = [row[px * 3]!, row[px * 3 + 1]!, row[px * 3 + 2]!];
-      const colour = r > 200 && g < 60 && b < 60 ? "FF0000" : g > 200 && r < 60 && b < 60 ? "00FF00" : b > 200 && r < 60 && g < 60 ? "0000FF" : null;
-      if (!colour) continue;
-      const s = sums.get(colour) ?? { x: 0, n: 0 };
-      s.x += (px + 0.5) / RASTER_SCALE;
-      s.n++;
-      sums.set(colour, s);
+      const rgb = [row[px * 3]!, row[px * 3 + 1]!, row[px * 3 + 2]!];
+      const k = rgb.findIndex((v) => v > 200);
+      const colour = k >= 0 && rgb.every((v, i) => i === k || v < 60) ? PURE[k]! : null;
+      if (colour && run?.colour === colour) run.to = px + 1;
+      else {
+        flush();
+        if (colour) run = { colour, from: px, to: px + 1 };
+      }
     }
-    return new Map([...sums].map(([c, s]) => [c, s.x / s.n]));
+    flush();
+    return out;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** Where we draw vertical lines crossing `y`, by colour: x of each (one per colour in these tests). */
-function ourLineColumns(items: PaintItem[], y: number): Map<string, number> {
-  const out = new Map<string, number>();
+/** Our vertical lines crossing `y`, left to right. */
+function ourVerticalLines(items: PaintItem[], y: number): VerticalLine[] {
+  const out: VerticalLine[] = [];
   for (const item of items) {
     if (item.kind !== "line" || item.x1 !== item.x2 || !item.color) continue;
-    if (y >= Math.min(item.y1, item.y2) && y <= Math.max(item.y1, item.y2)) out.set(item.color.toUpperCase(), item.x1);
+    if (y >= Math.min(item.y1, item.y2) && y <= Math.max(item.y1, item.y2)) out.push({ colour: item.color.toUpperCase(), x: item.x1 });
   }
-  return out;
+  return out.sort((a, b) => a.x - b.x);
+}
+
+/** Differences between LibreOffice's vertical lines and ours across the middle of the word `at`'s line. */
+async function lineMismatches(c: { lo: PageWords[]; loPdf: Uint8Array; items: PaintItem[][] }, at: string): Promise<{ theirs: VerticalLine[]; bad: string[] }> {
+  const w = c.lo[0]!.words.find((x) => x.text === at)!;
+  const y = (w.yMin + w.yMax) / 2;
+  const theirs = await loVerticalLines(c.loPdf, y);
+  const mine = ourVerticalLines(c.items[0]!, y);
+  const show = (l: VerticalLine[]) => l.map((v) => `${v.colour}@${v.x.toFixed(1)}`).join(" ");
+  const bad: string[] = [];
+  if (theirs.length !== mine.length || theirs.some((t, i) => t.colour !== mine[i]!.colour || Math.abs(t.x - mine[i]!.x) > TOLERANCE)) bad.push(`${at}: LibreOffice ${show(theirs)}, ours ${show(mine)}`);
+  return { theirs, bad };
 }
 
 /** For every LibreOffice word: our word with the same text and occurrence index, and the distances. */
@@ -309,13 +336,28 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     expect(mismatches(lo, ours)).toEqual([]);
   });
 
-  it("row-level table property exceptions (w:tblPrEx) give that row its own borders (LibreOffice ignores their cell margins)", async () => {
-    const xml = table([["One", "Two"], ["Three", "Four"], ["Five", "Six"]], { widths: [3000, 3000], borders: false })
+  it("row-level table property exceptions (w:tblPrEx): their sides become every cell's borders, their inside borders and cell margins are ignored", async () => {
+    const b = (side: string, sz: number, c: string, v = "single") => `<w:${side} w:val="${v}" w:sz="${sz}" w:space="0" w:color="${c}"/>`;
+    const exceptions = [
+      "",
+      `<w:tblPrEx><w:tblBorders>${b("top", 48, "000000")}${b("left", 16, "00FF00")}${b("bottom", 48, "000000")}${b("insideV", 24, "FF0000")}</w:tblBorders><w:tblCellMar><w:left w:w="400" w:type="dxa"/></w:tblCellMar></w:tblPrEx>`,
+      `<w:tblPrEx><w:tblBorders>${b("insideV", 0, "auto", "none")}${b("insideH", 0, "auto", "none")}</w:tblBorders></w:tblPrEx>`,
+      `<w:tblPrEx><w:tblBorders>${b("insideH", 48, "FF0000")}</w:tblBorders></w:tblPrEx>`,
+    ];
+    const xml = table([["R1a", "R1b", "R1c"], ["R2a", "R2b", "R2c"], ["R3a", "R3b", "R3c"], ["R4a", "R4b", "R4c"]], { widths: [2000, 2000, 2000], borders: false })
+      .replace("<w:tblLayout", `<w:tblBorders>${["top", "left", "bottom", "right", "insideH", "insideV"].map((s) => b(s, 8, "0000FF")).join("")}</w:tblBorders><w:tblLayout`)
       .split("<w:tr>")
-      .map((part, i) => (i === 2 ? `<w:tblPrEx><w:tblBorders><w:top w:val="single" w:sz="48" w:space="0" w:color="auto"/><w:insideV w:val="single" w:sz="48" w:space="0" w:color="auto"/><w:bottom w:val="single" w:sz="48" w:space="0" w:color="auto"/></w:tblBorders><w:tblCellMar><w:left w:w="400" w:type="dxa"/></w:tblCellMar></w:tblPrEx>` + part : part))
+      .map((part, i) => (i > 0 ? exceptions[i - 1] + part : part))
       .join("<w:tr>");
-    const { lo, ours } = await compare(doc(xml));
-    expect(mismatches(lo, ours)).toEqual([]);
+    const c = await compare(doc(xml, DEFAULT_SETTINGS));
+    // The 6 pt top and bottom of row 2 take room above and below it.
+    expect(c.lo[0]!.words.find((w) => w.text === "R2a")!.yMin - c.lo[0]!.words.find((w) => w.text === "R1a")!.yMin).toBeGreaterThan(20);
+    expect(mismatches(c.lo, c.ours)).toEqual([]);
+    const rows = await Promise.all(["R1a", "R2a", "R3a", "R4a"].map((w) => lineMismatches(c, w)));
+    expect(rows.flatMap((r) => r.bad)).toEqual([]);
+    // Row 2: the green left side on every cell; the red insideV nowhere. Row 3 keeps the blue insideV.
+    expect(rows[1]!.theirs.map((l) => l.colour)).toEqual(["00FF00", "00FF00", "00FF00", "0000FF"]);
+    expect(rows[2]!.theirs.map((l) => l.colour)).toEqual(["0000FF", "0000FF", "0000FF", "0000FF"]);
   });
   it("a right-to-left table in a Word 2013+ document: indent, uneven cell margins and a thick start border", async () => {
     const xml = withCellMargins(table([["First", "Second", "Third"], ["A", "B", "C"]], { widths: [1000, 2000, 3000] }), { top: 0, left: 400, bottom: 0, right: 100 })
@@ -331,17 +373,12 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
       .replace('<w:tcW w:w="1000" w:type="dxa"/>', `<w:tcW w:w="1000" w:type="dxa"/><w:tcBorders>${colour("left", 24, "FF0000")}</w:tcBorders>`);
     for (const bidi of [true, false]) {
       const xml = bidi ? base.replace("<w:tblPr>", "<w:tblPr><w:bidiVisual/>") : base;
-      const { lo, ours, loPdf, items } = await compare(doc(xml, DEFAULT_SETTINGS));
-      expect(mismatches(lo, ours)).toEqual([]);
-      const first = lo[0]!.words.find((w) => w.text === "First")!;
-      const y = (first.yMin + first.yMax) / 2;
-      const theirs = await lineColumns(loPdf, y);
-      const mine = ourLineColumns(items[0]!, y);
+      const c = await compare(doc(xml, DEFAULT_SETTINGS));
+      expect(mismatches(c.lo, c.ours)).toEqual([]);
+      const { theirs, bad } = await lineMismatches(c, "First");
+      expect(bad).toEqual([]);
       // The first cell's own left border beats the table's (blue is not drawn); the table's right border is.
-      expect([...theirs.keys()].sort()).toEqual(["00FF00", "FF0000"]);
-      expect([...mine.keys()].sort()).toEqual([...theirs.keys()].sort());
-      for (const [c, x] of theirs) expect(Math.abs(mine.get(c)! - x), `${c} at ${mine.get(c)} vs ${x}`).toBeLessThan(TOLERANCE);
-      expect(theirs.get("FF0000")! > theirs.get("00FF00")!).toBe(bidi);
+      expect(theirs.map((l) => l.colour)).toEqual(bidi ? ["00FF00", "FF0000"] : ["FF0000", "00FF00"]);
     }
   });
 });

@@ -27,21 +27,17 @@ const weight = thickness;
 
 /**
  * The border of `cell` on `side`: its own, else its row's exception borders (w:tblPrEx), else the
- * table's (outer when `outer`, inside otherwise). A row's exception top/bottom lie on the row's
- * own edges even inside the table, as LibreOffice draws them.
+ * table's (outer when `outer`, inside otherwise). A row's exception top/left/bottom/right apply to
+ * every cell of the row, inside edges included, and its insideH/insideV are not used: what
+ * LibreOffice draws.
  */
 function cellSide(t: Table, g: GridCell | null, side: Side, outer: boolean): Border | undefined {
   const own = g?.cell.borders[side];
   if (own) return own;
-  const vertical = side === "left" || side === "right";
-  const row = g ? t.rows[side === "bottom" ? g.row + g.rowSpan - 1 : g.row]?.borders : undefined;
-  if (row) {
-    const fromRow = outer || !vertical ? row[side] : row.insideV;
-    if (fromRow) return fromRow;
-    if (!outer && !vertical && row.insideH) return row.insideH;
-  }
+  const fromRow = g ? t.rows[side === "bottom" ? g.row + g.rowSpan - 1 : g.row]?.borders?.[side] : undefined;
+  if (fromRow) return fromRow;
   if (outer) return t.borders[side];
-  return vertical ? t.insideBorders.vertical : t.insideBorders.horizontal;
+  return side === "top" || side === "bottom" ? t.insideBorders.horizontal : t.insideBorders.vertical;
 }
 
 function heavier(a: Border | undefined, b: Border | undefined): Border | null {

@@ -159,8 +159,8 @@ export interface TableRow {
   gridBefore: number;
   gridAfter: number;
   /**
-   * Row-level table borders (w:tblPrEx): this row's cells take these instead of the table's, top
-   * and bottom on the row's own edges (as LibreOffice applies them).
+   * Row-level table borders (w:tblPrEx). LibreOffice gives their top/left/bottom/right to every
+   * cell of the row that has none of its own and ignores insideH/insideV; kept here as written.
    */
   borders?: TableBorders;
 }
