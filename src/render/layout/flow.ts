@@ -220,7 +220,9 @@ class DocumentFlow {
 
   private rulesFor(p: Paragraph, layout: ParagraphLayout, prev: Paragraph | undefined, next: Paragraph | undefined): ParagraphFlowRules {
     const style = p.style;
-    const before = ownSpace(p, layout.spaceBefore, prev);
+    // LibreOffice drops the automatic (HTML-like) space before the document's first paragraph.
+    const documentStart = this.pager.start === "document" && this.pager.atAreaTop();
+    const before = style.autoSpaceBefore && documentStart ? 0 : ownSpace(p, layout.spaceBefore, prev);
     // LibreOffice (measured on DOCX) separates paragraphs by the larger of the space after and
     // the next space before, not their sum: the space after is already below the previous one.
     const prevAfter = prev ? ownSpace(prev, this.layoutFor(prev, this.pager.area.width).spaceAfter, p) : 0;

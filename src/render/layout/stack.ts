@@ -2,7 +2,8 @@
  * Blocks stacked top-down in a fixed width without pagination: table cells, text boxes, headers,
  * footers and footnotes. Paragraph spacing as LibreOffice lays out DOCX: the larger of the space
  * after and the next space before separates two paragraphs, and contextual spacing drops both
- * between paragraphs of the same style. Space before the first paragraph and after the last count.
+ * between paragraphs of the same style. Space before the first paragraph and after the last count,
+ * except automatic (autospacing) space.
  */
 import type { Paragraph } from "../model/types";
 import type { FloatingObject, LayoutContext, PaintItem, StackBlocks, StackedBlocks } from "./types";
@@ -34,13 +35,15 @@ export const stackBlocks: StackBlocks = (blocks, width, ctx) => {
     const laid = stackParagraph(block, width, ctx);
     const sameAsPrev = prev !== null && prev.style.styleId === block.style.styleId;
     const sameAsNext = next?.type === "paragraph" && next.style.styleId === block.style.styleId;
-    const before = block.style.contextualSpacing && sameAsPrev ? 0 : laid.spaceBefore;
+    // LibreOffice drops automatic (HTML-like) space before the first and after the last paragraph of a stack.
+    const before = (block.style.contextualSpacing && sameAsPrev) || (i === 0 && block.style.autoSpaceBefore) ? 0 : laid.spaceBefore;
     // LibreOffice keeps the larger of the space after and the next space before (they do not add up).
     y += Math.max(pendingAfter, before);
     for (const item of laid.items) items.push(shiftItem(item, 0, y));
     for (const bp of laid.breakPoints) breakPoints.push(y + bp);
     y += laid.height;
-    pendingAfter = block.style.contextualSpacing && sameAsNext ? 0 : laid.spaceAfter;
+    const last = i === blocks.length - 1;
+    pendingAfter = (block.style.contextualSpacing && sameAsNext) || (last && block.style.autoSpaceAfter) ? 0 : laid.spaceAfter;
     prev = block;
   });
   y += pendingAfter;

@@ -52,6 +52,9 @@ export interface ParaProps {
   ind: Indent;
   spaceBefore?: number;
   spaceAfter?: number;
+  /** The space before/after came from w:beforeAutospacing/w:afterAutospacing (HTML-like 14 pt). */
+  autoSpaceBefore?: boolean;
+  autoSpaceAfter?: boolean;
   line?: LineSpacing;
   contextualSpacing?: boolean;
   /** Tab stops as written, `clear` entries included (merged by position on resolution). */
@@ -273,17 +276,27 @@ export function readParaProps(pPr: XNode | undefined, env: ReadEnv): ParaProps {
       case "spacing": {
         const before = c.attr("beforeAutospacing");
         const after = c.attr("afterAutospacing");
-        if (before === "1" || before === "true" || before === "on") p.spaceBefore = 14;
-        else {
+        if (before === "1" || before === "true" || before === "on") {
+          p.spaceBefore = 14;
+          p.autoSpaceBefore = true;
+        } else {
           const lines = int(c.attr("beforeLines"));
           const b = lines ? (lines / 100) * env.charUnit * 1.2 : twips(c.attr("before"));
-          if (b !== undefined) p.spaceBefore = Math.max(0, b);
+          if (b !== undefined) {
+            p.spaceBefore = Math.max(0, b);
+            p.autoSpaceBefore = false;
+          }
         }
-        if (after === "1" || after === "true" || after === "on") p.spaceAfter = 14;
-        else {
+        if (after === "1" || after === "true" || after === "on") {
+          p.spaceAfter = 14;
+          p.autoSpaceAfter = true;
+        } else {
           const lines = int(c.attr("afterLines"));
           const a = lines ? (lines / 100) * env.charUnit * 1.2 : twips(c.attr("after"));
-          if (a !== undefined) p.spaceAfter = Math.max(0, a);
+          if (a !== undefined) {
+            p.spaceAfter = Math.max(0, a);
+            p.autoSpaceAfter = false;
+          }
         }
         const line = c.attr("line");
         if (line !== undefined) {
@@ -440,5 +453,7 @@ export function toParagraphStyle(p: ParaProps, styleId: string): ParagraphStyle 
     if (side === "top" || side === "bottom" || side === "left" || side === "right" || side === "between") if (b.style !== "none") s.borders[side] = b;
   }
   if (p.outlineLevel !== undefined) s.outlineLevel = p.outlineLevel;
+  if (p.autoSpaceBefore) s.autoSpaceBefore = true;
+  if (p.autoSpaceAfter) s.autoSpaceAfter = true;
   return s;
 }

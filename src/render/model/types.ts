@@ -104,6 +104,13 @@ export interface ParagraphStyle {
   firstLine: number;
   spaceBefore: number;
   spaceAfter: number;
+  /**
+   * Set when the space comes from w:beforeAutospacing / w:afterAutospacing. LibreOffice (measured)
+   * drops auto space before the document's first paragraph and a cell's first paragraph, and auto
+   * space after a cell's last paragraph.
+   */
+  autoSpaceBefore?: true;
+  autoSpaceAfter?: true;
   /** Ignore before/after spacing between paragraphs of the same style. */
   contextualSpacing: boolean;
   line: LineSpacing;
