@@ -76,6 +76,11 @@ describe("column widths", () => {
     expect(columnWidths(t, buildGrid(t), 400)).toEqual([80, 160, 160]);
   });
 
+  it("spreads the columns of a table without a saved grid evenly over the area", () => {
+    const t = table([row([cell(), cell(), cell()]), row([cell(), cell()])], { grid: [] });
+    expect(columnWidths(t, buildGrid(t), 468)).toEqual([156, 156, 156]);
+  });
+
   it("gives x edges of each grid line", () => {
     expect(columnEdges([10, 20, 30])).toEqual([0, 10, 30, 60]);
   });
@@ -127,6 +132,23 @@ describe("borders", () => {
     // Both sides nil → nothing.
     const y = table([row([cell({ borders: { bottom: { style: "nil", width: 0, color: null, space: 0 } } })]), row([cell({ borders: { top: { style: "none", width: 0, color: null, space: 0 } } })])], { grid: [100], insideBorders: { horizontal: single(1) } });
     expect(horizontalEdge(y, buildGrid(y), 0, 1, 0)).toBeNull();
+  });
+
+  it("gives a row's exception borders (w:tblPrEx) to every cell of that row and ignores their inside borders", () => {
+    const x = table([row([cell(), cell()]), row([cell(), cell({ borders: { left: single(0.25) } })], { borders: { top: single(4), left: single(2), insideV: single(6), insideH: single(6) } }), row([cell(), cell()])], {
+      grid: [100, 100],
+      borders: { left: single(1), right: single(1), top: single(1), bottom: single(1) },
+      insideBorders: { horizontal: single(0.5), vertical: single(0.5) },
+    });
+    const g = buildGrid(x);
+    // Row 1: its top is the exception's even though it is an inside edge; so is every cell's left.
+    expect(horizontalEdge(x, g, 0, 1, 0)?.width).toBe(4);
+    expect(verticalEdge(x, g, 1, 0)?.width).toBe(2);
+    // The second cell's own left border beats the row's; the table's inside border on the other side is thinner still.
+    expect(verticalEdge(x, g, 1, 1)?.width).toBe(0.5);
+    // Below row 1 the table's inside border (the exception's insideH is not used); rows without exceptions keep the table's.
+    expect(horizontalEdge(x, g, 1, 2, 0)?.width).toBe(0.5);
+    expect(verticalEdge(x, g, 2, 1)?.width).toBe(0.5);
   });
 
   it("draws no edge inside a vertically merged cell or a spanned cell", () => {

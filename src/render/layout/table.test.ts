@@ -166,6 +166,16 @@ describe("placeTable geometry", () => {
     expect(Math.min(l.x1, l.x2)).toBeCloseTo(100 - 5.4 - 0.25, 6);
   });
 
+  it("in a Word 2013+ document puts a top-level table's left border edge at tblInd, its text one half border and margin further right", () => {
+    const place = (indentToBorder: boolean) => {
+      const c = new TestCursor({ left: 72, width: 400, top: 0, bottom: 1000 });
+      placeTable(table([row([cell("Text")])], { indent: 10, indentToBorder, borders: { left: line(3) } }), c, ctx);
+      return textOf(c, "Text").x;
+    };
+    expect(place(true)).toBeCloseTo(72 + 10 + 1.5 + 5.4, 6);
+    expect(place(false)).toBeCloseTo(72 + 10, 6);
+  });
+
   it("puts gridSpan cells across their columns and gridBefore cells after the skipped columns", () => {
     const c = new TestCursor({ left: 0, width: 400, top: 0, bottom: 1000 });
     placeTable(table([row([cell("Wide", { gridSpan: 2 }), cell("Third")]), row([cell("Late")], { gridBefore: 2 })], { grid: [80, 120, 100] }), c, ctx);
