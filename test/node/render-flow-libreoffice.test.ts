@@ -128,6 +128,12 @@ const cases: Record<string, Uint8Array> = {
     body: paragraphs(16) + B.sectPr({ headers: { default: "rIdH" } }),
     headers: { rIdH: ["One", "Two", "Three", "Four", "Five"].map((w) => B.p(`Header line ${w}`, { style: "Header" })).join("") },
   }),
+  // Negative top and bottom margins are exact: a header or footer taller than them does not move the body.
+  exactMargins: B.buildDocx({
+    body: paragraphs(16) + B.sectPr({ margins: { top: -1440, bottom: -1440 }, headers: { default: "rIdH" }, footers: { default: "rIdF" } }),
+    headers: { rIdH: ["One", "Two", "Three", "Four", "Five"].map((w) => B.p(`Header line ${w}`, { style: "Header" })).join("") },
+    footers: { rIdF: ["Six", "Seven", "Eight", "Nine"].map((w) => B.p(`Footer line ${w}`, { style: "Footer" })).join("") },
+  }),
   // Sections: an odd-page start whose first number would be even skips a page number (LibreOffice
   // does not export the blank page it inserts); the new section numbers its pages in lower roman.
   oddPage: B.buildDocx({
@@ -246,6 +252,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a header taller than the top margin pushes the body down", () => {
     check("tallHeader");
+  });
+
+  it("negative top and bottom margins are exact: a tall header and footer do not move the body", () => {
+    expect(check("exactMargins").pages[1]).toBe(2);
   });
 
   it("an odd-page section start after an odd page; PAGE restarts in lower roman", () => {

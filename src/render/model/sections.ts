@@ -27,6 +27,11 @@ export function readSection(sectPr: XNode | undefined, story: Story, previous: S
     const v = twips(m?.attr(name));
     return v === undefined ? fallback : Math.min(Math.abs(v), MAX_PAGE / 2);
   };
+  // A negative top/bottom margin is exact (the body does not move for a tall header): the sign is kept for layout.
+  const signedMargin = (name: string, fallback: number) => {
+    const v = twips(m?.attr(name));
+    return v === undefined ? fallback : Math.sign(v) * Math.min(Math.abs(v), MAX_PAGE / 2);
+  };
   const cols = sectPr?.child("cols");
   const count = Math.max(1, Math.min(int(cols?.attr("num")) ?? 1, 45));
   const columns: Section["columns"] = { count, space: twips(cols?.attr("space")) ?? 36, separator: (cols?.attr("sep") ?? "0") !== "0" && cols?.attr("sep") !== "false" };
@@ -51,9 +56,9 @@ export function readSection(sectPr: XNode | undefined, story: Story, previous: S
     pageWidth: w,
     pageHeight: h,
     margins: {
-      top: margin("top", 72),
+      top: signedMargin("top", 72),
       right: margin("right", 72),
-      bottom: margin("bottom", 72),
+      bottom: signedMargin("bottom", 72),
       left: margin("left", 72),
       header: margin("header", 36),
       footer: margin("footer", 36),
