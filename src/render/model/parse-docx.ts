@@ -7,7 +7,7 @@
 import { SignetError } from "../../errors";
 import { DocxPackage } from "../../docx/package";
 import type { Block, DocumentModel, FontTableEntry, Section } from "./types";
-import { parseTree, type XNode } from "./xml-tree";
+import { parseTree, XNode } from "./xml-tree";
 import { EMPTY_THEME, readTheme } from "./theme";
 import { Styles } from "./styles";
 import { Numbering } from "./numbering";
@@ -40,8 +40,6 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     if (start !== undefined && start >= 0) ctx.noteNumbering[kind].start = start;
   }
 
-  const document = parseTree(pkg.readXml(main), main);
-  const body = document.child("body");
   const mainStory = ctx.story(main);
   const sections: Section[] = [];
   let blocks: Block[] = [];
@@ -49,16 +47,29 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     sections.push({ ...readSection(sectPr, mainStory, sections[sections.length - 1]), blocks });
     blocks = [];
   };
-  if (body) {
-    // Blocks go to the current section's list; a paragraph carrying a sectPr closes it.
-    const sink: Block[] = [];
-    readBlocks(body, ctx, mainStory, undefined, (sectPr) => {
-      blocks.push(...sink.splice(0));
-      endSection(sectPr);
-    }, sink);
-    blocks.push(...sink);
-  }
-  endSection(body?.child("sectPr"));
+  // Blocks go to the current section's list; a paragraph carrying a sectPr closes it.
+  const sink: Block[] = [];
+  const onSectionEnd = (sectPr: XNode) => {
+    for (const b of sink) blocks.push(b);
+    sink.length = 0;
+    endSection(sectPr);
+  };
+  // The body is read one top-level element at a time while the part is parsed, and each element's
+  // subtree is dropped once read: the whole element tree of a large document.xml never exists at
+  // once (about 60 MB for 12 MB of XML, half the isolate).
+  const single = new XNode("", "#block", 0, 0);
+  const document = parseTree(pkg.readXml(main), main, {
+    depth: 3,
+    onComplete(node, parent) {
+      if (parent.name !== "body" || node.name === "sectPr") return false;
+      single.children = [node];
+      readBlocks(single, ctx, mainStory, undefined, onSectionEnd, sink);
+      single.children = [];
+      return true;
+    },
+  });
+  for (const b of sink) blocks.push(b);
+  endSection(document.child("body")?.child("sectPr"));
 
   const headerFooters = new Map<string, Block[]>();
   for (const s of sections) {

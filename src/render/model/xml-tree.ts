@@ -46,7 +46,7 @@ export class XNode {
       i = valueEnd + 1;
       const len = local.length;
       if (nameEnd - nameStart < len || !xml.startsWith(local, nameEnd - len)) continue;
-      if (nameEnd - nameStart === len || xml.charCodeAt(nameEnd - len - 1) === 0x3a) return decodeEntities(xml.slice(valueStart, valueEnd));
+      if (nameEnd - nameStart === len || xml.charCodeAt(nameEnd - len - 1) === 0x3a) return detach(decodeEntities(xml.slice(valueStart, valueEnd)));
     }
     return undefined;
   }
@@ -72,7 +72,7 @@ export class XNode {
     if (this.contentEnd <= this.contentStart) return "";
     let raw = this.xml.slice(this.contentStart, this.contentEnd);
     if (raw.indexOf("<") >= 0) raw = raw.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|<[^>]*>/g, (_m, cdata: string | undefined) => (cdata === undefined ? "" : cdata.replace(/&/g, "&amp;")));
-    return decodeEntities(raw);
+    return detach(decodeEntities(raw));
   }
 
   /** Descendants with this local name, depth first, not descending into matches. */
@@ -95,10 +95,34 @@ export class XNode {
   }
 }
 
+/**
+ * A copy of `s` that does not point into the part's text. V8 makes substrings of 13+ characters
+ * "sliced strings" that keep the whole parent alive: a model holding w:t slices would keep a
+ * 12 MB document.xml (25 MB as a two-byte string) in memory through layout and painting (a
+ * font name read from an attribute was enough).
+ * Concatenation and then slicing flattens into a new string of the piece's own length.
+ */
+function detach(s: string): string {
+  return s.length < 13 ? s : (" " + s).slice(1);
+}
+
+/**
+ * Streaming: `onComplete` is called for every element at `depth` (the root is depth 1) as soon
+ * as its end tag is read; when it returns true the element is dropped from its parent, so its
+ * subtree can be collected while the rest of the part is still being read.
+ */
+export interface TreeStream {
+  depth: number;
+  onComplete(node: XNode, parent: XNode): boolean;
+}
+
 /** Parses a whole part; returns its root element (throws docx_invalid on malformed XML). */
-export function parseTree(xml: string, part: string): XNode {
+export function parseTree(xml: string, part: string, stream?: TreeStream): XNode {
   const holder = new XNode(xml, "#document", 0, 0);
   const stack: XNode[] = [holder];
+  const complete = (node: XNode, parent: XNode) => {
+    if (stream && stack.length === stream.depth && stream.onComplete(node, parent)) parent.children.pop();
+  };
   tokenize(xml, part, {
     open(name, _start, attrStart, attrEnd, openEnd, selfClosing) {
       const node = new XNode(xml, localName(name), attrStart, attrEnd);
@@ -108,9 +132,12 @@ export function parseTree(xml: string, part: string): XNode {
       if (parent.children === NO_CHILDREN) parent.children = [node];
       else parent.children.push(node);
       if (!selfClosing) stack.push(node);
+      else complete(node, parent);
     },
     close(_name, start) {
-      stack.pop()!.contentEnd = start;
+      const node = stack.pop()!;
+      node.contentEnd = start;
+      complete(node, stack[stack.length - 1]!);
     },
   });
   return holder.children[0] ?? holder;
