@@ -184,6 +184,20 @@ const cases: Record<string, Uint8Array> = {
       B.sectionBreak({}) +
       B.p("Echo newsection", { spacing: { beforeAutospacing: true } }),
   }),
+  // A line grid (w:docGrid type lines, East Asian templates): single-spaced lines take whole grid
+  // lines with their text centred, exact and at-least lines one grid line; the grid is centred in
+  // the body. Proportional spacing above single and snapToGrid=0 are not modelled (left out here).
+  lineGrid: B.buildDocx({
+    body:
+      B.p(lorem(1), { spacing: { after: 0, line: 240 } }) +
+      B.p(lorem(2), { spacing: { after: 0, line: 240 }, run: { sizePt: 18 } }) +
+      B.p(lorem(3), { spacing: { after: 120, line: 240 }, run: { sizePt: 30 } }) +
+      B.p("Exact line", { spacing: { after: 0, line: 240, lineRule: "exact" } }) +
+      B.p("Least line", { spacing: { after: 0, line: 240, lineRule: "atLeast" } }) +
+      B.p(lorem(4), { spacing: { after: 0, line: 240 }, run: { sizePt: 6 } }) +
+      paragraphs(20, 10).replaceAll("<w:p>", `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr>`) +
+      B.sectPr({}).replace("</w:sectPr>", `<w:docGrid w:type="lines" w:linePitch="312"/></w:sectPr>`),
+  }),
   // A footnote referenced near the page bottom is printed on the same page.
   footnote: B.buildDocx({
     body: paragraphs(11) + B.p(["The noted sentence", B.footnoteRef(1), " ends here."]) + paragraphs(3, 30),
@@ -276,6 +290,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("autospacing is dropped at the document start and at the edges of a cell, kept elsewhere", () => {
     expect(check("autospacing").pages[1]).toBe(2);
+  });
+
+  it("a line grid: lines snap to whole grid lines, and pages break after the same line", () => {
+    expect(check("lineGrid").pages[1]).toBe(3);
   });
 
   it("a footnote is printed at the bottom of the page of its reference", () => {

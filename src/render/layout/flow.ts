@@ -67,6 +67,8 @@ function sanePage(s: Section): { width: number; height: number; left: number; ri
 class DocumentFlow {
   private readonly sections: Section[];
   private readonly ctx: LayoutContext;
+  /** Context for the current section's body text (its line grid); headers, footers and notes use `ctx`. */
+  private bodyCtx: LayoutContext;
   private readonly heights: PartHeights;
   private readonly pager: Pager;
   private readonly layouts = new Map<Paragraph, { width: number; layout: ParagraphLayout }>();
@@ -80,6 +82,7 @@ class DocumentFlow {
     this.ctx = { fonts, defaultTabStop: model.defaultTabStop > 0 ? model.defaultTabStop : 36, fieldValue: () => undefined };
     // Header heights before pagination: wide page numbers stand in for the real ones.
     this.heights = new PartHeights(model, { ...this.ctx, fieldValue: () => "99" });
+    this.bodyCtx = this.ctx;
     this.pager = new Pager({
       geometry: (section, first, number) => this.geometry(section, first, number),
       numberStart: (section) => this.sections[section]?.pageNumberStart,
@@ -90,6 +93,7 @@ class DocumentFlow {
 
   run(): LaidOutDocument {
     this.sections.forEach((section, i) => {
+      this.bodyCtx = section.lineGrid ? { ...this.ctx, linePitch: section.lineGrid.linePitch } : this.ctx;
       if (i > 0) this.startSection(i);
       const next = this.sections[i + 1];
       const balance = section.columns.count > 1 && next?.start === "continuous";
@@ -126,6 +130,13 @@ class DocumentFlow {
     if (bodyBottom - bodyTop < MIN_BODY) {
       bodyTop = Math.min(bodyTop, page.height - MIN_BODY);
       bodyBottom = bodyTop + MIN_BODY;
+    }
+    // LibreOffice centres a whole number of grid lines in the body (measured).
+    const pitch = s.lineGrid?.linePitch;
+    if (pitch && pitch > 0 && bodyBottom - bodyTop >= pitch) {
+      const rest = (bodyBottom - bodyTop) % pitch;
+      bodyTop += rest / 2;
+      bodyBottom -= rest / 2;
     }
     return { width: page.width, height: page.height, bodyTop, bodyBottom, columns: columnBoxes(s, page.left, textWidth), separator: s.columns.separator };
   }
@@ -200,7 +211,7 @@ class DocumentFlow {
     for (let i = 0; i < blocks.length; i++) {
       const block = blocks[i]!;
       if (block.type === "table") {
-        placeTable(block, this.pager, this.ctx);
+        placeTable(block, this.pager, this.bodyCtx);
         this.pager.markPlaced();
         continue;
       }
@@ -213,7 +224,7 @@ class DocumentFlow {
   private layoutFor(p: Paragraph, width: number): ParagraphLayout {
     const cached = this.layouts.get(p);
     if (cached && cached.width === width) return cached.layout;
-    const layout = withBorderRoom(p, layoutParagraph(p, width, this.ctx));
+    const layout = withBorderRoom(p, layoutParagraph(p, width, this.bodyCtx));
     this.layouts.set(p, { width, layout });
     return layout;
   }
@@ -254,7 +265,7 @@ class DocumentFlow {
     const area = pager.area;
     if (floatsBeside(pager.page.floats, area, pager.y, pager.y + paragraphHeight(layout, rules))) {
       const excl = exclusionsFor(pager.page.floats, area, pager.y + rules.spaceBefore);
-      layout = withBorderRoom(p, layoutParagraph(p, width, this.ctx, excl));
+      layout = withBorderRoom(p, layoutParagraph(p, width, this.bodyCtx, excl));
     }
     if (layout.floats.length === 0) {
       this.decorate(p, layout, placeParagraph(pager, layout, rules));
@@ -272,7 +283,7 @@ class DocumentFlow {
         for (const f of floats) if (f.page === pager.pages.length - 1) pager.addFloat(f.placed);
         const a = pager.area;
         const excl = exclusionsFor(pager.page.floats, a, pager.y + rules.spaceBefore);
-        const relaid = excl ? withBorderRoom(p, layoutParagraph(p, a.width, this.ctx, excl)) : layout;
+        const relaid = excl ? withBorderRoom(p, layoutParagraph(p, a.width, this.bodyCtx, excl)) : layout;
         const again = placeParagraph(pager, { ...relaid, floats: [] }, rules);
         this.decorate(p, relaid, again);
         this.paintFloats(floats, true);
@@ -312,7 +323,7 @@ class DocumentFlow {
 
   private firstRowHeight(t: Table, width: number): number {
     if (t.rows.length === 0) return 0;
-    return stackTable({ ...t, rows: t.rows.slice(0, 1) }, width, this.ctx, 0).bottom;
+    return stackTable({ ...t, rows: t.rows.slice(0, 1) }, width, this.bodyCtx, 0).bottom;
   }
 
   /** Shading and borders around each page's part of the paragraph. */

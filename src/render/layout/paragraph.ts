@@ -299,6 +299,12 @@ class ParagraphLayouter {
    */
   private spaced(natural: number, ascent: number, first: boolean): { height: number; baseline: number } {
     const rule = this.p.style.line;
+    const pitch = this.ctx.linePitch;
+    if (pitch && pitch > 0 && snapsToGrid(rule, natural, pitch)) {
+      // A line grid (LibreOffice, measured): the line takes whole grid lines, its text centred in them.
+      const height = Math.max(1, Math.ceil(natural / pitch - 1e-6)) * pitch;
+      return { height, baseline: ascent + (height - natural) / 2 };
+    }
     if (rule.rule === "exact" && rule.value > 0) return { height: rule.value, baseline: rule.value * EXACT_ASCENT_RATIO };
     if (rule.rule === "atLeast") {
       if (rule.value > natural) return { height: rule.value, baseline: ascent + (rule.value - natural) };
@@ -602,3 +608,13 @@ class TabCursor {
 }
 
 export type { RunStyle };
+
+/**
+ * Line rules snapped to a line grid, as measured against LibreOffice: single spacing, exact heights
+ * up to the pitch and at-least heights the text already reaches. Other rules keep their own height.
+ */
+function snapsToGrid(rule: Paragraph["style"]["line"], natural: number, pitch: number): boolean {
+  if (rule.rule === "auto") return rule.value === 1;
+  if (rule.rule === "exact") return rule.value <= pitch;
+  return rule.value <= natural;
+}

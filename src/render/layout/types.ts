@@ -45,6 +45,8 @@ export interface LayoutContext {
    * per page, after pagination); undefined → the field's cached result is shown.
    */
   fieldValue(field: "PAGE" | "NUMPAGES" | "SECTIONPAGES", format: NumberFormat): string | undefined;
+  /** Line grid pitch (pt) of the section's body text (w:docGrid type lines), if any: single-spaced lines snap to it. */
+  linePitch?: number;
   /** Footnote numbers/labels are assigned by the flow; paragraph layout reports references it placed. */
 }
 
