@@ -110,6 +110,16 @@ export const LIMITS = {
     maxImageBytes: 16 * 1024 * 1024,
     /** Bytes of all image parts together. */
     maxTotalImageBytes: 40 * 1024 * 1024,
+    /**
+     * Declared (uncompressed) bytes of the XML parts the renderer reads, together: the main document
+     * and the styles, numbering, settings, theme, font table, headers, footers and notes it
+     * references. Checked from the ZIP directory before anything is inflated; more is 413
+     * `zip_limit`. Rendering holds about 5-6 bytes of heap per XML byte at its peak (the part texts,
+     * up to 2 bytes a character, plus the model): poi__bug65649.docx (15 MB of such XML) peaked near
+     * 80 MB in Node, so 8 MiB keeps one render near 45 MB of the 128 MB isolate, leaving room for
+     * the code, the cached fonts and the requests running beside it.
+     */
+    maxXmlBytes: 8 * 1024 * 1024,
   },
 
   /** Paragraph (inline) layout, src/render/layout/paragraph.ts. */

@@ -4,8 +4,9 @@
  * footers the sections name, and the footnotes/endnotes. An unreadable package or main document
  * is 422 `docx_invalid`; broken optional parts are skipped.
  */
-import { SignetError } from "../../errors";
-import { DocxPackage } from "../../docx/package";
+import { LimitExceeded, SignetError } from "../../errors";
+import { LIMITS } from "../../limits";
+import { DocxPackage, type Relationship } from "../../docx/package";
 import type { Block, DocumentModel, FontTableEntry, Section } from "./types";
 import { parseTree, XNode } from "./xml-tree";
 import { EMPTY_THEME, readTheme } from "./theme";
@@ -22,6 +23,7 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
   const pkg = DocxPackage.open(bytes);
   const main = pkg.mainPart;
   const mainRels = pkg.relationships(main);
+  assertRenderableSize(pkg, main, mainRels);
   const partOf = (type: string) => mainRels.find((r) => !r.external && r.type.endsWith(`/${type}`) && pkg.has(r.target))?.target;
   const optional = (name: string | undefined) => (name ? readOptional(pkg, name) : undefined);
 
@@ -108,6 +110,26 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
   const title = readTitle(pkg);
   if (title) model.title = title;
   return model;
+}
+
+/** Relationship types (last segment) of the parts the renderer reads besides the main document. */
+const READ_PART_TYPES = new Set(["styles", "numbering", "settings", "theme", "fontTable", "footnotes", "endnotes", "header", "footer"]);
+
+/**
+ * Refuses a document whose XML would not fit the isolate once read (LIMITS.render.maxXmlBytes),
+ * from the sizes the ZIP directory declares (inflating stops at the declared size, so they bound
+ * what is read). A package limit: 413 `zip_limit`, before any part is inflated.
+ */
+function assertRenderableSize(pkg: DocxPackage, main: string, mainRels: readonly Relationship[]): void {
+  const parts = new Set([main.toLowerCase()]);
+  for (const r of mainRels) if (!r.external && READ_PART_TYPES.has(r.type.slice(r.type.lastIndexOf("/") + 1))) parts.add(r.target.toLowerCase());
+  let total = 0;
+  for (const name of parts) total += pkg.entry(name)?.uncompressedSize ?? 0;
+  const max = LIMITS.render.maxXmlBytes;
+  if (total > max) {
+    const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
+    throw new LimitExceeded("zip_limit", `The document is too big to render as PDF: its text and formatting parts hold ${mib(total)} MiB of XML, more than the ${mib(max)} MiB the renderer accepts.`);
+  }
 }
 
 /** Parses an optional part; a malformed one is skipped (limits and DTD refusals still stop the parse). */
