@@ -283,9 +283,7 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   });
 
   it("floats: square wrap beside a page-anchored picture, top-and-bottom wrap below a paragraph-anchored one", () => {
-    // Known miss (paragraph layout): the first line of a paragraph that starts with an anchored
-    // picture is shifted right (about 8 % of the words here); raise to 1 once that is fixed.
-    check("floats", 0.9);
+    check("floats");
   });
 
   it("autospacing is dropped at the document start and at the edges of a cell, kept elsewhere", () => {

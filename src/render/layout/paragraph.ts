@@ -215,7 +215,8 @@ class ParagraphLayouter {
     for (let k = start; k < end; k++) {
       const pc = pieces[k]!;
       if (pc.kind === "float") this.floats.push({ inline: pc.object as FloatingObject["inline"], anchor: pc.object!.anchor!, line: lineIndex });
-      else cursor.add(pc, k);
+      // Floats take no width but keep their slot, so positions stay indexed from the line start.
+      cursor.add(pc, k);
       if (pc.kind === "break") breakKind = pc.breakKind;
     }
     cursor.resolve();
