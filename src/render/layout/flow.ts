@@ -15,7 +15,7 @@ import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules
 import { exclusionsFor, floatsBeside, floatWrap, positionFloat } from "./floats";
 import { translateItems } from "./flow-items";
 import { choosePart, pageFieldContext, PartHeights, placePart } from "./header-footer";
-import { formatNumber } from "./number-format";
+import { formatNumber } from "../model/number-format";
 import { framePieces, paintFrame, withBorderRoom } from "./flow-frame";
 
 /** US Letter with 1-inch margins: the page of a document without sections. */

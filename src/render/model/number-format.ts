@@ -1,5 +1,7 @@
 /**
- * Number → text in the OOXML numbering formats (list labels; layout may reuse it for PAGE fields).
+ * Numbers written in a WordprocessingML number format (w:numFmt, w:pgNumType/@w:fmt): list labels,
+ * footnote marks, and page numbers in headers and footers. Pure, shared by model and layout;
+ * follows what Word prints for each format.
  */
 import type { NumberFormat } from "./types";
 
@@ -16,87 +18,134 @@ export function toNumberFormat(v: string | undefined): NumberFormat {
   return "decimal";
 }
 
-export function roman(n: number): string {
+const ROMAN: [number, string][] = [
+  [1000, "M"], [900, "CM"], [500, "D"], [400, "CD"], [100, "C"], [90, "XC"],
+  [50, "L"], [40, "XL"], [10, "X"], [9, "IX"], [5, "V"], [4, "IV"], [1, "I"],
+];
+
+function roman(n: number): string {
+  // Word writes numbers past the roman range as plain digits.
   if (n <= 0 || n >= 4000) return String(n);
-  const table: [number, string][] = [[1000, "m"], [900, "cm"], [500, "d"], [400, "cd"], [100, "c"], [90, "xc"], [50, "l"], [40, "xl"], [10, "x"], [9, "ix"], [5, "v"], [4, "iv"], [1, "i"]];
   let out = "";
-  for (const [v, s] of table) while (n >= v) { out += s; n -= v; }
+  for (const [value, digits] of ROMAN) {
+    while (n >= value) {
+      out += digits;
+      n -= value;
+    }
+  }
   return out;
 }
 
-/** Word's letters: a..z, then aa..zz, aaa.. (the letter repeated, not base 26). */
-function letters(n: number, alphabet: string): string {
+/** Word's letter numbering repeats the letter: 1 → a, 26 → z, 27 → aa, 53 → aaa. */
+function repeatedLetter(n: number, alphabet: string[]): string {
   // Word stops repeating letters long before this; a hostile start value must not build huge strings.
   if (n <= 0 || n > alphabet.length * 20) return String(n);
-  const size = alphabet.length;
-  const ch = alphabet[(n - 1) % size]!;
-  return ch.repeat(Math.floor((n - 1) / size) + 1);
+  const letter = alphabet[(n - 1) % alphabet.length]!;
+  return letter.repeat(Math.floor((n - 1) / alphabet.length) + 1);
 }
 
-const ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
-const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
-const ORD: Record<string, string> = { one: "first", two: "second", three: "third", five: "fifth", eight: "eighth", nine: "ninth", twelve: "twelfth" };
-
-function cardinal(n: number): string {
-  if (n < 0 || n >= 1_000_000) return String(n);
-  if (n < 20) return ONES[n]!;
-  if (n < 100) return TENS[Math.floor(n / 10)]! + (n % 10 ? "-" + ONES[n % 10]! : "");
-  if (n < 1000) return ONES[Math.floor(n / 100)]! + " hundred" + (n % 100 ? " " + cardinal(n % 100) : "");
-  return cardinal(Math.floor(n / 1000)) + " thousand" + (n % 1000 ? " " + cardinal(n % 1000) : "");
-}
-
-function ordinalWord(n: number): string {
-  const words = cardinal(n);
-  const m = /([a-z]+)$/.exec(words);
-  if (!m) return words;
-  const last = m[1]!;
-  const ord = ORD[last] ?? (last.endsWith("y") ? last.slice(0, -1) + "ieth" : last + "th");
-  return words.slice(0, words.length - last.length) + ord;
-}
-
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const LATIN = "abcdefghijklmnopqrstuvwxyz".split("");
+// Word's russianLower skips ё, й and ъ, ы, ь (letters that cannot start a word).
+const RUSSIAN = "абвгдежзиклмнопрстуфхцчшщэюя".split("");
 
 function ordinalSuffix(n: number): string {
-  const t = n % 100;
-  if (t >= 11 && t <= 13) return `${n}th`;
-  return `${n}${["th", "st", "nd", "rd"][n % 10] ?? "th"}`;
+  const mod100 = Math.abs(n) % 100;
+  if (mod100 >= 11 && mod100 <= 13) return "th";
+  return ["th", "st", "nd", "rd"][Math.abs(n) % 10] ?? "th";
 }
 
-const HEBREW_LETTERS = "אבגדהוזחטיכלמנסעפצקרשת";
-const RUSSIAN = "абвгдежзиклмнопрстуфхцчшщэюя";
-const ABJAD = "أبجدهوزحطيكلمنسعفصقرشتثخذضظغ";
+const ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+  "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
+const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
 
-export function formatNumber(n: number, fmt: NumberFormat | string): string {
-  switch (fmt) {
+function cardinalWords(n: number): string {
+  if (n < 20) return ONES[n]!;
+  if (n < 100) return TENS[Math.floor(n / 10)]! + (n % 10 ? "-" + ONES[n % 10]! : "");
+  if (n < 1000) return ONES[Math.floor(n / 100)]! + " hundred" + (n % 100 ? " " + cardinalWords(n % 100) : "");
+  if (n < 1_000_000) return cardinalWords(Math.floor(n / 1000)) + " thousand" + (n % 1000 ? " " + cardinalWords(n % 1000) : "");
+  return String(n);
+}
+
+const ORDINAL_WORDS: Record<string, string> = {
+  one: "first", two: "second", three: "third", five: "fifth", eight: "eighth", nine: "ninth", twelve: "twelfth",
+};
+
+function ordinalWords(n: number): string {
+  const cardinal = cardinalWords(n);
+  if (/^\d+$/.test(cardinal)) return cardinal + ordinalSuffix(n);
+  const m = /^(.*?)([a-z]+)$/.exec(cardinal)!;
+  const last = m[2]!;
+  const ordinal = ORDINAL_WORDS[last] ?? (last.endsWith("y") ? last.slice(0, -1) + "ieth" : last + "th");
+  return m[1] + ordinal;
+}
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+// Hebrew numerals: letters add up (tav = 400 repeats), 15 and 16 are written 9+6 and 9+7.
+const HEBREW: [number, string][] = [
+  [400, "ת"], [300, "ש"], [200, "ר"], [100, "ק"], [90, "צ"], [80, "פ"], [70, "ע"], [60, "ס"], [50, "נ"],
+  [40, "מ"], [30, "ל"], [20, "כ"], [10, "י"], [9, "ט"], [8, "ח"], [7, "ז"], [6, "ו"], [5, "ה"], [4, "ד"],
+  [3, "ג"], [2, "ב"], [1, "א"],
+];
+
+function hebrew(n: number): string {
+  if (n <= 0 || n >= 10_000) return String(n);
+  let out = "";
+  let rest = n % 1000;
+  while (rest > 0) {
+    if (rest === 15 || rest === 16) {
+      out += "ט" + (rest === 15 ? "ו" : "ז");
+      break;
+    }
+    const [value, letter] = HEBREW.find(([v]) => v <= rest)!;
+    out += letter;
+    rest -= value;
+  }
+  return out || String(n);
+}
+
+// Abjad order of the Arabic alphabet, as Word's arabicAbjad numbering counts 1..28.
+const ABJAD = "أبجدهوزحطيكلمنسعفصقرشتثخذضظغ".split("");
+
+const CHICAGO = ["*", "†", "‡", "§"];
+
+/** Formats `n` as Word writes it in `format`. Unknown or out-of-range input falls back to digits. */
+export function formatNumber(n: number, format: NumberFormat): string {
+  if (!Number.isFinite(n)) return "";
+  n = Math.trunc(n);
+  switch (format) {
+    case "decimal":
+      return String(n);
+    case "decimalZero":
+      return n >= 0 && n < 10 ? "0" + n : String(n);
+    case "upperRoman":
+      return roman(n);
+    case "lowerRoman":
+      return roman(n).toLowerCase();
+    case "upperLetter":
+      return repeatedLetter(n, LATIN).toUpperCase();
+    case "lowerLetter":
+      return repeatedLetter(n, LATIN);
+    case "russianLower":
+      return repeatedLetter(n, RUSSIAN);
+    case "russianUpper":
+      return repeatedLetter(n, RUSSIAN).toUpperCase();
+    case "ordinal":
+      return n + ordinalSuffix(n);
+    case "cardinalText":
+      return n >= 0 ? capitalize(cardinalWords(n)) : String(n);
+    case "ordinalText":
+      return n > 0 ? capitalize(ordinalWords(n)) : String(n);
+    case "chicago":
+      return n > 0 && n <= 80 ? CHICAGO[(n - 1) % 4]!.repeat(Math.floor((n - 1) / 4) + 1) : String(n);
+    case "hebrew1":
+      return hebrew(n);
+    case "arabicAbjad":
+      return repeatedLetter(n, ABJAD);
+    case "bullet":
+      return "•";
     case "none":
       return "";
-    case "upperRoman":
-      return roman(n).toUpperCase();
-    case "lowerRoman":
-      return roman(n);
-    case "upperLetter":
-      return letters(n, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
-    case "lowerLetter":
-      return letters(n, "abcdefghijklmnopqrstuvwxyz");
-    case "ordinal":
-      return ordinalSuffix(n);
-    case "cardinalText":
-      return capital(cardinal(n));
-    case "ordinalText":
-      return capital(ordinalWord(n));
-    case "decimalZero":
-      return n >= 0 && n < 10 ? `0${n}` : String(n);
-    case "hebrew1":
-      return letters(n, HEBREW_LETTERS);
-    case "russianLower":
-      return letters(n, RUSSIAN);
-    case "russianUpper":
-      return letters(n, RUSSIAN.toUpperCase());
-    case "arabicAbjad":
-      return letters(n, ABJAD);
-    case "chicago":
-      if (n <= 0 || n > 80) return String(n);
-      return ["*", "†", "‡", "§"][(n - 1) % 4]!.repeat(Math.floor((n - 1) / 4) + 1);
     default:
       return String(n);
   }

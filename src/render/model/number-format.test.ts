@@ -61,4 +61,10 @@ describe("formatNumber: page numbers and list labels as Word prints them", () =>
     expect(formatNumber(Number.NaN, "decimal")).toBe("");
     expect(formatNumber(-3, "lowerLetter")).toBe("-3");
   });
+
+  it("hostile start values come out as digits, not megabytes of letters or symbols", () => {
+    expect(formatNumber(1_000_000_000, "lowerLetter")).toBe("1000000000");
+    expect(formatNumber(1_000_000_000, "chicago")).toBe("1000000000");
+    expect(formatNumber(1_000_000_000, "arabicAbjad")).toBe("1000000000");
+  });
 });
