@@ -140,6 +140,8 @@ export const LIMITS = {
      * left out (their box stays empty). JPEGs are embedded without decoding.
      */
     maxPngPixels: 6_000_000,
+    /** Shaped (right-to-left or complex-script) strings remembered per font; the cache is emptied when full. */
+    shapedTextCacheEntries: 20_000,
   },
 
   /**

@@ -12,6 +12,7 @@ import { PDFString, type PDFDocument, type PDFRef } from "pdf-lib";
 import { strToU8, zlibSync } from "fflate";
 import { subsetTrueType } from "./truetype-subset";
 import { glyphAdvance } from "../fonts/font-face";
+import { LIMITS } from "../../limits";
 
 /**
  * Word draws no ligatures by default, and layout measured each character's own advance: with
@@ -29,6 +30,8 @@ export class CidFont {
   private readonly used = new Map<number, string>();
   /** Code point → its glyph id as 4 hex digits (the glyph is marked used when first seen). */
   private readonly hexByCodePoint = new Map<number, string>();
+  /** Shaped text ("l"/"r" + text) → its glyph string. */
+  private readonly shaped = new Map<string, string>();
 
   constructor(
     private readonly pdf: PDFDocument,
@@ -42,6 +45,18 @@ export class CidFont {
   /** The glyph string for `text` as hex, 4 digits per glyph id (one segment in logical order; right-to-left segments come out in visual order). */
   encode(text: string, rtl: boolean): string {
     if (!rtl && SIMPLE_TEXT.test(text)) return this.encodeDirect(text, false);
+    // fontkit's shaping costs about 0.5 ms a call even for one word (plan and feature setup): the
+    // Persian poi__stress004 spent 10 s in it. Words repeat, so glyph strings are kept per font.
+    const key = rtl ? `r${text}` : `l${text}`;
+    const hit = this.shaped.get(key);
+    if (hit !== undefined) return hit;
+    const hex = this.shape(text, rtl);
+    if (this.shaped.size >= LIMITS.paint.shapedTextCacheEntries) this.shaped.clear();
+    this.shaped.set(key, hex);
+    return hex;
+  }
+
+  private shape(text: string, rtl: boolean): string {
     // Complex scripts and right-to-left text: fontkit shapes (joining forms) and orders the glyphs.
     let glyphs: Glyph[];
     try {
