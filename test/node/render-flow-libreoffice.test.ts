@@ -198,6 +198,14 @@ const cases: Record<string, Uint8Array> = {
       paragraphs(20, 10).replaceAll("<w:p>", `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr>`) +
       B.sectPr({}).replace("</w:sectPr>", `<w:docGrid w:type="lines" w:linePitch="312"/></w:sectPr>`),
   }),
+  // w:spacing w:line without w:lineRule: LibreOffice reads an exact height in twips, not a multiple.
+  lineWithoutRule: B.buildDocx({
+    body:
+      B.p(lorem(1), { spacing: { after: 0, line: 480 } }) +
+      B.p(lorem(2), { spacing: { after: 0, line: 360 } }) +
+      B.p(lorem(3), { spacing: { after: 0, line: 200 } }) +
+      paragraphs(3, 10),
+  }),
   // A footnote referenced near the page bottom is printed on the same page.
   footnote: B.buildDocx({
     body: paragraphs(11) + B.p(["The noted sentence", B.footnoteRef(1), " ends here."]) + paragraphs(3, 30),
@@ -292,6 +300,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a line grid: lines snap to whole grid lines, and pages break after the same line", () => {
     expect(check("lineGrid").pages[1]).toBe(3);
+  });
+
+  it("w:line without w:lineRule is an exact line height, as LibreOffice reads it", () => {
+    check("lineWithoutRule");
   });
 
   it("a footnote is printed at the bottom of the page of its reference", () => {

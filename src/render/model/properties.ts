@@ -300,7 +300,8 @@ export function readParaProps(pPr: XNode | undefined, env: ReadEnv): ParaProps {
         }
         const line = c.attr("line");
         if (line !== undefined) {
-          const rule = c.attr("lineRule") ?? "auto";
+          // Without w:lineRule LibreOffice reads w:line as an exact height in twips (measured; Word: auto).
+          const rule = c.attr("lineRule") ?? "exact";
           if (rule === "exact" || rule === "atLeast") {
             const v = twips(line);
             if (v !== undefined) p.line = { rule, value: Math.abs(v) };
