@@ -145,10 +145,14 @@ interface Usage {
 /** Every substitute face the model's runs need, with the code points drawn in it. */
 function collectUsage(model: DocumentModel): Map<string, Usage> {
   const usage = new Map<string, Usage>();
-  const note = (style: RunStyle, text: string) => {
-    if (style.hidden) return;
-    const families = [style.font, style.fontEastAsia, style.fontComplex].filter((f): f is string => !!f);
-    for (const name of families) {
+  // Run styles are shared by many runs: their faces are worked out once per style object.
+  const usagesOf = new Map<RunStyle, Usage[]>();
+  const usagesFor = (style: RunStyle): Usage[] => {
+    let us = usagesOf.get(style);
+    if (us) return us;
+    us = [];
+    for (const name of [style.font, style.fontEastAsia, style.fontComplex]) {
+      if (!name) continue;
       const family = substituteFamily(name, model.fontTable);
       const key = fontFile(family, style.bold, style.italic);
       let u = usage.get(key);
@@ -156,10 +160,21 @@ function collectUsage(model: DocumentModel): Map<string, Usage> {
         u = { key: { family, bold: style.bold, italic: style.italic }, codePoints: new Set() };
         usage.set(key, u);
       }
-      for (const ch of style.caps || style.smallCaps ? text + text.toUpperCase() : text) {
-        const cp = ch.codePointAt(0)!;
-        if (cp >= 0x20) u.codePoints.add(cp);
-      }
+      if (!us.includes(u)) us.push(u);
+    }
+    usagesOf.set(style, us);
+    return us;
+  };
+  const note = (style: RunStyle, text: string) => {
+    if (style.hidden) return;
+    const us = usagesFor(style);
+    if (!text || !us.length) return;
+    const all = style.caps || style.smallCaps ? text + text.toUpperCase() : text;
+    for (let i = 0; i < all.length; i++) {
+      const cp = all.codePointAt(i)!;
+      if (cp > 0xffff) i++;
+      if (cp < 0x20) continue;
+      for (const u of us) u.codePoints.add(cp);
     }
   };
 
