@@ -11,6 +11,7 @@
  *   with a fresh profile every time (what `libreoffice-convert` does) and with a reused profile.
  *
  * Documents: bench/render-docs.ts. Run: `npx tsx bench/render.ts` (BENCH_RUNS=n, LO_RUNS=n). Writes bench/out/render.md.
+ * `BENCH_ENGINE_ONLY=1` prints the engine, stage and memory figures only (no HTTP, no LibreOffice, no file).
  */
 import { fork } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -115,6 +116,16 @@ for (const doc of docs) {
     doc.name,
     reply === null ? `died (out of memory?) with a ${HEAP_CAP_MB} MB heap` : reply.error ? `error: ${reply.error.slice(0, 80)}` : `ok with a ${HEAP_CAP_MB} MB heap, process peak RSS ${mb((reply.maxRssKb ?? 0) * 1024)}`,
   );
+}
+
+// BENCH_ENGINE_ONLY=1: the engine figures alone (no wrangler, no LibreOffice, render.md untouched), for iterating.
+if (process.env.BENCH_ENGINE_ONLY === "1") {
+  for (const doc of docs) {
+    const r = engineResults.get(doc.name)!;
+    console.log(`${doc.name}: engine ${typeof r.timing === "string" ? r.timing : fmt(r.timing)}, ${r.pages ?? "-"} pages; ${capped.get(doc.name)}`);
+  }
+  console.log(["", ...stageLines].join("\n"));
+  process.exit(0);
 }
 
 const httpResults = new Map<string, Timing | string>();
