@@ -206,6 +206,22 @@ const cases: Record<string, Uint8Array> = {
       B.p(lorem(3), { spacing: { after: 0, line: 200 } }) +
       paragraphs(3, 10),
   }),
+  // A framed page number (w:framePr, as old Word templates put it) in a tall header and in the
+  // footer: aligned right or centred beside the next paragraph, taking no height of its own.
+  framedPageNumber: B.buildDocx({
+    body: paragraphs(16) + B.sectPr({ margins: { top: 900 }, headers: { default: "rIdH" }, footers: { default: "rIdF" } }),
+    headers: {
+      rIdH:
+        B.p(["Folio ", B.field("PAGE")], { style: "Header", extra: `<w:framePr w:wrap="around" w:vAnchor="text" w:hAnchor="margin" w:xAlign="right" w:y="1"/>` }) +
+        B.p("Header text beside the frame", { style: "Header" }) +
+        B.p("Second header line", { style: "Header" }),
+    },
+    footers: {
+      rIdF:
+        B.p([B.field("PAGE")], { style: "Footer", extra: `<w:framePr w:wrap="around" w:vAnchor="text" w:hAnchor="margin" w:xAlign="center" w:y="1"/>` }) +
+        B.p("Footer text", { style: "Footer" }),
+    },
+  }),
   // A footnote referenced near the page bottom is printed on the same page.
   footnote: B.buildDocx({
     body: paragraphs(11) + B.p(["The noted sentence", B.footnoteRef(1), " ends here."]) + paragraphs(3, 30),
@@ -304,6 +320,11 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("w:line without w:lineRule is an exact line height, as LibreOffice reads it", () => {
     check("lineWithoutRule");
+  });
+
+  it("a framed page number in a header or footer floats beside the next paragraph, taking no height", () => {
+    const r = check("framedPageNumber");
+    expect(r.pages[1]).toBe(2);
   });
 
   it("a footnote is printed at the bottom of the page of its reference", () => {

@@ -31,6 +31,15 @@ export const stackBlocks: StackBlocks = (blocks, width, ctx) => {
       breakPoints.push(y);
       return;
     }
+    const frame = block.style.frame;
+    if (frame && frame.vAnchor === "text" && frame.hAnchor !== "page") {
+      // A framed paragraph (a page number in a header or footer): drawn beside the next text at the
+      // cursor, aligned in the box, taking no height (LibreOffice floats it).
+      const framed = stackParagraph(block, Math.min(width, frame.width ?? width), ctx);
+      const shift = frameShift(framed.items, frame, width);
+      for (const item of framed.items) items.push(shiftItem(item, shift, y + frame.y));
+      return;
+    }
     const next = blocks[i + 1];
     const laid = stackParagraph(block, width, ctx);
     const sameAsPrev = prev !== null && prev.style.styleId === block.style.styleId;
@@ -49,6 +58,24 @@ export const stackBlocks: StackBlocks = (blocks, width, ctx) => {
   y += pendingAfter;
   return { height: y, items, breakPoints };
 };
+
+/** Horizontal shift that puts a frame's text where its alignment (or offset) says, within `width`. */
+function frameShift(items: PaintItem[], frame: NonNullable<Paragraph["style"]["frame"]>, width: number): number {
+  let left = Infinity;
+  let right = -Infinity;
+  for (const it of items) {
+    if (it.kind !== "text") continue;
+    left = Math.min(left, it.x);
+    right = Math.max(right, it.x + it.width);
+  }
+  if (!(right > left)) return 0;
+  const contentWidth = right - left;
+  const align = frame.xAlign;
+  if (align === "right" || align === "outside") return width - contentWidth - left;
+  if (align === "center") return (width - contentWidth) / 2 - left;
+  if (align === "left" || align === "inside") return -left;
+  return frame.x;
+}
 
 /** One paragraph's lines, shading and borders from y = 0, and its spacing (applied by the caller). */
 function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext): StackedBlocks & { spaceBefore: number; spaceAfter: number } {

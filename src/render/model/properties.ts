@@ -3,7 +3,7 @@
  * stacks them (docDefaults → table style → paragraph style → character style → direct).
  * A partial set holds only what its element says; resolution fills the rest with defaults.
  */
-import type { Border, Color, LineSpacing, ParagraphStyle, RunStyle, TabAlign, TabLeader, TabStop, UnderlineStyle } from "./types";
+import type { Border, Color, LineSpacing, ParagraphStyle, RunStyle, TabAlign, TabLeader, TabStop, UnderlineStyle, ParagraphFrame } from "./types";
 import type { XNode } from "./xml-tree";
 import { type Theme, themeColor, themeFont } from "./theme";
 import { eighths, flag, halfPoints, hexColor, highlightColor, int, measure, twips, val } from "./units";
@@ -67,6 +67,7 @@ export interface ParaProps {
   borders?: ParagraphStyle["borders"];
   shading?: Color | null;
   outlineLevel?: number;
+  frame?: ParagraphFrame;
   numId?: string;
   ilvl?: number;
 }
@@ -331,6 +332,19 @@ export function readParaProps(pPr: XNode | undefined, env: ReadEnv): ParaProps {
         if (s !== undefined) p.shading = s;
         break;
       }
+      case "framePr": {
+        // Only the alignment and offsets layout uses (w:dropCap frames are left in the flow).
+        if (c.attr("dropCap") && c.attr("dropCap") !== "none") break;
+        const frame: ParagraphFrame = { x: twips(c.attr("x")) ?? 0, y: twips(c.attr("y")) ?? 0 };
+        const xAlign = c.attr("xAlign");
+        if (xAlign === "left" || xAlign === "center" || xAlign === "right" || xAlign === "inside" || xAlign === "outside") frame.xAlign = xAlign;
+        const width = twips(c.attr("w"));
+        if (width !== undefined && width > 0) frame.width = width;
+        frame.vAnchor = c.attr("vAnchor") === "text" ? "text" : c.attr("vAnchor") === "page" ? "page" : "margin";
+        frame.hAnchor = c.attr("hAnchor") === "page" ? "page" : c.attr("hAnchor") === "margin" ? "margin" : "text";
+        p.frame = frame;
+        break;
+      }
       case "outlineLvl": {
         const n = int(c.attr("val"));
         if (n !== undefined && n >= 0 && n < 9) p.outlineLevel = n;
@@ -454,6 +468,7 @@ export function toParagraphStyle(p: ParaProps, styleId: string): ParagraphStyle 
     if (side === "top" || side === "bottom" || side === "left" || side === "right" || side === "between") if (b.style !== "none") s.borders[side] = b;
   }
   if (p.outlineLevel !== undefined) s.outlineLevel = p.outlineLevel;
+  if (p.frame) s.frame = p.frame;
   if (p.autoSpaceBefore) s.autoSpaceBefore = true;
   if (p.autoSpaceAfter) s.autoSpaceAfter = true;
   return s;

@@ -125,6 +125,18 @@ export interface ParagraphStyle {
   shading: Color | null;
   /** Outline level / heading level if any (unused by layout, kept for bookmarks). */
   outlineLevel?: number;
+  /** w:framePr: a framed paragraph, positioned outside the text flow (page numbers in headers and footers). */
+  frame?: ParagraphFrame;
+}
+
+/** A paragraph frame (w:framePr), offsets and width in pt. */
+export interface ParagraphFrame {
+  x: number;
+  y: number;
+  xAlign?: "left" | "center" | "right" | "inside" | "outside";
+  width?: number;
+  vAnchor?: "text" | "margin" | "page";
+  hAnchor?: "text" | "margin" | "page";
 }
 
 export type NumberFormat =
