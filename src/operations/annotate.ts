@@ -8,6 +8,7 @@ import { decodeBase64Payload, type PreDecodedValues } from "../input/base64";
 import { loadDocument, requireDocumentType } from "../input/document";
 import { fetchPublicResource, UrlBudget } from "../input/safe-fetch";
 import { LIMITS } from "../limits";
+import { assertRenderable } from "../render";
 import type { FontSource } from "../render/fonts/types";
 import { concatBytes } from "../util/bytes";
 import { convertDocxToPdf } from "./convert";
@@ -78,6 +79,8 @@ export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps)
   });
   requireDocumentType(doc, ["docx"], "annotate");
 
+  // A template too large to render is refused before the (memory-hungry) fill.
+  if (deps.format === "pdf") assertRenderable(doc.bytes);
   const template = DocxTemplate.open(doc.bytes);
   const { matched, unmatched } = template.match(fields);
   const selectors = unmatchedSelectors(input.fields, unmatched);

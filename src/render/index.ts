@@ -4,3 +4,4 @@
  * Pure: no HTTP, no env. Same input bytes → same output bytes.
  */
 export { renderDocxToPdf, type RenderOptions } from "./render-docx";
+export { assertRenderable } from "./model/parse-docx";

@@ -19,6 +19,12 @@ import type { ReadEnv } from "./properties";
 import { int, onOff, twips, val } from "./units";
 import { toNumberFormat } from "./number-format";
 
+/** Throws 413 `zip_limit` when the DOCX is too large to render in an isolate (checked from the ZIP directory, nothing inflated). */
+export function assertRenderable(bytes: Uint8Array): void {
+  const pkg = DocxPackage.open(bytes);
+  assertRenderableSize(pkg, pkg.mainPart, pkg.relationships(pkg.mainPart));
+}
+
 export function parseDocx(bytes: Uint8Array): DocumentModel {
   const pkg = DocxPackage.open(bytes);
   const main = pkg.mainPart;
