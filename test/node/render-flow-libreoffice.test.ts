@@ -222,6 +222,13 @@ const cases: Record<string, Uint8Array> = {
         B.p("Footer text", { style: "Footer" }),
     },
   }),
+  // Table-of-contents lines: dot leaders fill the tab from the title to the page number, with
+  // LibreOffice's count of dots (pdftotext reads title, dots and number as one word on both sides).
+  dotLeaders: B.buildDocx({
+    body: ["Introduction", "What is it?", "A much longer chapter title for the contents", "Index", "Appendix B: tables and figures"]
+      .map((t, i) => B.p([t, `<w:r><w:tab/></w:r>`, String(3 + i * 7)], { tabs: [{ pos: 9350, val: "right", leader: "dot" }], spacing: { after: 0 } }))
+      .join(""),
+  }),
   // A footnote referenced near the page bottom is printed on the same page.
   footnote: B.buildDocx({
     body: paragraphs(11) + B.p(["The noted sentence", B.footnoteRef(1), " ends here."]) + paragraphs(3, 30),
@@ -325,6 +332,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("a framed page number in a header or footer floats beside the next paragraph, taking no height", () => {
     const r = check("framedPageNumber");
     expect(r.pages[1]).toBe(2);
+  });
+
+  it("dot leaders fill the tab from the text to the stop with LibreOffice's number of dots", () => {
+    check("dotLeaders");
   });
 
   it("a footnote is printed at the bottom of the page of its reference", () => {

@@ -414,10 +414,12 @@ class ParagraphLayouter {
     if (ch) {
       const cw = pc.face.widthOf(ch, pc.size);
       if (cw <= 0) return;
-      const n = Math.floor(w / cw);
+      // LibreOffice (measured) counts leader characters with their width rounded up to whole twips,
+      // then spreads them evenly over the whole tab, from the text before it to the stop.
+      const n = Math.floor(w / (Math.ceil(cw * 20 - 1e-6) / 20));
       if (n <= 0) return;
-      // Leader characters end at the stop, like LibreOffice's fill.
-      text.push({ kind: "text", x: x + w - n * cw, y, text: ch.repeat(n), face: pc.face, size: pc.size, color: pc.style.color, width: n * cw });
+      const spread = (w - n * cw) / n;
+      text.push({ kind: "text", x, y, text: ch.repeat(n), face: pc.face, size: pc.size, color: pc.style.color, charSpacing: spread, width: w });
     } else {
       const thick = stop.leader === "heavy" ? pc.size * 0.1 : pc.size * 0.05;
       lines.push({ kind: "line", x1: x, y1: y + pc.size * 0.1, x2: x + w, y2: y + pc.size * 0.1, width: thick, color: pc.style.color });
