@@ -229,6 +229,11 @@ const cases: Record<string, Uint8Array> = {
       .map((t, i) => B.p([t, `<w:r><w:tab/></w:r>`, String(3 + i * 7)], { tabs: [{ pos: 9350, val: "right", leader: "dot" }], spacing: { after: 0 } }))
       .join(""),
   }),
+  // 1.15 line spacing: the room proportional spacing adds below a paragraph's last line need not
+  // fit at the page bottom, like the space after (here the 32nd line fits only that way).
+  proportionalAtBottom: B.buildDocx({
+    body: Array.from({ length: 40 }, (_, i) => B.p(`Entry number ${i + 1}`, { spacing: { after: 100, line: 276, lineRule: "auto" } })).join(""),
+  }),
   // A footnote referenced near the page bottom is printed on the same page.
   footnote: B.buildDocx({
     body: paragraphs(11) + B.p(["The noted sentence", B.footnoteRef(1), " ends here."]) + paragraphs(3, 30),
@@ -336,6 +341,11 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("dot leaders fill the tab from the text to the stop with LibreOffice's number of dots", () => {
     check("dotLeaders");
+  });
+
+  it("the proportional extra below a page's last line may run past the bottom margin", () => {
+    const r = check("proportionalAtBottom");
+    expect(r.firstWords[1]).toEqual(["Entry", "Entry"]);
   });
 
   it("a footnote is printed at the bottom of the page of its reference", () => {

@@ -60,7 +60,9 @@ export function linesThatFit(
   for (let i = from; i < lines.length; i++) {
     const line = lines[i]!;
     notes += pager.noteRoom(line.noteRefs);
-    if (y + line.height > limit - notes + 0.01) break;
+    // The last line's proportional extra below may run past the bottom, as space after does (LibreOffice).
+    const need = line.height - (i === lines.length - 1 ? (line.extraBelow ?? 0) : 0);
+    if (y + need > limit - notes + 0.01) break;
     y += line.height;
     fit++;
     if (line.breakAfter) break;

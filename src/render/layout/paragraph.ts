@@ -95,7 +95,11 @@ class ParagraphLayouter {
     // LibreOffice gives the first line no extra space above; instead the last line gets its own extra below.
     const rule = this.p.style.line;
     const last = this.lines[this.lines.length - 1];
-    if (rule.rule === "auto" && rule.value > 1 && last) last.height += (rule.value - 1) * this.lastNatural;
+    if (rule.rule === "auto" && rule.value > 1 && last) {
+      const extra = (rule.value - 1) * this.lastNatural;
+      last.height += extra;
+      last.extraBelow = extra;
+    }
     return { spaceBefore: this.p.style.spaceBefore, spaceAfter: this.p.style.spaceAfter, lines: this.lines, floats: this.floats };
   }
 

@@ -55,6 +55,8 @@ export interface LineBox {
   height: number;
   /** Baseline offset from the line top. */
   baseline: number;
+  /** Proportional-spacing room below a paragraph's last line (inside `height`): like space after, it need not fit at a page bottom. */
+  extraBelow?: number;
   items: PaintItem[];
   /** An explicit page or column break ends this line (w:br type=page/column inside the paragraph). */
   breakAfter?: "page" | "column";
