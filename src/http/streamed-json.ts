@@ -21,20 +21,21 @@ export function streamedJsonResponse(
     const writer = writable.getWriter();
     try {
       await writer.write(encoder.encode(before));
-      let carry = new Uint8Array(0);
+      // Segments may be tiny (a DOCX is many ZIP records): gather them into full slices, so the
+      // response goes out in a few large chunks instead of thousands of small writes.
+      const slice = new Uint8Array(SLICE);
+      let fill = 0;
       const emit = async (chunk: Uint8Array) => {
-        let data = chunk;
-        if (carry.length) {
-          data = new Uint8Array(carry.length + chunk.length);
-          data.set(carry);
-          data.set(chunk, carry.length);
+        for (let at = 0; at < chunk.length; ) {
+          const n = Math.min(SLICE - fill, chunk.length - at);
+          slice.set(chunk.subarray(at, at + n), fill);
+          fill += n;
+          at += n;
+          if (fill === SLICE) {
+            await writer.write(encoder.encode(encodeBase64(slice)));
+            fill = 0;
+          }
         }
-        const usable = data.length - (data.length % 3);
-        for (let at = 0; at < usable; at += SLICE) {
-          const end = Math.min(usable, at + SLICE);
-          await writer.write(encoder.encode(encodeBase64(data.subarray(at, end))));
-        }
-        carry = data.slice(usable);
       };
       if (document instanceof ReadableStream) {
         const reader = document.getReader();
@@ -46,7 +47,7 @@ export function streamedJsonResponse(
       } else {
         for (const segment of document) await emit(segment);
       }
-      if (carry.length) await writer.write(encoder.encode(encodeBase64(carry)));
+      if (fill) await writer.write(encoder.encode(encodeBase64(slice.subarray(0, fill))));
       await writer.write(encoder.encode(after));
       await writer.close();
     } catch (err) {
