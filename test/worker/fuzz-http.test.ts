@@ -22,7 +22,6 @@ const KNOWN_CODES = new Set([
   "unsupported_media_type", "unsupported_document_type",
   "audit_trail_missing_submit", "pdf_unparseable", "pdf_encrypted", "document_locked", "docx_invalid",
   "xml_doctype_forbidden", "image_invalid", "image_too_large", "url_forbidden", "field_not_found",
-  "docx_not_supported_yet", "pdf_output_not_supported_yet",
   "rate_limited", "fetch_failed", "tsa_failed", "fetch_timeout",
 ]);
 // What a leaked stack trace or internal path looks like.
