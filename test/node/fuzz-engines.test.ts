@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildCadesDetachedSignature } from "../../src/cms/cades";
 import { pemBody, testIdentity, type TestIdentity } from "../../src/cms/test-fixtures";
 import { SignetError } from "../../src/errors";
+import { concatBytes } from "../../src/util/bytes";
 import { DocxTemplate } from "../../src/docx/template";
 import { readImageInfo } from "../../src/docx/images";
 import { sniffDocumentType } from "../../src/input/sniff";
@@ -62,15 +63,7 @@ async function signetOnly<T>(what: string, work: () => Promise<T> | T): Promise<
   }
 }
 
-const join_ = (segments: Uint8Array[]) => {
-  const out = new Uint8Array(segments.reduce((n, s) => n + s.length, 0));
-  let at = 0;
-  for (const s of segments) {
-    out.set(s, at);
-    at += s.length;
-  }
-  return out;
-};
+const join_ = (segments: Uint8Array[]) => concatBytes(segments);
 
 let signer: TestIdentity;
 let anchors: Uint8Array[];

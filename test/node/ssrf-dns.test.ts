@@ -10,7 +10,7 @@ import { formatDevVar } from "../../scripts/lib/dev-vars.mjs";
 import dns from "node:dns";
 import { syncBuiltinESMExports } from "node:module";
 import { publicOnlyOutbound } from "../../scripts/dev-server";
-import { devSecrets } from "./support/service";
+import { devSecrets, freePort } from "./support/service";
 
 /**
  * SSRF beyond literals: names that *resolve* to loopback or private addresses must not reach local
@@ -77,16 +77,6 @@ async function loopbackNames(): Promise<string[]> {
   return out;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
 
 let names: string[] = [];
 let listener: Server;

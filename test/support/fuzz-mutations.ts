@@ -8,6 +8,7 @@
  */
 import fc from "fast-check";
 import { unzipSync, zipSync, type Zippable } from "fflate";
+import { concatBytes } from "../../src/util/bytes";
 
 export interface FuzzEnv {
   FUZZ_RUNS?: string;
@@ -56,15 +57,7 @@ const fromLatin1 = (s: string): Uint8Array => {
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i) & 0xff;
   return out;
 };
-const concat = (...parts: Uint8Array[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
+const concat = (...parts: Uint8Array[]): Uint8Array => concatBytes(parts);
 
 /** Positions are fractions of the length so one arbitrary fits documents of any size. */
 const frac = fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true });

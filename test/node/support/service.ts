@@ -27,7 +27,8 @@ export function devSecrets(): { vars: Record<string, string>; apiKey: string; ca
   return { vars: parseDevVars(text), apiKey, caPem: readFileSync(join(ROOT, ".dev-ca.pem"), "utf8") };
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on loopback right now. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.listen(0, "127.0.0.1", () => {
