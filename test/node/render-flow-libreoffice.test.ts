@@ -239,6 +239,14 @@ const cases: Record<string, Uint8Array> = {
     body: paragraphs(11) + B.p(["The noted sentence", B.footnoteRef(1), " ends here."]) + paragraphs(3, 30),
     footnotes: B.footnote(1, "The footnote text at the bottom of the page."),
   }),
+  // An endnote referenced only from a table cell is still printed after the body.
+  endnoteInTable: B.buildDocx({
+    body:
+      B.p("Before the table.") +
+      B.table([[{ content: B.p(["Cell with a note", B.endnoteRef(1)]) }, "Plain cell"]], { widths: [4000, 4000] }) +
+      B.p("After the table."),
+    endnotes: B.endnote(1, "The endnote text printed at the end."),
+  }),
 };
 
 describe.skipIf(!have)("page flow matches LibreOffice", () => {
@@ -350,5 +358,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a footnote is printed at the bottom of the page of its reference", () => {
     check("footnote");
+  });
+
+  it("an endnote referenced only from inside a table is printed after the body", () => {
+    const r = check("endnoteInTable");
+    expect(r.firstWords[1]).toEqual(["Before", "i"]);
   });
 });

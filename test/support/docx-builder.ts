@@ -49,6 +49,8 @@ export interface DocxParts {
   footers?: Record<string, string>;
   /** Inner XML of w:footnotes: the notes (id ≥ 1); the separator notes -1 and 0 are added. */
   footnotes?: string;
+  /** Inner XML of w:endnotes: the notes (id ≥ 1); the separator notes -1 and 0 are added. */
+  endnotes?: string;
   /** Extra relationships of document.xml (hyperlinks, ...). */
   rels?: Relationship[];
   /** Images by relationship id → bytes (PNG, JPEG or GIF, sniffed); stored as word/media/<id>.<ext>. */
@@ -279,6 +281,10 @@ export const hyperlinkRel = (id: string, url: string): Relationship => ({ id, ty
 
 /** A footnote reference run; define the note with `footnote(id, ...)` in `DocxParts.footnotes`. */
 export const footnoteRef = (id: number): string => `<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference w:id="${id}"/></w:r>`;
+/** An endnote reference run; define the note with `endnote(id, ...)` in `DocxParts.endnotes`. */
+export const endnoteRef = (id: number): string => `<w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:endnoteReference w:id="${id}"/></w:r>`;
+export const endnote = (id: number, text: string): string =>
+  `<w:endnote w:id="${id}"><w:p><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:endnoteRef/></w:r>${r(" " + text)}</w:p></w:endnote>`;
 export const footnote = (id: number, text: string): string =>
   `<w:footnote w:id="${id}"><w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr>` +
   `<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteRef/></w:r>${r(" " + text)}</w:p></w:footnote>`;
@@ -519,6 +525,14 @@ export function buildDocx(parts: DocxParts): Uint8Array {
     files["word/footnotes.xml"] = `${XML_DECL}<w:footnotes ${NS}>${separators}${parts.footnotes}</w:footnotes>`;
     overrides.push(["/word/footnotes.xml", `${CT}.footnotes+xml`]);
     rels.push({ id: "rIdFootnotes", type: "footnotes", target: "footnotes.xml" });
+  }
+  if (parts.endnotes !== undefined) {
+    const separators =
+      `<w:endnote w:type="separator" w:id="-1"><w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr><w:r><w:separator/></w:r></w:p></w:endnote>` +
+      `<w:endnote w:type="continuationSeparator" w:id="0"><w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr><w:r><w:continuationSeparator/></w:r></w:p></w:endnote>`;
+    files["word/endnotes.xml"] = `${XML_DECL}<w:endnotes ${NS}>${separators}${parts.endnotes}</w:endnotes>`;
+    overrides.push(["/word/endnotes.xml", `${CT}.endnotes+xml`]);
+    rels.push({ id: "rIdEndnotes", type: "endnotes", target: "endnotes.xml" });
   }
   let n = 0;
   for (const [kind, map] of [["header", parts.headers], ["footer", parts.footers]] as const) {

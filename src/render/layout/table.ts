@@ -111,7 +111,7 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   const roomAbove = t.rows.map((_, r) => horizontalEdgeWidth(t, grid, r - 1, r));
   const heights = rowHeights(t, grid, content, roomAbove);
   const notes: string[][] = t.rows.map(() => []);
-  for (const g of grid.cells) notes[g.row]!.push(...footnoteRefsOf(g.cell.blocks));
+  for (const g of grid.cells) notes[g.row]!.push(...noteRefsOf(g.cell.blocks));
   const drawn = t.bidi ? edges.map((e) => total - e) : edges;
   return { t, grid, edges: drawn, left, content, heights, roomAbove, notes };
 }
@@ -146,8 +146,11 @@ export function rowHeights(t: Table, grid: TableGrid, content: Map<GridCell, Sta
   return heights;
 }
 
-/** Footnote references in blocks (nested tables included), as "footnote:id" (endnotes go to the end). */
-function footnoteRefsOf(blocks: Block[]): string[] {
+/**
+ * Note references in blocks (nested tables included), as "footnote:id" / "endnote:id": footnotes take
+ * room on the row's page, endnotes are only collected so they print at the end.
+ */
+function noteRefsOf(blocks: Block[]): string[] {
   const out: string[] = [];
   const pending = [...blocks];
   while (pending.length > 0) {
@@ -156,7 +159,7 @@ function footnoteRefsOf(blocks: Block[]): string[] {
       for (const row of b.rows) for (const cell of row.cells) pending.push(...cell.blocks);
       continue;
     }
-    for (const inline of b.inlines) if (inline.type === "noteRef" && inline.kind === "footnote") out.push(`${inline.kind}:${inline.id}`);
+    for (const inline of b.inlines) if (inline.type === "noteRef") out.push(`${inline.kind}:${inline.id}`);
   }
   return out;
 }
