@@ -19,6 +19,7 @@ import type { FontBook } from "../../src/render/fonts/types";
 import { layoutParagraph } from "../../src/render/layout/paragraph";
 import type { LayoutContext, PaintItem } from "../../src/render/layout/types";
 import type { DocumentModel, Paragraph, ParagraphStyle, RunStyle } from "../../src/render/model/types";
+import { paragraphStyle, runStyle } from "../../src/render/model/testing";
 
 const run = promisify(execFile);
 const PNG_1X1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
@@ -27,15 +28,8 @@ const WIDTH = 468; // Letter with 1" margins
 const X_TOLERANCE = 1.5;
 const BASELINE_TOLERANCE = 1;
 
-const rs = (o: Partial<RunStyle> = {}): RunStyle => ({
-  font: "Calibri", size: 12, bold: false, italic: false, underline: "none", strike: false, doubleStrike: false, color: null, highlight: null,
-  caps: false, smallCaps: false, vertAlign: "baseline", charSpacing: 0, position: 0, scale: 100, hidden: false, rtl: false, ...o,
-});
-const ps = (o: Partial<ParagraphStyle> = {}): ParagraphStyle => ({
-  styleId: "Normal", align: "left", indentLeft: 0, indentRight: 0, firstLine: 0, spaceBefore: 0, spaceAfter: 0, contextualSpacing: false,
-  line: { rule: "auto", value: 1 }, tabs: [], keepNext: false, keepLines: false, widowControl: true, pageBreakBefore: false, bidi: false,
-  borders: {}, shading: null, ...o,
-});
+const rs = runStyle;
+const ps = paragraphStyle;
 const text = (t: string, o: Partial<RunStyle> = {}) => ({ type: "text" as const, text: t, style: rs(o) });
 
 const LOREM =

@@ -12,18 +12,12 @@ import type { FontBook } from "../fonts/types";
 import type { DocumentModel, Inline, Paragraph, ParagraphStyle, RunStyle } from "../model/types";
 import { layoutParagraph } from "./paragraph";
 import type { Exclusions, LayoutContext, LineBox, PaintItem, ParagraphLayout } from "./types";
+import { paragraphStyle, runStyle } from "../model/testing";
 
 const source = assetFontSource(env.ASSETS as Fetcher);
 
-const rs = (o: Partial<RunStyle> = {}): RunStyle => ({
-  font: "Calibri", size: 12, bold: false, italic: false, underline: "none", strike: false, doubleStrike: false, color: null, highlight: null,
-  caps: false, smallCaps: false, vertAlign: "baseline", charSpacing: 0, position: 0, scale: 100, hidden: false, rtl: false, ...o,
-});
-const ps = (o: Partial<ParagraphStyle> = {}): ParagraphStyle => ({
-  styleId: "Normal", align: "left", indentLeft: 0, indentRight: 0, firstLine: 0, spaceBefore: 0, spaceAfter: 0, contextualSpacing: false,
-  line: { rule: "auto", value: 1 }, tabs: [], keepNext: false, keepLines: false, widowControl: true, pageBreakBefore: false, bidi: false,
-  borders: {}, shading: null, ...o,
-});
+const rs = runStyle;
+const ps = paragraphStyle;
 const t = (text: string, o: Partial<RunStyle> = {}, link?: string): Inline => ({ type: "text", text, style: rs(o), link });
 const tab: Inline = { type: "tab", style: rs() };
 const para = (inlines: Inline[], style: Partial<ParagraphStyle> = {}, extra: Partial<Paragraph> = {}): Paragraph => ({
