@@ -16,9 +16,9 @@ const problem = (description: string) => ({
 export const signRoute = createRoute({
   method: "post",
   path: "/v1/sign",
-  summary: "Sign a PDF with a PAdES signature",
+  summary: "Sign a PDF (or a DOCX, rendered to PDF first) with a PAdES signature",
   description:
-    "Seals the document with a PAdES baseline B-B (B-T with a time-stamp authority) signature as an incremental update, after embedding the signer, metadata and audit trail (`signet-audit.json`) and appending the audit-trail certificate page. Reusing an `eventId` with the same request returns the same bytes.",
+    "Seals the document with a PAdES baseline B-B (B-T with a time-stamp authority) signature as an incremental update, after embedding the signer, metadata and audit trail (`signet-audit.json`) and appending the audit-trail certificate page. Reusing an `eventId` with the same request returns the same bytes. A DOCX is first laid out as PDF by the same renderer as `/v1/annotate?to=pdf`; the signature covers that PDF.",
   security: [{ bearerAuth: [] }],
   middleware: [requireApiKey(), jsonBody(documentBase64)] as const,
   request: { body: { required: true, content: { "application/json": { schema: SignRequest } } } },
@@ -27,9 +27,9 @@ export const signRoute = createRoute({
     400: problem("Malformed JSON or schema violation"),
     401: problem("Missing or unknown API key"),
     409: problem("eventId reused with a different request"),
-    413: problem("Body or document too large"),
+    413: problem("Body or document too large; a DOCX too large to render (zip_limit)"),
     415: problem("Not JSON, or a document type sign does not take"),
-    422: problem("Unusable document or audit trail (no submit event, encrypted, locked, unparseable)"),
+    422: problem("Unusable document or audit trail (no submit event, encrypted, locked, unparseable, docx_invalid)"),
     502: problem("Fetching the document or the time-stamp failed"),
     504: problem("Fetching the document timed out"),
   },
