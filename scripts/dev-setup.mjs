@@ -10,8 +10,8 @@
  *   not set (production-like). Other settings already in the file are kept.
  * - Keeps `.dev-ca.pem` (the development root CA alone) next to it, for openssl/pdfsig.
  * - Without `--test`: applies the local D1 migrations (`wrangler d1 migrations apply DB --local`).
- * - Copies the renderer's fonts (src/render/fonts/files.json) from node_modules/@expo-google-fonts
- *   into assets/fonts/ (git-ignored), served to the worker by the ASSETS binding of wrangler.toml.
+ * - Copies the renderer's fonts (src/render/fonts/files.json: paths from the repository root, in
+ *   node_modules or src/render/fonts/vendor) into assets/fonts/ (git-ignored), served to the worker by the ASSETS binding of wrangler.toml.
  *   `--fonts-only` does just that (used by `npm run deploy` before `wrangler deploy`).
  *
  * Options: `--test` (quiet when everything exists; no migrations), `--root <dir>` (work
@@ -154,8 +154,8 @@ function copyFonts() {
   const outDir = join(root, "assets", "fonts");
   mkdirSync(outDir, { recursive: true });
   let copied = 0;
-  for (const [file, packagePath] of Object.entries(catalog)) {
-    const from = join(repoRoot, "node_modules", "@expo-google-fonts", packagePath);
+  for (const [file, repoPath] of Object.entries(catalog)) {
+    const from = join(repoRoot, repoPath);
     const to = join(outDir, file);
     if (!existsSync(from)) {
       console.error(`Signet: font ${from} is missing (run npm ci).`);

@@ -120,6 +120,17 @@ export const LIMITS = {
      * the code, the cached fonts and the requests running beside it.
      */
     maxXmlBytes: 8 * 1024 * 1024,
+    /** Charts (src/render/model/charts.ts): what one chart part may hold; more is not drawn. */
+    chart: {
+      /** Declared bytes of one chart part (word/charts/chartN.xml); a larger chart leaves its box empty. */
+      maxPartBytes: 2 * 1024 * 1024,
+      /** Series read from a chart; later series are not drawn. */
+      maxSeries: 64,
+      /** Points (categories) per series; later points are not drawn. */
+      maxPoints: 1_000,
+      /** Characters of a title, category or series name. */
+      maxTextLength: 200,
+    },
   },
 
   /** Paragraph (inline) layout, src/render/layout/paragraph.ts. */
@@ -142,6 +153,8 @@ export const LIMITS = {
     maxPngPixels: 6_000_000,
     /** Shaped (right-to-left or complex-script) strings remembered per font; the cache is emptied when full. */
     shapedTextCacheEntries: 20_000,
+    /** Distinct characters per font drawn as .notdef under their own CID (text stays searchable); more share glyph 0. */
+    missingGlyphCids: 4_096,
   },
 
   /**

@@ -1,18 +1,18 @@
 /**
  * FontSource for Node tools (tests, the fidelity harness, benchmarks): reads the catalog's font
- * files straight from the installed @expo-google-fonts packages.
+ * files where they are in the repository (installed packages, src/render/fonts/vendor).
  */
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { NODE_FONT_PACKAGE_PATHS } from "../../src/render/fonts/catalog";
 import type { FontSource } from "../../src/render/fonts/types";
 
-const packagesDir = fileURLToPath(new URL("../../node_modules/@expo-google-fonts/", import.meta.url));
+const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
-/** Absolute path of a catalog file ("Carlito-Bold.ttf") in node_modules, or null if not in the catalog. */
+/** Absolute path of a catalog file ("Carlito-Bold.ttf"), or null if not in the catalog. */
 export function nodeFontPath(file: string): string | null {
   const rel = NODE_FONT_PACKAGE_PATHS.get(file);
-  return rel ? packagesDir + rel : null;
+  return rel ? repoRoot + rel : null;
 }
 
 export function nodeFontSource(): FontSource {

@@ -62,7 +62,7 @@ describe("font catalog", () => {
         expect(path, `${id} ${b} ${i}`).not.toBeNull();
         expect((await readFile(path!)).byteLength).toBeGreaterThan(10_000);
       }
-    expect(NODE_FONT_PACKAGE_PATHS.size).toBe(7 * 4 + 3 * 2 + 1);
+    expect(NODE_FONT_PACKAGE_PATHS.size).toBe(7 * 4 + 5 * 2 + 2);
   });
 
   it("maps Office families to their metric-compatible substitutes", () => {
@@ -87,11 +87,13 @@ describe("font catalog", () => {
       ["Panose Mono", { name: "Panose Mono", panose: "02070309020205020404" }],
     ]);
     expect(substituteFamily("Corporate Sans", table)).toBe("Arimo");
-    expect(substituteFamily("Typewriter X", table)).toBe("Cousine");
+    // LibreOffice draws unknown fixed-pitch faces (and Consolas) in Noto Sans Mono.
+    expect(substituteFamily("Typewriter X", table)).toBe("NotoSansMono");
+    expect(substituteFamily("Consolas")).toBe("NotoSansMono");
     expect(substituteFamily("Old Style", table)).toBe("NotoSerif");
     expect(substituteFamily("Panose Serif", table)).toBe("NotoSerif");
     expect(substituteFamily("Panose Sans", table)).toBe("NotoSans");
-    expect(substituteFamily("Panose Mono", table)).toBe("Cousine");
+    expect(substituteFamily("Panose Mono", table)).toBe("NotoSansMono");
     expect(substituteFamily("Never Heard Of", table)).toBe("NotoSans");
   });
 });
@@ -145,21 +147,31 @@ describe("loadFontBook", () => {
     }
   });
 
-  it("loads Noto fallbacks for Hebrew and Arabic and splits text by coverage", async () => {
+  it("loads fallbacks for Hebrew, Arabic and CJK and splits text by coverage", async () => {
     const src = recordingSource();
     const text = "Contract שלום договор مرحبا 中";
     const book = await loadFontBook(model([para([{ text, style: style("Calibri") }])]), src);
-    expect(src.asked).toEqual(expect.arrayContaining(["Carlito-Regular.ttf", "NotoSansHebrew-Regular.ttf", "NotoSansArabic-Regular.ttf"]));
+    expect(src.asked).toEqual(
+      expect.arrayContaining(["Carlito-Regular.ttf", "NotoSansHebrew-Regular.ttf", "DejaVuSans-Regular.ttf", "DroidSansFallback-Regular.ttf"]),
+    );
     const pieces = book.split(text, { family: "Calibri", bold: false, italic: false });
     expect(pieces.map((p) => p.text).join("")).toBe(text);
     const faceOf = (s: string) => pieces.find((p) => p.text.includes(s))!.face.id;
     expect(faceOf("Contract")).toBe("Carlito-Regular");
     expect(faceOf("договор")).toBe("Carlito-Regular"); // Carlito has Cyrillic
     expect(faceOf("שלום")).toBe("NotoSansHebrew-Regular");
-    expect(faceOf("مرحبا")).toBe("NotoSansArabic-Regular");
-    // No face we have draws Han: it stays in the primary face (drawn as .notdef), not dropped.
-    expect(faceOf("中")).toBe("Carlito-Regular");
-    for (const p of pieces) for (const ch of p.text.replace(/[中\s]/g, "")) expect(p.face.covers(ch.codePointAt(0)!), ch).toBe(true);
+    // Arabic script in DejaVu Sans and Han in Droid Sans Fallback, as LibreOffice draws them on Debian.
+    expect(faceOf("مرحبا")).toBe("DejaVuSans-Regular");
+    expect(faceOf("中")).toBe("DroidSansFallback-Regular");
+    for (const p of pieces) for (const ch of p.text.replace(/\s/g, "")) expect(p.face.covers(ch.codePointAt(0)!), ch).toBe(true);
+  });
+
+  it("keeps a character no face has in the primary face (drawn as .notdef), not dropped", async () => {
+    const text = "Amharic ሰላም";
+    const book = await loadFontBook(model([para([{ text, style: style("Calibri") }])]), nodeFontSource());
+    const pieces = book.split(text, { family: "Calibri", bold: false, italic: false });
+    expect(pieces.map((p) => p.text).join("")).toBe(text);
+    expect(pieces.find((p) => p.text.includes("ሰ"))!.face.id).toBe("Carlito-Regular");
   });
 
   it("uses Noto Serif, not Noto Sans, for Greek in Cambria (Caladea lacks Greek)", async () => {
@@ -175,6 +187,8 @@ describe("loadFontBook", () => {
     const book = await loadFontBook(model([para([{ text, style: style("Calibri") }])]), src);
     expect(src.asked).not.toContain("NotoSansHebrew-Regular.ttf");
     expect(src.asked).not.toContain("NotoSansArabic-Regular.ttf");
+    expect(src.asked).not.toContain("DejaVuSans-Regular.ttf");
+    expect(src.asked).not.toContain("DroidSansFallback-Regular.ttf");
     const pieces = book.split(text, { family: "Calibri", bold: false, italic: false });
     for (const ch of text.replace(/ /g, "")) {
       const piece = pieces.find((p) => p.text.includes(ch))!;

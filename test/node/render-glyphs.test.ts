@@ -28,6 +28,11 @@ const SAMPLES: [font: string, text: string][] = [
   ["Calibri", "עברית: שלום עולם"],
   ["Calibri", "العربية: مرحبا بالعالم"],
   ["Calibri", "Boxes ☐ ☒ ☑ ✓ ✔"],
+  // CJK through Droid Sans Fallback, whatever family the run names (SimSun, MS Mincho, Malgun Gothic).
+  ["SimSun", "中文: 水仙为我国十大名花之一"],
+  ["MS Mincho", "日本語: リーダーシップに係る発行"],
+  ["Malgun Gothic", "한국어: 안녕하세요 세계"],
+  ["Consolas", "Consolas: monospace 5678"],
 ];
 
 describe("embedded fonts draw their glyphs", () => {
@@ -56,6 +61,18 @@ describe("embedded fonts draw their glyphs", () => {
       for (let y = Math.floor(word.y0); y < Math.ceil(word.y1); y++) for (let x = 0; x < width; x++) if (data[y * width + x]! < 128) dark++;
       expect(dark, `no ink on the line of "${word.w}"`).toBeGreaterThan(0);
     }
+  });
+
+  it("characters no font has keep their own text (copy, search) though drawn as missing glyphs", async () => {
+    // Ethiopic is in none of our fonts. Each character still needs its own code in the PDF: sharing
+    // .notdef's would make a search or copy read "ሰሰሰ".
+    const body = p(r("Amharic: ሰላም ዓለም and 水仙花", { font: "Calibri", sizePt: 12 }));
+    const file = join(work, "missing.pdf");
+    writeFileSync(file, await renderDocxToPdf(buildDocx({ body }), { fonts: nodeFontSource() }));
+    const plain = (await run("pdftotext", [file, "-"])).stdout.replace(/\s+/g, " ");
+    expect(plain).toContain("Amharic: ሰላም ዓለም and 水仙花");
+    const check = await run("qpdf", ["--check", file]).catch((e) => e);
+    expect(check.stdout).toContain("No syntax or stream encoding errors");
   });
 
   it("the subset keeps the outlines asked for (and composite parts), drops the rest, and is a valid font file", () => {

@@ -2,15 +2,17 @@
  * Our open fonts and how a document's family names map onto them.
  *
  * Files are named "<Family>-<Style>.ttf" (e.g. "Carlito-BoldItalic.ttf"): that is their name under
- * /fonts/ in the static assets; files.json says where each comes from in the installed
- * @expo-google-fonts packages (full TrueType files, not split by script).
+ * /fonts/ in the static assets; files.json says where each comes from (a path from the repository
+ * root: the @expo-google-fonts and dejavu-fonts-ttf packages, full TrueType files not split by
+ * script, and src/render/fonts/vendor for Droid Sans Fallback).
  */
 import type { FontTableEntry } from "../model/types";
 import fontFiles from "./files.json";
 
 export type FamilyId =
   | "Carlito" | "Caladea" | "Arimo" | "Tinos" | "Cousine"
-  | "NotoSans" | "NotoSerif" | "NotoSansHebrew" | "NotoSansArabic" | "NotoSansSymbols" | "NotoSansSymbols2";
+  | "NotoSans" | "NotoSerif" | "NotoSansHebrew" | "NotoSansArabic" | "NotoSansSymbols" | "NotoSansSymbols2"
+  | "NotoSansMono" | "DejaVuSans" | "DroidSansFallback";
 
 export type StyleName = "Regular" | "Bold" | "Italic" | "BoldItalic";
 
@@ -34,6 +36,13 @@ const FAMILIES: Record<FamilyId, FamilySpec> = {
   // Dingbats, arrows, geometric shapes, math: Wingdings and Symbol bullets mapped to Unicode.
   NotoSansSymbols: { italics: false, bolds: true, serif: false },
   NotoSansSymbols2: { italics: false, bolds: false, serif: false },
+  // What LibreOffice on Debian falls back to for Consolas and unknown fixed-pitch faces.
+  NotoSansMono: { italics: false, bolds: true, serif: false },
+  // LibreOffice's Arabic-script face on Debian (fontconfig's default for ar/fa/ur): used first for
+  // Arabic script so line heights and word widths match it; Noto Sans Arabic stays behind it.
+  DejaVuSans: { italics: false, bolds: true, serif: false },
+  // Chinese, Japanese and Korean (see vendor/README.md): one weight, as LibreOffice has it.
+  DroidSansFallback: { italics: false, bolds: false, serif: false },
 };
 
 export const FAMILY_IDS = Object.keys(FAMILIES) as FamilyId[];
@@ -53,7 +62,7 @@ export function isSerif(family: FamilyId): boolean {
 }
 
 /**
- * Every file of the catalog → its path under node_modules/@expo-google-fonts/. files.json is also
+ * Every file of the catalog → its path from the repository root. files.json is also
  * read by scripts/dev-setup.mjs, which copies these files into assets/fonts/.
  */
 export const NODE_FONT_PACKAGE_PATHS: ReadonlyMap<string, string> = new Map(Object.entries(fontFiles as Record<string, string>));
@@ -94,12 +103,15 @@ const KNOWN: Record<string, FamilyId> = {
   "courier new": "Cousine",
   courier: "Cousine",
   "liberation mono": "Cousine",
-  consolas: "Cousine",
+  consolas: "NotoSansMono",
   cousine: "Cousine",
   "noto sans": "NotoSans",
   "noto serif": "NotoSerif",
   "noto sans hebrew": "NotoSansHebrew",
   "noto sans arabic": "NotoSansArabic",
+  "noto sans mono": "NotoSansMono",
+  "dejavu sans": "DejaVuSans",
+  "droid sans fallback": "DroidSansFallback",
 };
 
 /**
@@ -111,11 +123,11 @@ const KNOWN: Record<string, FamilyId> = {
  * (Georgia) come out in Noto Serif. So an unknown sans → Noto Sans, as LibreOffice does, rather
  * than Carlito or Arimo. An unknown serif (font table `roman` or serif PANOSE) → Noto Serif: here we
  * follow the document's own description rather than LibreOffice, since the author saw a serif face.
- * Fixed pitch → Cousine (LibreOffice picks the system's Noto Sans Mono, not among our fonts).
+ * Fixed pitch → Noto Sans Mono, as LibreOffice picks it.
  */
 export const UNKNOWN_SANS: FamilyId = "NotoSans";
 export const UNKNOWN_SERIF: FamilyId = "NotoSerif";
-export const UNKNOWN_MONO: FamilyId = "Cousine";
+export const UNKNOWN_MONO: FamilyId = "NotoSansMono";
 
 function normalize(name: string): string {
   return name.trim().replace(/\s+/g, " ").toLowerCase();
@@ -178,14 +190,22 @@ function findEntry(fontTable: ReadonlyMap<string, FontTableEntry> | undefined, n
  */
 export function fallbackFamilies(primary: FamilyId): FamilyId[] {
   const wide: FamilyId[] = isSerif(primary) ? ["NotoSerif", "NotoSans"] : ["NotoSans", "NotoSerif"];
-  const chain: FamilyId[] = [...wide, "NotoSansHebrew", "NotoSansArabic", "NotoSansSymbols", "NotoSansSymbols2", "Arimo", "Tinos", "Cousine", "Carlito"];
+  const chain: FamilyId[] = [
+    ...wide, "NotoSansHebrew", "DejaVuSans", "NotoSansArabic", "DroidSansFallback",
+    "NotoSansSymbols", "NotoSansSymbols2", "Arimo", "Tinos", "Cousine", "Carlito",
+  ];
   return chain.filter((f) => f !== primary);
 }
 
 /** Script-specific fallbacks are worth loading only for characters of their script. */
+const ARABIC: [number, number][] = [[0x0600, 0x06ff], [0x0750, 0x077f], [0x0870, 0x08ff], [0xfb50, 0xfdff], [0xfe70, 0xfeff]];
 const SCRIPT_RANGES: Partial<Record<FamilyId, [number, number][]>> = {
   NotoSansHebrew: [[0x0590, 0x05ff], [0xfb1d, 0xfb4f]],
-  NotoSansArabic: [[0x0600, 0x06ff], [0x0750, 0x077f], [0x0870, 0x08ff], [0xfb50, 0xfdff], [0xfe70, 0xfeff]],
+  NotoSansArabic: ARABIC,
+  DejaVuSans: ARABIC,
+  // Hangul Jamo, CJK radicals to ideographs (with kana, bopomofo, compatibility Jamo), Hangul
+  // syllables, compatibility ideographs, vertical and small forms, full-width forms.
+  DroidSansFallback: [[0x1100, 0x11ff], [0x2e80, 0x9fff], [0xa960, 0xa97f], [0xac00, 0xd7ff], [0xf900, 0xfaff], [0xfe10, 0xfe1f], [0xfe30, 0xfe4f], [0xff00, 0xffef], [0x20000, 0x2fa1f]],
 };
 
 /** Whether `family` may have a glyph for `codePoint` (false only where we know it cannot). */

@@ -21,8 +21,12 @@ import { LIMITS } from "../../limits";
  */
 const FEATURES = { liga: false, clig: false, dlig: false };
 
-/** Scripts drawn glyph by glyph without shaping: Latin, Greek, Cyrillic, Armenian, punctuation, symbols. */
-const SIMPLE_TEXT = /^[\u0000-\u058f\u1d00-\u1fff\u2000-\u2bff\u2e00-\u2e7f\ua640-\ua69f\ua720-\ua7ff\ufb00-\ufb06\ufe20-\ufe2f]*$/u;
+/**
+ * Scripts drawn glyph by glyph without shaping: Latin, Greek, Cyrillic, Armenian, punctuation,
+ * symbols, and CJK (ideographs, kana, Hangul syllables, full-width forms: one glyph per character).
+ */
+const SIMPLE_TEXT =
+  /^[\u0000-\u058f\u1d00-\u1fff\u2000-\u2bff\u2e00-\u2e7f\u2e80-\u2fdf\u3000-\u9fff\ua640-\ua69f\ua720-\ua7ff\uac00-\ud7af\uf900-\ufaff\ufb00-\ufb06\ufe20-\ufe2f\ufe30-\ufe4f\uff00-\uffef]*$/u;
 
 export class CidFont {
   readonly ref: PDFRef;
@@ -32,6 +36,12 @@ export class CidFont {
   private readonly hexByCodePoint = new Map<number, string>();
   /** Shaped text ("l"/"r" + text) → its glyph string. */
   private readonly shaped = new Map<string, string>();
+  /**
+   * Characters no glyph of the font draws, each under its own CID above the font's glyph ids
+   * (mapped to .notdef by a CIDToGIDMap stream), so ToUnicode still gives each its own text:
+   * with all of them on glyph 0, a copy or search of "水仙花" would read one character three times.
+   */
+  private readonly missingCidByText = new Map<string, number>();
 
   constructor(
     private readonly pdf: PDFDocument,
@@ -50,7 +60,9 @@ export class CidFont {
     const key = rtl ? `r${text}` : `l${text}`;
     const hit = this.shaped.get(key);
     if (hit !== undefined) return hit;
-    const hex = this.shape(text, rtl);
+    // fontkit hands back one shared .notdef glyph whose code points are the first missing
+    // character's: text with missing characters is drawn unshaped so each keeps its own CID.
+    const hex = this.lacksAnyOf(text) ? this.encodeDirect(text, rtl) : this.shape(text, rtl);
     if (this.shaped.size >= LIMITS.paint.shapedTextCacheEntries) this.shaped.clear();
     this.shaped.set(key, hex);
     return hex;
@@ -68,6 +80,10 @@ export class CidFont {
     let hex = "";
     for (const g of glyphs) {
       const chars = String.fromCodePoint(...(g.codePoints ?? []));
+      if (g.id === 0 && chars) {
+        hex += hex4(this.missingCid(chars));
+        continue;
+      }
       if (!this.used.get(g.id)) this.used.set(g.id, chars);
       hex += hex4(g.id);
     }
@@ -82,14 +98,35 @@ export class CidFont {
       let glyph = this.hexByCodePoint.get(cp);
       if (glyph === undefined) {
         const gid = this.font.glyphForCodePoint(cp)?.id ?? 0;
-        if (!this.used.has(gid)) this.used.set(gid, ch);
-        glyph = hex4(gid);
+        if (gid === 0) glyph = hex4(this.missingCid(ch));
+        else {
+          if (!this.used.has(gid)) this.used.set(gid, ch);
+          glyph = hex4(gid);
+        }
         this.hexByCodePoint.set(cp, glyph);
       }
       glyphs.push(glyph);
     }
     if (reverse) glyphs.reverse();
     return glyphs.join("");
+  }
+
+  private lacksAnyOf(text: string): boolean {
+    for (const ch of text) if (!this.font.hasGlyphForCodePoint(ch.codePointAt(0)!)) return true;
+    return false;
+  }
+
+  /** The CID standing for `text` drawn as .notdef (glyph 0 once the CID space is used up). */
+  private missingCid(text: string): number {
+    const known = this.missingCidByText.get(text);
+    if (known !== undefined) return known;
+    const cid = this.font.numGlyphs + this.missingCidByText.size;
+    if (cid > 0xffff || this.missingCidByText.size >= LIMITS.paint.missingGlyphCids) {
+      if (!this.used.has(0)) this.used.set(0, "");
+      return 0;
+    }
+    this.missingCidByText.set(text, cid);
+    return cid;
   }
 
   /** Writes the font objects (call once, after the last `encode`). */
@@ -131,6 +168,10 @@ export class CidFont {
       }
       widths.push(first, run);
     }
+    const missing = [...this.missingCidByText].map(([text, cid]) => [cid, text] as const);
+    if (missing.length) {
+      widths.push(missing[0]![0], missing.map(() => scale(glyphAdvance(font, 0))));
+    }
 
     const cidFont = ctx.register(
       ctx.obj({
@@ -140,11 +181,13 @@ export class CidFont {
         CIDSystemInfo: { Registry: PDFString.of("Adobe"), Ordering: PDFString.of("Identity"), Supplement: 0 },
         FontDescriptor: descriptor,
         W: widths,
-        CIDToGIDMap: "Identity",
+        CIDToGIDMap: missing.length
+          ? ctx.register(ctx.stream(cidToGidMap(font.numGlyphs, missing.length), { Filter: "FlateDecode" }))
+          : "Identity",
       }),
     );
     // Glyphs that stand for no character of their own (marks split off by shaping) get no entry.
-    const mapped = gids.filter((g) => this.used.get(g)).map((g) => [g, this.used.get(g)!] as const);
+    const mapped = [...gids.filter((g) => this.used.get(g)).map((g) => [g, this.used.get(g)!] as const), ...missing];
     const toUnicode = ctx.register(ctx.stream(zlibSync(strToU8(toUnicodeCMap(mapped)), { level: 6 }), { Filter: "FlateDecode" }));
     ctx.assign(
       this.ref,
@@ -161,6 +204,16 @@ export class CidFont {
 }
 
 const hex4 = (n: number) => n.toString(16).padStart(4, "0");
+
+/** CIDToGIDMap (compressed): identity for the font's own glyph ids, then `extra` CIDs drawn with .notdef. */
+function cidToGidMap(numGlyphs: number, extra: number): Uint8Array {
+  const bytes = new Uint8Array((numGlyphs + extra) * 2);
+  for (let cid = 0; cid < numGlyphs; cid++) {
+    bytes[cid * 2] = cid >> 8;
+    bytes[cid * 2 + 1] = cid & 0xff;
+  }
+  return zlibSync(bytes, { level: 6 });
+}
 
 /** The ToUnicode CMap: each glyph id to the UTF-16BE text it was drawn for. */
 function toUnicodeCMap(entries: readonly (readonly [number, string])[]): string {
