@@ -14,6 +14,7 @@ import { Pager, RegionOverflow, type FlowPage, type PageGeometry } from "./flow-
 import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine } from "./flow-paragraph";
 import { exclusionsFor, floatsBeside, floatWrap, positionFloat } from "./floats";
 import { translateItems } from "./flow-items";
+import { chartItems } from "./chart";
 import { choosePart, pageFieldContext, PartHeights, placePart } from "./header-footer";
 import { formatNumber } from "../model/number-format";
 import { framePieces, paintFrame, withBorderRoom } from "./flow-frame";
@@ -378,6 +379,7 @@ class DocumentFlow {
         continue;
       }
       if (inline.fill) into.push({ kind: "rect", x, y, width, height, fill: inline.fill });
+      if (inline.chart) into.push(...chartItems(inline.chart, f.placed, this.ctx.fonts));
       const inner = Math.max(1, width - 2 * BOX_INSET_X);
       const stack = stackBlocks(inline.blocks, inner, this.ctx);
       translateItems(stack.items, x + BOX_INSET_X, y + BOX_INSET_Y, into);

@@ -14,6 +14,7 @@ import { decorate } from "./inline-decorations";
 import { buildPieces, type Piece } from "./inline-pieces";
 import { directionOf, visualOrder, type Direction } from "./inline-script";
 import { leaderChar, nextStop, type ResolvedStop } from "./inline-tabs";
+import { chartItems } from "./chart";
 import type { Exclusions, FloatingObject, LayoutContext, LayoutParagraph, LineBox, PaintItem, ParagraphLayout } from "./types";
 
 /** Widths are compared with this slack (pt) so rounding never pushes a word that fits to the next line. */
@@ -439,6 +440,7 @@ class ParagraphLayouter {
     }
     // Inline text boxes: their frame only (their blocks are laid out by the stack when it supports boxes).
     if (obj.fill) out.push({ kind: "rect", x, y: top, width: obj.width, height: obj.height, fill: obj.fill });
+    if (obj.chart) out.push(...chartItems(obj.chart, { x, y: top, width: obj.width, height: obj.height }, this.ctx.fonts));
     if (obj.border && obj.border.width > 0) {
       const b = obj.border;
       const c = b.color;

@@ -12,6 +12,8 @@ export type PaintItem =
   | { kind: "rect"; x: number; y: number; width: number; height: number; fill: Color }
   /** Straight line (borders, underline, strike, leaders drawn as lines). */
   | { kind: "line"; x1: number; y1: number; x2: number; y2: number; width: number; color: Color | null; style?: UnderlineStyle | "dashed" | "dotted" | "double" }
+  /** Filled polygon (chart pie slices): `points` are dx0, dy0, dx1, dy1 ... from (x, y), its top-left corner. */
+  | { kind: "polygon"; x: number; y: number; points: number[]; fill: Color }
   /** Image id from DocumentModel.images, scaled into the box. */
   | { kind: "image"; x: number; y: number; width: number; height: number; image: string }
   /** Clickable area opening a URI (w:hyperlink with r:id to an external target). */

@@ -1,13 +1,15 @@
 /**
  * Drawings: DrawingML (w:drawing with wp:inline / wp:anchor holding a picture, a shape with a
  * text box, or a group) and VML (w:pict / w:object with v:imagedata or v:textbox), as image or
- * box inlines. Charts, SmartArt and other graphics keep their space as an empty box.
+ * box inlines. Charts are read by charts.ts into their box; SmartArt and other graphics keep their
+ * space as an empty box.
  */
 import type { Anchor, Block, Border, Color, Inline, RunStyle } from "./types";
 import type { XNode } from "./xml-tree";
 import type { ParseContext, Story } from "./context";
 import { emu, hexColor, measure } from "./units";
 import { themeColor } from "./theme";
+import { readChart } from "./charts";
 
 export type BlocksReader = (container: XNode, story: Story) => Block[];
 
@@ -109,6 +111,10 @@ export function readDrawing(drawing: XNode, ctx: ParseContext, story: Story, sty
     const image = imageFromRel(ctx, story, blip?.attr("embed"));
     if (image) return withAnchor({ type: "image", image, width, height, style });
     return withAnchor({ type: "box", blocks: [], width, height, style });
+  }
+  if (data.child("chart")) {
+    const chart = readChart(data, ctx, story, style);
+    return withAnchor(chart ? { type: "box", blocks: [], width, height, style, chart } : { type: "box", blocks: [], width, height, style });
   }
   // A shape, a group or a canvas: gather its text boxes; a lone picture inside a group is an image.
   const texts = data.find("txbxContent");

@@ -54,9 +54,57 @@ export type Inline =
   | { type: "field"; field: "PAGE" | "NUMPAGES" | "SECTIONPAGES"; format: NumberFormat; style: RunStyle; fallback: string }
   | { type: "image"; image: string; width: number; height: number; style: RunStyle; anchor?: Anchor; link?: string }
   /** A text box or shape holding blocks (best effort); anchored or inline. */
-  | { type: "box"; blocks: Block[]; width: number; height: number; style: RunStyle; anchor?: Anchor; fill?: Color | null; border?: Border | null }
+  | { type: "box"; blocks: Block[]; width: number; height: number; style: RunStyle; anchor?: Anchor; fill?: Color | null; border?: Border | null; chart?: Chart }
   /** Reference mark of a footnote/endnote in the text; the note body is in `DocumentModel.footnotes`. */
   | { type: "noteRef"; kind: "footnote" | "endnote"; id: string; label: string; style: RunStyle };
+
+/** A chart (DrawingML c:chart) drawn inside its drawing's box, from the chart part's cached values. */
+export interface Chart {
+  /** "other": a chart type we do not draw (frame and title only). */
+  kind: "bar" | "line" | "pie" | "other";
+  /** Bars grow sideways (c:barDir bar) instead of upwards (col). */
+  horizontal: boolean;
+  /** Series stacked on each other (grouping stacked/percentStacked). */
+  stacked: boolean;
+  /** Stacked to 100 % (percentStacked). */
+  percent: boolean;
+  /** Space between category groups, percent of a bar's thickness (c:gapWidth). */
+  gapWidth: number;
+  /** Overlap of bars within a group, percent (c:overlap; 100 when stacked). */
+  overlap: number;
+  title?: ChartText;
+  categories: string[];
+  series: ChartSeries[];
+  legend?: { position: "b" | "t" | "l" | "r" | "tr"; style: RunStyle };
+  /** Value axis tick labels, and category labels. */
+  axisText: RunStyle;
+  categoryText: RunStyle;
+  gridColor: Color;
+  gridlines: boolean;
+  valueAxisShown: boolean;
+  categoryAxisShown: boolean;
+  /** Fixed value axis bounds and step (c:scaling min/max, c:majorUnit), when given. */
+  axisMin?: number;
+  axisMax?: number;
+  majorUnit?: number;
+  /** Chart area fill and outline (null = none). */
+  fill: Color | null;
+  border: Color | null;
+}
+
+export interface ChartText {
+  text: string;
+  style: RunStyle;
+}
+
+export interface ChartSeries {
+  name: string;
+  color: Color;
+  /** Values by category index; null where the cache has no number. */
+  values: (number | null)[];
+  /** Pie charts: one colour per point. */
+  pointColors?: Color[];
+}
 
 /** Position of a floating object (wp:anchor). Offsets in pt. */
 export interface Anchor {

@@ -86,6 +86,15 @@ export class ContentStreamBuilder {
     this.parts.push(`q ${stroke} RG ${num(width)} w ${d}${num(x1)} ${num(y1)} m ${num(x2)} ${num(y2)} l S Q`);
   }
 
+  /** A filled polygon through the points (x0, y0, x1, y1 ..., PDF coordinates). */
+  polygon(points: readonly number[], fill: string): void {
+    if (points.length < 6) return;
+    this.endText();
+    const path = [`${num(points[0]!)} ${num(points[1]!)} m`];
+    for (let i = 2; i + 1 < points.length; i += 2) path.push(`${num(points[i]!)} ${num(points[i + 1]!)} l`);
+    this.parts.push(`q ${fill} rg ${path.join(" ")} h f Q`);
+  }
+
   /** An image XObject scaled into the box whose lower-left corner is (x, y). */
   image(name: string, x: number, y: number, width: number, height: number): void {
     this.endText();

@@ -93,6 +93,12 @@ class Painter {
         case "line":
           drawStyledLine(content, item, flipY);
           break;
+        case "polygon": {
+          const c = rgb(item.fill);
+          if (!c || !item.points.every(Number.isFinite)) break;
+          content.polygon(item.points.map((v, i) => (i % 2 ? flipY(item.y + v) : item.x + v)), c);
+          break;
+        }
         case "image": {
           if (!(item.width > 0) || !(item.height > 0)) break;
           const image = await this.image(item.image);
