@@ -8,7 +8,8 @@ import { LIMITS } from "../../limits";
 import type { FontBook, FontFace } from "../fonts/types";
 import type { Inline, Paragraph, RunStyle } from "../model/types";
 import { isBreakingSpace, lineBreakOpportunities } from "./line-break";
-import { isComplexScript, isEastAsian, isRtlChar } from "./inline-script";
+import { resolveLevels } from "./bidi";
+import { isComplexScript, isEastAsian } from "./inline-script";
 import type { LayoutContext } from "./types";
 
 export type ObjectInline = Extract<Inline, { type: "image" } | { type: "box" }>;
@@ -41,8 +42,10 @@ export interface Piece {
   label?: boolean;
   /** Code points of the text (for character spacing and justification). */
   chars: number;
-  /** Strongly right-to-left text. */
+  /** At a right-to-left (odd) embedding level: drawn right to left as a whole. */
   rtl: boolean;
+  /** Bidi embedding level (layout/bidi.ts); every character of a piece has the same. Absent: 0, or 1 when `rtl`. */
+  level?: number;
 }
 
 /**
@@ -109,19 +112,21 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   }
 
   const breaks = lineBreakOpportunities(text);
+  const levels = resolveLevels(text, p.style.bidi ? 1 : 0);
   const pieces: Piece[] = [];
   for (const atom of atoms) {
     const inline = atom.inline;
     const end = atom.start + atom.text.length;
     const face = ctx.fonts.face({ family: atom.style.font, bold: atom.style.bold, italic: atom.style.italic });
     const base = baseOf(atom.style, face);
-    const common = { style: atom.style, link: atom.link, face, metrics: face, size: base.size, rise: base.rise, breakAfter: breaks[end] === 1, chars: 1, rtl: false };
+    const level = levels[atom.start] ?? 0;
+    const common = { style: atom.style, link: atom.link, face, metrics: face, size: base.size, rise: base.rise, breakAfter: breaks[end] === 1, chars: 1, rtl: level % 2 === 1, level };
     if (inline?.type === "tab") pieces.push({ ...common, kind: "tab", text: "\t", width: 0 });
     else if (inline?.type === "break") pieces.push({ ...common, kind: "break", text: "", width: 0, breakKind: inline.kind });
     else if (inline?.type === "image" || inline?.type === "box") {
       if (inline.anchor) pieces.push({ ...common, kind: "float", text: "", width: 0, object: inline, breakAfter: false });
       else pieces.push({ ...common, kind: "object", text: "", width: inline.width, object: inline, label: atom.label });
-    } else if (atom.text) textPieces(atom, breaks, ctx.fonts, pieces);
+    } else if (atom.text) textPieces(atom, breaks, levels, ctx.fonts, pieces);
     void end;
   }
   return pieces;
@@ -159,7 +164,7 @@ function fontSlot(cp: number, style: RunStyle): 0 | 1 | 2 {
   return 0;
 }
 
-function textPieces(atom: Atom, breaks: Uint8Array, fonts: FontBook, out: Piece[]): void {
+function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: FontBook, out: Piece[]): void {
   const { style, text } = atom;
   // 1. Script runs (which family), 2. faces (fallback for missing glyphs), 3. words and spaces.
   let runStart = 0;
@@ -174,11 +179,11 @@ function textPieces(atom: Atom, breaks: Uint8Array, fonts: FontBook, out: Piece[
     const primary = fonts.face(req);
     const base = baseOf(style, primary);
     if (coversAll(primary, runText)) {
-      wordPieces(atom, offset, runText, primary, primary, base, breaks, out);
+      wordPieces(atom, offset, runText, primary, primary, base, breaks, levels, out);
       return;
     }
     for (const part of fonts.split(runText, req)) {
-      wordPieces(atom, offset, part.text, part.face, primary, base, breaks, out);
+      wordPieces(atom, offset, part.text, part.face, primary, base, breaks, levels, out);
       offset += part.text.length;
     }
   };
@@ -226,37 +231,34 @@ function isLetterOrDigit(cp: number): boolean {
   return !(cp >= 0x2000 && cp <= 0x206f) && cp !== 0xa0 && !(cp >= 0xa1 && cp <= 0xbf);
 }
 
-/** Cuts one face's text at break opportunities, space/non-space boundaries and small-caps case changes. */
-function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, metrics: FontFace, base: { size: number; rise: number }, breaks: Uint8Array, out: Piece[]): void {
+/** Cuts one face's text at break opportunities, space/non-space boundaries, bidi level changes and small-caps case changes. */
+function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, metrics: FontFace, base: { size: number; rise: number }, breaks: Uint8Array, levels: Uint8Array, out: Piece[]): void {
   const smallCaps = atom.style.smallCaps && !atom.style.caps;
   const abs = atom.start + offset;
   let start = 0;
   let kindSpace = false;
   let lower = false;
   let chars = 0;
-  let rtl = false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code >= 0xdc00 && code <= 0xdfff) continue; // low surrogate: counted with its high half
     const space = isBreakingSpace(code);
     const isLower = smallCaps && text[i] !== text[i]!.toUpperCase();
-    if (i > start && (space !== kindSpace || breaks[abs + i] === 1 || isLower !== lower)) {
-      pushPiece(atom, text.slice(start, i), face, metrics, base, lower, kindSpace, chars, rtl, breaks[abs + i] === 1, out);
+    if (i > start && (space !== kindSpace || breaks[abs + i] === 1 || isLower !== lower || levels[abs + i] !== levels[abs + start])) {
+      pushPiece(atom, text.slice(start, i), face, metrics, base, lower, kindSpace, chars, levels[abs + start]!, breaks[abs + i] === 1, out);
       start = i;
       chars = 0;
-      rtl = false;
     }
     if (i === start) {
       kindSpace = space;
       lower = isLower;
     }
     chars++;
-    if (code >= 0x590 && !rtl && isRtlChar(text.codePointAt(i)!)) rtl = true;
   }
-  if (start < text.length) pushPiece(atom, text.slice(start), face, metrics, base, lower, kindSpace, chars, rtl, breaks[abs + text.length] === 1, out);
+  if (start < text.length) pushPiece(atom, text.slice(start), face, metrics, base, lower, kindSpace, chars, levels[abs + start]!, breaks[abs + text.length] === 1, out);
 }
 
-function pushPiece(atom: Atom, t: string, face: FontFace, metrics: FontFace, base: { size: number; rise: number }, lower: boolean, space: boolean, chars: number, rtl: boolean, breakAfter: boolean, out: Piece[]): void {
+function pushPiece(atom: Atom, t: string, face: FontFace, metrics: FontFace, base: { size: number; rise: number }, lower: boolean, space: boolean, chars: number, level: number, breakAfter: boolean, out: Piece[]): void {
   const style = atom.style;
   const size = lower ? base.size * SMALL_CAPS_SCALE : base.size;
   const drawn = lower ? t.toUpperCase() : t;
@@ -275,7 +277,8 @@ function pushPiece(atom: Atom, t: string, face: FontFace, metrics: FontFace, bas
     noteRef: atom.noteRef,
     label: atom.label,
     chars,
-    rtl: rtl || (style.rtl && !space),
+    rtl: level % 2 === 1,
+    level,
   });
 }
 

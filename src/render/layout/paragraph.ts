@@ -4,15 +4,15 @@
  * decorations. Items are relative to the line box (x from the paragraph box's left edge, y from the
  * line top, text y = baseline).
  *
- * Right-to-left: lines are laid out from the start edge and mirrored for bidi paragraphs; pieces are
- * put in visual order with a simplified bidi algorithm (no explicit embeddings, no Arabic joining
- * forms beyond what the font's cmap gives, no fontkit shaping).
+ * Right-to-left: lines are laid out from the start edge and mirrored for bidi paragraphs; pieces
+ * carry their bidi embedding level (layout/bidi.ts, no explicit embeddings) and a line's pieces
+ * are put in visual order by rule L2; paint shapes and mirrors the right-to-left items.
  */
 import { LIMITS } from "../../limits";
 import type { Paragraph, RunStyle } from "../model/types";
 import { decorate } from "./inline-decorations";
 import { buildPieces, type Piece } from "./inline-pieces";
-import { directionOf, visualOrder, type Direction } from "./inline-script";
+import { visualOrderOfLevels } from "./bidi";
 import { leaderChar, nextStop, type ResolvedStop } from "./inline-tabs";
 import { chartItems } from "./chart";
 import type { Exclusions, FloatingObject, LayoutContext, LayoutParagraph, LineBox, PaintItem, ParagraphLayout } from "./types";
@@ -275,11 +275,8 @@ class ParagraphLayouter {
     for (let k = start; k <= lastVisible; k++) if (pieces[k]!.kind !== "float" && pieces[k]!.kind !== "break") visible.push(k);
     const needsBidi = this.bidi || visible.some((k) => pieces[k]!.rtl);
     if (needsBidi && visible.length > 0) {
-      const dirs: Direction[] = visible.map((k) => {
-        const pc = pieces[k]!;
-        return pc.kind === "text" ? (pc.rtl ? "rtl" : directionOf(pc.text)) : "neutral";
-      });
-      const order = visualOrder(dirs, this.bidi ? "rtl" : "ltr");
+      // Pieces made here (label suffix) have no level of their own: the paragraph's.
+      const order = visualOrderOfLevels(visible.map((k) => pieces[k]!.level ?? (pieces[k]!.rtl || this.bidi ? 1 : 0)));
       const startX = xs[off(visible[0]!)]!;
       const last = visible[visible.length - 1]!;
       const endX = xs[off(last)]! + ws[off(last)]!;
@@ -291,9 +288,9 @@ class ParagraphLayouter {
         x += ws[off(k)]!;
         vis.push(k);
       }
-      return this.emitLine(start, end, vis, xs, ws, place, stretch > 0, breakKind, dy, true);
+      return this.emitLine(start, end, vis, xs, ws, place, stretch > 0, breakKind, dy);
     }
-    return this.emitLine(start, end, visible, xs, ws, place, stretch > 0, breakKind, dy, false);
+    return this.emitLine(start, end, visible, xs, ws, place, stretch > 0, breakKind, dy);
   }
 
   /**
@@ -322,7 +319,7 @@ class ParagraphLayouter {
     return { height, baseline: first ? ascent * multiple : ascent - (natural - height) };
   }
 
-  private emitLine(start: number, end: number, order: number[], xs: number[], ws: number[], place: Placement, stretched: boolean, breakKind: Piece["breakKind"], dy: number, rtlText: boolean): LineBox {
+  private emitLine(start: number, end: number, order: number[], xs: number[], ws: number[], place: Placement, stretched: boolean, breakKind: Piece["breakKind"], dy: number): LineBox {
     const pieces = this.pieces;
     const off = (k: number) => k - start;
 
@@ -378,7 +375,7 @@ class ParagraphLayouter {
         // Text stays in logical order: paint draws right-to-left runs inside an item reversed (and
         // shaped). Right-to-left words are therefore never merged with their visual neighbours.
         const drawn = pc.text;
-        const rtlWord = pc.rtl || (rtlText && pc.kind === "text" && directionOf(pc.text) === "rtl");
+        const rtlWord = pc.rtl;
         if (!stretched && !rtlWord && merge && sameLook(mergeWith!, pc) && Math.abs(merge.x + merge.width - x) < 0.01) {
           merge.text += drawn;
           merge.width += w;
@@ -386,6 +383,7 @@ class ParagraphLayouter {
           merge = { kind: "text", x, y, text: drawn, face: pc.face, size: pc.size, color: pc.style.color, width: w };
           if (pc.style.charSpacing) merge.charSpacing = pc.style.charSpacing;
           if (pc.style.scale !== 100) merge.scale = pc.style.scale;
+          if (rtlWord) merge.rtl = true;
           mergeWith = pc;
           text.push(merge);
           if (rtlWord) merge = null;

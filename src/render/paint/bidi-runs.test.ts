@@ -36,3 +36,19 @@ describe("visualSegments", () => {
     }
   });
 });
+
+describe("visualSegments of a right-to-left item", () => {
+  it("draws the whole item reversed with mirrored brackets, letters as one shaped segment", () => {
+    expect(visualSegments("{#תלמידים}", true)).toEqual([{ text: "{", rtl: false }, { text: "תלמידים", rtl: true }, { text: "#}", rtl: false }]);
+    expect(visual2("(שלום):")).toBe(":(םולש)");
+  });
+
+  it("keeps an Arabic word with tatweel, marks and a zero-width non-joiner in one segment for joining", () => {
+    expect(visualSegments("الأمــم", true)).toEqual([{ text: "الأمــم", rtl: true }]);
+    expect(visualSegments("می\u200Cخواهم", true)).toEqual([{ text: "می\u200Cخواهم", rtl: true }]);
+    expect(visualSegments("مُحَمَّد.", true)).toEqual([{ text: ".", rtl: false }, { text: "مُحَمَّد", rtl: true }]);
+  });
+});
+
+/** Drawn left to right when the item is at a right-to-left level. */
+const visual2 = (text: string) => visualSegments(text, true).map((s) => (s.rtl ? [...s.text].reverse().join("") : s.text)).join("");

@@ -1,12 +1,15 @@
 /**
- * Visual order of one text item drawn on a left-to-right line (a small part of the Unicode bidi
- * algorithm, best effort): a span from the first to the last right-to-left letter of a run is
- * drawn right to left, numbers inside it stay left to right. Paragraph-level direction (w:bidi)
- * is layout's job: it places items; this only orders what is inside one item.
+ * Visual order inside one text item. Layout (layout/bidi.ts) cuts lines into items of one
+ * embedding level and marks those at an odd level `rtl`: such an item is drawn right to left as a
+ * whole, its punctuation mirrored ("(" drawn as ")") and placed by the reversal, its letters in
+ * segments fontkit shapes (Arabic joining) and reverses. An item not marked (text from elsewhere)
+ * falls back to a best-effort split: a span from the first to the last right-to-left letter is
+ * drawn right to left, numbers inside it stay left to right.
  *
  * The text stays in logical order inside each segment: fontkit shapes it (Arabic joining) and
  * draws the glyphs of a segment whose script is right-to-left in reverse, which is the visual order.
  */
+import { bidiClass, mirrorChar } from "../layout/bidi";
 
 export interface Segment {
   text: string;
@@ -21,8 +24,9 @@ export function hasRtl(text: string): boolean {
   return RTL.test(text);
 }
 
-/** Segments of `text` in drawing order, left to right. */
-export function visualSegments(text: string): Segment[] {
+/** Segments of `text` in drawing order, left to right; `rtl`: the item is at a right-to-left level. */
+export function visualSegments(text: string, rtl = false): Segment[] {
+  if (rtl) return rightToLeftSegments(text);
   const chars = [...text];
   if (!chars.some((c) => RTL.test(c))) return [{ text, rtl: false }];
   const kind = chars.map((c) => (RTL.test(c) ? "R" : STRONG_LTR.test(c) ? "L" : NUMBER.test(c) ? "N" : "-"));
@@ -66,4 +70,39 @@ function pushLtr(out: Segment[], text: string): void {
   const last = out[out.length - 1];
   if (last && !last.rtl) last.text += text;
   else out.push({ text, rtl: false });
+}
+
+/**
+ * An item at an odd level, in drawing order: letters (with their marks, joiners and tatweel) are
+ * right-to-left segments for shaping; other characters are reversed one by one and mirrored;
+ * digit groups keep their own order.
+ */
+function rightToLeftSegments(text: string): Segment[] {
+  const groups: Segment[] = [];
+  const chars = [...text];
+  for (let i = 0; i < chars.length; ) {
+    const c = bidiClass(chars[i]!.codePointAt(0)!);
+    let j = i + 1;
+    if (c === "EN" || c === "AN") {
+      while (j < chars.length && isNumberPart(chars, j)) j++;
+      groups.push({ text: chars.slice(i, j).join(""), rtl: false });
+    } else if (c === "R" || c === "AL" || c === "NSM" || c === "BN" || c === "L") {
+      while (j < chars.length && ["R", "AL", "NSM", "BN", "L"].includes(bidiClass(chars[j]!.codePointAt(0)!))) j++;
+      groups.push({ text: chars.slice(i, j).join(""), rtl: true });
+    } else groups.push({ text: mirrorChar(chars[i]!), rtl: false });
+    i = j;
+  }
+  const out: Segment[] = [];
+  for (const g of groups.reverse()) {
+    if (g.rtl) out.push(g);
+    else pushLtr(out, g.text);
+  }
+  return out;
+}
+
+function isNumberPart(chars: string[], j: number): boolean {
+  const c = bidiClass(chars[j]!.codePointAt(0)!);
+  if (c === "EN" || c === "AN") return true;
+  const next = chars[j + 1] ? bidiClass(chars[j + 1]!.codePointAt(0)!) : null;
+  return (c === "CS" || c === "ES") && (next === "EN" || next === "AN");
 }
