@@ -177,6 +177,27 @@ const CASES: Case[] = [
     model: [para([text("before "), { type: "image", image: "rIdImg", width: 40, height: 60, style: rs() }, text(" after"), { type: "break", kind: "line", style: rs() }, text("second line")])],
   },
   {
+    // An image-only line is as tall as the image (no descent); 1.5 spacing adds half of the 11 pt font's height below it, not half the image.
+    name: "image-only paragraph with 1.5 line spacing, then a paragraph",
+    xml: [p([inlineImage("rIdImg", 100, 100)], { spacing: { after: 0, line: 360, lineRule: "auto" } }), p("Next paragraph", base12)],
+    model: [
+      para([{ type: "image", image: "rIdImg", width: 100, height: 100, style: rs({ size: 11 }) }], { line: { rule: "auto", value: 1.5 } }, { markStyle: rs({ size: 11 }) }),
+      para([text("Next paragraph")]),
+    ],
+  },
+  {
+    name: "text and an image on a second line with 1.5 spacing, then a paragraph",
+    xml: [p(["first\n", "ab", inlineImage("rIdImg", 100, 100), "\nthird"], { ...base12, spacing: { after: 0, line: 360, lineRule: "auto" } }), p("Next paragraph", base12)],
+    model: [
+      para(
+        [text("first"), { type: "break", kind: "line", style: rs() }, text("ab"), { type: "image", image: "rIdImg", width: 100, height: 100, style: rs({ size: 11 }) },
+          { type: "break", kind: "line", style: rs() }, text("third")],
+        { line: { rule: "auto", value: 1.5 } },
+      ),
+      para([text("Next paragraph")]),
+    ],
+  },
+  {
     // The mark keeps the style's 11 pt: LibreOffice sizes the line after a final break by the paragraph style, Word by the mark.
     name: "justified paragraph ending with a line break, then another paragraph",
     xml: [p([r(LOREM, { sizePt: 12 }), r("\n", { sizePt: 12 })], { spacing: { after: 0, line: 240, lineRule: "auto" }, jc: "both" }), p("Next paragraph", base12)],
