@@ -38,7 +38,7 @@ class ParagraphLayouter {
   private readonly bidi: boolean;
   private readonly indentStart: number;
   private readonly indentEnd: number;
-  /** Natural (single-spaced) height of the last line laid out. */
+  /** Font height (single-spaced, without inline objects) of the last line laid out. */
   private lastNatural = 0;
 
   constructor(
@@ -297,10 +297,11 @@ class ParagraphLayouter {
    * Applies the paragraph's line spacing rule to a line's natural height and ascent, as LibreOffice
    * does for DOCX (measured): a multiple adds its extra space above the text, except on a
    * paragraph's first line, which keeps its natural height (the last line gets extra space below
-   * instead, see `run`); a multiple below 1 cuts the ascent.
+   * instead, see `run`); the extra is a share of the line's font height (`fontHeight`), not of an
+   * inline image's; a multiple below 1 cuts the ascent.
    * Exact lines put the baseline at 80 % of the height; at-least lines add the extra above.
    */
-  private spaced(natural: number, ascent: number, first: boolean): { height: number; baseline: number } {
+  private spaced(natural: number, ascent: number, first: boolean, fontHeight = natural): { height: number; baseline: number } {
     const rule = this.p.style.line;
     const pitch = this.ctx.linePitch;
     if (pitch && pitch > 0 && snapsToGrid(rule, natural, pitch)) {
@@ -314,8 +315,11 @@ class ParagraphLayouter {
       return { height: natural, baseline: ascent };
     }
     const multiple = rule.value > 0 ? rule.value : 1;
+    if (multiple >= 1) {
+      const extra = first ? 0 : (multiple - 1) * fontHeight;
+      return { height: natural + extra, baseline: ascent + extra };
+    }
     const height = natural * multiple;
-    if (multiple >= 1) return first ? { height: natural, baseline: ascent } : { height, baseline: ascent + height - natural };
     return { height, baseline: first ? ascent * multiple : ascent - (natural - height) };
   }
 
@@ -326,34 +330,41 @@ class ParagraphLayouter {
     // Line metrics over everything on the line (spaces, tabs and breaks included, as Word does).
     let ascent = 0;
     let below = 0;
+    // The tallest font on the line: proportional spacing multiplies this, never an object's height.
+    let fontHeight = 0;
     let any = false;
+    let hasObject = false;
     for (let k = start; k < end; k++) {
       const pc = pieces[k]!;
       if (pc.kind === "float") continue;
       any = true;
+      if (pc.kind === "object") {
+        hasObject = true;
+        // An inline object stands on the baseline and brings no descent of its own (LibreOffice, measured).
+        const h = pc.object!.height + pc.rise;
+        if (h > ascent) ascent = h;
+        continue;
+      }
       const m = pc.metrics;
       const a = m.ascent(pc.size) + pc.rise;
       const b = m.lineHeight(pc.size) - m.ascent(pc.size) - pc.rise;
-      if (pc.kind === "object") {
-        const h = pc.object!.height + pc.rise;
-        if (h > ascent) ascent = h;
-        // The run's own font still gives the line its descent.
-        const fb = pc.metrics.lineHeight(pc.style.size) - pc.metrics.ascent(pc.style.size);
-        if (fb > below) below = fb;
-        continue;
-      }
       if (a > ascent) ascent = a;
       if (b > below) below = b;
+      if (m.lineHeight(pc.size) > fontHeight) fontHeight = m.lineHeight(pc.size);
     }
-    if (!any) {
+    if (fontHeight === 0) {
+      // Nothing but objects (or nothing at all): the paragraph's font sets the minimum height and the spacing.
       const face = this.markFace();
       const size = this.p.markStyle.size;
-      ascent = face.ascent(size);
-      below = face.lineHeight(size) - ascent;
+      fontHeight = face.lineHeight(size);
+      if (!any) ascent = face.ascent(size);
+      below = Math.max(0, fontHeight - ascent);
     }
     const natural = ascent + below;
-    this.lastNatural = natural;
-    const { height: h0, baseline: b0 } = this.spaced(natural, ascent, this.lines.length === 0);
+    // Without objects the whole line (raised and lowered text included) is the font height.
+    if (!hasObject) fontHeight = natural;
+    this.lastNatural = fontHeight;
+    const { height: h0, baseline: b0 } = this.spaced(natural, ascent, this.lines.length === 0, fontHeight);
     const height = h0 + dy;
     const baseline = b0 + dy;
 
