@@ -247,6 +247,30 @@ const cases: Record<string, Uint8Array> = {
       B.p("After the table."),
     endnotes: B.endnote(1, "The endnote text printed at the end."),
   }),
+  // A page break before the text of a paragraph is a break before the paragraph: its list label
+  // and its space before go to the new page too.
+  leadingPageBreak: B.buildDocx({
+    body:
+      B.p("Intro one.", { numId: 1 }) +
+      B.p("Intro two.") +
+      B.p([B.pageBreak(), "Results heading"], { numId: 1, spacing: { before: 240 } }) +
+      B.p("Body text.") +
+      B.p([B.pageBreak(), "Plain after break"], { spacing: { before: 480 } }) +
+      B.p("Tail."),
+    numbering: B.numberingPart(B.numbering({ numId: 1, levels: [{ fmt: "decimal", text: "%1." }] })),
+  }),
+  // A table that starts a document with footnotes: LibreOffice keeps an empty paragraph above it.
+  tableFirstWithNotes: B.buildDocx({
+    body: B.table([["Alpha cell", "Bravo cell"], ["Charlie", "Delta"]], { widths: [4680, 4680] }) + B.p(["After.", B.footnoteRef(1)]),
+    footnotes: B.footnote(1, "The note text."),
+  }),
+  // A row split at the page bottom: a cell paragraph stays on the page only with its space after.
+  rowSplitSpaceAfter: B.buildDocx({
+    body:
+      Array.from({ length: 42 }, (_, i) => B.p(`Filler ${i + 1}`, { spacing: { after: 0 } })).join("") +
+      B.table([[["One", "Two", "Three", "Four"].map((w) => B.p(`Left line ${w}`)).join(""), ["One", "Two", "Three"].map((w) => B.p(`Right line ${w}`)).join("")]], { widths: [4680, 4680] }) +
+      B.p("After."),
+  }),
 };
 
 describe.skipIf(!have)("page flow matches LibreOffice", () => {
@@ -358,6 +382,20 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a footnote is printed at the bottom of the page of its reference", () => {
     check("footnote");
+  });
+
+  it("a page break before a paragraph's text moves its list label and space before to the new page", () => {
+    const r = check("leadingPageBreak");
+    expect(r.firstWords[1]).toEqual(["1.", "2.", "Plain"]);
+  });
+
+  it("a table starting a document with footnotes sits one empty paragraph lower", () => {
+    check("tableFirstWithNotes");
+  });
+
+  it("a table row splits after the last cell paragraph whose space after still fits", () => {
+    const r = check("rowSplitSpaceAfter");
+    expect(r.firstWords[1]).toEqual(["Filler", "Left"]);
   });
 
   it("an endnote referenced only from inside a table is printed after the body", () => {

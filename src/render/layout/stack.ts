@@ -19,9 +19,17 @@ export const stackBlocks: StackBlocks = (blocks, width, ctx) => {
   /** The paragraph just above, for contextual spacing (null after a table or at the top). */
   let prev: Paragraph | null = null;
   let pendingAfter = 0;
+  /**
+   * Moves the cursor down by the spacing between two blocks. A block's end is only a place to
+   * split a cell once the spacing below it fits too (LibreOffice): its break point moves down with it.
+   */
+  const gap = (space: number) => {
+    if (breakPoints[breakPoints.length - 1] === y) breakPoints[breakPoints.length - 1] = y + space;
+    y += space;
+  };
   blocks.forEach((block, i) => {
     if (block.type === "table") {
-      y += pendingAfter;
+      gap(pendingAfter);
       pendingAfter = 0;
       prev = null;
       const t = stackTable(block, width, ctx, y);
@@ -47,7 +55,7 @@ export const stackBlocks: StackBlocks = (blocks, width, ctx) => {
     // LibreOffice drops automatic (HTML-like) space before the first and after the last paragraph of a stack.
     const before = (block.style.contextualSpacing && sameAsPrev) || (i === 0 && block.style.autoSpaceBefore) ? 0 : laid.spaceBefore;
     // LibreOffice keeps the larger of the space after and the next space before (they do not add up).
-    y += Math.max(pendingAfter, before);
+    gap(Math.max(pendingAfter, before));
     for (const item of laid.items) items.push(shiftItem(item, 0, y));
     for (const bp of laid.breakPoints) breakPoints.push(y + bp);
     y += laid.height;
@@ -55,7 +63,7 @@ export const stackBlocks: StackBlocks = (blocks, width, ctx) => {
     pendingAfter = (block.style.contextualSpacing && sameAsNext) || (last && block.style.autoSpaceAfter) ? 0 : laid.spaceAfter;
     prev = block;
   });
-  y += pendingAfter;
+  gap(pendingAfter);
   return { height: y, items, breakPoints };
 };
 

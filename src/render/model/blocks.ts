@@ -143,7 +143,23 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   }
   const rc: RunContext = { ctx, story, out: para.inlines, base, mark: markStyle };
   readInlines(p, rc);
+  leadingPageBreakToBreakBefore(para);
   return para;
+}
+
+/**
+ * A page break before any text of a paragraph that has text after it: LibreOffice imports it as a
+ * page break before the paragraph (measured), so the numbering label, the space before and the
+ * text all start the next page.
+ */
+function leadingPageBreakToBreakBefore(para: Paragraph): void {
+  const isEmpty = (i: Inline) => i.type === "text" && i.text === "";
+  const at = para.inlines.findIndex((i) => !isEmpty(i));
+  const first = para.inlines[at];
+  if (first?.type !== "break" || first.kind !== "page") return;
+  if (!para.inlines.slice(at + 1).some((i) => i.type !== "break" && !isEmpty(i))) return;
+  para.inlines.splice(at, 1);
+  para.style = { ...para.style, pageBreakBefore: true };
 }
 
 function numberingPart(ctx: ParseContext): string {

@@ -78,6 +78,14 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
   });
   for (const b of sink) blocks.push(b);
   endSection(document.child("body")?.child("sectPr"));
+  // LibreOffice keeps an empty paragraph above a table that starts the document when the body
+  // references footnotes or endnotes (measured): the table starts one empty line lower.
+  const start = sections[0]!.blocks;
+  if (start[0]?.type === "table" && ctx.noteLabels.size > 0) {
+    single.children = [new XNode("", "p", 0, 0)];
+    start.unshift(...readBlocks(single, ctx, mainStory));
+    single.children = [];
+  }
 
   const headerFooters = new Map<string, Block[]>();
   for (const s of sections) {
