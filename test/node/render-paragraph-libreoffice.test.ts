@@ -177,6 +177,16 @@ const CASES: Case[] = [
     model: [para([text("before "), { type: "image", image: "rIdImg", width: 40, height: 60, style: rs() }, text(" after"), { type: "break", kind: "line", style: rs() }, text("second line")])],
   },
   {
+    // A footer's "name, centre, right" line whose right stop lies past the margin: the text ends at the stop, on the same line.
+    name: "right tab stop past the right margin",
+    xml: [p("Signer\tCentre\t+1 555 0100", { ...base12, tabs: [{ pos: 4680, val: "center" }, { pos: 10080, val: "right" }] })],
+    model: [
+      para([text("Signer"), { type: "tab", style: rs() }, text("Centre"), { type: "tab", style: rs() }, text("+1 555 0100")], {
+        tabs: [{ pos: 234, align: "center", leader: "none" }, { pos: 504, align: "right", leader: "none" }],
+      }),
+    ],
+  },
+  {
     // An image-only line is as tall as the image (no descent); 1.5 spacing adds half of the 11 pt font's height below it, not half the image.
     name: "image-only paragraph with 1.5 line spacing, then a paragraph",
     xml: [p([inlineImage("rIdImg", 100, 100)], { spacing: { after: 0, line: 360, lineRule: "auto" } }), p("Next paragraph", base12)],

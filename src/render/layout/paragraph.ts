@@ -170,7 +170,7 @@ class ParagraphLayouter {
       if (pc.kind === "break") return { end: i + 1, forced: false };
       // A tab whose stop is at or past the right edge starts the next line (LibreOffice).
       if (pc.kind === "tab" && !pc.label && i > start && cursor.tabReachesEdge()) return { end: i, forced: false };
-      if ((pc.kind === "text" || pc.kind === "object") && cursor.endWith(pc.width) > right + FIT_EPSILON) {
+      if ((pc.kind === "text" || pc.kind === "object") && cursor.endWith(pc.width) > cursor.limit() + FIT_EPSILON) {
         if (lastBreak > start) return { end: lastBreak, forced: false };
         if (pc.kind === "text" && !pc.label) {
           const room = right - cursor.end();
@@ -553,6 +553,15 @@ class TabCursor {
 
   end(): number {
     return this.pend ? this.pendStart(this.pend.segW, this.pend.decW) + this.pend.segW : this.x;
+  }
+
+  /**
+   * Where the line's text may end: the right edge, or a right tab stop set past it, which the
+   * text aligned to it may reach (LibreOffice's tab-over-margin for DOCX, measured).
+   */
+  limit(): number {
+    const stop = this.pend?.stop;
+    return stop && stop.align === "right" && stop.pos > this.right ? stop.pos : this.right;
   }
 
   /** End of the line if a piece of width `w` were added. */
