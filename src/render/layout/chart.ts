@@ -23,6 +23,8 @@ const LEGEND_KEY_GAP = 0.3;
 const LEGEND_ENTRY_GAP = 0.667;
 /** At most this many value axis intervals before the step grows. */
 const MAX_INTERVALS = 10;
+/** A fixed major unit (c:majorUnit) is honoured up to this many intervals. */
+const MAX_FIXED_INTERVALS = 100;
 /** Segments per full circle for pie slices. */
 const PIE_SEGMENTS = 180;
 
@@ -103,6 +105,15 @@ function frame(b: Box, color: Color | null, width: number, out: PaintItem[]): vo
   out.push({ kind: "line", x1: b.x, y1: b.y + b.height, x2: b.x, y2: b.y, width, color });
 }
 
+/** Values beyond this magnitude are drawn at it (keeps every coordinate finite). */
+const MAX_VALUE = 1e12;
+
+/** A series value at a category, clamped; null for a gap. */
+function valueAt(values: readonly (number | null)[], i: number): number | null {
+  const v = values[i];
+  return v === null || v === undefined || !Number.isFinite(v) ? null : Math.max(-MAX_VALUE, Math.min(MAX_VALUE, v));
+}
+
 /** Value axis: bounds and step. Starts at zero unless values are negative or the axis says so. */
 export function valueScale(chart: Chart): { min: number; max: number; step: number } {
   let lo = 0;
@@ -110,13 +121,13 @@ export function valueScale(chart: Chart): { min: number; max: number; step: numb
   const n = chart.categories.length;
   if (chart.percent) {
     hi = 1;
-    for (let i = 0; i < n; i++) for (const s of chart.series) if ((s.values[i] ?? 0) < 0) lo = -1;
+    for (let i = 0; i < n; i++) for (const s of chart.series) if ((valueAt(s.values, i) ?? 0) < 0) lo = -1;
   } else if (chart.stacked) {
     for (let i = 0; i < n; i++) {
       let pos = 0;
       let neg = 0;
       for (const s of chart.series) {
-        const v = s.values[i] ?? 0;
+        const v = valueAt(s.values, i) ?? 0;
         if (v >= 0) pos += v;
         else neg += v;
       }
@@ -124,20 +135,28 @@ export function valueScale(chart: Chart): { min: number; max: number; step: numb
       lo = Math.min(lo, neg);
     }
   } else {
-    for (const s of chart.series) for (const v of s.values) if (v !== null) ((hi = Math.max(hi, v)), (lo = Math.min(lo, v)));
+    for (const s of chart.series) {
+      for (let i = 0; i < s.values.length; i++) {
+        const v = valueAt(s.values, i);
+        if (v !== null) ((hi = Math.max(hi, v)), (lo = Math.min(lo, v)));
+      }
+    }
   }
-  if (chart.axisMin !== undefined) lo = chart.axisMin;
-  if (chart.axisMax !== undefined) hi = chart.axisMax;
+  const axisMin = chart.axisMin !== undefined && Math.abs(chart.axisMin) <= MAX_VALUE ? chart.axisMin : undefined;
+  const axisMax = chart.axisMax !== undefined && Math.abs(chart.axisMax) <= MAX_VALUE ? chart.axisMax : undefined;
+  if (axisMin !== undefined) lo = axisMin;
+  if (axisMax !== undefined) hi = axisMax;
   if (!(hi > lo)) hi = lo + 1;
-  if (chart.percent) return { min: lo, max: hi, step: chart.majorUnit ?? 0.1 };
+  if (chart.percent) return { min: lo, max: hi, step: chart.majorUnit !== undefined && chart.majorUnit >= 0.01 ? chart.majorUnit : 0.1 };
   // Room above the highest value (5 % of the range), then whole steps.
   const span = hi - lo;
-  const headroomHi = chart.axisMax === undefined ? hi + span * 0.05 : hi;
-  const headroomLo = chart.axisMin === undefined && lo < 0 ? lo - span * 0.05 : lo;
+  const headroomHi = axisMax === undefined ? hi + span * 0.05 : hi;
+  const headroomLo = axisMin === undefined && lo < 0 ? lo - span * 0.05 : lo;
   let step = chart.majorUnit ?? niceStep(headroomHi - headroomLo);
-  if ((headroomHi - headroomLo) / step > 1_000) step = niceStep(headroomHi - headroomLo);
-  const min = chart.axisMin ?? Math.floor(headroomLo / step) * step;
-  const max = chart.axisMax ?? Math.ceil(headroomHi / step) * step;
+  // A fixed step that would draw hundreds of gridlines is replaced by a nice one.
+  if (!((headroomHi - headroomLo) / step <= MAX_FIXED_INTERVALS)) step = niceStep(headroomHi - headroomLo);
+  const min = axisMin ?? Math.floor(headroomLo / step) * step;
+  const max = axisMax ?? Math.ceil(headroomHi / step) * step;
   return { min, max: max > min ? max : min + step, step };
 }
 
@@ -151,8 +170,9 @@ function formatTick(v: number, step: number, percent: boolean): string {
   const value = percent ? v * 100 : v;
   const s = percent ? step * 100 : step;
   const decimals = s >= 1 ? 0 : Math.min(10, Math.ceil(-Math.log10(s) - 1e-9));
-  const r = value.toFixed(decimals);
-  const clean = /^-0(\.0*)?$/.test(r) ? r.slice(1) : r;
+  // "General" number format: no trailing zeros (0, 0.5, 1 ...), no minus zero.
+  const r = Number(value.toFixed(decimals));
+  const clean = Object.is(r, -0) ? "0" : String(r);
   return percent ? `${clean}%` : clean;
 }
 
@@ -160,7 +180,7 @@ function axisChart(chart: Chart, plot: Box, faceOf: (s: RunStyle) => Measured, o
   const cats = chart.categories;
   const scale = valueScale(chart);
   const ticks: number[] = [];
-  for (let i = 0; i <= 1_000; i++) {
+  for (let i = 0; i <= MAX_FIXED_INTERVALS; i++) {
     const v = scale.min + i * scale.step;
     if (v > scale.max + scale.step * 1e-6) break;
     ticks.push(v);
@@ -238,13 +258,13 @@ function bars(chart: Chart, area: Box, slot: number, pos: (v: number) => number,
   const thickness = slot / (barsAcross + chart.gapWidth / 100);
   const step = thickness * (1 - overlap);
   for (let i = 0; i < chart.categories.length; i++) {
-    const total = chart.percent ? chart.series.reduce((a, s) => a + Math.abs(s.values[i] ?? 0), 0) || 1 : 1;
+    const total = chart.percent ? chart.series.reduce((a, s) => a + Math.abs(valueAt(s.values, i) ?? 0), 0) || 1 : 1;
     let posStack = 0;
     let negStack = 0;
     const groupStart = i * slot + (slot - (thickness + step * (chart.stacked ? 0 : count - 1))) / 2;
     chart.series.forEach((s, k) => {
-      const raw = s.values[i];
-      if (raw === null || raw === undefined) return;
+      const raw = valueAt(s.values, i);
+      if (raw === null) return;
       const v = raw / total;
       let from = 0;
       if (chart.stacked) {
@@ -273,8 +293,8 @@ function lines(chart: Chart, area: Box, slot: number, pos: (v: number) => number
   for (const s of chart.series) {
     let prev: { x: number; y: number } | null = null;
     for (let i = 0; i < chart.categories.length; i++) {
-      const raw = s.values[i];
-      if (raw === null || raw === undefined) {
+      const raw = valueAt(s.values, i);
+      if (raw === null) {
         prev = null;
         continue;
       }
@@ -290,7 +310,7 @@ function lines(chart: Chart, area: Box, slot: number, pos: (v: number) => number
 function pieChart(chart: Chart, plot: Box, out: PaintItem[]): void {
   const s = chart.series[0];
   if (!s) return;
-  const values = s.values.map((v) => (v !== null && v > 0 ? v : 0));
+  const values = s.values.map((_, i) => Math.max(0, valueAt(s.values, i) ?? 0));
   const total = values.reduce((a, b) => a + b, 0);
   if (!(total > 0)) return;
   const r = Math.max(0, Math.min(plot.width, plot.height) / 2 - 2);
