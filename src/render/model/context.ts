@@ -10,6 +10,7 @@ import type { ImageResource, NumberFormat, RunStyle } from "./types";
 import type { Numbering } from "./numbering";
 import type { ReadEnv, RunProps } from "./properties";
 import type { Styles } from "./styles";
+import { detach } from "./xml-tree";
 
 /** One part whose content is read as blocks, with its relationships and open complex fields. */
 export interface Story {
@@ -78,7 +79,8 @@ export class ParseContext {
     if (!r) {
       r = make();
       r.style = this.intern(r.style);
-      m.set(key, r);
+      // The key is a slice of the part's text: a copy lets the segment it came from be collected.
+      m.set(detach(key), r);
     }
     return r;
   }

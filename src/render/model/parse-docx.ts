@@ -8,7 +8,7 @@ import { LimitExceeded, SignetError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { DocxPackage, type Relationship } from "../../docx/package";
 import type { Block, DocumentModel, FontTableEntry, Section } from "./types";
-import { parseTree, XNode } from "./xml-tree";
+import { parseTree, parseTreeUtf8, XNode } from "./xml-tree";
 import { EMPTY_THEME, readTheme } from "./theme";
 import { Styles } from "./styles";
 import { Numbering } from "./numbering";
@@ -62,11 +62,11 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     sink.length = 0;
     endSection(sectPr);
   };
-  // The body is read one top-level element at a time while the part is parsed, and each element's
-  // subtree is dropped once read: the whole element tree of a large document.xml never exists at
-  // once (about 60 MB for 12 MB of XML, half the isolate).
+  // The body is read one top-level element at a time while the part is decoded and parsed, and
+  // each element's subtree is dropped once read: neither the whole text of a large document.xml
+  // (25 MB for 12 MB of Cyrillic XML) nor its whole element tree (35 MB) ever exists at once.
   const single = new XNode("", "#block", 0, 0);
-  const document = parseTree(pkg.readXml(main), main, {
+  const document = parseTreeUtf8(pkg.readBinary(main, LIMITS.docx.maxXmlPartBytes), main, {
     depth: 3,
     onComplete(node, parent) {
       if (parent.name !== "body" || node.name === "sectPr") return false;

@@ -4,6 +4,7 @@
  * from the source slice. No DTD, bounded depth: the tokenizer enforces both.
  */
 import { decodeEntities, localName, tokenize } from "../../docx/xml";
+import { forEachSegment } from "./xml-segments";
 
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
@@ -102,7 +103,7 @@ export class XNode {
  * font name read from an attribute was enough).
  * Concatenation and then slicing flattens into a new string of the piece's own length.
  */
-function detach(s: string): string {
+export function detach(s: string): string {
   return s.length < 13 ? s : (" " + s).slice(1);
 }
 
@@ -118,27 +119,77 @@ export interface TreeStream {
 
 /** Parses a whole part; returns its root element (throws docx_invalid on malformed XML). */
 export function parseTree(xml: string, part: string, stream?: TreeStream): XNode {
-  const holder = new XNode(xml, "#document", 0, 0);
-  const stack: XNode[] = [holder];
-  const complete = (node: XNode, parent: XNode) => {
-    if (stream && stack.length === stream.depth && stream.onComplete(node, parent)) parent.children.pop();
-  };
-  tokenize(xml, part, {
-    open(name, _start, attrStart, attrEnd, openEnd, selfClosing) {
-      const node = new XNode(xml, localName(name), attrStart, attrEnd);
-      node.contentStart = openEnd;
-      node.contentEnd = openEnd;
-      const parent = stack[stack.length - 1]!;
-      if (parent.children === NO_CHILDREN) parent.children = [node];
-      else parent.children.push(node);
-      if (!selfClosing) stack.push(node);
-      else complete(node, parent);
-    },
-    close(_name, start) {
-      const node = stack.pop()!;
-      node.contentEnd = start;
-      complete(node, stack[stack.length - 1]!);
-    },
-  });
-  return holder.children[0] ?? holder;
+  const builder = new TreeBuilder(stream);
+  builder.add(xml, part, 0, xml.length);
+  return builder.root();
+}
+
+/**
+ * Parses a part from its UTF-8 bytes, decoding and tokenizing it a segment at a time
+ * (xml-segments.ts): with `stream` dropping the elements it has read, no more than a segment of
+ * the part's text and the element being read are held at once. Same tree, same errors as
+ * `parseTree` on the decoded text, except that elements above `stream.depth` have an empty
+ * content range (their text spans segments).
+ */
+export function parseTreeUtf8(bytes: Uint8Array, part: string, stream: TreeStream, windowBytes?: number): XNode {
+  const builder = new TreeBuilder(stream);
+  forEachSegment(bytes, part, stream.depth, (seg) => {
+    // The open elements' tags around the segment make it balanced; their events are skipped.
+    const before = seg.openBefore.map((n) => `<${n}>`).join("");
+    const after = seg.openAfter.map((n) => `</${n}>`).reverse().join("");
+    builder.add(before + seg.text.slice(seg.from, seg.to) + after, part, before.length, before.length + seg.to - seg.from);
+  }, windowBytes);
+  return builder.root();
+}
+
+/** Builds the element tree from tokenizer events, possibly over several texts (segments). */
+class TreeBuilder {
+  private readonly holder = new XNode("", "#document", 0, 0);
+  private readonly stack: XNode[] = [this.holder];
+  /**
+   * One string per distinct tag name: the tokenizer's name is a fresh copy per tag, and a part
+   * has a few dozen distinct names over hundreds of thousands of elements.
+   */
+  private readonly names = new Map<string, string>();
+
+  constructor(private readonly stream?: TreeStream) {}
+
+  root(): XNode {
+    return this.holder.children[0] ?? this.holder;
+  }
+
+  /** Tokenizes `xml`; events outside [from, to) (tags added to balance a segment) are skipped. */
+  add(xml: string, part: string, from: number, to: number): void {
+    const { stack, names } = this;
+    tokenize(xml, part, {
+      open: (name, start, attrStart, attrEnd, openEnd, selfClosing) => {
+        if (start < from) return;
+        let local = names.get(name);
+        if (local === undefined) names.set(name, (local = detach(localName(name))));
+        const node = new XNode(xml, local, attrStart, attrEnd);
+        node.contentStart = openEnd;
+        node.contentEnd = openEnd;
+        const parent = stack[stack.length - 1]!;
+        if (parent.children === NO_CHILDREN) parent.children = [node];
+        else parent.children.push(node);
+        if (!selfClosing) stack.push(node);
+        else this.complete(node, parent);
+      },
+      close: (_name, start) => {
+        if (start >= to) return;
+        const node = stack.pop()!;
+        // An element opened in an earlier segment points into that segment's text.
+        if (node.xml === xml) node.contentEnd = start;
+        this.complete(node, stack[stack.length - 1]!);
+      },
+    });
+  }
+
+  private complete(node: XNode, parent: XNode): void {
+    // A pushed-to array keeps spare capacity (17 slots once it grows past one): an exact copy
+    // halves what a large tree (styles.xml, a long table) holds.
+    if (node.children.length > 1) node.children = node.children.slice();
+    const stream = this.stream;
+    if (stream && this.stack.length === stream.depth && stream.onComplete(node, parent)) parent.children.pop();
+  }
 }
