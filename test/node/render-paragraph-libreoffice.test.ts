@@ -11,8 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDocx, inlineImage, numbering, numberingPart, p, r, type ParagraphProps } from "../support/docx-builder";
-import { convertWithLibreOffice, libreOfficeAvailable } from "./support/libreoffice";
+import { buildDocx, inlineImage, numbering, numberingPart, p, r, sectPr, type ParagraphProps } from "../support/docx-builder";
+import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes } from "./support/libreoffice";
+import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { loadFontBook } from "../../src/render/fonts/font-book";
 import type { FontBook } from "../../src/render/fonts/types";
@@ -391,5 +392,47 @@ describe.skipIf(!available)("underline and strike-out match LibreOffice", () => 
       .filter(({ o, t }) => Math.abs(o.x - t.x) > 1 || Math.abs(o.y - t.y) > 0.3 || Math.abs(o.width - t.width) > 0.15 || Math.abs(o.length - t.length) > 1.5)
       .map(({ o, t }) => `ours ${JSON.stringify(o)} LibreOffice ${JSON.stringify(t)}`);
     expect(far).toEqual([]);
+  });
+});
+
+/**
+ * Whole documents (parsed and laid out by `renderDocxToPdf`) for rules that live in the model:
+ * each LibreOffice word (`pdftotext -bbox`) must have the same word in Signet's PDF on the same
+ * page within 1 pt (left edge and bottom edge).
+ */
+const DOCUMENT_CASES: { name: string; body: string }[] = [
+  {
+    // LibreOffice reads w:before / w:after when given and ignores the *Lines form then; alone, 100 lines-hundredths are 12 pt.
+    name: "paragraph spacing in lines (w:beforeLines, w:afterLines)",
+    body: [
+      `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>Start</w:t></w:r></w:p>`,
+      `<w:p><w:pPr><w:spacing w:beforeLines="100" w:after="0"/></w:pPr><w:r><w:t>Lines only</w:t></w:r></w:p>`,
+      `<w:p><w:pPr><w:spacing w:beforeLines="40" w:before="96" w:afterLines="40" w:after="96"/></w:pPr><w:r><w:t>Both forms</w:t></w:r></w:p>`,
+      `<w:p><w:pPr><w:spacing w:beforeLines="200" w:before="0" w:after="0"/></w:pPr><w:r><w:t>Zero twips</w:t></w:r></w:p>`,
+      `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>End</w:t></w:r></w:p>`,
+    ].join(""),
+  },
+];
+
+describe.skipIf(!available)("documents match LibreOffice (model and layout)", () => {
+  DOCUMENT_CASES.forEach((c) => {
+    it(c.name, async () => {
+      const docx = buildDocx({ body: c.body + sectPr() });
+      const theirs = await wordBoxes(await convertWithLibreOffice(docx));
+      const ours = await wordBoxes(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
+      expect(ours.length).toBe(theirs.length);
+      const far: string[] = [];
+      theirs.forEach((page, i) => {
+        const pool = [...(ours[i]?.words ?? [])];
+        for (const w of page.words) {
+          const k = pool.findIndex((o) => o.text === w.text);
+          const o = k >= 0 ? pool.splice(k, 1)[0]! : undefined;
+          if (!o || Math.abs(o.xMin - w.xMin) > 1 || Math.abs(o.yMax - w.yMax) > 1) {
+            far.push(`${w.text}: LibreOffice (${w.xMin}, ${w.yMax}) ours ${o ? `(${o.xMin}, ${o.yMax})` : "missing"}`);
+          }
+        }
+      });
+      expect(far).toEqual([]);
+    });
   });
 });

@@ -98,6 +98,15 @@ const UNDERLINES: Record<string, UnderlineStyle> = {
   wave: "wave", wavyHeavy: "wave", wavyDouble: "wave", none: "none",
 };
 
+/**
+ * w:beforeLines / w:afterLines (hundredths of a line) as LibreOffice reads them (measured): only
+ * when w:before / w:after is absent, and a line is 12 pt whatever the font.
+ */
+function spacingLines(v: string | undefined): number | undefined {
+  const n = int(v);
+  return n === undefined ? undefined : (n / 100) * 12;
+}
+
 export function readRunProps(rPr: XNode | undefined, env: ReadEnv): RunProps {
   const p: RunProps = {};
   if (!rPr) return p;
@@ -281,8 +290,7 @@ export function readParaProps(pPr: XNode | undefined, env: ReadEnv): ParaProps {
           p.spaceBefore = 14;
           p.autoSpaceBefore = true;
         } else {
-          const lines = int(c.attr("beforeLines"));
-          const b = lines ? (lines / 100) * env.charUnit * 1.2 : twips(c.attr("before"));
+          const b = twips(c.attr("before")) ?? spacingLines(c.attr("beforeLines"));
           if (b !== undefined) {
             p.spaceBefore = Math.max(0, b);
             p.autoSpaceBefore = false;
@@ -292,8 +300,7 @@ export function readParaProps(pPr: XNode | undefined, env: ReadEnv): ParaProps {
           p.spaceAfter = 14;
           p.autoSpaceAfter = true;
         } else {
-          const lines = int(c.attr("afterLines"));
-          const a = lines ? (lines / 100) * env.charUnit * 1.2 : twips(c.attr("after"));
+          const a = twips(c.attr("after")) ?? spacingLines(c.attr("afterLines"));
           if (a !== undefined) {
             p.spaceAfter = Math.max(0, a);
             p.autoSpaceAfter = false;
