@@ -1,4 +1,6 @@
 import type { FontSource } from "./fonts/types";
+import type { LaidOutDocument } from "./layout/types";
+import type { DocumentModel } from "./model/types";
 import { parseDocx } from "./model/parse-docx";
 import { loadFontBook } from "./fonts/font-book";
 import { layoutDocument } from "./layout/flow";
@@ -11,8 +13,17 @@ export interface RenderOptions {
 
 /** Renders a DOCX to PDF bytes. A package that cannot be read throws 422 `docx_invalid`. */
 export async function renderDocxToPdf(docx: Uint8Array, opts: RenderOptions): Promise<Uint8Array> {
+  const { laidOut, images } = await layOut(docx, opts);
+  return paintDocument(laidOut, { images });
+}
+
+/**
+ * Parses and lays out. The model is let go on return: painting needs only its images, and a
+ * large document's model (about 20 MB for 180 pages of tables) would otherwise be held until the
+ * PDF is saved.
+ */
+async function layOut(docx: Uint8Array, opts: RenderOptions): Promise<{ laidOut: LaidOutDocument; images: DocumentModel["images"] }> {
   const model = parseDocx(docx);
   const fonts = await loadFontBook(model, opts.fonts);
-  const laidOut = layoutDocument(model, fonts);
-  return paintDocument(laidOut, model);
+  return { laidOut: layoutDocument(model, fonts), images: model.images };
 }

@@ -18,7 +18,8 @@ import { ContentStreamBuilder, rgbOperands } from "./content-stream";
 const LETTER = { width: 612, height: 792 };
 const BLACK = "0 0 0";
 
-export async function paintDocument(doc: LaidOutDocument, model: DocumentModel): Promise<Uint8Array> {
+/** `model`: only its images are read (the renderer passes just those, so the model can be collected while painting). */
+export async function paintDocument(doc: LaidOutDocument, model: Pick<DocumentModel, "images">): Promise<Uint8Array> {
   const pdf = await PDFDocument.create({ updateMetadata: false });
   pdf.setProducer("Signet");
   if (doc.title?.trim()) pdf.setTitle(doc.title.trim(), { showInWindowTitleBar: true });
@@ -48,7 +49,7 @@ class Painter {
 
   constructor(
     private readonly pdf: PDFDocument,
-    private readonly model: DocumentModel,
+    private readonly model: Pick<DocumentModel, "images">,
   ) {
     this.fonts = new FontEmbedder(pdf);
   }
