@@ -8,6 +8,7 @@ import { LIMITS } from "../../limits";
 import type { FontBook, FontFace } from "../fonts/types";
 import type { Inline, Paragraph, RunStyle } from "../model/types";
 import { isBreakingSpace, lineBreakOpportunities } from "./line-break";
+import { joinedWidth } from "./arabic-joining";
 import { resolveLevels } from "./bidi";
 import { isComplexScript, isEastAsian } from "./inline-script";
 import type { LayoutContext } from "./types";
@@ -293,7 +294,7 @@ function unitWidth(face: FontFace, text: string): number {
   }
   let w = cache.get(text);
   if (w === undefined) {
-    w = face.widthOf(text, 1);
+    w = joinedWidth(face, text, 1);
     if (cache.size >= LIMITS.paragraph.widthCacheEntries) cache.clear();
     cache.set(text, w);
   }

@@ -9,6 +9,7 @@
  * The text stays in logical order inside each segment: fontkit shapes it (Arabic joining) and
  * draws the glyphs of a segment whose script is right-to-left in reverse, which is the visual order.
  */
+import { isDefaultIgnorable } from "../layout/arabic-joining";
 import { bidiClass, mirrorChar } from "../layout/bidi";
 
 export interface Segment {
@@ -81,13 +82,21 @@ function rightToLeftSegments(text: string): Segment[] {
   const groups: Segment[] = [];
   const chars = [...text];
   for (let i = 0; i < chars.length; ) {
-    const c = bidiClass(chars[i]!.codePointAt(0)!);
+    const cp = chars[i]!.codePointAt(0)!;
+    const c = bidiClass(cp);
     let j = i + 1;
+    // Joiners and direction marks draw nothing and are not text (LibreOffice extracts none):
+    // dropped, ending the shaping segment, so a zero-width non-joiner keeps the letters on both
+    // sides apart. Handed to fontkit they became space glyphs with a space's advance.
+    if (isDefaultIgnorable(cp)) {
+      i = j;
+      continue;
+    }
     if (c === "EN" || c === "AN") {
       while (j < chars.length && isNumberPart(chars, j)) j++;
       groups.push({ text: chars.slice(i, j).join(""), rtl: false });
     } else if (c === "R" || c === "AL" || c === "NSM" || c === "BN" || c === "L") {
-      while (j < chars.length && ["R", "AL", "NSM", "BN", "L"].includes(bidiClass(chars[j]!.codePointAt(0)!))) j++;
+      while (j < chars.length && ["R", "AL", "NSM", "BN", "L"].includes(bidiClass(chars[j]!.codePointAt(0)!)) && !isDefaultIgnorable(chars[j]!.codePointAt(0)!)) j++;
       groups.push({ text: chars.slice(i, j).join(""), rtl: true });
     } else groups.push({ text: mirrorChar(chars[i]!), rtl: false });
     i = j;

@@ -12,6 +12,7 @@ import type { LaidOutDocument, PaintItem } from "../layout/types";
 import { FontEmbedder } from "./embed-fonts";
 import { addLink, linkTarget } from "./link-annotation";
 import { imageFits } from "./image-check";
+import { joinedWidth } from "../layout/arabic-joining";
 import { hasRtl, visualSegments } from "./bidi-runs";
 import { ContentStreamBuilder, rgbOperands } from "./content-stream";
 
@@ -81,7 +82,7 @@ class Painter {
           let x = item.x;
           for (const seg of item.rtl || hasRtl(item.text) ? visualSegments(item.text, item.rtl) : [{ text: item.text, rtl: false }]) {
             content.show(x, flipY(item.y), font.encode(seg.text, seg.rtl));
-            x += (item.face.widthOf(seg.text, item.size) + (item.charSpacing ?? 0) * [...seg.text].length) * stretch;
+            x += (joinedWidth(item.face, seg.text, item.size) + (item.charSpacing ?? 0) * [...seg.text].length) * stretch;
           }
           break;
         }
