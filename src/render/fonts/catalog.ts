@@ -176,6 +176,23 @@ export function substituteFamily(name: string, fontTable?: ReadonlyMap<string, F
   return UNKNOWN_SANS;
 }
 
+/**
+ * The face for a run's East Asian text (ideographs, kana, Hangul, and with w:hint="eastAsia" the
+ * shared punctuation): a family we know by name (a Latin font set as the East Asian one), else Droid
+ * Sans Fallback — SimSun, MS Mincho, Malgun Gothic and every other CJK face come out in it, as in
+ * LibreOffice, which asks fontconfig for them with the run's East Asian language.
+ */
+export function eastAsianFamily(name: string, fontTable?: ReadonlyMap<string, FontTableEntry>): FamilyId {
+  const direct = KNOWN[normalize(name)];
+  if (direct) return direct;
+  const entry = fontTable?.get(name) ?? findEntry(fontTable, name);
+  for (const alt of entry?.altName?.split(/[,;]/) ?? []) {
+    const viaAlt = KNOWN[normalize(alt)];
+    if (viaAlt) return viaAlt;
+  }
+  return "DroidSansFallback";
+}
+
 function findEntry(fontTable: ReadonlyMap<string, FontTableEntry> | undefined, name: string): FontTableEntry | undefined {
   if (!fontTable) return undefined;
   const wanted = normalize(name);

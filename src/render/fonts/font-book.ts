@@ -4,7 +4,8 @@
  * faces lack (found by scanning the model's text).
  */
 import type { Block, DocumentModel, FontTableEntry, Inline, RunStyle } from "../model/types";
-import { fallbackFamilies, fontFile, mayCover, substituteFamily, type FamilyId } from "./catalog";
+import { eastAsianFamily, fallbackFamilies, fontFile, mayCover, substituteFamily, type FamilyId } from "./catalog";
+import { isEastAsian, isEastAsianShared } from "./east-asian";
 import { faceFromBytes, type LoadedFace } from "./font-face";
 import type { FaceRequest, FontBook, FontFace, FontSource } from "./types";
 
@@ -103,10 +104,10 @@ class LoadedFontBook implements FontBook {
   }
 
   private resolve(req: FaceRequest): { primary: LoadedFace; fallbacks: LoadedFace[] } {
-    const key = `${req.family}\u0000${req.bold ? 1 : 0}${req.italic ? 1 : 0}`;
+    const key = `${req.family}\u0000${req.bold ? 1 : 0}${req.italic ? 1 : 0}${req.eastAsian ? 1 : 0}`;
     let r = this.resolved.get(key);
     if (!r) {
-      const family = substituteFamily(req.family, this.fontTable);
+      const family = req.eastAsian ? eastAsianFamily(req.family, this.fontTable) : substituteFamily(req.family, this.fontTable);
       const primary = this.nearest(family, req.bold, req.italic) ?? this.anyFace;
       const fallbacks = fallbackFamilies(family)
         .map((fb) => this.nearest(fb, req.bold, req.italic))
@@ -165,6 +166,18 @@ function collectUsage(model: DocumentModel): Map<string, Usage> {
     usagesOf.set(style, us);
     return us;
   };
+  // East Asian text is drawn with the run's East Asian face (layout/inline-pieces.ts `fontSlot`):
+  // it is loaded only when such text occurs.
+  const eastAsianUsage = (style: RunStyle): Usage => {
+    const family = eastAsianFamily(style.fontEastAsia ?? style.font, model.fontTable);
+    const key = fontFile(family, style.bold, style.italic);
+    let u = usage.get(key);
+    if (!u) {
+      u = { key: { family, bold: style.bold, italic: style.italic }, codePoints: new Set() };
+      usage.set(key, u);
+    }
+    return u;
+  };
   const note = (style: RunStyle, text: string) => {
     if (style.hidden) return;
     const us = usagesFor(style);
@@ -174,7 +187,8 @@ function collectUsage(model: DocumentModel): Map<string, Usage> {
       const cp = all.codePointAt(i)!;
       if (cp > 0xffff) i++;
       if (cp < 0x20) continue;
-      for (const u of us) u.codePoints.add(cp);
+      if (isEastAsian(cp) || (style.eastAsiaHint && isEastAsianShared(cp))) eastAsianUsage(style).codePoints.add(cp);
+      else for (const u of us) u.codePoints.add(cp);
     }
   };
 

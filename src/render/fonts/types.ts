@@ -30,6 +30,8 @@ export interface FaceRequest {
   family: string;
   bold: boolean;
   italic: boolean;
+  /** The run's East Asian font slot: an unknown family maps to the CJK face (catalog `eastAsianFamily`). */
+  eastAsian?: boolean;
 }
 
 /** Resolves family names (through the document's font table and our substitutes) to loaded faces. */

@@ -10,7 +10,7 @@ import type { Inline, Paragraph, RunStyle } from "../model/types";
 import { isBreakingSpace, lineBreakOpportunities } from "./line-break";
 import { joinedWidth } from "./arabic-joining";
 import { resolveLevels } from "./bidi";
-import { isComplexScript, isEastAsian } from "./inline-script";
+import { isComplexScript, isEastAsian, isEastAsianShared } from "./inline-script";
 import type { LayoutContext } from "./types";
 
 export type ObjectInline = Extract<Inline, { type: "image" } | { type: "box" }>;
@@ -161,9 +161,18 @@ function positionRise(style: RunStyle, face?: FontFace): number {
 /** Which of the run's fonts draws a code point: 0 Latin, 1 East Asian, 2 complex script. */
 function fontSlot(cp: number, style: RunStyle): 0 | 1 | 2 {
   if (style.rtl || isComplexScript(cp)) return style.fontComplex ? 2 : 0;
-  if (isEastAsian(cp)) return style.fontEastAsia ? 1 : 0;
+  // East Asian text is always in the East Asian slot (its face also gives the line metrics, as in
+  // LibreOffice), even when the run names one font for all scripts.
+  if (isEastAsian(cp) || (style.eastAsiaHint && isEastAsianShared(cp))) return 1;
   return 0;
 }
+
+function tallerFace(a: FontFace, b: FontFace): FontFace {
+  return b.lineHeight(1) > a.lineHeight(1) ? b : a;
+}
+
+/** Quick test for text needing the East Asian slot (see `isEastAsian`). */
+const EAST_ASIAN_TEXT = /[\u1100-\u11ff\u2e80-\u9fff\ua000-\ua4cf\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u{20000}-\u{3fffd}]/u;
 
 function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: FontBook, out: Piece[]): void {
   const { style, text } = atom;
@@ -172,23 +181,26 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: F
   let runSlot = -1;
   const flushRun = (endIdx: number) => {
     if (endIdx <= runStart) return;
-    const family = runSlot === 2 ? style.fontComplex! : runSlot === 1 ? style.fontEastAsia! : style.font;
+    const family = runSlot === 2 ? style.fontComplex! : runSlot === 1 ? (style.fontEastAsia ?? style.font) : style.font;
     let offset = runStart;
-    const req = { family, bold: style.bold, italic: style.italic };
+    const req = { family, bold: style.bold, italic: style.italic, eastAsian: runSlot === 1 };
     const runText = text.slice(runStart, endIdx);
     // Most runs need no fallback face: skip the font book's per-character split for them.
     const primary = fonts.face(req);
     const base = baseOf(style, primary);
+    // East Asian text: the line is as tall as the taller of the East Asian and the Latin face
+    // (LibreOffice, measured: SimSun text in Droid Sans Fallback keeps Noto's 1.36 em lines).
+    const metrics = runSlot === 1 ? tallerFace(primary, fonts.face({ family: style.font, bold: style.bold, italic: style.italic })) : primary;
     if (coversAll(primary, runText)) {
-      wordPieces(atom, offset, runText, primary, primary, base, breaks, levels, out);
+      wordPieces(atom, offset, runText, primary, metrics, base, breaks, levels, out);
       return;
     }
     for (const part of fonts.split(runText, req)) {
-      wordPieces(atom, offset, part.text, part.face, primary, base, breaks, levels, out);
+      wordPieces(atom, offset, part.text, part.face, metrics, base, breaks, levels, out);
       offset += part.text.length;
     }
   };
-  const oneFont = !style.rtl && (!style.fontComplex || style.fontComplex === style.font) && (!style.fontEastAsia || style.fontEastAsia === style.font);
+  const oneFont = !style.rtl && (!style.fontComplex || style.fontComplex === style.font) && !style.eastAsiaHint && !EAST_ASIAN_TEXT.test(text);
   if (oneFont) {
     runSlot = 0;
     flushRun(text.length);

@@ -14,19 +14,8 @@ export function isComplexScript(cp: number): boolean {
   return isRtlChar(cp) || (cp >= 0x0900 && cp <= 0x0eff) || (cp >= 0x1780 && cp <= 0x17ff);
 }
 
-/** Characters Word draws with the run's w:eastAsia font. */
-export function isEastAsian(cp: number): boolean {
-  return (
-    (cp >= 0x1100 && cp <= 0x11ff) ||
-    (cp >= 0x2e80 && cp <= 0x9fff) ||
-    (cp >= 0xa000 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7af) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xffef) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  );
-}
+/** Characters Word draws with the run's w:eastAsia font (defined beside the font book, which loads that face). */
+export { isEastAsian, isEastAsianShared } from "../fonts/east-asian";
 
 /** Latin-script letters (and other strong left-to-right characters outside the RTL/neutral sets). */
 export function isStrongLtr(cp: number): boolean {

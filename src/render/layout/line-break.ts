@@ -11,7 +11,8 @@
  *   even after spaces; never after opening punctuation;
  * - after a run of spaces (before the next non-space);
  * - after a hyphen (U+002D, U+2010) only between letters; after en/em dashes (and before em dashes);
- * - before and after ideographs (CJK, kana, hangul).
+ * - before and after ideographs (CJK, kana); Korean (Hangul) breaks at spaces like Latin, as
+ *   Word and LibreOffice wrap it.
  */
 
 /** Break classes (a subset of UAX #14's). */
@@ -88,7 +89,6 @@ function computeClass(cp: number): C {
     (cp >= 0x3400 && cp <= 0x4dbf) ||
     (cp >= 0x4e00 && cp <= 0x9fff) ||
     (cp >= 0xa000 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7af) ||
     (cp >= 0xf900 && cp <= 0xfaff) ||
     (cp >= 0x1f300 && cp <= 0x1faff) ||
     (cp >= 0x20000 && cp <= 0x3fffd)

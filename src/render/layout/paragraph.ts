@@ -171,6 +171,12 @@ class ParagraphLayouter {
       // A tab whose stop is at or past the right edge starts the next line (LibreOffice).
       if (pc.kind === "tab" && !pc.label && i > start && cursor.tabReachesEdge()) return { end: i, forced: false };
       if ((pc.kind === "text" || pc.kind === "object") && cursor.endWith(pc.width) > cursor.limit() + FIT_EPSILON) {
+        // CJK commas and full stops may hang past the right edge rather than take their ideograph
+        // down (Word's overflowPunct; LibreOffice does it for runs in a CJK language only).
+        const canEnd = pc.breakAfter || i === pieces.length - 1 || pieces[i + 1]!.kind === "break";
+        if (pc.kind === "text" && pc.style.cjkTypography && canEnd && cursor.endWith(pc.width - hangingWidth(pc)) <= right + FIT_EPSILON) {
+          return { end: i + 1, forced: false };
+        }
         if (lastBreak > start) return { end: lastBreak, forced: false };
         if (pc.kind === "text" && !pc.label) {
           const room = right - cursor.end();
@@ -644,4 +650,14 @@ function snapsToGrid(rule: Paragraph["style"]["line"], natural: number, pitch: n
   if (rule.rule === "auto") return rule.value === 1;
   if (rule.rule === "exact") return rule.value <= pitch;
   return rule.value <= natural;
+}
+
+/** Ideographic comma and full stop, full-width comma and full stop: what Word and LibreOffice let hang. */
+const HANGING = /[\u3001\u3002\uff0c\uff0e]+$/u;
+
+/** Width of the hanging punctuation ending a text piece (0 when none). */
+function hangingWidth(pc: Piece): number {
+  const m = HANGING.exec(pc.text);
+  if (!m || m[0].length === pc.text.length) return 0;
+  return (pc.face.widthOf(m[0], pc.size) * pc.style.scale) / 100 + pc.style.charSpacing * m[0].length;
 }

@@ -8,6 +8,9 @@ import type { XNode } from "./xml-tree";
 import { type Theme, themeColor, themeFont } from "./theme";
 import { eighths, flag, halfPoints, hexColor, highlightColor, int, measure, twips, val } from "./units";
 
+/** Chinese, Japanese and Korean language tags (w:lang w:eastAsia). */
+const CJK_LANGUAGE = /^(zh|ja|ko)\b/i;
+
 /** Toggle properties: XOR-ed across style levels (ECMA-376 17.7.3), absolute in direct formatting. */
 export const TOGGLES = ["bold", "italic", "caps", "smallCaps", "strike", "doubleStrike", "hidden"] as const;
 export type Toggle = (typeof TOGGLES)[number];
@@ -17,6 +20,8 @@ export interface RunProps {
   font?: string;
   fontEastAsia?: string;
   fontComplex?: string;
+  eastAsiaHint?: boolean;
+  eastAsiaLang?: string;
   size?: number;
   sizeComplex?: number;
   bold?: boolean;
@@ -123,6 +128,8 @@ export function readRunProps(rPr: XNode | undefined, env: ReadEnv): RunProps {
         if (ascii) p.font = ascii;
         if (ea) p.fontEastAsia = ea;
         if (cs) p.fontComplex = cs;
+        const hint = c.attr("hint");
+        if (hint) p.eastAsiaHint = hint === "eastAsia";
         break;
       }
       case "sz":
@@ -152,6 +159,11 @@ export function readRunProps(rPr: XNode | undefined, env: ReadEnv): RunProps {
       case "rtl":
         p.rtl = flag(rPr, "rtl");
         break;
+      case "lang": {
+        const ea = c.attr("eastAsia");
+        if (ea) p.eastAsiaLang = ea;
+        break;
+      }
       case "cs":
         p.complexScript = flag(rPr, "cs");
         break;
@@ -446,6 +458,8 @@ export function toRunStyle(p: RunProps): RunStyle {
   if (p.sizeComplex !== undefined && p.sizeComplex !== s.size) s.sizeComplex = p.sizeComplex;
   if (p.fontEastAsia && p.fontEastAsia !== s.font) s.fontEastAsia = p.fontEastAsia;
   if (p.fontComplex && p.fontComplex !== s.font) s.fontComplex = p.fontComplex;
+  if (p.eastAsiaHint) s.eastAsiaHint = true;
+  if (p.eastAsiaLang && CJK_LANGUAGE.test(p.eastAsiaLang)) s.cjkTypography = true;
   if (p.underlineColor !== undefined && p.underline && p.underline !== "none") s.underlineColor = p.underlineColor;
   return s;
 }

@@ -44,6 +44,16 @@ export interface RunStyle {
   hidden: boolean;
   /** Right-to-left run (w:rtl). */
   rtl: boolean;
+  /**
+   * w:rFonts w:hint="eastAsia": characters both Latin and East Asian text use (quotes, dashes,
+   * ellipsis, symbols) are drawn with the East Asian font, as typed in an East Asian context.
+   */
+  eastAsiaHint?: boolean;
+  /**
+   * The run's East Asian language (w:lang w:eastAsia) is Chinese, Japanese or Korean: LibreOffice
+   * then applies East Asian line-breaking typography (hanging punctuation) to it.
+   */
+  cjkTypography?: boolean;
 }
 
 export type Inline =

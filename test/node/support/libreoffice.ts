@@ -14,6 +14,7 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 const REPO = new URL("../../../", import.meta.url).pathname;
 const FONT_PACKAGES = join(REPO, "node_modules/@expo-google-fonts");
+const OTHER_FONT_DIRS = [join(REPO, "node_modules/dejavu-fonts-ttf/ttf"), join(REPO, "src/render/fonts/vendor")];
 
 /** A conversion taking longer than this is killed (LibreOffice may hang on hostile files). */
 export const LIBREOFFICE_TIMEOUT_MS = 120_000;
@@ -41,7 +42,12 @@ const xmlEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").
 
 /** The fontconfig file text: our font directories and aliases first, then the system configuration. */
 export function fontsConfText(cacheDir: string): string {
-  const dirs = existsSync(FONT_PACKAGES) ? readdirSync(FONT_PACKAGES).map((d) => join(FONT_PACKAGES, d)) : [];
+  // Every font the renderer ships, so LibreOffice draws with the same files whatever the machine
+  // has installed (Droid Sans Fallback and DejaVu Sans are also Debian's, but not everywhere).
+  const dirs = [
+    ...(existsSync(FONT_PACKAGES) ? readdirSync(FONT_PACKAGES).map((d) => join(FONT_PACKAGES, d)) : []),
+    ...OTHER_FONT_DIRS.filter((d) => existsSync(d)),
+  ];
   // binding="strong" + mode="prepend_first": the substitute wins over fontconfig's own metric
   // aliases (which would pick Liberation for Arial) and over any later rule.
   const aliases = Object.entries(FONT_ALIASES)
