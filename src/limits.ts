@@ -120,6 +120,13 @@ export const LIMITS = {
      * the code, the cached fonts and the requests running beside it.
      */
     maxXmlBytes: 8 * 1024 * 1024,
+    /** Equations (OMML, src/render/model/math.ts): structure beyond these is kept as plain text. */
+    math: {
+      /** Elements read as structure in one equation. */
+      maxNodes: 5_000,
+      /** Nesting of fractions, scripts, radicals ... in one equation. */
+      maxDepth: 24,
+    },
     /** Charts (src/render/model/charts.ts): what one chart part may hold; more is not drawn. */
     chart: {
       /** Declared bytes of one chart part (word/charts/chartN.xml); a larger chart leaves its box empty. */

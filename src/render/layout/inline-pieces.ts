@@ -8,6 +8,7 @@ import { LIMITS } from "../../limits";
 import type { FontBook, FontFace } from "../fonts/types";
 import type { Inline, Paragraph, RunStyle } from "../model/types";
 import { isBreakingSpace, lineBreakOpportunities } from "./line-break";
+import { mathObject } from "./math";
 import { joinedWidth } from "./arabic-joining";
 import { resolveLevels } from "./bidi";
 import { isComplexScript, isEastAsian, isEastAsianShared } from "./inline-script";
@@ -126,7 +127,10 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     else if (inline?.type === "break") pieces.push({ ...common, kind: "break", text: "", width: 0, breakKind: inline.kind });
     else if (inline?.type === "image" || inline?.type === "box") {
       if (inline.anchor) pieces.push({ ...common, kind: "float", text: "", width: 0, object: inline, breakAfter: false });
-      else pieces.push({ ...common, kind: "object", text: "", width: inline.width, object: inline, label: atom.label });
+      else {
+        const object = mathObject(inline, ctx.fonts);
+        pieces.push({ ...common, kind: "object", text: "", width: object.width, object, label: atom.label });
+      }
     } else if (atom.text) textPieces(atom, breaks, levels, ctx.fonts, pieces);
     void end;
   }

@@ -15,6 +15,8 @@ import { buildPieces, type Piece } from "./inline-pieces";
 import { visualOrderOfLevels } from "./bidi";
 import { leaderChar, nextStop, type ResolvedStop } from "./inline-tabs";
 import { chartItems } from "./chart";
+import { mathOf } from "./math";
+import { translateItem } from "./flow-items";
 import type { Exclusions, FloatingObject, LayoutContext, LayoutParagraph, LineBox, PaintItem, ParagraphLayout } from "./types";
 
 /** Widths are compared with this slack (pt) so rounding never pushes a word that fits to the next line. */
@@ -340,6 +342,7 @@ class ParagraphLayouter {
     let fontHeight = 0;
     let any = false;
     let hasObject = false;
+    let mathDepth = 0;
     for (let k = start; k < end; k++) {
       const pc = pieces[k]!;
       if (pc.kind === "float") continue;
@@ -349,6 +352,8 @@ class ParagraphLayouter {
         // An inline object stands on the baseline and brings no descent of its own (LibreOffice, measured).
         const h = pc.object!.height + pc.rise;
         if (h > ascent) ascent = h;
+        // An equation has a depth (denominators, subscripts) the line must hold.
+        mathDepth = Math.max(mathDepth, (mathOf(pc.object!)?.descent ?? 0) - pc.rise);
         continue;
       }
       const m = pc.metrics;
@@ -366,6 +371,7 @@ class ParagraphLayouter {
       if (!any) ascent = face.ascent(size);
       below = Math.max(0, fontHeight - ascent);
     }
+    if (mathDepth > below) below = mathDepth;
     const natural = ascent + below;
     // Without objects the whole line (raised and lowered text included) is the font height.
     if (!hasObject) fontHeight = natural;
@@ -448,6 +454,11 @@ class ParagraphLayouter {
 
   private object(pc: Piece, x: number, y: number, out: PaintItem[]): void {
     const obj = pc.object!;
+    const math = mathOf(obj);
+    if (math) {
+      for (const item of math.items) out.push(translateItem(item, x, y));
+      return;
+    }
     const top = y - obj.height;
     if (obj.type === "image") {
       out.push({ kind: "image", x, y: top, width: obj.width, height: obj.height, image: obj.image });

@@ -11,6 +11,7 @@ import { isSymbolFont, mapSymbolChar, mapSymbolText } from "./symbols";
 import { imageFromRel, readDrawing, readVml } from "./drawings";
 import { readTable } from "./tables";
 import { formatNumber } from "./number-format";
+import { MATH_FAMILY, mathTextBlocks, readMath } from "./math";
 
 /** Formatting a table style gives the paragraphs of one cell (conditional formatting merged). */
 export interface CellFormatting {
@@ -143,6 +144,8 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   }
   const rc: RunContext = { ctx, story, out: para.inlines, base, mark: markStyle };
   readInlines(p, rc);
+  // A display equation (m:oMathPara) alone in its paragraph is centred, as Word's default centerGroup.
+  if (para.inlines.length === 1 && para.inlines[0]!.type === "box" && para.inlines[0]!.math?.display) para.style = { ...para.style, align: "center" };
   leadingPageBreakToBreakBefore(para);
   return para;
 }
@@ -211,8 +214,11 @@ function readInlines(container: XNode, rc: RunContext): void {
       const branch = chooseBranch(el);
       if (branch) readInlines(branch, rc);
     } else if (el.name === "oMath" || el.name === "oMathPara") {
-      const text = el.find("t").map((t) => t.text()).join("");
-      if (text) pushText(rc, text, rc.mark);
+      // An equation is one object; layout/math.ts sets it in the math font at the paragraph's size.
+      const style = rc.ctx.intern({ ...rc.mark, font: MATH_FAMILY, bold: false, italic: false, underline: "none", vertAlign: "baseline" });
+      const node = readMath(el);
+      const blocks = mathTextBlocks(node, style, (s) => rc.ctx.intern(s));
+      pushVisible(rc, { type: "box", blocks, width: 0, height: 0, style, math: { node, display: el.name === "oMathPara" } });
     } else if (!DROPPED.has(el.name) && el.children.length) readInlines(el, rc);
   }
 }

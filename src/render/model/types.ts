@@ -64,9 +64,36 @@ export type Inline =
   | { type: "field"; field: "PAGE" | "NUMPAGES" | "SECTIONPAGES"; format: NumberFormat; style: RunStyle; fallback: string }
   | { type: "image"; image: string; width: number; height: number; style: RunStyle; anchor?: Anchor; link?: string }
   /** A text box or shape holding blocks (best effort); anchored or inline. */
-  | { type: "box"; blocks: Block[]; width: number; height: number; style: RunStyle; anchor?: Anchor; fill?: Color | null; border?: Border | null; chart?: Chart }
+  | { type: "box"; blocks: Block[]; width: number; height: number; style: RunStyle; anchor?: Anchor; fill?: Color | null; border?: Border | null; chart?: Chart; math?: MathInline }
   /** Reference mark of a footnote/endnote in the text; the note body is in `DocumentModel.footnotes`. */
   | { type: "noteRef"; kind: "footnote" | "endnote"; id: string; label: string; style: RunStyle };
+
+/** An equation (OMML m:oMath), set by layout/math.ts; `display`: an m:oMathPara, centred on its own line. */
+export interface MathInline {
+  node: MathNode;
+  display: boolean;
+}
+
+/** Office Math as a tree: what layout/math.ts sets (sizes and positions come from the fonts). */
+export type MathNode =
+  /** A math run: letters in math italic unless the run is plain text (m:sty p, m:nor). */
+  | { kind: "text"; text: string; italic: boolean; bold?: boolean }
+  | { kind: "row"; items: MathNode[] }
+  /** m:sSub, m:sSup, m:sSubSup, m:sPre (empty base). */
+  | { kind: "script"; base: MathNode; sub?: MathNode; sup?: MathNode }
+  /** m:f: numerator over denominator, with a bar unless noBar. */
+  | { kind: "fraction"; num: MathNode; den: MathNode; bar: boolean }
+  | { kind: "radical"; body: MathNode; degree?: MathNode }
+  /** m:nary (∑ ∫ ∏ ...): limits under/over the operator, or as scripts beside it. */
+  | { kind: "nary"; op: string; body: MathNode; sub?: MathNode; sup?: MathNode; limitsUnder: boolean }
+  /** m:d: items between delimiters, separated by `separator`. */
+  | { kind: "delimiter"; open: string; close: string; separator: string; items: MathNode[] }
+  /** m:m and m:eqArr: rows of cells. */
+  | { kind: "matrix"; rows: MathNode[][] }
+  /** m:limLow, m:limUpp, m:acc, m:groupChr: something set small over or under the base. */
+  | { kind: "limit"; base: MathNode; over?: MathNode; under?: MathNode }
+  /** m:bar: a line over or under the base. */
+  | { kind: "bar"; base: MathNode; over: boolean };
 
 /** A chart (DrawingML c:chart) drawn inside its drawing's box, from the chart part's cached values. */
 export interface Chart {
