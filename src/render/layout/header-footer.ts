@@ -71,7 +71,43 @@ export function placePart(
   into: PaintItem[],
 ): void {
   if (!blocks || blocks.length === 0) return;
-  const stack: StackedBlocks = stackBlocks(blocks, box.width, ctx);
+  let stack: StackedBlocks = stackBlocks(blocks, box.width, ctx);
   const top = kind === "header" ? box.distance : box.pageHeight - box.distance - stack.height;
+  // Objects placed against the page are laid out again at their page position (floats take no height).
+  const pinned = pinPageAnchors(blocks, box.left, top);
+  if (pinned !== blocks) stack = stackBlocks(pinned, box.width, ctx);
   translateItems(stack.items, box.left, top, into);
+}
+
+/**
+ * A header's or footer's floating objects positioned by offset against the page (a cover page's
+ * footer band) made relative to the part's own box at (`left`, `top`), where the stack puts them.
+ * Returns `blocks` itself when nothing changes.
+ */
+function pinPageAnchors(blocks: Block[], left: number, top: number): Block[] {
+  let changed = false;
+  const out = blocks.map((b) => {
+    if (b.type !== "paragraph") return b;
+    let touched = false;
+    const inlines = b.inlines.map((inl) => {
+      if ((inl.type !== "image" && inl.type !== "box") || !inl.anchor) return inl;
+      const { x, y } = inl.anchor;
+      const pinX = x.relativeTo === "page" && !x.align;
+      const pinY = y.relativeTo === "page" && !y.align;
+      if (!pinX && !pinY) return inl;
+      touched = true;
+      return {
+        ...inl,
+        anchor: {
+          ...inl.anchor,
+          x: pinX ? { relativeTo: "column" as const, offset: (x.offset ?? 0) - left } : x,
+          y: pinY ? { relativeTo: "paragraph" as const, offset: (y.offset ?? 0) - top } : y,
+        },
+      };
+    });
+    if (!touched) return b;
+    changed = true;
+    return { ...b, inlines };
+  });
+  return changed ? out : blocks;
 }

@@ -72,6 +72,19 @@ export function chooseBranch(ac: XNode): XNode | undefined {
   return ac.child("Fallback");
 }
 
+/**
+ * Word writes an anchored drawing's position as mc:AlternateContent inside wp:anchor: a Choice
+ * with wp14 percentages of the page, and a Fallback with the same position in absolute
+ * wp:posOffset units. The Fallback's children take the AlternateContent's place (in this tree
+ * only), so the anchor reads like one without alternatives.
+ */
+function settleAnchorAlternates(drawing: XNode): void {
+  for (const anchor of drawing.children) {
+    if (anchor.name !== "anchor" || !anchor.children.some((c) => c.name === "AlternateContent")) continue;
+    anchor.children = anchor.children.flatMap((c) => (c.name === "AlternateContent" ? (c.child("Fallback") ?? chooseBranch(c))?.children ?? [] : [c]));
+  }
+}
+
 interface RunContext {
   ctx: ParseContext;
   story: Story;
@@ -412,6 +425,7 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         if (story.noteLabel) pushText(rc, story.noteLabel, styleOf());
         break;
       case "drawing": {
+        settleAnchorAlternates(c);
         const inline = readDrawing(c, ctx, story, styleOf(), (container, s) => readBlocks(container, ctx, s));
         if (inline) pushVisible(rc, inline);
         break;
