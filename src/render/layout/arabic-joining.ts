@@ -8,6 +8,7 @@
  * font's Arabic presentation-form code points (U+FB50..FDFF, U+FE70..FEFF), which the fonts we
  * ship map to the same glyphs their GSUB substitutes.
  */
+import { LoadedFace } from "../fonts/font-face";
 import type { FontFace } from "../fonts/types";
 
 type Joining = "D" | "R" | "U" | "T" | "C";
@@ -90,7 +91,9 @@ export function needsJoining(text: string): boolean {
  * letter's own advance).
  */
 export function joinedWidth(face: FontFace, text: string, size: number): number {
+  text = fromPresentationForms(text);
   if (!needsJoining(text)) return face.widthOf(text, size);
+  warmJoinedForms(face);
   // Joiners and direction marks steer shaping but draw nothing (paint drops them).
   const cps = [...text].map((c) => c.codePointAt(0)!).filter((cp) => !isDefaultIgnorable(cp) || cp === 0x200c);
   const forms = joiningForms(cps);
@@ -121,4 +124,43 @@ export function joinedWidth(face: FontFace, text: string, size: number): number 
 /** Format characters that draw nothing: joiners, direction marks and embeddings, word joiner, BOM. */
 export function isDefaultIgnorable(cp: number): boolean {
   return cp === 0x61c || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) || cp === 0xfeff;
+}
+
+const PRESENTATION_FORM = /[\ufb50-\ufdff\ufe70-\ufefe]+/g;
+
+/**
+ * Arabic presentation forms typed into a document (U+FB50..FDFF, U+FE70..FEFE) as their base
+ * letters, which the font shapes like any other: drawn as they were, one glyph's text in the PDF
+ * became the presentation form for every later use of that glyph, and copied text read "ﮐﻠﯿﺪ"
+ * where LibreOffice gives "کلید".
+ */
+export function fromPresentationForms(text: string): string {
+  return text.replace(PRESENTATION_FORM, (m) => m.normalize("NFKC"));
+}
+
+const warmed = new WeakSet<FontFace>();
+
+/**
+ * fontkit keeps one glyph object per glyph id with the code points it was first made for, and
+ * paint writes those code points into the PDF's ToUnicode map. Measuring a joined form through its
+ * presentation code point would make that glyph "U+FB8F" for good, and copied text would read
+ * presentation forms. So, once per face, every joined form is first made by fontkit's own shaping
+ * (which records the base letter): a letter alone, after a tatweel, before one and between two.
+ */
+function warmJoinedForms(face: FontFace): void {
+  if (warmed.has(face) || !(face instanceof LoadedFace)) return;
+  warmed.add(face);
+  const t = "\u0640";
+  const words: string[] = [];
+  for (const [cp, [, n]] of FORMS) {
+    const c = String.fromCodePoint(cp);
+    words.push(c, t + c);
+    if (n === 4) words.push(c + t, t + c + t);
+  }
+  for (const alef of LAM_ALEF.keys()) words.push("\u0644" + String.fromCodePoint(alef), t + "\u0644" + String.fromCodePoint(alef));
+  try {
+    face.font.layout(words.join(" "), { liga: false, clig: false, dlig: false } as unknown as string[]);
+  } catch {
+    // A font whose tables fontkit cannot shape: its glyphs keep whatever code points they get.
+  }
 }

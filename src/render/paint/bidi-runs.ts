@@ -9,7 +9,7 @@
  * The text stays in logical order inside each segment: fontkit shapes it (Arabic joining) and
  * draws the glyphs of a segment whose script is right-to-left in reverse, which is the visual order.
  */
-import { isDefaultIgnorable } from "../layout/arabic-joining";
+import { fromPresentationForms, isDefaultIgnorable } from "../layout/arabic-joining";
 import { bidiClass, mirrorChar } from "../layout/bidi";
 
 export interface Segment {
@@ -80,7 +80,7 @@ function pushLtr(out: Segment[], text: string): void {
  */
 function rightToLeftSegments(text: string): Segment[] {
   const groups: Segment[] = [];
-  const chars = [...text];
+  const chars = [...fromPresentationForms(text)];
   for (let i = 0; i < chars.length; ) {
     const cp = chars[i]!.codePointAt(0)!;
     const c = bidiClass(cp);
