@@ -247,6 +247,36 @@ const cases: Record<string, Uint8Array> = {
       B.p("After the table."),
     endnotes: B.endnote(1, "The endnote text printed at the end."),
   }),
+  // A top-and-bottom picture at the top of its paragraph that does not fit below the last line of a
+  // page takes the paragraph to the next page.
+  floatMovesParagraph: B.buildDocx({
+    body:
+      Array.from({ length: 34 }, (_, i) => B.p(`Filler ${i + 1}`, { spacing: { after: 0 } })).join("") +
+      B.p([anchoredImage("rIdImg", 300, 200, `<wp:wrapTopAndBottom/>`, `<wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV>`), "Anchor text."]) +
+      B.p("Next para."),
+    media: { rIdImg: makePng(30, 20) },
+  }),
+  // A table style based on another: its own paragraph and run formatting apply, not its parent's
+  // (Table Grid's single spacing here), while table properties (cell margins) are inherited.
+  tableStyleBasedOn: B.buildDocx({
+    styles:
+      B.DEFAULT_STYLES +
+      B.style({ id: "Wide", type: "table", basedOn: "TableGrid", rPr: `<w:sz w:val="36"/>`, pPr: `<w:jc w:val="center"/>`, tblPr: `<w:tblCellMar><w:left w:w="720" w:type="dxa"/></w:tblCellMar>` }) +
+      B.style({ id: "Derived", type: "table", basedOn: "Wide" }),
+    body:
+      B.table([[B.p(lorem(1)) + B.p("Second paragraph.")]], { widths: [9360], style: "TableGrid" }) +
+      B.table([[B.p(lorem(2)) + B.p("Second paragraph.")]], { widths: [9360], style: "Wide" }) +
+      B.table([[B.p(lorem(3)) + B.p("Second paragraph.")]], { widths: [9360], style: "Derived" }) +
+      B.p("End."),
+  }),
+  // A table style whose first-row part says tblHeader: the first row repeats on every page.
+  styleHeaderRow: B.buildDocx({
+    styles:
+      B.DEFAULT_STYLES +
+      `<w:style w:type="table" w:styleId="Headed"><w:name w:val="Headed"/><w:basedOn w:val="TableGrid"/>` +
+      `<w:tblStylePr w:type="firstRow"><w:rPr><w:b/></w:rPr><w:trPr><w:cantSplit/><w:tblHeader/></w:trPr></w:tblStylePr></w:style>`,
+    body: B.table([["Heading left", "Heading right"], ...Array.from({ length: 50 }, (_, i) => [`Row ${i + 1}`, `Value ${i + 1}`])], { widths: [4680, 4680], style: "Headed" }),
+  }),
   // A page break before the text of a paragraph is a break before the paragraph: its list label
   // and its space before go to the new page too.
   leadingPageBreak: B.buildDocx({
@@ -387,6 +417,20 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("a page break before a paragraph's text moves its list label and space before to the new page", () => {
     const r = check("leadingPageBreak");
     expect(r.firstWords[1]).toEqual(["1.", "2.", "Plain"]);
+  });
+
+  it("a top-and-bottom picture that pushes its paragraph's first line off the page moves the paragraph", () => {
+    const r = check("floatMovesParagraph");
+    expect(r.firstWords[1]).toEqual(["Filler", "Anchor"]);
+  });
+
+  it("a table style's paragraph and run formatting are not inherited from the style it is based on", () => {
+    check("tableStyleBasedOn");
+  });
+
+  it("a table style's first-row tblHeader repeats the first row on the next page", () => {
+    const r = check("styleHeaderRow");
+    expect(r.firstWords[1]).toEqual(["Heading", "Heading"]);
   });
 
   it("a table starting a document with footnotes sits one empty paragraph lower", () => {

@@ -275,6 +275,7 @@ class DocumentFlow {
     // Anchored objects: place the paragraph, position its floats from where it went; when they
     // change the text around them on that page, place it again with them already there.
     const before = pager.snapshot();
+    const startedAtTop = pager.atAreaTop();
     const placed = placeParagraph(pager, layout, rules);
     const floats = this.positionFloats(layout, placed);
     const affectsText = floats.some((f) => f.placed.wrap !== "none");
@@ -286,6 +287,15 @@ class DocumentFlow {
         const excl = exclusionsFor(pager.page.floats, a, pager.y + rules.spaceBefore);
         const relaid = excl ? withBorderRoom(p, layoutParagraph(p, a.width, this.bodyCtx, excl)) : layout;
         const again = placeParagraph(pager, { ...relaid, floats: [] }, rules);
+        if (!startedAtTop && again[0] && again[0].page > floats[0]!.page && this.floatOverrunsTop(floats, placed[0]!.top, before.pages - 1)) {
+          // A float at the paragraph's top runs past the page bottom and pushed the first line off
+          // the page: LibreOffice moves the paragraph, floats and all, to the next page (measured
+          // with top-and-bottom wrap; a float offset below a first line that fits stays).
+          pager.restore(before);
+          pager.breakArea("column");
+          this.placeParagraphBlock(p, prev, next, blocks, index);
+          return;
+        }
         this.decorate(p, relaid, again);
         this.paintFloats(floats, true);
         return;
@@ -296,6 +306,12 @@ class DocumentFlow {
     }
     this.decorate(p, layout, placed);
     this.paintFloats(floats, false);
+  }
+
+  /** Whether a float of `floats` on page `page` starts at the paragraph top (`top`) and ends below the body. */
+  private floatOverrunsTop(floats: ReturnType<DocumentFlow["positionFloats"]>, top: number, page: number): boolean {
+    const bottom = this.pager.pages[page]?.bodyBottom ?? Number.POSITIVE_INFINITY;
+    return floats.some((f) => f.page === page && f.placed.y - f.placed.distance.top <= top + 0.5 && f.placed.y + f.placed.height > bottom);
   }
 
   /** Height of a keep-with-next chain from `index`: every kept paragraph and the start of the next block. */

@@ -9,7 +9,7 @@ import type { DocxPackage } from "../../docx/package";
 import { SignetError } from "../../errors";
 import type { ParseContext, Story } from "./context";
 import type { CellFormatting } from "./blocks";
-import { emptyPara, overlayPara, overlayRun, readBorders, readShading } from "./properties";
+import { emptyPara, overlayPara, overlayRun, readBorders, readParaProps, readRunProps, readShading } from "./properties";
 import type { TableStyleParts } from "./styles";
 import { int, twips, val } from "./units";
 
@@ -119,8 +119,12 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
   if (borders.insideV) table.insideBorders.vertical = borders.insideV;
 
   const conditionals = styles.tableConditionals(styleId);
-  const wholeRun = overlayRun(styles.runProps(styleId), conditionals.get("wholeTable")?.rPr ?? {});
-  const wholePara = overlayPara(styles.paraProps(styleId), conditionals.get("wholeTable")?.pPr ?? emptyPara());
+  // A table style's paragraph and run formatting is its own: LibreOffice does not inherit them from
+  // the style it is based on (measured; its table properties do inherit).
+  const own = chain[chain.length - 1];
+  const { rStyle: _ignored, ...ownRun } = readRunProps(own?.node.child("rPr"), env);
+  const wholeRun = overlayRun(ownRun, conditionals.get("wholeTable")?.rPr ?? {});
+  const wholePara = overlayPara(readParaProps(own?.node.child("pPr"), env), conditionals.get("wholeTable")?.pPr ?? emptyPara());
   let wholeShading: string | null | undefined;
   for (const p of tcPrs) wholeShading = readShading(p.child("shd"), env) ?? wholeShading;
 
@@ -151,8 +155,14 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
     const h = trPr?.child("trHeight");
     const hv = twips(h?.attr("val"));
     if (hv !== undefined && hv > 0 && h?.attr("hRule") !== "auto") row.height = { value: hv, rule: h?.attr("hRule") === "exact" ? "exact" : "atLeast" };
-    row.header = !!trPr?.child("tblHeader") && trPr.child("tblHeader")!.attr("val") !== "0";
-    row.cantSplit = !!trPr?.child("cantSplit") && trPr.child("cantSplit")!.attr("val") !== "0";
+    // Header and cantSplit also come from the style (its trPr, then the row's conditional parts:
+    // a style's firstRow tblHeader repeats the first row, as LibreOffice does), the row's own last.
+    const rowTypes = conditionalTypes(look, r, rows.length, -1, false, rowBand, colBand).filter((t) => !t.endsWith("Vert"));
+    const rowPrs = [...chain.map((d) => d.node.child("trPr")), ...rowTypes.map((t) => conditionals.get(t)?.trPr), trPr];
+    for (const pr of rowPrs) {
+      row.header = flag(pr, "tblHeader") ?? row.header;
+      row.cantSplit = flag(pr, "cantSplit") ?? row.cantSplit;
+    }
     row.gridBefore = Math.max(0, Math.min(int(val(trPr, "gridBefore")) ?? 0, 1000));
     row.gridAfter = Math.max(0, Math.min(int(val(trPr, "gridAfter")) ?? 0, 1000));
     const exception = tr.child("tblPrEx")?.child("tblBorders");
@@ -197,6 +207,14 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
   // Without a tblGrid the grid stays empty: layout takes the columns from the rows and cell widths
   // and spreads the rest over the table's width, as LibreOffice does.
   return table;
+}
+
+/** An on/off element of `pr` (absent: undefined). */
+function flag(pr: XNode | undefined, name: string): boolean | undefined {
+  const el = pr?.child(name);
+  if (!el) return undefined;
+  const v = el.attr("val");
+  return v !== "0" && v !== "false" && v !== "off";
 }
 
 function tableBorders(b: Record<string, Border>): TableBorders {
