@@ -103,11 +103,32 @@ const OPERATOR_SPACE = { binary: [0.1, 0.15], relation: [0.2, 0.25] } as const;
 /** Room after a sub/superscript, share of the base size. */
 const SCRIPT_SPACE = 0.06;
 
+/** A math run: letters in italic (when the run is), digits and signs upright, operators spaced. */
 function text(value: string, size: number, italic: boolean, bold: boolean, env: Env): MathBox {
-  const space = BINARY.test(value) ? OPERATOR_SPACE.binary : RELATION.test(value) ? OPERATOR_SPACE.relation : undefined;
-  if (space) return row([{ ...empty(), width: size * space[0] }, glyphs(value, size, italic, bold, env), { ...empty(), width: size * space[1] }]);
-  return glyphs(value, size, italic, bold, env);
+  const parts: MathBox[] = [];
+  let pending = "";
+  let pendingItalic = false;
+  const flush = () => {
+    if (pending) parts.push(glyphs(pending, size, pendingItalic, bold, env));
+    pending = "";
+  };
+  for (const ch of value) {
+    const space = BINARY.test(ch) ? OPERATOR_SPACE.binary : RELATION.test(ch) ? OPERATOR_SPACE.relation : undefined;
+    if (space) {
+      flush();
+      parts.push({ ...empty(), width: size * space![0] }, glyphs(ch, size, false, bold, env), { ...empty(), width: size * space![1] });
+      continue;
+    }
+    const slanted = italic && LETTER.test(ch);
+    if (pending && slanted !== pendingItalic) flush();
+    pendingItalic = slanted;
+    pending += ch;
+  }
+  flush();
+  return parts.length === 1 ? parts[0]! : parts.length ? row(parts) : glyphs("", size, italic, bold, env);
 }
+
+const LETTER = /\p{L}/u;
 
 function glyphs(value: string, size: number, italic: boolean, bold: boolean, env: Env): MathBox {
   const out = empty();
