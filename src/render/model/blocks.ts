@@ -30,7 +30,11 @@ export function readBlocks(container: XNode, ctx: ParseContext, story: Story, ce
     switch (el.name) {
       case "p": {
         const para = readParagraph(el, ctx, story, cell);
-        if (para) out.push(para);
+        if (para) {
+          const prev = out[out.length - 1];
+          if (prev?.type === "paragraph") dropAutoSpacingInsideList(prev, para);
+          out.push(para);
+        }
         const sectPr = onSectionEnd ? el.child("pPr")?.child("sectPr") : undefined;
         if (sectPr) onSectionEnd!(sectPr);
         break;
@@ -94,6 +98,17 @@ interface RunContext {
   base: RunProps;
   /** The run style of the paragraph mark, for inlines with no run of their own. */
   mark: RunStyle;
+}
+
+/**
+ * Automatic (HTML-like) spacing is not applied between two list paragraphs: a bulleted list written
+ * with w:beforeAutospacing/w:afterAutospacing stays tight, as in Word and LibreOffice (measured:
+ * 14 pt before the first item and after the last, none between items).
+ */
+function dropAutoSpacingInsideList(prev: Paragraph, next: Paragraph): void {
+  if (!prev.numbering || !next.numbering) return;
+  if (prev.style.autoSpaceAfter) prev.style = { ...prev.style, spaceAfter: 0 };
+  if (next.style.autoSpaceBefore) next.style = { ...next.style, spaceBefore: 0 };
 }
 
 function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellFormatting | undefined): Paragraph | undefined {
