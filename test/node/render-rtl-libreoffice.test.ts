@@ -1,0 +1,107 @@
+/**
+ * Right-to-left text against LibreOffice: small Hebrew, Arabic and Persian paragraphs (and Hebrew
+ * inside English) rendered by Signet and by `soffice --convert-to pdf` with the same font files.
+ * `mutool draw -F stext` gives each glyph's text and origin; expected glyphs, their order and
+ * positions come only from LibreOffice's PDF. Read left to right, line by line, the glyphs must be
+ * the same (a word drawn in the wrong direction, a bracket on the wrong side or a line broken
+ * elsewhere is a miss), each within 2 pt of LibreOffice's.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { renderDocxToPdf } from "../../src/render/index";
+import { nodeFontSource } from "../../scripts/lib/node-font-source";
+import * as B from "../support/docx-builder";
+import { convertWithLibreOffice, libreOfficeAvailable } from "./support/libreoffice";
+
+const have = await libreOfficeAvailable();
+const POSITION_TOLERANCE = 2;
+
+const HEBREW_TEMPLATE = "{#תלמידים}שם התלמיד/ה: {שם התלמיד}";
+const HEBREW_NUMBERS = "סכום של 1,250.50 ש״ח ישולם עד 21/11/2026 (כולל מע״מ), ראו סעיף 7 בחוזה.";
+const ARABIC =
+  "تلتزم الحكومة بتنفيذ الاتفاقية المتعلقة بالقضاء على جميع أشكال التمييز ضد المرأة، وقد اعتمدت خطة وطنية للنهوض بالمرأة " +
+  "في عام 1998 وقامت الوزارات الرئيسية بإبراز استراتيجية تعميم المنظور الجنساني في كل السياسات الحكومية.";
+const PERSIAN = "ما می‌خواهیم کتاب‌ها را با دقت بخوانیم و از آن‌ها برای زندگی بهتر درس بگیریم؛ این هدف اول است.";
+const MIXED = "The agreement (הסכם מס׳ 12, נספח ב) was signed in Tel Aviv on 3 May.";
+
+const para = (text: string, run: B.RunProps, props: B.ParagraphProps = {}) =>
+  B.p(text, { spacing: { after: 120, line: 240, lineRule: "auto" }, run: { sizePt: 12, ...run }, ...props });
+
+const DOC = B.buildDocx({
+  body:
+    para(HEBREW_TEMPLATE, { font: "Arial", rtl: true }, { bidi: true }) +
+    para(HEBREW_NUMBERS, { font: "Arial", rtl: true }, { bidi: true }) +
+    para(ARABIC, { font: "Times New Roman", rtl: true }, { bidi: true, jc: "both" }) +
+    para(PERSIAN, { font: "Arial", rtl: true }, { bidi: true }) +
+    para(MIXED, { font: "Arial" }) +
+    B.sectPr(),
+});
+
+interface Glyph {
+  c: string;
+  x: number;
+  y: number;
+}
+
+/** Drawn glyphs other than spaces, line by line (same baseline within 2 pt), left to right. */
+async function glyphs(pdf: Uint8Array): Promise<Glyph[][]> {
+  const dir = mkdtempSync(join(tmpdir(), "signet-rtl-"));
+  try {
+    writeFileSync(join(dir, "in.pdf"), pdf);
+    const { stdout } = await promisify(execFile)("mutool", ["draw", "-F", "stext", "-o", "-", join(dir, "in.pdf"), "1"], { maxBuffer: 16 * 1024 * 1024 });
+    const all: Glyph[] = [];
+    for (const m of stdout.matchAll(/<char [^>]*\bx="([\d.]+)" y="([\d.]+)"[^>]* c="([^"]*)"/g)) {
+      const c = m[3]!.replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+      if (c.trim() && c !== "\u200c") all.push({ c, x: Number(m[1]), y: Number(m[2]) });
+    }
+    all.sort((a, b) => a.y - b.y);
+    const lines: Glyph[][] = [];
+    for (const g of all) {
+      const line = lines[lines.length - 1];
+      if (line && Math.abs(line[0]!.y - g.y) < 2) line.push(g);
+      else lines.push([g]);
+    }
+    return lines.map((l) => l.sort((a, b) => a.x - b.x));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * LibreOffice writes a mirrored bracket's glyph with the text of the character typed, ours with
+ * the text of the glyph drawn ("(" drawn as ")"): the glyph drawn is the same, so brackets
+ * compare as one class.
+ */
+const same = (c: string) => c.replace(/[{}]/g, "{").replace(/[()]/g, "(").normalize("NFKC");
+const text = (lines: Glyph[][]) => lines.map((l) => l.map((g) => same(g.c)).join(""));
+
+let ours: Glyph[][];
+let lo: Glyph[][];
+
+beforeAll(async () => {
+  if (!have) return;
+  ours = await glyphs(await renderDocxToPdf(DOC, { fonts: nodeFontSource() }));
+  lo = await glyphs(await convertWithLibreOffice(DOC));
+}, 180_000);
+
+describe.skipIf(!have)("right-to-left text against LibreOffice", () => {
+  it("draws the same glyphs, left to right, on the same lines", () => {
+    expect(text(ours)).toEqual(text(lo));
+  });
+
+  it(`places every glyph within ${POSITION_TOLERANCE} pt of LibreOffice's`, () => {
+    const misses: string[] = [];
+    lo.forEach((line, i) =>
+      line.forEach((g, k) => {
+        const o = ours[i]?.[k];
+        const d = o ? Math.max(Math.abs(o.x - g.x), Math.abs(o.y - g.y)) : Infinity;
+        if (d > POSITION_TOLERANCE) misses.push(`line ${i + 1} "${g.c}": LibreOffice (${g.x.toFixed(1)}, ${g.y.toFixed(1)}), ours ${o ? `"${o.c}" (${o.x.toFixed(1)}, ${o.y.toFixed(1)})` : "none"}`);
+      }),
+    );
+    expect(misses.slice(0, 20)).toEqual([]);
+  });
+});
