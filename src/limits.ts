@@ -114,12 +114,12 @@ export const LIMITS = {
      * Declared (uncompressed) bytes of the XML parts the renderer reads, together: the main document
      * and the styles, numbering, settings, theme, font table, headers, footers and notes it
      * references. Checked from the ZIP directory before anything is inflated; more is 413
-     * `zip_limit`. Rendering holds about 5-6 bytes of heap per XML byte at its peak (the part texts,
-     * up to 2 bytes a character, plus the model): poi__bug65649.docx (15 MB of such XML) peaked near
-     * 80 MB in Node, so 8 MiB keeps one render near 45 MB of the 128 MB isolate, leaving room for
-     * the code, the cached fonts and the requests running beside it.
+     * `zip_limit`. document.xml is decoded and parsed a window at a time and each body element is
+     * dropped once read, so the heap holds the model and the laid-out pages, not the XML:
+     * poi__bug65649.docx (14.6 MiB of XML, 180 pages) renders in an 80 MB Node heap, about 60 MB
+     * above the idle process. 16 MiB admits it and refuses bigger packages before any work.
      */
-    maxXmlBytes: 8 * 1024 * 1024,
+    maxXmlBytes: 16 * 1024 * 1024,
     /** Equations (OMML, src/render/model/math.ts): structure beyond these is kept as plain text. */
     math: {
       /** Elements read as structure in one equation. */
