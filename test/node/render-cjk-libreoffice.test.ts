@@ -76,3 +76,35 @@ describe.skipIf(!have)("CJK text against LibreOffice", () => {
     expect(misses).toEqual([]);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// The line grid (w:docGrid type="lines"), which East Asian documents carry.
+
+const GRID_TEXT = "A1 line one\nA2 line two\nA3 line three";
+const gridPara = (tag: string, spacing: B.ParagraphProps["spacing"], extraPPr = "") =>
+  B.p(GRID_TEXT.replace(/A/g, tag), { spacing: { after: 0, ...spacing }, run: { sizePt: 9 } }).replace("<w:pPr>", `<w:pPr>${extraPPr}`);
+const GRID_DOC = B.buildDocx({
+  body:
+    gridPara("S", { line: 240, lineRule: "auto" }) +
+    gridPara("L", { line: 315, lineRule: "atLeast" }) +
+    gridPara("M", { line: 700, lineRule: "atLeast" }) +
+    gridPara("E", { line: 200, lineRule: "exact" }) +
+    gridPara("F", { line: 400, lineRule: "exact" }) +
+    gridPara("D", { line: 360, lineRule: "auto" }) +
+    gridPara("X", { line: 240, lineRule: "auto" }, `<w:snapToGrid w:val="0"/>`) +
+    gridPara("Z", { line: 240, lineRule: "auto" }) +
+    `<w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/>` +
+    `<w:docGrid w:type="lines" w:linePitch="312"/></w:sectPr>`,
+});
+
+describe.skipIf(!have)("line grid against LibreOffice", () => {
+  it("every line takes whole 15.6 pt grid lines: at-least and exact rules give way, 1.5 lines take 1.5 grid lines, snapToGrid off leaves the grid", async () => {
+    const tops = async (pdf: Uint8Array) =>
+      new Map((await wordBoxes(pdf))[0]!.words.filter((w) => /^[A-Z]\d$/.test(w.text)).map((w) => [w.text, w.yMin] as const));
+    const ourTops = await tops(await renderDocxToPdf(GRID_DOC, { fonts: nodeFontSource() }));
+    const loTops = await tops(await convertWithLibreOffice(GRID_DOC));
+    expect([...ourTops.keys()]).toEqual([...loTops.keys()]);
+    const misses = [...loTops].filter(([w, y]) => Math.abs(ourTops.get(w)! - y) > 0.5).map(([w, y]) => `${w}: LibreOffice ${y}, ours ${ourTops.get(w)}`);
+    expect(misses).toEqual([]);
+  }, 120_000);
+});

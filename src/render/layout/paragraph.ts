@@ -312,10 +312,15 @@ class ParagraphLayouter {
   private spaced(natural: number, ascent: number, first: boolean, fontHeight = natural): { height: number; baseline: number } {
     const rule = this.p.style.line;
     const pitch = this.ctx.linePitch;
-    if (pitch && pitch > 0 && snapsToGrid(rule, natural, pitch)) {
-      // A line grid (LibreOffice, measured): the line takes whole grid lines, its text centred in them.
-      const height = Math.max(1, Math.ceil(natural / pitch - 1e-6)) * pitch;
-      return { height, baseline: ascent + (height - natural) / 2 };
+    if (pitch && pitch > 0 && this.p.style.snapToGrid !== false) {
+      // A line grid (LibreOffice, measured): the line takes whole grid lines, its text centred in
+      // them; exact and at-least rules give way to the grid, a multiple multiplies grid lines.
+      const grid = Math.max(1, Math.ceil(natural / pitch - 1e-6)) * pitch;
+      const gridAscent = ascent + (grid - natural) / 2;
+      if (rule.rule !== "auto" || rule.value <= 1) return { height: grid, baseline: gridAscent };
+      natural = grid;
+      ascent = gridAscent;
+      fontHeight = grid;
     }
     if (rule.rule === "exact" && rule.value > 0) return { height: rule.value, baseline: rule.value * EXACT_ASCENT_RATIO };
     if (rule.rule === "atLeast") {
@@ -657,12 +662,6 @@ export type { RunStyle };
  * Line rules snapped to a line grid, as measured against LibreOffice: single spacing, exact heights
  * up to the pitch and at-least heights the text already reaches. Other rules keep their own height.
  */
-function snapsToGrid(rule: Paragraph["style"]["line"], natural: number, pitch: number): boolean {
-  if (rule.rule === "auto") return rule.value === 1;
-  if (rule.rule === "exact") return rule.value <= pitch;
-  return rule.value <= natural;
-}
-
 /** Ideographic comma and full stop, full-width comma and full stop: what Word and LibreOffice let hang. */
 const HANGING = /[\u3001\u3002\uff0c\uff0e]+$/u;
 

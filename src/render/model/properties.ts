@@ -62,6 +62,7 @@ export interface ParaProps {
   autoSpaceAfter?: boolean;
   line?: LineSpacing;
   contextualSpacing?: boolean;
+  snapToGrid?: boolean;
   /** Tab stops as written, `clear` entries included (merged by position on resolution). */
   tabs?: TabStop[];
   keepNext?: boolean;
@@ -332,6 +333,7 @@ export function readParaProps(pPr: XNode | undefined, env: ReadEnv): ParaProps {
         }
         break;
       }
+      case "snapToGrid":
       case "contextualSpacing":
       case "keepNext":
       case "keepLines":
@@ -474,6 +476,7 @@ export function toParagraphStyle(p: ParaProps, styleId: string): ParagraphStyle 
     spaceBefore: p.spaceBefore ?? 0,
     spaceAfter: p.spaceAfter ?? 0,
     contextualSpacing: p.contextualSpacing ?? false,
+    ...(p.snapToGrid === false ? { snapToGrid: false as const } : {}),
     line: p.line ?? { rule: "auto", value: 1 },
     tabs: resolveTabs(p.tabs),
     keepNext: p.keepNext ?? false,

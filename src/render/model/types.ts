@@ -198,6 +198,8 @@ export interface ParagraphStyle {
   autoSpaceAfter?: true;
   /** Ignore before/after spacing between paragraphs of the same style. */
   contextualSpacing: boolean;
+  /** w:snapToGrid off: the section's line grid (w:docGrid) does not apply to this paragraph. */
+  snapToGrid?: false;
   line: LineSpacing;
   /** Resolved tab stops (style + direct, `clear` applied), sorted by position. */
   tabs: TabStop[];
