@@ -199,8 +199,11 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: F
       wordPieces(atom, offset, runText, primary, metrics, base, breaks, levels, out);
       return;
     }
-    for (const part of spacesInPrimary(fonts.split(runText, req), primary)) {
-      wordPieces(atom, offset, part.text, part.face, scriptSubstitute(family, primary, part.face, part.text) ? part.face : metrics, base, breaks, levels, out);
+    const standIn = isStandIn(family, primary);
+    const parts = fonts.split(runText, req);
+    for (const part of standIn ? parts : spacesInPrimary(parts, primary)) {
+      const scriptFace = standIn && part.face !== primary && isRtlChar(part.text.codePointAt(0)!);
+      wordPieces(atom, offset, part.text, part.face, scriptFace ? part.face : metrics, base, breaks, levels, out);
       offset += part.text.length;
     }
   };
@@ -225,8 +228,8 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: F
 }
 
 /**
- * Spaces between right-to-left words another face draws stay in the run's own face when it has
- * them, as in LibreOffice (measured: Arabic in a Times New Roman run is drawn with DejaVu Sans,
+ * Spaces between right-to-left words another face draws stay in the run's own (known) face when
+ * it has them, as in LibreOffice (measured: Arabic in a Times New Roman run is drawn with DejaVu Sans,
  * its spaces with Tinos, 3.0 pt at 12 pt where DejaVu Sans's would be 3.8 pt).
  */
 function spacesInPrimary(parts: { text: string; face: FontFace }[], primary: FontFace): { text: string; face: FontFace }[] {
@@ -243,16 +246,14 @@ function spacesInPrimary(parts: { text: string; face: FontFace }[], primary: Fon
 }
 
 /**
- * A family we do not know (drawn with the generic Noto face) whose right-to-left text another face
- * draws: LibreOffice's font substitution picks a face for the text's language (DejaVu Sans for
- * Arabic and Persian here) and takes the line height from it too, where for a known family
- * without the script only the glyphs fall back. Measured on poi__stress004 (IRNazli, 14 pt):
+ * A family we do not know, drawn with the generic Noto face. For its right-to-left text
+ * LibreOffice's font substitution picks a face for the text's language (DejaVu Sans for Arabic and
+ * Persian here) and takes everything from it, line height and spaces too, where a known family
+ * without the script only has its letters fall back. Measured on poi__stress004 (IRNazli, 14 pt):
  * LibreOffice's lines are 16.3 pt apart, DejaVu Sans's height; Noto Sans's would be 19.1 pt.
  */
-function scriptSubstitute(family: string, primary: FontFace, drawn: FontFace, text: string): boolean {
-  if (drawn === primary || !/^Noto(Sans|Serif)-/.test(primary.id) || /^noto/i.test(family)) return false;
-  const cp = text.codePointAt(0)!;
-  return isRtlChar(cp);
+function isStandIn(family: string, primary: FontFace): boolean {
+  return /^Noto(Sans|Serif)-/.test(primary.id) && !/^noto/i.test(family);
 }
 
 /** Faces known to have every printable ASCII glyph (then only other characters are looked up). */
