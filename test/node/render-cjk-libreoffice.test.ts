@@ -108,3 +108,20 @@ describe.skipIf(!have)("line grid against LibreOffice", () => {
     expect(misses).toEqual([]);
   }, 120_000);
 });
+
+// Indents in characters (w:firstLineChars, w:leftChars ...), which East Asian Word writes beside the
+// same indent in twips.
+describe.skipIf(!have)("indents given in characters and in twips, against LibreOffice", () => {
+  it("the twips value wins where both are given", async () => {
+    const para = (tag: string, ind: string) => `<w:p><w:pPr><w:ind ${ind}/></w:pPr>${B.r(`${tag} text`, { sizePt: 12 })}</w:p>`;
+    const doc = B.buildDocx({
+      body:
+        para("A", `w:firstLineChars="300" w:firstLine="930"`) +
+        para("C", `w:leftChars="200" w:left="720"`) +
+        para("E", `w:firstLineChars="0" w:firstLine="720"`) +
+        para("F", `w:hangingChars="100" w:hanging="720" w:left="1440"`),
+    });
+    const lefts = async (pdf: Uint8Array) => (await wordBoxes(pdf))[0]!.words.filter((w) => /^[A-Z]$/.test(w.text)).map((w) => `${w.text} ${Math.round(w.xMin)}`);
+    expect(await lefts(await renderDocxToPdf(doc, { fonts: nodeFontSource() }))).toEqual(await lefts(await convertWithLibreOffice(doc)));
+  }, 120_000);
+});

@@ -286,10 +286,13 @@ export function readParaProps(pPr: XNode | undefined, env: ReadEnv): ParaProps {
           const n = int(c.attr(name));
           return n ? (n / 100) * env.charUnit : undefined;
         };
-        const left = chars("leftChars") ?? chars("startChars") ?? twips(c.attr("left") ?? c.attr("start"));
-        const right = chars("rightChars") ?? chars("endChars") ?? twips(c.attr("right") ?? c.attr("end"));
-        const hanging = chars("hangingChars") ?? twips(c.attr("hanging"));
-        const first = chars("firstLineChars") ?? twips(c.attr("firstLine"));
+        // Word writes both a character count (w:firstLineChars ...) and its length in twips; the
+        // twips value wins here, as in LibreOffice (measured: it ignores the *Chars attributes),
+        // and the count is used only when it stands alone.
+        const left = twips(c.attr("left") ?? c.attr("start")) ?? chars("leftChars") ?? chars("startChars");
+        const right = twips(c.attr("right") ?? c.attr("end")) ?? chars("rightChars") ?? chars("endChars");
+        const hanging = twips(c.attr("hanging")) ?? chars("hangingChars");
+        const first = twips(c.attr("firstLine")) ?? chars("firstLineChars");
         if (left !== undefined) p.ind.left = left;
         if (right !== undefined) p.ind.right = right;
         if (hanging !== undefined) p.ind.firstLine = -hanging;
