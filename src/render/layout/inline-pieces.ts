@@ -201,8 +201,8 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: F
     }
     const standIn = isStandIn(family, primary);
     const parts = fonts.split(runText, req);
-    for (const part of standIn ? parts : spacesInPrimary(parts, primary)) {
-      const scriptFace = standIn && part.face !== primary && isRtlChar(part.text.codePointAt(0)!);
+    for (const part of standIn ? wholeRunInScriptFace(parts, primary) : spacesInPrimary(parts, primary)) {
+      const scriptFace = standIn && part.face !== primary && /[\u0590-\u08ff\ufb1d-\ufefe]/.test(part.text);
       wordPieces(atom, offset, part.text, part.face, scriptFace ? part.face : metrics, base, breaks, levels, out);
       offset += part.text.length;
     }
@@ -225,6 +225,23 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: F
     if (cp > 0xffff) i++;
   }
   flushRun(text.length);
+}
+
+/**
+ * A stand-in's run with right-to-left letters: digits, spaces and punctuation are drawn by the
+ * face that draws the letters too (where it has them), as LibreOffice substitutes the whole run.
+ */
+function wholeRunInScriptFace(parts: { text: string; face: FontFace }[], primary: FontFace): { text: string; face: FontFace }[] {
+  const script = parts.find((p) => p.face !== primary && isRtlChar(p.text.codePointAt(0)!))?.face;
+  if (!script) return parts;
+  const out: { text: string; face: FontFace }[] = [];
+  for (const part of parts) {
+    const face = part.face === primary && [...part.text].every((c) => script.covers(c.codePointAt(0)!)) ? script : part.face;
+    const last = out[out.length - 1];
+    if (last && last.face === face) last.text += part.text;
+    else out.push({ text: part.text, face });
+  }
+  return out;
 }
 
 /**
