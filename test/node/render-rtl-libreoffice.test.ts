@@ -36,6 +36,8 @@ const DOC = B.buildDocx({
     para(HEBREW_TEMPLATE, { font: "Arial", rtl: true }, { bidi: true }) +
     para(HEBREW_NUMBERS, { font: "Arial", rtl: true }, { bidi: true }) +
     para(ARABIC, { font: "Times New Roman", rtl: true }, { bidi: true, jc: "both" }) +
+    // A family we do not have: LibreOffice draws the whole run (digits, spaces) with DejaVu Sans.
+    para(ARABIC, { font: "Traditional Arabic", rtl: true }, { bidi: true, jc: "both" }) +
     para(PERSIAN, { font: "Arial", rtl: true }, { bidi: true }) +
     para(MIXED, { font: "Arial" }) +
     B.sectPr(),
