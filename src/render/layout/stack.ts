@@ -11,6 +11,7 @@ import { layoutParagraph } from "./paragraph";
 import { stackTable } from "./table";
 import { shiftItem } from "./table-items";
 import { isVisible } from "./table-borders";
+import { chartItems } from "./chart";
 
 export const stackBlocks: StackBlocks = (blocks, width, ctx) => {
   const items: PaintItem[] = [];
@@ -137,6 +138,7 @@ function floatItems(f: FloatingObject, lineTop: number, width: number, ctx: Layo
   if (inline.type === "image") return [{ kind: "image", x, y, width: w, height: h, image: inline.image }];
   const out: PaintItem[] = [];
   if (inline.fill) out.push({ kind: "rect", x, y, width: w, height: h, fill: inline.fill });
+  if (inline.chart) out.push(...chartItems(inline.chart, { x, y, width: w, height: h }, ctx.fonts));
   for (const item of stackBlocks(inline.blocks, w, ctx).items) out.push(shiftItem(item, x, y));
   return out;
 }
