@@ -277,6 +277,17 @@ const cases: Record<string, Uint8Array> = {
       `<w:tblStylePr w:type="firstRow"><w:rPr><w:b/></w:rPr><w:trPr><w:cantSplit/><w:tblHeader/></w:trPr></w:tblStylePr></w:style>`,
     body: B.table([["Heading left", "Heading right"], ...Array.from({ length: 50 }, (_, i) => [`Row ${i + 1}`, `Value ${i + 1}`])], { widths: [4680, 4680], style: "Headed" }),
   }),
+  // Tracked changes: deleted text is shown (struck through) beside the inserted text, as
+  // LibreOffice prints a document with changes, so lines wrap with both.
+  trackedChanges: B.buildDocx({
+    body:
+      B.p([
+        "The tenant shall pay the ",
+        `<w:del w:id="1" w:author="A" w:date="2020-01-01T00:00:00Z"><w:r><w:delText xml:space="preserve">monthly rent of one thousand and two hundred dollars </w:delText></w:r></w:del>`,
+        `<w:ins w:id="2" w:author="A" w:date="2020-01-01T00:00:00Z"><w:r><w:t xml:space="preserve">weekly rent of three hundred dollars </w:t></w:r></w:ins>`,
+        "on the first business day of each period, without demand, at the address the landlord names in writing.",
+      ]) + paragraphs(2),
+  }),
   // A page break before the text of a paragraph is a break before the paragraph: its list label
   // and its space before go to the new page too.
   leadingPageBreak: B.buildDocx({
@@ -431,6 +442,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("a table style's first-row tblHeader repeats the first row on the next page", () => {
     const r = check("styleHeaderRow");
     expect(r.firstWords[1]).toEqual(["Heading", "Heading"]);
+  });
+
+  it("tracked deletions are shown beside insertions, and lines wrap with both", () => {
+    check("trackedChanges");
   });
 
   it("a table starting a document with footnotes sits one empty paragraph lower", () => {

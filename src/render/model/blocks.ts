@@ -22,7 +22,7 @@ export interface CellFormatting {
 /** Elements whose children are read as if they stood in their place. */
 const TRANSPARENT = new Set(["sdtContent", "smartTag", "customXml", "ins", "moveTo", "dir", "bdo", "hyperlink", "fldSimple", "sdt"]);
 /** Revision or annotation content that is not shown. */
-const DROPPED = new Set(["del", "moveFrom", "pPr", "rPr", "sdtPr", "sdtEndPr", "customXmlPr", "smartTagPr", "proofErr", "permStart", "permEnd", "bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd"]);
+const DROPPED = new Set(["pPr", "rPr", "sdtPr", "sdtEndPr", "customXmlPr", "smartTagPr", "proofErr", "permStart", "permEnd", "bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd"]);
 
 /** Reads the blocks of a container element (w:body, w:tc, w:hdr, w:txbxContent ...). */
 export function readBlocks(container: XNode, ctx: ParseContext, story: Story, cell?: CellFormatting, onSectionEnd?: (sectPr: XNode) => void, out: Block[] = []): Block[] {
@@ -98,6 +98,8 @@ interface RunContext {
   base: RunProps;
   /** The run style of the paragraph mark, for inlines with no run of their own. */
   mark: RunStyle;
+  /** Inside a tracked deletion: the text is shown struck through, as LibreOffice and Word print changes. */
+  deleted?: boolean;
 }
 
 /**
@@ -238,6 +240,7 @@ function readInlines(container: XNode, rc: RunContext): void {
       const content = el.child("sdtContent");
       if (content) readInlines(content, rc);
     } else if (TRANSPARENT.has(el.name)) readInlines(el, rc);
+    else if (el.name === "del" || el.name === "moveFrom") readInlines(el, rc.deleted ? rc : { ...rc, deleted: true });
     else if (el.name === "AlternateContent") {
       const branch = chooseBranch(el);
       if (branch) readInlines(branch, rc);
@@ -365,9 +368,11 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
   const styleOf = () => run().style;
   for (const c of r.children) {
     switch (c.name) {
-      case "t": {
+      case "t":
+      case "delText": {
         const { style, symbolFont } = run();
-        pushText(rc, symbolFont ? mapSymbolText(symbolFont, c.text()) : c.text(), style);
+        const shown = rc.deleted && !style.strike ? ctx.intern({ ...style, strike: true }) : style;
+        pushText(rc, symbolFont ? mapSymbolText(symbolFont, c.text()) : c.text(), shown);
         break;
       }
       case "tab":
@@ -413,7 +418,8 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         }
         break;
       }
-      case "instrText": {
+      case "instrText":
+      case "delInstrText": {
         const top = story.fields[story.fields.length - 1];
         if (top && !top.inResult) top.instr += c.text();
         break;

@@ -191,7 +191,9 @@ describe("runs, links, notes", () => {
         ),
       ),
     )[0]!;
-    expect(p.inlines.map((i) => (i.type === "text" ? i.text : i.type === "break" ? `[${i.kind}]` : `[${i.type}]`))).toEqual(["a", "[tab]", "b", "[line]", "c", "[page]", "✓\u2011inserted", "link", "anchor in control"]);
+    expect(p.inlines.map((i) => (i.type === "text" ? i.text : i.type === "break" ? `[${i.kind}]` : `[${i.type}]`))).toEqual(["a", "[tab]", "b", "[line]", "c", "[page]", "✓\u2011inserted", "deleted", "link", "anchor in control"]);
+    // Deleted text is shown struck through (printed with its changes, as LibreOffice and Word do).
+    expect(p.inlines.find((i) => i.type === "text" && i.text === "deleted")).toMatchObject({ style: { strike: true } });
     const link = p.inlines.find((i) => i.type === "text" && i.text === "link");
     expect(link).toMatchObject({ link: "https://example.com/a?b=1" });
     expect(p.inlines.find((i) => i.type === "text" && i.text.startsWith("anchor"))).not.toHaveProperty("link");
