@@ -3,7 +3,7 @@
  * evenAndOddHeaders → even, else default), their heights before pagination (with placeholder page
  * numbers, so a tall header can push the body down), and their items per page once NUMPAGES is known.
  */
-import type { Block, DocumentModel, NumberFormat, Section } from "../model/types";
+import type { Block, DocumentModel, NumberFormat, Section, Table } from "../model/types";
 import type { LayoutContext, PaintItem, StackedBlocks } from "./types";
 import { stackBlocks } from "./stack";
 import { translateItems } from "./flow-items";
@@ -39,7 +39,7 @@ export class PartHeights {
     let h = this.cache.get(key);
     if (h === undefined) {
       const blocks = this.model.headerFooters.get(partId);
-      h = blocks && blocks.length > 0 ? stackBlocks(blocks, width, this.ctx).height : 0;
+      h = blocks && blocks.length > 0 ? stackBlocks(partBlocks(blocks), width, this.ctx).height : 0;
       this.cache.set(key, h);
     }
     return h;
@@ -71,12 +71,41 @@ export function placePart(
   into: PaintItem[],
 ): void {
   if (!blocks || blocks.length === 0) return;
+  blocks = partBlocks(blocks);
   let stack: StackedBlocks = stackBlocks(blocks, box.width, ctx);
   const top = kind === "header" ? box.distance : box.pageHeight - box.distance - stack.height;
   // Objects placed against the page are laid out again at their page position (floats take no height).
   const pinned = pinPageAnchors(blocks, box.left, top);
   if (pinned !== blocks) stack = stackBlocks(pinned, box.width, ctx);
   translateItems(stack.items, box.left, top, into);
+}
+
+const partBlocksCache = new WeakMap<Block[], Block[]>();
+
+/**
+ * A header's or footer's blocks as LibreOffice lays them out (measured): in the part's tables the
+ * space after a cell's last paragraph counts twice (once in the body). Same array when no table.
+ */
+function partBlocks(blocks: Block[]): Block[] {
+  if (!blocks.some((b) => b.type === "table")) return blocks;
+  let out = partBlocksCache.get(blocks);
+  if (!out) {
+    out = blocks.map((b) => (b.type === "table" ? withCellSpaceAfterDoubled(b) : b));
+    partBlocksCache.set(blocks, out);
+  }
+  return out;
+}
+
+function withCellSpaceAfterDoubled(t: Table): Table {
+  const rows = t.rows.map((row) => ({
+    ...row,
+    cells: row.cells.map((cell) => {
+      const last = cell.blocks[cell.blocks.length - 1];
+      if (!last || last.type !== "paragraph" || !(last.style.spaceAfter > 0)) return cell;
+      return { ...cell, blocks: [...cell.blocks.slice(0, -1), { ...last, style: { ...last.style, spaceAfter: last.style.spaceAfter * 2 } }] };
+    }),
+  }));
+  return { ...t, rows };
 }
 
 /**
