@@ -199,11 +199,10 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: F
       wordPieces(atom, offset, runText, primary, metrics, base, breaks, levels, out);
       return;
     }
-    const standIn = isStandIn(family, primary);
     const parts = fonts.split(runText, req);
-    for (const part of standIn ? wholeRunInScriptFace(parts, primary) : spacesInPrimary(parts, primary)) {
-      const scriptFace = standIn && part.face !== primary && /[\u0590-\u08ff\ufb1d-\ufefe]/.test(part.text);
-      wordPieces(atom, offset, part.text, part.face, scriptFace ? part.face : metrics, base, breaks, levels, out);
+    const script = isStandIn(family, primary) ? scriptFaceOf(parts, primary) : undefined;
+    for (const part of script ? wholeRunInScriptFace(parts, primary, script) : spacesInPrimary(parts, primary)) {
+      wordPieces(atom, offset, part.text, part.face, script ?? metrics, base, breaks, levels, out);
       offset += part.text.length;
     }
   };
@@ -228,12 +227,29 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: F
 }
 
 /**
+ * The face standing in for a stand-in's right-to-left run: the one drawing most of its letters
+ * (others only fill in glyphs it lacks, such as Quranic marks, and do not change the line height).
+ */
+function scriptFaceOf(parts: { text: string; face: FontFace }[], primary: FontFace): FontFace | undefined {
+  let best: FontFace | undefined;
+  let most = 0;
+  const count = new Map<FontFace, number>();
+  for (const part of parts) {
+    if (part.face === primary || !RTL_LETTER.test(part.text)) continue;
+    const n = (count.get(part.face) ?? 0) + part.text.length;
+    count.set(part.face, n);
+    if (n > most) [best, most] = [part.face, n];
+  }
+  return best;
+}
+
+const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufefe]/;
+
+/**
  * A stand-in's run with right-to-left letters: digits, spaces and punctuation are drawn by the
  * face that draws the letters too (where it has them), as LibreOffice substitutes the whole run.
  */
-function wholeRunInScriptFace(parts: { text: string; face: FontFace }[], primary: FontFace): { text: string; face: FontFace }[] {
-  const script = parts.find((p) => p.face !== primary && isRtlChar(p.text.codePointAt(0)!))?.face;
-  if (!script) return parts;
+function wholeRunInScriptFace(parts: { text: string; face: FontFace }[], primary: FontFace, script: FontFace): { text: string; face: FontFace }[] {
   const out: { text: string; face: FontFace }[] = [];
   for (const part of parts) {
     const face = part.face === primary && [...part.text].every((c) => script.covers(c.codePointAt(0)!)) ? script : part.face;
