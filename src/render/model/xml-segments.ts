@@ -37,6 +37,8 @@ export function forEachSegment(bytes: Uint8Array, part: string, depth: number, v
   const scanner = new MarkupScanner(depth, part);
   let text = "";
   let openBefore: readonly string[] = [];
+  // Fixed windows: growing them while one element spans many would copy the pending text fewer
+  // times (each append re-copies it) but hold more of it; bug65649 then no longer fit an 80 MB heap.
   for (let at = 0; ; at += windowBytes) {
     const last = at + windowBytes >= bytes.length;
     let piece: string;
