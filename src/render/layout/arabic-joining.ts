@@ -8,6 +8,7 @@
  * font's Arabic presentation-form code points (U+FB50..FDFF, U+FE70..FEFF), which the fonts we
  * ship map to the same glyphs their GSUB substitutes.
  */
+import { LIMITS } from "../../limits";
 import { LoadedFace } from "../fonts/font-face";
 import type { FontFace } from "../fonts/types";
 
@@ -93,6 +94,22 @@ export function needsJoining(text: string): boolean {
 export function joinedWidth(face: FontFace, text: string, size: number): number {
   text = fromPresentationForms(text);
   if (!needsJoining(text)) return face.widthOf(text, size);
+  // Paint asks again for every word it draws: unit widths are kept per face (bounded).
+  let cache = joinedCache.get(face);
+  if (!cache) joinedCache.set(face, (cache = new Map()));
+  let unit = cache.get(text);
+  if (unit === undefined) {
+    unit = joinedUnitWidth(face, text);
+    if (cache.size >= LIMITS.paragraph.widthCacheEntries) cache.clear();
+    cache.set(text, unit);
+  }
+  return unit * size;
+}
+
+const joinedCache = new WeakMap<FontFace, Map<string, number>>();
+
+function joinedUnitWidth(face: FontFace, text: string): number {
+  const size = 1;
   warmJoinedForms(face);
   // Joiners and direction marks steer shaping but draw nothing (paint drops them).
   const cps = [...text].map((c) => c.codePointAt(0)!).filter((cp) => !isDefaultIgnorable(cp) || cp === 0x200c);
