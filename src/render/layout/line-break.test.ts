@@ -62,7 +62,10 @@ describe("lineBreakOpportunities", () => {
     expect(segments("日本。語")).toEqual(["日", "本。", "語"]);
     expect(segments("「日本」です")).toEqual(["「日", "本」", "で", "す"]);
     expect(segments("Hello日本")).toEqual(["Hello", "日", "本"]);
-    expect(segments("한국어 텍스트")).toEqual(["한", "국", "어 ", "텍", "스", "트"]);
+  });
+
+  it("wraps Korean at spaces, like Latin text (as Word and LibreOffice do)", () => {
+    expect(segments("한국어 텍스트")).toEqual(["한국어 ", "텍스트"]);
   });
 
   it("keeps small kana and the prolonged sound mark with what precedes them", () => {
