@@ -35,6 +35,10 @@ const DOC = B.buildDocx({
     // in Chinese, and takes the last ideograph down with it when the language is not a CJK one.
     para(cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十，下一行。", "SimSun", 11.5)) +
     para(cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十，下一行。", "SimSun", 11.5, "en-US")) +
+    // Full-width semicolon and question mark hang too; a closing bracket does not.
+    para(cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十；下一行。", "SimSun", 11.5)) +
+    para(cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十？下一行。", "SimSun", 11.5)) +
+    para(cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十）下一行。", "SimSun", 11.5)) +
     // Last: LibreOffice's Korean is drawn narrower (see below), so it would move what follows.
     para(cjk(KO, "Malgun Gothic", 11)) +
     B.sectPr(),

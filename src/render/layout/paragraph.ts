@@ -662,8 +662,12 @@ export type { RunStyle };
  * Line rules snapped to a line grid, as measured against LibreOffice: single spacing, exact heights
  * up to the pitch and at-least heights the text already reaches. Other rules keep their own height.
  */
-/** Ideographic comma and full stop, full-width comma and full stop: what Word and LibreOffice let hang. */
-const HANGING = /[\u3001\u3002\uff0c\uff0e]+$/u;
+/**
+ * What LibreOffice lets hang (measured, Chinese): ideographic comma and full stop, full-width
+ * comma, full stop, semicolon, colon, question and exclamation marks, and ASCII , . ) — not closing
+ * brackets such as ）」》.
+ */
+const HANGING = /[\u3001\u3002\uff0c\uff0e\uff1b\uff1a\uff1f\uff01,.)]$/u;
 
 /** Width of the hanging punctuation ending a text piece (0 when none). */
 function hangingWidth(pc: Piece): number {

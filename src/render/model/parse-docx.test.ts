@@ -96,6 +96,20 @@ describe("styles", () => {
     expect(y!.style).toMatchObject({ font: "Calibri Light", color: "4472C4", highlight: "FFFF00" });
     expect([...m.fontFamilies].sort()).toEqual(["Calibri", "Calibri Light"]);
   });
+
+  it("takes empty East Asian and complex-script theme fonts from the theme's script list, by w:themeFontLang", () => {
+    const theme = `<a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:themeElements><a:fontScheme name="x">` +
+      `<a:majorFont><a:latin typeface="Cambria"/><a:ea typeface=""/><a:cs typeface=""/><a:font script="Jpan" typeface="ＭＳ ゴシック"/><a:font script="Hans" typeface="宋体"/><a:font script="Hebr" typeface="Times New Roman"/></a:majorFont>` +
+      `<a:minorFont><a:latin typeface="Calibri"/><a:ea typeface=""/><a:cs typeface=""/><a:font script="Hans" typeface="宋体"/><a:font script="Arab" typeface="Arial"/></a:minorFont>` +
+      `</a:fontScheme></a:themeElements></a:theme>`;
+    const run = `<w:p><w:r><w:rPr><w:rFonts w:asciiTheme="majorEastAsia" w:eastAsiaTheme="minorEastAsia" w:hAnsiTheme="majorEastAsia" w:cstheme="majorBidi"/></w:rPr><w:t>x</w:t></w:r></w:p>`;
+    const settings = (lang: string) => `<w:settings ${W}><w:themeFontLang w:val="en-US" ${lang}/></w:settings>`;
+    const style = (lang: string) => texts(paras(body(docx(run, { "word/theme/theme1.xml": theme, "word/settings.xml": settings(lang) })))[0]!)[0]!.style;
+    expect(style(`w:eastAsia="zh-CN" w:bidi="he-IL"`)).toMatchObject({ font: "宋体", fontComplex: "Times New Roman" });
+    expect(style(`w:eastAsia="ja-JP"`).font).toBe("ＭＳ ゴシック");
+    // No language: nothing to choose by, as before (the run keeps the default font).
+    expect(style("").font).not.toBe("宋体");
+  });
 });
 
 describe("numbering", () => {

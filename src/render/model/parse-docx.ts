@@ -34,12 +34,15 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
   const optional = (name: string | undefined) => (name ? readOptional(pkg, name) : undefined);
 
   const env: ReadEnv = { theme: EMPTY_THEME, charUnit: 10.5 };
-  env.theme = readTheme(optional(partOf("theme")));
+  const settings = optional(partOf("settings"));
+  // Theme fonts left empty for East Asian and complex scripts come from the theme's per-script list,
+  // chosen by the document's theme font languages (w:themeFontLang), as in Word and LibreOffice.
+  const themeLang = settings?.child("themeFontLang");
+  env.theme = readTheme(optional(partOf("theme")), { eastAsia: themeLang?.attr("eastAsia"), bidi: themeLang?.attr("bidi") });
   const styles = new Styles(optional(partOf("styles")), env);
   const numbering = new Numbering(optional(partOf("numbering")), env, styles);
   const ctx = new ParseContext(pkg, env, styles, numbering);
 
-  const settings = optional(partOf("settings"));
   for (const kind of ["footnote", "endnote"] as const) {
     const pr = settings?.child(`${kind}Pr`);
     const fmt = val(pr, "numFmt");

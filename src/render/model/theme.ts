@@ -22,7 +22,31 @@ function fontOf(node: XNode | undefined, child: string): string | undefined {
   return t ? t : undefined;
 }
 
-export function readTheme(root: XNode | undefined): Theme {
+/** Language tag (w:themeFontLang) → the theme's script name (a:font script="…"). */
+function scriptOf(lang: string | undefined): string | undefined {
+  if (!lang) return undefined;
+  const l = lang.toLowerCase();
+  if (l.startsWith("ja")) return "Jpan";
+  if (l.startsWith("ko")) return "Hang";
+  if (l === "zh-tw" || l === "zh-hk" || l === "zh-mo" || l.startsWith("zh-hant")) return "Hant";
+  if (l.startsWith("zh")) return "Hans";
+  if (l.startsWith("he") || l.startsWith("yi")) return "Hebr";
+  if (l.startsWith("ar") || l.startsWith("fa") || l.startsWith("ur")) return "Arab";
+  if (l.startsWith("th")) return "Thai";
+  return undefined;
+}
+
+/** The typeface of `slot` (ea, cs), else the per-script font for `lang`. */
+function fontFor(node: XNode | undefined, slot: string, lang: string | undefined): string | undefined {
+  const direct = fontOf(node, slot);
+  if (direct) return direct;
+  const script = scriptOf(lang);
+  if (!script || !node) return undefined;
+  for (const c of node.children) if (c.name === "font" && c.attr("script") === script) return c.attr("typeface") || undefined;
+  return undefined;
+}
+
+export function readTheme(root: XNode | undefined, lang: { eastAsia?: string; bidi?: string } = {}): Theme {
   if (!root) return EMPTY_THEME;
   const elements = root.child("themeElements");
   const fonts = elements?.child("fontScheme");
@@ -37,10 +61,10 @@ export function readTheme(root: XNode | undefined): Theme {
   return {
     majorLatin: fontOf(major, "latin"),
     minorLatin: fontOf(minor, "latin"),
-    majorEastAsia: fontOf(major, "ea"),
-    minorEastAsia: fontOf(minor, "ea"),
-    majorComplex: fontOf(major, "cs"),
-    minorComplex: fontOf(minor, "cs"),
+    majorEastAsia: fontFor(major, "ea", lang.eastAsia),
+    minorEastAsia: fontFor(minor, "ea", lang.eastAsia),
+    majorComplex: fontFor(major, "cs", lang.bidi),
+    minorComplex: fontFor(minor, "cs", lang.bidi),
     colors,
   };
 }
