@@ -26,6 +26,7 @@ const ARABIC =
   "تلتزم الحكومة بتنفيذ الاتفاقية المتعلقة بالقضاء على جميع أشكال التمييز ضد المرأة، وقد اعتمدت خطة وطنية للنهوض بالمرأة " +
   "في عام 1998 وقامت الوزارات الرئيسية بإبراز استراتيجية تعميم المنظور الجنساني في كل السياسات الحكومية.";
 const PERSIAN = "ما می‌خواهیم کتاب‌ها را با دقت بخوانیم و از آن‌ها برای زندگی بهتر درس بگیریم؛ این هدف اول است.";
+const SHORT = "שלום עולם 12 ok.";
 const MIXED = "The agreement (הסכם מס׳ 12, נספח ב) was signed in Tel Aviv on 3 May.";
 
 const para = (text: string, run: B.RunProps, props: B.ParagraphProps = {}) =>
@@ -41,7 +42,15 @@ const DOC = B.buildDocx({
     para(ARABIC, { font: "Traditional Arabic", rtl: true }, { bidi: true }) +
     para(PERSIAN, { font: "Arial", rtl: true }, { bidi: true }) +
     para(MIXED, { font: "Arial" }) +
+    // In a bidi paragraph left is the start (right) edge and right the end; indents likewise.
+    para(SHORT, { font: "Arial", rtl: true }, { bidi: true, jc: "left", ind: { left: 720, right: 1440 } }) +
+    para(SHORT, { font: "Arial", rtl: true }, { bidi: true, jc: "right", ind: { left: 720, right: 1440 } }) +
+    para(SHORT, { font: "Arial", rtl: true }, { bidi: true, jc: "center" }) +
+    // A numbered list: the label ".1" sits at the start edge, its text after the tab.
+    para(SHORT, { font: "Arial", rtl: true }, { bidi: true, numId: 1 }) +
+    para(SHORT, { font: "Arial", rtl: true }, { bidi: true, numId: 1 }) +
     B.sectPr(),
+  numbering: B.numberingPart(B.numbering({ numId: 1, levels: [{ fmt: "decimal", text: "%1." }] })),
 });
 
 interface Glyph {

@@ -127,13 +127,16 @@ class ParagraphLayouter {
   /** How far a centred or right-aligned label starts before the first-line position. */
   private labelShift(): number {
     const num = this.p.numbering;
-    if (!num || num.align === "left") return 0;
+    // A bidi paragraph's label keeps lvlJc's left and right as page directions (LibreOffice,
+    // measured): a left-aligned label starts at its position and runs towards the right, the start edge.
+    const align = this.bidi && num && num.align !== "center" ? (num.align === "left" ? "right" : "left") : num?.align;
+    if (!num || align === "left") return 0;
     let w = 0;
     for (const pc of this.pieces) {
       if (!pc.label || (pc.kind !== "text" && pc.kind !== "object")) break;
       w += pc.width;
     }
-    return num.align === "right" ? w : w / 2;
+    return align === "right" ? w : w / 2;
   }
 
   /** Height of the line starting at piece `i`, guessed before it is laid out (for exclusions). */
