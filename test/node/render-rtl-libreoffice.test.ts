@@ -7,7 +7,7 @@
  * elsewhere is a miss), each within 2 pt of LibreOffice's.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
-import { convertWithLibreOffice, libreOfficeAvailable } from "./support/libreoffice";
+import { convertWithLibreOffice, libreOfficeAvailable, pdfText } from "./support/libreoffice";
 
 const have = await libreOfficeAvailable();
 const POSITION_TOLERANCE = 2;
@@ -116,4 +116,26 @@ describe.skipIf(!have)("right-to-left text against LibreOffice", () => {
     );
     expect(misses.slice(0, 20)).toEqual([]);
   });
+});
+
+/** Corpus documents whose text a reader checks: the lines pdftotext reads, in reading order. */
+const CORPUS = ["easytemplatex__real_life_-_he.docx", "docx4j__arabic__arabic_numbering.docx"];
+
+/** pdftotext's lines (layout mode) without its direction marks, runs of spaces or blank lines, brackets as one class (see `same`). */
+const readingLines = (text: string) =>
+  text
+    .replace(/[\u202a-\u202e\u200e\u200f]/g, "")
+    .split("\n")
+    .map((l) => same(l).replace(/\s+/g, " ").trim())
+    .filter(Boolean);
+
+describe.skipIf(!have)("right-to-left corpus documents read like LibreOffice's", () => {
+  for (const name of CORPUS) {
+    it(`${name}: the same lines, in reading order`, async () => {
+      const docx = new Uint8Array(readFileSync(new URL(`../../../shared/corpus/docx/${name}`, import.meta.url)));
+      const ours = readingLines(await pdfText(await renderDocxToPdf(docx, { fonts: nodeFontSource() }), { layout: true }));
+      const theirs = readingLines(await pdfText(await convertWithLibreOffice(docx), { layout: true }));
+      expect(ours).toEqual(theirs);
+    }, 120_000);
+  }
 });
