@@ -419,6 +419,16 @@ const DOCUMENT_CASES: { name: string; body: string; headers?: Record<string, str
     ].join(""),
   },
   {
+    // A FORMCHECKBOX has no result text: LibreOffice draws a square as wide as the run's line is tall.
+    name: "legacy check box fields take a square's width",
+    body: [20, 24, 24].map((half, i) => {
+      const run = (inner: string) => `<w:r><w:rPr><w:sz w:val="${half}"/></w:rPr>${inner}</w:r>`;
+      const ff = `<w:ffData><w:name w:val="Check${i}"/><w:enabled/><w:calcOnExit w:val="0"/><w:checkBox><w:sizeAuto/><w:default w:val="${i === 2 ? 1 : 0}"/></w:checkBox></w:ffData>`;
+      return `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr>${run("<w:t>Box</w:t>")}${run(`<w:fldChar w:fldCharType="begin">${ff}</w:fldChar>`)}` +
+        `${run('<w:instrText xml:space="preserve"> FORMCHECKBOX </w:instrText>')}${run('<w:fldChar w:fldCharType="end"/>')}${run('<w:t xml:space="preserve"> then text</w:t>')}</w:p>`;
+    }).join(""),
+  },
+  {
     // The body starts below a header taller than the top margin; the footer grows upwards from the bottom.
     name: "tables in a header and a footer: a cell's last paragraph keeps its space after twice",
     body: p("Body text below the header", { spacing: { after: 0 } }),

@@ -105,6 +105,9 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
       case "break":
         push({ inline, style: inline.style, text: "\n" });
         break;
+      case "checkbox":
+        push({ inline, style: inline.style, text: "\uFFFC" });
+        break;
       case "image":
       case "box":
         // Floats take no room in the text; inline objects are break opportunities on both sides.
@@ -125,6 +128,10 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     const common = { style: atom.style, link: atom.link, face, metrics: face, size: base.size, rise: base.rise, breakAfter: breaks[end] === 1, chars: 1, rtl: level % 2 === 1, level };
     if (inline?.type === "tab") pieces.push({ ...common, kind: "tab", text: "\t", width: 0 });
     else if (inline?.type === "break") pieces.push({ ...common, kind: "break", text: "", width: 0, breakKind: inline.kind });
+    else if (inline?.type === "checkbox") {
+      const object = checkboxObject(inline, face, base.size);
+      pieces.push({ ...common, kind: "object", text: "", width: object.width, object });
+    }
     else if (inline?.type === "image" || inline?.type === "box") {
       if (inline.anchor) pieces.push({ ...common, kind: "float", text: "", width: 0, object: inline, breakAfter: false });
       else {
@@ -136,6 +143,17 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   }
   return pieces;
 }
+
+/**
+ * A check box form field as LibreOffice draws it (measured): a square as wide as the run's line is
+ * tall, outlined. Here it stands on the baseline, as tall as the ascent, so the line keeps its height.
+ */
+function checkboxObject(inline: Extract<Inline, { type: "checkbox" }>, face: FontFace, size: number): ObjectInline {
+  const border = { style: "single", width: CHECKBOX_OUTLINE, color: null, space: 0 };
+  return { type: "box", blocks: [], width: face.lineHeight(size), height: face.ascent(size), style: inline.style, border };
+}
+/** Outline of a drawn check box, pt. */
+const CHECKBOX_OUTLINE = 0.5;
 
 function displayText(text: string, style: RunStyle): string {
   // Soft hyphens are not drawn (we do not hyphenate); control characters other than tab are dropped.

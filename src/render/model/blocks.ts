@@ -333,6 +333,13 @@ function hyperlinkTarget(instr: string): string | undefined {
   return m?.[1] ?? m?.[2];
 }
 
+/** An on/off element (w:checked, w:default): on when present without w:val, or with 1/true/on. */
+function isOn(el: XNode | undefined): boolean {
+  if (!el) return false;
+  const v = el.attr("val");
+  return v === undefined || v === "1" || v === "true" || v === "on";
+}
+
 function classify(frame: FieldFrame): void {
   const name = fieldName(frame.instr);
   if (PAGE_FIELDS.has(name)) frame.kind = "page";
@@ -402,7 +409,10 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
       case "fldChar": {
         const type = c.attr("fldCharType");
         if (type === "begin") {
-          story.fields.push({ instr: "", inResult: false, fallback: "", style: styleOf() });
+          const frame: FieldFrame = { instr: "", inResult: false, fallback: "", style: styleOf() };
+          const box = c.child("ffData")?.child("checkBox");
+          if (box) frame.checkbox = isOn(box.child("checked") ?? box.child("default"));
+          story.fields.push(frame);
         } else if (type === "separate") {
           const top = story.fields[story.fields.length - 1];
           if (top && !top.inResult) {
@@ -414,6 +424,8 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
           if (top) {
             if (top.kind === undefined) classify(top);
             if (top.kind === "page") emitPageField(rc, top);
+            // Word and LibreOffice draw a check box field as a square (it has no result text).
+            else if (top.checkbox !== undefined && fieldName(top.instr) === "FORMCHECKBOX") pushVisible(rc, { type: "checkbox", checked: top.checkbox, style: top.style });
           }
         }
         break;

@@ -28,6 +28,8 @@ export interface FieldFrame {
   link?: string;
   fallback: string;
   style: RunStyle;
+  /** A legacy check box (w:ffData w:checkBox) opened this field: whether it is checked. */
+  checkbox?: boolean;
 }
 
 /** A run's style; `symbolFont` when its text is written in a symbol font (mapped to Unicode, drawn in `style.font`). */

@@ -66,7 +66,9 @@ export type Inline =
   /** A text box or shape holding blocks (best effort); anchored or inline. */
   | { type: "box"; blocks: Block[]; width: number; height: number; style: RunStyle; anchor?: Anchor; fill?: Color | null; border?: Border | null; chart?: Chart; math?: MathInline }
   /** Reference mark of a footnote/endnote in the text; the note body is in `DocumentModel.footnotes`. */
-  | { type: "noteRef"; kind: "footnote" | "endnote"; id: string; label: string; style: RunStyle };
+  | { type: "noteRef"; kind: "footnote" | "endnote"; id: string; label: string; style: RunStyle }
+  /** A legacy check box form field (FORMCHECKBOX): a square as tall as its run's line. */
+  | { type: "checkbox"; checked: boolean; style: RunStyle };
 
 /** An equation (OMML m:oMath), set by layout/math.ts; `display`: an m:oMathPara, centred on its own line. */
 export interface MathInline {
