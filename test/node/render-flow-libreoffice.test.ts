@@ -288,6 +288,13 @@ const cases: Record<string, Uint8Array> = {
         "on the first business day of each period, without demand, at the address the landlord names in writing.",
       ]) + paragraphs(2),
   }),
+  // A row whose minimum height holds all its content is not split at the page bottom: it moves whole.
+  rowMinHeightMoves: B.buildDocx({
+    body:
+      Array.from({ length: 42 }, (_, i) => B.p(`Filler ${i + 1}`, { spacing: { after: 0 } })).join("") +
+      B.table([[["One", "Two", "Three", "Four"].map((w) => B.p(`Left line ${w}`)).join(""), ["One", "Two", "Three"].map((w) => B.p(`Right line ${w}`)).join("")]], { widths: [4680, 4680], rowHeight: { h: 2000 } }) +
+      B.p("After."),
+  }),
   // A page break before the text of a paragraph is a break before the paragraph: its list label
   // and its space before go to the new page too.
   leadingPageBreak: B.buildDocx({
@@ -446,6 +453,11 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("tracked deletions are shown beside insertions, and lines wrap with both", () => {
     check("trackedChanges");
+  });
+
+  it("a row whose minimum height holds its content moves whole to the next page", () => {
+    const r = check("rowMinHeightMoves");
+    expect(r.firstWords[1]).toEqual(["Filler", "Left"]);
   });
 
   it("a table starting a document with footnotes sits one empty paragraph lower", () => {

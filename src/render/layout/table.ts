@@ -324,11 +324,19 @@ function cellsStartingOrCovering(grid: TableGrid, r: number): GridCell[] {
   return out;
 }
 
-/** Rows with merged cells, exact heights or cantSplit stay whole. */
+/**
+ * Rows with merged cells, exact heights or cantSplit stay whole, and so does a row whose minimum
+ * height holds all its content: LibreOffice moves it whole (measured).
+ */
 function canSplit(p: PreparedTable, r: number): boolean {
   const row = p.t.rows[r]!;
   if (row.cantSplit || row.height?.rule === "exact") return false;
-  return cellsStartingOrCovering(p.grid, r).every((g) => g.rowSpan === 1);
+  const cells = cellsStartingOrCovering(p.grid, r);
+  if (row.height && Number.isFinite(row.height.value)) {
+    const tallest = Math.max(0, ...cells.map((g) => cellNeed(g, p.content)));
+    if (tallest <= row.height.value + EPS) return false;
+  }
+  return cells.every((g) => g.rowSpan === 1);
 }
 
 /** Height of what is left of a split row: its tallest cell's remaining content plus margins. */
