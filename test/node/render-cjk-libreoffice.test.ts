@@ -30,6 +30,9 @@ const DOC = B.buildDocx({
   body:
     para(cjk(ZH, "SimSun", 12)) +
     para(`${B.r("Latin text before ", { sizePt: 12 })}${cjk("中文和拉丁文混排。", "SimSun", 12)}${B.r(" and after.", { sizePt: 12 })}`) +
+    // Latin letters and digits inside Chinese text get a fifth of the size on each side; punctuation does not.
+    para(cjk("第1章介绍Signet的签名流程和3个接口.下一步", "SimSun", 12)) +
+    para(cjk("第1章介绍Signet的签名流程和3个接口", "SimSun", 9, "en-US")) +
     para(cjk(JA, "MS Mincho", 11)) +
     // 40 ideographs of 11.5 pt take 460 of the 468 pt line: the comma after them hangs past the edge
     // in Chinese, and takes the last ideograph down with it when the language is not a CJK one.

@@ -141,7 +141,39 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     } else if (atom.text) textPieces(atom, breaks, levels, ctx.fonts, pieces);
     void end;
   }
+  spaceAsianFromWestern(pieces);
   return pieces;
+}
+
+/**
+ * LibreOffice's autospace (measured, with or without w:autoSpaceDE/DN): where an ideograph, kana
+ * or Hangul letter meets a Latin, Greek or Cyrillic letter or a digit, one fifth of the East Asian
+ * text's size is added between them. Not next to punctuation or spaces.
+ */
+function spaceAsianFromWestern(pieces: Piece[]): void {
+  for (let i = 0; i + 1 < pieces.length; i++) {
+    const a = pieces[i]!;
+    const b = pieces[i + 1]!;
+    if (a.kind !== "text" || b.kind !== "text" || !a.text || !b.text || a.label) continue;
+    const lastUnit = a.text.charCodeAt(a.text.length - 1);
+    if (lastUnit < 0x1100 && b.text.charCodeAt(0) < 0x1100) continue; // no East Asian text here
+    const last = a.text.codePointAt(a.text.length - (lastUnit >= 0xdc00 && lastUnit <= 0xdfff && a.text.length > 1 ? 2 : 1))!;
+    const first = b.text.codePointAt(0)!;
+    const asianFirst = isAsianLetter(last) && isWesternLetterOrDigit(first);
+    if (asianFirst || (isWesternLetterOrDigit(last) && isAsianLetter(first))) a.width += (asianFirst ? a.size : b.size) * AUTOSPACE_EM;
+  }
+}
+
+const AUTOSPACE_EM = 0.2;
+const LETTER = /\p{L}/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{Nd}]/u;
+
+function isAsianLetter(cp: number): boolean {
+  return isEastAsian(cp) && LETTER.test(String.fromCodePoint(cp));
+}
+
+function isWesternLetterOrDigit(cp: number): boolean {
+  return (cp < 0x0590 || (cp >= 0x1e00 && cp <= 0x1fff)) && LETTER_OR_DIGIT.test(String.fromCodePoint(cp));
 }
 
 /**
