@@ -69,6 +69,15 @@ describe("chartItems", () => {
     for (const r of [...blue, ...orange]) expect(r.y + r.height).toBeLessThanOrEqual(box.y + box.height);
   });
 
+  it("puts a right-hand legend in one column beside the plot, the bars left of it", async () => {
+    const items = chartItems(chart({ legend: { position: "r", style: runStyle({ size: 9 }) } }), box, await fonts());
+    const one = items.find((i): i is Extract<PaintItem, { kind: "text" }> => i.kind === "text" && i.text === "One")!;
+    const two = items.find((i): i is Extract<PaintItem, { kind: "text" }> => i.kind === "text" && i.text === "Two")!;
+    expect(two.x).toBeCloseTo(one.x, 5);
+    expect(two.y).toBeGreaterThan(one.y);
+    for (const r of [...rects(items, "4472C4"), ...rects(items, "ED7D31")].filter((r) => r.height > 10)) expect(r.x + r.width).toBeLessThan(one.x - 9);
+  });
+
   it("draws pie slices whose angles follow the values", async () => {
     const pie = chart({ kind: "pie", series: [{ name: "s", color: "000000", values: [1, 3], pointColors: ["AA0000", "00AA00"] }] });
     const slices = chartItems(pie, box, await fonts()).filter((i): i is Extract<PaintItem, { kind: "polygon" }> => i.kind === "polygon");

@@ -60,24 +60,46 @@ export function chartItems(chart: Chart, box: Box, fonts: FontBook): PaintItem[]
     text(out, m, chart.title.text, box.x + (box.width - width) / 2, top + m.face.ascent(size));
     top += m.face.lineHeight(size) + TITLE_GAP;
   }
+  let plotLeft = left;
+  let plotRight = right;
   if (chart.legend && chart.series.length) {
     const m = faceOf(chart.legend.style);
     const entries = legendEntries(chart);
     const size = m.style.size;
     const key = size * LEGEND_KEY;
-    const widths = entries.map((e) => key + size * LEGEND_KEY_GAP + m.face.widthOf(e.name, size));
-    const total = widths.reduce((a, b) => a + b, 0) + size * LEGEND_ENTRY_GAP * (entries.length - 1);
     const lineH = m.face.lineHeight(size);
-    const baseline = bottom - m.face.descent(size);
-    let x = box.x + (box.width - total) / 2;
-    entries.forEach((e, i) => {
+    const entry = (e: { name: string; color: Color }, x: number, baseline: number) => {
       out.push({ kind: "rect", x, y: baseline - m.face.ascent(size) / 2 - key / 2 - size * 0.1, width: key, height: key, fill: e.color });
       text(out, m, e.name, x + key + size * LEGEND_KEY_GAP, baseline);
-      x += widths[i]! + size * LEGEND_ENTRY_GAP;
-    });
-    bottom -= lineH + LEGEND_GAP;
+    };
+    const widths = entries.map((e) => key + size * LEGEND_KEY_GAP + m.face.widthOf(e.name, size));
+    const position = chart.legend.position;
+    if (position === "b" || position === "t") {
+      // One row, centred, below the plot or under the title.
+      const total = widths.reduce((a, b) => a + b, 0) + size * LEGEND_ENTRY_GAP * (entries.length - 1);
+      const baseline = position === "b" ? bottom - m.face.descent(size) : top + m.face.ascent(size);
+      let x = box.x + (box.width - total) / 2;
+      entries.forEach((e, i) => {
+        entry(e, x, baseline);
+        x += widths[i]! + size * LEGEND_ENTRY_GAP;
+      });
+      if (position === "b") bottom -= lineH + LEGEND_GAP;
+      else top += lineH + TITLE_GAP;
+    } else {
+      // One column beside the plot, centred vertically (top right for "tr").
+      const column = Math.min(Math.max(...widths), box.width / 3);
+      const height = lineH * entries.length;
+      let y = position === "tr" ? top : top + Math.max(0, (bottom - top - height) / 2);
+      const x = position === "l" ? left : right - column;
+      for (const e of entries) {
+        entry(e, x, y + m.face.ascent(size));
+        y += lineH;
+      }
+      if (position === "l") plotLeft += column + size;
+      else plotRight -= column + size;
+    }
   }
-  const plot: Box = { x: left, y: top, width: Math.max(0, right - left), height: Math.max(0, bottom - top) };
+  const plot: Box = { x: plotLeft, y: top, width: Math.max(0, plotRight - plotLeft), height: Math.max(0, bottom - top) };
   if (chart.kind === "bar" || chart.kind === "line") axisChart(chart, plot, faceOf, out);
   else if (chart.kind === "pie") pieChart(chart, plot, out);
   return out;
