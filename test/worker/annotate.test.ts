@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { deflateSync, unzipSync } from "fflate";
+import { PDFDict, PDFDocument, PDFName } from "pdf-lib";
 import { DocxTemplate } from "../../src/docx/template";
 import * as T from "../../src/docx/testing";
 import { readZipDirectory } from "../../src/docx/zip";
@@ -178,6 +179,17 @@ describe("POST /v1/annotate query and field rules", () => {
     }
     expect(outputs[1]).toEqual(outputs[0]);
     expect(outputs[2]).toEqual(outputs[0]);
+  });
+
+  it("to=pdf draws Chinese, Japanese and Korean values with the CJK face served from the static assets", async () => {
+    const res = await annotate(contractTemplate(), [{ id: "client_name", type: "text", value: "张伟 (Zhang Wei) 山田太郎 김민준" }], "?to=pdf");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { document: { base64: string } };
+    const doc = await PDFDocument.load(Uint8Array.from(atob(body.document.base64.split(",")[1]!), (ch) => ch.charCodeAt(0)));
+    const fonts = doc.getPage(0).node.Resources()!.lookup(PDFName.of("Font"), PDFDict);
+    const names = fonts.keys().map((k) => String(fonts.lookup(k, PDFDict).get(PDFName.of("BaseFont"))));
+    // The 4 MB face is fetched from the assets and subset only for documents with CJK text.
+    expect(names.some((n) => /^\/[A-Z]{6}\+DroidSansFallback-Regular$/.test(n)), names.join(" ")).toBe(true);
   });
 
   it("strict=true turns unmatched fields into 422 field_not_found naming them", async () => {
