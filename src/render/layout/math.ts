@@ -54,7 +54,11 @@ export function mathOf(obj: ObjectInline): MathBox | undefined {
 
 /** Lays out an equation at the run's size. */
 export function layoutMath(node: MathNode, style: RunStyle, fonts: FontBook): MathBox {
-  return set(node, style.size > 0 ? style.size : 12, { fonts, style });
+  const size = style.size > 0 ? style.size : 12;
+  const box = set(node, size, { fonts, style });
+  // LibreOffice's formula objects keep a little room on both sides (measured on stress007).
+  const pad = size * EQUATION_PAD;
+  return { ...place([], box, pad, 0), width: box.width + 2 * pad };
 }
 
 function empty(): MathBox {
@@ -101,7 +105,10 @@ const BINARY = /^[+\-±∓×÷·∙∪∩−]$/u;
 const RELATION = /^[=<>≤≥≠≈≡∼≃≅∝→←↔⇒⇔∈∉⊂⊃⊆⊇]$/u;
 const OPERATOR_SPACE = { binary: [0.1, 0.15], relation: [0.2, 0.25] } as const;
 /** Room after a sub/superscript, share of the base size. */
-const SCRIPT_SPACE = 0.06;
+const SCRIPT_SPACE = 0.12;
+/** Room between a base and its scripts, and around a whole equation, shares of the size. */
+const SCRIPT_GAP = 0.07;
+const EQUATION_PAD = 0.05;
 
 /** A math run: letters in italic (when the run is), digits and signs upright, operators spaced. */
 function text(value: string, size: number, italic: boolean, bold: boolean, env: Env): MathBox {
@@ -188,7 +195,7 @@ function rule(x: number, y: number, width: number, size: number, env: Env): Pain
 
 function script(base: MathBox, sub: MathBox | undefined, sup: MathBox | undefined, size: number): MathBox {
   const parts = [{ box: base, dx: 0, dy: 0 }];
-  const x = base.width + size * 0.02;
+  const x = base.width + size * SCRIPT_GAP;
   let width = base.width;
   if (sub) {
     // Low enough to clear the base's baseline, high enough to stay near it.
