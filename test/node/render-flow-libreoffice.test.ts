@@ -295,6 +295,14 @@ const cases: Record<string, Uint8Array> = {
       B.table([[["One", "Two", "Three", "Four"].map((w) => B.p(`Left line ${w}`)).join(""), ["One", "Two", "Three"].map((w) => B.p(`Right line ${w}`)).join("")]], { widths: [4680, 4680], rowHeight: { h: 2000 } }) +
       B.p("After."),
   }),
+  // A keep-with-next paragraph starting a cell of a table's last row keeps that row with the next
+  // paragraph: the row moves to the next page when the paragraph does not fit below it.
+  lastRowKeepsNext: B.buildDocx({
+    body:
+      Array.from({ length: 41 }, (_, i) => B.p(`Filler ${i + 1}`, { spacing: { after: 0 } })).join("") +
+      B.table([[B.p("Row one")], [B.p("Row two", { extra: "<w:keepNext/>" })]], { widths: [9000] }) +
+      B.p("Next paragraph."),
+  }),
   // A page break before the text of a paragraph is a break before the paragraph: its list label
   // and its space before go to the new page too.
   leadingPageBreak: B.buildDocx({
@@ -458,6 +466,11 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("a row whose minimum height holds its content moves whole to the next page", () => {
     const r = check("rowMinHeightMoves");
     expect(r.firstWords[1]).toEqual(["Filler", "Left"]);
+  });
+
+  it("a table's last row that keeps with the next paragraph moves with it", () => {
+    const r = check("lastRowKeepsNext");
+    expect(r.firstWords[1]).toEqual(["Filler", "Row"]);
   });
 
   it("a table starting a document with footnotes sits one empty paragraph lower", () => {

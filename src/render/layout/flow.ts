@@ -8,7 +8,7 @@ import type { Block, DocumentModel, Paragraph, Section, Table } from "../model/t
 import type { FontBook } from "../fonts/types";
 import type { LaidOutDocument, LaidOutPage, LayoutContext, PaintItem, ParagraphLayout } from "./types";
 import { layoutParagraph } from "./paragraph";
-import { placeTable, stackTable } from "./table";
+import { lastRowKeepsWithNext, placeTableKeeping, stackTable } from "./table";
 import { stackBlocks } from "./stack";
 import { Pager, RegionOverflow, type FlowPage, type PageGeometry } from "./flow-pager";
 import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine } from "./flow-paragraph";
@@ -212,7 +212,8 @@ class DocumentFlow {
     for (let i = 0; i < blocks.length; i++) {
       const block = blocks[i]!;
       if (block.type === "table") {
-        placeTable(block, this.pager, this.bodyCtx);
+        const keep = lastRowKeepsWithNext(block) && blocks[i + 1]?.type === "paragraph" ? this.keepChainHeight(blocks, i + 1, this.pager.area.width) : 0;
+        placeTableKeeping(block, this.pager, this.bodyCtx, keep <= this.pager.areaHeight() ? keep : 0);
         this.pager.markPlaced();
         continue;
       }

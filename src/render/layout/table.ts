@@ -15,16 +15,28 @@ import { horizontalEdgeWidth, horizontalLines, thickness, verticalEdge, vertical
 /** Tables currently being laid out inside each other (cells hold tables). */
 let nesting = 0;
 
-export const placeTable: PlaceTable = (t, cursor, ctx) => {
+export const placeTable: PlaceTable = (t, cursor, ctx) => placeTableKeeping(t, cursor, ctx, 0);
+
+/**
+ * Places a table whose last row must share its page with `keepAfter` pt of what follows (the row's
+ * paragraphs keep with the next one): a last row that fits only without them moves to the next page.
+ */
+export function placeTableKeeping(t: Table, cursor: FlowCursor, ctx: LayoutContext, keepAfter: number): void {
   if (nesting >= LIMITS.render.maxNesting) return placeFlattened(t, cursor, ctx);
   nesting++;
   try {
     const prepared = prepareTable(t, cursor.area.left, cursor.area.width, ctx, nesting > 1);
-    paginate(prepared, cursor);
+    paginate(prepared, cursor, undefined, keepAfter);
   } finally {
     nesting--;
   }
-};
+}
+
+/** Whether a cell of the table's last row starts with a keep-with-next paragraph (LibreOffice keeps the row with what follows). */
+export function lastRowKeepsWithNext(t: Table): boolean {
+  const row = t.rows[t.rows.length - 1];
+  return !!row && row.cells.some((c) => c.blocks[0]?.type === "paragraph" && c.blocks[0].style.keepNext);
+}
 
 /**
  * A table laid out without pagination at `top` in a box of `width` starting at x = 0 (for cells,
@@ -183,7 +195,7 @@ interface OpenMerge {
   drawn: boolean;
 }
 
-function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: number) => void): void {
+function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: number) => void, keepAfter = 0): void {
   const { t, grid } = p;
   const rowCount = t.rows.length;
   if (rowCount === 0) return;
@@ -267,6 +279,12 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
     const under = roomUnder(r);
     const left = consumed ? remainingHeight(p, r, consumed) : p.heights[r]!;
     const available = cursor.remaining() - room - under;
+    const kept = r === rowCount - 1 && consumed === null && !fresh ? keepAfter : 0;
+    if (left <= available + EPS && left + kept > available + EPS) {
+      // The last row fits but what it keeps with does not: both go on.
+      nextPage(r);
+      continue;
+    }
     if (left <= available + EPS) {
       placeRow(r, left, consumed, null);
       if (consumed === null) cursor.noteRefs(p.notes[r]!);
