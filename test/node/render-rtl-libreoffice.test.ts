@@ -42,6 +42,11 @@ const DOC = B.buildDocx({
     para(ARABIC, { font: "Traditional Arabic", rtl: true }, { bidi: true }) +
     para(PERSIAN, { font: "Arial", rtl: true }, { bidi: true }) +
     para(MIXED, { font: "Arial" }) +
+    // A table-of-contents line in a family we do not have: the page number is its own run without
+    // w:rtl, yet in a bidi paragraph LibreOffice draws it, the tab and the next line's height with
+    // the Arabic stand-in (DejaVu Sans), not the generic Noto Sans.
+    B.p([B.r("خاتمه بحث", { font: "IRNazli", sizePt: 14, rtl: true }), B.r("\t", { font: "IRNazli", sizePt: 14, rtl: true }), B.r("93", { font: "IRNazli", sizePt: 14 })], { bidi: true, spacing: { after: 0 }, tabs: [{ pos: 6000, val: "right" }] }) +
+    B.p([B.r("پیوست", { font: "IRNazli", sizePt: 14, rtl: true }), B.r(" 94", { font: "IRNazli", sizePt: 14 })], { bidi: true, spacing: { after: 0 } }) +
     // In a bidi paragraph left is the start (right) edge and right the end; indents likewise.
     para(SHORT, { font: "Arial", rtl: true }, { bidi: true, jc: "left", ind: { left: 720, right: 1440 } }) +
     para(SHORT, { font: "Arial", rtl: true }, { bidi: true, jc: "right", ind: { left: 720, right: 1440 } }) +

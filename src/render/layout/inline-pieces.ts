@@ -126,6 +126,11 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     const base = baseOf(atom.style, face);
     const level = levels[atom.start] ?? 0;
     const common = { style: atom.style, link: atom.link, face, metrics: face, size: base.size, rise: base.rise, breakAfter: breaks[end] === 1, chars: 1, rtl: level % 2 === 1, level };
+    if (inline?.type === "tab" || inline?.type === "break") {
+      // A tab (its leader) and a line break in a bidi paragraph take a stand-in's script face too.
+      const script = p.style.bidi ? bidiStandIn(atom.style.font, atom.style, face, ctx.fonts) : undefined;
+      if (script) common.face = common.metrics = script;
+    }
     if (inline?.type === "tab") pieces.push({ ...common, kind: "tab", text: "\t", width: 0 });
     else if (inline?.type === "break") pieces.push({ ...common, kind: "break", text: "", width: 0, breakKind: inline.kind });
     else if (inline?.type === "checkbox") {
@@ -138,7 +143,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
         const object = mathObject(inline, ctx.fonts);
         pieces.push({ ...common, kind: "object", text: "", width: object.width, object, label: atom.label });
       }
-    } else if (atom.text) textPieces(atom, breaks, levels, ctx.fonts, pieces);
+    } else if (atom.text) textPieces(atom, breaks, levels, ctx.fonts, pieces, p.style.bidi);
     void end;
   }
   spaceAsianFromWestern(pieces);
@@ -228,7 +233,7 @@ function tallerFace(a: FontFace, b: FontFace): FontFace {
 /** Quick test for text needing the East Asian slot (see `isEastAsian`). */
 const EAST_ASIAN_TEXT = /[\u1100-\u11ff\u2e80-\u9fff\ua000-\ua4cf\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u{20000}-\u{3fffd}]/u;
 
-function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: FontBook, out: Piece[]): void {
+function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: FontBook, out: Piece[], bidi: boolean): void {
   const { style, text } = atom;
   // 1. Script runs (which family), 2. faces (fallback for missing glyphs), 3. words and spaces.
   let runStart = 0;
@@ -245,6 +250,16 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: F
     // East Asian text: the line is as tall as the taller of the East Asian and the Latin face
     // (LibreOffice, measured: SimSun text in Droid Sans Fallback keeps Noto's 1.36 em lines).
     const metrics = runSlot === 1 ? tallerFace(primary, fonts.face({ family: style.font, bold: style.bold, italic: style.italic })) : primary;
+    // Digits and punctuation with no letter in a bidi paragraph are complex script to LibreOffice:
+    // a stand-in draws them with its right-to-left face (measured: "93" in IRNazli, DejaVu Sans).
+    const weak = bidi && !/\p{L}/u.test(runText) ? bidiStandIn(family, style, primary, fonts) : undefined;
+    if (weak) {
+      for (const part of wholeRunInScriptFace([{ text: runText, face: primary }], primary, weak)) {
+        wordPieces(atom, offset, part.text, part.face, weak, base, breaks, levels, out);
+        offset += part.text.length;
+      }
+      return;
+    }
     if (coversAll(primary, runText)) {
       wordPieces(atom, offset, runText, primary, metrics, base, breaks, levels, out);
       return;
@@ -291,6 +306,12 @@ function scriptFaceOf(parts: { text: string; face: FontFace }[], primary: FontFa
     if (n > most) [best, most] = [part.face, n];
   }
   return best;
+}
+
+/** The face a stand-in gets for right-to-left text (the one drawing Arabic letters), if `primary` is a stand-in. */
+function bidiStandIn(family: string, style: RunStyle, primary: FontFace, fonts: FontBook): FontFace | undefined {
+  if (!isStandIn(family, primary)) return undefined;
+  return fonts.split("\u0627", { family, bold: style.bold, italic: style.italic }).find((part) => part.face !== primary)?.face;
 }
 
 const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufefe]/;
