@@ -79,8 +79,9 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   };
   const num = p.numbering;
   if (num && num.image && !num.style.hidden) {
-    // A picture bullet: a square of the label's font size, on the baseline.
-    const size = num.style.size;
+    // A picture bullet: a square as tall as the paragraph's text (its mark's size, not the level's
+    // symbol size), on the baseline.
+    const size = Math.min(num.style.size, p.markStyle.size);
     push({ inline: { type: "image", image: num.image, width: size, height: size, style: num.style }, style: num.style, text: "\uFFFC", label: true });
   } else if (num && num.text && !num.style.hidden) {
     push({ inline: null, style: num.style, text: displayText(num.text, num.style), label: true });

@@ -139,7 +139,7 @@ export class ParseContext {
     if (this.images.size >= LIMITS.render.maxImages) throw tooMuch(`more than ${LIMITS.render.maxImages} images`);
     const ext = id.slice(id.lastIndexOf(".") + 1).toLowerCase();
     // Formats paint cannot draw are not inflated at all.
-    if (["emf", "wmf", "svg", "gif", "tif", "tiff", "bmp", "wdp", "emz", "wmz"].includes(ext)) {
+    if (["emf", "wmf", "svg", "tif", "tiff", "bmp", "wdp", "emz", "wmz"].includes(ext)) {
       this.images.set(id, { bytes: new Uint8Array(0), type: "other" });
       return id;
     }
@@ -156,6 +156,7 @@ export class ParseContext {
 export function sniffImage(b: Uint8Array): ImageResource["type"] {
   if (b.length >= 8 && b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47) return "png";
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return "jpeg";
+  if (b.length >= 6 && b[0] === 0x47 && b[1] === 0x49 && b[2] === 0x46 && b[3] === 0x38) return "gif";
   return "other";
 }
 

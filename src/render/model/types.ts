@@ -339,8 +339,8 @@ export interface Section {
 
 export interface ImageResource {
   bytes: Uint8Array;
-  /** Only PNG and JPEG are painted; others are skipped (their box stays empty). */
-  type: "png" | "jpeg" | "other";
+  /** PNG, JPEG and GIF (converted to PNG) are painted; others are skipped (their box stays empty). */
+  type: "png" | "jpeg" | "gif" | "other";
 }
 
 export interface DocumentModel {

@@ -12,6 +12,8 @@ import type { LaidOutDocument, PaintItem } from "../layout/types";
 import { FontEmbedder } from "./embed-fonts";
 import { addLink, linkTarget } from "./link-annotation";
 import { imageFits } from "./image-check";
+import { gifToPng } from "./gif-to-png";
+import { LIMITS } from "../../limits";
 import { joinedWidth } from "../layout/arabic-joining";
 import { hasRtl, visualSegments } from "./bidi-runs";
 import { ContentStreamBuilder, rgbOperands } from "./content-stream";
@@ -131,8 +133,11 @@ class Painter {
     let hit = this.images.get(id);
     if (!hit) {
       const res = this.model.images.get(id);
-      hit =
-        !res || res.type === "other" || !imageFits(res.bytes, res.type)
+      // GIFs (picture bullets, old logos) are converted to PNG, which pdf-lib embeds.
+      const png = res?.type === "gif" ? gifToPng(res.bytes, LIMITS.paint.maxPngPixels) : null;
+      hit = png
+        ? this.pdf.embedPng(png).catch(() => null)
+        : !res || res.type === "other" || res.type === "gif" || !imageFits(res.bytes, res.type)
           ? Promise.resolve(null)
           : (res.type === "png" ? this.pdf.embedPng(res.bytes) : this.pdf.embedJpg(res.bytes)).catch(() => null); // corrupt: leave the box empty
       this.images.set(id, hit);
