@@ -1,0 +1,31 @@
+/**
+ * Pictures a reader sees: GIF picture bullets and logos (converted to PNG) are in the PDF, sized
+ * like LibreOffice's, and the file stays sound.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { renderDocxToPdf } from "../../src/render";
+import { nodeFontSource } from "../../scripts/lib/node-font-source";
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), "signet-images-"));
+
+describe("GIF pictures", () => {
+  it("draws the GIF picture bullets of a list (one image, drawn at each item, as tall as the 9 pt text)", async () => {
+    const docx = new Uint8Array(readFileSync("../shared/corpus/docx/openxmlsdk__bullet__bullet-picture.docx"));
+    const file = join(dir, "bullets.pdf");
+    writeFileSync(file, await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
+    const list = (await run("pdfimages", ["-list", file])).stdout.trim().split("\n").slice(2);
+    const images = list.filter((l) => / image /.test(l));
+    expect(images.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(images.map((l) => l.split(/\s+/)[11])).size).toBe(1); // one XObject, reused
+    // Where it is drawn: the paint operator's matrix gives 9 x 9 pt.
+    const { stdout } = await run("qpdf", ["--qdf", "--object-streams=disable", file, "-"], { encoding: "latin1", maxBuffer: 64 << 20 });
+    expect(stdout.match(/\b9 0 0 9 [\d.]+ [\d.]+ cm \/\w+ Do/g)?.length).toBeGreaterThanOrEqual(4);
+    expect((await run("qpdf", ["--check", file])).stdout).toContain("No syntax or stream encoding errors");
+  });
+});
