@@ -37,6 +37,8 @@ const DOC = B.buildDocx({
     para(HEBREW_TEMPLATE, { font: "Arial", rtl: true }, { bidi: true }) +
     para(HEBREW_NUMBERS, { font: "Arial", rtl: true }, { bidi: true }) +
     para(ARABIC, { font: "Times New Roman", rtl: true }, { bidi: true, jc: "both" }) +
+    // Kashida justification: LibreOffice 7.4 sets it start-aligned.
+    para(ARABIC, { font: "Times New Roman", rtl: true }, { bidi: true, jc: "lowKashida" }) +
     // A family we do not have: LibreOffice draws the whole run (digits, spaces) with DejaVu Sans.
     // Not justified: LibreOffice justifies DejaVu Sans Arabic with kashidas, which we do not draw.
     para(ARABIC, { font: "Traditional Arabic", rtl: true }, { bidi: true }) +

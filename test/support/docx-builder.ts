@@ -291,7 +291,7 @@ export const footnote = (id: number, text: string): string =>
 
 export interface ParagraphProps {
   style?: string;
-  jc?: "left" | "center" | "right" | "both" | "start" | "end" | "distribute";
+  jc?: "left" | "center" | "right" | "both" | "start" | "end" | "distribute" | "lowKashida" | "mediumKashida" | "highKashida";
   /** Spacing, twips; `line` in 240ths of a line when lineRule is auto (default), else twips. */
   spacing?: { before?: number; after?: number; line?: number; lineRule?: "auto" | "exact" | "atLeast"; beforeAutospacing?: boolean; afterAutospacing?: boolean };
   /** Indents, twips. */

@@ -249,9 +249,10 @@ export function readBorders(el: XNode | undefined, env: ReadEnv): Record<string,
   return out;
 }
 
+// Kashida justification: LibreOffice 7.4 lays these out as start-aligned (measured), so do we.
 const ALIGN: Record<string, ParagraphStyle["align"]> = {
   left: "left", start: "left", right: "right", end: "right", center: "center", both: "justify", justify: "justify",
-  distribute: "distribute", highKashida: "justify", lowKashida: "justify", mediumKashida: "justify", thaiDistribute: "distribute",
+  distribute: "distribute", highKashida: "left", lowKashida: "left", mediumKashida: "left", thaiDistribute: "distribute",
 };
 
 const TAB_ALIGN: Record<string, TabAlign> = { left: "left", start: "left", right: "right", end: "right", center: "center", decimal: "decimal", bar: "bar", clear: "clear", num: "left" };
