@@ -14,6 +14,7 @@ import { renderDocxToPdf } from "../../src/render";
 import { subsetTrueType } from "../../src/render/paint/truetype-subset";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { buildDocx, p, r } from "../support/docx-builder";
+import * as B2 from "../support/docx-builder";
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), "signet-glyphs-"));
@@ -84,5 +85,17 @@ describe("embedded fonts draw their glyphs", () => {
     let sum = 0;
     for (let i = 0; i < subset.length; i += 4) sum = (sum + new DataView(subset.buffer, subset.byteOffset).getUint32(i)) >>> 0;
     expect(sum).toBe(0xb1b0afba);
+  });
+});
+
+describe("mirrored brackets in right-to-left text", () => {
+  it("are drawn mirrored yet copy as the brackets typed", async () => {
+    const body = B2.p("{#תלמידים} (שלום)", { bidi: true, run: { font: "Arial", sizePt: 12, rtl: true } });
+    const file = join(work, "mirrored.pdf");
+    writeFileSync(file, await renderDocxToPdf(buildDocx({ body }), { fonts: nodeFontSource() }));
+    // pdftotext gives the logical text of a right-to-left line: the typed brackets, each where it was typed.
+    const plain = (await run("pdftotext", [file, "-"])).stdout.replace(/[\u202a-\u202e]/g, "");
+    expect(plain).toContain("{#תלמידים}");
+    expect(plain).toContain("(שלום)");
   });
 });

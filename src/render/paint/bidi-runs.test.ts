@@ -39,7 +39,8 @@ describe("visualSegments", () => {
 
 describe("visualSegments of a right-to-left item", () => {
   it("draws the whole item reversed with mirrored brackets, letters as one shaped segment", () => {
-    expect(visualSegments("{#תלמידים}", true)).toEqual([{ text: "{", rtl: false }, { text: "תלמידים", rtl: true }, { text: "#}", rtl: false }]);
+    // Mirrored brackets keep the typed character for copy and search (ToUnicode).
+    expect(visualSegments("{#תלמידים}", true)).toEqual([{ text: "{", rtl: false, typed: "}" }, { text: "תלמידים", rtl: true }, { text: "#}", rtl: false, typed: "#{" }]);
     expect(visual2("(שלום):")).toBe(":(םולש)");
   });
 

@@ -15,6 +15,8 @@ import { bidiClass, mirrorChar } from "../layout/bidi";
 export interface Segment {
   text: string;
   rtl: boolean;
+  /** The characters typed, where `text` draws others (brackets mirrored in right-to-left text): for copy and search. */
+  typed?: string;
 }
 
 const RTL = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
@@ -67,10 +69,12 @@ export function visualSegments(text: string, rtl = false): Segment[] {
   return out;
 }
 
-function pushLtr(out: Segment[], text: string): void {
+function pushLtr(out: Segment[], text: string, typed = text): void {
   const last = out[out.length - 1];
-  if (last && !last.rtl) last.text += text;
-  else out.push({ text, rtl: false });
+  if (last && !last.rtl) {
+    if (last.typed !== undefined || typed !== text) last.typed = (last.typed ?? last.text) + typed;
+    last.text += text;
+  } else out.push(typed !== text ? { text, rtl: false, typed } : { text, rtl: false });
 }
 
 /**
@@ -98,13 +102,13 @@ function rightToLeftSegments(text: string): Segment[] {
     } else if (c === "R" || c === "AL" || c === "NSM" || c === "BN" || c === "L") {
       while (j < chars.length && ["R", "AL", "NSM", "BN", "L"].includes(bidiClass(chars[j]!.codePointAt(0)!)) && !isDefaultIgnorable(chars[j]!.codePointAt(0)!)) j++;
       groups.push({ text: chars.slice(i, j).join(""), rtl: true });
-    } else groups.push({ text: mirrorChar(chars[i]!), rtl: false });
+    } else groups.push({ text: mirrorChar(chars[i]!), rtl: false, typed: chars[i]! });
     i = j;
   }
   const out: Segment[] = [];
   for (const g of groups.reverse()) {
     if (g.rtl) out.push(g);
-    else pushLtr(out, g.text);
+    else pushLtr(out, g.text, g.typed);
   }
   return out;
 }

@@ -37,11 +37,12 @@ export class CidFont {
   /** Shaped text ("l"/"r" + text) → its glyph string. */
   private readonly shaped = new Map<string, string>();
   /**
-   * Characters no glyph of the font draws, each under its own CID above the font's glyph ids
-   * (mapped to .notdef by a CIDToGIDMap stream), so ToUnicode still gives each its own text:
-   * with all of them on glyph 0, a copy or search of "水仙花" would read one character three times.
+   * Glyphs drawn for a text other than their own, each under its own CID above the font's glyph
+   * ids (a CIDToGIDMap stream maps it back to the glyph), so ToUnicode gives the text: characters
+   * no glyph draws (all on .notdef: a copy of "水仙花" would read one character three times) and
+   * mirrored brackets in right-to-left text (")" drawn for a typed "(").
    */
-  private readonly missingCidByText = new Map<string, number>();
+  private readonly aliases = new Map<string, { cid: number; gid: number; text: string }>();
 
   constructor(
     private readonly pdf: PDFDocument,
@@ -53,7 +54,8 @@ export class CidFont {
   }
 
   /** The glyph string for `text` as hex, 4 digits per glyph id (one segment in logical order; right-to-left segments come out in visual order). */
-  encode(text: string, rtl: boolean): string {
+  encode(text: string, rtl: boolean, typed?: string): string {
+    if (!rtl && typed !== undefined && typed !== text) return this.encodeTyped(text, typed);
     if (!rtl && SIMPLE_TEXT.test(text)) return this.encodeDirect(text, false);
     // fontkit's shaping costs about 0.5 ms a call even for one word (plan and feature setup): the
     // Persian poi__stress004 spent 10 s in it. Words repeat, so glyph strings are kept per font.
@@ -81,7 +83,7 @@ export class CidFont {
     for (const g of glyphs) {
       const chars = String.fromCodePoint(...(g.codePoints ?? []));
       if (g.id === 0 && chars) {
-        hex += hex4(this.missingCid(chars));
+        hex += hex4(this.aliasCid(0, chars));
         continue;
       }
       if (!this.used.get(g.id)) this.used.set(g.id, chars);
@@ -98,7 +100,7 @@ export class CidFont {
       let glyph = this.hexByCodePoint.get(cp);
       if (glyph === undefined) {
         const gid = this.font.glyphForCodePoint(cp)?.id ?? 0;
-        if (gid === 0) glyph = hex4(this.missingCid(ch));
+        if (gid === 0) glyph = hex4(this.aliasCid(0, ch));
         else {
           if (!this.used.has(gid)) this.used.set(gid, ch);
           glyph = hex4(gid);
@@ -116,16 +118,30 @@ export class CidFont {
     return false;
   }
 
-  /** The CID standing for `text` drawn as .notdef (glyph 0 once the CID space is used up). */
-  private missingCid(text: string): number {
-    const known = this.missingCidByText.get(text);
-    if (known !== undefined) return known;
-    const cid = this.font.numGlyphs + this.missingCidByText.size;
-    if (cid > 0xffff || this.missingCidByText.size >= LIMITS.paint.missingGlyphCids) {
-      if (!this.used.has(0)) this.used.set(0, "");
-      return 0;
+  /** Left-to-right text drawn with other characters than typed (mirrored brackets): glyphs of `text`, ToUnicode of `typed`. */
+  private encodeTyped(text: string, typed: string): string {
+    const drawn = [...text];
+    const source = [...typed];
+    if (drawn.length !== source.length) return this.encodeDirect(text, false);
+    let hex = "";
+    drawn.forEach((ch, i) => {
+      if (ch === source[i]) hex += this.encodeDirect(ch, false);
+      else hex += hex4(this.aliasCid(this.font.glyphForCodePoint(ch.codePointAt(0)!)?.id ?? 0, source[i]!));
+    });
+    return hex;
+  }
+
+  /** The CID drawing glyph `gid` for `text` (the glyph itself once the CID space is used up). */
+  private aliasCid(gid: number, text: string): number {
+    const key = `${gid}\u0000${text}`;
+    const known = this.aliases.get(key);
+    if (known) return known.cid;
+    const cid = this.font.numGlyphs + this.aliases.size;
+    if (cid > 0xffff || this.aliases.size >= LIMITS.paint.missingGlyphCids) {
+      if (!this.used.has(gid)) this.used.set(gid, gid === 0 ? "" : text);
+      return gid;
     }
-    this.missingCidByText.set(text, cid);
+    this.aliases.set(key, { cid, gid, text });
     return cid;
   }
 
@@ -135,7 +151,8 @@ export class CidFont {
     const font = this.font;
     const upem = font.unitsPerEm || 1000;
     const scale = (n: number) => Math.round((n * 1000) / upem);
-    const gids = [...this.used.keys()].sort((a, b) => a - b);
+    // The subset keeps the glyphs used directly and those drawn under alias CIDs.
+    const gids = [...new Set([...this.used.keys(), ...[...this.aliases.values()].map((a) => a.gid)])].sort((a, b) => a - b);
 
     const subset = subsetTrueType(this.bytes, gids);
     const fontFile = ctx.register(ctx.stream(zlibSync(subset, { level: 1 }), { Filter: "FlateDecode", Length1: subset.length }));
@@ -168,10 +185,8 @@ export class CidFont {
       }
       widths.push(first, run);
     }
-    const missing = [...this.missingCidByText].map(([text, cid]) => [cid, text] as const);
-    if (missing.length) {
-      widths.push(missing[0]![0], missing.map(() => scale(glyphAdvance(font, 0))));
-    }
+    const aliases = [...this.aliases.values()];
+    if (aliases.length) widths.push(aliases[0]!.cid, aliases.map((a) => scale(glyphAdvance(font, a.gid))));
 
     const cidFont = ctx.register(
       ctx.obj({
@@ -181,13 +196,13 @@ export class CidFont {
         CIDSystemInfo: { Registry: PDFString.of("Adobe"), Ordering: PDFString.of("Identity"), Supplement: 0 },
         FontDescriptor: descriptor,
         W: widths,
-        CIDToGIDMap: missing.length
-          ? ctx.register(ctx.stream(cidToGidMap(font.numGlyphs, missing.length), { Filter: "FlateDecode" }))
+        CIDToGIDMap: aliases.length
+          ? ctx.register(ctx.stream(cidToGidMap(font.numGlyphs, aliases.map((a) => a.gid)), { Filter: "FlateDecode" }))
           : "Identity",
       }),
     );
     // Glyphs that stand for no character of their own (marks split off by shaping) get no entry.
-    const mapped = [...gids.filter((g) => this.used.get(g)).map((g) => [g, this.used.get(g)!] as const), ...missing];
+    const mapped = [...gids.filter((g) => this.used.get(g)).map((g) => [g, this.used.get(g)!] as const), ...aliases.map((a) => [a.cid, a.text] as const)];
     const toUnicode = ctx.register(ctx.stream(zlibSync(strToU8(toUnicodeCMap(mapped)), { level: 6 }), { Filter: "FlateDecode" }));
     ctx.assign(
       this.ref,
@@ -205,13 +220,17 @@ export class CidFont {
 
 const hex4 = (n: number) => n.toString(16).padStart(4, "0");
 
-/** CIDToGIDMap (compressed): identity for the font's own glyph ids, then `extra` CIDs drawn with .notdef. */
-function cidToGidMap(numGlyphs: number, extra: number): Uint8Array {
-  const bytes = new Uint8Array((numGlyphs + extra) * 2);
+/** CIDToGIDMap (compressed): identity for the font's own glyph ids, then the alias CIDs' glyphs. */
+function cidToGidMap(numGlyphs: number, aliasGlyphs: number[]): Uint8Array {
+  const bytes = new Uint8Array((numGlyphs + aliasGlyphs.length) * 2);
   for (let cid = 0; cid < numGlyphs; cid++) {
     bytes[cid * 2] = cid >> 8;
     bytes[cid * 2 + 1] = cid & 0xff;
   }
+  aliasGlyphs.forEach((gid, i) => {
+    bytes[(numGlyphs + i) * 2] = gid >> 8;
+    bytes[(numGlyphs + i) * 2 + 1] = gid & 0xff;
+  });
   return zlibSync(bytes, { level: 6 });
 }
 

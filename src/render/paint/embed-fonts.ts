@@ -16,8 +16,11 @@ import { CidFont } from "./cid-font";
 
 export interface EmbeddedFont {
   readonly ref: PDFRef;
-  /** The glyph string for `text` as hex digits (one segment, logical order; RTL segments come out reversed). */
-  encode(text: string, rtl: boolean): string;
+  /**
+   * The glyph string for `text` as hex digits (one segment, logical order; RTL segments come out
+   * reversed); `typed`: the characters the text stands for, where it draws others (mirrored brackets).
+   */
+  encode(text: string, rtl: boolean, typed?: string): string;
 }
 
 export class FontEmbedder {
