@@ -48,6 +48,8 @@ function modelWords(list: Block[]): Set<string> {
   const inlineText = (i: Inline): string => {
     if (i.type === "text") return i.text;
     if (i.type === "field") return i.fallback;
+    // An equation reads inline with the text around it (its box carries its text as a paragraph).
+    if (i.type === "box" && i.math) return i.blocks.map((b) => (b.type === "paragraph" ? b.inlines.map(inlineText).join("") : " ")).join("");
     if (i.type === "box") {
       blocks(i.blocks);
       return " ";
