@@ -132,3 +132,31 @@ describe.skipIf(!have)("indents given in characters and in twips, against LibreO
     expect(await lefts(await renderDocxToPdf(doc, { fonts: nodeFontSource() }))).toEqual(await lefts(await convertWithLibreOffice(doc)));
   }, 120_000);
 });
+
+// ---------------------------------------------------------------------------------------------
+// Vertical writing (w:textDirection="tbRl").
+
+describe.skipIf(!have)("vertical writing against LibreOffice", () => {
+  it("sets each character upright down columns that run from the right, where LibreOffice does", async () => {
+    const text = "蜀道难，噫吁嚱，危乎高哉！蜀道之难，难于上青天！蚕丛及鱼凫，开国何茫然！尔来四万八千岁，不与秦塞通人烟。西当太白有鸟道，可以横绝峨眉巅。";
+    const doc = B.buildDocx({
+      body:
+        B.p([cjk(text, "SimSun", 14)]) +
+        B.p([cjk("李白", "SimSun", 14)]) +
+        `<w:sectPr><w:pgSz w:w="16838" w:h="11906" w:orient="landscape"/><w:pgMar w:top="1800" w:right="1440" w:bottom="1800" w:left="1440" w:header="851" w:footer="992" w:gutter="0"/>` +
+        `<w:textDirection w:val="tbRl"/></w:sectPr>`,
+    });
+    const chars = async (pdf: Uint8Array) => (await wordBoxes(pdf))[0]!.words;
+    const ours = await chars(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
+    const theirs = await chars(await convertWithLibreOffice(doc));
+    // Every character of LibreOffice's page, in its reading order (punctuation copies as typed though
+    // drawn in its vertical form), with its box within 2 pt of ours; punctuation within 5 pt
+    // (LibreOffice keeps the horizontal comma, moved up).
+    expect(ours.map((w) => w.text).join("")).toBe(theirs.map((w) => w.text).join(""));
+    const misses = theirs
+      .map((w, i) => [w, ours[i]!] as const)
+      .filter(([w, o]) => Math.max(Math.abs(o.xMin - w.xMin), Math.abs(o.yMin - w.yMin)) > (/\p{P}/u.test(w.text) ? 5 : 2))
+      .map(([w, o]) => `${w.text}: LibreOffice (${w.xMin}, ${w.yMin}), ours (${o.xMin}, ${o.yMin})`);
+    expect(misses.slice(0, 8)).toEqual([]);
+  }, 120_000);
+});

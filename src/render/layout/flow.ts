@@ -5,6 +5,7 @@
  * page count is known.
  */
 import type { Block, DocumentModel, Paragraph, Section, Table } from "../model/types";
+import { turnPageBack, turnSection } from "./vertical";
 import type { FontBook } from "../fonts/types";
 import type { LaidOutDocument, LaidOutPage, LayoutContext, PaintItem, ParagraphLayout } from "./types";
 import { layoutParagraph } from "./paragraph";
@@ -79,7 +80,8 @@ class DocumentFlow {
     private readonly model: DocumentModel,
     fonts: FontBook,
   ) {
-    this.sections = model.sections.length > 0 ? [...model.sections] : [DEFAULT_SECTION];
+    // Vertical sections are laid out on their page turned a quarter turn (layout/vertical.ts).
+    this.sections = (model.sections.length > 0 ? [...model.sections] : [DEFAULT_SECTION]).map((s) => (s.vertical ? turnSection(s) : s));
     this.ctx = { fonts, defaultTabStop: model.defaultTabStop > 0 ? model.defaultTabStop : 36, fieldValue: () => undefined };
     // Header heights before pagination: wide page numbers stand in for the real ones.
     this.heights = new PartHeights(model, { ...this.ctx, fieldValue: () => "99" });
@@ -146,7 +148,9 @@ class DocumentFlow {
     const s = this.sections[i]!;
     const pager = this.pager;
     const page = sanePage(s);
-    const samePage = page.width === pager.page.width && page.height === pager.page.height;
+    // A turned (vertical) page is another page even where its turned size matches.
+    const sameDirection = !!s.vertical === !!this.sections[pager.page.section]?.vertical;
+    const samePage = page.width === pager.page.width && page.height === pager.page.height && sameDirection;
     switch (s.start) {
       case "continuous":
         if (samePage) pager.continueWith(i);
@@ -449,7 +453,8 @@ class DocumentFlow {
       this.paintNotes(page, s, items);
       this.paintSeparators(page, items);
       items.push(...page.foreground);
-      return { width: page.width, height: page.height, items };
+      const laidOut = { width: page.width, height: page.height, items };
+      return s.vertical ? turnPageBack(laidOut) : laidOut;
     });
   }
 

@@ -6,8 +6,12 @@ import type { Color, UnderlineStyle } from "../model/types";
 import type { FontFace } from "../fonts/types";
 
 export type PaintItem =
-  /** A piece of text drawn with one face at one size; `y` is the baseline; `rtl`: at a right-to-left bidi level (paint reverses and mirrors it). */
-  | { kind: "text"; x: number; y: number; text: string; face: FontFace; size: number; color: Color | null; charSpacing?: number; scale?: number; width: number; rtl?: boolean }
+  /**
+   * A piece of text drawn with one face at one size; `y` is the baseline; `rtl`: at a right-to-left
+   * bidi level (paint reverses and mirrors it); `typed`: the characters copied and searched where
+   * `text` draws others (vertical forms of punctuation).
+   */
+  | { kind: "text"; x: number; y: number; text: string; face: FontFace; size: number; color: Color | null; charSpacing?: number; scale?: number; width: number; rtl?: boolean; typed?: string }
   /** Filled rectangle (shading, highlight). */
   | { kind: "rect"; x: number; y: number; width: number; height: number; fill: Color }
   /** Straight line (borders, underline, strike, leaders drawn as lines). */

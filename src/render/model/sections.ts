@@ -77,6 +77,8 @@ export function readSection(sectPr: XNode | undefined, story: Story, previous: S
   if ((gridType === "lines" || gridType === "linesAndChars" || gridType === "snapToChars") && pitch !== undefined && pitch >= 1 && pitch <= 1584) {
     section.lineGrid = { type: gridType, linePitch: pitch };
   }
+  const direction = val(sectPr, "textDirection");
+  if (direction === "tbRl" || direction === "tbRlV") section.vertical = true;
   const start = int(pgNum?.attr("start"));
   if (start !== undefined && start >= 0) section.pageNumberStart = start;
   return section;

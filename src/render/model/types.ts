@@ -333,6 +333,8 @@ export interface Section {
   pageNumberFormat: NumberFormat;
   /** Line grid (w:docGrid type lines/linesAndChars/snapToChars, common in East Asian documents): lines snap to `linePitch` pt. */
   lineGrid?: { type: "lines" | "linesAndChars" | "snapToChars"; linePitch: number };
+  /** Vertical writing (w:textDirection tbRl): lines top to bottom, right to left (layout/vertical.ts). */
+  vertical?: boolean;
   /** Blocks of the body belonging to this section, in order. */
   blocks: Block[];
 }

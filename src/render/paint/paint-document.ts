@@ -82,7 +82,7 @@ class Painter {
           // reversed (see bidi-runs.ts); plain left-to-right text is one segment.
           const stretch = scale / 100;
           let x = item.x;
-          for (const seg of item.rtl || hasRtl(item.text) ? visualSegments(item.text, item.rtl) : [{ text: item.text, rtl: false }]) {
+          for (const seg of item.rtl || hasRtl(item.text) ? visualSegments(item.text, item.rtl) : [{ text: item.text, rtl: false, typed: item.typed }]) {
             content.show(x, flipY(item.y), font.encode(seg.text, seg.rtl, seg.typed));
             x += (joinedWidth(item.face, seg.text, item.size) + (item.charSpacing ?? 0) * [...seg.text].length) * stretch;
           }
