@@ -127,6 +127,15 @@ export const LIMITS = {
       /** Nesting of fractions, scripts, radicals ... in one equation. */
       maxDepth: 24,
     },
+    /** Windows Metafile pictures (src/render/model/wmf.ts): what one picture may hold; the rest is not drawn. */
+    metafile: {
+      /** Records read from one metafile. */
+      maxRecords: 100_000,
+      /** GDI objects (fonts, pens, brushes) alive at once. */
+      maxObjects: 1_024,
+      /** Characters of text drawn from one metafile. */
+      maxTextChars: 20_000,
+    },
     /** Charts (src/render/model/charts.ts): what one chart part may hold; more is not drawn. */
     chart: {
       /** Declared bytes of one chart part (word/charts/chartN.xml); a larger chart leaves its box empty. */

@@ -29,3 +29,21 @@ describe("GIF pictures", () => {
     expect((await run("qpdf", ["--check", file])).stdout).toContain("No syntax or stream encoding errors");
   });
 });
+
+describe("WMF pictures", () => {
+  it("draws the text of form-control previews and of Equation Editor pictures", async () => {
+    const text = async (name: string) => {
+      const file = join(dir, `${name}.pdf`);
+      writeFileSync(file, await renderDocxToPdf(new Uint8Array(readFileSync(`../shared/corpus/docx/${name}.docx`)), { fonts: nodeFontSource() }));
+      expect((await run("qpdf", ["--check", file])).stdout).toContain("No syntax or stream encoding errors");
+      return (await run("pdftotext", [file, "-"])).stdout;
+    };
+    // ActiveX controls' previews, as LibreOffice shows them.
+    const forms = await text("docx4j__LegacyForms");
+    for (const label of ["CheckBox1", "Label1", "OptionButton1"]) expect(forms).toContain(label);
+    // Equation Editor 3.0 objects: their WMF previews' letters and Greek (Symbol font) come out.
+    const equations = (await text("openxmlsdk__equation__equation-1")).replace(/\s+/g, "");
+    expect(equations).toContain("diag(");
+    expect(equations).toMatch(/[α-ω]/u);
+  });
+});

@@ -4,6 +4,7 @@
  * faces lack (found by scanning the model's text).
  */
 import type { Block, DocumentModel, FontTableEntry, Inline, RunStyle } from "../model/types";
+import type { MetafileFont } from "../model/wmf";
 import { eastAsianFamily, fallbackFamilies, fontFile, mayCover, substituteFamily, type FamilyId } from "./catalog";
 import { isEastAsian, isEastAsianShared } from "./east-asian";
 import { faceFromBytes, type LoadedFace } from "./font-face";
@@ -222,8 +223,27 @@ function collectUsage(model: DocumentModel): Map<string, Usage> {
     }
   };
 
+  // Text of metafile pictures (model/wmf.ts), drawn by layout/metafile.ts.
+  for (const image of model.images?.values() ?? []) {
+    for (const item of image.picture?.items ?? []) if (item.kind === "text") note(metafileRunStyle(item.font), item.text);
+  }
   for (const s of model.sections) blocks(s.blocks);
   for (const b of model.headerFooters.values()) blocks(b);
   for (const b of model.notes.values()) blocks(b);
   return usage;
+}
+
+/** The run style a metafile's font stands for, to load its faces (one object per font object). */
+const metafileStyles = new WeakMap<MetafileFont, RunStyle>();
+export function metafileRunStyle(font: MetafileFont): RunStyle {
+  let style = metafileStyles.get(font);
+  if (!style) {
+    style = {
+      font: font.name, size: 12, bold: font.bold, italic: font.italic, underline: "none", strike: false, doubleStrike: false,
+      color: null, highlight: null, caps: false, smallCaps: false, vertAlign: "baseline", charSpacing: 0, position: 0, scale: 100,
+      hidden: false, rtl: false,
+    };
+    metafileStyles.set(font, style);
+  }
+  return style;
 }

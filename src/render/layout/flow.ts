@@ -6,6 +6,7 @@
  */
 import type { Block, DocumentModel, Paragraph, Section, Table } from "../model/types";
 import { turnPageBack, turnSection } from "./vertical";
+import { drawMetafiles } from "./metafile";
 import type { FontBook } from "../fonts/types";
 import type { LaidOutDocument, LaidOutPage, LayoutContext, PaintItem, ParagraphLayout } from "./types";
 import { layoutParagraph } from "./paragraph";
@@ -113,7 +114,7 @@ class DocumentFlow {
       const blocks = this.model.notes.get(this.pager.endnotes[i]!);
       if (blocks) this.placeBlocks(blocks);
     }
-    return { pages: this.finishPages(), title: this.model.title };
+    return { pages: drawMetafiles(this.finishPages(), this.model.images, this.ctx.fonts), title: this.model.title };
   }
 
   // --- sections ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
  * budgets, loaded images, the font set, and interned run styles (equal styles share one object,
  * so adjacent runs merge and layout can compare styles by reference).
  */
+import { parseWmf } from "./wmf";
 import { LimitExceeded, UnprocessableContent } from "../../errors";
 import { LIMITS } from "../../limits";
 import type { DocxPackage, Relationship } from "../../docx/package";
@@ -139,7 +140,23 @@ export class ParseContext {
     if (this.images.size >= LIMITS.render.maxImages) throw tooMuch(`more than ${LIMITS.render.maxImages} images`);
     const ext = id.slice(id.lastIndexOf(".") + 1).toLowerCase();
     // Formats paint cannot draw are not inflated at all.
-    if (["emf", "wmf", "svg", "tif", "tiff", "bmp", "wdp", "emz", "wmz"].includes(ext)) {
+    if (ext === "wmf") {
+      // Text and lines of a Windows Metafile are drawn (model/wmf.ts); its bitmaps are not.
+      this.imageBytes += entry.uncompressedSize;
+      if (this.imageBytes > LIMITS.render.maxTotalImageBytes) {
+        throw new LimitExceeded("zip_limit", `The document's images exceed ${LIMITS.render.maxTotalImageBytes / 1024 / 1024} MiB in total.`);
+      }
+      const bytes = this.pkg.readBinary(id, LIMITS.render.maxImageBytes);
+      let picture: ReturnType<typeof parseWmf> = null;
+      try {
+        picture = parseWmf(bytes);
+      } catch {
+        picture = null; // a broken metafile leaves its box empty, like any undrawable picture
+      }
+      this.images.set(id, { bytes: new Uint8Array(0), type: "other", ...(picture ? { picture } : {}) });
+      return id;
+    }
+    if (["emf", "svg", "tif", "tiff", "bmp", "wdp", "emz", "wmz"].includes(ext)) {
       this.images.set(id, { bytes: new Uint8Array(0), type: "other" });
       return id;
     }

@@ -4,6 +4,8 @@
  * All lengths are in PDF points (1/72 in); colours are "RRGGBB" hex or null for automatic.
  */
 
+import type { MetafilePicture } from "./wmf";
+
 export type Color = string;
 
 export type UnderlineStyle = "none" | "single" | "double" | "thick" | "dotted" | "dashed" | "wave" | "words";
@@ -343,6 +345,8 @@ export interface ImageResource {
   bytes: Uint8Array;
   /** PNG, JPEG and GIF (converted to PNG) are painted; others are skipped (their box stays empty). */
   type: "png" | "jpeg" | "gif" | "other";
+  /** A WMF picture's text and lines (model/wmf.ts), drawn by layout into the picture's box. */
+  picture?: MetafilePicture;
 }
 
 export interface DocumentModel {
