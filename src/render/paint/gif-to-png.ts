@@ -6,6 +6,7 @@
  * 12 bits, no output past the frame; anything malformed gives null (the picture's box stays empty).
  */
 import { zlibSync } from "fflate";
+import { crc32 } from "../../docx/zip";
 
 export function gifToPng(gif: Uint8Array, maxPixels: number): Uint8Array | null {
   try {
@@ -185,30 +186,13 @@ function lzwDecode(data: Uint8Array, minCodeSize: number, limit: number): Uint8A
   return out.subarray(0, n);
 }
 
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-function crc32(parts: Uint8Array[]): number {
-  let c = 0xffffffff;
-  for (const p of parts) for (let i = 0; i < p.length; i++) c = CRC_TABLE[(c ^ p[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
 function chunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
   const view = new DataView(out.buffer);
   view.setUint32(0, data.length);
-  const name = new Uint8Array([...type].map((ch) => ch.charCodeAt(0)));
-  out.set(name, 4);
+  out.set([...type].map((ch) => ch.charCodeAt(0)), 4);
   out.set(data, 8);
-  view.setUint32(8 + data.length, crc32([name, data]));
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length))); // over type and data
   return out;
 }
 
