@@ -99,3 +99,15 @@ describe("mirrored brackets in right-to-left text", () => {
     expect(plain).toContain("(שלום)");
   });
 });
+
+describe("zero-width non-joiners in Persian", () => {
+  it("draw nothing and take no room, yet copy with the word ('می‌خواهم', not 'میخواهم')", async () => {
+    const file = join(work, "zwnj.pdf");
+    const word = "می\u200cخواهم";
+    writeFileSync(file, await renderDocxToPdf(buildDocx({ body: B2.p(`${word} کتاب`, { bidi: true, run: { font: "Arial", sizePt: 14, rtl: true } }) }), { fonts: nodeFontSource() }));
+    const plain = (await run("pdftotext", [file, "-"])).stdout.replace(/[\u202a-\u202e]/g, "");
+    expect(plain).toContain(word);
+    const drawn = await run("mutool", ["draw", "-q", "-o", join(work, "zwnj.png"), "-r", "36", file]).catch((e) => e);
+    expect(`${drawn.stderr ?? ""}`).not.toMatch(/error/i);
+  });
+});

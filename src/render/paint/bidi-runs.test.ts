@@ -51,8 +51,8 @@ describe("visualSegments of a right-to-left item", () => {
 });
 
 describe("visualSegments drops format characters", () => {
-  it("splits a Persian word at its zero-width non-joiner, which is not drawn (fontkit drew a space)", () => {
-    expect(visualSegments("می\u200Cخواهم", true)).toEqual([{ text: "خواهم", rtl: true }, { text: "می", rtl: true }]);
+  it("splits a Persian word at its zero-width non-joiner, kept as a zero-width segment for the copied text (fontkit drew a space)", () => {
+    expect(visualSegments("می\u200Cخواهم", true)).toEqual([{ text: "خواهم", rtl: true }, { text: "\u200c", rtl: false, zeroWidth: true }, { text: "می", rtl: true }]);
     expect(visualSegments("\u200Fשלום", true)).toEqual([{ text: "שלום", rtl: true }]);
   });
 });

@@ -17,6 +17,8 @@ export interface Segment {
   rtl: boolean;
   /** The characters typed, where `text` draws others (brackets mirrored in right-to-left text): for copy and search. */
   typed?: string;
+  /** A zero-width non-joiner: drawn as nothing, with no advance, but kept in the copied text. */
+  zeroWidth?: true;
 }
 
 const RTL = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
@@ -71,7 +73,7 @@ export function visualSegments(text: string, rtl = false): Segment[] {
 
 function pushLtr(out: Segment[], text: string, typed = text): void {
   const last = out[out.length - 1];
-  if (last && !last.rtl) {
+  if (last && !last.rtl && !last.zeroWidth) {
     if (last.typed !== undefined || typed !== text) last.typed = (last.typed ?? last.text) + typed;
     last.text += text;
   } else out.push(typed !== text ? { text, rtl: false, typed } : { text, rtl: false });
@@ -93,6 +95,8 @@ function rightToLeftSegments(text: string): Segment[] {
     // dropped, ending the shaping segment, so a zero-width non-joiner keeps the letters on both
     // sides apart. Handed to fontkit they became space glyphs with a space's advance.
     if (isDefaultIgnorable(cp)) {
+      // A zero-width non-joiner is part of Persian words ("مقدمه‌ی"): LibreOffice's text keeps it.
+      if (cp === 0x200c) groups.push({ text: "\u200c", rtl: false, zeroWidth: true });
       i = j;
       continue;
     }
@@ -107,7 +111,7 @@ function rightToLeftSegments(text: string): Segment[] {
   }
   const out: Segment[] = [];
   for (const g of groups.reverse()) {
-    if (g.rtl) out.push(g);
+    if (g.rtl || g.zeroWidth) out.push(g);
     else pushLtr(out, g.text, g.typed);
   }
   return out;

@@ -42,7 +42,7 @@ export class CidFont {
    * no glyph draws (all on .notdef: a copy of "水仙花" would read one character three times) and
    * mirrored brackets in right-to-left text (")" drawn for a typed "(").
    */
-  private readonly aliases = new Map<string, { cid: number; gid: number; text: string }>();
+  private readonly aliases = new Map<string, { cid: number; gid: number; text: string; zeroWidth: boolean }>();
 
   constructor(
     private readonly pdf: PDFDocument,
@@ -55,6 +55,8 @@ export class CidFont {
 
   /** The glyph string for `text` as hex, 4 digits per glyph id (one segment in logical order; right-to-left segments come out in visual order). */
   encode(text: string, rtl: boolean, typed?: string): string {
+    // A zero-width non-joiner: a blank glyph (the space's) under its own CID, no width, its own text.
+    if (text === "\u200c") return hex4(this.aliasCid(this.font.glyphForCodePoint(0x20)?.id ?? 0, text, true));
     if (!rtl && typed !== undefined && typed !== text) return this.encodeTyped(text, typed);
     if (!rtl && SIMPLE_TEXT.test(text)) return this.encodeDirect(text, false);
     // fontkit's shaping costs about 0.5 ms a call even for one word (plan and feature setup): the
@@ -132,8 +134,8 @@ export class CidFont {
   }
 
   /** The CID drawing glyph `gid` for `text` (the glyph itself once the CID space is used up). */
-  private aliasCid(gid: number, text: string): number {
-    const key = `${gid}\u0000${text}`;
+  private aliasCid(gid: number, text: string, zeroWidth = false): number {
+    const key = `${gid}\u0000${text}\u0000${zeroWidth ? 1 : 0}`;
     const known = this.aliases.get(key);
     if (known) return known.cid;
     const cid = this.font.numGlyphs + this.aliases.size;
@@ -141,7 +143,7 @@ export class CidFont {
       if (!this.used.has(gid)) this.used.set(gid, gid === 0 ? "" : text);
       return gid;
     }
-    this.aliases.set(key, { cid, gid, text });
+    this.aliases.set(key, { cid, gid, text, zeroWidth });
     return cid;
   }
 
@@ -186,7 +188,7 @@ export class CidFont {
       widths.push(first, run);
     }
     const aliases = [...this.aliases.values()];
-    if (aliases.length) widths.push(aliases[0]!.cid, aliases.map((a) => scale(glyphAdvance(font, a.gid))));
+    if (aliases.length) widths.push(aliases[0]!.cid, aliases.map((a) => (a.zeroWidth ? 0 : scale(glyphAdvance(font, a.gid)))));
 
     const cidFont = ctx.register(
       ctx.obj({

@@ -84,6 +84,7 @@ class Painter {
           let x = item.x;
           for (const seg of item.rtl || hasRtl(item.text) ? visualSegments(item.text, item.rtl) : [{ text: item.text, rtl: false, typed: item.typed }]) {
             content.show(x, flipY(item.y), font.encode(seg.text, seg.rtl, seg.typed));
+            if (seg.zeroWidth) continue;
             x += (joinedWidth(item.face, seg.text, item.size) + (item.charSpacing ?? 0) * [...seg.text].length) * stretch;
           }
           break;
