@@ -169,8 +169,11 @@ export const LIMITS = {
     maxPngPixels: 6_000_000,
     /** Shaped (right-to-left or complex-script) strings remembered per font; the cache is emptied when full. */
     shapedTextCacheEntries: 20_000,
-    /** Distinct characters per font drawn as .notdef under their own CID (text stays searchable); more share glyph 0. */
-    missingGlyphCids: 4_096,
+    /**
+     * Glyphs per font drawn under a CID of their own so their text copies as typed (characters no
+     * font has, mirrored brackets, zero-width non-joiners); past it they use the glyph's own CID.
+     */
+    aliasCids: 4_096,
   },
 
   /**

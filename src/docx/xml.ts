@@ -38,21 +38,21 @@ export interface XmlHandler {
   close(name: string, start: number, end: number): void;
 }
 
-const LT = 0x3c;
-const GT = 0x3e;
-const SLASH = 0x2f;
-const QMARK = 0x3f;
-const BANG = 0x21;
+export const LT = 0x3c;
+export const GT = 0x3e;
+export const SLASH = 0x2f;
+export const QMARK = 0x3f;
+export const BANG = 0x21;
 const EQ = 0x3d;
-const DQ = 0x22;
-const SQ = 0x27;
+export const DQ = 0x22;
+export const SQ = 0x27;
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 /** Names end at whitespace, `/`, `>` or `=`. */
-function isNameEnd(c: number): boolean {
+export function isNameEnd(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === SLASH || c === GT || c === EQ || Number.isNaN(c);
 }
 

@@ -11,7 +11,8 @@ import { isBreakingSpace, lineBreakOpportunities } from "./line-break";
 import { mathObject } from "./math";
 import { joinedWidth } from "./arabic-joining";
 import { resolveLevels } from "./bidi";
-import { isComplexScript, isEastAsian, isEastAsianShared, isRtlChar } from "./inline-script";
+import { isComplexScript, isRtlChar } from "./inline-script";
+import { hasEastAsian, isEastAsian, isEastAsianShared } from "../fonts/east-asian";
 import type { LayoutContext } from "./types";
 
 export type ObjectInline = Extract<Inline, { type: "image" } | { type: "box" }>;
@@ -231,8 +232,6 @@ function tallerFace(a: FontFace, b: FontFace): FontFace {
   return b.lineHeight(1) > a.lineHeight(1) ? b : a;
 }
 
-/** Quick test for text needing the East Asian slot (see `isEastAsian`). */
-const EAST_ASIAN_TEXT = /[\u1100-\u11ff\u2e80-\u9fff\ua000-\ua4cf\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u{20000}-\u{3fffd}]/u;
 
 function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: FontBook, out: Piece[], bidi: boolean): void {
   const { style, text } = atom;
@@ -272,7 +271,7 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: F
       offset += part.text.length;
     }
   };
-  const oneFont = !style.rtl && (!style.fontComplex || style.fontComplex === style.font) && !style.eastAsiaHint && !EAST_ASIAN_TEXT.test(text);
+  const oneFont = !style.rtl && (!style.fontComplex || style.fontComplex === style.font) && !style.eastAsiaHint && !hasEastAsian(text);
   if (oneFont) {
     runSlot = 0;
     flushRun(text.length);

@@ -13,5 +13,3 @@ export function isComplexScript(cp: number): boolean {
   return isRtlChar(cp) || (cp >= 0x0900 && cp <= 0x0eff) || (cp >= 0x1780 && cp <= 0x17ff);
 }
 
-/** Characters Word draws with the run's w:eastAsia font (defined beside the font book, which loads that face). */
-export { isEastAsian, isEastAsianShared } from "../fonts/east-asian";

@@ -9,6 +9,7 @@
  * part is checked exactly as a whole-string parse would check it (same nesting, DTD and
  * well-formedness rules). Only the lexical scan here is ours: it finds where tags end.
  */
+import { BANG, DQ, GT, isNameEnd, LT, QMARK, SLASH, SQ } from "../../docx/xml";
 import { UnprocessableContent } from "../../errors";
 import { LIMITS } from "../../limits";
 
@@ -62,18 +63,6 @@ export function forEachSegment(bytes: Uint8Array, part: string, depth: number, v
   }
 }
 
-const LT = 0x3c;
-const GT = 0x3e;
-const SLASH = 0x2f;
-const QMARK = 0x3f;
-const BANG = 0x21;
-const DQ = 0x22;
-const SQ = 0x27;
-
-/** Names end at whitespace, `/`, `>` or `=` (as in the tokenizer). */
-function isNameEnd(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === SLASH || c === GT || c === 0x3d || Number.isNaN(c);
-}
 
 /**
  * Follows the nesting of a text that grows at its end. Malformed markup is not judged here (the

@@ -139,7 +139,7 @@ export class CidFont {
     const known = this.aliases.get(key);
     if (known) return known.cid;
     const cid = this.font.numGlyphs + this.aliases.size;
-    if (cid > 0xffff || this.aliases.size >= LIMITS.paint.missingGlyphCids) {
+    if (cid > 0xffff || this.aliases.size >= LIMITS.paint.aliasCids) {
       if (!this.used.has(gid)) this.used.set(gid, gid === 0 ? "" : text);
       return gid;
     }
