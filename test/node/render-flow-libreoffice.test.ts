@@ -327,6 +327,29 @@ const cases: Record<string, Uint8Array> = {
       B.table([[["One", "Two", "Three", "Four"].map((w) => B.p(`Left line ${w}`)).join(""), ["One", "Two", "Three"].map((w) => B.p(`Right line ${w}`)).join("")]], { widths: [4680, 4680] }) +
       B.p("After."),
   }),
+  // A superscript in a taller font (a note mark in the default Calibri among Times text) holds its
+  // line at the full size's height however small it is drawn: 0.6 pt a line, past 5 pt in a page.
+  superscriptLineHeight: B.buildDocx({
+    body: Array.from({ length: 30 }, (_, i) =>
+      B.p([B.r(`Line${i + 1} ${lorem(i)}`, { font: "Times New Roman", sizePt: 12 }), B.r(String(i + 1), { sizePt: 12, vertAlign: "superscript" }), B.r(" ends here.", { font: "Times New Roman", sizePt: 12 })], {
+        spacing: { after: 200, line: 276, lineRule: "auto" },
+      }),
+    ).join(""),
+  }),
+  // German quotation marks „…“: the closing “ ends a word, so a line may end after it (the
+  // justified line below holds „Die … Tagen“ in LibreOffice, with 0.3 pt to spare).
+  germanQuotes: B.buildDocx({
+    body:
+      B.p(
+        B.r(
+          "Abwehrhaltungen gegen den Tod sind keine spezifische Erscheinung unserer Zeit schreibt Mischke, die Menschen suchten zu allen Zeiten und suchen immer noch nach einer Erklärung " +
+            "über den Sinn des Todes für ihr Dasein. In „Die Einsamkeit des Sterbenden in unseren Tagen“ drückt Elias das so aus: „Die Verdrängung und Verdeckung der Endlichkeit des " +
+            "einzelnen menschlichen Lebens ist ganz gewiss nicht, wie es manchmal hingestellt wird, erst eine Eigentümlichkeit des 20. Jahrhunderts.“",
+          { font: "Times New Roman", sizePt: 12 },
+        ),
+        { jc: "both", spacing: { after: 200, line: 276, lineRule: "auto" } },
+      ) + B.sectPr({ ...B.A4, margins: { top: 1417, right: 1417, bottom: 1134, left: 1417 } }),
+  }),
 };
 
 describe.skipIf(!have)("page flow matches LibreOffice", () => {
@@ -480,6 +503,15 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("a table row splits after the last cell paragraph whose space after still fits", () => {
     const r = check("rowSplitSpaceAfter");
     expect(r.firstWords[1]).toEqual(["Filler", "Left"]);
+  });
+
+  it("a superscript in a taller font makes its line as tall as that font at full size", () => {
+    expect(check("superscriptLineHeight").pages[1]).toBe(3);
+  });
+
+  it("a closing German quotation mark lets the line end after it", () => {
+    const r = check("germanQuotes");
+    expect(r.pages[1]).toBe(1);
   });
 
   it("an endnote referenced only from inside a table is printed after the body", () => {

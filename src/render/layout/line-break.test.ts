@@ -57,6 +57,14 @@ describe("lineBreakOpportunities", () => {
     expect(segments("end. Next")).toEqual(["end. ", "Next"]);
   });
 
+  it("reads ‘ “ « after a word as closing (German „so“), at a word's start as opening", () => {
+    expect(segments("In „Die Tagen“ drückt")).toEqual(["In ", "„Die ", "Tagen“ ", "drückt"]);
+    expect(segments("aus: „selbst.“ Mit")).toEqual(["aus: ", "„selbst.“ ", "Mit"]);
+    expect(segments("He said “ hello” and «so» too")).toEqual(["He ", "said ", "“ hello” ", "and ", "«so» ", "too"]);
+    expect(segments("ein Zitat« und")).toEqual(["ein ", "Zitat« ", "und"]);
+    expect(segments("引用“文字")).toEqual(["引", "用", "“文", "字"]);
+  });
+
   it("breaks between ideographs but not before closing or after opening CJK punctuation", () => {
     expect(segments("日本語")).toEqual(["日", "本", "語"]);
     expect(segments("日本。語")).toEqual(["日", "本。", "語"]);

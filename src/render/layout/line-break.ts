@@ -29,6 +29,7 @@ const enum C {
   OP, // opening punctuation: no break after
   CL, // closing punctuation and the like: no break before
   CB, // objects (U+FFFC): break before and after
+  QI, // initial quotes ‘ “ «: opening at a word's start, closing after a word (German „…“)
 }
 
 /** Classes of the first 0x3000 code points, computed once (the common case is a table lookup). */
@@ -62,8 +63,10 @@ function computeClass(cp: number): C {
   if (cp === 0x2014) return C.B2;
   if ((cp >= 0x2000 && cp <= 0x200a) || cp === 0x205f || cp === 0x3000) return C.SP;
   if (cp === 0xfffc) return C.CB;
-  // Quotes: ‘ “ « open, ’ ” » close (European usage; good enough for wrapping).
-  if (cp === 0x2018 || cp === 0x201c || cp === 0xab || cp === 0x201a || cp === 0x201e) return C.OP;
+  // Quotes: „ ‚ open, ’ ” » close (European usage; good enough for wrapping); ‘ “ « open or
+  // close depending on what precedes them (see quoteClass).
+  if (cp === 0x2018 || cp === 0x201c || cp === 0xab) return C.QI;
+  if (cp === 0x201a || cp === 0x201e) return C.OP;
   if (cp === 0x2019 || cp === 0x201d || cp === 0xbb || cp === 0x2026 || cp === 0x203c || cp === 0x2047 || cp === 0x2048 || cp === 0x2049) return C.CL;
   if (cp >= 0x3000 && cp <= 0x303f) {
     // CJK punctuation: 〈《「『【〔〖〘〚〝 open; 、。〉》」』】〕〗〙〛〞〟 々 〻 close / non-starters.
@@ -124,7 +127,8 @@ export function lineBreakOpportunities(text: string): Uint8Array {
   while (i < n) {
     const cp = text.codePointAt(i)!;
     const len = cp > 0xffff ? 2 : 1;
-    const cls = classOf(cp);
+    let cls = classOf(cp);
+    if (cls === C.QI) cls = quoteClass(prevCls, prevCp);
     if (prevCls !== -1 && cls !== C.CM) out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevLetter, isLetter(cls, cp)) ? 1 : 0;
     if (cls !== C.CM) {
       if (cls === C.SP) {
@@ -137,6 +141,15 @@ export function lineBreakOpportunities(text: string): Uint8Array {
     i += len;
   }
   return out;
+}
+
+/**
+ * ‘ “ « (UAX #14 QU, initial punctuation) right after a word or its full stop close it, as German
+ * writes „so“ and »so«: a line may then end after the spaces that follow, as LibreOffice wraps
+ * them. Anywhere else (after a space, an opening bracket, an ideograph) they open a quotation.
+ */
+function quoteClass(prevCls: C | -1, prevCp: number): C {
+  return prevCls === C.AL || (prevCls === C.CL && prevCp < 0x3000) ? C.CL : C.OP;
 }
 
 /** May a line end between a character of class `a` and the next one of class `b`? */

@@ -368,11 +368,16 @@ class ParagraphLayouter {
         continue;
       }
       const m = pc.metrics;
-      const a = m.ascent(pc.size) + pc.rise;
-      const b = m.lineHeight(pc.size) - m.ascent(pc.size) - pc.rise;
+      // A superscript or subscript (automatic escapement) holds the line at its run's full size,
+      // however small and high it is drawn (LibreOffice, measured).
+      const escaped = pc.style.vertAlign !== "baseline";
+      const size = escaped ? pc.style.size : pc.size;
+      const rise = escaped ? 0 : pc.rise;
+      const a = m.ascent(size) + rise;
+      const b = m.lineHeight(size) - m.ascent(size) - rise;
       if (a > ascent) ascent = a;
       if (b > below) below = b;
-      if (m.lineHeight(pc.size) > fontHeight) fontHeight = m.lineHeight(pc.size);
+      if (m.lineHeight(size) > fontHeight) fontHeight = m.lineHeight(size);
     }
     if (fontHeight === 0) {
       // Nothing but objects (or nothing at all): the paragraph's font sets the minimum height and the spacing.
