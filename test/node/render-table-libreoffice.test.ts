@@ -11,12 +11,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDocx, DEFAULT_SETTINGS, DEFAULT_STYLES, p, table, type CellSpec, type TableProps } from "../support/docx-builder";
+import { buildDocx, DEFAULT_SETTINGS, DEFAULT_STYLES, p, sectPr, table, type CellSpec, type TableProps } from "../support/docx-builder";
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "./support/libreoffice";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { parseDocx } from "../../src/render/model/parse-docx";
 import { loadFontBook } from "../../src/render/fonts/font-book";
 import { placeTable } from "../../src/render/layout/table";
+import { renderDocxToPdf } from "../../src/render/index";
 import type { FlowCursor, LayoutContext, PaintItem } from "../../src/render/layout/types";
 import type { FontBook } from "../../src/render/fonts/types";
 
@@ -162,7 +163,7 @@ async function lineMismatches(c: { lo: PageWords[]; loPdf: Uint8Array; items: Pa
 }
 
 /** For every LibreOffice word: our word with the same text and occurrence index, and the distances. */
-function mismatches(lo: PageWords[], ours: OurWord[]): string[] {
+function mismatches(lo: PageWords[], ours: OurWord[], tolerance = TOLERANCE): string[] {
   const seen = new Map<string, number>();
   const bad: string[] = [];
   lo.forEach((page, pageIndex) => {
@@ -176,7 +177,7 @@ function mismatches(lo: PageWords[], ours: OurWord[]): string[] {
       }
       const dx = mine.xMin - w.xMin;
       const dy = mine.yMin - w.yMin;
-      if (mine.page !== pageIndex || Math.abs(dx) > TOLERANCE || Math.abs(dy) > TOLERANCE)
+      if (mine.page !== pageIndex || Math.abs(dx) > tolerance || Math.abs(dy) > tolerance)
         bad.push(`${w.text}#${n}: page ${mine.page + 1} vs ${pageIndex + 1}, dx ${dx.toFixed(2)}, dy ${dy.toFixed(2)}`);
     }
   });
@@ -380,5 +381,36 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
       // The first cell's own left border beats the table's (blue is not drawn); the table's right border is.
       expect(theirs.map((l) => l.colour)).toEqual(bidi ? ["00FF00", "FF0000"] : ["FF0000", "00FF00"]);
     }
+  });
+});
+
+/** Filler paragraph `i`: about `lines` lines of Letter-width text, no space after. */
+function filler(i: number, lines: number, props: Parameters<typeof p>[1] = {}): string {
+  const words = Array.from({ length: lines * 22 }, (_, k) => `w${k}`).join(" ");
+  return p(`Para${i} ${words}`, { spacing: { after: 0 }, ...props });
+}
+
+/**
+ * Tolerance (pt) between two PDFs read back by poppler: its word boxes come from each font's
+ * descriptor, which our subsets and LibreOffice's write differently (about 1.2 pt in y for Tinos).
+ */
+const PAGE_TOLERANCE = 2;
+
+/** Renders a whole document with Signet and with LibreOffice; LibreOffice's words Signet misplaces. */
+async function comparePages(docx: Uint8Array): Promise<{ firstWords: [string[], string[]]; bad: string[] }> {
+  const [ours, lo] = await Promise.all([renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(wordBoxes), convertWithLibreOffice(docx).then(wordBoxes)]);
+  const mine: OurWord[] = ours.flatMap((page, i) => page.words.map((w) => ({ text: w.text, page: i, xMin: w.xMin, yMin: w.yMin })));
+  const first = (pages: PageWords[]) => pages.map((pg) => pg.words[0]?.text ?? "");
+  return { firstWords: [first(ours), first(lo)], bad: mismatches(lo, mine, PAGE_TOLERANCE) };
+}
+
+describe.skipIf(!haveLibreOffice)("page margins where no header or footer is drawn (LibreOffice)", () => {
+  it("a header and footer distance larger than the margins does not move the body when the page has no header or footer", async () => {
+    // Margins of 0.39" with the header and footer 0.5" from the edges, and no header or footer.
+    const body = Array.from({ length: 24 }, (_, i) => filler(i + 1, 3)).join("") + sectPr({ margins: { top: 567, bottom: 567, header: 720, footer: 720 } });
+    const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
+    expect(c.firstWords[0]).toEqual(c.firstWords[1]);
+    expect(c.firstWords[1].length).toBeGreaterThanOrEqual(2);
+    expect(c.bad).toEqual([]);
   });
 });

@@ -124,11 +124,15 @@ class DocumentFlow {
     const page = sanePage(s);
     const textWidth = page.width - page.left - page.right;
     const choice = { firstOfSection, pageNumber };
-    const header = this.heights.height(choosePart(s.headers, s, this.model.evenAndOddHeaders, choice), textWidth);
-    const footer = this.heights.height(choosePart(s.footers, s, this.model.evenAndOddHeaders, choice), textWidth);
-    // A negative top/bottom margin is exact: the body does not move for a tall header/footer.
-    const top = page.top < 0 ? -page.top : Math.max(page.top, Math.max(0, s.margins.header) + header);
-    const bottomMargin = page.bottom < 0 ? -page.bottom : Math.max(page.bottom, Math.max(0, s.margins.footer) + footer);
+    const headerPart = choosePart(s.headers, s, this.model.evenAndOddHeaders, choice);
+    const footerPart = choosePart(s.footers, s, this.model.evenAndOddHeaders, choice);
+    const header = this.heights.height(headerPart, textWidth);
+    const footer = this.heights.height(footerPart, textWidth);
+    // A negative top/bottom margin is exact: the body does not move for a tall header/footer. A page
+    // without a header (footer) keeps its margin even when the header (footer) distance is larger
+    // (LibreOffice turns the header off).
+    const top = page.top < 0 || headerPart === undefined ? Math.abs(page.top) : Math.max(page.top, Math.max(0, s.margins.header) + header);
+    const bottomMargin = page.bottom < 0 || footerPart === undefined ? Math.abs(page.bottom) : Math.max(page.bottom, Math.max(0, s.margins.footer) + footer);
     let bodyTop = Math.min(Math.max(0, top), page.height - MIN_BODY);
     let bodyBottom = page.height - Math.max(0, bottomMargin);
     if (bodyBottom - bodyTop < MIN_BODY) {
