@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
-import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "./support/libreoffice";
+import { convertWithLibreOffice, libreOfficeAvailable, pdfFonts, wordBoxes, type PageWords } from "./support/libreoffice";
 
 const have = await libreOfficeAvailable();
 const auto = { spacing: { before: 100, after: 100, beforeAutospacing: true, afterAutospacing: true } };
@@ -55,4 +55,57 @@ describe.skipIf(!have)("proportional line spacing against LibreOffice", () => {
     const span = (tops: number[]) => tops[tops.length - 1]! - tops[0]!;
     expect(Math.abs(span(ourTops) - span(loTops))).toBeLessThan(0.3);
   }, 120_000);
+});
+
+/** Each LibreOffice word → how far (pt) our nearest same-text word is, worst first; ours missing counts as Infinity. */
+function offsets(loWords: { text: string; xMin: number; yMin: number }[], ourWords: { text: string; xMin: number; yMin: number }[]) {
+  return loWords.map((w) => {
+    const dist = (c: { xMin: number; yMin: number }) => Math.max(Math.abs(c.xMin - w.xMin), Math.abs(c.yMin - w.yMin));
+    const best = ourWords.filter((c) => c.text === w.text).sort((a, b) => dist(a) - dist(b))[0];
+    return { text: w.text, dx: best ? best.xMin - w.xMin : Infinity, dy: best ? best.yMin - w.yMin : Infinity };
+  });
+}
+
+describe.skipIf(!have)("unknown families with a font-table alternate name, against LibreOffice", () => {
+  it("draws them as LibreOffice does (Noto Sans), not in the alternate name's face, so lines break alike", async () => {
+    const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`;
+    const fontTable =
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:fonts ${W}>` +
+      `<w:font w:name="Times New Roman"><w:panose1 w:val="02020603050405020304"/><w:family w:val="roman"/><w:pitch w:val="variable"/></w:font>` +
+      // As in real documents (hyperlink__632399964516872542_1, complex2010): Geneva with Arial as alternate, a decorative face with Courier New.
+      `<w:font w:name="Geneva"><w:altName w:val="Arial"/><w:charset w:val="00"/><w:family w:val="auto"/><w:pitch w:val="variable"/></w:font>` +
+      `<w:font w:name="Bremen Bd BT"><w:altName w:val="Courier New"/><w:panose1 w:val="00000000000000000000"/><w:family w:val="decorative"/><w:pitch w:val="variable"/></w:font>` +
+      `</w:fonts>`;
+    const text = (tag: string) => Array.from({ length: 60 }, (_, i) => `${tag}${i}`).join(" ");
+    const doc = B.buildDocx({
+      body: B.p(text("gen"), { run: { font: "Geneva", sizePt: 11 } }) + B.p(text("brm"), { run: { font: "Bremen Bd BT", sizePt: 12 } }),
+      extra: { "word/fontTable.xml": fontTable },
+    });
+    const ourPdf = await renderDocxToPdf(doc, { fonts: nodeFontSource() });
+    const loPdf = await convertWithLibreOffice(doc);
+    const names = async (pdf: Uint8Array) => [...new Set((await pdfFonts(pdf)).map((f) => f.name.replace(/-Regular$/, "")))].sort();
+    expect(await names(ourPdf)).toEqual(await names(loPdf));
+    const far = offsets((await wordBoxes(loPdf))[0]!.words, (await wordBoxes(ourPdf))[0]!.words).filter((o) => !(Math.abs(o.dx) <= 2 && Math.abs(o.dy) <= 2));
+    expect(far).toEqual([]);
+  }, 120_000);
+});
+
+describe.skipIf(!have)("table row heights against LibreOffice", () => {
+  it("a row's minimum or exact height includes the border above it: rows under 0.5 pt rules stay in step", async () => {
+    const run = { font: "Arial", sizePt: 9 };
+    const tight = { after: 0, line: 240, lineRule: "auto" as const };
+    for (const rule of ["atLeast", "exact"] as const) {
+      const rows = Array.from({ length: 20 }, (_, i) => [B.p(`row${i}`, { run, spacing: tight }), B.p(`v${i * 7}`, { run, spacing: tight })]);
+      // 13 pt rows (trHeight 260) with single 0.5 pt borders, text 9 pt: the text fits, the height rules.
+      const doc = B.buildDocx({ body: B.p("Before") + B.table(rows, { widths: [2000, 2000], rowHeight: { h: 260, rule } }) + B.p("After") });
+      const ours = (await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() })))[0]!.words;
+      const lo = (await wordBoxes(await convertWithLibreOffice(doc)))[0]!.words;
+      const top = (words: typeof lo, text: string) => words.find((w) => w.text === text)!.yMin;
+      // 20 rows 0.5 pt too tall would put the last row 10 pt low.
+      const pitch = (words: typeof lo) => top(words, "row19") - top(words, "row0");
+      expect(Math.abs(pitch(ours) - pitch(lo)), rule).toBeLessThan(0.3);
+      const far = offsets(lo, ours).filter((o) => !(Math.abs(o.dx) <= 1 && Math.abs(o.dy) <= 1));
+      expect(far, rule).toEqual([]);
+    }
+  }, 180_000);
 });

@@ -151,20 +151,15 @@ function panoseClass(panoseHex: string | undefined): "sans" | "serif" | "mono" |
 }
 
 /**
- * The catalog family that renders `name`: a known substitute (directly or through the font table's
- * alternate name), else by the font table's class: fixed pitch or `modern` → mono, `roman` or a
- * serif PANOSE → serif, otherwise sans.
+ * The catalog family that renders `name`: a known substitute, else by the font table's class: fixed
+ * pitch or `modern` → mono, `roman` or a serif PANOSE → serif, otherwise sans. The font table's
+ * alternate name (w:altName) is not followed: LibreOffice 7.4 ignores it for Latin text ("inherit"
+ * with altName Times New Roman, "Bremen Bd BT" with altName Courier New both come out in Noto Sans).
  */
 export function substituteFamily(name: string, fontTable?: ReadonlyMap<string, FontTableEntry>): FamilyId {
   const direct = KNOWN[normalize(name)];
   if (direct) return direct;
   const entry = fontTable?.get(name) ?? findEntry(fontTable, name);
-  if (entry?.altName) {
-    for (const alt of entry.altName.split(/[,;]/)) {
-      const viaAlt = KNOWN[normalize(alt)];
-      if (viaAlt) return viaAlt;
-    }
-  }
   if (entry) {
     if (entry.pitch === "fixed" || entry.family === "modern") return UNKNOWN_MONO;
     const byPanose = panoseClass(entry.panose);

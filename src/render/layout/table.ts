@@ -134,8 +134,8 @@ function cellNeed(g: GridCell, content: Map<GridCell, StackedBlocks>): number {
 }
 
 /**
- * Row heights: the tallest single-row cell, then the row's rule (atLeast, exact), then vertically
- * merged cells taller than the rows they span give the difference to their last row.
+ * Row heights: the tallest single-row cell, then the row's rule (atLeast, exact; the border above the
+ * row counts in it), then vertically merged cells taller than the rows they span give the difference to their last row.
  */
 export function rowHeights(t: Table, grid: TableGrid, content: Map<GridCell, StackedBlocks>, roomAbove: number[]): number[] {
   const tallest: number[] = t.rows.map(() => 0);
@@ -143,7 +143,11 @@ export function rowHeights(t: Table, grid: TableGrid, content: Map<GridCell, Sta
   const heights = t.rows.map((row, r) => {
     let h = tallest[r]!;
     const rule = row.height;
-    if (rule && Number.isFinite(rule.value) && rule.value > 0) h = rule.rule === "exact" ? rule.value : Math.max(h, rule.value);
+    if (rule && Number.isFinite(rule.value) && rule.value > 0) {
+      // The row height counts the border above the row (LibreOffice): a 13 pt row under a 0.5 pt rule is 12.5 pt of cell box.
+      const box = Math.max(rule.value - roomAbove[r]!, 0);
+      h = rule.rule === "exact" ? box : Math.max(h, box);
+    }
     return h;
   });
   const merged = grid.cells.filter((g) => g.rowSpan > 1).sort((a, b) => a.row + a.rowSpan - (b.row + b.rowSpan));
