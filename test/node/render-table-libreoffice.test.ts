@@ -414,3 +414,12 @@ describe.skipIf(!haveLibreOffice)("page margins where no header or footer is dra
     expect(c.bad).toEqual([]);
   });
 });
+
+describe.skipIf(!haveLibreOffice)("line breaks after a hyphen between letters or digits (LibreOffice)", () => {
+  it("numbers joined by hyphens (codes, phone numbers, ranges) wrap after a hyphen, not inside a number", async () => {
+    const tokens = ["12-34", "12-ab", "ab-12", "x-1", "560-95-33"];
+    const body = tokens.map((t, i) => p(`T${i}: ` + Array.from({ length: 40 }, () => t).join("-"), { spacing: { after: 120 } })).join("");
+    const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
+    expect(c.bad).toEqual([]);
+  });
+});

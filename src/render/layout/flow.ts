@@ -43,8 +43,13 @@ const BALANCE_STEPS = 10;
 /** Word's default text box insets (left/right, top/bottom), pt. */
 const BOX_INSET_X = 7.2;
 const BOX_INSET_Y = 3.6;
-/** Room above the first footnote of a page for the separator line, and its length as a share of the text width. */
-const NOTE_SEPARATOR_HEIGHT = 12;
+/**
+ * The footnote separator as LibreOffice lays it out (its page defaults, kept for DOCX): 57 twips
+ * (0.1 cm) above a 0.5 pt line and 57 below it, a quarter of the text width long.
+ */
+const NOTE_SEPARATOR_GAP = 2.85;
+const NOTE_SEPARATOR_WIDTH = 0.5;
+const NOTE_SEPARATOR_HEIGHT = 2 * NOTE_SEPARATOR_GAP + NOTE_SEPARATOR_WIDTH;
 const NOTE_SEPARATOR_SHARE = 0.25;
 /** Margins of LibreOffice's endnote pages (2 cm). */
 const ENDNOTE_MARGIN = (2 / 2.54) * 72;
@@ -485,8 +490,8 @@ class DocumentFlow {
     const box = sanePage(s);
     const width = box.width - box.left - box.right;
     let y = page.bodyBottom - page.noteHeight;
-    const lineY = y + NOTE_SEPARATOR_HEIGHT / 2;
-    into.push({ kind: "line", x1: box.left, y1: lineY, x2: box.left + width * NOTE_SEPARATOR_SHARE, y2: lineY, width: 0.5, color: null });
+    const lineY = y + NOTE_SEPARATOR_GAP + NOTE_SEPARATOR_WIDTH / 2;
+    into.push({ kind: "line", x1: box.left, y1: lineY, x2: box.left + width * NOTE_SEPARATOR_SHARE, y2: lineY, width: NOTE_SEPARATOR_WIDTH, color: null });
     y += NOTE_SEPARATOR_HEIGHT;
     for (const id of page.notes) {
       const stack = this.noteStack(id);

@@ -33,11 +33,12 @@ describe("lineBreakOpportunities", () => {
     expect(segments("a\u202Fb\u2060c d")).toEqual(["a\u202Fb\u2060c ", "d"]);
   });
 
-  it("breaks after a hyphen between letters only", () => {
+  it("breaks after a hyphen between letters or digits, as LibreOffice does (not after one that starts a word)", () => {
     expect(segments("well-known")).toEqual(["well-", "known"]);
     expect(segments("self\u2010aware")).toEqual(["self\u2010", "aware"]);
-    expect(segments("pages 10-12 and x-1")).toEqual(["pages ", "10-12 ", "and ", "x-1"]);
+    expect(segments("pages 10-12 and x-1")).toEqual(["pages ", "10-", "12 ", "and ", "x-", "1"]);
     expect(segments("a -b")).toEqual(["a ", "-b"]);
+    expect(segments("(-5) --")).toEqual(["(-5) ", "--"]);
   });
 
   it("breaks after en dashes and around em dashes", () => {

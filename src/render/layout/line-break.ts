@@ -10,7 +10,8 @@
  * - never before closing punctuation, exclamation/question marks, infix separators or small kana,
  *   even after spaces; never after opening punctuation;
  * - after a run of spaces (before the next non-space);
- * - after a hyphen (U+002D, U+2010) only between letters; after en/em dashes (and before em dashes);
+ * - after a hyphen (U+002D, U+2010) only between letters or digits (LibreOffice breaks 10-|12, unlike
+ *   UAX #14); after en/em dashes (and before em dashes);
  * - before and after ideographs (CJK, kana); Korean (Hangul) breaks at spaces like Latin, as
  *   Word and LibreOffice wrap it.
  */
@@ -22,7 +23,7 @@ const enum C {
   GL, // glue: no break on either side
   ZW, // zero-width space: break after
   CM, // combining marks, ZWJ, variation selectors: attach to what precedes
-  HY, // hyphens: break after, between letters
+  HY, // hyphens: break after, between letters or digits
   BA, // break after (en dash, tab)
   B2, // break before and after (em dash)
   ID, // ideographs: break before and after
@@ -105,8 +106,9 @@ const SMALL_KANA = new Set([
   0x30a1, 0x30a3, 0x30a5, 0x30a7, 0x30a9, 0x30c3, 0x30e3, 0x30e5, 0x30e7, 0x30ee, 0x30f5, 0x30f6,
 ]);
 
-function isLetter(cls: C, cp: number): boolean {
-  return cls === C.AL && cp > 0x40 && !(cp >= 0x5b && cp <= 0x60) && !(cp >= 0x7b && cp <= 0xbf) && !(cp >= 0x30 && cp <= 0x39);
+/** A letter or a digit (what a hyphen must stand between to end a line). */
+function isAlphanumeric(cls: C, cp: number): boolean {
+  return cls === C.AL && ((cp >= 0x30 && cp <= 0x39) || (cp > 0x40 && !(cp >= 0x5b && cp <= 0x60) && !(cp >= 0x7b && cp <= 0xbf)));
 }
 
 /**
@@ -122,19 +124,19 @@ export function lineBreakOpportunities(text: string): Uint8Array {
   let prevCls: C | -1 = -1; // class of the previous base character (spaces included)
   let beforeSpaces: C | -1 = -1; // class of the last non-space base character
   let prevCp = -1;
-  let prevPrevLetter = false; // the character before a hyphen was a letter
+  let prevPrevAlnum = false; // the character before a hyphen was a letter or digit
   let i = 0;
   while (i < n) {
     const cp = text.codePointAt(i)!;
     const len = cp > 0xffff ? 2 : 1;
     let cls = classOf(cp);
     if (cls === C.QI) cls = quoteClass(prevCls, prevCp);
-    if (prevCls !== -1 && cls !== C.CM) out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevLetter, isLetter(cls, cp)) ? 1 : 0;
+    if (prevCls !== -1 && cls !== C.CM) out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevAlnum, isAlphanumeric(cls, cp)) ? 1 : 0;
     if (cls !== C.CM) {
       if (cls === C.SP) {
         if (prevCls !== C.SP) beforeSpaces = prevCls;
       } else beforeSpaces = -1;
-      prevPrevLetter = prevCls !== -1 && prevCp >= 0 && isLetter(prevCls as C, prevCp);
+      prevPrevAlnum = prevCls !== -1 && prevCp >= 0 && isAlphanumeric(prevCls as C, prevCp);
       prevCls = cls;
       prevCp = cp;
     }
@@ -153,7 +155,7 @@ function quoteClass(prevCls: C | -1, prevCp: number): C {
 }
 
 /** May a line end between a character of class `a` and the next one of class `b`? */
-function allowed(a: C, beforeSp: C | -1, b: C, hyphenAfterLetter: boolean, nextIsLetter: boolean): boolean {
+function allowed(a: C, beforeSp: C | -1, b: C, hyphenAfterAlnum: boolean, nextIsAlnum: boolean): boolean {
   if (a === C.GL || b === C.GL) return false;
   if (b === C.SP) return false; // spaces stay on the line they follow (after a zero-width space too)
   if (a === C.ZW) return true;
@@ -166,7 +168,7 @@ function allowed(a: C, beforeSp: C | -1, b: C, hyphenAfterLetter: boolean, nextI
   if (a === C.CB || b === C.CB) return true;
   if (a === C.BA) return true;
   if (a === C.B2 || b === C.B2) return true;
-  if (a === C.HY) return hyphenAfterLetter && nextIsLetter;
+  if (a === C.HY) return hyphenAfterAlnum && nextIsAlnum;
   if (a === C.ID || b === C.ID) return true;
   return false;
 }
