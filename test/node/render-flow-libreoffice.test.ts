@@ -350,6 +350,14 @@ const cases: Record<string, Uint8Array> = {
         { jc: "both", spacing: { after: 200, line: 276, lineRule: "auto" } },
       ) + B.sectPr({ ...B.A4, margins: { top: 1417, right: 1417, bottom: 1134, left: 1417 } }),
   }),
+  // The footnote separator takes LibreOffice's room (0.1 cm, a 0.5 pt line, 0.1 cm): 3 pt lines
+  // show where the body ends above the notes, to one line.
+  noteSeparatorRoom: B.buildDocx({
+    body:
+      B.p(["Noted", B.footnoteRef(1)], { spacing: { after: 0 } }) +
+      Array.from({ length: 300 }, (_, i) => B.p(`t${i + 1}`, { spacing: { after: 0, line: 60, lineRule: "exact" }, run: { sizePt: 2 } })).join(""),
+    footnotes: B.footnote(1, "The note under the separator."),
+  }),
 };
 
 describe.skipIf(!have)("page flow matches LibreOffice", () => {
@@ -512,6 +520,11 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("a closing German quotation mark lets the line end after it", () => {
     const r = check("germanQuotes");
     expect(r.pages[1]).toBe(1);
+  });
+
+  it("the body ends above the footnote separator where LibreOffice ends it", () => {
+    const r = check("noteSeparatorRoom");
+    expect(r.pages[1]).toBe(2);
   });
 
   it("an endnote referenced only from inside a table is printed after the body", () => {
