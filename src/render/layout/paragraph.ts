@@ -408,6 +408,8 @@ class ParagraphLayouter {
     // strings about 8 times the text's size alive until paint (a dense 7 MiB document ran out of
     // the isolate's 128 MB).
     const mergedParts = new Map<Extract<PaintItem, { kind: "text" }>, string[]>();
+    // The logical position of each drawn item's first piece: see the sort below.
+    const logicalAt = new Map<PaintItem, number>();
     for (const k of order) {
       const pc = pieces[k]!;
       const x = xs[off(k)]!;
@@ -422,8 +424,6 @@ class ParagraphLayouter {
         if (!stretched && !rtlWord && merge && sameLook(mergeWith!, pc) && Math.abs(merge.x + merge.width - x) < 0.01) {
           let parts = mergedParts.get(merge);
           if (!parts) mergedParts.set(merge, (parts = [merge.text]));
-    // The logical position of each drawn item's first piece: see the sort below.
-    const logicalAt = new Map<PaintItem, number>();
           parts.push(drawn);
           merge.width += w;
         } else if (pc.kind === "text") {
