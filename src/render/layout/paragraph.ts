@@ -433,12 +433,15 @@ class ParagraphLayouter {
           if (rtlWord) merge.rtl = true;
           mergeWith = pc;
           text.push(merge);
+          logicalAt.set(merge, k);
           if (rtlWord) merge = null;
         } else merge = null;
       } else {
         merge = null;
+        const from = text.length;
         if (pc.kind === "tab") this.leader(pc, x, w, y, place.stops.get(k), text, lines);
         else if (pc.kind === "object") this.object(pc, x, y, text);
+        for (let i = from; i < text.length; i++) logicalAt.set(text[i]!, k);
       }
       if (w > 0 && pc.kind !== "break") decorate(pc, x, w, y, back, lines);
       if (pc.link && w > 0) {
@@ -447,15 +450,19 @@ class ParagraphLayouter {
         else links.push({ kind: "link", x, y: 0, width: w, height, uri: pc.link });
       }
     }
-          logicalAt.set(merge, k);
     for (const [item, parts] of mergedParts) item.text = parts.join("");
+    // Positions are visual, but the text is written to the page in logical (reading) order, as
+    // LibreOffice and Word write it: text extraction then reads mixed-direction lines as typed, and
+    // a right-to-left word never runs on into the number or Latin word drawn beside it.
+    if (order.some((k, i) => i > 0 && k < order[i - 1]!)) {
+      const at = (it: PaintItem) => logicalAt.get(it) ?? -1;
+      text.sort((a, b) => at(a) - at(b));
+    }
     for (const t of this.p.style.tabs) {
       if (t.align !== "bar") continue;
       const x = this.bidi ? this.width - t.pos : t.pos;
-        const from = text.length;
       lines.push({ kind: "line", x1: x, y1: 0, x2: x, y2: height, width: 0.5, color: null });
     }
-        for (let i = from; i < text.length; i++) logicalAt.set(text[i]!, k);
     const line: LineBox = { height, baseline, items: [...back, ...text, ...mergeLines(lines), ...links] };
     if (breakKind === "page" || breakKind === "column") line.breakAfter = breakKind;
     if (noteRefs.length) line.noteRefs = noteRefs;
@@ -465,13 +472,6 @@ class ParagraphLayouter {
   private leader(pc: Piece, x: number, w: number, y: number, stop: ResolvedStop | undefined, text: PaintItem[], lines: PaintItem[]): void {
     if (!stop || stop.leader === "none" || w <= 0) return;
     const ch = leaderChar(stop.leader);
-    // Positions are visual, but the text is written to the page in logical (reading) order, as
-    // LibreOffice and Word write it: text extraction then reads mixed-direction lines as typed, and
-    // a right-to-left word never runs on into the number or Latin word drawn beside it.
-    if (order.some((k, i) => i > 0 && k < order[i - 1]!)) {
-      const at = (it: PaintItem) => logicalAt.get(it) ?? -1;
-      text.sort((a, b) => at(a) - at(b));
-    }
     if (ch) {
       const cw = pc.face.widthOf(ch, pc.size);
       if (cw <= 0) return;
