@@ -5,6 +5,11 @@
  * differ, from the document itself, said so in the case): each case compares the multiset of
  * words, so a word run on into its neighbour, split, or with different text is a miss.
  */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
@@ -16,6 +21,38 @@ const have = await libreOfficeAvailable();
 /** Every page's words, sorted (pdftotext's reading order is not what we compare). */
 async function words(pdf: Uint8Array): Promise<string[]> {
   return (await wordBoxes(pdf)).flatMap((p) => p.words.map((w) => w.text.normalize("NFKC"))).sort();
+}
+
+interface Glyph {
+  c: string;
+  /** Font family without subset prefix or style suffix ("DejaVuSans"). */
+  font: string;
+  x: number;
+  y: number;
+}
+
+/**
+ * Page 1's drawn glyphs other than spaces, with the font drawing each, line by line (same baseline
+ * within 2 pt) left to right: LibreOffice writes a line's fallback glyphs after the others.
+ */
+async function glyphs(pdf: Uint8Array): Promise<Glyph[]> {
+  const dir = mkdtempSync(join(tmpdir(), "signet-fields-"));
+  try {
+    writeFileSync(join(dir, "in.pdf"), pdf);
+    const { stdout } = await promisify(execFile)("mutool", ["draw", "-F", "stext", "-o", "-", join(dir, "in.pdf"), "1"], { maxBuffer: 16 * 1024 * 1024 });
+    const out: Glyph[] = [];
+    let font = "";
+    for (const m of stdout.matchAll(/<font name="([^"]*)"|<char [^>]*\bx="([\d.]+)" y="([\d.]+)"[^>]* c="([^"]*)"/g)) {
+      if (m[1] !== undefined) font = m[1].replace(/^[A-Z]{6}\+/, "").replace(/-Regular$/, "");
+      else {
+        const c = m[4]!.replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)));
+        if (c.trim()) out.push({ c, font, x: Number(m[2]), y: Number(m[3]) });
+      }
+    }
+    return out.sort((a, b) => (Math.abs(a.y - b.y) < 2 ? a.x - b.x : a.y - b.y));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 async function bothWords(docx: Uint8Array): Promise<{ ours: string[]; lo: string[] }> {
@@ -38,5 +75,23 @@ describe.skipIf(!have)("words a reader copies, against LibreOffice", () => {
     const { ours, lo } = await bothWords(docx);
     expect(lo).toContain("123456789");
     expect(ours).toEqual(lo);
+  }, 180_000);
+
+  it("symbols the run's font lacks are drawn with DejaVu Sans, as LibreOffice draws them, at its positions", async () => {
+    // Box drawing in Chinese text (the East Asian face has none), shapes and dingbats after Latin text.
+    const docx = B.buildDocx({
+      body:
+        B.p("罪──尤其不义──显然", { run: { font: "SimSun", sizePt: 10.5 } }) +
+        B.p("a ■□●○◆★✓① b", { run: { font: "Calibri", sizePt: 10.5 } }) +
+        B.p("a →■□●○◆★✓①∑≤ b", { run: { font: "Cambria", sizePt: 10.5 } }) +
+        B.sectPr(),
+    });
+    const [ours, lo] = await Promise.all([renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(glyphs), convertWithLibreOffice(docx).then(glyphs)]);
+    const symbols = (gs: Glyph[]) => gs.filter((g) => /[\u2190-\u2bff]/u.test(g.c)).map((g) => `${g.c} ${g.font}`);
+    expect(symbols(lo)).toContain("─ DejaVuSans");
+    expect(symbols(ours)).toEqual(symbols(lo));
+    // Same advances, so the text after each symbol lands where LibreOffice puts it.
+    const misses = lo.flatMap((g, i) => (ours[i]?.c === g.c && Math.abs(ours[i]!.x - g.x) <= 1 ? [] : [`${g.c}: LibreOffice ${g.x}, ours ${ours[i]?.c} ${ours[i]?.x}`]));
+    expect(misses).toEqual([]);
   }, 180_000);
 });

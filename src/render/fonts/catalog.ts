@@ -196,17 +196,30 @@ function findEntry(fontTable: ReadonlyMap<string, FontTableEntry> | undefined, n
 }
 
 /**
- * Faces tried, in order, for characters the primary face lacks: the Noto face matching the
- * primary's serif-ness and style, the script-specific Noto faces, the symbol faces, then our other
- * text faces (Arimo, Tinos and Cousine have box drawing and card suits that Noto Sans lacks).
+ * Faces tried, in order, for characters the primary face lacks: DejaVu Sans for symbols (arrows,
+ * math, box drawing, shapes, dingbats: LibreOffice's first fallback, whatever the primary), the
+ * Noto face matching the primary's serif-ness and style, the script-specific faces, the symbol
+ * faces, then our other text faces (Arimo, Tinos and Cousine have card suits that Noto Sans lacks).
  */
 export function fallbackFamilies(primary: FamilyId): FamilyId[] {
   const wide: FamilyId[] = isSerif(primary) ? ["NotoSerif", "NotoSans"] : ["NotoSans", "NotoSerif"];
   const chain: FamilyId[] = [
-    ...wide, "NotoSansHebrew", "DejaVuSans", "NotoSansArabic", "DroidSansFallback",
+    "DejaVuSans", ...wide, "NotoSansHebrew", "NotoSansArabic", "DroidSansFallback",
     "NotoSansSymbols", "NotoSansSymbols2", "Arimo", "Tinos", "Cousine", "Carlito",
   ];
   return chain.filter((f) => f !== primary);
+}
+
+/**
+ * The symbol blocks LibreOffice draws with DejaVu Sans when the primary lacks a glyph (measured:
+ * arrows, math operators, technical, enclosed numbers, box drawing, blocks, shapes, miscellaneous
+ * symbols, dingbats, supplemental arrows and math).
+ */
+const SYMBOL_BLOCKS: [number, number][] = [[0x2190, 0x23ff], [0x2460, 0x27bf], [0x27f0, 0x2bff]];
+
+/** Whether `codePoint` is in one of those symbol blocks. */
+export function isSymbolBlock(codePoint: number): boolean {
+  return SYMBOL_BLOCKS.some(([lo, hi]) => codePoint >= lo && codePoint <= hi);
 }
 
 /** Script-specific fallbacks are worth loading only for characters of their script. */
@@ -214,7 +227,7 @@ const ARABIC: [number, number][] = [[0x0600, 0x06ff], [0x0750, 0x077f], [0x0870,
 const SCRIPT_RANGES: Partial<Record<FamilyId, [number, number][]>> = {
   NotoSansHebrew: [[0x0590, 0x05ff], [0xfb1d, 0xfb4f]],
   NotoSansArabic: ARABIC,
-  DejaVuSans: ARABIC,
+  DejaVuSans: [...ARABIC, ...SYMBOL_BLOCKS],
   // Hangul Jamo, CJK radicals to ideographs (with kana, bopomofo, compatibility Jamo), Hangul
   // syllables, compatibility ideographs, vertical and small forms, full-width forms.
   DroidSansFallback: [[0x1100, 0x11ff], [0x2e80, 0x9fff], [0xa960, 0xa97f], [0xac00, 0xd7ff], [0xf900, 0xfaff], [0xfe10, 0xfe1f], [0xfe30, 0xfe4f], [0xff00, 0xffef], [0x20000, 0x2fa1f]],

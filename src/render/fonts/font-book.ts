@@ -5,7 +5,7 @@
  */
 import type { Block, DocumentModel, FontTableEntry, Inline, RunStyle } from "../model/types";
 import type { MetafileFont } from "../model/wmf";
-import { eastAsianFamily, fallbackFamilies, fontFile, mayCover, substituteFamily, type FamilyId } from "./catalog";
+import { eastAsianFamily, fallbackFamilies, fontFile, isSymbolBlock, mayCover, substituteFamily, type FamilyId } from "./catalog";
 import { isEastAsian, isEastAsianShared } from "./east-asian";
 import { faceFromBytes, type LoadedFace } from "./font-face";
 import type { FaceRequest, FontBook, FontFace, FontSource } from "./types";
@@ -37,7 +37,7 @@ export async function loadFontBook(model: DocumentModel, source: FontSource): Pr
       if (missing.length === 0) break;
       if (!missing.some((cp) => mayCover(fb, cp))) continue;
       const face = await loader.load(fontFile(fb, u.key.bold, u.key.italic));
-      if (face) missing = missing.filter((cp) => !face.covers(cp));
+      if (face) missing = missing.filter((cp) => !(mayCover(fb, cp) && face.covers(cp)));
     }
   }
   return new LoadedFontBook(loader, model.fontTable);
@@ -68,7 +68,7 @@ class FaceLoader {
 }
 
 class LoadedFontBook implements FontBook {
-  private readonly resolved = new Map<string, { primary: LoadedFace; fallbacks: LoadedFace[] }>();
+  private readonly resolved = new Map<string, { primary: LoadedFace; fallbacks: { family: FamilyId; face: LoadedFace }[] }>();
   private readonly anyFace: LoadedFace;
 
   constructor(
@@ -90,9 +90,12 @@ class LoadedFontBook implements FontBook {
     for (const ch of text) {
       const cp = ch.codePointAt(0)!;
       let face: LoadedFace = primary;
-      // Spaces, punctuation and combining marks stay with the piece they are in when its face has them.
-      if (current && !/[\p{L}\p{N}]/u.test(ch) && current.covers(cp)) face = current;
-      else if (!primary.covers(cp) && cp >= 0x20) face = fallbacks.find((f) => f.covers(cp)) ?? primary;
+      // Spaces, punctuation and combining marks stay with the piece they are in when its face has
+      // them; shapes, arrows and dingbats, like letters, take the primary when it has them
+      // (LibreOffice: "■□" in Carlito draws ■ with DejaVu Sans, □ with Carlito).
+      if (current && !/[\p{L}\p{N}]/u.test(ch) && !isSymbolBlock(cp) && current.covers(cp)) face = current;
+      // A fallback draws only what it is a fallback for (DejaVu Sans: symbols and Arabic, not Latin).
+      else if (!primary.covers(cp) && cp >= 0x20) face = fallbacks.find((f) => mayCover(f.family, cp) && f.face.covers(cp))?.face ?? primary;
       if (face !== current && buf) {
         pieces.push({ text: buf, face: current! });
         buf = "";
@@ -104,15 +107,17 @@ class LoadedFontBook implements FontBook {
     return pieces;
   }
 
-  private resolve(req: FaceRequest): { primary: LoadedFace; fallbacks: LoadedFace[] } {
+  private resolve(req: FaceRequest): { primary: LoadedFace; fallbacks: { family: FamilyId; face: LoadedFace }[] } {
     const key = `${req.family}\u0000${req.bold ? 1 : 0}${req.italic ? 1 : 0}${req.eastAsian ? 1 : 0}`;
     let r = this.resolved.get(key);
     if (!r) {
       const family = req.eastAsian ? eastAsianFamily(req.family, this.fontTable) : substituteFamily(req.family, this.fontTable);
       const primary = this.nearest(family, req.bold, req.italic) ?? this.anyFace;
-      const fallbacks = fallbackFamilies(family)
-        .map((fb) => this.nearest(fb, req.bold, req.italic))
-        .filter((f): f is LoadedFace => f !== undefined && f !== primary);
+      const fallbacks: { family: FamilyId; face: LoadedFace }[] = [];
+      for (const fb of fallbackFamilies(family)) {
+        const face = this.nearest(fb, req.bold, req.italic);
+        if (face && face !== primary) fallbacks.push({ family: fb, face });
+      }
       r = { primary, fallbacks };
       this.resolved.set(key, r);
     }
