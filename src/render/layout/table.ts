@@ -347,8 +347,9 @@ function cellsStartingOrCovering(grid: TableGrid, r: number): GridCell[] {
 }
 
 /**
- * Rows with merged cells, exact heights or cantSplit stay whole, and so does a row whose minimum
- * height holds all its content: LibreOffice moves it whole (measured).
+ * Rows covered by a merged cell from above, exact heights or cantSplit stay whole, and so does a
+ * row whose minimum height holds all its content: LibreOffice moves it whole (measured). A row
+ * where merged cells start may split (LibreOffice, measured): see `splitRow`.
  */
 function canSplit(p: PreparedTable, r: number): boolean {
   const row = p.t.rows[r]!;
@@ -358,13 +359,15 @@ function canSplit(p: PreparedTable, r: number): boolean {
     const tallest = Math.max(0, ...cells.map((g) => cellNeed(g, p.content)));
     if (tallest <= row.height.value + EPS) return false;
   }
-  return cells.every((g) => g.rowSpan === 1);
+  return cells.every((g) => g.rowSpan === 1 || g.row === r);
 }
 
 /** Height of what is left of a split row: its tallest cell's remaining content plus margins. */
 function remainingHeight(p: PreparedTable, r: number, consumed: Map<GridCell, number>): number {
   let h = 0;
   for (const g of cellsStartingOrCovering(p.grid, r)) {
+    // A merged cell's content went whole onto the first part (splitRow); its box runs on regardless.
+    if (g.rowSpan > 1) continue;
     const c = p.content.get(g)!;
     h = Math.max(h, g.cell.margins.top + Math.max(0, c.height - (consumed.get(g) ?? 0)) + g.cell.margins.bottom);
   }
@@ -383,6 +386,15 @@ function splitRow(p: PreparedTable, r: number, consumed: Map<GridCell, number> |
     const c = p.content.get(g)!;
     const from = consumed?.get(g) ?? 0;
     const room = available - g.cell.margins.top - g.cell.margins.bottom;
+    if (g.rowSpan > 1) {
+      // A merged cell starting in the row keeps its content whole in the row's first part (its box
+      // continues over the next page); one that does not fit there keeps the row whole.
+      cut.set(g, c.height);
+      if (from >= c.height - EPS) continue;
+      if (c.height - from > room + EPS) return null;
+      height = Math.max(height, g.cell.margins.top + (c.height - from) + g.cell.margins.bottom);
+      continue;
+    }
     let to = from;
     if (c.height - from <= room + EPS) to = c.height;
     else for (const bp of c.breakPoints) if (bp > from + EPS && bp - from <= room + EPS) to = Math.max(to, bp);
