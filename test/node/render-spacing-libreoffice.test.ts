@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
+import { makePng } from "../../src/docx/testing";
 import { convertWithLibreOffice, libreOfficeAvailable, pdfFonts, wordBoxes, type PageWords } from "./support/libreoffice";
 
 const have = await libreOfficeAvailable();
@@ -108,4 +109,56 @@ describe.skipIf(!have)("table row heights against LibreOffice", () => {
       expect(far, rule).toEqual([]);
     }
   }, 180_000);
+});
+
+/** A floating picture (wp:anchor) `w` x `h` pt, top-and-bottom wrap, `down` pt below its paragraph's top. */
+function stackedPicture(w: number, h: number, down: number): string {
+  const [cx, cy, off] = [w, h, down].map((v) => Math.round(v * 12700));
+  return (
+    `<w:r><w:drawing><wp:anchor distT="0" distB="0" distL="114300" distR="114300" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">` +
+    `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>${off}</wp:posOffset></wp:positionV>` +
+    `<wp:extent cx="${cx}" cy="${cy}"/><wp:effectExtent l="0" t="0" r="0" b="0"/><wp:wrapTopAndBottom/><wp:docPr id="5" name="Picture 5"/>` +
+    `<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="5" name="p"/><pic:cNvPicPr/></pic:nvPicPr>` +
+    `<pic:blipFill><a:blip r:embed="rIdImg"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${cx}" cy="${cy}"/></a:xfrm>` +
+    `<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>`
+  );
+}
+
+describe.skipIf(!have)("a paragraph's stacked top-and-bottom pictures that run past the page bottom, against LibreOffice", () => {
+  // 18 single-spaced lines, then a paragraph anchoring two 200 pt pictures, one at its top and one
+  // 210 pt below: the first fits, the second runs past the bottom, and the paragraph's line must pass both.
+  const tight = { spacing: { after: 0, line: 240, lineRule: "auto" as const } };
+  const build = (anchorText: string) =>
+    B.buildDocx({
+      body:
+        Array.from({ length: 18 }, (_, i) => B.p(`Filler${i + 1}`, tight)).join("") +
+        B.p([stackedPicture(400, 200, 0), stackedPicture(400, 200, 210), ...(anchorText ? [anchorText] : [])], tight) +
+        B.p("", tight) +
+        B.p("Nextpara", tight),
+      media: { rIdImg: makePng(30, 20) },
+    });
+  const where = (pages: PageWords[], text: string) => {
+    const page = pages.findIndex((p) => p.words.some((w) => w.text === text));
+    return { page, y: page < 0 ? NaN : pages[page]!.words.find((w) => w.text === text)!.yMin };
+  };
+
+  it("an empty one stays with its pictures: only the paragraphs after it go to the next page", async () => {
+    const doc = build("");
+    const ours = await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
+    const lo = await wordBoxes(await convertWithLibreOffice(doc));
+    const [o, l] = [where(ours, "Nextpara"), where(lo, "Nextpara")];
+    expect(o.page).toBe(l.page);
+    expect(Math.abs(o.y - l.y)).toBeLessThan(1);
+  }, 120_000);
+
+  it("one with text moves to the next page with its pictures, its line below both", async () => {
+    const doc = build("Anchortext");
+    const ours = await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
+    const lo = await wordBoxes(await convertWithLibreOffice(doc));
+    for (const text of ["Anchortext", "Nextpara"]) {
+      const [o, l] = [where(ours, text), where(lo, text)];
+      expect(o.page, text).toBe(l.page);
+      expect(Math.abs(o.y - l.y), text).toBeLessThan(1);
+    }
+  }, 120_000);
 });

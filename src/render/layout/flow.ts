@@ -302,10 +302,24 @@ class DocumentFlow {
         const excl = exclusionsFor(pager.page.floats, a, pager.y + rules.spaceBefore);
         const relaid = excl ? withBorderRoom(p, layoutParagraph(p, a.width, this.bodyCtx, excl)) : layout;
         const again = placeParagraph(pager, { ...relaid, floats: [] }, rules);
-        if (!startedAtTop && again[0] && again[0].page > floats[0]!.page && this.floatOverrunsTop(floats, placed[0]!.top, before.pages - 1)) {
-          // A float at the paragraph's top runs past the page bottom and pushed the first line off
-          // the page: LibreOffice moves the paragraph, floats and all, to the next page (measured
-          // with top-and-bottom wrap; a float offset below a first line that fits stays).
+        const pushedOff = !startedAtTop && again[0] !== undefined && again[0].page > floats[0]!.page;
+        const top = placed[0]!.top;
+        const page = before.pages - 1;
+        // An empty paragraph holding only floats, whose line they push off the page, stays on the page
+        // with them unless a float at its top itself runs past the bottom (LibreOffice): what follows
+        // goes to the next page.
+        if (pushedOff && layout.lines.every((l) => l.items.length === 0) && !this.floatOverrunsTop(floats, top, page, false)) {
+          pager.restore(before);
+          for (const f of floats) if (f.page === pager.pages.length - 1) pager.addFloat(f.placed);
+          pager.y = Math.max(pager.y, pager.bottomLimit());
+          pager.markPlaced();
+          this.paintFloats(floats, true);
+          return;
+        }
+        if (pushedOff && this.floatOverrunsTop(floats, top, page, true)) {
+          // A float at the paragraph's top (or one stacked below it) runs past the page bottom and
+          // pushed the first line off the page: LibreOffice moves the paragraph, floats and all, to the
+          // next page (measured with top-and-bottom wrap; a float offset below a first line that fits stays).
           pager.restore(before);
           pager.breakArea("column");
           this.placeParagraphBlock(p, prev, next, blocks, index);
@@ -323,10 +337,18 @@ class DocumentFlow {
     this.paintFloats(floats, false);
   }
 
-  /** Whether a float of `floats` on page `page` starts at the paragraph top (`top`) and ends below the body. */
-  private floatOverrunsTop(floats: ReturnType<DocumentFlow["positionFloats"]>, top: number, page: number): boolean {
+  /**
+   * Whether, on page `page`, a float of `floats` starts at the paragraph top (`top`) and ends below the
+   * body; with `stacked`, also when another float of the paragraph (below the first, which the text
+   * had to pass too) is the one that ends below it.
+   */
+  private floatOverrunsTop(floats: ReturnType<DocumentFlow["positionFloats"]>, top: number, page: number, stacked: boolean): boolean {
     const bottom = this.pager.pages[page]?.bodyBottom ?? Number.POSITIVE_INFINITY;
-    return floats.some((f) => f.page === page && f.placed.y - f.placed.distance.top <= top + 0.5 && f.placed.y + f.placed.height > bottom);
+    const onPage = floats.filter((f) => f.page === page);
+    const atTop = (f: (typeof onPage)[number]) => f.placed.y - f.placed.distance.top <= top + 0.5;
+    const overruns = (f: (typeof onPage)[number]) => f.placed.y + f.placed.height > bottom;
+    if (onPage.some((f) => atTop(f) && overruns(f))) return true;
+    return stacked && onPage.some(atTop) && onPage.some(overruns);
   }
 
   /** Height of a keep-with-next chain from `index`: every kept paragraph and the start of the next block. */
