@@ -358,6 +358,24 @@ const cases: Record<string, Uint8Array> = {
       Array.from({ length: 300 }, (_, i) => B.p(`t${i + 1}`, { spacing: { after: 0, line: 60, lineRule: "exact" }, run: { sizePt: 2 } })).join(""),
     footnotes: B.footnote(1, "The note under the separator."),
   }),
+  // Notes whose paragraph hangs (Word's "number, tab, text" footnote style): the number reaches the
+  // left indent like a list label, the tab after it is dropped and a space typed before the tab
+  // stays after the indent (stretched when justified), so the text starts one space right of it.
+  noteNumberHanging: B.buildDocx({
+    body: B.p(["Noted", B.footnoteRef(1), " twice", B.footnoteRef(2), " and once", B.footnoteRef(3)]),
+    footnotes: [
+      ["left", "Alpha a.a.O.", true, true],
+      ["both", `Bravo ${lorem(1)}`, true, true],
+      ["left", "Echo without a tab.", true, false],
+    ]
+      .map(
+        ([jc, text, space, tab], i) =>
+          `<w:footnote w:id="${i + 1}"><w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="284"/></w:tabs><w:spacing w:after="0" w:line="180" w:lineRule="exact"/>` +
+          `<w:ind w:left="284" w:hanging="284"/><w:jc w:val="${jc}"/></w:pPr><w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteRef/></w:r>` +
+          `<w:r><w:rPr><w:sz w:val="20"/></w:rPr>${space ? `<w:t xml:space="preserve"> </w:t>` : ""}${tab ? "<w:tab/>" : ""}<w:t>${text}</w:t></w:r></w:p></w:footnote>`,
+      )
+      .join(""),
+  }),
 };
 
 describe.skipIf(!have)("page flow matches LibreOffice", () => {
@@ -525,6 +543,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("the body ends above the footnote separator where LibreOffice ends it", () => {
     const r = check("noteSeparatorRoom");
     expect(r.pages[1]).toBe(2);
+  });
+
+  it("a hanging note's number reaches the indent and the tab after it is dropped", () => {
+    check("noteNumberHanging");
   });
 
   it("an endnote referenced only from inside a table is printed after the body", () => {

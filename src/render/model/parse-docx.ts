@@ -14,6 +14,8 @@ import { Styles } from "./styles";
 import { Numbering } from "./numbering";
 import { ParseContext, type Story } from "./context";
 import { readBlocks } from "./blocks";
+import { readDocProperties } from "./doc-properties";
+import { noteNumberAsLabel } from "./notes";
 import { readSection } from "./sections";
 import type { ReadEnv } from "./properties";
 import { int, onOff, twips, val } from "./units";
@@ -42,6 +44,7 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
   const styles = new Styles(optional(partOf("styles")), env);
   const numbering = new Numbering(optional(partOf("numbering")), env, styles);
   const ctx = new ParseContext(pkg, env, styles, numbering);
+  ctx.docProperties = readDocProperties(pkg, (name) => readOptional(pkg, name));
 
   for (const kind of ["footnote", "endnote"] as const) {
     const pr = settings?.child(`${kind}Pr`);
@@ -109,7 +112,9 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
       if (type && type !== "normal") continue;
       const id = note.attr("id") ?? "";
       const story: Story = { ...ctx.story(part), noteLabel: ctx.noteLabels.get(`${kind}:${id}`) ?? "" };
-      notes.set(`${kind}:${id}`, readBlocks(note, ctx, story));
+      const blocks = readBlocks(note, ctx, story);
+      noteNumberAsLabel(blocks, story.noteLabel ?? "");
+      notes.set(`${kind}:${id}`, blocks);
     }
   }
 
