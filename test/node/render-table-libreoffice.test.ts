@@ -424,12 +424,24 @@ describe.skipIf(!haveLibreOffice)("line breaks after a hyphen between letters or
   });
 });
 
-describe.skipIf(!haveLibreOffice)("a row where vertically merged cells start splits at the page bottom (LibreOffice)", () => {
+describe.skipIf(!haveLibreOffice)("rows with vertically merged cells split at the page bottom (LibreOffice)", () => {
   it("the row's text runs on at the top of the next page, the merged cells' content stays on the first", async () => {
     const long = Array.from({ length: 10 }, (_, i) => `Line${i + 1} of the long description cell`).join(" ");
     const rows: CellSpec[][] = [1, 2, 3].flatMap((n) => [
       [{ content: p(`Item${n}`) }, { content: p(`${long} for item ${n}.`) }, { content: p(`Total${n}`), vMerge: "restart" as const }],
       [{ content: p("") }, { content: p(`Detail${n} second row`) }, { content: "", vMerge: "continue" as const }],
+    ]);
+    const body = Array.from({ length: 9 }, (_, i) => filler(i + 1, 3)).join("") + table(rows, { widths: [1200, 2400, 1800] }) + p("After.");
+    const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
+    expect(c.firstWords[1].length).toBeGreaterThanOrEqual(2);
+    expect(c.firstWords[0]).toEqual(c.firstWords[1]);
+    expect(c.bad).toEqual([]);
+  });
+  it("a row covered by a merged cell from above splits too", async () => {
+    const long = Array.from({ length: 10 }, (_, i) => `Line${i + 1} of the second row's long cell`).join(" ");
+    const rows: CellSpec[][] = [1, 2, 3].flatMap((n) => [
+      [{ content: p(`Item${n}`) }, { content: p(`Head${n} short text`) }, { content: p(`Total${n}`), vMerge: "restart" as const }],
+      [{ content: p("") }, { content: p(`${long} for item ${n}.`) }, { content: "", vMerge: "continue" as const }],
     ]);
     const body = Array.from({ length: 9 }, (_, i) => filler(i + 1, 3)).join("") + table(rows, { widths: [1200, 2400, 1800] }) + p("After.");
     const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));

@@ -347,19 +347,19 @@ function cellsStartingOrCovering(grid: TableGrid, r: number): GridCell[] {
 }
 
 /**
- * Rows covered by a merged cell from above, exact heights or cantSplit stay whole, and so does a
- * row whose minimum height holds all its content: LibreOffice moves it whole (measured). A row
- * where merged cells start may split (LibreOffice, measured): see `splitRow`.
+ * Rows with exact heights or cantSplit stay whole, and so does a row whose minimum height holds all
+ * its content: LibreOffice moves it whole (measured). Rows with merged cells split too (LibreOffice,
+ * measured), as long as the merged cells' content fits above the cut: see `splitRow`.
  */
 function canSplit(p: PreparedTable, r: number): boolean {
   const row = p.t.rows[r]!;
   if (row.cantSplit || row.height?.rule === "exact") return false;
-  const cells = cellsStartingOrCovering(p.grid, r);
+  const cells = cellsStartingOrCovering(p.grid, r).filter((g) => g.row === r);
   if (row.height && Number.isFinite(row.height.value)) {
     const tallest = Math.max(0, ...cells.map((g) => cellNeed(g, p.content)));
     if (tallest <= row.height.value + EPS) return false;
   }
-  return cells.every((g) => g.rowSpan === 1 || g.row === r);
+  return true;
 }
 
 /** Height of what is left of a split row: its tallest cell's remaining content plus margins. */
@@ -387,12 +387,14 @@ function splitRow(p: PreparedTable, r: number, consumed: Map<GridCell, number> |
     const from = consumed?.get(g) ?? 0;
     const room = available - g.cell.margins.top - g.cell.margins.bottom;
     if (g.rowSpan > 1) {
-      // A merged cell starting in the row keeps its content whole in the row's first part (its box
-      // continues over the next page); one that does not fit there keeps the row whole.
+      // A merged cell keeps its content whole above the cut (its box continues over the next page);
+      // one whose content does not fit there keeps the row whole.
       cut.set(g, c.height);
       if (from >= c.height - EPS) continue;
-      if (c.height - from > room + EPS) return null;
-      height = Math.max(height, g.cell.margins.top + (c.height - from) + g.cell.margins.bottom);
+      let over = 0; // its rows above this one
+      for (let k = g.row; k < r; k++) over += p.heights[k]! + p.roomAbove[k + 1]!;
+      if (c.height - from > room + over + EPS) return null;
+      if (g.row === r) height = Math.max(height, g.cell.margins.top + (c.height - from) + g.cell.margins.bottom);
       continue;
     }
     let to = from;
