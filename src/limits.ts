@@ -136,6 +136,13 @@ export const LIMITS = {
       /** Characters of text drawn from one metafile. */
       maxTextChars: 20_000,
     },
+    /** Document properties shown by property fields (src/render/model/doc-properties.ts). */
+    docProperties: {
+      /** Properties kept (built-in and custom); later custom properties show their cached result. */
+      maxProperties: 1_000,
+      /** Characters of one property value shown in a field. */
+      maxValueLength: 2_000,
+    },
     /** Charts (src/render/model/charts.ts): what one chart part may hold; more is not drawn. */
     chart: {
       /** Declared bytes of one chart part (word/charts/chartN.xml); a larger chart leaves its box empty. */

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
@@ -55,6 +56,42 @@ async function glyphs(pdf: Uint8Array): Promise<Glyph[]> {
   }
 }
 
+/** The package with docProps/core.xml, app.xml and custom.xml replaced or added, as Word writes them. */
+function withDocProps(docx: Uint8Array, props: { core: Record<string, string>; app: Record<string, string>; custom: Record<string, string> }): Uint8Array {
+  const files = unzipSync(docx);
+  const decl = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n`;
+  const el = (tag: string, value: string) => `<${tag}>${B.escapeXml(value)}</${tag}>`;
+  files["docProps/core.xml"] = strToU8(
+    `${decl}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/">` +
+      Object.entries(props.core).map(([k, v]) => el(k, v)).join("") + `</cp:coreProperties>`,
+  );
+  files["docProps/app.xml"] = strToU8(
+    `${decl}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">` + Object.entries(props.app).map(([k, v]) => el(k, v)).join("") + `</Properties>`,
+  );
+  files["docProps/custom.xml"] = strToU8(
+    `${decl}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">` +
+      Object.entries(props.custom).map(([k, v], i) => `<property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="${i + 2}" name="${B.escapeXml(k)}">${el("vt:lpwstr", v)}</property>`).join("") +
+      `</Properties>`,
+  );
+  const rel = (id: string, type: string, target: string) => `<Relationship Id="${id}" Type="${type}" Target="${target}"/>`;
+  files["_rels/.rels"] = strToU8(
+    `${decl}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      rel("rId1", "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument", "word/document.xml") +
+      rel("rId2", "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties", "docProps/core.xml") +
+      rel("rId3", "http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties", "docProps/app.xml") +
+      rel("rId4", "http://schemas.openxmlformats.org/officeDocument/2006/relationships/custom-properties", "docProps/custom.xml") +
+      `</Relationships>`,
+  );
+  files["[Content_Types].xml"] = strToU8(
+    strFromU8(files["[Content_Types].xml"]!).replace(
+      "</Types>",
+      `<Override PartName="/docProps/app.xml" ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>` +
+        `<Override PartName="/docProps/custom.xml" ContentType="application/vnd.openxmlformats-officedocument.custom-properties+xml"/></Types>`,
+    ),
+  );
+  return zipSync(files);
+}
+
 async function bothWords(docx: Uint8Array): Promise<{ ours: string[]; lo: string[] }> {
   const [ours, lo] = await Promise.all([renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(words), convertWithLibreOffice(docx).then(words)]);
   return { ours, lo };
@@ -93,5 +130,30 @@ describe.skipIf(!have)("words a reader copies, against LibreOffice", () => {
     // Same advances, so the text after each symbol lands where LibreOffice puts it.
     const misses = lo.flatMap((g, i) => (ours[i]?.c === g.c && Math.abs(ours[i]!.x - g.x) <= 1 ? [] : [`${g.c}: LibreOffice ${g.x}, ours ${ours[i]?.c} ${ours[i]?.x}`]));
     expect(misses).toEqual([]);
+  }, 180_000);
+
+  it("document property fields keep their cached result; an empty one shows the document's property", async () => {
+    // As a template filler leaves it: properties set, most fields' results cached from the template,
+    // two never updated (empty).
+    const run = { font: "Calibri", sizePt: 11 } as const;
+    const docx = withDocProps(
+      B.buildDocx({
+        body:
+          B.p([B.r("Signed by ", run), B.field("AUTHOR", "Template Author", run)]) +
+          B.p([B.r("Contact ", run), B.field('DOCPROPERTY "Email"', "{email}", run)]) +
+          B.p([B.r("Company ", run), B.field("DOCPROPERTY Company \\* MERGEFORMAT", "[Company]", run)]) +
+          B.p([B.r("Last saved by ", run), B.field("DOCPROPERTY LastSavedBy \\* MERGEFORMAT", "", run)]) +
+          B.p([B.r("Revision ", run), B.field("DOCPROPERTY RevisionNumber \\* MERGEFORMAT", "", run)]) +
+          B.sectPr(),
+      }),
+      {
+        core: { "dc:creator": "Ada Lovelace", "cp:lastModifiedBy": "Charles Babbage", "cp:revision": "7", "dcterms:modified": "2026-11-21T10:00:00Z" },
+        app: { Company: "Analytical Engines" },
+        custom: { Email: "ada@example.com" },
+      },
+    );
+    const { ours, lo } = await bothWords(docx);
+    for (const w of ["Author", "{email}", "[Company]", "Babbage", "7"]) expect(lo).toContain(w);
+    expect(ours).toEqual(lo);
   }, 180_000);
 });

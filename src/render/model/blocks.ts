@@ -11,6 +11,7 @@ import { isSymbolFont, mapSymbolChar, mapSymbolText } from "./symbols";
 import { imageFromRel, readDrawing, readVml } from "./drawings";
 import { readTable } from "./tables";
 import { formatNumber } from "./number-format";
+import { documentPropertyField, type DocProperties } from "./doc-properties";
 import { MATH_FAMILY, mathTextBlocks, readMath } from "./math";
 
 /** Formatting a table style gives the paragraphs of one cell (conditional formatting merged). */
@@ -279,6 +280,8 @@ function pushText(rc: RunContext, text: string, style: RunStyle, link = rc.link)
     state.capture.fallback += text;
     return;
   }
+  // A document property field with a cached result of its own keeps it (see doc-properties.ts).
+  for (const f of rc.story.fields) if (f.kind === "property" && text.trim()) f.value = undefined;
   const l = link ?? state.link;
   const last = rc.out[rc.out.length - 1];
   if (last?.type === "text" && last.style === style && last.link === l) {
@@ -340,9 +343,14 @@ function isOn(el: XNode | undefined): boolean {
   return v === undefined || v === "1" || v === "true" || v === "on";
 }
 
-function classify(frame: FieldFrame): void {
+function classify(frame: FieldFrame, props: DocProperties): void {
   const name = fieldName(frame.instr);
+  const value = documentPropertyField(frame.instr, props);
   if (PAGE_FIELDS.has(name)) frame.kind = "page";
+  else if (value !== undefined) {
+    frame.kind = "property";
+    frame.value = value;
+  }
   else if (name === "HYPERLINK") {
     frame.kind = "hyperlink";
     const link = hyperlinkTarget(frame.instr);
@@ -362,6 +370,12 @@ function readSimpleField(el: XNode, rc: RunContext): void {
     const style = firstRun ? runStyleOf(firstRun, rc) : rc.mark;
     const fallback = el.find("t").map((t) => t.text()).join("");
     emitPageField(rc, { instr, inResult: true, kind: "page", fallback, style });
+    return;
+  }
+  const value = documentPropertyField(instr, rc.ctx.docProperties);
+  if (value !== undefined && !el.find("t").some((t) => t.text().trim())) {
+    const firstRun = el.first("r");
+    pushText(rc, value, firstRun ? runStyleOf(firstRun, rc) : rc.mark);
     return;
   }
   const link = name === "HYPERLINK" ? hyperlinkTarget(instr) : undefined;
@@ -416,14 +430,16 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         } else if (type === "separate") {
           const top = story.fields[story.fields.length - 1];
           if (top && !top.inResult) {
-            classify(top);
+            classify(top, ctx.docProperties);
             top.inResult = true;
           }
         } else if (type === "end") {
           const top = story.fields.pop();
           if (top) {
-            if (top.kind === undefined) classify(top);
+            if (top.kind === undefined) classify(top, ctx.docProperties);
             if (top.kind === "page") emitPageField(rc, top);
+            // A property field whose cached result is empty shows the property.
+            else if (top.kind === "property" && top.value !== undefined) pushText(rc, top.value, top.style);
             // Word and LibreOffice draw a check box field as a square (it has no result text).
             else if (top.checkbox !== undefined && fieldName(top.instr) === "FORMCHECKBOX") pushVisible(rc, { type: "checkbox", checked: top.checkbox, style: top.style });
           }

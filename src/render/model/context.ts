@@ -11,6 +11,7 @@ import type { ImageResource, NumberFormat, RunStyle } from "./types";
 import type { Numbering } from "./numbering";
 import type { ReadEnv, RunProps } from "./properties";
 import type { Styles } from "./styles";
+import type { DocProperties } from "./doc-properties";
 import { detach } from "./xml-tree";
 
 /** One part whose content is read as blocks, with its relationships and open complex fields. */
@@ -25,7 +26,9 @@ export interface Story {
 export interface FieldFrame {
   instr: string;
   inResult: boolean;
-  kind?: "page" | "hyperlink" | "other";
+  /** `property`: a document property field; `value` fills its result if the cached one is empty. */
+  kind?: "page" | "hyperlink" | "property" | "other";
+  value?: string;
   link?: string;
   fallback: string;
   style: RunStyle;
@@ -55,6 +58,8 @@ export class ParseContext {
     footnote: { format: "decimal", start: 1 },
     endnote: { format: "lowerRoman", start: 1 },
   };
+  /** The document's properties, for property fields (doc-properties.ts). */
+  docProperties: DocProperties = new Map();
   private readonly styleIntern = new Map<string, RunStyle>();
   /** Resolved runs by base properties object, then by the run's rPr source text. */
   private readonly runStyles = new WeakMap<object, Map<string, ResolvedRun>>();
