@@ -162,3 +162,24 @@ describe.skipIf(!have)("a paragraph's stacked top-and-bottom pictures that run p
     }
   }, 120_000);
 });
+
+describe.skipIf(!have)("a paragraph with a picture that widow/orphan control moves to the next page, against LibreOffice", () => {
+  it("its text wraps around the picture there: the second line goes below it", async () => {
+    const tight = { spacing: { after: 0, line: 240, lineRule: "auto" as const } };
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(" ");
+    // 47 lines leave room for one line of the two-line paragraph: orphan control takes it on, and
+    // its picture (14.4 pt below its top, so not at the top) with it.
+    const doc = B.buildDocx({
+      body:
+        Array.from({ length: 47 }, (_, i) => B.p(`Filler${i + 1}`, tight)).join("") +
+        B.p([stackedPicture(400, 200, 14.4), words], tight) +
+        B.p("Nextpara", tight),
+      media: { rIdImg: makePng(30, 20) },
+    });
+    const ours = await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
+    const lo = await wordBoxes(await convertWithLibreOffice(doc));
+    expect(ours.length).toBe(lo.length);
+    const far = offsets(lo[1]!.words, ours[1]?.words ?? []).filter((o) => !(Math.abs(o.dx) <= 1 && Math.abs(o.dy) <= 1));
+    expect(far).toEqual([]);
+  }, 120_000);
+});

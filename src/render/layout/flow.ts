@@ -329,6 +329,13 @@ class DocumentFlow {
         this.paintFloats(floats, true);
         return;
       }
+      if (!startedAtTop && placed[0] && placed[0].page > before.pages - 1) {
+        // The whole paragraph went on to a later page (widow/orphan or keep rules): lay it out there,
+        // so its floats are on that page before its lines are and the text wraps around them.
+        pager.breakArea("column");
+        this.placeParagraphBlock(p, prev, next, blocks, index);
+        return;
+      }
       this.decorate(p, layout, placeParagraph(pager, layout, rules));
       this.paintFloats(floats, false);
       return;
