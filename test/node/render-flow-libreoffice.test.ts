@@ -376,6 +376,16 @@ const cases: Record<string, Uint8Array> = {
       )
       .join(""),
   }),
+  // Soft hyphens (w:softHyphen): a line may end there and then shows a hyphen ("Wand-" ends the
+  // first line in LibreOffice); one whose hyphen would not fit is no place to break.
+  softHyphen: B.buildDocx({
+    body:
+      B.p(
+        B.r("Der Todeswunsch muss akzeptiert werden, weil er auf ein tief unbewusstes Wand", { font: "Times New Roman", sizePt: 12 }) +
+          `<w:r><w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman"/><w:sz w:val="24"/></w:rPr><w:softHyphen/><w:t xml:space="preserve">lungsmotiv verweist, das die radikale Zerstörung des Alten verlangt. Seele bedeutete für die Griechen noch eine unlösbare Bezie</w:t><w:softHyphen/><w:t>hung zwischen Menschen, Göttern und Natur.</w:t></w:r>`,
+        { jc: "both", ind: { firstLine: 284 }, spacing: { after: 200, line: 276, lineRule: "auto" } },
+      ) + B.sectPr({ ...B.A4, margins: { top: 1417, right: 1417, bottom: 1134, left: 1417 } }),
+  }),
 };
 
 describe.skipIf(!have)("page flow matches LibreOffice", () => {
@@ -547,6 +557,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a hanging note's number reaches the indent and the tab after it is dropped", () => {
     check("noteNumberHanging");
+  });
+
+  it("a soft hyphen where the line ends shows a hyphen", () => {
+    check("softHyphen");
   });
 
   it("an endnote referenced only from inside a table is printed after the body", () => {

@@ -39,6 +39,8 @@ export interface Piece {
   link?: string;
   /** "footnote:ID" / "endnote:ID" of a note reference mark. */
   noteRef?: string;
+  /** A soft hyphen follows: a line ending here shows a hyphen (paragraph.ts adds it). */
+  softHyphen?: boolean;
   object?: ObjectInline;
   breakKind?: "line" | "page" | "column";
   /** Part of the numbering label (never separated from the first line's text). */
@@ -74,6 +76,8 @@ interface Atom {
 export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   const atoms: Atom[] = [];
   let text = "";
+  // Offsets in `text` where a soft hyphen was (displayText drops the character itself).
+  const softHyphens: number[] = [];
   const push = (a: Omit<Atom, "start">) => {
     atoms.push({ ...a, start: text.length });
     text += a.text;
@@ -91,6 +95,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     if (inline.style.hidden) continue;
     switch (inline.type) {
       case "text":
+        if (inline.text.includes("\u00AD")) for (const at of softHyphenOffsets(inline.text)) softHyphens.push(text.length + at);
         push({ inline, style: inline.style, text: displayText(inline.text, inline.style), link: inline.link });
         break;
       case "field": {
@@ -119,6 +124,8 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   }
 
   const breaks = lineBreakOpportunities(text);
+  // A soft hyphen between letters is a break opportunity of its own kind (2).
+  for (const at of softHyphens) if (at > 0 && at < text.length && LETTER.test(text[at - 1]!) && LETTER.test(text[at]!)) breaks[at] = 2;
   const levels = resolveLevels(text, p.style.bidi ? 1 : 0);
   const pieces: Piece[] = [];
   for (const atom of atoms) {
@@ -127,7 +134,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     const face = ctx.fonts.face({ family: atom.style.font, bold: atom.style.bold, italic: atom.style.italic });
     const base = baseOf(atom.style, face);
     const level = levels[atom.start] ?? 0;
-    const common = { style: atom.style, link: atom.link, face, metrics: face, size: base.size, rise: base.rise, breakAfter: breaks[end] === 1, chars: 1, rtl: level % 2 === 1, level };
+    const common = { style: atom.style, link: atom.link, face, metrics: face, size: base.size, rise: base.rise, breakAfter: breaks[end] !== 0, chars: 1, rtl: level % 2 === 1, level };
     if (inline?.type === "tab" || inline?.type === "break") {
       // A tab (its leader) and a line break in a bidi paragraph take a stand-in's script face too.
       const script = p.style.bidi ? bidiStandIn(atom.style.font, atom.style, face, ctx.fonts) : undefined;
@@ -193,6 +200,18 @@ function checkboxObject(inline: Extract<Inline, { type: "checkbox" }>, face: Fon
 }
 /** Outline of a drawn check box, pt. */
 const CHECKBOX_OUTLINE = 0.5;
+
+/** Where the soft hyphens of `raw` fall in its display text (the characters displayText keeps before each). */
+function softHyphenOffsets(raw: string): number[] {
+  const out: number[] = [];
+  let kept = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 0xad) out.push(kept);
+    else if (c === 0x09 || c >= 0x20) kept++;
+  }
+  return out;
+}
 
 function displayText(text: string, style: RunStyle): string {
   // Soft hyphens are not drawn (we do not hyphenate); control characters other than tab are dropped.
@@ -397,8 +416,8 @@ function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, me
     if (code >= 0xdc00 && code <= 0xdfff) continue; // low surrogate: counted with its high half
     const space = isBreakingSpace(code);
     const isLower = smallCaps && text[i] !== text[i]!.toUpperCase();
-    if (i > start && (space !== kindSpace || breaks[abs + i] === 1 || isLower !== lower || levels[abs + i] !== levels[abs + start])) {
-      pushPiece(atom, text.slice(start, i), face, metrics, base, lower, kindSpace, chars, levels[abs + start]!, breaks[abs + i] === 1, out);
+    if (i > start && (space !== kindSpace || breaks[abs + i] !== 0 || isLower !== lower || levels[abs + i] !== levels[abs + start])) {
+      pushPiece(atom, text.slice(start, i), face, metrics, base, lower, kindSpace, chars, levels[abs + start]!, breaks[abs + i]!, out);
       start = i;
       chars = 0;
     }
@@ -408,10 +427,11 @@ function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, me
     }
     chars++;
   }
-  if (start < text.length) pushPiece(atom, text.slice(start), face, metrics, base, lower, kindSpace, chars, levels[abs + start]!, breaks[abs + text.length] === 1, out);
+  if (start < text.length) pushPiece(atom, text.slice(start), face, metrics, base, lower, kindSpace, chars, levels[abs + start]!, breaks[abs + text.length]!, out);
 }
 
-function pushPiece(atom: Atom, t: string, face: FontFace, metrics: FontFace, base: { size: number; rise: number }, lower: boolean, space: boolean, chars: number, level: number, breakAfter: boolean, out: Piece[]): void {
+/** `breakKind` after the piece: 0 none, 1 a break opportunity, 2 a soft hyphen. */
+function pushPiece(atom: Atom, t: string, face: FontFace, metrics: FontFace, base: { size: number; rise: number }, lower: boolean, space: boolean, chars: number, level: number, breakKind: number, out: Piece[]): void {
   const style = atom.style;
   const size = lower ? base.size * SMALL_CAPS_SCALE : base.size;
   const drawn = lower ? t.toUpperCase() : t;
@@ -425,7 +445,8 @@ function pushPiece(atom: Atom, t: string, face: FontFace, metrics: FontFace, bas
     width,
     style,
     rise: base.rise,
-    breakAfter,
+    breakAfter: breakKind !== 0,
+    ...(breakKind === 2 ? { softHyphen: true } : {}),
     link: atom.link,
     noteRef: atom.noteRef,
     label: atom.label,

@@ -103,6 +103,7 @@ class ParagraphLayouter {
       last.height += extra;
       last.extraBelow = extra;
     }
+      else if (end < pieces.length && pieces[end - 1]?.softHyphen) this.showSoftHyphen(end - 1);
     return { spaceBefore: this.p.style.spaceBefore, spaceAfter: this.p.style.spaceAfter, lines: this.lines, floats: this.floats };
   }
 
@@ -197,7 +198,8 @@ class ParagraphLayouter {
       cursor.add(pc, i);
       if (!pc.label && (pc.kind === "text" || pc.kind === "object")) hasContent = true;
       i++;
-      if (pc.breakAfter) lastBreak = i;
+      // A soft hyphen is a place to end the line only where the hyphen it then shows fits too.
+      if (pc.breakAfter && (!pc.softHyphen || cursor.end() + hyphenWidth(pc) <= cursor.limit() + FIT_EPSILON)) lastBreak = i;
     }
     return { end: i, forced: false };
   }
@@ -222,6 +224,12 @@ class ParagraphLayouter {
 
   // -------------------------------------------------------------------------------------------
   // Line geometry and items
+
+  /** The line ends at piece `i`'s soft hyphen: the piece shows a hyphen. */
+  private showSoftHyphen(i: number): void {
+    const pc = this.pieces[i]!;
+    this.pieces[i] = { ...pc, text: pc.text + "-", width: pc.width + hyphenWidth(pc), chars: pc.chars + 1, softHyphen: false };
+  }
 
   private finishLine(start: number, end: number, left: number, right: number, first: boolean, exLeft: number, dy: number): LineBox {
     const pieces = this.pieces;
@@ -705,3 +713,8 @@ function hangingWidth(pc: Piece): number {
   if (!m || m[0].length === pc.text.length) return 0;
   return (pc.face.widthOf(m[0], pc.size) * pc.style.scale) / 100 + pc.style.charSpacing * m[0].length;
 }
+/** Width of the hyphen a soft hyphen shows at a line end, in the piece's face and size. */
+function hyphenWidth(pc: Piece): number {
+  return (pc.face.widthOf("-", pc.size) * pc.style.scale) / 100 + pc.style.charSpacing;
+}
+
