@@ -411,11 +411,11 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
       case "noBreakHyphen":
         pushText(rc, "\u2011", styleOf());
         break;
-      case "sym": {
       case "softHyphen":
         // Kept as U+00AD: a line may end there, showing a hyphen (layout/inline-pieces.ts).
         pushText(rc, "\u00AD", styleOf());
         break;
+      case "sym": {
         const font = c.attr("font") ?? "Symbol";
         const code = parseInt(c.attr("char") ?? "", 16);
         if (!Number.isFinite(code) || code < 0x20 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) break;
