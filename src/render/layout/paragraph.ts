@@ -87,6 +87,7 @@ class ParagraphLayouter {
         dy += Math.max(1, this.estimateHeight(i));
       }
       if (split) this.splitPiece(split.index, split.at);
+      else if (end < pieces.length && pieces[end - 1]?.softHyphen) this.showSoftHyphen(end - 1);
       const line = this.finishLine(i, end, left, right, first, exLeft, dy);
       this.lines.push(line);
       top += line.height;
@@ -103,7 +104,6 @@ class ParagraphLayouter {
       last.height += extra;
       last.extraBelow = extra;
     }
-      else if (end < pieces.length && pieces[end - 1]?.softHyphen) this.showSoftHyphen(end - 1);
     return { spaceBefore: this.p.style.spaceBefore, spaceAfter: this.p.style.spaceAfter, lines: this.lines, floats: this.floats };
   }
 
@@ -713,6 +713,7 @@ function hangingWidth(pc: Piece): number {
   if (!m || m[0].length === pc.text.length) return 0;
   return (pc.face.widthOf(m[0], pc.size) * pc.style.scale) / 100 + pc.style.charSpacing * m[0].length;
 }
+
 /** Width of the hyphen a soft hyphen shows at a line end, in the piece's face and size. */
 function hyphenWidth(pc: Piece): number {
   return (pc.face.widthOf("-", pc.size) * pc.style.scale) / 100 + pc.style.charSpacing;
