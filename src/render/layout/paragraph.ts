@@ -718,4 +718,3 @@ function hangingWidth(pc: Piece): number {
 function hyphenWidth(pc: Piece): number {
   return (pc.face.widthOf("-", pc.size) * pc.style.scale) / 100 + pc.style.charSpacing;
 }
-
