@@ -6,7 +6,7 @@
  * words, so a word run on into its neighbour, split, or with different text is a miss.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -155,5 +155,12 @@ describe.skipIf(!have)("words a reader copies, against LibreOffice", () => {
     const { ours, lo } = await bothWords(docx);
     for (const w of ["Author", "{email}", "[Company]", "Babbage", "7"]) expect(lo).toContain(w);
     expect(ours).toEqual(lo);
+  }, 180_000);
+
+  it("equation-1: Equation Editor previews (Symbol font) read as primes and bracket pieces, not Latin-1 letters", async () => {
+    const docx = new Uint8Array(readFileSync(new URL("../../../shared/corpus/docx/openxmlsdk__equation__equation-1.docx", import.meta.url)));
+    const text = (await wordBoxes(await renderDocxToPdf(docx, { fonts: nodeFontSource() }))).flatMap((p) => p.words.map((w) => w.text)).join(" ");
+    for (const drawn of ["′", "⎛", "⎝", "⎞", "⎠"]) expect(text).toContain(drawn);
+    for (const latin1 of ["¢", "æ", "ç", "è", "ö", "ø"]) expect(text).not.toContain(latin1);
   }, 180_000);
 });
