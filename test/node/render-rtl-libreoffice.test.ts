@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
-import { convertWithLibreOffice, libreOfficeAvailable, pdfText } from "./support/libreoffice";
+import { convertWithLibreOffice, libreOfficeAvailable, pdfText, wordBoxes, type PageWords } from "./support/libreoffice";
 
 const have = await libreOfficeAvailable();
 const POSITION_TOLERANCE = 2;
@@ -145,4 +145,47 @@ describe.skipIf(!have)("right-to-left corpus documents read like LibreOffice's",
       expect(ours).toEqual(theirs);
     }, 120_000);
   }
+});
+
+/**
+ * Footnotes at the bottom of a right-to-left page (poi__stress010): the space after the page's last
+ * note is not reserved, so a body line that fits only without it stays on the page (LibreOffice).
+ * A spacer of 12 pt leaves about 4.5 pt above the notes on LibreOffice's page 1.
+ */
+const NOTES_DOC = (() => {
+  const ar = { font: "Arial", rtl: true, sizePt: 12 } as const;
+  const line = (i: number) =>
+    B.p([B.r(`السطر ${i} من النص`, ar), ...(i === 2 ? [B.footnoteRef(1)] : []), ...(i === 4 ? [B.footnoteRef(2)] : [])], {
+      bidi: true,
+      spacing: { after: 0, line: 400, lineRule: "exact" },
+    });
+  const note = (id: number, text: string) =>
+    `<w:footnote w:id="${id}"><w:p><w:pPr><w:pStyle w:val="FootnoteText"/><w:bidi/><w:spacing w:after="120"/></w:pPr>` +
+    `<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/><w:rtl/></w:rPr><w:footnoteRef/></w:r>${B.r(" " + text, { font: "Arial", rtl: true })}</w:p></w:footnote>`;
+  return B.buildDocx({
+    body:
+      B.p([B.r("تمهيد", ar)], { bidi: true, spacing: { before: 240, after: 0 } }) +
+      Array.from({ length: 40 }, (_, i) => line(i + 1)).join("") +
+      B.sectPr(),
+    footnotes: note(1, "تقرير مكتب دكا، 2008.") + note(2, "البنك الدولي، 2005."),
+  });
+})();
+
+describe.skipIf(!have)("footnotes below right-to-left text against LibreOffice", () => {
+  it("the space after the page's last note is not reserved: the same lines stay on page 1, notes at the same height", async () => {
+    const [oursPdf, loPdf] = await Promise.all([renderDocxToPdf(NOTES_DOC, { fonts: nodeFontSource() }), convertWithLibreOffice(NOTES_DOC)]);
+    const [oursPages, loPages] = await Promise.all([wordBoxes(oursPdf), wordBoxes(loPdf)]);
+    const firstLine = (p: PageWords | undefined) => (p?.words ?? []).filter((w) => Math.abs(w.yMin - p!.words[0]!.yMin) < 2).map((w) => w.text);
+    expect(oursPages.length).toBe(loPages.length);
+    expect(firstLine(oursPages[1])).toEqual(firstLine(loPages[1]));
+    // Every word of page 1 (body and notes) within 2 pt of LibreOffice's.
+    const misses: string[] = [];
+    const candidates = [...oursPages[0]!.words];
+    for (const w of loPages[0]!.words) {
+      const k = candidates.findIndex((c) => c.text === w.text && Math.abs(c.xMin - w.xMin) <= POSITION_TOLERANCE && Math.abs(c.yMin - w.yMin) <= POSITION_TOLERANCE);
+      if (k >= 0) candidates.splice(k, 1);
+      else misses.push(`"${w.text}" LibreOffice (${w.xMin.toFixed(1)}, ${w.yMin.toFixed(1)})`);
+    }
+    expect(misses.slice(0, 10)).toEqual([]);
+  }, 120_000);
 });

@@ -58,7 +58,10 @@ export interface FlowPage {
   background: PaintItem[];
   items: PaintItem[];
   foreground: PaintItem[];
-  /** Footnotes whose reference is on this page, in order, and the height reserved for them. */
+  /**
+   * Footnotes whose reference is on this page, in order, and the height reserved for them: the
+   * separator and every note, less the space after the last one (LibreOffice lets it fall away).
+   */
   notes: string[];
   noteHeight: number;
   floats: PlacedFloat[];
@@ -77,6 +80,8 @@ export interface PagerOptions {
   numberStart(section: number): number | undefined;
   /** Height a footnote takes at the page bottom (its blocks laid out in the note width). */
   noteHeight(id: string): number;
+  /** The space after a footnote's last paragraph, part of `noteHeight`; not reserved below a page's last note. */
+  noteSpaceBelow?(id: string): number;
   /** Height of the separator line above the first footnote of a page. */
   noteSeparatorHeight: number;
 }
@@ -162,14 +167,18 @@ export class Pager implements FlowCursor {
   /** Extra room `ids` would take at the page bottom if referenced now (notes not yet on this page). */
   noteRoom(ids: readonly string[] | undefined): number {
     if (!ids || ids.length === 0) return 0;
+    const below = (id: string | undefined) => (id === undefined ? 0 : (this.opts.noteSpaceBelow?.(id) ?? 0));
     let room = 0;
     let first = this.page.notes.length === 0;
+    let last: string | undefined;
     for (const id of ids) {
-      if (!id.startsWith("footnote:") || this.page.notes.includes(id)) continue;
+      if (!id.startsWith("footnote:") || this.page.notes.includes(id) || id === last) continue;
       room += this.opts.noteHeight(id) + (first ? this.opts.noteSeparatorHeight : 0);
       first = false;
+      last = id;
     }
-    return room;
+    // The space after the page's last note is not kept: the new last note's replaces the old one's.
+    return last === undefined ? 0 : room - below(last) + below(this.page.notes.at(-1));
   }
 
   noteRefs(ids: string[]): void {

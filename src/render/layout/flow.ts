@@ -80,7 +80,7 @@ class DocumentFlow {
   private readonly heights: PartHeights;
   private readonly pager: Pager;
   private readonly layouts = new Map<Paragraph, { width: number; layout: ParagraphLayout }>();
-  private readonly noteStacks = new Map<string, { height: number; items: PaintItem[] }>();
+  private readonly noteStacks = new Map<string, { height: number; items: PaintItem[]; spaceBelow?: number }>();
 
   constructor(
     private readonly model: DocumentModel,
@@ -96,6 +96,7 @@ class DocumentFlow {
       geometry: (section, first, number) => this.geometry(section, first, number),
       numberStart: (section) => this.sections[section]?.pageNumberStart,
       noteHeight: (id) => this.noteHeight(id),
+      noteSpaceBelow: (id) => Math.min(this.noteStack(id).spaceBelow ?? 0, this.noteHeight(id)),
       noteSeparatorHeight: NOTE_SEPARATOR_HEIGHT,
     });
   }
@@ -453,7 +454,7 @@ class DocumentFlow {
 
   // --- notes ---------------------------------------------------------------------------------
 
-  private noteStack(id: string): { height: number; items: PaintItem[] } {
+  private noteStack(id: string): { height: number; items: PaintItem[]; spaceBelow?: number } {
     let stack = this.noteStacks.get(id);
     if (!stack) {
       const blocks = this.model.notes.get(id);

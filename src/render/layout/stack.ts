@@ -65,7 +65,7 @@ export const stackBlocks: StackBlocks = (blocks, width, ctx) => {
     prev = block;
   });
   gap(pendingAfter);
-  return { height: y, items, breakPoints };
+  return { height: y, items, breakPoints, spaceBelow: pendingAfter };
 };
 
 /** Horizontal shift that puts a frame's text where its alignment (or offset) says, within `width`. */
