@@ -450,3 +450,21 @@ describe.skipIf(!haveLibreOffice)("rows with vertically merged cells split at th
     expect(c.bad).toEqual([]);
   });
 });
+
+describe.skipIf(!haveLibreOffice)("keep-with-next chains longer than a page (LibreOffice)", () => {
+  const chain = (from: number, n: number) => Array.from({ length: n }, (_, i) => filler(from + i, 3, { keepNext: true, keepLines: true })).join("");
+  const loose = (from: number, n: number) => Array.from({ length: n }, (_, i) => filler(from + i, 3)).join("");
+
+  it("a chain below a paragraph without keep moves to the next page whole, then breaks where pages are full", async () => {
+    const c = await comparePages(buildDocx({ body: loose(1, 3) + chain(4, 40) + loose(44, 2), styles: STYLES_SINGLE }));
+    expect(c.firstWords[1].slice(0, 2)).toEqual(["Para1", "Para4"]);
+    expect(c.firstWords[0]).toEqual(c.firstWords[1]);
+    expect(c.bad).toEqual([]);
+  });
+
+  it("a chain running from the top of the page is not moved: it breaks where the page is full", async () => {
+    const c = await comparePages(buildDocx({ body: chain(1, 40) + loose(41, 2), styles: STYLES_SINGLE }));
+    expect(c.firstWords[0]).toEqual(c.firstWords[1]);
+    expect(c.bad).toEqual([]);
+  });
+});

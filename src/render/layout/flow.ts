@@ -81,6 +81,8 @@ class DocumentFlow {
   private readonly pager: Pager;
   private readonly layouts = new Map<Paragraph, { width: number; layout: ParagraphLayout }>();
   private readonly noteStacks = new Map<string, { height: number; items: PaintItem[]; spaceBelow?: number }>();
+  /** The area (see `areaKey`) where the last block without keep-with-next ended (a table counts as one). */
+  private looseArea = "";
 
   constructor(
     private readonly model: DocumentModel,
@@ -230,12 +232,20 @@ class DocumentFlow {
         const keep = lastRowKeepsWithNext(block) && blocks[i + 1]?.type === "paragraph" ? this.keepChainHeight(blocks, i + 1, this.pager.area.width) : 0;
         placeTableKeeping(block, this.pager, this.bodyCtx, keep <= this.pager.areaHeight() ? keep : 0);
         this.pager.markPlaced();
+        this.looseArea = this.areaKey();
         continue;
       }
       const prev = blocks[i - 1];
       const next = blocks[i + 1];
       this.placeParagraphBlock(block, prev?.type === "paragraph" ? prev : undefined, next?.type === "paragraph" ? next : undefined, blocks, i);
+      if (!block.style.keepNext) this.looseArea = this.areaKey();
     }
+  }
+
+  /** Identifies the current column of the current region of the current page. */
+  private areaKey(): string {
+    const pager = this.pager;
+    return `${pager.pages.length}:${pager.page.regions.length}:${pager.columnIndex}`;
   }
 
   private layoutFor(p: Paragraph, width: number): ParagraphLayout {
@@ -274,9 +284,12 @@ class DocumentFlow {
       pager.breakArea("page", "hard");
       rules.pageBreakBefore = false;
     }
-    if (p.style.keepNext && !pager.atAreaTop()) {
-      const chain = this.keepChainHeight(blocks, index, width);
-      if (chain > pager.remaining() && chain <= pager.areaHeight()) pager.breakArea("column");
+    // LibreOffice moves a keep-with-next chain on only when a block without keep sits above it in
+    // this column (a table counts as one): a chain running from the column top is broken where the
+    // column is full; a chain below a loose block moves whole, even when it is taller than a page.
+    if (p.style.keepNext && !pager.atAreaTop() && this.looseArea === this.areaKey()) {
+      const room = pager.remaining();
+      if (this.keepChainHeight(blocks, index, width, room) > room) pager.breakArea("column");
     }
     // Square-wrapped floats beside where the paragraph goes: lay it out around them.
     const area = pager.area;
@@ -359,10 +372,13 @@ class DocumentFlow {
     return stacked && onPage.some(atTop) && onPage.some(overruns);
   }
 
-  /** Height of a keep-with-next chain from `index`: every kept paragraph and the start of the next block. */
-  private keepChainHeight(blocks: Block[], index: number, width: number): number {
+  /**
+   * Height of a keep-with-next chain from `index`: every kept paragraph and the start of the next
+   * block; it stops counting once past `limit` (a chain can run for pages).
+   */
+  private keepChainHeight(blocks: Block[], index: number, width: number, limit = Number.POSITIVE_INFINITY): number {
     let h = 0;
-    for (let i = index; i < blocks.length; i++) {
+    for (let i = index; i < blocks.length && h <= limit; i++) {
       const b = blocks[i]!;
       // A table after the kept paragraphs: its first row must come along.
       if (b.type === "table") return i === index ? h : h + this.firstRowHeight(b, width);
