@@ -163,4 +163,17 @@ describe.skipIf(!have)("words a reader copies, against LibreOffice", () => {
     for (const drawn of ["′", "⎛", "⎝", "⎞", "⎠"]) expect(text).toContain(drawn);
     for (const latin1 of ["¢", "æ", "ç", "è", "ö", "ø"]) expect(text).not.toContain(latin1);
   }, 180_000);
+
+  it("text in an inline VML text box (a drawing canvas group, as Word 2003 wrote them) is drawn", async () => {
+    const tb = (words: string[]) => words.map((w) => `<w:p><w:r><w:t>${w}</w:t></w:r></w:p>`).join("");
+    const group =
+      `<w:r><w:pict><v:group xmlns:v="urn:schemas-microsoft-com:vml" style="width:126pt;height:99pt" coordorigin="3834,5690" coordsize="1976,1533">` +
+      `<v:shape style="position:absolute;left:3834;top:5690;width:1976;height:1533" filled="f" stroked="f"/>` +
+      `<v:shape style="position:absolute;left:4257;top:5969;width:1130;height:1115"><v:textbox><w:txbxContent>${tb(["Словарь", "dictionary"])}</w:txbxContent></v:textbox></v:shape>` +
+      `</v:group></w:pict></w:r>`;
+    const docx = B.buildDocx({ body: B.p("Before the box") + `<w:p>${group}</w:p>` + B.p("After the box") + B.sectPr() });
+    const { ours, lo } = await bothWords(docx);
+    expect(lo).toContain("Словарь");
+    expect(ours).toEqual(lo);
+  }, 180_000);
 });

@@ -11,7 +11,7 @@ import type { FontBook } from "../fonts/types";
 import type { LaidOutDocument, LaidOutPage, LayoutContext, PaintItem, ParagraphLayout } from "./types";
 import { layoutParagraph } from "./paragraph";
 import { lastRowKeepsWithNext, placeTableKeeping, stackTable } from "./table";
-import { stackBlocks } from "./stack";
+import { BOX_INSET_X, BOX_INSET_Y, stackBlocks } from "./stack";
 import { Pager, RegionOverflow, type FlowPage, type PageGeometry } from "./flow-pager";
 import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine } from "./flow-paragraph";
 import { exclusionsFor, floatsBeside, floatWrap, positionFloat } from "./floats";
@@ -40,9 +40,6 @@ const MIN_PAGE_SIDE = 72;
 const MIN_BODY = 12;
 /** Binary-search steps when balancing columns before a continuous section break. */
 const BALANCE_STEPS = 10;
-/** Word's default text box insets (left/right, top/bottom), pt. */
-const BOX_INSET_X = 7.2;
-const BOX_INSET_Y = 3.6;
 /**
  * The footnote separator as LibreOffice lays it out (its page defaults, kept for DOCX): 57 twips
  * (0.1 cm) above a 0.5 pt line and 57 below it, a quarter of the text width long.

@@ -17,6 +17,7 @@ import { leaderChar, nextStop, type ResolvedStop } from "./inline-tabs";
 import { chartItems } from "./chart";
 import { mathOf } from "./math";
 import { translateItem } from "./flow-items";
+import { BOX_INSET_X, BOX_INSET_Y, stackBlocks } from "./stack";
 import type { Exclusions, FloatingObject, LayoutContext, LayoutParagraph, LineBox, PaintItem, ParagraphLayout } from "./types";
 
 /** Widths are compared with this slack (pt) so rounding never pushes a word that fits to the next line. */
@@ -507,9 +508,12 @@ class ParagraphLayouter {
       out.push({ kind: "image", x, y: top, width: obj.width, height: obj.height, image: obj.image });
       return;
     }
-    // Inline text boxes: their frame only (their blocks are laid out by the stack when it supports boxes).
+    // Inline text boxes: frame, then their text inset as in a floating box (not clipped).
     if (obj.fill) out.push({ kind: "rect", x, y: top, width: obj.width, height: obj.height, fill: obj.fill });
     if (obj.chart) out.push(...chartItems(obj.chart, { x, y: top, width: obj.width, height: obj.height }, this.ctx.fonts));
+    if (obj.blocks.length && obj.width > 2 * BOX_INSET_X && obj.height > 0) {
+      for (const item of stackBlocks(obj.blocks, obj.width - 2 * BOX_INSET_X, this.ctx).items) out.push(translateItem(item, x + BOX_INSET_X, top + BOX_INSET_Y));
+    }
     if (obj.border && obj.border.width > 0) {
       const b = obj.border;
       const c = b.color;

@@ -13,6 +13,10 @@ import { shiftItem } from "./table-items";
 import { isVisible } from "./table-borders";
 import { chartItems } from "./chart";
 
+/** Word's default text box insets (left/right, top/bottom), pt: where a text box's text starts. */
+export const BOX_INSET_X = 7.2;
+export const BOX_INSET_Y = 3.6;
+
 export const stackBlocks: StackBlocks = (blocks, width, ctx) => {
   const items: PaintItem[] = [];
   const breakPoints: number[] = [];

@@ -134,7 +134,7 @@ export interface StackedBlocks {
   items: PaintItem[];
   /** Break points (y offsets) where the stack may be split across pages. */
   breakPoints: number[];
-}
   /** Space after the last block, included in `height` (LibreOffice drops it below a page's last footnote). */
   spaceBelow?: number;
+}
 export type StackBlocks = (blocks: Block[], width: number, ctx: LayoutContext) => StackedBlocks;
