@@ -183,3 +183,35 @@ describe.skipIf(!have)("a paragraph with a picture that widow/orphan control mov
     expect(far).toEqual([]);
   }, 120_000);
 });
+
+describe.skipIf(!have)("hidden paragraphs and automatic spacing in cells, against LibreOffice", () => {
+  const tight = `<w:spacing w:before="0" w:after="0"/>`;
+  const para = (runs: string, markHidden: boolean) => `<w:p><w:pPr>${tight}${markHidden ? `<w:rPr><w:vanish/></w:rPr>` : ""}</w:pPr>${runs}</w:p>`;
+  const run = (text: string, hidden = false) => `<w:r>${hidden ? `<w:rPr><w:vanish/></w:rPr>` : ""}<w:t>${text}</w:t></w:r>`;
+  const compare = async (doc: Uint8Array) => {
+    const ours = (await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() })))[0]!.words;
+    const lo = (await wordBoxes(await convertWithLibreOffice(doc)))[0]!.words;
+    return offsets(lo, ours).filter((o) => !(Math.abs(o.dx) <= 1 && Math.abs(o.dy) <= 1));
+  };
+
+  it("a paragraph with nothing visible takes no room (hidden mark, or only hidden runs); visible text or an empty visible mark keeps its line", async () => {
+    const body =
+      para(run("L0"), false) +
+      para("", true) + para(run("L1"), false) +
+      para(run("gone", true), true) + para(run("L2"), false) +
+      para(run("gone", true), false) + para(run("L3"), false) +
+      para(run("Vis"), true) + para(run("L4"), false) +
+      B.table([[para(run("C0"), false) + para("", true) + para(run("C1"), false)]], { widths: [4000], borders: false }) +
+      para("", false) + para(run("L5"), false);
+    expect(await compare(B.buildDocx({ body }))).toEqual([]);
+  }, 120_000);
+
+  it("no automatic space before a paragraph that follows a table nested in a cell", async () => {
+    const run12 = { font: "Times New Roman", sizePt: 12 };
+    const auto = { spacing: { before: 100, after: 100, beforeAutospacing: true, afterAutospacing: true }, run: run12 };
+    const zero = { spacing: { before: 0, after: 0 }, run: run12 };
+    const cell = B.p("Head", zero) + B.table([[B.p("Inner", zero)]], { widths: [9355], borders: false }) + B.p("Below", auto) + B.p("Next", auto);
+    const doc = B.buildDocx({ body: B.table([[cell]], { widths: [9355], borders: false }) + B.p("After", auto) });
+    expect(await compare(doc)).toEqual([]);
+  }, 120_000);
+});

@@ -15,6 +15,7 @@ import { BOX_INSET_X, BOX_INSET_Y, stackBlocks } from "./stack";
 import { Pager, RegionOverflow, type FlowPage, type PageGeometry } from "./flow-pager";
 import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine } from "./flow-paragraph";
 import { exclusionsFor, floatsBeside, floatWrap, positionFloat } from "./floats";
+import { shownBlocks } from "./hidden-paragraph";
 import { translateItems } from "./flow-items";
 import { chartItems } from "./chart";
 import { choosePart, pageFieldContext, PartHeights, placePart } from "./header-footer";
@@ -222,7 +223,8 @@ class DocumentFlow {
 
   // --- blocks --------------------------------------------------------------------------------
 
-  private placeBlocks(blocks: Block[]): void {
+  private placeBlocks(allBlocks: Block[]): void {
+    const blocks = shownBlocks(allBlocks);
     for (let i = 0; i < blocks.length; i++) {
       const block = blocks[i]!;
       if (block.type === "table") {

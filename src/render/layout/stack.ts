@@ -12,12 +12,14 @@ import { stackTable } from "./table";
 import { shiftItem } from "./table-items";
 import { isVisible } from "./table-borders";
 import { chartItems } from "./chart";
+import { shownBlocks } from "./hidden-paragraph";
 
 /** Word's default text box insets (left/right, top/bottom), pt: where a text box's text starts. */
 export const BOX_INSET_X = 7.2;
 export const BOX_INSET_Y = 3.6;
 
-export const stackBlocks: StackBlocks = (blocks, width, ctx) => {
+export const stackBlocks: StackBlocks = (allBlocks, width, ctx) => {
+  const blocks = shownBlocks(allBlocks);
   const items: PaintItem[] = [];
   const breakPoints: number[] = [];
   let y = 0;
@@ -57,8 +59,10 @@ export const stackBlocks: StackBlocks = (blocks, width, ctx) => {
     const laid = stackParagraph(block, width, ctx);
     const sameAsPrev = prev !== null && prev.style.styleId === block.style.styleId;
     const sameAsNext = next?.type === "paragraph" && next.style.styleId === block.style.styleId;
-    // LibreOffice drops automatic (HTML-like) space before the first and after the last paragraph of a stack.
-    const before = (block.style.contextualSpacing && sameAsPrev) || (i === 0 && block.style.autoSpaceBefore) ? 0 : laid.spaceBefore;
+    // LibreOffice drops automatic (HTML-like) space before the first and after the last paragraph of a
+    // stack, and before a paragraph that follows a table in the stack (a table nested in a cell).
+    const startsRun = i === 0 || blocks[i - 1]?.type === "table";
+    const before = (block.style.contextualSpacing && sameAsPrev) || (startsRun && block.style.autoSpaceBefore) ? 0 : laid.spaceBefore;
     // LibreOffice keeps the larger of the space after and the next space before (they do not add up).
     gap(Math.max(pendingAfter, before));
     for (const item of laid.items) items.push(shiftItem(item, 0, y));
