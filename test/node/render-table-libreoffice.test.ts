@@ -468,3 +468,14 @@ describe.skipIf(!haveLibreOffice)("keep-with-next chains longer than a page (Lib
     expect(c.bad).toEqual([]);
   });
 });
+
+describe.skipIf(!haveLibreOffice)("proportional line spacing at the end of a table cell (LibreOffice)", () => {
+  it("a cell's last line takes its 1.5-line extra from the paragraph style's size, not from the line's font", async () => {
+    const rPr = `<w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman"/><w:sz w:val="28"/></w:rPr>`;
+    const para = (t: string) => `<w:p><w:pPr><w:spacing w:after="0" w:line="360" w:lineRule="auto"/></w:pPr><w:r>${rPr}<w:t>${t}</w:t></w:r></w:p>`;
+    const rows: CellSpec[][] = Array.from({ length: 8 }, (_, i) => [{ content: para(`First${i}`) + para(`Last${i}`) }, { content: para(`Single${i}`) }]);
+    const body = table(rows, { widths: [3000, 3000] }) + para("After");
+    const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
+    expect(c.bad).toEqual([]);
+  });
+});

@@ -8,6 +8,7 @@ import type { Block, Paragraph, Table } from "../model/types";
 import type { FlowCursor, LayoutContext, PaintItem, PlaceTable, StackedBlocks } from "./types";
 import { LIMITS } from "../../limits";
 import { stackBlocks } from "./stack";
+import { layoutParagraph } from "./paragraph";
 import { anchorY, shiftItem } from "./table-items";
 import { buildGrid, columnEdges, columnWidths, tableLeft, type GridCell, type TableGrid } from "./table-grid";
 import { horizontalEdgeWidth, horizontalLines, thickness, verticalEdge, verticalLines } from "./table-borders";
@@ -117,8 +118,8 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   const left = tableLeft(t, grid, total, areaLeft, areaWidth, !nested && !t.indentToBorder, leftBorder);
   const content = new Map<GridCell, StackedBlocks>();
   for (const g of grid.cells) {
-    const w = edges[g.col + g.colSpan]! - edges[g.col]! - g.cell.margins.left - g.cell.margins.right;
-    content.set(g, stackBlocks(g.cell.blocks, Math.max(w, 1), ctx));
+    const w = Math.max(edges[g.col + g.colSpan]! - edges[g.col]! - g.cell.margins.left - g.cell.margins.right, 1);
+    content.set(g, withCellEndSpacing(stackBlocks(g.cell.blocks, w, ctx), g.cell.blocks, w, ctx));
   }
   const roomAbove = t.rows.map((_, r) => horizontalEdgeWidth(t, grid, r - 1, r));
   const heights = rowHeights(t, grid, content, roomAbove);
@@ -126,6 +127,30 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   for (const g of grid.cells) notes[g.row]!.push(...noteRefsOf(g.cell.blocks));
   const drawn = t.bidi ? edges.map((e) => total - e) : edges;
   return { t, grid, edges: drawn, left, content, heights, roomAbove, notes };
+}
+
+/** Line height of LibreOffice's default face (Liberation Serif: hhea 1825 + 443 + 87 of 2048), em. */
+const DEFAULT_FACE_LINE_EM = 2355 / 2048;
+
+/**
+ * LibreOffice gives the last line of a cell its proportional-spacing extra from the paragraph
+ * style's font size in its default face, not from the line's own font (measured: Times New Roman
+ * 12 pt at 1.15 under an 11 pt style is 15.65 pt in a cell, 15.85 pt in the body; the style's size
+ * moves it, the line's font and the mark's formatting do not). The cell's content height follows.
+ */
+function withCellEndSpacing(stack: StackedBlocks, blocks: Block[], width: number, ctx: LayoutContext): StackedBlocks {
+  const last = blocks[blocks.length - 1];
+  if (last?.type !== "paragraph" || last.style.line.rule !== "auto" || !(last.style.line.value > 1)) return stack;
+  const size = last.styleRun?.size ?? last.markStyle.size;
+  const line = layoutParagraph(last, width, ctx).lines.at(-1);
+  if (!line || !line.extraBelow || !(size > 0)) return stack;
+  const natural = line.height - line.extraBelow;
+  // Whole twips, truncated, as LibreOffice computes proportional lines.
+  const height = Math.floor((natural + (last.style.line.value - 1) * DEFAULT_FACE_LINE_EM * size) * 20 + 1e-6) / 20;
+  const delta = height - line.height;
+  if (Math.abs(delta) < EPS) return stack;
+  const breakPoints = stack.breakPoints.map((bp) => (bp >= stack.height - EPS ? bp + delta : bp));
+  return { ...stack, height: stack.height + delta, breakPoints };
 }
 
 /** Box height of one cell: margins around its content. */
