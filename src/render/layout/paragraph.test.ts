@@ -100,6 +100,20 @@ describe("layoutParagraph: breaking and alignment", () => {
     const out = layoutParagraph(para([t("aaaa bbbb\u202Fcccc")]), 60, await ctx());
     expect(out.lines.map(lineText)).toEqual(["aaaa", "bbbb\u202Fcccc"]);
   });
+
+  it("ends a line at a soft hyphen with a visible hyphen that fits; shows nothing elsewhere", async () => {
+    const c = await ctx();
+    const word = "Wahrscheinlich\u00ADkeits\u00ADrechnung";
+    const wide = layoutParagraph(para([t(`Die ${word}`)]), 400, c);
+    expect(wide.lines.map(lineText)).toEqual(["Die Wahrscheinlichkeitsrechnung"]);
+    const narrow = layoutParagraph(para([t(`Die ${word}`)]), 110, c);
+    const lines = narrow.lines.map((l) => texts(l).map((i) => i.text).join(""));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.at(-1)).not.toContain("-");
+    expect(lines.slice(0, -1).every((l) => l.endsWith("-"))).toBe(true);
+    expect(lines.join("").replaceAll("-", "")).toBe("Die Wahrscheinlichkeitsrechnung");
+    for (const line of narrow.lines) expect(right(texts(line).at(-1)!)).toBeLessThanOrEqual(110.01);
+  });
 });
 
 describe("layoutParagraph: indents and numbering labels", () => {
