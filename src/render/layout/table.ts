@@ -141,7 +141,8 @@ const DEFAULT_FACE_LINE_EM = 2355 / 2048;
 function withCellEndSpacing(stack: StackedBlocks, blocks: Block[], width: number, ctx: LayoutContext): StackedBlocks {
   const last = blocks[blocks.length - 1];
   if (last?.type !== "paragraph" || last.style.line.rule !== "auto" || !(last.style.line.value > 1)) return stack;
-  const size = last.styleRun?.size ?? last.markStyle.size;
+  // The paragraph style's own run size where the model gives it (Paragraph.styleRun), else the mark's.
+  const size = (last as { styleRun?: { size: number } }).styleRun?.size ?? last.markStyle.size;
   const line = layoutParagraph(last, width, ctx).lines.at(-1);
   if (!line || !line.extraBelow || !(size > 0)) return stack;
   const natural = line.height - line.extraBelow;
