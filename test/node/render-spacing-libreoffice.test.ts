@@ -215,3 +215,19 @@ describe.skipIf(!have)("hidden paragraphs and automatic spacing in cells, agains
     expect(await compare(doc)).toEqual([]);
   }, 120_000);
 });
+
+describe.skipIf(!have)("a line break after spaces that run past the right edge, against LibreOffice", () => {
+  it("goes on a line of its own, so the text after it starts a line lower; spaces that fit change nothing", async () => {
+    // Arial 10 pt 'x' is exactly 5 pt wide: 93 of them fill a 465 pt line (right indent 3 pt).
+    const rp = `<w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial"/><w:sz w:val="20"/></w:rPr>`;
+    const line = (tag: string, xs: number, spaces: number) =>
+      `<w:p><w:pPr><w:spacing w:before="0" w:after="0"/><w:ind w:right="60"/></w:pPr><w:r>${rp}<w:t xml:space="preserve">${tag}${"x".repeat(xs - 1)}${" ".repeat(spaces)}</w:t></w:r>` +
+      `<w:r>${rp}<w:br/><w:t>after${tag}</w:t></w:r></w:p>`;
+    const body = line("x", 93, 0) + line("x", 92, 1) + line("x", 92, 2) + line("x", 93, 1) + `<w:p><w:r><w:t>End</w:t></w:r></w:p>`;
+    const doc = B.buildDocx({ body });
+    const ours = (await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() })))[0]!.words;
+    const lo = (await wordBoxes(await convertWithLibreOffice(doc)))[0]!.words;
+    const far = offsets(lo, ours).filter((o) => !(Math.abs(o.dx) <= 1 && Math.abs(o.dy) <= 1));
+    expect(far).toEqual([]);
+  }, 120_000);
+});

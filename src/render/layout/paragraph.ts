@@ -174,7 +174,12 @@ class ParagraphLayouter {
         i++;
         continue;
       }
-      if (pc.kind === "break") return { end: i + 1, forced: false };
+      if (pc.kind === "break") {
+        // Spaces that run past the right edge push a line break after them onto a line of its own
+        // (LibreOffice): the text after the break starts a line lower.
+        if (pc.breakKind === "line" && hasContent && cursor.end() > cursor.limit() + FIT_EPSILON) return { end: i, forced: false };
+        return { end: i + 1, forced: false };
+      }
       // A tab whose stop is at or past the right edge starts the next line (LibreOffice).
       if (pc.kind === "tab" && !pc.label && i > start && cursor.tabReachesEdge()) return { end: i, forced: false };
       if ((pc.kind === "text" || pc.kind === "object") && cursor.endWith(pc.width) > cursor.limit() + FIT_EPSILON) {
