@@ -231,3 +231,15 @@ describe.skipIf(!have)("a line break after spaces that run past the right edge, 
     expect(far).toEqual([]);
   }, 120_000);
 });
+
+describe.skipIf(!have)("line breaks after a vertical line, against LibreOffice", () => {
+  it("a line may end after | (get|set, a|b|c) as after a hyphen between words", async () => {
+    const rp = `<w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial"/><w:sz w:val="20"/></w:rPr>`;
+    const para = (t: string) => `<w:p><w:pPr><w:spacing w:before="0" w:after="0"/></w:pPr><w:r>${rp}<w:t xml:space="preserve">${t}</w:t></w:r></w:p>`;
+    const doc = B.buildDocx({ body: para(`${"x".repeat(86)} getxx|setContents end`) + para(`${"x".repeat(80)} a|b|c|d|e|f|g|h|i|j|k|l|m end`) });
+    const ours = (await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() })))[0]!.words;
+    const lo = (await wordBoxes(await convertWithLibreOffice(doc)))[0]!.words;
+    expect(ours.map((w) => w.text)).toEqual(lo.map((w) => w.text));
+    expect(offsets(lo, ours).filter((o) => !(Math.abs(o.dx) <= 1 && Math.abs(o.dy) <= 1))).toEqual([]);
+  }, 120_000);
+});

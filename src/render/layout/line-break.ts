@@ -10,6 +10,7 @@
  * - never before closing punctuation, exclamation/question marks, infix separators or small kana,
  *   even after spaces; never after opening punctuation;
  * - after a run of spaces (before the next non-space);
+ * - after a vertical line (|), as after a tab (UAX #14 BA; LibreOffice wraps get|set);
  * - after a hyphen (U+002D, U+2010) only between letters or digits (LibreOffice breaks 10-|12, unlike
  *   UAX #14); after en/em dashes (and before em dashes);
  * - before and after ideographs (CJK, kana); Korean (Hangul) breaks at spaces like Latin, as
@@ -51,6 +52,7 @@ function computeClass(cp: number): C {
     if (cp === 0x20) return C.SP;
     if (cp === 0x09) return C.BA;
     if (cp === 0x2d) return C.HY;
+    if (cp === 0x7c) return C.BA;
     // ( [ {  opening; ) ] } , . : ; ! ? / closing-like (UAX #14 CL, CP, IS, EX, SY).
     if (cp === 0x28 || cp === 0x5b || cp === 0x7b) return C.OP;
     if (cp === 0x29 || cp === 0x5d || cp === 0x7d || cp === 0x2c || cp === 0x2e || cp === 0x3a || cp === 0x3b || cp === 0x21 || cp === 0x3f || cp === 0x2f) return C.CL;
