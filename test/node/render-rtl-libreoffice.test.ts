@@ -148,14 +148,13 @@ describe.skipIf(!have)("right-to-left corpus documents read like LibreOffice's",
 });
 
 /**
- * Footnotes at the bottom of a right-to-left page (poi__stress010): the space after the page's last
- * note is not reserved, so a body line that fits only without it stays on the page (LibreOffice).
- * A spacer of 12 pt leaves about 4.5 pt above the notes on LibreOffice's page 1.
+ * Footnotes at the bottom of a right-to-left page (poi__stress010): forty Arabic lines of exact 20 pt
+ * under a spacer, notes 1 and 2 (texts `notes`) referenced from lines `refs`.
  */
-const NOTES_DOC = (() => {
+function notesDoc(spacerBefore: number, refs: [number, number], notes: [string, string]): Uint8Array {
   const ar = { font: "Arial", rtl: true, sizePt: 12 } as const;
   const line = (i: number) =>
-    B.p([B.r(`السطر ${i} من النص`, ar), ...(i === 2 ? [B.footnoteRef(1)] : []), ...(i === 4 ? [B.footnoteRef(2)] : [])], {
+    B.p([B.r(`السطر ${i} من النص`, ar), ...(i === refs[0] ? [B.footnoteRef(1)] : []), ...(i === refs[1] ? [B.footnoteRef(2)] : [])], {
       bidi: true,
       spacing: { after: 0, line: 400, lineRule: "exact" },
     });
@@ -164,28 +163,59 @@ const NOTES_DOC = (() => {
     `<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/><w:rtl/></w:rPr><w:footnoteRef/></w:r>${B.r(" " + text, { font: "Arial", rtl: true })}</w:p></w:footnote>`;
   return B.buildDocx({
     body:
-      B.p([B.r("تمهيد", ar)], { bidi: true, spacing: { before: 240, after: 0 } }) +
+      B.p([B.r("تمهيد", ar)], { bidi: true, spacing: { before: spacerBefore, after: 0 } }) +
       Array.from({ length: 40 }, (_, i) => line(i + 1)).join("") +
       B.sectPr(),
-    footnotes: note(1, "تقرير مكتب دكا، 2008.") + note(2, "البنك الدولي، 2005."),
+    footnotes: note(1, notes[0]) + note(2, notes[1]),
   });
-})();
+}
+
+/** LibreOffice's words on `page` (0-based) that Signet does not draw within 2 pt. */
+function misplaced(ours: PageWords[], lo: PageWords[], page: number): string[] {
+  const misses: string[] = [];
+  const candidates = [...(ours[page]?.words ?? [])];
+  for (const w of lo[page]?.words ?? []) {
+    const k = candidates.findIndex((c) => c.text === w.text && Math.abs(c.xMin - w.xMin) <= POSITION_TOLERANCE && Math.abs(c.yMin - w.yMin) <= POSITION_TOLERANCE);
+    if (k >= 0) candidates.splice(k, 1);
+    else misses.push(`p${page + 1} "${w.text}" LibreOffice (${w.xMin.toFixed(1)}, ${w.yMin.toFixed(1)})`);
+  }
+  return misses;
+}
+
+async function bothWords(docx: Uint8Array): Promise<[PageWords[], PageWords[]]> {
+  const [oursPdf, loPdf] = await Promise.all([renderDocxToPdf(docx, { fonts: nodeFontSource() }), convertWithLibreOffice(docx)]);
+  return Promise.all([wordBoxes(oursPdf), wordBoxes(loPdf)]);
+}
+
+const SHORT_NOTE = "تقرير مكتب دكا، 2008.";
+const LONG_NOTE = "البنك الدولي، 2005. ".repeat(12);
+
+const firstLine = (p: PageWords | undefined) => (p?.words ?? []).filter((w) => Math.abs(w.yMin - p!.words[0]!.yMin) < 2).map((w) => w.text);
 
 describe.skipIf(!have)("footnotes below right-to-left text against LibreOffice", () => {
   it("the space after the page's last note is not reserved: the same lines stay on page 1, notes at the same height", async () => {
-    const [oursPdf, loPdf] = await Promise.all([renderDocxToPdf(NOTES_DOC, { fonts: nodeFontSource() }), convertWithLibreOffice(NOTES_DOC)]);
-    const [oursPages, loPages] = await Promise.all([wordBoxes(oursPdf), wordBoxes(loPdf)]);
-    const firstLine = (p: PageWords | undefined) => (p?.words ?? []).filter((w) => Math.abs(w.yMin - p!.words[0]!.yMin) < 2).map((w) => w.text);
-    expect(oursPages.length).toBe(loPages.length);
-    expect(firstLine(oursPages[1])).toEqual(firstLine(loPages[1]));
-    // Every word of page 1 (body and notes) within 2 pt of LibreOffice's.
-    const misses: string[] = [];
-    const candidates = [...oursPages[0]!.words];
-    for (const w of loPages[0]!.words) {
-      const k = candidates.findIndex((c) => c.text === w.text && Math.abs(c.xMin - w.xMin) <= POSITION_TOLERANCE && Math.abs(c.yMin - w.yMin) <= POSITION_TOLERANCE);
-      if (k >= 0) candidates.splice(k, 1);
-      else misses.push(`"${w.text}" LibreOffice (${w.xMin.toFixed(1)}, ${w.yMin.toFixed(1)})`);
-    }
-    expect(misses.slice(0, 10)).toEqual([]);
+    // A 12 pt spacer leaves about 4.5 pt above LibreOffice's notes: less than the note's 6 pt space after.
+    const [ours, lo] = await bothWords(notesDoc(240, [2, 4], [SHORT_NOTE, "البنك الدولي، 2005."]));
+    expect(ours.length).toBe(lo.length);
+    expect(firstLine(ours[1])).toEqual(firstLine(lo[1]));
+    expect(misplaced(ours, lo, 0).slice(0, 10)).toEqual([]);
+  }, 120_000);
+
+  it("a note that does not fit below its reference line is split: the line stays, the note's rest opens the next page's notes", async () => {
+    // Line 29 is the last that fits; its note (three lines) has room for two below it.
+    const [ours, lo] = await bothWords(notesDoc(0, [2, 29], [SHORT_NOTE, LONG_NOTE]));
+    expect(ours.length).toBe(lo.length);
+    expect(firstLine(ours[1])).toEqual(firstLine(lo[1]));
+    expect(misplaced(ours, lo, 0).slice(0, 10)).toEqual([]);
+    expect(misplaced(ours, lo, 1).slice(0, 10)).toEqual([]);
+  }, 120_000);
+
+  it("a line whose note would be the page's first moves to the next page when two of the note's lines do not fit below it", async () => {
+    // Line 31 fits on page 1 with room for the separator and one line of its note, not two.
+    const [ours, lo] = await bothWords(notesDoc(0, [31, 37], [LONG_NOTE, SHORT_NOTE]));
+    expect(firstLine(lo[1])).toContain("31");
+    expect(ours.length).toBe(lo.length);
+    expect(firstLine(ours[1])).toEqual(firstLine(lo[1]));
+    expect(misplaced(ours, lo, 1).slice(0, 10)).toEqual([]);
   }, 120_000);
 });

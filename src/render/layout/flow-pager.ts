@@ -64,6 +64,10 @@ export interface FlowPage {
    */
   notes: string[];
   noteHeight: number;
+  /** The first note carries on from the page before: it is shown from this offset of its stack. */
+  noteFrom?: number;
+  /** The last note runs on to the next page: only its stack above this offset is shown here. */
+  noteCut?: number;
   floats: PlacedFloat[];
   regions: Region[];
   /** A page inserted blank by an odd/even section start. */
@@ -84,6 +88,8 @@ export interface PagerOptions {
   noteSpaceBelow?(id: string): number;
   /** Height of the separator line above the first footnote of a page. */
   noteSeparatorHeight: number;
+  /** Offsets in a footnote's stack where it may be split across pages (line bottoms), ascending. */
+  noteBreaks?(id: string): readonly number[];
 }
 
 export class Pager implements FlowCursor {
@@ -97,6 +103,8 @@ export class Pager implements FlowCursor {
   private placed = false;
   /** Bottom of the current region when columns are being balanced (a continuous break follows). */
   private regionLimit: number | null = null;
+  /** The rest of a footnote that did not fit below its reference, for the next page's notes. */
+  private noteCarry: { id: string; from: number }[] = [];
   start: AreaStart = "document";
   private readonly opts: PagerOptions;
 
@@ -181,13 +189,82 @@ export class Pager implements FlowCursor {
     return last === undefined ? 0 : room - below(last) + below(this.page.notes.at(-1));
   }
 
-  noteRefs(ids: string[]): void {
-    const room = this.noteRoom(ids);
+  /**
+   * Room below a line that references `ids` for it to stay on this page (LibreOffice): the first
+   * line of its first new note after the notes already here, or, for the page's first note, the
+   * separator and two lines (a note split across pages shows two lines at least).
+   */
+  noteMinRoom(ids: readonly string[] | undefined): number {
+    const id = ids?.find((n) => n.startsWith("footnote:") && !this.page.notes.includes(n));
+    if (id === undefined || this.noteCarry.length > 0) return 0;
+    const first = this.page.notes.length === 0;
+    const whole = this.opts.noteHeight(id) - (this.opts.noteSpaceBelow?.(id) ?? 0);
+    const breaks = this.opts.noteBreaks?.(id) ?? [];
+    const lines = Math.min(breaks[first ? 1 : 0] ?? Infinity, whole);
+    return first ? this.opts.noteSeparatorHeight + lines : lines;
+  }
+
+  /**
+   * Notes referenced by content placed now. With `lineBottom` (a body line's bottom), a note that
+   * does not fit between that line and the page bottom is split after its last line that does; the
+   * rest (or the whole note, when no line fits) carries on at the top of the next page's notes
+   * (LibreOffice keeps the reference line and continues the note).
+   */
+  noteRefs(ids: string[], lineBottom?: number): void {
+    const page = this.page;
+    const added: string[] = [];
     for (const id of ids) {
-      if (id.startsWith("footnote:") && !this.page.notes.includes(id)) this.page.notes.push(id);
-      else if (id.startsWith("endnote:") && !this.endnotes.includes(id)) this.endnotes.push(id);
+      if (id.startsWith("endnote:")) {
+        if (!this.endnotes.includes(id)) this.endnotes.push(id);
+        continue;
+      }
+      if (!id.startsWith("footnote:") || page.notes.includes(id) || this.noteCarry.some((c) => c.id === id)) continue;
+      // Once a note runs on to the next page, later notes follow it there.
+      if (this.noteCarry.length > 0) this.noteCarry.push({ id, from: 0 });
+      else {
+        page.notes.push(id);
+        added.push(id);
+      }
     }
-    this.page.noteHeight += room;
+    if (added.length === 0) return;
+    page.noteHeight = this.notesHeight();
+    if (lineBottom === undefined) return;
+    while (added.length > 0 && lineBottom - (page.bodyBottom - page.noteHeight) > 0.01) {
+      const overflow = lineBottom - (page.bodyBottom - page.noteHeight);
+      const last = added.pop()!;
+      const first = page.notes.length === 1;
+      const from = first ? (page.noteFrom ?? 0) : 0;
+      const shown = this.noteShown(last, first, true);
+      let cut = 0;
+      // Two lines at least before the split; one may follow it.
+      for (const b of (this.opts.noteBreaks?.(last) ?? []).slice(1)) if (b > from + 0.01 && b - from <= shown - overflow + 0.01) cut = b;
+      if (cut > 0) page.noteCut = cut;
+      else {
+        page.notes.pop();
+        if (page.notes.length === 0) page.noteFrom = undefined;
+      }
+      this.noteCarry.unshift({ id: last, from: cut });
+      page.noteHeight = this.notesHeight();
+      if (cut > 0) break;
+    }
+  }
+
+  /** Height `id` shows on this page: from `noteFrom` when first, less its space after when last (not cut). */
+  private noteShown(id: string, first: boolean, last: boolean): number {
+    const page = this.page;
+    const from = first ? (page.noteFrom ?? 0) : 0;
+    if (last && page.noteCut !== undefined) return page.noteCut - from;
+    const below = last ? (this.opts.noteSpaceBelow?.(id) ?? 0) : 0;
+    return Math.max(0, this.opts.noteHeight(id) - from - below);
+  }
+
+  /** Room this page's notes take: the separator and what each note shows here. */
+  private notesHeight(): number {
+    const notes = this.page.notes;
+    if (notes.length === 0) return 0;
+    let h = this.opts.noteSeparatorHeight;
+    notes.forEach((id, i) => (h += this.noteShown(id, i === 0, i === notes.length - 1)));
+    return h;
   }
 
   breakArea(kind: "column" | "page", start: AreaStart = "soft"): void {
@@ -265,6 +342,9 @@ export class Pager implements FlowCursor {
       notes: page.notes.length,
       endnotes: this.endnotes.length,
       noteHeight: page.noteHeight,
+      noteFrom: page.noteFrom,
+      noteCut: page.noteCut,
+      noteCarry: [...this.noteCarry],
       floats: page.floats.length,
       regions: page.regions.length,
       region: this.region,
@@ -286,6 +366,9 @@ export class Pager implements FlowCursor {
     page.notes.length = s.notes;
     this.endnotes.length = s.endnotes;
     page.noteHeight = s.noteHeight;
+    page.noteFrom = s.noteFrom;
+    page.noteCut = s.noteCut;
+    this.noteCarry = [...s.noteCarry];
     page.floats.length = s.floats;
     page.regions.length = s.regions;
     this.region = s.region;
@@ -322,6 +405,13 @@ export class Pager implements FlowCursor {
       blank: false,
     });
     this.openRegion(g.bodyTop, g);
+    if (this.noteCarry.length > 0) {
+      const page = this.page;
+      page.notes.push(...this.noteCarry.map((c) => c.id));
+      page.noteFrom = this.noteCarry[0]!.from || undefined;
+      this.noteCarry = [];
+      page.noteHeight = this.notesHeight();
+    }
   }
 
   private openRegion(top: number, g: PageGeometry): void {
@@ -342,6 +432,9 @@ export interface PagerSnapshot {
   notes: number;
   endnotes: number;
   noteHeight: number;
+  noteFrom: number | undefined;
+  noteCut: number | undefined;
+  noteCarry: { id: string; from: number }[];
   floats: number;
   regions: number;
   region: Region;

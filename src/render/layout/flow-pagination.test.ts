@@ -14,7 +14,7 @@ import { LimitExceeded } from "../../errors";
 import { LIMITS } from "../../limits";
 
 /** A page whose body holds exactly `lines` lines of 20 pt. */
-function pager(opts: { body?: number; columns?: number; notes?: Record<string, number>; start?: number } = {}): Pager {
+function pager(opts: { body?: number; columns?: number; notes?: Record<string, number>; noteBreaks?: Record<string, number[]>; start?: number } = {}): Pager {
   const body = opts.body ?? 100;
   const count = opts.columns ?? 1;
   const geometry: PageGeometry = {
@@ -29,6 +29,7 @@ function pager(opts: { body?: number; columns?: number; notes?: Record<string, n
     geometry: () => geometry,
     numberStart: () => opts.start,
     noteHeight: (id) => opts.notes?.[id] ?? 0,
+    noteBreaks: (id) => opts.noteBreaks?.[id] ?? [],
     noteSeparatorHeight: 10,
   });
 }
@@ -176,16 +177,44 @@ describe("flow: paragraph spacing at page tops", () => {
 });
 
 describe("flow: footnote room", () => {
-  it("a line whose footnote does not fit below it moves to the next page with its note", () => {
-    const p = pager({ notes: { "footnote:1": 30 } });
+  it("a line whose note would be the page's first and cannot show two of its lines moves on with it", () => {
+    const p = pager({ notes: { "footnote:1": 30 }, noteBreaks: { "footnote:1": [10, 20, 30] } });
     placeParagraph(p, para(3), rules());
-    const withNote = para(1, 20, () => ({ noteRefs: ["footnote:1"] }));
-    placeParagraph(p, withNote, rules());
+    // 20 pt left below the line: the separator and one note line, not two.
+    placeParagraph(p, para(1, 20, () => ({ noteRefs: ["footnote:1"] })), rules());
     expect(p.pages).toHaveLength(2);
     expect(p.pages[0]!.notes).toEqual([]);
     expect(p.pages[1]!.notes).toEqual(["footnote:1"]);
     // Separator plus note are reserved: 100 - 40 leaves three 20 pt lines under the first.
     expect(p.remaining()).toBe(100 - 40 - 20);
+  });
+
+  it("below notes already on the page, a line stays when its note's first line fits; a note that cannot show two lines opens the next page's notes", () => {
+    const p = pager({ notes: { "footnote:1": 20, "footnote:2": 30 }, noteBreaks: { "footnote:1": [10, 20], "footnote:2": [10, 20, 30] } });
+    placeParagraph(p, para(1, 20, () => ({ noteRefs: ["footnote:1"] })), rules());
+    placeParagraph(p, para(1), rules());
+    // The line at 40-60, then 10 pt for note 2's first line above separator and note 1 (30 pt).
+    placeParagraph(p, para(1, 20, () => ({ noteRefs: ["footnote:2"] })), rules());
+    expect(p.pages).toHaveLength(1);
+    expect(p.page.notes).toEqual(["footnote:1"]);
+    placeParagraph(p, para(1), rules());
+    expect(p.pages).toHaveLength(2);
+    expect(p.pages[1]!.notes).toEqual(["footnote:2"]);
+    expect(p.pages[1]!.noteHeight).toBe(10 + 30);
+  });
+
+  it("a note that fits only in part is split after its last line that fits, the rest on the next page", () => {
+    const p = pager({ notes: { "footnote:1": 40 }, noteBreaks: { "footnote:1": [10, 20, 30, 40] } });
+    placeParagraph(p, para(2), rules());
+    placeParagraph(p, para(2, 20, (i) => ({ noteRefs: i === 0 ? ["footnote:1"] : [] })), rules({ widowControl: false }));
+    // Below the line at 40-60 of the body: separator 10 and three 10 pt note lines; the paragraph's last line moves on.
+    expect(p.pages[0]!.notes).toEqual(["footnote:1"]);
+    expect(p.pages[0]!.noteCut).toBe(30);
+    expect(p.pages[0]!.noteHeight).toBe(40);
+    expect(p.pages).toHaveLength(2);
+    expect(p.pages[1]!.notes).toEqual(["footnote:1"]);
+    expect(p.pages[1]!.noteFrom).toBe(30);
+    expect(p.pages[1]!.noteHeight).toBe(10 + 10);
   });
 
   it("endnote references are collected once, in order, and take no room on the page", () => {

@@ -59,13 +59,15 @@ export function linesThatFit(
   let fit = 0;
   for (let i = from; i < lines.length; i++) {
     const line = lines[i]!;
-    notes += pager.noteRoom(line.noteRefs);
     // The last line's proportional extra below may run past the bottom, as space after does (LibreOffice).
     const need = line.height - (i === lines.length - 1 ? (line.extraBelow ?? 0) : 0);
-    if (y + need > limit - notes + 0.01) break;
+    // A line needs room for the notes above it and the start of its own (see `noteMinRoom`); the
+    // rest of its notes may run on to the next page (LibreOffice), and then nothing more fits here.
+    if (y + need > limit - notes - (notes > 0 ? 0 : pager.noteMinRoom(line.noteRefs)) + 0.01) break;
+    notes += pager.noteRoom(line.noteRefs);
     y += line.height;
     fit++;
-    if (line.breakAfter) break;
+    if (line.breakAfter || y > limit - notes + 0.01) break;
   }
   const rest = lines.length - from;
   const endsWithBreak = fit > 0 && lines[from + fit - 1]!.breakAfter !== undefined;
@@ -138,7 +140,7 @@ function emitLine(pager: Pager, line: LineBox, placed: PlacedLine[], trim = 0): 
   placed.push({ page: pager.pages.length - 1, top, left });
   for (const item of line.items) pager.emit(translateItem(item, left, top) as PaintItem);
   pager.markPlaced();
-  if (line.noteRefs?.length) pager.noteRefs(line.noteRefs);
+  if (line.noteRefs?.length) pager.noteRefs(line.noteRefs, top + line.height);
   pager.y = top + line.height;
 }
 

@@ -49,6 +49,16 @@ const NOTE_SEPARATOR_GAP = 2.85;
 const NOTE_SEPARATOR_WIDTH = 0.5;
 const NOTE_SEPARATOR_HEIGHT = 2 * NOTE_SEPARATOR_GAP + NOTE_SEPARATOR_WIDTH;
 const NOTE_SEPARATOR_SHARE = 0.25;
+/**
+ * Where a note's paint item sits when the note is split at a line bottom: a text's baseline (inside
+ * its line), anything else just below its top.
+ */
+function noteItemY(item: PaintItem): number {
+  if (item.kind === "text") return item.y;
+  if (item.kind === "line") return Math.min(item.y1, item.y2) + 0.25;
+  return item.y + 0.25;
+}
+
 /** Margins of LibreOffice's endnote pages (2 cm). */
 const ENDNOTE_MARGIN = (2 / 2.54) * 72;
 
@@ -78,7 +88,7 @@ class DocumentFlow {
   private readonly heights: PartHeights;
   private readonly pager: Pager;
   private readonly layouts = new Map<Paragraph, { width: number; layout: ParagraphLayout }>();
-  private readonly noteStacks = new Map<string, { height: number; items: PaintItem[]; spaceBelow?: number }>();
+  private readonly noteStacks = new Map<string, { height: number; items: PaintItem[]; breakPoints: number[]; spaceBelow?: number }>();
   /** The area (see `areaKey`) where the last block without keep-with-next ended (a table counts as one). */
   private looseArea = "";
 
@@ -97,6 +107,7 @@ class DocumentFlow {
       numberStart: (section) => this.sections[section]?.pageNumberStart,
       noteHeight: (id) => this.noteHeight(id),
       noteSpaceBelow: (id) => Math.min(this.noteStack(id).spaceBelow ?? 0, this.noteHeight(id)),
+      noteBreaks: (id) => this.noteStack(id).breakPoints,
       noteSeparatorHeight: NOTE_SEPARATOR_HEIGHT,
     });
   }
@@ -469,12 +480,12 @@ class DocumentFlow {
 
   // --- notes ---------------------------------------------------------------------------------
 
-  private noteStack(id: string): { height: number; items: PaintItem[]; spaceBelow?: number } {
+  private noteStack(id: string): { height: number; items: PaintItem[]; breakPoints: number[]; spaceBelow?: number } {
     let stack = this.noteStacks.get(id);
     if (!stack) {
       const blocks = this.model.notes.get(id);
       const width = this.noteWidth();
-      stack = blocks && blocks.length > 0 ? stackBlocks(blocks, width, this.ctx) : { height: 0, items: [] };
+      stack = blocks && blocks.length > 0 ? stackBlocks(blocks, width, this.ctx) : { height: 0, items: [], breakPoints: [] };
       this.noteStacks.set(id, stack);
     }
     return stack;
@@ -538,11 +549,15 @@ class DocumentFlow {
     const lineY = y + NOTE_SEPARATOR_GAP + NOTE_SEPARATOR_WIDTH / 2;
     into.push({ kind: "line", x1: box.left, y1: lineY, x2: box.left + width * NOTE_SEPARATOR_SHARE, y2: lineY, width: NOTE_SEPARATOR_WIDTH, color: null });
     y += NOTE_SEPARATOR_HEIGHT;
-    for (const id of page.notes) {
+    page.notes.forEach((id, i) => {
       const stack = this.noteStack(id);
-      translateItems(stack.items, box.left, y, into);
-      y += stack.height;
-    }
+      // A note split across pages: the lines above the cut here, the rest on the next page.
+      const from = i === 0 ? (page.noteFrom ?? 0) : 0;
+      const cut = i === page.notes.length - 1 ? (page.noteCut ?? Infinity) : Infinity;
+      const items = from > 0 || cut < Infinity ? stack.items.filter((it) => noteItemY(it) > from && noteItemY(it) < cut) : stack.items;
+      translateItems(items, box.left, y - from, into);
+      y += stack.height - from;
+    });
   }
 
   private paintSeparators(page: FlowPage, into: PaintItem[]): void {
