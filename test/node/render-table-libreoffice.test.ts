@@ -479,3 +479,16 @@ describe.skipIf(!haveLibreOffice)("proportional line spacing at the end of a tab
     expect(c.bad).toEqual([]);
   });
 });
+
+describe.skipIf(!haveLibreOffice)("the part of a split row continued on the next page (LibreOffice)", () => {
+  it("starts under a rule even where the cells have no top border, its first line without the proportional extra above it", async () => {
+    const borders = `<w:tcBorders><w:top w:val="nil"/><w:left w:val="single" w:sz="8" w:space="0" w:color="auto"/><w:bottom w:val="single" w:sz="8" w:space="0" w:color="auto"/><w:right w:val="single" w:sz="8" w:space="0" w:color="auto"/></w:tcBorders>`;
+    const para = (t: string) => `<w:p><w:pPr><w:spacing w:after="0" w:line="360" w:lineRule="auto"/></w:pPr><w:r><w:t>${t}</w:t></w:r></w:p>`;
+    const cell = (inner: string) => `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/>${borders}</w:tcPr>${inner}</w:tc>`;
+    const rows = Array.from({ length: 10 }, (_, i) => `<w:tr>${cell(para(`N${i}`))}${cell(para(Array.from({ length: 10 }, (_, k) => `Row${i}word${k}`).join(" ")))}</w:tr>`).join("");
+    const tbl = `<w:tbl><w:tblPr><w:tblW w:w="4000" w:type="dxa"/><w:tblCellMar><w:left w:w="0" w:type="dxa"/><w:right w:w="0" w:type="dxa"/></w:tblCellMar></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid>${rows}</w:tbl>`;
+    const c = await comparePages(buildDocx({ body: p("Top") + tbl + p("End"), styles: STYLES_SINGLE }));
+    expect(c.firstWords[1].length).toBeGreaterThanOrEqual(2);
+    expect(c.bad).toEqual([]);
+  });
+});

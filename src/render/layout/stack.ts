@@ -22,6 +22,7 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx) => {
   const blocks = shownBlocks(allBlocks);
   const items: PaintItem[] = [];
   const breakPoints: number[] = [];
+  const continueTrim = new Map<number, number>();
   let y = 0;
   /** The paragraph just above, for contextual spacing (null after a table or at the top). */
   let prev: Paragraph | null = null;
@@ -67,13 +68,14 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx) => {
     gap(Math.max(pendingAfter, before));
     for (const item of laid.items) items.push(shiftItem(item, 0, y));
     for (const bp of laid.breakPoints) breakPoints.push(y + bp);
+    for (const [bp, trim] of laid.continueTrim ?? []) continueTrim.set(y + bp, trim);
     y += laid.height;
     const last = i === blocks.length - 1;
     pendingAfter = (block.style.contextualSpacing && sameAsNext) || (last && block.style.autoSpaceAfter) ? 0 : laid.spaceAfter;
     prev = block;
   });
   gap(pendingAfter);
-  return { height: y, items, breakPoints, spaceBelow: pendingAfter };
+  return { height: y, items, breakPoints, spaceBelow: pendingAfter, continueTrim };
 };
 
 /** Horizontal shift that puts a frame's text where its alignment (or offset) says, within `width`. */
@@ -102,14 +104,18 @@ function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext): Stacke
   const bottom = isVisible(borders.bottom) ? borders.bottom.width + borders.bottom.space : 0;
   const lineItems: PaintItem[] = [];
   const breakPoints: number[] = [];
+  const continueTrim = new Map<number, number>();
   const lineTops: number[] = [];
+  const multiple = p.style.line.rule === "auto" ? p.style.line.value : 1;
   let y = top;
-  for (const line of laid.lines) {
+  laid.lines.forEach((line, i) => {
+    // Lines after the first carry their proportional extra above the text (see paragraph.ts).
+    if (i > 0 && multiple > 1) continueTrim.set(y, (line.height - (line.extraBelow ?? 0)) * (1 - 1 / multiple));
     lineTops.push(y);
     for (const item of line.items) lineItems.push(shiftItem(item, 0, y));
     y += line.height;
     breakPoints.push(y);
-  }
+  });
   const height = y + bottom;
   const left = p.style.indentLeft;
   const right = width - p.style.indentRight;
@@ -127,7 +133,7 @@ function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext): Stacke
   if (isVisible(borders.right)) edge(borders.right, right + borders.right.space, 0, right + borders.right.space, height);
   // The last line's bottom is the block's end, not a place to split it.
   if (breakPoints.length > 0) breakPoints[breakPoints.length - 1] = height;
-  return { height, items, breakPoints, spaceBefore: laid.spaceBefore, spaceAfter: laid.spaceAfter };
+  return { height, items, breakPoints, continueTrim, spaceBefore: laid.spaceBefore, spaceAfter: laid.spaceAfter };
 }
 
 /**

@@ -238,13 +238,20 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
   const open = new Map<GridCell, OpenMerge>();
   const drawnMerges = new Set<GridCell>();
 
-  const roomOver = (r: number) => (above < 0 ? horizontalEdgeWidth(t, grid, -1, r) : p.roomAbove[r]!);
+  /**
+   * The row part that continues a split row at the top of a page takes the row's bottom border as
+   * its top one when its own top edge has none (LibreOffice draws a rule there, measured).
+   */
+  const continuedTop = (r: number, continuing: boolean) => continuing && horizontalEdgeWidth(t, grid, -1, r) === 0;
+  const roomOver = (r: number, continuing = consumed !== null) =>
+    above >= 0 ? p.roomAbove[r]! : continuedTop(r, continuing) ? horizontalEdgeWidth(t, grid, r, -1) : horizontalEdgeWidth(t, grid, -1, r);
   const roomUnder = (r: number) => horizontalEdgeWidth(t, grid, r, -1);
 
   /** Places row r (or what is left of it) with cell boxes of height h; `cut` limits each cell's content. */
   const placeRow = (r: number, h: number, from: Map<GridCell, number> | null, cut: Map<GridCell, number> | null) => {
     const y = cursor.y;
-    const room = roomOver(r);
+    const continuing = from !== null && above < 0;
+    const room = roomOver(r, from !== null);
     const top = y + room;
     const bottom = top + h;
     const rowCells = cellsStartingOrCovering(grid, r);
@@ -256,7 +263,8 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
       }
       drawCell(p, g, cursor, top, bottom, from?.get(g) ?? 0, cut?.get(g) ?? null, from === null && cut === null);
     }
-    for (const line of horizontalLines(t, grid, above, r, y + room / 2, p.edges, p.left)) cursor.emit(line);
+    const topEdge = continuedTop(r, continuing) ? horizontalLines(t, grid, r, -1, y + room / 2, p.edges, p.left) : horizontalLines(t, grid, above, r, y + room / 2, p.edges, p.left);
+    for (const line of topEdge) cursor.emit(line);
     for (const line of verticalLines(t, grid, r, y, bottom, p.edges, p.left)) cursor.emit(line);
     cursor.y = bottom;
     above = r;
@@ -330,6 +338,8 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
       if (consumed === null) cursor.noteRefs(p.notes[r]!);
       consumed = split.cut;
       nextPage(r);
+      // LibreOffice drops a continued line's proportional-spacing extra at the top of a page.
+      for (const [g, at] of consumed) consumed.set(g, at + (p.content.get(g)!.continueTrim?.get(at) ?? 0));
       continue;
     }
     if (fresh || cursor.atAreaTop()) {

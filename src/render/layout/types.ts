@@ -135,6 +135,8 @@ export interface StackedBlocks {
   /** Break points (y offsets) where the stack may be split across pages. */
   breakPoints: number[];
   /** Space after the last block, included in `height` (LibreOffice drops it below a page's last footnote). */
+  /** Proportional-spacing extra above the line after a break point, dropped when the stack continues on a new page. */
+  continueTrim?: Map<number, number>;
   spaceBelow?: number;
 }
 export type StackBlocks = (blocks: Block[], width: number, ctx: LayoutContext) => StackedBlocks;
