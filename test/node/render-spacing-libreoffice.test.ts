@@ -243,3 +243,24 @@ describe.skipIf(!have)("line breaks after a vertical line, against LibreOffice",
     expect(offsets(lo, ours).filter((o) => !(Math.abs(o.dx) <= 1 && Math.abs(o.dy) <= 1))).toEqual([]);
   }, 120_000);
 });
+
+describe.skipIf(!have)("a table's place against its indent, against LibreOffice", () => {
+  it("moves left by the table's own cell margin (w:tblCellMar), not by the first cell's w:tcMar", async () => {
+    const table = (tag: string, tblMar: string, tcMar: string) =>
+      `<w:tbl><w:tblPr><w:tblW w:w="5000" w:type="pct"/><w:tblBorders><w:left w:val="single" w:sz="6" w:space="0" w:color="000000"/></w:tblBorders>${tblMar}</w:tblPr>` +
+      `<w:tblGrid><w:gridCol w:w="4000"/><w:gridCol w:w="5000"/></w:tblGrid><w:tr>` +
+      `<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/>${tcMar}</w:tcPr>${B.p(`${tag}a`)}</w:tc>` +
+      `<w:tc><w:tcPr><w:tcW w:w="5000" w:type="dxa"/>${tcMar}</w:tcPr>${B.p(`${tag}b`)}</w:tc></w:tr></w:tbl>`;
+    const zeroMargins = `<w:tblCellMar><w:left w:w="0" w:type="dxa"/><w:right w:w="0" w:type="dxa"/></w:tblCellMar>`;
+    const body =
+      B.p("Start") +
+      table("A", zeroMargins, `<w:tcMar><w:left w:w="120" w:type="dxa"/><w:right w:w="120" w:type="dxa"/></w:tcMar>`) + B.p("x") +
+      table("B", "", `<w:tcMar><w:left w:w="240" w:type="dxa"/></w:tcMar>`) + B.p("x") +
+      table("C", "", "") + B.p("End");
+    // Word 2010 compatibility (no compatibilityMode 15): tblInd is where the text starts.
+    const doc = B.buildDocx({ body, settings: `<w:defaultTabStop w:val="720"/>` });
+    const ours = (await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() })))[0]!.words;
+    const lo = (await wordBoxes(await convertWithLibreOffice(doc)))[0]!.words;
+    expect(offsets(lo, ours).filter((o) => !(Math.abs(o.dx) <= 1 && Math.abs(o.dy) <= 1))).toEqual([]);
+  }, 120_000);
+});

@@ -125,7 +125,8 @@ export function columnEdges(widths: number[]): number[] {
 /**
  * x of the table's left grid line (where its left border line is centred) in the area.
  * `textAtIndent` (top-level tables, Word before 2013): tblInd is where the first cell's text
- * starts, so the grid line sits one left cell margin further left. Otherwise (tables nested in
+ * starts, so the grid line sits one left cell margin further left (the table's own, w:tblCellMar,
+ * not the first cell's w:tcMar: LibreOffice). Otherwise (tables nested in
  * cells; Word 2013+ documents, `Table.indentToBorder`) tblInd is the outer edge of the left
  * border, and the line is half its thickness further right. Both measured with LibreOffice.
  * Centred and right-aligned tables ignore the indent.
@@ -135,6 +136,7 @@ export function tableLeft(t: Table, grid: TableGrid, tableWidth: number, areaLef
   if (t.align === "right") return areaLeft + areaWidth - tableWidth;
   const indent = areaLeft + (Number.isFinite(t.indent) ? t.indent : 0);
   if (!textAtIndent) return indent + leftBorder / 2;
+  if (t.cellMarginLeft !== undefined) return indent - t.cellMarginLeft;
   const first = grid.slots[0]?.find((s) => s !== null) ?? null;
   return indent - (first ? first.cell.margins.left : 0);
 }

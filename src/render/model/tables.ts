@@ -109,6 +109,7 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
     layout: last("tblLayout")?.attr("type") === "fixed" ? "fixed" : "autofit",
     align: jc === "center" ? "center" : jc === "right" || jc === "end" ? "right" : "left",
     indent: twips(last("tblInd")?.attr("w")) ?? 0,
+    cellMarginLeft: cellMargins.left,
     indentToBorder: compatibilityMode(ctx.pkg) >= 15,
     rows: [],
     insideBorders: {},

@@ -300,6 +300,11 @@ export interface Table {
    * the left border, not to where the first cell's text starts.
    */
   indentToBorder?: boolean;
+  /**
+   * The table's own left cell margin (w:tblCellMar, else the 5.4 pt default), pt: LibreOffice moves
+   * a table left of its indent by this, whatever the first cell's own w:tcMar says.
+   */
+  cellMarginLeft?: number;
   rows: TableRow[];
   /** Inside borders of the table (tblBorders insideH/insideV), used where cells give none. */
   insideBorders: { horizontal?: Border; vertical?: Border };
