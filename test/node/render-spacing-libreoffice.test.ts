@@ -58,7 +58,7 @@ describe.skipIf(!have)("proportional line spacing against LibreOffice", () => {
   }, 120_000);
 });
 
-/** Each LibreOffice word → how far (pt) our nearest same-text word is, worst first; ours missing counts as Infinity. */
+/** Each LibreOffice word → how far (pt) our nearest same-text word is; a word we lack gets Infinity. */
 function offsets(loWords: { text: string; xMin: number; yMin: number }[], ourWords: { text: string; xMin: number; yMin: number }[]) {
   return loWords.map((w) => {
     const dist = (c: { xMin: number; yMin: number }) => Math.max(Math.abs(c.xMin - w.xMin), Math.abs(c.yMin - w.yMin));
