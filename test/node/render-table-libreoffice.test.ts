@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDocx, DEFAULT_SETTINGS, DEFAULT_STYLES, p, sectPr, table, type CellSpec, type TableProps } from "../support/docx-builder";
+import { buildDocx, DEFAULT_SETTINGS, DEFAULT_STYLES, p, pageBreak, sectionBreak, sectPr, table, type CellSpec, type TableProps } from "../support/docx-builder";
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "./support/libreoffice";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { parseDocx } from "../../src/render/model/parse-docx";
@@ -489,6 +489,18 @@ describe.skipIf(!haveLibreOffice)("the part of a split row continued on the next
     const tbl = `<w:tbl><w:tblPr><w:tblW w:w="4000" w:type="dxa"/><w:tblCellMar><w:left w:w="0" w:type="dxa"/><w:right w:w="0" w:type="dxa"/></w:tblCellMar></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid>${rows}</w:tbl>`;
     const c = await comparePages(buildDocx({ body: p("Top") + tbl + p("End"), styles: STYLES_SINGLE }));
     expect(c.firstWords[1].length).toBeGreaterThanOrEqual(2);
+    expect(c.bad).toEqual([]);
+  });
+});
+
+describe.skipIf(!haveLibreOffice)("a page break just before a section break (LibreOffice)", () => {
+  it("leaves no blank page: the next section's first page follows", async () => {
+    const body =
+      p("First section text.") + p([pageBreak()]) + sectionBreak() +
+      p("Second section, landscape.") + p([pageBreak()]) + sectionBreak({ width: 15840, height: 12240, landscape: true }) + p("Third section.");
+    const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
+    expect(c.firstWords[1]).toEqual(["First", "Second", "Third"]);
+    expect(c.firstWords[0]).toEqual(c.firstWords[1]);
     expect(c.bad).toEqual([]);
   });
 });

@@ -89,6 +89,8 @@ class DocumentFlow {
   private readonly pager: Pager;
   private readonly layouts = new Map<Paragraph, { width: number; layout: ParagraphLayout }>();
   private readonly noteStacks = new Map<string, { height: number; items: PaintItem[]; breakPoints: number[]; spaceBelow?: number }>();
+  /** Index of the page the current section started on. */
+  private sectionFirstPage = 0;
   /** The area (see `areaKey`) where the last block without keep-with-next ended (a table counts as one). */
   private looseArea = "";
 
@@ -116,6 +118,7 @@ class DocumentFlow {
     this.sections.forEach((section, i) => {
       this.bodyCtx = section.lineGrid ? { ...this.ctx, linePitch: section.lineGrid.linePitch } : this.ctx;
       if (i > 0) this.startSection(i);
+      this.sectionFirstPage = this.pager.pages.length - 1;
       const next = this.sections[i + 1];
       const balance = section.columns.count > 1 && next?.start === "continuous";
       const blocks = next ? withoutBreakMark(section.blocks) : section.blocks;
@@ -170,6 +173,11 @@ class DocumentFlow {
     const s = this.sections[i]!;
     const pager = this.pager;
     const page = sanePage(s);
+    if (s.start !== "continuous" && s.start !== "nextColumn" && this.emptyBreakPage()) {
+      // A page break that ends a section left an empty page: the new section's page replaces it
+      // (LibreOffice prints no blank page for a page break just before a section break).
+      pager.pages.pop();
+    }
     // A turned (vertical) page is another page even where its turned size matches.
     const sameDirection = !!s.vertical === !!this.sections[pager.page.section]?.vertical;
     const samePage = page.width === pager.page.width && page.height === pager.page.height && sameDirection;
@@ -250,6 +258,14 @@ class DocumentFlow {
       this.placeParagraphBlock(block, prev?.type === "paragraph" ? prev : undefined, next?.type === "paragraph" ? next : undefined, blocks, i);
       if (!block.style.keepNext) this.looseArea = this.areaKey();
     }
+  }
+
+  /** Whether the current page was opened by an explicit break inside the section and holds nothing. */
+  private emptyBreakPage(): boolean {
+    const pager = this.pager;
+    const page = pager.page;
+    if (pager.pages.length - 1 <= this.sectionFirstPage || !pager.atAreaTop() || pager.columnIndex !== 0 || page.regions.length !== 1) return false;
+    return page.items.length === 0 && page.background.length === 0 && page.foreground.length === 0 && page.notes.length === 0 && page.floats.length === 0;
   }
 
   /** Identifies the current column of the current region of the current page. */
