@@ -504,3 +504,13 @@ describe.skipIf(!haveLibreOffice)("a page break just before a section break (Lib
     expect(c.bad).toEqual([]);
   });
 });
+
+describe.skipIf(!haveLibreOffice)("paragraphs with the same borders form one bordered group (LibreOffice)", () => {
+  it("a cell of paragraphs each with a bottom rule takes the rule's room once, under the last", async () => {
+    const para = (t: string) =>
+      `<w:p><w:pPr><w:pBdr><w:bottom w:val="single" w:sz="4" w:space="0" w:color="DFDFDF"/></w:pBdr><w:spacing w:after="0" w:line="250" w:lineRule="atLeast"/></w:pPr><w:r><w:t>${t}</w:t></w:r></w:p>`;
+    const rows: CellSpec[][] = [1, 2].map((r) => [{ content: p(`Name${r}`) }, { content: Array.from({ length: 14 }, (_, i) => para(`Row${r} item ${i + 1}`)).join("") }]);
+    const c = await comparePages(buildDocx({ body: table(rows, { widths: [2000, 5000] }) + p("After the table."), styles: STYLES_SINGLE }));
+    expect(c.bad).toEqual([]);
+  });
+});

@@ -5,7 +5,7 @@
  * between paragraphs of the same style. Space before the first paragraph and after the last count,
  * except automatic (autospacing) space.
  */
-import type { Paragraph } from "../model/types";
+import type { Border, Paragraph } from "../model/types";
 import type { FloatingObject, LayoutContext, PaintItem, StackBlocks, StackedBlocks } from "./types";
 import { layoutParagraph } from "./paragraph";
 import { stackTable } from "./table";
@@ -57,7 +57,9 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx) => {
       return;
     }
     const next = blocks[i + 1];
-    const laid = stackParagraph(block, width, ctx);
+    const above = blocks[i - 1];
+    const join = { prev: above?.type === "paragraph" && bordersJoin(above, block), next: next?.type === "paragraph" && bordersJoin(block, next) };
+    const laid = stackParagraph(block, width, ctx, join);
     const sameAsPrev = prev !== null && prev.style.styleId === block.style.styleId;
     const sameAsNext = next?.type === "paragraph" && next.style.styleId === block.style.styleId;
     // LibreOffice drops automatic (HTML-like) space before the first and after the last paragraph of a
@@ -96,10 +98,26 @@ function frameShift(items: PaintItem[], frame: NonNullable<Paragraph["style"]["f
   return frame.x;
 }
 
+/**
+ * Consecutive paragraphs with the same borders and indents form one bordered group (Word and
+ * LibreOffice): no bottom border between them, no top border below the first (measured: a cell of
+ * paragraphs each with a bottom rule shows one rule, under the last).
+ */
+function bordersJoin(a: Paragraph, b: Paragraph): boolean {
+  const x = a.style.borders;
+  const y = b.style.borders;
+  if (!isVisible(x.top) && !isVisible(x.bottom) && !isVisible(x.left) && !isVisible(x.right)) return false;
+  const same = (u: Border | undefined, v: Border | undefined) =>
+    isVisible(u) === isVisible(v) && (!isVisible(u) || (u!.style === v!.style && u!.width === v!.width && u!.space === v!.space && u!.color === v!.color));
+  return same(x.top, y.top) && same(x.bottom, y.bottom) && same(x.left, y.left) && same(x.right, y.right) && a.style.indentLeft === b.style.indentLeft && a.style.indentRight === b.style.indentRight;
+}
+
 /** One paragraph's lines, shading and borders from y = 0, and its spacing (applied by the caller). */
-function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext): StackedBlocks & { spaceBefore: number; spaceAfter: number } {
+function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext, join = { prev: false, next: false }): StackedBlocks & { spaceBefore: number; spaceAfter: number } {
   const laid = layoutParagraph(p, width, ctx);
-  const { borders, shading } = p.style;
+  const { shading } = p.style;
+  // Inside a bordered group the joined sides are not drawn and take no room.
+  const borders = { ...p.style.borders, top: join.prev ? undefined : p.style.borders.top, bottom: join.next ? undefined : p.style.borders.bottom };
   const top = isVisible(borders.top) ? borders.top.width + borders.top.space : 0;
   const bottom = isVisible(borders.bottom) ? borders.bottom.width + borders.bottom.space : 0;
   const lineItems: PaintItem[] = [];
