@@ -514,3 +514,13 @@ describe.skipIf(!haveLibreOffice)("paragraphs with the same borders form one bor
     expect(c.bad).toEqual([]);
   });
 });
+
+describe.skipIf(!haveLibreOffice)("contextual spacing across a page break (LibreOffice)", () => {
+  it("a paragraph after a page break keeps its space before, though the one above has the same style", async () => {
+    const props = { spacing: { before: 480, after: 0 }, extra: "<w:contextualSpacing/>" };
+    const body = p("Intro one.", props) + p("Intro two.", props) + p([pageBreak()], props) + p("Heading after the break.", props) + p("Next line.", props);
+    const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
+    expect(c.firstWords[1]).toEqual(["Intro", "Heading"]);
+    expect(c.bad).toEqual([]);
+  });
+});

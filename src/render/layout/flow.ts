@@ -306,6 +306,9 @@ class DocumentFlow {
     const width = pager.area.width;
     let layout = this.layoutFor(p, width);
     const rules = this.rulesFor(p, layout, prev, next);
+    // After a page break the paragraph above is on another page: contextual spacing no longer takes
+    // this one's space before (LibreOffice keeps it at the top of the page).
+    if (pager.atAreaTop() && pager.start === "hard" && p.style.contextualSpacing) rules.spaceBefore = layout.spaceBefore;
     if (rules.pageBreakBefore && !(pager.atAreaTop() && pager.columnIndex === 0)) {
       pager.breakArea("page", "hard");
       rules.pageBreakBefore = false;
