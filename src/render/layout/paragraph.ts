@@ -53,6 +53,8 @@ class ParagraphLayouter {
     this.bidi = p.style.bidi;
     this.indentStart = p.style.indentLeft;
     this.indentEnd = p.style.indentRight;
+  /** Nothing but spaces and tabs: the paragraph style's font, not the runs', sets the height. */
+  private readonly blank: boolean;
     this.pieces = buildPieces(p, ctx);
     this.addLabelSuffix();
   }
@@ -65,6 +67,8 @@ class ParagraphLayouter {
     // A paragraph ending in a break still has a line after it (the paragraph mark's).
     let markLine = false;
     while (i < pieces.length || first || markLine) {
+    const isBlank = (pc: Piece) => pc.kind === "space" || pc.kind === "tab";
+    this.blank = !!p.styleRun && this.pieces.some(isBlank) && this.pieces.every((pc) => isBlank(pc) || pc.kind === "float");
       const startX = this.indentStart + (first ? this.p.style.firstLine : 0);
       const labelShift = first ? this.labelShift() : 0;
       let dy = 0;
@@ -143,14 +147,14 @@ class ParagraphLayouter {
 
   /** Height of the line starting at piece `i`, guessed before it is laid out (for exclusions). */
   private estimateHeight(i: number): number {
-    const pc = this.pieces[i];
+    const pc = this.blank ? undefined : this.pieces[i];
     const face = pc ? pc.face : this.markFace();
-    const size = pc ? pc.style.size : this.p.markStyle.size;
+    const size = pc ? pc.style.size : this.emptyLineStyle().size;
     return this.spaced(face.lineHeight(size), face.ascent(size), this.lines.length === 0).height;
   }
 
   private markFace() {
-    const s = this.p.markStyle;
+    const s = this.emptyLineStyle();
     return this.ctx.fonts.face({ family: s.font, bold: s.bold, italic: s.italic });
   }
 
@@ -159,6 +163,11 @@ class ParagraphLayouter {
 
   /**
    * Greedy fit of pieces from `start` into [left, right]: returns the index after the line's last
+  /** The font of a line without text: the paragraph mark's, or the style's for a blank paragraph. */
+  private emptyLineStyle() {
+    return this.blank ? this.p.styleRun! : this.p.markStyle;
+  }
+
    * piece, and whether a word had to be cut by characters (or an object overflowed) because no
    * break opportunity was on the line.
    */
@@ -370,7 +379,7 @@ class ParagraphLayouter {
     let mathDepth = 0;
     for (let k = start; k < end; k++) {
       const pc = pieces[k]!;
-      if (pc.kind === "float") continue;
+      if (pc.kind === "float" || this.blank) continue;
       any = true;
       if (pc.kind === "object") {
         hasObject = true;
@@ -396,7 +405,7 @@ class ParagraphLayouter {
     if (fontHeight === 0) {
       // Nothing but objects (or nothing at all): the paragraph's font sets the minimum height and the spacing.
       const face = this.markFace();
-      const size = this.p.markStyle.size;
+      const size = this.emptyLineStyle().size;
       fontHeight = face.lineHeight(size);
       if (!any) ascent = face.ascent(size);
       below = Math.max(0, fontHeight - ascent);

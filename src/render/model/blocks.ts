@@ -148,7 +148,8 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   const markRPr = pPr?.child("rPr");
   const markStyle = ctx.runStyle(base, markRPr?.inner() ?? "", () => ({ style: toRunStyle(resolveRun(ctx, base, markRPr)) })).style;
 
-  const para: Paragraph = { type: "paragraph", style: toParagraphStyle(props, styleId), inlines: [], markStyle };
+  const styleRun = ctx.runStyle(base, "", () => ({ style: toRunStyle(resolveRun(ctx, base, undefined)) })).style;
+  const para: Paragraph = { type: "paragraph", style: toParagraphStyle(props, styleId), inlines: [], markStyle, styleRun };
   if (level) {
     const label = numbering.next(numId, ilvl);
     if (label) {

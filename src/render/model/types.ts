@@ -242,6 +242,11 @@ export interface Paragraph {
   numbering?: { text: string; style: RunStyle; suffix: "tab" | "space" | "nothing"; align: "left" | "center" | "right"; image?: string };
   /** Formatting of the paragraph mark: gives an empty paragraph its height. */
   markStyle: RunStyle;
+  /**
+   * The paragraph style's run formatting, without the mark's or the runs' direct formatting: a
+   * paragraph of nothing but spaces and tabs is as tall as this font (LibreOffice, measured).
+   */
+  styleRun?: RunStyle;
 }
 
 export interface TableCell {
