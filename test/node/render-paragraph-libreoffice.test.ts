@@ -419,6 +419,16 @@ const DOCUMENT_CASES: { name: string; body: string; headers?: Record<string, str
     ].join(""),
   },
   {
+    // A paragraph of nothing but spaces is as tall as its style's font (Calibri 11 here), whatever
+    // the size of its runs or its mark (20 pt spaces would move "Below" down by 11 pt).
+    name: "a paragraph of only spaces takes its style's font height",
+    body: [
+      `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>Above</w:t></w:r></w:p>`,
+      `<w:p><w:pPr><w:spacing w:after="0"/><w:rPr><w:sz w:val="12"/></w:rPr></w:pPr><w:r><w:rPr><w:sz w:val="40"/></w:rPr><w:t xml:space="preserve">   </w:t></w:r></w:p>`,
+      `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>Below</w:t></w:r></w:p>`,
+    ].join(""),
+  },
+  {
     // A FORMCHECKBOX has no result text: LibreOffice draws a square as wide as the run's line is tall.
     name: "legacy check box fields take a square's width",
     body: [20, 24, 24].map((half, i) => {
