@@ -43,6 +43,8 @@ class ParagraphLayouter {
   private readonly indentEnd: number;
   /** Font height (single-spaced, without inline objects) of the last line laid out. */
   private lastNatural = 0;
+  /** Nothing but spaces and tabs: the paragraph style's font, not the runs', sets the height. */
+  private readonly blank: boolean;
 
   constructor(
     private readonly p: Paragraph,
@@ -53,10 +55,10 @@ class ParagraphLayouter {
     this.bidi = p.style.bidi;
     this.indentStart = p.style.indentLeft;
     this.indentEnd = p.style.indentRight;
-  /** Nothing but spaces and tabs: the paragraph style's font, not the runs', sets the height. */
-  private readonly blank: boolean;
     this.pieces = buildPieces(p, ctx);
     this.addLabelSuffix();
+    const isBlank = (pc: Piece) => pc.kind === "space" || pc.kind === "tab";
+    this.blank = !!p.styleRun && this.pieces.some(isBlank) && this.pieces.every((pc) => isBlank(pc) || pc.kind === "float");
   }
 
   run(): ParagraphLayout {
@@ -67,8 +69,6 @@ class ParagraphLayouter {
     // A paragraph ending in a break still has a line after it (the paragraph mark's).
     let markLine = false;
     while (i < pieces.length || first || markLine) {
-    const isBlank = (pc: Piece) => pc.kind === "space" || pc.kind === "tab";
-    this.blank = !!p.styleRun && this.pieces.some(isBlank) && this.pieces.every((pc) => isBlank(pc) || pc.kind === "float");
       const startX = this.indentStart + (first ? this.p.style.firstLine : 0);
       const labelShift = first ? this.labelShift() : 0;
       let dy = 0;
@@ -153,6 +153,11 @@ class ParagraphLayouter {
     return this.spaced(face.lineHeight(size), face.ascent(size), this.lines.length === 0).height;
   }
 
+  /** The font of a line without text: the paragraph mark's, or the style's for a blank paragraph. */
+  private emptyLineStyle() {
+    return this.blank ? this.p.styleRun! : this.p.markStyle;
+  }
+
   private markFace() {
     const s = this.emptyLineStyle();
     return this.ctx.fonts.face({ family: s.font, bold: s.bold, italic: s.italic });
@@ -163,11 +168,6 @@ class ParagraphLayouter {
 
   /**
    * Greedy fit of pieces from `start` into [left, right]: returns the index after the line's last
-  /** The font of a line without text: the paragraph mark's, or the style's for a blank paragraph. */
-  private emptyLineStyle() {
-    return this.blank ? this.p.styleRun! : this.p.markStyle;
-  }
-
    * piece, and whether a word had to be cut by characters (or an object overflowed) because no
    * break opportunity was on the line.
    */
