@@ -40,8 +40,9 @@ const DOC = B.buildDocx({
     // Kashida justification: LibreOffice 7.4 sets it start-aligned.
     para(ARABIC, { font: "Times New Roman", rtl: true }, { bidi: true, jc: "lowKashida" }) +
     // A family we do not have: LibreOffice draws the whole run (digits, spaces) with DejaVu Sans.
-    // Not justified: LibreOffice justifies DejaVu Sans Arabic with kashidas, which we do not draw.
-    para(ARABIC, { font: "Traditional Arabic", rtl: true }, { bidi: true }) +
+    // Justified: DejaVu Sans has a tatweel, so the words stretch by kashidas, not the spaces (in
+    // Times New Roman above, Tinos has none: the spaces stretch).
+    para(ARABIC, { font: "Traditional Arabic", rtl: true }, { bidi: true, jc: "both" }) +
     para(PERSIAN, { font: "Arial", rtl: true }, { bidi: true }) +
     para(MIXED, { font: "Arial" }) +
     // A table-of-contents line in a family we do not have: the page number is its own run without
@@ -75,7 +76,9 @@ async function glyphs(pdf: Uint8Array): Promise<Glyph[][]> {
     const all: Glyph[] = [];
     for (const m of stdout.matchAll(/<char [^>]*\bx="([\d.]+)" y="([\d.]+)"[^>]* c="([^"]*)"/g)) {
       const c = m[3]!.replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-      if (c.trim() && c !== "\u200c") all.push({ c, x: Number(m[1]), y: Number(m[2]) });
+      // LibreOffice fills a kashida with overlapping tatweel glyphs whose text is U+FFFD or, with
+      // other text in the same font, "<" (none of the documents here has one); we draw a bar.
+      if (c.trim() && c !== "\u200c" && c !== "\ufffd" && c !== "<") all.push({ c, x: Number(m[1]), y: Number(m[2]) });
     }
     all.sort((a, b) => a.y - b.y);
     const lines: Glyph[][] = [];

@@ -103,6 +103,17 @@ export class LoadedFace implements FontFace {
     return c;
   }
 
+  glyphBounds(codePoint: number, size: number): { top: number; bottom: number } | null {
+    if (!this.covers(codePoint)) return null;
+    try {
+      const box = this.font.glyphForCodePoint(codePoint).bbox;
+      return { top: (box.maxY / this.unitsPerEm) * size, bottom: (box.minY / this.unitsPerEm) * size };
+    } catch {
+      // A glyph fontkit cannot decode: no outline to copy.
+      return null;
+    }
+  }
+
   private advance(codePoint: number): number {
     let a = this.advances.get(codePoint);
     if (a === undefined) {

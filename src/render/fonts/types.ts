@@ -24,6 +24,8 @@ export interface FontFace {
   widthOf(text: string, size: number): number;
   /** Whether the face has a glyph for this code point. */
   covers(codePoint: number): boolean;
+  /** Top and bottom of a code point's glyph outline, pt above the baseline at `size` (null: no glyph). */
+  glyphBounds?(codePoint: number, size: number): { top: number; bottom: number } | null;
 }
 
 export interface FaceRequest {

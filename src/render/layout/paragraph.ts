@@ -16,6 +16,8 @@ import { visualOrderOfLevels } from "./bidi";
 import { leaderChar, nextStop, type ResolvedStop } from "./inline-tabs";
 import { chartItems } from "./chart";
 import { mathOf } from "./math";
+import { kashidaPositions } from "./kashida";
+import { joinedWidth, needsJoining } from "./arabic-joining";
 import { translateItem } from "./flow-items";
 import { BOX_INSET_X, BOX_INSET_Y, stackBlocks } from "./stack";
 import type { Exclusions, FloatingObject, LayoutContext, LayoutParagraph, LineBox, PaintItem, ParagraphLayout } from "./types";
@@ -34,6 +36,14 @@ interface Placement {
   stops: Map<number, ResolvedStop>;
 }
 
+const TATWEEL = 0x640;
+
+/** Where a justified line stretches its Arabic words: piece index → UTF-16 offsets, and the width of each kashida. */
+interface KashidaPlan {
+  at: Map<number, number[]>;
+  add: number;
+}
+
 class ParagraphLayouter {
   private readonly pieces: Piece[];
   private readonly lines: LineBox[] = [];
@@ -43,6 +53,8 @@ class ParagraphLayouter {
   private readonly indentEnd: number;
   /** Font height (single-spaced, without inline objects) of the last line laid out. */
   private lastNatural = 0;
+  /** The kashidas of the line being emitted (finishLine → emitLine). */
+  private kashidas: KashidaPlan | null = null;
   /** Nothing but spaces and tabs: the paragraph style's font, not the runs', sets the height. */
   private readonly blank: boolean;
 
@@ -276,6 +288,7 @@ class ParagraphLayouter {
     let shift = 0;
     let stretch = 0;
     let stretchFrom = start;
+    let kashidas: KashidaPlan | null = null;
     if (align === "center") shift = free / 2;
     else if (align === "right") shift = free;
     else if ((align === "justify" && !isLast && breakKind !== "page" && breakKind !== "column") || align === "distribute") {
@@ -283,9 +296,10 @@ class ParagraphLayouter {
       let lastTab = start - 1;
       for (let k = start; k <= lastVisible; k++) if (pieces[k]!.kind === "tab") lastTab = k;
       stretchFrom = lastTab + 1;
+      if (align === "justify" && free > 0) kashidas = this.kashidaPlan(stretchFrom, lastVisible, free);
       let spaces = 0;
       for (let k = stretchFrom; k <= lastVisible; k++) if (pieces[k]!.kind === "space") spaces += pieces[k]!.chars;
-      if (spaces > 0 && free > 0) stretch = free / spaces;
+      if (!kashidas && spaces > 0 && free > 0) stretch = free / spaces;
     }
 
     // Final positions (start-edge coordinates).
@@ -302,7 +316,13 @@ class ParagraphLayouter {
         ws[o]! += add;
         extra += add;
       }
+      const places = kashidas?.at.get(k);
+      if (places) {
+        ws[o]! += kashidas!.add * places.length;
+        extra += kashidas!.add * places.length;
+      }
     }
+    this.kashidas = kashidas;
 
     // Visual order: reorder RTL runs, and mirror bidi paragraphs.
     const visible: number[] = [];
@@ -322,9 +342,72 @@ class ParagraphLayouter {
         x += ws[off(k)]!;
         vis.push(k);
       }
-      return this.emitLine(start, end, vis, xs, ws, place, stretch > 0, breakKind, dy);
+      return this.emitLine(start, end, vis, xs, ws, place, stretch > 0 || kashidas !== null, breakKind, dy);
     }
-    return this.emitLine(start, end, visible, xs, ws, place, stretch > 0, breakKind, dy);
+    return this.emitLine(start, end, visible, xs, ws, place, stretch > 0 || kashidas !== null, breakKind, dy);
+  }
+
+  /**
+   * Kashida justification of a line holding Arabic-script words (see kashida.ts), as LibreOffice
+   * does it: the words stretch, the spaces do not; while the share of each kashida would be
+   * narrower than the font's tatweel, the line's first kashidas are dropped. Null: the spaces
+   * stretch (no place to stretch, or a face without a tatweel).
+   */
+  private kashidaPlan(from: number, to: number, free: number): KashidaPlan | null {
+    const places: { k: number; at: number; min: number }[] = [];
+    for (let k = from; k <= to; k++) {
+      const pc = this.pieces[k]!;
+      if (pc.kind !== "text" || !pc.rtl || !needsJoining(pc.text)) continue;
+      const at = kashidaPositions(pc.text);
+      if (at.length === 0) continue;
+      // LibreOffice asks the run's own font (not the one its glyphs fall back to) for a tatweel:
+      // Arabic in Times New Roman (Tinos has none) stretches its spaces, in a stand-in font its words.
+      if (!pc.face.covers(TATWEEL) || !pc.metrics.covers(TATWEEL)) return null;
+      // The narrowest kashida: the tatweel's advance. (LibreOffice once kept 3.1 pt kashidas of a
+      // 3.52 pt tatweel in a document holding only that paragraph; in longer ones it used the advance.)
+      const min = (pc.face.widthOf("\u0640", pc.size) * pc.style.scale) / 100;
+      for (const a of at) places.push({ k, at: a, min });
+    }
+    let first = 0;
+    while (first < places.length && free / (places.length - first) < places[first]!.min) first++;
+    if (first >= places.length) return null;
+    const at = new Map<number, number[]>();
+    for (const p of places.slice(first)) {
+      if (!at.has(p.k)) at.set(p.k, []);
+      at.get(p.k)!.push(p.at);
+    }
+    return { at, add: free / (places.length - first) };
+  }
+
+  /**
+   * A right-to-left word stretched by kashidas: its parts, each shaped as if joined across the
+   * stretch, from the right edge leftwards, with a bar in the tatweel's outline filling each gap.
+   * The gaps hold no text, so copied text reads the parts as LibreOffice's PDF does.
+   */
+  private kashidaWord(pc: Piece, x: number, w: number, y: number, at: number[], add: number, out: PaintItem[]): void {
+    const cuts = [0, ...at, pc.text.length];
+    const scale = pc.style.scale / 100;
+    const tatweel = pc.face.widthOf("\u0640", pc.size);
+    const bar = pc.face.glyphBounds?.(TATWEEL, pc.size) ?? null;
+    let right = x + w;
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      const part = pc.text.slice(cuts[i], cuts[i + 1]);
+      const before = i > 0;
+      const after = i + 2 < cuts.length;
+      const shaped = (before ? "\u0640" : "") + part + (after ? "\u0640" : "");
+      const width = (joinedWidth(pc.face, shaped, pc.size) - tatweel * (Number(before) + Number(after))) * scale + pc.style.charSpacing * [...part].length;
+      const item: Extract<PaintItem, { kind: "text" }> = { kind: "text", x: right - width, y, text: part, face: pc.face, size: pc.size, color: pc.style.color, width, rtl: true };
+      if (before) item.joinBefore = true;
+      if (after) item.joinAfter = true;
+      if (pc.style.charSpacing) item.charSpacing = pc.style.charSpacing;
+      if (pc.style.scale !== 100) item.scale = pc.style.scale;
+      out.push(item);
+      right -= width;
+      if (after) {
+        if (bar && bar.top > bar.bottom) out.push({ kind: "rect", x: right - add, y: y - bar.top, width: add, height: bar.top - bar.bottom, fill: pc.style.color ?? "000000" });
+        right -= add;
+      }
+    }
   }
 
   /**
@@ -439,7 +522,13 @@ class ParagraphLayouter {
       const w = ws[off(k)]!;
       const y = baseline - pc.rise;
       if (pc.noteRef && !noteRefs.includes(pc.noteRef)) noteRefs.push(pc.noteRef);
-      if (pc.kind === "text" || (pc.kind === "space" && !stretched)) {
+      const places = pc.kind === "text" && pc.rtl ? this.kashidas?.at.get(k) : undefined;
+      if (places) {
+        merge = null;
+        const from = text.length;
+        this.kashidaWord(pc, x, w, y, places, this.kashidas!.add, text);
+        for (let i = from; i < text.length; i++) logicalAt.set(text[i]!, k);
+      } else if (pc.kind === "text" || (pc.kind === "space" && !stretched)) {
         // Text stays in logical order: paint draws right-to-left runs inside an item reversed (and
         // shaped). Right-to-left words are therefore never merged with their visual neighbours.
         const drawn = pc.text;

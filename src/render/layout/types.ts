@@ -9,9 +9,10 @@ export type PaintItem =
   /**
    * A piece of text drawn with one face at one size; `y` is the baseline; `rtl`: at a right-to-left
    * bidi level (paint reverses and mirrors it); `typed`: the characters copied and searched where
-   * `text` draws others (vertical forms of punctuation).
+   * `text` draws others (vertical forms of punctuation); `joinBefore`/`joinAfter`: part of a word
+   * stretched by a kashida, its first/last letter shaped as joined across the stretch.
    */
-  | { kind: "text"; x: number; y: number; text: string; face: FontFace; size: number; color: Color | null; charSpacing?: number; scale?: number; width: number; rtl?: boolean; typed?: string }
+  | { kind: "text"; x: number; y: number; text: string; face: FontFace; size: number; color: Color | null; charSpacing?: number; scale?: number; width: number; rtl?: boolean; typed?: string; joinBefore?: boolean; joinAfter?: boolean }
   /** Filled rectangle (shading, highlight). */
   | { kind: "rect"; x: number; y: number; width: number; height: number; fill: Color }
   /** Straight line (borders, underline, strike, leaders drawn as lines). */
@@ -134,9 +135,9 @@ export interface StackedBlocks {
   items: PaintItem[];
   /** Break points (y offsets) where the stack may be split across pages. */
   breakPoints: number[];
-  /** Space after the last block, included in `height` (LibreOffice drops it below a page's last footnote). */
   /** Proportional-spacing extra above the line after a break point, dropped when the stack continues on a new page. */
   continueTrim?: Map<number, number>;
+  /** Space after the last block, included in `height` (LibreOffice drops it below a page's last footnote). */
   spaceBelow?: number;
 }
 export type StackBlocks = (blocks: Block[], width: number, ctx: LayoutContext) => StackedBlocks;

@@ -9,7 +9,7 @@ import { PDFDocument, PDFName, type PDFImage, type PDFPage } from "pdf-lib";
 import { strToU8, zlibSync } from "fflate";
 import type { Color, DocumentModel } from "../model/types";
 import type { LaidOutDocument, PaintItem } from "../layout/types";
-import { FontEmbedder } from "./embed-fonts";
+import { FontEmbedder, type EmbeddedFont } from "./embed-fonts";
 import { addLink, linkTarget } from "./link-annotation";
 import { imageFits } from "./image-check";
 import { gifToPng } from "./gif-to-png";
@@ -57,6 +57,35 @@ class Painter {
     this.fonts = new FontEmbedder(pdf);
   }
 
+  /**
+   * Part of a right-to-left word stretched by kashidas: shaped with a tatweel on the joined side(s),
+   * so its end letters take their joining forms, and drawn without that tatweel (the layout fills
+   * the stretch with a bar).
+   */
+  private showJoined(content: ContentStreamBuilder, font: EmbeddedFont, item: Extract<PaintItem, { kind: "text" }>, y: number, stretch: number): void {
+    const TATWEEL = "\u0640";
+    const tatweelGlyph = font.encode(TATWEEL, false);
+    const segs = visualSegments((item.joinBefore ? TATWEEL : "") + item.text + (item.joinAfter ? TATWEEL : ""), true);
+    let x = item.x;
+    segs.forEach((seg, i) => {
+      let hex = font.encode(seg.text, seg.rtl, seg.typed);
+      let text = seg.text;
+      // Segments come in visual order: the logically first one (the joined-before side) is last.
+      if (seg.rtl && item.joinBefore && i === segs.length - 1 && text.startsWith(TATWEEL) && hex.endsWith(tatweelGlyph)) {
+        hex = hex.slice(0, -tatweelGlyph.length);
+        text = text.slice(1);
+      }
+      if (seg.rtl && item.joinAfter && i === 0 && text.endsWith(TATWEEL) && hex.startsWith(tatweelGlyph)) {
+        hex = hex.slice(tatweelGlyph.length);
+        text = text.slice(0, -1);
+      }
+      if (hex) content.show(x, y, hex);
+      if (seg.zeroWidth) return;
+      const joined = joinedWidth(item.face, seg.text, item.size) - (seg.text.length - text.length) * item.face.widthOf(TATWEEL, item.size);
+      x += (joined + (item.charSpacing ?? 0) * [...text].length) * stretch;
+    });
+  }
+
   async paintPage(page: PDFPage, pageHeight: number, items: PaintItem[]): Promise<void> {
     // Resource names per page, counted in painting order: F1, F2 ... and Im1, Im2 ...
     const fontKeys = new Map<string, string>();
@@ -82,6 +111,10 @@ class Painter {
           // reversed (see bidi-runs.ts); plain left-to-right text is one segment.
           const stretch = scale / 100;
           let x = item.x;
+          if (item.joinBefore || item.joinAfter) {
+            this.showJoined(content, font, item, flipY(item.y), stretch);
+            break;
+          }
           for (const seg of item.rtl || hasRtl(item.text) ? visualSegments(item.text, item.rtl) : [{ text: item.text, rtl: false, typed: item.typed }]) {
             content.show(x, flipY(item.y), font.encode(seg.text, seg.rtl, seg.typed));
             if (seg.zeroWidth) continue;
