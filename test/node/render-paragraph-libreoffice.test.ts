@@ -510,3 +510,32 @@ describe.skipIf(!available)("corpus documents match LibreOffice where a reader l
     });
   });
 });
+
+/**
+ * Glyph advances: LibreOffice lays text out on a 8640 dpi reference device and rounds each glyph's
+ * advance to its pixels (1/120 pt) before summing. A long word of one letter char-breaks where the
+ * available width runs out, so the number of letters on the first line shows the width LibreOffice
+ * gives them: 120 Tinos 8 pt "e" (909 units: 426.09 px, 426 taken) take 8520 twips, not 8521.9; 40
+ * Arimo 10 pt "a" (1139 units: 667.38 px) take 4446.7 twips, not the 4440 of twip-rounded advances,
+ * and a word one pixel wider than the line does not fit.
+ */
+describe.skipIf(!available)("glyph advances are rounded as LibreOffice's reference device rounds them", () => {
+  // Each paragraph is one word of `count` letters: two lines, the first holding the letters that fit.
+  const cases: { font: string; ch: string; sizePt: number; width: number; count: number }[] = [
+    { font: "Times New Roman", ch: "e", sizePt: 8, width: 8518, count: 200 },
+    { font: "Times New Roman", ch: "e", sizePt: 8, width: 8520, count: 200 },
+    { font: "Arial", ch: "a", sizePt: 10, width: 4440, count: 60 },
+    { font: "Arial", ch: "a", sizePt: 10, width: 4447, count: 60 },
+    // 37 "a" are 24679 px, one more than 4113 twips (24678 px): LibreOffice compares whole pixels.
+    { font: "Arial", ch: "a", sizePt: 10, width: 4113, count: 60 },
+  ];
+  it("fits as many letters on a line as LibreOffice", async () => {
+    const body = cases.map((c) => p(r(c.ch.repeat(c.count), { font: c.font, sizePt: c.sizePt }), { spacing: { after: 120 }, ind: { right: 9360 - c.width } })).join("");
+    const docx = buildDocx({ body: body + sectPr() });
+    const firstLines = (pages: Awaited<ReturnType<typeof wordBoxes>>) => pages[0]!.words.filter((_, i) => i % 2 === 0).map((w) => w.text.length);
+    const theirs = firstLines(await wordBoxes(await convertWithLibreOffice(docx)));
+    const ours = firstLines(await wordBoxes(await renderDocxToPdf(docx, { fonts: nodeFontSource() })));
+    expect(theirs).toEqual([119, 120, 39, 40, 36]);
+    expect(ours).toEqual(theirs);
+  });
+});

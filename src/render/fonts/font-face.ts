@@ -59,6 +59,9 @@ export function faceFromBytes(file: string, bytes: Uint8Array): LoadedFace {
   return face;
 }
 
+/** Pixels per point of LibreOffice's layout reference device (VirtualDevice RefDevMode::MSO1, 6 x 1440 dpi). */
+const PX_PER_PT = 120;
+
 export class LoadedFace implements FontFace {
   readonly font: Font;
   private readonly unitsPerEm: number;
@@ -89,9 +92,14 @@ export class LoadedFace implements FontFace {
 
   /** Sum of glyph advances (no kerning, no shaping: ligatures and contextual forms are not applied). */
   widthOf(text: string, size: number): number {
-    let units = 0;
-    for (const ch of text) units += this.advance(ch.codePointAt(0)!);
-    return (units / this.unitsPerEm) * size;
+    // LibreOffice lays text out on a 8640 dpi reference device (1/120 pt a pixel) with the face at
+    // a whole pixel size, and HarfBuzz's advances are rounded to whole pixels glyph by glyph
+    // before they are summed (Tinos 8 pt "e" is 426 px = 3.55 pt, not 3.5508; a line of 120 of
+    // them is 8520 twips wide, measured by where LibreOffice breaks it).
+    const scale = Math.round(size * PX_PER_PT) / this.unitsPerEm;
+    let px = 0;
+    for (const ch of text) px += Math.round(this.advance(ch.codePointAt(0)!) * scale);
+    return px / PX_PER_PT;
   }
 
   covers(codePoint: number): boolean {

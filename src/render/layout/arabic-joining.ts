@@ -94,22 +94,22 @@ export function needsJoining(text: string): boolean {
 export function joinedWidth(face: FontFace, text: string, size: number): number {
   text = fromPresentationForms(text);
   if (!needsJoining(text)) return face.widthOf(text, size);
-  // Paint asks again for every word it draws: unit widths are kept per face (bounded).
+  // Paint asks again for every word it draws: the drawn forms are kept per face (bounded). The
+  // width is measured at the size itself, as advances are rounded at that size (font-face.ts).
   let cache = joinedCache.get(face);
   if (!cache) joinedCache.set(face, (cache = new Map()));
-  let unit = cache.get(text);
-  if (unit === undefined) {
-    unit = joinedUnitWidth(face, text);
+  let drawn = cache.get(text);
+  if (drawn === undefined) {
+    drawn = joinedDrawnText(face, text);
     if (cache.size >= LIMITS.paragraph.widthCacheEntries) cache.clear();
-    cache.set(text, unit);
+    cache.set(text, drawn);
   }
-  return unit * size;
+  return face.widthOf(drawn, size);
 }
 
-const joinedCache = new WeakMap<FontFace, Map<string, number>>();
+const joinedCache = new WeakMap<FontFace, Map<string, string>>();
 
-function joinedUnitWidth(face: FontFace, text: string): number {
-  const size = 1;
+function joinedDrawnText(face: FontFace, text: string): string {
   warmJoinedForms(face);
   // Joiners and direction marks steer shaping but draw nothing (paint drops them).
   const cps = [...text].map((c) => c.codePointAt(0)!).filter((cp) => !isDefaultIgnorable(cp) || cp === 0x200c);
@@ -135,7 +135,7 @@ function joinedUnitWidth(face: FontFace, text: string): number {
       drawn.push(face.covers(pf) ? pf : cp);
     } else drawn.push(cp);
   }
-  return face.widthOf(String.fromCodePoint(...drawn.filter((cp) => !isDefaultIgnorable(cp))), size);
+  return String.fromCodePoint(...drawn.filter((cp) => !isDefaultIgnorable(cp)));
 }
 
 /** Format characters that draw nothing: joiners, direction marks and embeddings, word joiner, BOM. */

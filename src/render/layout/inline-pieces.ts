@@ -435,7 +435,7 @@ function pushPiece(atom: Atom, t: string, face: FontFace, metrics: FontFace, bas
   const style = atom.style;
   const size = lower ? base.size * SMALL_CAPS_SCALE : base.size;
   const drawn = lower ? t.toUpperCase() : t;
-  const width = (unitWidth(face, drawn) * size * style.scale) / 100 + style.charSpacing * chars;
+  const width = (cachedWidth(face, drawn, size) * style.scale) / 100 + style.charSpacing * chars;
   out.push({
     kind: space ? "space" : "text",
     text: drawn,
@@ -456,20 +456,24 @@ function pushPiece(atom: Atom, t: string, face: FontFace, metrics: FontFace, bas
   });
 }
 
-/** Words recur: their width at size 1 is cached per face (bounded, cleared when full). */
+/**
+ * Words recur: their width is cached per face and size (bounded, cleared when full). Not a width at
+ * size 1 scaled: advances are rounded at the size itself (font-face.ts).
+ */
 const widthCache = new WeakMap<FontFace, Map<string, number>>();
 
-function unitWidth(face: FontFace, text: string): number {
+function cachedWidth(face: FontFace, text: string, size: number): number {
   let cache = widthCache.get(face);
   if (!cache) {
     cache = new Map();
     widthCache.set(face, cache);
   }
-  let w = cache.get(text);
+  const key = `${size}\u0000${text}`;
+  let w = cache.get(key);
   if (w === undefined) {
-    w = joinedWidth(face, text, 1);
+    w = joinedWidth(face, text, size);
     if (cache.size >= LIMITS.paragraph.widthCacheEntries) cache.clear();
-    cache.set(text, w);
+    cache.set(key, w);
   }
   return w;
 }

@@ -22,8 +22,12 @@ import { translateItem } from "./flow-items";
 import { BOX_INSET_X, BOX_INSET_Y, stackBlocks } from "./stack";
 import type { Exclusions, FloatingObject, LayoutContext, LayoutParagraph, LineBox, PaintItem, ParagraphLayout } from "./types";
 
-/** Widths are compared with this slack (pt) so rounding never pushes a word that fits to the next line. */
-const FIT_EPSILON = 0.01;
+/**
+ * Widths are compared with this slack (pt), less than one of LibreOffice's layout pixels (1/120 pt,
+ * font-face.ts), so float noise never pushes a word that fits to the next line while a word one
+ * pixel too wide still goes (LibreOffice compares whole pixels).
+ */
+const FIT_EPSILON = 0.004;
 /** LibreOffice puts the baseline of an exact-height line at 80 % of the height. */
 const EXACT_ASCENT_RATIO = 0.8;
 
