@@ -222,3 +222,54 @@ describe.skipIf(!have)("footnotes below right-to-left text against LibreOffice",
     expect(misplaced(ours, lo, 1).slice(0, 10)).toEqual([]);
   }, 120_000);
 });
+
+/** Font name (subset tag dropped) and size of each drawn glyph, by `mutool draw -F stext`, in drawing order. */
+async function glyphFonts(pdf: Uint8Array): Promise<{ c: string; font: string; size: number }[]> {
+  const dir = mkdtempSync(join(tmpdir(), "signet-rtl-"));
+  try {
+    writeFileSync(join(dir, "in.pdf"), pdf);
+    const { stdout } = await promisify(execFile)("mutool", ["draw", "-F", "stext", "-o", "-", join(dir, "in.pdf"), "1"], { maxBuffer: 16 * 1024 * 1024 });
+    const out: { c: string; font: string; size: number }[] = [];
+    for (const f of stdout.matchAll(/<font name="([^"]*)" size="([\d.]+)">([\s\S]*?)<\/font>/g)) {
+      const font = f[1]!.replace(/^[A-Z]{6}\+/, "").replace(/-Regular$/, "");
+      for (const c of f[3]!.matchAll(/ c="([^"]*)"/g)) {
+        const ch = c[1]!.replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)));
+        if (ch.trim()) out.push({ c: ch, font, size: Math.round(Number(f[2])) });
+      }
+    }
+    return out;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Which of a run's fonts and sizes a character takes follows its bidi level, not `w:rtl`
+ * (LibreOffice's SwScriptInfo): text at a right-to-left level, and numbers at an embedded
+ * left-to-right level, are complex script (w:cs font, w:szCs); a `w:rtl` run's digits in a
+ * left-to-right paragraph are Latin (w:ascii, w:sz), and Arabic letters of a run without `w:rtl`
+ * are complex script. (poi__stress010's tables: "25" "," "4" runs, the digits with w:rtl.)
+ */
+describe.skipIf(!have)("script of a run's characters against LibreOffice", () => {
+  it("takes the font and size LibreOffice gives each character", async () => {
+    const rp = (rtl: boolean) => `<w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman" w:cs="Traditional Arabic"/><w:sz w:val="16"/><w:szCs w:val="36"/>${rtl ? "<w:rtl/>" : ""}</w:rPr>`;
+    const run = (t: string, rtl = true) => `<w:r>${rp(rtl)}<w:t xml:space="preserve">${t}</w:t></w:r>`;
+    const para = (bidi: boolean, ...runs: string[]) => `<w:p><w:pPr>${bidi ? "<w:bidi/>" : '<w:bidi w:val="0"/>'}</w:pPr>${runs.join("")}</w:p>`;
+    const docx = B.buildDocx({
+      body:
+        para(false, run("25"), run(",", false), run("4")) +
+        para(true, run("36"), run(",", false), run("5")) +
+        para(false, run("abc 47")) +
+        para(true, run("abc 69")) +
+        para(false, run("abc عربي 12", false)) +
+        para(true, run("عربي", true), run("82", false)) +
+        B.sectPr(),
+    });
+    const theirs = await glyphFonts(await convertWithLibreOffice(docx));
+    const ours = await glyphFonts(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
+    const key = (gs: { c: string; font: string; size: number }[]) => gs.map((g) => `${g.c} ${g.font} ${g.size}`).sort();
+    expect(theirs.find((g) => g.c === "2")).toMatchObject({ font: "Tinos", size: 8 });
+    expect(key(ours)).toEqual(key(theirs));
+  });
+});
+

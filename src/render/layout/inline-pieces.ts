@@ -127,6 +127,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   // A soft hyphen between letters is a break opportunity of its own kind (2).
   for (const at of softHyphens) if (at > 0 && at < text.length && LETTER.test(text[at - 1]!) && LETTER.test(text[at]!)) breaks[at] = 2;
   const levels = resolveLevels(text, p.style.bidi ? 1 : 0);
+  const complex = complexByLevel(text, levels);
   const pieces: Piece[] = [];
   for (const atom of atoms) {
     const inline = atom.inline;
@@ -152,7 +153,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
         const object = mathObject(inline, ctx.fonts);
         pieces.push({ ...common, kind: "object", text: "", width: object.width, object, label: atom.label });
       }
-    } else if (atom.text) textPieces(atom, breaks, levels, ctx.fonts, pieces, p.style.bidi);
+    } else if (atom.text) textPieces(atom, breaks, levels, complex, ctx.fonts, pieces, p.style.bidi);
     void end;
   }
   spaceAsianFromWestern(pieces);
@@ -238,9 +239,28 @@ function positionRise(style: RunStyle, face?: FontFace): number {
   return (percent / 100) * face.lineHeight(style.size);
 }
 
+/**
+ * Characters LibreOffice sets as complex script whatever they are (SwScriptInfo::InitScriptInfo):
+ * those at a right-to-left bidi level, and those at an embedded left-to-right level holding no
+ * letter (numbers in right-to-left text). Not `w:rtl`: its digits in a left-to-right paragraph are
+ * Latin (measured: "25" of a w:rtl run takes w:sz and the Latin font, "36" in a bidi paragraph
+ * w:szCs and the complex font, and so do a non-w:rtl run's Arabic letters).
+ */
+function complexByLevel(text: string, levels: Uint8Array): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; ) {
+    const level = levels[i]!;
+    let j = i + 1;
+    while (j < text.length && levels[j] === level) j++;
+    if (level % 2 === 1 || (level > 0 && !/\p{L}/u.test(text.slice(i, j)))) out.fill(1, i, j);
+    i = j;
+  }
+  return out;
+}
+
 /** Which of the run's fonts draws a code point: 0 Latin, 1 East Asian, 2 complex script. */
 function fontSlot(cp: number, style: RunStyle): 0 | 1 | 2 {
-  if (style.rtl || isComplexScript(cp)) return style.fontComplex ? 2 : 0;
+  if (isComplexScript(cp)) return 2;
   // East Asian text is always in the East Asian slot (its face also gives the line metrics, as in
   // LibreOffice), even when the run names one font for all scripts.
   if (isEastAsian(cp) || (style.eastAsiaHint && isEastAsianShared(cp))) return 1;
@@ -252,20 +272,23 @@ function tallerFace(a: FontFace, b: FontFace): FontFace {
 }
 
 
-function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: FontBook, out: Piece[], bidi: boolean): void {
-  const { style, text } = atom;
+function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, complex: Uint8Array, fonts: FontBook, out: Piece[], bidi: boolean): void {
+  const { text } = atom;
+  const style = atom.style;
   // 1. Script runs (which family), 2. faces (fallback for missing glyphs), 3. words and spaces.
   let runStart = 0;
   let runSlot = -1;
   const flushRun = (endIdx: number) => {
     if (endIdx <= runStart) return;
-    const family = runSlot === 2 ? style.fontComplex! : runSlot === 1 ? (style.fontEastAsia ?? style.font) : style.font;
+    const family = runSlot === 2 ? (style.fontComplex ?? style.font) : runSlot === 1 ? (style.fontEastAsia ?? style.font) : style.font;
     let offset = runStart;
     const req = { family, bold: style.bold, italic: style.italic, eastAsian: runSlot === 1 };
     const runText = text.slice(runStart, endIdx);
     // Most runs need no fallback face: skip the font book's per-character split for them.
     const primary = fonts.face(req);
-    const base = baseOf(style, primary);
+    // Complex-script characters take w:szCs, the others w:sz, whatever the run's w:rtl.
+    const size = runSlot === 2 ? (style.rtl ? style.size : (style.sizeComplex ?? style.size)) : (style.sizeLatin ?? style.size);
+    const base = baseOf(size === style.size ? style : { ...style, size }, primary);
     // East Asian text: the line is as tall as the taller of the East Asian and the Latin face
     // (LibreOffice, measured: SimSun text in Droid Sans Fallback keeps Noto's 1.36 em lines).
     const metrics = runSlot === 1 ? tallerFace(primary, fonts.face({ family: style.font, bold: style.bold, italic: style.italic })) : primary;
@@ -290,7 +313,7 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: F
       offset += part.text.length;
     }
   };
-  const oneFont = !style.rtl && (!style.fontComplex || style.fontComplex === style.font) && !style.eastAsiaHint && !hasEastAsian(text);
+  const oneFont = !style.fontComplex && style.sizeComplex === undefined && style.sizeLatin === undefined && !style.eastAsiaHint && !hasEastAsian(text);
   if (oneFont) {
     runSlot = 0;
     flushRun(text.length);
@@ -299,7 +322,7 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, fonts: F
   for (let i = 0; i < text.length; i++) {
     const cp = text.codePointAt(i)!;
     // Spaces and punctuation stay in the current run's font.
-    const slot = cp < 0x590 && !style.rtl ? 0 : runSlot >= 0 && !isLetterOrDigit(cp) && cp !== 0x3000 ? runSlot : fontSlot(cp, style);
+    const slot = complex[atom.start + i] ? 2 : cp < 0x590 ? 0 : runSlot >= 0 && !isLetterOrDigit(cp) && cp !== 0x3000 ? runSlot : fontSlot(cp, style);
     if (slot !== runSlot) {
       flushRun(i);
       runStart = i;

@@ -462,6 +462,7 @@ export function toRunStyle(p: RunProps): RunStyle {
     rtl: p.rtl ?? false,
   };
   if (p.sizeComplex !== undefined && p.sizeComplex !== s.size) s.sizeComplex = p.sizeComplex;
+  if (p.rtl && (p.size ?? 10) !== s.size) s.sizeLatin = p.size ?? 10;
   if (p.fontEastAsia && p.fontEastAsia !== s.font) s.fontEastAsia = p.fontEastAsia;
   if (p.fontComplex && p.fontComplex !== s.font) s.fontComplex = p.fontComplex;
   if (p.eastAsiaHint) s.eastAsiaHint = true;

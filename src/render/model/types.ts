@@ -22,6 +22,8 @@ export interface RunStyle {
   size: number;
   /** Size in pt of complex-script characters (Arabic, Hebrew ...: w:szCs / 2) when it differs from `size`. */
   sizeComplex?: number;
+  /** Size in pt of the other characters of a right-to-left run (w:sz / 2) when it differs from `size` (then w:szCs). */
+  sizeLatin?: number;
   bold: boolean;
   italic: boolean;
   underline: UnderlineStyle;
