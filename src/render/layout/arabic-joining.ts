@@ -110,11 +110,28 @@ export function joinedWidth(face: FontFace, text: string, size: number): number 
 const joinedCache = new WeakMap<FontFace, Map<string, string>>();
 
 function joinedDrawnText(face: FontFace, text: string): string {
+  return String.fromCodePoint(...joinedGlyphs(face, text).map((g) => g.cp).filter((cp) => !isDefaultIgnorable(cp)));
+}
+
+/**
+ * The code points drawn for `text` (joined forms, lam-alef ligated), each with the code unit index
+ * of the (first) character it draws.
+ */
+function joinedGlyphs(face: FontFace, text: string): { cp: number; at: number }[] {
   warmJoinedForms(face);
   // Joiners and direction marks steer shaping but draw nothing (paint drops them).
-  const cps = [...text].map((c) => c.codePointAt(0)!).filter((cp) => !isDefaultIgnorable(cp) || cp === 0x200c);
+  const cps: number[] = [];
+  const ats: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    if (!isDefaultIgnorable(cp) || cp === 0x200c) {
+      cps.push(cp);
+      ats.push(i);
+    }
+    i += cp > 0xffff ? 2 : 1;
+  }
   const forms = joiningForms(cps);
-  const drawn: number[] = [];
+  const drawn: { cp: number; at: number }[] = [];
   for (let i = 0; i < cps.length; i++) {
     const cp = cps[i]!;
     const form = forms[i]!;
@@ -122,7 +139,7 @@ function joinedDrawnText(face: FontFace, text: string): string {
     if (cp === 0x644 && LAM_ALEF.has(cps[i + 1] ?? -1)) {
       const lig = LAM_ALEF.get(cps[i + 1]!)! + (form === 1 || form === 3 ? 1 : 0);
       if (face.covers(lig)) {
-        drawn.push(lig);
+        drawn.push({ cp: lig, at: ats[i]! });
         i++;
         continue;
       }
@@ -132,13 +149,26 @@ function joinedDrawnText(face: FontFace, text: string): string {
       // Two-form (right-joining) letters only have isolated and final.
       const index = f[1] === 4 ? form : f[1] === 2 ? (form === 1 || form === 3 ? 1 : 0) : 0;
       const pf = f[0] + index;
-      drawn.push(face.covers(pf) ? pf : cp);
-    } else drawn.push(cp);
+      drawn.push({ cp: face.covers(pf) ? pf : cp, at: ats[i]! });
+    } else drawn.push({ cp, at: ats[i]! });
   }
-  return String.fromCodePoint(...drawn.filter((cp) => !isDefaultIgnorable(cp)));
+  return drawn;
 }
 
-/** Format characters that draw nothing: joiners, direction marks and embeddings, word joiner, BOM. */
+/**
+ * Advance of each code unit of `text` as drawn in the whole word (joined forms; a lam-alef
+ * ligature's width on its lam, 0 on its alef; 0 on the second half of a surrogate pair), or
+ * undefined when the text needs no joining. A word broken by characters is cut by these widths, as
+ * LibreOffice cuts the shaped word (measured: "بنغلادي|ش" in a narrow cell, where isolated forms
+ * would fit only "بنغ").
+ */
+export function joinedAdvances(face: FontFace, text: string, size: number): number[] | undefined {
+  if (!needsJoining(text) || fromPresentationForms(text) !== text) return undefined;
+  const out = new Array<number>(text.length).fill(0);
+  for (const g of joinedGlyphs(face, text)) if (!isDefaultIgnorable(g.cp)) out[g.at] = face.widthOf(String.fromCodePoint(g.cp), size);
+  return out;
+}
+
 export function isDefaultIgnorable(cp: number): boolean {
   return cp === 0x61c || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) || cp === 0xfeff;
 }

@@ -17,7 +17,7 @@ import { leaderChar, nextStop, type ResolvedStop } from "./inline-tabs";
 import { chartItems } from "./chart";
 import { mathOf } from "./math";
 import { kashidaPositions } from "./kashida";
-import { joinedWidth, needsJoining } from "./arabic-joining";
+import { joinedAdvances, joinedWidth, needsJoining } from "./arabic-joining";
 import { translateItem } from "./flow-items";
 import { BOX_INSET_X, BOX_INSET_Y, stackBlocks } from "./stack";
 import type { Exclusions, FloatingObject, LayoutContext, LayoutParagraph, LineBox, PaintItem, ParagraphLayout } from "./types";
@@ -241,7 +241,8 @@ class ParagraphLayouter {
     const make = (text: string, breakAfter: boolean): Piece => {
       let chars = 0;
       for (const _ of text) chars++;
-      return { ...pc, text, chars, breakAfter, width: (pc.face.widthOf(text, pc.size) * pc.style.scale) / 100 + pc.style.charSpacing * chars };
+      // Each part is drawn (and measured) on its own, Arabic letters joined within it.
+      return { ...pc, text, chars, breakAfter, width: (joinedWidth(pc.face, text, pc.size) * pc.style.scale) / 100 + pc.style.charSpacing * chars };
     };
     this.pieces.splice(i, 1, make(pc.text.slice(0, k), true), make(pc.text.slice(k), pc.breakAfter));
   }
@@ -660,17 +661,28 @@ function fitChars(pc: Piece, room: number): number {
   let w = 0;
   let k = 0;
   const t = pc.text;
+  // Arabic letters are measured in the forms they take in the whole word (a ligature's alef, with
+  // no width of its own, stays with its lam).
+  const joined = joinedAdvances(pc.face, t, pc.size);
   while (k < t.length) {
     const cp = t.codePointAt(k)!;
     let len = cp > 0xffff ? 2 : 1;
     // Combining marks (and ZWJ sequences) stay with their base character.
-    while (k + len < t.length && isMark(t.charCodeAt(k + len))) len++;
-    const cw = (pc.face.widthOf(t.slice(k, k + len), pc.size) * pc.style.scale) / 100 + pc.style.charSpacing;
+    while (k + len < t.length && (isMark(t.charCodeAt(k + len)) || (joined && isLamAlefTail(t, k + len)))) len++;
+    let glyphs = 0;
+    if (joined) for (let j = k; j < k + len; j++) glyphs += joined[j]!;
+    const cw = ((joined ? glyphs : pc.face.widthOf(t.slice(k, k + len), pc.size)) * pc.style.scale) / 100 + pc.style.charSpacing;
     if (w + cw > room + FIT_EPSILON) break;
     w += cw;
     k += len;
   }
   return k;
+}
+
+/** An alef right after a lam: drawn in one ligature glyph with it. */
+function isLamAlefTail(t: string, i: number): boolean {
+  const c = t.charCodeAt(i);
+  return t.charCodeAt(i - 1) === 0x644 && (c === 0x622 || c === 0x623 || c === 0x625 || c === 0x627);
 }
 
 function firstCharLength(t: string): number {
