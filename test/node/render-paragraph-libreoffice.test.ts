@@ -408,6 +408,12 @@ const headerTable = (text: string) =>
 
 const DOCUMENT_CASES: { name: string; body: string; headers?: Record<string, string>; footers?: Record<string, string>; sect?: Parameters<typeof sectPr>[0] }[] = [
   {
+    // ” ’ » after a space and before a letter open a quotation (Arabic text types ” first): a line
+    // may end before them (poi__stress010 fits "فإن" before ”جميع).
+    name: "a final quote mark opening a quotation after a space starts a line",
+    body: p(Array.from({ length: 24 }, (_, i) => `word${"s".repeat(i % 5)} ”quoted${"q".repeat(i % 3)} text“ and ’single’ or »guillemets«`).join(" "), { spacing: { after: 0 } }),
+  },
+  {
     // LibreOffice reads w:before / w:after when given and ignores the *Lines form then; alone, 100 lines-hundredths are 12 pt.
     name: "paragraph spacing in lines (w:beforeLines, w:afterLines)",
     body: [

@@ -133,6 +133,7 @@ export function lineBreakOpportunities(text: string): Uint8Array {
     const len = cp > 0xffff ? 2 : 1;
     let cls = classOf(cp);
     if (cls === C.QI) cls = quoteClass(prevCls, prevCp);
+    else if (cls === C.CL && (cp === 0x201d || cp === 0x2019 || cp === 0xbb) && (prevCls === C.SP || prevCls === -1) && LETTER_AT.test(text.slice(i + 1, i + 3))) cls = C.OP;
     if (prevCls !== -1 && cls !== C.CM) out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevAlnum, isAlphanumeric(cls, cp)) ? 1 : 0;
     if (cls !== C.CM) {
       if (cls === C.SP) {
@@ -146,6 +147,13 @@ export function lineBreakOpportunities(text: string): Uint8Array {
   }
   return out;
 }
+
+/**
+ * ” ’ » after a space and before a letter open a quotation (Arabic text types ” first; German
+ * »so«): a line may end before them, as ICU lets LibreOffice (UAX #14 LB15b: a final quote keeps
+ * off the line start only when it closes, before a space, punctuation or the end).
+ */
+const LETTER_AT = /^\p{L}/u;
 
 /**
  * ‘ “ « (UAX #14 QU, initial punctuation) right after a word or its full stop close it, as German
