@@ -160,3 +160,29 @@ describe.skipIf(!have)("vertical writing against LibreOffice", () => {
     expect(misses.slice(0, 8)).toEqual([]);
   }, 120_000);
 });
+
+// ---------------------------------------------------------------------------------------------
+// Glyph fallback inside a run: LibreOffice's PDF writes the run's own glyphs as one text run with
+// gaps where a fallback face's glyphs go, and those glyphs after it, so pdftotext splits words there.
+
+describe.skipIf(!have)("glyph fallback inside a run, against LibreOffice", () => {
+  it("reads back the same words: quotes another face draws in Chinese text, a check box in Latin text", async () => {
+    const doc = B.buildDocx({
+      body:
+        para(cjk("赢得了“天下水仙数漳州”之美称。", "宋体", 12)) +
+        para(cjk("故六朝时称“雅蒜”、宋代称“天葱”。", "宋体", 9).replace("<w:sz ", `<w:spacing w:val="15"/><w:sz `)) +
+        // → is in Carlito itself: no split; ☐ is DejaVu Sans's.
+        para(B.r("Latin a→b and x☐y.", { sizePt: 12 })) +
+        B.sectPr(),
+    });
+    const words = async (pdf: Uint8Array) => (await wordBoxes(pdf))[0]!.words;
+    const ours = await words(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
+    const theirs = await words(await convertWithLibreOffice(doc));
+    expect(ours.map((w) => w.text)).toEqual(theirs.map((w) => w.text));
+    const misses = theirs
+      .map((w, i) => [w, ours[i]!] as const)
+      .filter(([w, o]) => Math.abs(o.xMin - w.xMin) > 1)
+      .map(([w, o]) => `${w.text}: LibreOffice ${w.xMin}, ours ${o.xMin}`);
+    expect(misses).toEqual([]);
+  }, 120_000);
+});

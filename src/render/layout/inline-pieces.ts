@@ -51,6 +51,13 @@ export interface Piece {
   rtl: boolean;
   /** Bidi embedding level (layout/bidi.ts); every character of a piece has the same. Absent: 0, or 1 when `rtl`. */
   level?: number;
+  /**
+   * The run's stretch of one script (one LibreOffice text portion) this text belongs to, and
+   * whether a fallback face, not the portion's own, draws it: paragraph.ts writes a portion's
+   * fallback glyphs after its own ones, as LibreOffice's PDF export does.
+   */
+  portion?: object;
+  fallback?: boolean;
 }
 
 /**
@@ -308,9 +315,16 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, complex:
     }
     const parts = fonts.split(runText, req);
     const script = isStandIn(family, primary) ? scriptFaceOf(parts, primary) : undefined;
+    const from = out.length;
     for (const part of script ? wholeRunInScriptFace(parts, primary, script) : spacesInPrimary(parts, primary)) {
       wordPieces(atom, offset, part.text, part.face, script ?? metrics, base, breaks, levels, out);
       offset += part.text.length;
+    }
+    const portion = {};
+    const own = script ?? primary;
+    for (let i = from; i < out.length; i++) {
+      out[i]!.portion = portion;
+      if (out[i]!.face !== own) out[i]!.fallback = true;
     }
   };
   const oneFont = !style.fontComplex && style.sizeComplex === undefined && style.sizeLatin === undefined && !style.eastAsiaHint && !hasEastAsian(text);

@@ -521,6 +521,8 @@ class ParagraphLayouter {
     const mergedParts = new Map<Extract<PaintItem, { kind: "text" }>, string[]>();
     // The logical position of each drawn item's first piece: see the sort below.
     const logicalAt = new Map<PaintItem, number>();
+    // The piece (its portion and whether a fallback face draws it) each text item starts with.
+    const portionOf = new Map<PaintItem, Piece>();
     for (const k of order) {
       const pc = pieces[k]!;
       const x = xs[off(k)]!;
@@ -538,7 +540,7 @@ class ParagraphLayouter {
         // shaped). Right-to-left words are therefore never merged with their visual neighbours.
         const drawn = pc.text;
         const rtlWord = pc.rtl;
-        if (!stretched && !rtlWord && merge && sameLook(mergeWith!, pc) && Math.abs(merge.x + merge.width - x) < 0.01) {
+        if (!stretched && !rtlWord && merge && sameLook(mergeWith!, pc) && samePortionKind(mergeWith!, pc) && Math.abs(merge.x + merge.width - x) < 0.01) {
           let parts = mergedParts.get(merge);
           if (!parts) mergedParts.set(merge, (parts = [merge.text]));
           parts.push(drawn);
@@ -551,6 +553,7 @@ class ParagraphLayouter {
           mergeWith = pc;
           text.push(merge);
           logicalAt.set(merge, k);
+          if (pc.portion) portionOf.set(merge, pc);
           if (rtlWord) merge = null;
         } else merge = null;
       } else {
@@ -575,6 +578,7 @@ class ParagraphLayouter {
       const at = (it: PaintItem) => logicalAt.get(it) ?? -1;
       text.sort((a, b) => at(a) - at(b));
     }
+    if (portionOf.size) fallbackGlyphsLast(text, portionOf);
     for (const t of this.p.style.tabs) {
       if (t.align !== "bar") continue;
       const x = this.bidi ? this.width - t.pos : t.pos;
@@ -630,6 +634,36 @@ class ParagraphLayouter {
       out.push({ kind: "line", x1: x, y1: top, x2: x, y2: y, width: b.width, color: c });
       out.push({ kind: "line", x1: x + obj.width, y1: top, x2: x + obj.width, y2: y, width: b.width, color: c });
     }
+  }
+}
+
+/** Text of a portion drawn by a fallback face is never merged with another portion's text. */
+function samePortionKind(a: Piece, b: Piece): boolean {
+  return a.portion === b.portion || (!a.fallback && !b.fallback);
+}
+
+/**
+ * LibreOffice's PDF export writes a text portion whose characters need glyph fallback face by
+ * face: the portion's own glyphs in one text run, with gaps where the fallback glyphs go, then the
+ * fallback glyphs (measured: “ ” in a 宋体 run, ☐ in a Calibri run). Reading the page, pdftotext
+ * splits words at those gaps (x | ☐ | y), so the stream order is followed here: within each
+ * stretch of consecutive items of one left-to-right portion, fallback items move after the
+ * portion's own ones, grouped by face in order of first appearance.
+ */
+function fallbackGlyphsLast(text: PaintItem[], portionOf: Map<PaintItem, Piece>): void {
+  for (let i = 0; i < text.length; ) {
+    const first = portionOf.get(text[i]!);
+    let j = i + 1;
+    if (first) while (j < text.length && portionOf.get(text[j]!)?.portion === first.portion) j++;
+    const group = text.slice(i, j);
+    if (group.length > 1 && group.some((it) => portionOf.get(it)!.fallback) && !group.some((it) => it.kind === "text" && it.rtl)) {
+      const faces: unknown[] = [];
+      for (const it of group) if (portionOf.get(it)!.fallback && it.kind === "text" && !faces.includes(it.face)) faces.push(it.face);
+      const rank = (it: PaintItem) => (portionOf.get(it)!.fallback && it.kind === "text" ? 1 + faces.indexOf(it.face) : 0);
+      group.sort((a, b) => rank(a) - rank(b));
+      text.splice(i, group.length, ...group);
+    }
+    i = j;
   }
 }
 
