@@ -545,3 +545,21 @@ describe.skipIf(!available)("glyph advances are rounded as LibreOffice's referen
     expect(ours).toEqual(theirs);
   });
 });
+
+// A solidus is a break opportunity (UAX #14 SY) that LibreOffice's break iterator takes only where no
+// whitespace stands in the 65 characters before it; otherwise it breaks after that whitespace, or
+// char-breaks a word that then starts its line (i#17155: paths and URLs).
+describe.skipIf(!available)("line breaks after a solidus match LibreOffice", () => {
+  it("wraps long paths after a slash, words after the space before them", async () => {
+    const narrow = (t: string) => `<w:p><w:pPr><w:spacing w:after="0"/><w:ind w:right="${12240 - 2880 - 900}"/></w:pPr>${r(t, { sizePt: 11 })}</w:p>`;
+    const mono = (t: string) => `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr>${r(t, { sizePt: 9, font: "Courier New" })}</w:p>`;
+    const docx = buildDocx({
+      body:
+        ["Nurse/care", "DoNurse/Care", "main/resources", "Props[1]/ns0:Company", "and/or", "abc/123456", "x Nurse/care", "A/Bcdefghij"].map(narrow).join("") +
+        [60, 64, 65, 70].map((n) => mono(`x ${"a".repeat(n)}/${"b".repeat(40)}`)).join("") +
+        sectPr(),
+    });
+    const lines = async (pdf: Uint8Array) => (await wordBoxes(pdf)).flatMap((pg) => pg.words.map((w) => `${w.text} ${Math.round(w.xMin)}`));
+    expect(await lines(await renderDocxToPdf(docx, { fonts: nodeFontSource() }))).toEqual(await lines(await convertWithLibreOffice(docx)));
+  }, 120_000);
+});

@@ -130,7 +130,8 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     }
   }
 
-  const breaks = lineBreakOpportunities(text);
+  // The numbering label is not part of the paragraph's text for LibreOffice's break iterator.
+  const breaks = lineBreakOpportunities(text, atoms.find((a) => !a.label)?.start ?? 0);
   // A soft hyphen between letters is a break opportunity of its own kind (2).
   for (const at of softHyphens) if (at > 0 && at < text.length && LETTER.test(text[at - 1]!) && LETTER.test(text[at]!)) breaks[at] = 2;
   const levels = resolveLevels(text, p.style.bidi ? 1 : 0);

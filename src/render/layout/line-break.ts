@@ -14,7 +14,11 @@
  * - after a hyphen (U+002D, U+2010) only between letters or digits (LibreOffice breaks 10-|12, unlike
  *   UAX #14); after en/em dashes (and before em dashes);
  * - before and after ideographs (CJK, kana); Korean (Hangul) breaks at spaces like Latin, as
- *   Word and LibreOffice wrap it.
+ *   Word and LibreOffice wrap it;
+ * - after a solidus before a letter or digit (UAX #14 SY; not inside numbers, 1/2), but only where no
+ *   whitespace stands in the 65 characters before it: LibreOffice's break iterator then takes the
+ *   break after that whitespace instead (i#17155: paths and URLs, `w/o`), so `x Nurse/care` wraps
+ *   before `Nurse` (and char-breaks it on a line of its own) while a long path wraps after a `/`.
  */
 
 /** Break classes (a subset of UAX #14's). */
@@ -118,7 +122,7 @@ function isAlphanumeric(cls: C, cp: number): boolean {
  * (0 < i < text.length). Index 0 and text.length are never set: the caller decides what happens at
  * the ends of the text. One pass, no allocation besides the result.
  */
-export function lineBreakOpportunities(text: string): Uint8Array {
+export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
   const n = text.length;
   const out = new Uint8Array(n + 1);
   // State about what precedes position i: the class of the last non-CM character before any
@@ -127,6 +131,8 @@ export function lineBreakOpportunities(text: string): Uint8Array {
   let beforeSpaces: C | -1 = -1; // class of the last non-space base character
   let prevCp = -1;
   let prevPrevAlnum = false; // the character before a hyphen was a letter or digit
+  let prevPrevDigit = false;
+  let prevAt = -1; // index of the previous base character
   let i = 0;
   while (i < n) {
     const cp = text.codePointAt(i)!;
@@ -134,18 +140,36 @@ export function lineBreakOpportunities(text: string): Uint8Array {
     let cls = classOf(cp);
     if (cls === C.QI) cls = quoteClass(prevCls, prevCp);
     else if (cls === C.CL && (cp === 0x201d || cp === 0x2019 || cp === 0xbb) && (prevCls === C.SP || prevCls === -1) && LETTER_AT.test(text.slice(i + 1, i + 3))) cls = C.OP;
-    if (prevCls !== -1 && cls !== C.CM) out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevAlnum, isAlphanumeric(cls, cp)) ? 1 : 0;
+    if (prevCls !== -1 && cls !== C.CM) {
+      out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevAlnum, isAlphanumeric(cls, cp)) ? 1 : 0;
+      if (prevCp === 0x2f && isAlphanumeric(cls, cp) && !(prevPrevDigit && isDigit(cp)) && !whitespaceBefore(text, prevAt, from)) out[i] = 1;
+    }
     if (cls !== C.CM) {
       if (cls === C.SP) {
         if (prevCls !== C.SP) beforeSpaces = prevCls;
       } else beforeSpaces = -1;
       prevPrevAlnum = prevCls !== -1 && prevCp >= 0 && isAlphanumeric(prevCls as C, prevCp);
+      prevPrevDigit = isDigit(prevCp);
       prevCls = cls;
       prevCp = cp;
+      prevAt = i;
     }
     i += len;
   }
   return out;
+}
+
+function isDigit(cp: number): boolean {
+  return cp >= 0x30 && cp <= 0x39;
+}
+
+/** Whitespace among the 65 characters before the solidus at `slash` (not before `from`), as LibreOffice looks for it. */
+function whitespaceBefore(text: string, slash: number, from: number): boolean {
+  for (let j = slash - 1; j >= Math.max(from, slash - 65); j--) {
+    const c = text.charCodeAt(j);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x3000 || (c >= 0x2000 && c <= 0x200a && c !== 0x2007) || c === 0x2028 || c === 0x2029) return true;
+  }
+  return false;
 }
 
 /**
