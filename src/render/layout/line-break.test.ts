@@ -22,6 +22,17 @@ function segments(text: string): string[] {
 }
 
 describe("lineBreakOpportunities", () => {
+  it("breaks after a solidus only where no whitespace stands in the 65 characters before it", () => {
+    expect(segments("src/main/resources")).toEqual(["src/", "main/", "resources"]);
+    expect(segments("x Nurse/care")).toEqual(["x ", "Nurse/care"]);
+    expect(segments(`x ${"a".repeat(64)}/b`)).toEqual(["x ", `${"a".repeat(64)}/b`]);
+    expect(segments(`x ${"a".repeat(65)}/b`)).toEqual(["x ", `${"a".repeat(65)}/`, "b"]);
+    // Not inside a number, not before a Hebrew letter (UAX #14 LB21b), not before punctuation.
+    expect(segments("abc/123 10/12")).toEqual(["abc/", "123 ", "10/12"]);
+    expect(segments("{/\u05ea\u05dc}")).toEqual(["{/\u05ea\u05dc}"]);
+    expect(segments("a/(b)")).toEqual(["a/(b)"]);
+  });
+
   it("breaks after spaces, keeping runs of spaces on the line they follow", () => {
     expect(segments("Hello  world again")).toEqual(["Hello  ", "world ", "again"]);
     expect(segments("  leading")).toEqual(["  ", "leading"]);

@@ -15,7 +15,8 @@
  *   UAX #14); after en/em dashes (and before em dashes);
  * - before and after ideographs (CJK, kana); Korean (Hangul) breaks at spaces like Latin, as
  *   Word and LibreOffice wrap it;
- * - after a solidus before a letter or digit (UAX #14 SY; not inside numbers, 1/2), but only where no
+ * - after a solidus before a letter or digit (UAX #14 SY; not inside numbers, 1/2, nor before a
+ *   Hebrew letter, LB21b), but only where no
  *   whitespace stands in the 65 characters before it: LibreOffice's break iterator then takes the
  *   break after that whitespace instead (i#17155: paths and URLs, `w/o`), so `x Nurse/care` wraps
  *   before `Nurse` (and char-breaks it on a line of its own) while a long path wraps after a `/`.
@@ -142,7 +143,7 @@ export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
     else if (cls === C.CL && (cp === 0x201d || cp === 0x2019 || cp === 0xbb) && (prevCls === C.SP || prevCls === -1) && LETTER_AT.test(text.slice(i + 1, i + 3))) cls = C.OP;
     if (prevCls !== -1 && cls !== C.CM) {
       out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevAlnum, isAlphanumeric(cls, cp)) ? 1 : 0;
-      if (prevCp === 0x2f && isAlphanumeric(cls, cp) && !(prevPrevDigit && isDigit(cp)) && !whitespaceBefore(text, prevAt, from)) out[i] = 1;
+      if (prevCp === 0x2f && isAlphanumeric(cls, cp) && !isHebrewLetter(cp) && !(prevPrevDigit && isDigit(cp)) && !whitespaceBefore(text, prevAt, from)) out[i] = 1;
     }
     if (cls !== C.CM) {
       if (cls === C.SP) {
@@ -157,6 +158,11 @@ export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
     i += len;
   }
   return out;
+}
+
+/** UAX #14 HL: a solidus before a Hebrew letter is no break (LB21b). */
+function isHebrewLetter(cp: number): boolean {
+  return (cp >= 0x05d0 && cp <= 0x05f2) || (cp >= 0xfb1d && cp <= 0xfb4f);
 }
 
 function isDigit(cp: number): boolean {
