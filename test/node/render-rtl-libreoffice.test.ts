@@ -57,6 +57,11 @@ const DOC = B.buildDocx({
     // A numbered list: the label ".1" sits at the start edge, its text after the tab.
     para(SHORT, { font: "Arial", rtl: true }, { bidi: true, numId: 1 }) +
     para(SHORT, { font: "Arial", rtl: true }, { bidi: true, numId: 1 }) +
+    // Paired brackets (UAX #9 N0): Latin in a right-to-left paragraph keeps its closing bracket
+    // after "hint"; Latin in brackets inside Hebrew takes the paragraph's direction for them.
+    para("Context (with hint)", { font: "Arial" }, { bidi: true }) +
+    para("ראו את הסעיף (see note 4) בחוזה.", { font: "Arial", rtl: true }, { bidi: true }) +
+    para("Ref [שלום עולם] and (alpha [beta] gamma) end.", { font: "Arial" }) +
     B.sectPr(),
   numbering: B.numberingPart(B.numbering({ numId: 1, levels: [{ fmt: "decimal", text: "%1." }] })),
 });

@@ -31,6 +31,16 @@ describe("resolveLevels", () => {
     expect(display("עמוד 12 מתוך 30", 1)).toBe("30 ךותמ 12 דומע");
   });
 
+  it("resolves paired brackets by what they enclose and what precedes them (N0)", () => {
+    // Latin in a right-to-left paragraph: the closing bracket stays after "hint".
+    expect(display("Context (with hint)", 1)).toBe("Context (with hint)");
+    // Latin inside brackets in Hebrew: the brackets take the paragraph's direction (mirrored).
+    expect(display("ראו (see 4) כאן", 1)).toBe("ןאכ (see 4) וא" + "ר");
+    // A bracket without its pair is left to the neutral rules; nested pairs resolve outside in.
+    expect(display("a (b [c] d) e", 0)).toBe("a (b [c] d) e");
+    expect(display("abc (שלום) def", 0)).toBe("abc (םולש) def");
+  });
+
   it("keeps an English phrase in order inside a right-to-left paragraph, with its trailing digits", () => {
     expect(display("ראה Word 2016 כאן.", 1)).toBe(".ןאכ Word 2016 האר");
   });

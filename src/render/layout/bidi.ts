@@ -3,8 +3,9 @@
  * Unicode bidirectional algorithm (UAX #9) that Word documents need. The paragraph's base
  * direction is given (w:bidi), not guessed. Explicit embeddings, overrides and isolates
  * (U+202A..202E, U+2066..2069) are ignored (treated as boundary neutrals), so a paragraph is one
- * isolating run sequence: weak types (W1-W7), neutrals (N1-N2), implicit levels (I1-I2), and the
- * line rules L1 (segment separators and the whitespace before them go to the base level) and L2.
+ * isolating run sequence: weak types (W1-W7), paired brackets (BD16, N0), neutrals (N1-N2),
+ * implicit levels (I1-I2), and the line rules L1 (segment separators and the whitespace before
+ * them go to the base level) and L2.
  */
 
 type BidiClass = "L" | "R" | "AL" | "EN" | "ES" | "ET" | "AN" | "CS" | "NSM" | "BN" | "B" | "S" | "WS" | "ON";
@@ -141,9 +142,10 @@ export function resolveLevels(text: string, base: 0 | 1): Uint8Array {
     else if (c === "B") lastStrong = sos;
     else if (c === "EN" && lastStrong === "L") cls[i] = "L";
   }
+  const strongDir = (c: BidiClass): "L" | "R" | null => (c === "L" ? "L" : c === "R" || c === "EN" || c === "AN" ? "R" : null);
+  pairedBrackets(text, original, cls, base ? "R" : "L", sos, strongDir);
   // N1, N2: a run of neutrals between two strong types of the same direction (numbers count as
   // R) takes it; otherwise the embedding direction.
-  const strongDir = (c: BidiClass): "L" | "R" | null => (c === "L" ? "L" : c === "R" || c === "EN" || c === "AN" ? "R" : null);
   for (let i = 0; i < n; i++) {
     if (strongDir(cls[i]!) || cls[i] === "B") continue;
     let j = i;
@@ -171,6 +173,83 @@ export function resolveLevels(text: string, base: 0 | 1): Uint8Array {
     else trailing = false;
   }
   return levels;
+}
+
+/** Opening paired brackets (Bidi_Paired_Bracket_Type Open) → their closing bracket. */
+const BRACKET_PAIRS = new Map<number, number>([
+  [0x28, 0x29], [0x5b, 0x5d], [0x7b, 0x7d], [0x0f3a, 0x0f3b], [0x0f3c, 0x0f3d], [0x169b, 0x169c],
+  [0x2045, 0x2046], [0x207d, 0x207e], [0x208d, 0x208e], [0x2308, 0x2309], [0x230a, 0x230b],
+  [0x2329, 0x232a], [0x27c5, 0x27c6], [0xfe59, 0xfe5a], [0xfe5b, 0xfe5c], [0xfe5d, 0xfe5e],
+  [0xff08, 0xff09], [0xff3b, 0xff3d], [0xff5b, 0xff5d], [0xff5f, 0xff60], [0xff62, 0xff63],
+]);
+for (const [from, to] of [[0x2768, 0x2775], [0x27e6, 0x27ef], [0x2983, 0x2998], [0x29d8, 0x29db], [0x2e22, 0x2e29], [0x3008, 0x3011], [0x3014, 0x301b]] as const) {
+  for (let c = from; c < to; c += 2) BRACKET_PAIRS.set(c, c + 1);
+}
+BRACKET_PAIRS.set(0x29fc, 0x29fd);
+const CLOSING = new Set(BRACKET_PAIRS.values());
+/** U+2329/232A are canonically equivalent to U+3008/3009 (BD16 compares canonical equivalents). */
+const canonicalBracket = (cp: number): number => (cp === 0x2329 ? 0x3008 : cp === 0x232a ? 0x3009 : cp);
+
+/**
+ * BD16 and N0: a pair of brackets (neutral after the weak rules) takes the embedding direction when
+ * a strong type of that direction stands between them; else, when only the opposite direction
+ * does, that direction if the text before the opening bracket has it too (else the embedding
+ * direction); with no strong type inside they are left to N1/N2. So in a right-to-left paragraph
+ * "Context (with hint)" keeps its closing bracket after "hint", as LibreOffice (ICU) lays it out.
+ * Marks after a bracket follow it.
+ */
+function pairedBrackets(text: string, original: BidiClass[], cls: BidiClass[], e: "L" | "R", sos: BidiClass, strongDir: (c: BidiClass) => "L" | "R" | null): void {
+  const stack: { close: number; at: number }[] = [];
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (cls[i] !== "ON") continue;
+    const cp = text.charCodeAt(i);
+    const close = BRACKET_PAIRS.get(cp);
+    if (close !== undefined) {
+      if (stack.length === 63) break; // BD16: overflow stops the search
+      stack.push({ close: canonicalBracket(close), at: i });
+    } else if (CLOSING.has(cp)) {
+      const want = canonicalBracket(cp);
+      for (let k = stack.length - 1; k >= 0; k--) {
+        if (stack[k]!.close !== want) continue;
+        pairs.push([stack[k]!.at, i]);
+        stack.length = k;
+        break;
+      }
+    }
+  }
+  if (!pairs.length) return;
+  pairs.sort((a, b) => a[0] - b[0]);
+  const opposite = e === "L" ? "R" : "L";
+  for (const [open, close] of pairs) {
+    let inside: "L" | "R" | null = null;
+    for (let k = open + 1; k < close; k++) {
+      const d = strongDir(cls[k]!);
+      if (d === e) {
+        inside = e;
+        break;
+      }
+      if (d) inside = d;
+    }
+    if (!inside) continue;
+    let dir: "L" | "R" = e;
+    if (inside === opposite) {
+      let before: "L" | "R" = strongDir(sos)!;
+      for (let k = open - 1; k >= 0; k--) {
+        if (cls[k] === "B") break;
+        const d = strongDir(cls[k]!);
+        if (d) {
+          before = d;
+          break;
+        }
+      }
+      if (before === opposite) dir = opposite;
+    }
+    for (const at of [open, close]) {
+      cls[at] = dir;
+      for (let k = at + 1; k < text.length && (original[k] === "NSM" || original[k] === "BN"); k++) cls[k] = dir;
+    }
+  }
 }
 
 /** Cheap screen: no code unit of a right-to-left script or mark (most left-to-right paragraphs). */
