@@ -209,9 +209,10 @@ class ParagraphLayouter {
       if (pc.kind === "tab" && !pc.label && i > start && cursor.tabReachesEdge()) return { end: i, forced: false };
       if ((pc.kind === "text" || pc.kind === "object") && cursor.endWith(pc.width) > cursor.limit() + FIT_EPSILON) {
         // CJK commas and full stops may hang past the right edge rather than take their ideograph
-        // down (Word's overflowPunct; LibreOffice does it for runs in a CJK language only).
+        // down (Word's overflowPunct; LibreOffice does it for runs in a CJK language only, and not
+        // in table cells, where the punctuation takes its ideograph to the next line).
         const canEnd = pc.breakAfter || i === pieces.length - 1 || pieces[i + 1]!.kind === "break";
-        if (pc.kind === "text" && pc.style.cjkTypography && canEnd && cursor.endWith(pc.width - hangingWidth(pc)) <= right + FIT_EPSILON) {
+        if (pc.kind === "text" && pc.style.cjkTypography && !this.ctx.inTableCell && canEnd && cursor.endWith(pc.width - hangingWidth(pc)) <= right + FIT_EPSILON) {
           return { end: i + 1, forced: false };
         }
         if (lastBreak > start) return { end: lastBreak, forced: false };

@@ -117,9 +117,10 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   const total = edges[edges.length - 1]!;
   const left = tableLeft(t, grid, total, areaLeft, areaWidth, !nested && !t.indentToBorder, leftBorder);
   const content = new Map<GridCell, StackedBlocks>();
+  const cellCtx: LayoutContext = { ...ctx, inTableCell: true };
   for (const g of grid.cells) {
     const w = Math.max(edges[g.col + g.colSpan]! - edges[g.col]! - g.cell.margins.left - g.cell.margins.right, 1);
-    content.set(g, withCellEndSpacing(stackBlocks(g.cell.blocks, w, ctx), g.cell.blocks, w, ctx));
+    content.set(g, withCellEndSpacing(stackBlocks(g.cell.blocks, w, cellCtx), g.cell.blocks, w, cellCtx));
   }
   const roomAbove = t.rows.map((_, r) => horizontalEdgeWidth(t, grid, r - 1, r));
   const heights = rowHeights(t, grid, content, roomAbove);

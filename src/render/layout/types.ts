@@ -54,6 +54,8 @@ export interface LayoutContext {
   fieldValue(field: "PAGE" | "NUMPAGES" | "SECTIONPAGES", format: NumberFormat): string | undefined;
   /** Line grid pitch (pt) of the section's body text (w:docGrid type lines), if any: single-spaced lines snap to it. */
   linePitch?: number;
+  /** Laying out a table cell's content: CJK punctuation does not hang past the cell's edge (LibreOffice, measured). */
+  inTableCell?: boolean;
   /** Footnote numbers/labels are assigned by the flow; paragraph layout reports references it placed. */
 }
 
