@@ -204,3 +204,34 @@ describe.skipIf(!have)("CJK punctuation at a table cell's edge, against LibreOff
     expect(await lines(await renderDocxToPdf(doc, { fonts: nodeFontSource() }))).toEqual(await lines(await convertWithLibreOffice(doc)));
   }, 120_000);
 });
+
+// Latin text in East Asian families: LibreOffice ignores their font table entries (fixed pitch,
+// roman or modern class) and draws it in Noto Serif for ＭＳ 明朝 and SimSun, Noto Sans Mono for
+// NSimSun, Noto Sans for the others (MS Mincho too).
+describe.skipIf(!have)("Latin text in East Asian font families, against LibreOffice", () => {
+  it("draws it in the face LibreOffice picks, whatever the font table's pitch", async () => {
+    const NS = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`;
+    const entry = (name: string, panose: string, charset: string, family: string, pitch: string) =>
+      `<w:font w:name="${name}"><w:panose1 w:val="${panose}"/><w:charset w:val="${charset}"/><w:family w:val="${family}"/><w:pitch w:val="${pitch}"/></w:font>`;
+    const fontTable =
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:fonts ${NS}>` +
+      entry("Calibri", "020F0502020204030204", "00", "swiss", "variable") +
+      entry("ＭＳ 明朝", "02020609040205080304", "80", "roman", "fixed") +
+      entry("ＭＳ ゴシック", "020B0609070205080204", "80", "modern", "fixed") +
+      entry("宋体", "02010600030101010101", "86", "auto", "variable") +
+      entry("SimSun", "02010600030101010101", "86", "auto", "variable") +
+      entry("NSimSun", "02010609030101010101", "86", "modern", "fixed") +
+      entry("MS Mincho", "02020609040205080304", "80", "roman", "fixed") +
+      `</w:fonts>`;
+    const fonts = ["ＭＳ 明朝", "ＭＳ ゴシック", "宋体", "SimSun", "NSimSun", "MS Mincho"];
+    const run = (f: string) =>
+      `<w:r><w:rPr><w:rFonts w:ascii="${f}" w:eastAsia="${f}" w:hAnsi="${f}"/><w:sz w:val="21"/><w:lang w:eastAsia="ja-JP"/></w:rPr><w:t xml:space="preserve">WEB Signet 123 日本</w:t></w:r>`;
+    const doc = B.buildDocx({ body: fonts.map((f) => `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr>${run(f)}</w:p>`).join("") + B.sectPr(), extra: { "word/fontTable.xml": fontTable } });
+    const ends = async (pdf: Uint8Array) => (await wordBoxes(pdf))[0]!.words.map((w) => ({ text: w.text, xMax: w.xMax }));
+    const ours = await ends(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
+    const theirs = await ends(await convertWithLibreOffice(doc));
+    expect(ours.map((w) => w.text)).toEqual(theirs.map((w) => w.text));
+    const far = theirs.flatMap((w, i) => (Math.abs(ours[i]!.xMax - w.xMax) > 1 ? [`${w.text}: LibreOffice ${w.xMax}, ours ${ours[i]!.xMax}`] : []));
+    expect(far).toEqual([]);
+  }, 120_000);
+});

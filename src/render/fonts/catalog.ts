@@ -157,9 +157,13 @@ function panoseClass(panoseHex: string | undefined): "sans" | "serif" | "mono" |
  * with altName Times New Roman, "Bremen Bd BT" with altName Courier New both come out in Noto Sans).
  */
 export function substituteFamily(name: string, fontTable?: ReadonlyMap<string, FontTableEntry>): FamilyId {
-  const direct = KNOWN[normalize(name)];
+  const direct = KNOWN[normalize(name)] ?? LATIN_OF_EAST_ASIAN[normalize(name)];
   if (direct) return direct;
   const entry = fontTable?.get(name) ?? findEntry(fontTable, name);
+  // An East Asian font's table entry describes its ideographs (a full-width "fixed" grid, Mincho
+  // as roman): LibreOffice draws its Latin text in Noto Sans whatever the entry says (measured: MS
+  // Mincho, MS Gothic, 宋体 with fixed pitch, roman or modern class and their PANOSE).
+  if (entry && EAST_ASIAN_CHARSETS.has(entry.charset ?? "")) return UNKNOWN_SANS;
   if (entry) {
     if (entry.pitch === "fixed" || entry.family === "modern") return UNKNOWN_MONO;
     const byPanose = panoseClass(entry.panose);
@@ -170,6 +174,21 @@ export function substituteFamily(name: string, fontTable?: ReadonlyMap<string, F
   }
   return UNKNOWN_SANS;
 }
+
+/** w:charset values of East Asian fonts: Shift-JIS, Hangul, Johab, GB2312, Big5. */
+const EAST_ASIAN_CHARSETS = new Set(["80", "81", "82", "86", "88"]);
+
+/**
+ * Latin text in East Asian families that fontconfig (through LibreOffice) does not give the default
+ * Noto Sans, measured with the harness's fonts: ＭＳ 明朝 and SimSun come out in Noto Serif, NSimSun in
+ * Noto Sans Mono (宋体, MS Mincho, ＭＳ ゴシック, SimHei, MingLiU, Batang ... in Noto Sans). Their East
+ * Asian text stays Droid Sans Fallback's (eastAsianFamily does not read this table).
+ */
+const LATIN_OF_EAST_ASIAN: Record<string, FamilyId> = {
+  "ｍｓ 明朝": "NotoSerif",
+  simsun: "NotoSerif",
+  nsimsun: "NotoSansMono",
+};
 
 /**
  * The face for a run's East Asian text (ideographs, kana, Hangul, and with w:hint="eastAsia" the

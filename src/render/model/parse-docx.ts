@@ -175,6 +175,8 @@ function readFontTable(root: XNode | undefined): Map<string, FontTableEntry> {
     const family = val(f, "family");
     const pitch = val(f, "pitch");
     const panose = val(f, "panose1");
+    const charset = val(f, "charset");
+    if (charset) entry.charset = charset.toUpperCase();
     if (alt) entry.altName = alt;
     if (family) entry.family = family;
     if (pitch) entry.pitch = pitch;

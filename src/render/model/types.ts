@@ -390,4 +390,6 @@ export interface FontTableEntry {
   pitch?: string;
   /** w:panose1 hex (10 bytes). */
   panose?: string;
+  /** w:charset (hex): 80 Shift-JIS, 81 Hangul, 82 Johab, 86 GB2312, 88 Big5 mark East Asian fonts. */
+  charset?: string;
 }
