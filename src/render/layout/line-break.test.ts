@@ -22,6 +22,12 @@ function segments(text: string): string[] {
 }
 
 describe("lineBreakOpportunities", () => {
+  it("breaks between closing punctuation and an opening bracket, not after a closing quote", () => {
+    expect(segments("Profile,(2000), a)(b) end.(x)")).toEqual(["Profile,", "(2000), ", "a)", "(b) ", "end.", "(x)"]);
+    expect(segments("quote\u201d(inner)")).toEqual(["quote\u201d(inner)"]);
+    expect(segments("f(x) a[b]")).toEqual(["f(x) ", "a[b]"]);
+  });
+
   it("breaks after a solidus only where no whitespace stands in the 65 characters before it", () => {
     expect(segments("src/main/resources")).toEqual(["src/", "main/", "resources"]);
     expect(segments("x Nurse/care")).toEqual(["x ", "Nurse/care"]);

@@ -8,7 +8,8 @@
  *   U+2007, word joiners U+2060/U+FEFF);
  * - after a zero-width space (U+200B), a tab or an object (U+FFFC);
  * - never before closing punctuation, exclamation/question marks, infix separators or small kana,
- *   even after spaces; never after opening punctuation;
+ *   even after spaces; never after opening punctuation; between closing punctuation (or , . ; : ! ?)
+ *   and an opening bracket (`a,|(b)`), but not after a closing quotation mark;
  * - after a run of spaces (before the next non-space);
  * - after a vertical line (|), as after a tab (UAX #14 BA; LibreOffice wraps get|set);
  * - after a hyphen (U+002D, U+2010) only between letters or digits (LibreOffice breaks 10-|12, unlike
@@ -144,6 +145,10 @@ export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
     if (prevCls !== -1 && cls !== C.CM) {
       out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevAlnum, isAlphanumeric(cls, cp)) ? 1 : 0;
       if (prevCp === 0x2f && isAlphanumeric(cls, cp) && !isHebrewLetter(cp) && !(prevPrevDigit && isDigit(cp)) && !whitespaceBefore(text, prevAt, from)) out[i] = 1;
+      // UAX #14 LB31: closing punctuation, infix separators and ! ? may end a line before an
+      // opening bracket (`Profile,|(2000)`, `end.|(note)`, `a)|(b)`), as LibreOffice wraps; not a
+      // closing quotation mark (QU) or a solidus (see above).
+      else if (cls === C.OP && prevCls === C.CL && !QUOTE_OR_SOLIDUS.has(prevCp)) out[i] = 1;
     }
     if (cls !== C.CM) {
       if (cls === C.SP) {
@@ -159,6 +164,9 @@ export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
   }
   return out;
 }
+
+/** Characters of our CL class that UAX #14 keeps glued to an opening bracket after them: quotes (QU), the solidus. */
+const QUOTE_OR_SOLIDUS = new Set([0x2f, 0x2019, 0x201d, 0xbb, 0x2018, 0x201c, 0xab]);
 
 /** UAX #14 HL: a solidus before a Hebrew letter is no break (LB21b). */
 function isHebrewLetter(cp: number): boolean {
