@@ -26,6 +26,7 @@ describe("lineBreakOpportunities", () => {
     expect(segments("Profile,(2000), a)(b) end.(x)")).toEqual(["Profile,", "(2000), ", "a)", "(b) ", "end.", "(x)"]);
     expect(segments("quote\u201d(inner)")).toEqual(["quote\u201d(inner)"]);
     expect(segments("f(x) a[b]")).toEqual(["f(x) ", "a[b]"]);
+    expect(segments("5%(x) a-(b) Wow!Next C:\\Dir")).toEqual(["5%", "(x) ", "a-", "(b) ", "Wow!", "Next ", "C:\\", "Dir"]);
   });
 
   it("breaks after a solidus only where no whitespace stands in the 65 characters before it", () => {

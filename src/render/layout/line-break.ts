@@ -8,8 +8,9 @@
  *   U+2007, word joiners U+2060/U+FEFF);
  * - after a zero-width space (U+200B), a tab or an object (U+FFFC);
  * - never before closing punctuation, exclamation/question marks, infix separators or small kana,
- *   even after spaces; never after opening punctuation; between closing punctuation (or , . ; : ! ?)
- *   and an opening bracket (`a,|(b)`), but not after a closing quotation mark;
+ *   even after spaces; never after opening punctuation; between closing punctuation (or , . ; : ! ?
+ *   % -) and an opening bracket (`a,|(b)`), but not after a closing quotation mark; after ! and \
+ *   before a letter or digit;
  * - after a run of spaces (before the next non-space);
  * - after a vertical line (|), as after a tab (UAX #14 BA; LibreOffice wraps get|set);
  * - after a hyphen (U+002D, U+2010) only between letters or digits (LibreOffice breaks 10-|12, unlike
@@ -148,7 +149,10 @@ export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
       // UAX #14 LB31: closing punctuation, infix separators and ! ? may end a line before an
       // opening bracket (`Profile,|(2000)`, `end.|(note)`, `a)|(b)`), as LibreOffice wraps; not a
       // closing quotation mark (QU) or a solidus (see above).
-      else if (cls === C.OP && prevCls === C.CL && !QUOTE_OR_SOLIDUS.has(prevCp)) out[i] = 1;
+      else if (cls === C.OP && (prevCls === C.CL || prevCp === 0x25 || prevCp === 0x2d) && !QUOTE_OR_SOLIDUS.has(prevCp)) out[i] = 1;
+      // After ! (UAX #14 EX) and after a backslash (PR), before a letter or digit (LibreOffice wraps
+      // `Wow!|Next`, `C:\Program|Files` without spaces so).
+      else if ((prevCp === 0x21 || prevCp === 0x5c) && isAlphanumeric(cls, cp)) out[i] = 1;
     }
     if (cls !== C.CM) {
       if (cls === C.SP) {
