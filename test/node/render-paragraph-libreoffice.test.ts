@@ -569,7 +569,7 @@ describe.skipIf(!available)("line breaks after a solidus match LibreOffice", () 
 describe.skipIf(!available)("line breaks before an opening bracket match LibreOffice", () => {
   it("wraps Profile,|(2000) and a)|(b), keeps quote”(inner) together", async () => {
     const narrow = (t: string) => `<w:p><w:pPr><w:spacing w:after="0"/><w:ind w:right="${12240 - 2880 - 1100}"/></w:pPr>${r(t, { sizePt: 11 })}</w:p>`;
-    const words = ["Profile,(2000),", "theend.(noteabc)", "alpha)(betagamma)", "xylo;(yellowish)", "Foobar:(barbazqux)", "words](xylophone)", "wow!(amazingly)", "what?(really)", "quote\u201d(inner)", "x 10,(20000)", "12345%(abcdefgh)", "alphabet-(betagamma)", "alphabet!betagamma", "alphabet\\betagamma"];
+    const words = ["Profile,(2000),", "theend.(noteabc)", "alpha)(betagamma)", "xylo;(yellowish)", "Foobar:(barbazqux)", "words](xylophone)", "wow!(amazingly)", "what?(really)", "quote\u201d(inner)", "x 10,(20000)", "12345%(abcdefgh)", "alphabet-(betagamma)", "alphabet!betagamma", "alphabet\\betagamma", "alphab?betagammadelta", "page.php?id=1234567&xy"];
     const docx = buildDocx({ body: words.map(narrow).join("") + sectPr() });
     const lines = async (pdf: Uint8Array) => (await wordBoxes(pdf)).flatMap((pg) => pg.words.map((w) => `${w.text} ${Math.round(w.xMin)}`));
     expect(await lines(await renderDocxToPdf(docx, { fonts: nodeFontSource() }))).toEqual(await lines(await convertWithLibreOffice(docx)));

@@ -27,6 +27,7 @@ describe("lineBreakOpportunities", () => {
     expect(segments("quote\u201d(inner)")).toEqual(["quote\u201d(inner)"]);
     expect(segments("f(x) a[b]")).toEqual(["f(x) ", "a[b]"]);
     expect(segments("5%(x) a-(b) Wow!Next C:\\Dir")).toEqual(["5%", "(x) ", "a-", "(b) ", "Wow!", "Next ", "C:\\", "Dir"]);
+    expect(segments("page.php?id=1")).toEqual(["page.php?", "id=1"]);
   });
 
   it("breaks after a solidus only where no whitespace stands in the 65 characters before it", () => {

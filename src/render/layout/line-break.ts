@@ -150,9 +150,9 @@ export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
       // opening bracket (`Profile,|(2000)`, `end.|(note)`, `a)|(b)`), as LibreOffice wraps; not a
       // closing quotation mark (QU) or a solidus (see above).
       else if (cls === C.OP && (prevCls === C.CL || prevCp === 0x25 || prevCp === 0x2d) && !QUOTE_OR_SOLIDUS.has(prevCp)) out[i] = 1;
-      // After ! (UAX #14 EX) and after a backslash (PR), before a letter or digit (LibreOffice wraps
+      // After ! ? (UAX #14 EX) and after a backslash (PR), before a letter or digit (LibreOffice wraps
       // `Wow!|Next`, `C:\Program|Files` without spaces so).
-      else if ((prevCp === 0x21 || prevCp === 0x5c) && isAlphanumeric(cls, cp)) out[i] = 1;
+      else if ((prevCp === 0x21 || prevCp === 0x3f || prevCp === 0x5c) && isAlphanumeric(cls, cp)) out[i] = 1;
     }
     if (cls !== C.CM) {
       if (cls === C.SP) {
