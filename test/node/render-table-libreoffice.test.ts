@@ -337,6 +337,14 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     expect(mismatches(lo, ours)).toEqual([]);
   });
 
+  it("a percentage table width above 100 % is capped at the text width", async () => {
+    // 113.2 % (w:w="5660" pct) over a grid wider than the page: LibreOffice lays it out at 100 %.
+    const xml = table([["One", "Two", "Three"]], { widths: [3739, 3561, 3559] }).replace('<w:tblW w:w="0" w:type="auto"/>', '<w:tblW w:w="5660" w:type="pct"/>');
+    const { lo, ours } = await compare(doc(xml));
+    expect(lo.flatMap((pg) => pg.words).length).toBe(3);
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
   it("row-level table property exceptions (w:tblPrEx): their sides become every cell's borders, their inside borders and cell margins are ignored", async () => {
     const b = (side: string, sz: number, c: string, v = "single") => `<w:${side} w:val="${v}" w:sz="${sz}" w:space="0" w:color="${c}"/>`;
     const exceptions = [

@@ -102,7 +102,8 @@ const MIN_COLUMN = 12;
 
 function preferredWidth(t: Table, available: number): number | null {
   if (t.width.type === "pt" && t.width.value > 0) return t.width.value;
-  if (t.width.type === "pct" && t.width.value > 0) return t.width.value * available;
+  // LibreOffice caps a percentage width at 100 % (a 113 % table is as wide as the text area).
+  if (t.width.type === "pct" && t.width.value > 0) return Math.min(1, t.width.value) * available;
   return null;
 }
 
