@@ -292,6 +292,14 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     expect(mismatches(lo, ours)).toEqual([]);
   });
 
+  it("an empty paragraph ending a cell right after a nested table takes no room; a second one, or text, does", async () => {
+    const inner = table([["In1"]], { widths: [2400] });
+    const rows: (string | CellSpec)[][] = [[{ content: p("Outer") + inner + p("") }], [{ content: inner + p("") + p("") }], [{ content: inner + p("Tail") }], ["Bottom"]];
+    const { lo, ours } = await compare(doc(table(rows, { widths: [4800] })));
+    expect(lo.flatMap((pg) => pg.words).length).toBe(6);
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
   it("row heights (at least) with bottom- and centre-aligned cells, in a centred table", async () => {
     const rows: (string | CellSpec)[][] = [
       [{ content: "Bottom", vAlign: "bottom" }, { content: "Centre", vAlign: "center" }, "TopText"],

@@ -120,7 +120,8 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   const cellCtx: LayoutContext = { ...ctx, inTableCell: true };
   for (const g of grid.cells) {
     const w = Math.max(edges[g.col + g.colSpan]! - edges[g.col]! - g.cell.margins.left - g.cell.margins.right, 1);
-    content.set(g, withCellEndSpacing(stackBlocks(g.cell.blocks, w, cellCtx), g.cell.blocks, w, cellCtx));
+    const blocks = withoutEndMarkAfterTable(g.cell.blocks);
+    content.set(g, withCellEndSpacing(stackBlocks(blocks, w, cellCtx), blocks, w, cellCtx));
   }
   const roomAbove = t.rows.map((_, r) => horizontalEdgeWidth(t, grid, r - 1, r));
   const heights = rowHeights(t, grid, content, roomAbove);
@@ -128,6 +129,17 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   for (const g of grid.cells) notes[g.row]!.push(...noteRefsOf(g.cell.blocks));
   const drawn = t.bidi ? edges.map((e) => total - e) : edges;
   return { t, grid, edges: drawn, left, content, heights, roomAbove, notes };
+}
+
+/**
+ * A cell ending in a nested table needs a paragraph after it (Word's cell end mark); LibreOffice's
+ * DOCX import drops that paragraph when it is empty, so it takes no room (measured: a cell of
+ * [table, empty paragraph] is as tall as [table]; a second empty paragraph, or text, keeps its line).
+ */
+function withoutEndMarkAfterTable(blocks: Block[]): Block[] {
+  const last = blocks[blocks.length - 1];
+  if (blocks.length < 2 || blocks[blocks.length - 2]!.type !== "table" || last?.type !== "paragraph" || last.inlines.length > 0) return blocks;
+  return blocks.slice(0, -1);
 }
 
 /** Line height of LibreOffice's default face (Liberation Serif: hhea 1825 + 443 + 87 of 2048), em. */
