@@ -21,6 +21,7 @@ import { layoutParagraph } from "../../src/render/layout/paragraph";
 import type { LayoutContext, PaintItem } from "../../src/render/layout/types";
 import type { DocumentModel, Paragraph, ParagraphStyle, RunStyle } from "../../src/render/model/types";
 import { paragraphStyle, runStyle } from "../../src/render/model/testing";
+import { makePng } from "../../src/docx/testing";
 
 const run = promisify(execFile);
 const PNG_1X1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
@@ -406,7 +407,20 @@ const headerTable = (text: string) =>
   [text, "Title"].map((t) => `<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>${p("Line", { spacing: { after: 200, line: 240, lineRule: "auto" } })}${p(t, { spacing: { after: 200, line: 240, lineRule: "auto" } })}</w:tc>`).join("") +
   `</w:tr></w:tbl>${p("", { spacing: { after: 0, line: 240, lineRule: "auto" } })}`;
 
-const DOCUMENT_CASES: { name: string; body: string; headers?: Record<string, string>; footers?: Record<string, string>; sect?: Parameters<typeof sectPr>[0] }[] = [
+const DOCUMENT_CASES: { name: string; body: string; headers?: Record<string, string>; footers?: Record<string, string>; sect?: Parameters<typeof sectPr>[0]; media?: Record<string, Uint8Array> }[] = [
+  {
+    // Pictures parted by line breaks (a 24 pt break here) and spaces make picture lines, not text
+    // lines: each is the paragraph font's height, its 5 pt picture at the top (a text line would put
+    // the picture on the baseline and take the break's 24 pt font: "Below" 16 pt lower).
+    name: "lines of small pictures parted by breaks and spaces take the paragraph font's height",
+    body: [
+      `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>Above</w:t></w:r></w:p>`,
+      `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr>${inlineImage("rIdImg", 20, 5, 1)}<w:r><w:rPr><w:sz w:val="48"/></w:rPr><w:br/></w:r>` +
+        `${inlineImage("rIdImg", 20, 5, 2)}<w:r><w:t xml:space="preserve"> </w:t></w:r><w:r><w:br/></w:r>${inlineImage("rIdImg", 20, 5, 3)}</w:p>`,
+      `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>Below</w:t></w:r></w:p>`,
+    ].join(""),
+    media: { rIdImg: makePng(4, 4) },
+  },
   {
     // ” ’ » after a space and before a letter open a quotation (Arabic text types ” first): a line
     // may end before them (poi__stress010 fits "فإن" before ”جميع).
@@ -457,7 +471,7 @@ const DOCUMENT_CASES: { name: string; body: string; headers?: Record<string, str
 describe.skipIf(!available)("documents match LibreOffice (model and layout)", () => {
   DOCUMENT_CASES.forEach((c) => {
     it(c.name, async () => {
-      const docx = buildDocx({ body: c.body + sectPr(c.sect), headers: c.headers, footers: c.footers });
+      const docx = buildDocx({ body: c.body + sectPr(c.sect), headers: c.headers, footers: c.footers, media: c.media });
       const theirs = await wordBoxes(await convertWithLibreOffice(docx));
       const ours = await wordBoxes(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
       expect(ours.length).toBe(theirs.length);

@@ -466,9 +466,21 @@ class ParagraphLayouter {
     let any = false;
     let hasObject = false;
     let mathDepth = 0;
+    // Spaces and breaks beside pictures without text do not make a text line: the line is a picture
+    // line, its pictures at the top and its height the paragraph's font (LibreOffice, measured:
+    // picture, 24 pt break, picture stand on two 11 pt lines).
+    let objects = false;
+    let words = false;
+    for (let k = start; k < end; k++) {
+      const kind = pieces[k]!.kind;
+      if (kind === "object") objects = true;
+      else if (kind !== "space" && kind !== "break" && kind !== "float") words = true;
+    }
+    const pictureLine = objects && !words;
     for (let k = start; k < end; k++) {
       const pc = pieces[k]!;
       if (pc.kind === "float" || this.blank) continue;
+      if (pictureLine && pc.kind !== "object") continue;
       any = true;
       if (pc.kind === "object") {
         hasObject = true;
