@@ -410,13 +410,15 @@ const headerTable = (text: string) =>
 const DOCUMENT_CASES: { name: string; body: string; headers?: Record<string, string>; footers?: Record<string, string>; sect?: Parameters<typeof sectPr>[0]; media?: Record<string, Uint8Array> }[] = [
   {
     // Pictures parted by line breaks (a 24 pt break here) and spaces make picture lines, not text
-    // lines: each is the paragraph font's height, its 5 pt picture at the top (a text line would put
-    // the picture on the baseline and take the break's 24 pt font: "Below" 16 pt lower).
-    name: "lines of small pictures parted by breaks and spaces take the paragraph font's height",
+    // lines: each is the paragraph style's font height, its 5 pt picture at the top (a text line would
+    // put the picture on the baseline and take the break's 24 pt font: "Below" 16 pt lower); neither
+    // a 24 pt mark nor a 24 pt picture run makes a picture line taller.
+    name: "lines of small pictures parted by breaks and spaces take the paragraph style's font height",
     body: [
       `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>Above</w:t></w:r></w:p>`,
       `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr>${inlineImage("rIdImg", 20, 5, 1)}<w:r><w:rPr><w:sz w:val="48"/></w:rPr><w:br/></w:r>` +
         `${inlineImage("rIdImg", 20, 5, 2)}<w:r><w:t xml:space="preserve"> </w:t></w:r><w:r><w:br/></w:r>${inlineImage("rIdImg", 20, 5, 3)}</w:p>`,
+      `<w:p><w:pPr><w:spacing w:after="0"/><w:rPr><w:sz w:val="48"/></w:rPr></w:pPr>${inlineImage("rIdImg", 20, 5, 4).replace("<w:r>", `<w:r><w:rPr><w:sz w:val="48"/></w:rPr>`)}</w:p>`,
       `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>Below</w:t></w:r></w:p>`,
     ].join(""),
     media: { rIdImg: makePng(4, 4) },

@@ -504,9 +504,12 @@ class ParagraphLayouter {
       if (m.lineHeight(size) > fontHeight) fontHeight = m.lineHeight(size);
     }
     if (fontHeight === 0) {
-      // Nothing but objects (or nothing at all): the paragraph's font sets the minimum height and the spacing.
-      const face = this.markFace();
-      const size = this.emptyLineStyle().size;
+      // Nothing but objects (or nothing at all): the paragraph's font sets the minimum height and the
+      // spacing. For a picture line that is the paragraph style's font, not the mark's or the
+      // picture run's (LibreOffice, measured: a 24 pt mark leaves an 11 pt style's picture line 11 pt).
+      const own = pictureLine && this.p.styleRun ? this.p.styleRun : undefined;
+      const face = own ? this.ctx.fonts.face({ family: own.font, bold: own.bold, italic: own.italic }) : this.markFace();
+      const size = own ? own.size : this.emptyLineStyle().size;
       fontHeight = face.lineHeight(size);
       if (!any) ascent = face.ascent(size);
       below = Math.max(0, fontHeight - ascent);
