@@ -169,6 +169,19 @@ const cases: Record<string, Uint8Array> = {
       paragraphs(3, 8),
     media: { rIdImg: makePng(30, 20) },
   }),
+  // A square-wrapped picture anchored to its line 30 pt "up" (posOffset -30 pt): LibreOffice 7.4
+  // measures a line-relative offset upwards, so it sits 30 pt below the line's top, beside the
+  // paragraph's third and fourth lines, which wrap beside it (Word would put it above the line).
+  lineFloat: B.buildDocx({
+    body:
+      paragraphs(2) +
+      B.p([
+        anchoredImage("rIdImg", 200, 40, `<wp:wrapSquare wrapText="bothSides"/>`, `<wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="line"><wp:posOffset>-381000</wp:posOffset></wp:positionV>`),
+        lorem(3) + " " + lorem(4),
+      ]) +
+      paragraphs(2, 5),
+    media: { rIdImg: makePng(30, 20) },
+  }),
   // Autospacing (HTML-like 14 pt): none before the document's first paragraph, before a cell's
   // first or after its last paragraph; kept elsewhere, including at the top of a new section.
   autospacing: B.buildDocx({
@@ -405,6 +418,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
     expect(r.within5pt, r.misses.join("\n")).toBeGreaterThanOrEqual(minShare);
     return r;
   };
+
+  it("a picture anchored to a line with a negative offset sits below the line's top and the lines beside it wrap", () => {
+    check("lineFloat");
+  });
 
   it("three pages of paragraphs break after the same lines", () => {
     expect(check("threePages").pages[1]).toBe(3);

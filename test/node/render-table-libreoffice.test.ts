@@ -20,6 +20,7 @@ import { placeTable } from "../../src/render/layout/table";
 import { renderDocxToPdf } from "../../src/render/index";
 import type { FlowCursor, LayoutContext, PaintItem } from "../../src/render/layout/types";
 import type { FontBook } from "../../src/render/fonts/types";
+import { makePng } from "../../src/docx/testing";
 
 /** How far (pt) our word may be from LibreOffice's; both use the same font metrics and widths. */
 const TOLERANCE = 1;
@@ -297,6 +298,26 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     const rows: (string | CellSpec)[][] = [[{ content: p("Outer") + inner + p("") }], [{ content: inner + p("") + p("") }], [{ content: inner + p("Tail") }], ["Bottom"]];
     const { lo, ours } = await compare(doc(table(rows, { widths: [4800] })));
     expect(lo.flatMap((pg) => pg.words).length).toBe(6);
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
+  it("a wrapped picture anchored to a line is offset upwards from it (LibreOffice 7.4) and its cell grows to hold it", async () => {
+    // positionV relativeFrom="line": -60 pt puts the picture 60 pt below the line's top in
+    // LibreOffice 7.4 (Word: above, inside the cell), and the row grows to the picture's bottom.
+    const picture = (offsetPt: number, id: number) =>
+      `<w:r><w:drawing><wp:anchor distT="19050" distB="19050" distL="0" distR="0" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="0">` +
+      `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="line"><wp:posOffset>${offsetPt * 12700}</wp:posOffset></wp:positionV>` +
+      `<wp:extent cx="63500" cy="63500"/><wp:effectExtent l="0" t="0" r="0" b="0"/><wp:wrapTopAndBottom/><wp:docPr id="${id}" name="Picture ${id}"/>` +
+      `<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic><pic:nvPicPr><pic:cNvPr id="${id}" name="p"/><pic:cNvPicPr/></pic:nvPicPr>` +
+      `<pic:blipFill><a:blip r:embed="rIdPic"/><a:stretch><a:fillRect/></a:stretch></pic:blipFill><pic:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="63500" cy="63500"/></a:xfrm>` +
+      `<a:prstGeom prst="rect"><a:avLst/></a:prstGeom></pic:spPr></pic:pic></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r>`;
+    const rows: (string | CellSpec)[][] = [
+      [{ content: p("Top") + p("Date") + `<w:p>${picture(-60, 1)}</w:p>` }, "Side"],
+      ["Below", "End"],
+    ];
+    const docx = buildDocx({ body: table(rows, { widths: [3600, 3600] }) + p(""), settings: SETTINGS_14, styles: STYLES_SINGLE, media: { rIdPic: makePng(4, 4) } });
+    const { lo, ours } = await compare(docx);
+    expect(lo.flatMap((pg) => pg.words).length).toBe(5);
     expect(mismatches(lo, ours)).toEqual([]);
   });
 

@@ -39,6 +39,15 @@ function alignIn(start: number, extent: number, size: number, align: string | un
   }
 }
 
+/**
+ * Offset of a float's top from its line's top. LibreOffice 7.4 takes a DOCX offset relative to the
+ * line (positionV relativeFrom="line") upwards: +20 pt puts the picture 20 pt above the line's top,
+ * -20 pt below it (measured in the body and in table cells), where Word puts it the other way.
+ */
+export function lineOffset(anchor: Anchor): number {
+  return -(anchor.y.offset ?? 0);
+}
+
 /** Top-left corner of a float of `width` x `height` anchored by `anchor` within `frame`. */
 export function positionFloat(anchor: Anchor, width: number, height: number, frame: AnchorFrame): { x: number; y: number } {
   const m = frame.margins;
@@ -85,7 +94,8 @@ export function positionFloat(anchor: Anchor, width: number, height: number, fra
   }
   let x = alignIn(hx[0], hx[1], width, anchor.x.align, anchor.x.offset);
   // Paragraph/line alignments have no extent: align top is the reference itself.
-  let y = vy[1] === 0 && anchor.y.align ? vy[0] : alignIn(vy[0], vy[1], height, anchor.y.align, anchor.y.offset);
+  const yOffset = anchor.y.relativeTo === "line" ? lineOffset(anchor) : anchor.y.offset;
+  let y = vy[1] === 0 && anchor.y.align ? vy[0] : alignIn(vy[0], vy[1], height, anchor.y.align, yOffset);
   // Keep the object on the page, as both Word and LibreOffice do by default.
   x = clamp(x, Math.min(0, frame.pageWidth - width), Math.max(0, frame.pageWidth - width));
   y = clamp(y, Math.min(0, frame.pageHeight - height), Math.max(0, frame.pageHeight - height));

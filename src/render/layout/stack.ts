@@ -13,12 +13,13 @@ import { shiftItem } from "./table-items";
 import { isVisible } from "./table-borders";
 import { chartItems } from "./chart";
 import { shownBlocks } from "./hidden-paragraph";
+import { lineOffset } from "./floats";
 
 /** Word's default text box insets (left/right, top/bottom), pt: where a text box's text starts. */
 export const BOX_INSET_X = 7.2;
 export const BOX_INSET_Y = 3.6;
 
-export const stackBlocks: StackBlocks = (allBlocks, width, ctx) => {
+export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
   const blocks = shownBlocks(allBlocks);
   const items: PaintItem[] = [];
   const breakPoints: number[] = [];
@@ -27,6 +28,8 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx) => {
   /** The paragraph just above, for contextual spacing (null after a table or at the top). */
   let prev: Paragraph | null = null;
   let pendingAfter = 0;
+  /** Bottom of the lowest float a cell grows to hold. */
+  let floatBottom = 0;
   /**
    * Moves the cursor down by the spacing between two blocks. A block's end is only a place to
    * split a cell once the spacing below it fits too (LibreOffice): its break point moves down with it.
@@ -59,7 +62,7 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx) => {
     const next = blocks[i + 1];
     const above = blocks[i - 1];
     const join = { prev: above?.type === "paragraph" && bordersJoin(above, block), next: next?.type === "paragraph" && bordersJoin(block, next) };
-    const laid = stackParagraph(block, width, ctx, join);
+    const laid = stackParagraph(block, width, ctx, join, opts?.inCell ?? false);
     const sameAsPrev = prev !== null && prev.style.styleId === block.style.styleId;
     const sameAsNext = next?.type === "paragraph" && next.style.styleId === block.style.styleId;
     // LibreOffice drops automatic (HTML-like) space before the first and after the last paragraph of a
@@ -69,6 +72,7 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx) => {
     // LibreOffice keeps the larger of the space after and the next space before (they do not add up).
     gap(Math.max(pendingAfter, before));
     for (const item of laid.items) items.push(shiftItem(item, 0, y));
+    if (laid.floatBottom) floatBottom = Math.max(floatBottom, y + laid.floatBottom);
     for (const bp of laid.breakPoints) breakPoints.push(y + bp);
     for (const [bp, trim] of laid.continueTrim ?? []) continueTrim.set(y + bp, trim);
     y += laid.height;
@@ -77,6 +81,10 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx) => {
     prev = block;
   });
   gap(pendingAfter);
+  if (floatBottom > y) {
+    if (breakPoints[breakPoints.length - 1] === y) breakPoints[breakPoints.length - 1] = floatBottom;
+    y = floatBottom;
+  }
   return { height: y, items, breakPoints, spaceBelow: pendingAfter, continueTrim };
 };
 
@@ -113,7 +121,7 @@ function bordersJoin(a: Paragraph, b: Paragraph): boolean {
 }
 
 /** One paragraph's lines, shading and borders from y = 0, and its spacing (applied by the caller). */
-function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext, join = { prev: false, next: false }): StackedBlocks & { spaceBefore: number; spaceAfter: number } {
+function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext, join = { prev: false, next: false }, inCell = false): StackedBlocks & { spaceBefore: number; spaceAfter: number; floatBottom?: number } {
   const laid = layoutParagraph(p, width, ctx);
   const { shading } = p.style;
   // Inside a bordered group the joined sides are not drawn and take no room.
@@ -134,12 +142,22 @@ function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext, join = 
     y += line.height;
     breakPoints.push(y);
   });
+  const floats = laid.floats.map((f) => ({ f, items: floatItems(f, lineTops[f.line] ?? top, width, ctx) }));
+  // A cell grows to hold the floats its text wraps around (LibreOffice, measured: a wrapped picture
+  // below a cell's text makes the row reach its bottom, the space after the text not added below it;
+  // one with no wrap or behind the text does not).
+  let floatBottom = 0;
+  if (inCell) {
+    for (const { f, items: fi } of floats) {
+      if (f.anchor.behindText || f.anchor.wrap === "none") continue;
+      for (const item of fi) if (item.kind === "image" || item.kind === "rect") floatBottom = Math.max(floatBottom, item.y + item.height);
+    }
+  }
   const height = y + bottom;
   const left = p.style.indentLeft;
   const right = width - p.style.indentRight;
   const items: PaintItem[] = [];
   if (shading && right > left && height > 0) items.push({ kind: "rect", x: left, y: 0, width: right - left, height, fill: shading });
-  const floats = laid.floats.map((f) => ({ f, items: floatItems(f, lineTops[f.line] ?? top, width, ctx) }));
   for (const { f, items: fi } of floats) if (f.anchor.behindText) items.push(...fi);
   items.push(...lineItems);
   for (const { f, items: fi } of floats) if (!f.anchor.behindText) items.push(...fi);
@@ -151,7 +169,7 @@ function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext, join = 
   if (isVisible(borders.right)) edge(borders.right, right + borders.right.space, 0, right + borders.right.space, height);
   // The last line's bottom is the block's end, not a place to split it.
   if (breakPoints.length > 0) breakPoints[breakPoints.length - 1] = height;
-  return { height, items, breakPoints, continueTrim, spaceBefore: laid.spaceBefore, spaceAfter: laid.spaceAfter };
+  return { height, items, breakPoints, continueTrim, spaceBefore: laid.spaceBefore, spaceAfter: laid.spaceAfter, floatBottom };
 }
 
 /**
@@ -165,8 +183,9 @@ function floatItems(f: FloatingObject, lineTop: number, width: number, ctx: Layo
   const h = inline.height;
   if (!(w > 0 && h > 0 && Number.isFinite(w) && Number.isFinite(h))) return [];
   const align = anchor.x.align;
-  const x = align === "center" ? (width - w) / 2 : align === "right" || align === "outside" ? width - w : align ? 0 : (anchor.x.offset ?? 0);
-  const y = (anchor.y.relativeTo === "line" ? lineTop : 0) + (anchor.y.offset ?? 0);
+  // Not left of the box (LibreOffice keeps a picture offset left of its cell at the cell's edge).
+  const x = Math.max(0, align === "center" ? (width - w) / 2 : align === "right" || align === "outside" ? width - w : align ? 0 : (anchor.x.offset ?? 0));
+  const y = anchor.y.relativeTo === "line" ? lineTop + lineOffset(anchor) : (anchor.y.offset ?? 0);
   if (inline.type === "image") return [{ kind: "image", x, y, width: w, height: h, image: inline.image }];
   const out: PaintItem[] = [];
   if (inline.fill) out.push({ kind: "rect", x, y, width: w, height: h, fill: inline.fill });

@@ -121,7 +121,7 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   for (const g of grid.cells) {
     const w = Math.max(edges[g.col + g.colSpan]! - edges[g.col]! - g.cell.margins.left - g.cell.margins.right, 1);
     const blocks = withoutEndMarkAfterTable(g.cell.blocks);
-    content.set(g, withCellEndSpacing(stackBlocks(blocks, w, cellCtx), blocks, w, cellCtx));
+    content.set(g, withCellEndSpacing(stackBlocks(blocks, w, cellCtx, { inCell: true }), blocks, w, cellCtx));
   }
   const roomAbove = t.rows.map((_, r) => horizontalEdgeWidth(t, grid, r - 1, r));
   const heights = rowHeights(t, grid, content, roomAbove);
