@@ -409,6 +409,24 @@ const headerTable = (text: string) =>
 
 const DOCUMENT_CASES: { name: string; body: string; headers?: Record<string, string>; footers?: Record<string, string>; sect?: Parameters<typeof sectPr>[0]; media?: Record<string, Uint8Array> }[] = [
   {
+    // 24 pt tabs, spaces or a line break beside 10 pt text do not make the line taller (each line
+    // below would move down by about 16 pt if they counted); a 24 pt break alone on its line does.
+    name: "tabs, spaces and breaks in a larger font do not size a line that has text",
+    body: (() => {
+      const run = (sz: number, inner: string) => `<w:r><w:rPr><w:sz w:val="${sz}"/></w:rPr>${inner}</w:r>`;
+      const para = (x: string) => `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:rPr><w:sz w:val="20"/></w:rPr></w:pPr>${x}</w:p>`;
+      const t = (text: string) => run(20, `<w:t>${text}</w:t>`);
+      return [
+        para(t("Above")),
+        para(run(48, "<w:tab/><w:tab/>") + t("Tabbed")),
+        para(t("Lead") + run(48, `<w:t xml:space="preserve">   </w:t>`) + t("Spaced")),
+        para(t("Broken") + run(48, "<w:br/>") + t("Next")),
+        para(run(48, "<w:br/>") + t("Alone")),
+        para(t("Below")),
+      ].join("");
+    })(),
+  },
+  {
     // Pictures parted by line breaks (a 24 pt break here) and spaces make picture lines, not text
     // lines: each is the paragraph style's font height, its 5 pt picture at the top (a text line would
     // put the picture on the baseline and take the break's 24 pt font: "Below" 16 pt lower); neither
