@@ -374,6 +374,15 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     expect(mismatches(lo, ours)).toEqual([]);
   });
 
+  it("a percentage table width is kept in whole percent, truncated", async () => {
+    // 78.76 % (w:w="3938" pct) lays out at 78 %: 0.76 % of the text width is 3.6 pt, so the second
+    // column's text would start 3 pt further right; the grid (7291 tw, 7301 wanted) is scaled to it.
+    const xml = table([["Description", "Name"], ["Two", "Three"]], { widths: [6184, 1107] }).replace('<w:tblW w:w="0" w:type="auto"/>', '<w:tblW w:w="3938" w:type="pct"/>');
+    const { lo, ours } = await compare(doc(xml));
+    expect(lo.flatMap((pg) => pg.words).length).toBe(4);
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
   it("row-level table property exceptions (w:tblPrEx): their sides become every cell's borders, their inside borders and cell margins are ignored", async () => {
     const b = (side: string, sz: number, c: string, v = "single") => `<w:${side} w:val="${v}" w:sz="${sz}" w:space="0" w:color="${c}"/>`;
     const exceptions = [

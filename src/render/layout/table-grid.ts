@@ -90,7 +90,8 @@ export function columnWidths(t: Table, grid: TableGrid, available: number): numb
   }
   const target = preferredWidth(t, available);
   const sum = widths.reduce((s, w) => s + w, 0);
-  if (target !== null && sum > 0 && Math.abs(target - sum) > 0.5) {
+  // A percentage width always sets the width; a fixed one only when it differs by more than 0.5 pt.
+  if (target !== null && sum > 0 && Math.abs(target - sum) > (t.width.type === "pct" ? 0.01 : 0.5)) {
     const k = target / sum;
     for (let c = 0; c < n; c++) widths[c]! *= k;
   }
@@ -102,8 +103,9 @@ const MIN_COLUMN = 12;
 
 function preferredWidth(t: Table, available: number): number | null {
   if (t.width.type === "pt" && t.width.value > 0) return t.width.value;
-  // LibreOffice caps a percentage width at 100 % (a 113 % table is as wide as the text area).
-  if (t.width.type === "pct" && t.width.value > 0) return Math.min(1, t.width.value) * available;
+  // LibreOffice keeps a percentage width in whole percent, truncated (78.76 % lays out at 78 %), and
+  // caps it at 100 % (a 113 % table is as wide as the text area).
+  if (t.width.type === "pct" && t.width.value > 0) return Math.min(100, Math.max(1, Math.floor(t.width.value * 100 + 1e-6))) / 100 * available;
   return null;
 }
 
