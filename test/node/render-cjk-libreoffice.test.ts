@@ -42,6 +42,9 @@ const DOC = B.buildDocx({
     para(cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十；下一行。", "SimSun", 11.5)) +
     para(cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十？下一行。", "SimSun", 11.5)) +
     para(cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十）下一行。", "SimSun", 11.5)) +
+    // ASCII ) after Latin letters is Latin, even in a Chinese-language run: it does not hang, and the
+    // word ending the paragraph with it wraps (18 "abcd " and "abcdefg" fill 467 of the 468 pt line; ")" would end at 470).
+    para(`<w:r><w:rPr><w:sz w:val="22"/><w:lang w:eastAsia="zh-CN"/></w:rPr><w:t xml:space="preserve">${"abcd ".repeat(18)}abcdefg)</w:t></w:r>`) +
     // Last: LibreOffice's Korean is drawn narrower (see below), so it would move what follows.
     para(cjk(KO, "Malgun Gothic", 11)) +
     B.sectPr(),

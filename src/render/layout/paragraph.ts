@@ -884,10 +884,16 @@ export type { RunStyle };
  */
 const HANGING = /[\u3001\u3002\uff0c\uff0e\uff1b\uff1a\uff1f\uff01,.)]$/u;
 
+/** An ideograph, kana, Hangul or full-width form at the end of a string. */
+const EAST_ASIAN_BEFORE = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]$/u;
+
 /** Width of the hanging punctuation ending a text piece (0 when none). */
 function hangingWidth(pc: Piece): number {
   const m = HANGING.exec(pc.text);
   if (!m || m[0].length === pc.text.length) return 0;
+  // ASCII , . ) take the script of the letter before them: after Latin text they are Latin and do
+  // not hang (LibreOffice, measured: "Paragraphs)" in a Chinese-language run wraps whole).
+  if (m[0] <= "\u007f" && !EAST_ASIAN_BEFORE.test(pc.text.slice(0, -m[0].length))) return 0;
   return (pc.face.widthOf(m[0], pc.size) * pc.style.scale) / 100 + pc.style.charSpacing * m[0].length;
 }
 
