@@ -411,7 +411,8 @@ const DOCUMENT_CASES: { name: string; body: string; headers?: Record<string, str
   {
     // 24 pt tabs, spaces or a line break beside 10 pt text do not make the line taller (each line
     // below would move down by about 16 pt if they counted); a 24 pt break alone on its line does.
-    name: "tabs, spaces and breaks in a larger font do not size a line that has text",
+    // Under 1.5 lines a 28 pt space still sets the proportional extra (half its line, not 10 pt's).
+    name: "tabs, spaces and breaks in a larger font do not size a line that has text, but set its proportional spacing",
     body: (() => {
       const run = (sz: number, inner: string) => `<w:r><w:rPr><w:sz w:val="${sz}"/></w:rPr>${inner}</w:r>`;
       const para = (x: string) => `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:rPr><w:sz w:val="20"/></w:rPr></w:pPr>${x}</w:p>`;
@@ -422,6 +423,7 @@ const DOCUMENT_CASES: { name: string; body: string; headers?: Record<string, str
         para(t("Lead") + run(48, `<w:t xml:space="preserve">   </w:t>`) + t("Spaced")),
         para(t("Broken") + run(48, "<w:br/>") + t("Next")),
         para(run(48, "<w:br/>") + t("Alone")),
+        `<w:p><w:pPr><w:spacing w:after="0" w:line="360" w:lineRule="auto"/></w:pPr>${t("Half")}${run(56, `<w:t xml:space="preserve"> </w:t>`)}${t("Wide")}</w:p>`,
         para(t("Below")),
       ].join("");
     })(),

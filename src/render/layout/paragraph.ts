@@ -480,11 +480,17 @@ class ParagraphLayouter {
       else if (kind === "tab") tabs = true;
     }
     const pictureLine = objects && !inked && !tabs;
+    let blankFontHeight = 0;
     const blanksIdle = objects || inked;
     for (let k = start; k < end; k++) {
       const pc = pieces[k]!;
       if (pc.kind === "float" || this.blank) continue;
-      if (blanksIdle && (pc.kind === "space" || pc.kind === "tab" || pc.kind === "break")) continue;
+      if (blanksIdle && (pc.kind === "space" || pc.kind === "tab" || pc.kind === "break")) {
+        // ... but their font still sets the proportional spacing of a text line (measured: a 14 pt
+        // space between 12 pt words at 1.5 lines adds half of 14 pt's line, not of 12 pt's).
+        if (inked && pc.kind !== "break") blankFontHeight = Math.max(blankFontHeight, pc.metrics.lineHeight(pc.size));
+        continue;
+      }
       any = true;
       if (pc.kind === "object") {
         hasObject = true;
@@ -521,7 +527,7 @@ class ParagraphLayouter {
     if (mathDepth > below) below = mathDepth;
     const natural = ascent + below;
     // Without objects the whole line (raised and lowered text included) is the font height.
-    if (!hasObject) fontHeight = natural;
+    if (!hasObject) fontHeight = Math.max(natural, blankFontHeight);
     this.lastNatural = fontHeight;
     const { height: h0, baseline: b0 } = this.spaced(natural, ascent, this.lines.length === 0, fontHeight);
     const height = h0 + dy;
