@@ -271,6 +271,19 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     return table(rows, { widths: [3000, 3000], ...props });
   }
 
+  it("a row split between paragraphs continues on the next page with the next paragraph's space before", async () => {
+    // Each paragraph of the tall cell has 12 pt before: the one opening page 2 keeps it (12 pt lower
+    // than a row continued inside a paragraph would start).
+    const rows: (string | CellSpec)[][] = [];
+    for (let i = 1; i <= 26; i++) rows.push([`Line${i}`, `W${i}`]);
+    rows.push([{ content: Array.from({ length: 10 }, (_, i) => p(`Tall${i + 1}`, { spacing: { before: 240, after: 0 } })).join("") }, "Beside"]);
+    rows.push(["Following", "Last"]);
+    const { lo, ours } = await compare(doc(table(rows, { widths: [3000, 3000] })));
+    expect(lo.length).toBe(2);
+    expect(lo[1]!.words[0]!.text).toMatch(/^Tall/);
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
   it("a row that may split is cut at a line boundary of its cell and continues on the next page", async () => {
     const { lo, ours } = await compare(doc(tallRowTable(27, 10)));
     expect(lo.length).toBe(2);
