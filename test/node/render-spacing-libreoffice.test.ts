@@ -89,6 +89,27 @@ describe.skipIf(!have)("unknown families with a font-table alternate name, again
     const far = offsets((await wordBoxes(loPdf))[0]!.words, (await wordBoxes(ourPdf))[0]!.words).filter((o) => !(Math.abs(o.dx) <= 2 && Math.abs(o.dy) <= 2));
     expect(far).toEqual([]);
   }, 120_000);
+
+  it("ignores the font table's fixed pitch, modern class and monospaced PANOSE (Noto Sans); Consolas by name is mono", async () => {
+    const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`;
+    const fontTable =
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:fonts ${W}>` +
+      // As in poi__stress004 (Literata: modern, variable pitch) and Word's own entries for fixed-pitch faces.
+      `<w:font w:name="Literata"><w:panose1 w:val="00000000000000000000"/><w:charset w:val="00"/><w:family w:val="modern"/><w:notTrueType/><w:pitch w:val="variable"/></w:font>` +
+      `<w:font w:name="Lucida Console"><w:panose1 w:val="020B0609040504020204"/><w:family w:val="modern"/><w:pitch w:val="fixed"/></w:font>` +
+      `<w:font w:name="Consolas"><w:panose1 w:val="020B0609020204030204"/><w:family w:val="modern"/><w:pitch w:val="fixed"/></w:font>` +
+      `</w:fonts>`;
+    const text = (tag: string) => Array.from({ length: 40 }, (_, i) => `${tag}${i}`).join(" ");
+    for (const font of ["Literata", "Lucida Console", "Consolas"]) {
+      const doc = B.buildDocx({ body: B.p(text("www"), { run: { font, sizePt: 11 } }), extra: { "word/fontTable.xml": fontTable } });
+      const ourPdf = await renderDocxToPdf(doc, { fonts: nodeFontSource() });
+      const loPdf = await convertWithLibreOffice(doc);
+      const names = async (pdf: Uint8Array) => [...new Set((await pdfFonts(pdf)).map((f) => f.name.replace(/-Regular$/, "")))].sort();
+      expect(await names(ourPdf), font).toEqual(await names(loPdf));
+      const far = offsets((await wordBoxes(loPdf))[0]!.words, (await wordBoxes(ourPdf))[0]!.words).filter((o) => !(Math.abs(o.dx) <= 2 && Math.abs(o.dy) <= 2));
+      expect(far, font).toEqual([]);
+    }
+  }, 180_000);
 });
 
 describe.skipIf(!have)("table row heights against LibreOffice", () => {

@@ -123,7 +123,9 @@ const KNOWN: Record<string, FamilyId> = {
  * (Georgia) come out in Noto Serif. So an unknown sans → Noto Sans, as LibreOffice does, rather
  * than Carlito or Arimo. An unknown serif (font table `roman` or serif PANOSE) → Noto Serif: here we
  * follow the document's own description rather than LibreOffice, since the author saw a serif face.
- * Fixed pitch → Noto Sans Mono, as LibreOffice picks it.
+ * Mono only by name (Consolas → Noto Sans Mono, as fontconfig knows it): LibreOffice 7.4 ignores the
+ * font table's fixed pitch, `modern` class and monospaced PANOSE (measured: all three, and Lucida
+ * Console and MS Gothic with Word's entries, come out in Noto Sans).
  */
 export const UNKNOWN_SANS: FamilyId = "NotoSans";
 export const UNKNOWN_SERIF: FamilyId = "NotoSerif";
@@ -151,8 +153,8 @@ function panoseClass(panoseHex: string | undefined): "sans" | "serif" | "mono" |
 }
 
 /**
- * The catalog family that renders `name`: a known substitute, else by the font table's class: fixed
- * pitch or `modern` → mono, `roman` or a serif PANOSE → serif, otherwise sans. The font table's
+ * The catalog family that renders `name`: a known substitute, else by the font table's class:
+ * `roman` or a serif PANOSE → serif, otherwise sans (never mono: see UNKNOWN_MONO). The font table's
  * alternate name (w:altName) is not followed: LibreOffice 7.4 ignores it for Latin text ("inherit"
  * with altName Times New Roman, "Bremen Bd BT" with altName Courier New both come out in Noto Sans).
  */
@@ -165,9 +167,7 @@ export function substituteFamily(name: string, fontTable?: ReadonlyMap<string, F
   // Mincho, MS Gothic, 宋体 with fixed pitch, roman or modern class and their PANOSE).
   if (entry && EAST_ASIAN_CHARSETS.has(entry.charset ?? "")) return UNKNOWN_SANS;
   if (entry) {
-    if (entry.pitch === "fixed" || entry.family === "modern") return UNKNOWN_MONO;
     const byPanose = panoseClass(entry.panose);
-    if (byPanose === "mono") return UNKNOWN_MONO;
     if (entry.family === "roman") return UNKNOWN_SERIF;
     if (entry.family === "swiss") return UNKNOWN_SANS;
     if (byPanose === "serif") return UNKNOWN_SERIF;
