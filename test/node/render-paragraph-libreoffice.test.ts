@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDocx, inlineImage, numbering, numberingPart, p, r, sectPr, type ParagraphProps } from "../support/docx-builder";
+import { buildDocx, DEFAULT_STYLES, inlineImage, numbering, numberingPart, p, r, sectPr, type ParagraphProps } from "../support/docx-builder";
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes } from "./support/libreoffice";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
@@ -407,7 +407,31 @@ const headerTable = (text: string) =>
   [text, "Title"].map((t) => `<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>${p("Line", { spacing: { after: 200, line: 240, lineRule: "auto" } })}${p(t, { spacing: { after: 200, line: 240, lineRule: "auto" } })}</w:tc>`).join("") +
   `</w:tr></w:tbl>${p("", { spacing: { after: 0, line: 240, lineRule: "auto" } })}`;
 
-const DOCUMENT_CASES: { name: string; body: string; headers?: Record<string, string>; footers?: Record<string, string>; sect?: Parameters<typeof sectPr>[0]; media?: Record<string, Uint8Array> }[] = [
+const BIG_CHAR_STYLE =
+  `<w:style w:type="character" w:customStyle="1" w:styleId="Big"><w:name w:val="Big"/><w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:cs="Arial"/><w:sz w:val="56"/><w:szCs w:val="56"/></w:rPr></w:style>`;
+const emptyParas = (rPr: string, inner = "") =>
+  Array.from({ length: 3 }, () => `<w:p><w:pPr><w:bidi/><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:rPr>${rPr}</w:rPr></w:pPr>${inner}</w:p>`).join("");
+const marker = (text: string) => `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+
+const DOCUMENT_CASES: { name: string; body: string; styles?: string; headers?: Record<string, string>; footers?: Record<string, string>; sect?: Parameters<typeof sectPr>[0]; media?: Record<string, Uint8Array> }[] = [
+  {
+    // An empty paragraph's height: the mark's character style counts only with a bookmark in the
+    // paragraph (Word's _GoBack), and a right-to-left mark takes w:sz, not w:szCs (28 pt would move
+    // every marker below down by tens of points; 10 pt where it is 28 pt up).
+    name: "empty paragraphs: the mark's character style only with a bookmark, a right-to-left mark's Western size",
+    styles: DEFAULT_STYLES + BIG_CHAR_STYLE,
+    body: [
+      marker("Start"),
+      emptyParas(`<w:rStyle w:val="Big"/><w:rtl/>`),
+      marker("Styled"),
+      emptyParas(`<w:rStyle w:val="Big"/><w:rtl/>`, `<w:bookmarkStart w:id="0" w:name="_GoBack"/><w:bookmarkEnd w:id="0"/>`),
+      marker("Bookmarked"),
+      emptyParas(`<w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:cs="Arial"/><w:sz w:val="20"/><w:szCs w:val="56"/><w:rtl/>`),
+      marker("SmallWestern"),
+      emptyParas(`<w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:cs="Arial"/><w:sz w:val="56"/><w:szCs w:val="20"/><w:rtl/>`),
+      marker("End"),
+    ].join(""),
+  },
   {
     // 24 pt tabs, spaces or a line break beside 10 pt text do not make the line taller (each line
     // below would move down by about 16 pt if they counted); a 24 pt break alone on its line does.
@@ -493,7 +517,7 @@ const DOCUMENT_CASES: { name: string; body: string; headers?: Record<string, str
 describe.skipIf(!available)("documents match LibreOffice (model and layout)", () => {
   DOCUMENT_CASES.forEach((c) => {
     it(c.name, async () => {
-      const docx = buildDocx({ body: c.body + sectPr(c.sect), headers: c.headers, footers: c.footers, media: c.media });
+      const docx = buildDocx({ body: c.body + sectPr(c.sect), styles: c.styles, headers: c.headers, footers: c.footers, media: c.media });
       const theirs = await wordBoxes(await convertWithLibreOffice(docx));
       const ours = await wordBoxes(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
       expect(ours.length).toBe(theirs.length);

@@ -171,7 +171,7 @@ class ParagraphLayouter {
 
   /** The font of a line without text: the paragraph mark's, or the style's for a blank paragraph. */
   private emptyLineStyle() {
-    return this.blank ? this.p.styleRun! : this.p.markStyle;
+    return this.blank ? this.p.styleRun! : (this.p.emptyLine ?? this.p.markStyle);
   }
 
   private markFace() {

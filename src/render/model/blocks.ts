@@ -150,6 +150,8 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
 
   const styleRun = ctx.runStyle(base, "", () => ({ style: toRunStyle(resolveRun(ctx, base, undefined)) })).style;
   const para: Paragraph = { type: "paragraph", style: toParagraphStyle(props, styleId), inlines: [], markStyle, styleRun };
+  const emptyLine = emptyLineStyle(ctx, base, markRPr, p.children.some((c) => c.name === "bookmarkStart" || c.name === "bookmarkEnd"));
+  if (emptyLine) para.emptyLine = emptyLine;
   if (level) {
     const label = numbering.next(numId, ilvl);
     if (label) {
@@ -209,6 +211,20 @@ function charStyled(ctx: ParseContext, base: RunProps, rStyle: string | undefine
 }
 
 const NO_CELL = {};
+
+/**
+ * The mark's formatting for an empty paragraph's line where it is not the mark style: LibreOffice
+ * takes the Western size (w:sz, not w:szCs) even for a right-to-left mark, and drops the mark's
+ * character style unless a bookmark sits in the paragraph (measured: Word's _GoBack bookmark makes
+ * the line as tall as the character style's font). Undefined when that changes nothing.
+ */
+function emptyLineStyle(ctx: ParseContext, base: RunProps, markRPr: XNode | undefined, bookmark: boolean): RunStyle | undefined {
+  const direct = readRunProps(markRPr, ctx.env);
+  const dropStyle = direct.rStyle !== undefined && !bookmark;
+  if (!dropStyle && !(direct.rtl ?? base.rtl) && !(direct.complexScript ?? base.complexScript)) return undefined;
+  const props = dropStyle ? overlayRun(base, { ...direct, rStyle: undefined }) : resolveRun(ctx, base, markRPr);
+  return toRunStyle({ ...props, rtl: false, complexScript: false });
+}
 
 function resolveRun(ctx: ParseContext, base: RunProps, rPr: XNode | undefined): RunProps {
   const direct = readRunProps(rPr, ctx.env);

@@ -245,6 +245,12 @@ export interface Paragraph {
   /** Formatting of the paragraph mark: gives an empty paragraph its height. */
   markStyle: RunStyle;
   /**
+   * Where it differs from `markStyle`: the mark's formatting as an empty paragraph's line takes it in
+   * LibreOffice, without the mark's character style (w:rStyle) and at its Western size and font even
+   * when the mark is right-to-left (measured).
+   */
+  emptyLine?: RunStyle;
+  /**
    * The paragraph style's run formatting, without the mark's or the runs' direct formatting: a
    * paragraph of nothing but spaces and tabs is as tall as this font (LibreOffice, measured).
    */
