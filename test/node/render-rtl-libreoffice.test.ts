@@ -293,3 +293,21 @@ describe.skipIf(!have)("an Arabic word broken by characters against LibreOffice"
     expect(ours[0]!.words.map((w) => w.text)).toEqual(lo[0]!.words.map((w) => w.text));
   });
 });
+
+describe.skipIf(!have)("Latin text in a stand-in's right-to-left run against LibreOffice", () => {
+  it("keeps the run's own face (Noto Sans) in a left-to-right level run holding Latin letters, the Persian in DejaVu Sans", async () => {
+    // As in poi__stress004's title page: "کتابخانه عقیده www.aqeedeh.com" in one IRMitra run. The
+    // numbers after the URL sit in its left-to-right run: Noto Sans too; the spaces between the
+    // scripts are at the right-to-left level: DejaVu Sans. Noto Sans makes the lines taller.
+    const run = { font: "IRMitra", sizePt: 14, rtl: true };
+    const docx = B.buildDocx({
+      body:
+        B.p("کتابخانه عقیده www.aqeedeh.com", { bidi: true, run }) +
+        B.p("کتابخانه www.aqeedeh.com 12 عقیده", { bidi: true, run }) +
+        B.p("www.aqeedeh.com کتابخانه", { bidi: true, run }) +
+        B.p("abc کتابخانه", { bidi: true, run: { font: "IRMitra", sizePt: 14 } }),
+    });
+    const [ours, lo] = await bothWords(docx);
+    expect(misplaced(ours, lo, 0)).toEqual([]);
+  }, 120_000);
+});

@@ -10,7 +10,7 @@ import type { Inline, Paragraph, RunStyle } from "../model/types";
 import { isBreakingSpace, lineBreakOpportunities } from "./line-break";
 import { mathObject } from "./math";
 import { joinedWidth } from "./arabic-joining";
-import { resolveLevels } from "./bidi";
+import { bidiClass, resolveLevels } from "./bidi";
 import { isComplexScript, isRtlChar } from "./inline-script";
 import { hasEastAsian, isEastAsian, isEastAsianShared } from "../fonts/east-asian";
 import type { LayoutContext } from "./types";
@@ -136,6 +136,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   for (const at of softHyphens) if (at > 0 && at < text.length && LETTER.test(text[at - 1]!) && LETTER.test(text[at]!)) breaks[at] = 2;
   const levels = resolveLevels(text, p.style.bidi ? 1 : 0);
   const complex = complexByLevel(text, levels);
+  const latin = latinRuns(text, levels);
   const pieces: Piece[] = [];
   for (const atom of atoms) {
     const inline = atom.inline;
@@ -161,7 +162,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
         const object = mathObject(inline, ctx.fonts);
         pieces.push({ ...common, kind: "object", text: "", width: object.width, object, label: atom.label });
       }
-    } else if (atom.text) textPieces(atom, breaks, levels, complex, ctx.fonts, pieces, p.style.bidi);
+    } else if (atom.text) textPieces(atom, breaks, levels, complex, latin, ctx.fonts, pieces, p.style.bidi);
     void end;
   }
   spaceAsianFromWestern(pieces);
@@ -280,7 +281,7 @@ function tallerFace(a: FontFace, b: FontFace): FontFace {
 }
 
 
-function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, complex: Uint8Array, fonts: FontBook, out: Piece[], bidi: boolean): void {
+function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, complex: Uint8Array, latin: Uint8Array, fonts: FontBook, out: Piece[], bidi: boolean): void {
   const { text } = atom;
   const style = atom.style;
   // 1. Script runs (which family), 2. faces (fallback for missing glyphs), 3. words and spaces.
@@ -317,8 +318,9 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, complex:
     const parts = fonts.split(runText, req);
     const script = isStandIn(family, primary) ? scriptFaceOf(parts, primary) : undefined;
     const from = out.length;
-    for (const part of script ? wholeRunInScriptFace(parts, primary, script) : spacesInPrimary(parts, primary)) {
-      wordPieces(atom, offset, part.text, part.face, script ?? metrics, base, breaks, levels, out);
+    const at0 = atom.start + offset;
+    for (const part of script ? wholeRunInScriptFace(parts, primary, script, (i) => latin[at0 + i] === 1) : spacesInPrimary(parts, primary)) {
+      wordPieces(atom, offset, part.text, part.face, script && !("latin" in part && part.latin) ? script : metrics, base, breaks, levels, out);
       offset += part.text.length;
     }
     const portion = {};
@@ -376,14 +378,51 @@ const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufefe]/;
 /**
  * A stand-in's run with right-to-left letters: digits, spaces and punctuation are drawn by the
  * face that draws the letters too (where it has them), as LibreOffice substitutes the whole run.
+ * Characters in a left-to-right level run holding a Latin letter (`latin`, from `latinRuns`) keep
+ * the run's own face: LibreOffice gives text at an even level its own script's font, and only
+ * right-to-left runs and the numbers embedded in them the complex-script one (measured:
+ * "www.aqeedeh.com 12" in an IRMitra run among Persian words is Noto Sans, the Persian DejaVu Sans).
  */
-function wholeRunInScriptFace(parts: { text: string; face: FontFace }[], primary: FontFace, script: FontFace): { text: string; face: FontFace }[] {
-  const out: { text: string; face: FontFace }[] = [];
+function wholeRunInScriptFace(parts: { text: string; face: FontFace }[], primary: FontFace, script: FontFace, latin?: (i: number) => boolean): { text: string; face: FontFace; latin?: boolean }[] {
+  const out: { text: string; face: FontFace; latin?: boolean }[] = [];
+  let at = 0;
   for (const part of parts) {
-    const face = part.face === primary && [...part.text].every((c) => script.covers(c.codePointAt(0)!)) ? script : part.face;
-    const last = out[out.length - 1];
-    if (last && last.face === face) last.text += part.text;
-    else out.push({ text: part.text, face });
+    if (part.face !== primary || !latin) {
+      const face = part.face === primary && [...part.text].every((c) => script.covers(c.codePointAt(0)!)) ? script : part.face;
+      const last = out[out.length - 1];
+      if (last && last.face === face && !last.latin) last.text += part.text;
+      else out.push({ text: part.text, face });
+      at += part.text.length;
+      continue;
+    }
+    for (const ch of part.text) {
+      const keep = latin(at);
+      const face = !keep && script.covers(ch.codePointAt(0)!) ? script : primary;
+      const last = out[out.length - 1];
+      if (last && last.face === face && !last.latin === !keep) last.text += ch;
+      else out.push(keep ? { text: ch, face, latin: true } : { text: ch, face });
+      at += ch.length;
+    }
+  }
+  return out;
+}
+
+/**
+ * 1 for each character in a left-to-right level run (an even level) that holds a strong
+ * left-to-right character: there LibreOffice chooses the font by the characters' own script.
+ */
+export function latinRuns(text: string, levels: Uint8Array): Uint8Array {
+  const out = new Uint8Array(text.length);
+  let start = 0;
+  while (start < text.length) {
+    let end = start;
+    let strong = false;
+    while (end < text.length && levels[end] === levels[start]) {
+      if (!strong && bidiClass(text.codePointAt(end)!) === "L") strong = true;
+      end++;
+    }
+    if (strong && levels[start]! % 2 === 0) out.fill(1, start, end);
+    start = end;
   }
   return out;
 }
