@@ -62,6 +62,16 @@ export function faceFromBytes(file: string, bytes: Uint8Array): LoadedFace {
 /** Pixels per point of LibreOffice's layout reference device (VirtualDevice RefDevMode::MSO1, 6 x 1440 dpi). */
 const PX_PER_PT = 120;
 
+/**
+ * The canonical decomposition of an Arabic letter with a hamza or madda above or below (ۀ U+06C0 =
+ * ە + ٔ, آ أ ؤ إ ئ ۂ ۓ), else undefined. A face without the letter draws it this way, as HarfBuzz
+ * does in LibreOffice (DejaVu Sans has no U+06C0: LibreOffice draws Persian "کتابخانۀ" with it).
+ */
+export function decomposedArabic(codePoint: number): string | undefined {
+  if (!((codePoint >= 0x622 && codePoint <= 0x626) || codePoint === 0x6c0 || codePoint === 0x6c2 || codePoint === 0x6d3)) return undefined;
+  return String.fromCodePoint(codePoint).normalize("NFD");
+}
+
 export class LoadedFace implements FontFace {
   readonly font: Font;
   private readonly unitsPerEm: number;
@@ -105,14 +115,20 @@ export class LoadedFace implements FontFace {
   covers(codePoint: number): boolean {
     let c = this.coverage.get(codePoint);
     if (c === undefined) {
-      c = this.font.hasGlyphForCodePoint(codePoint);
+      c = this.font.hasGlyphForCodePoint(codePoint) || this.decomposes(codePoint);
       this.coverage.set(codePoint, c);
     }
     return c;
   }
 
+  /** Whether the face draws `codePoint` by its canonical decomposition (see `decomposedArabic`). */
+  decomposes(codePoint: number): boolean {
+    const parts = decomposedArabic(codePoint);
+    return !!parts && !this.font.hasGlyphForCodePoint(codePoint) && [...parts].every((c) => this.font.hasGlyphForCodePoint(c.codePointAt(0)!));
+  }
+
   glyphBounds(codePoint: number, size: number): { top: number; bottom: number } | null {
-    if (!this.covers(codePoint)) return null;
+    if (!this.font.hasGlyphForCodePoint(codePoint)) return null;
     try {
       const box = this.font.glyphForCodePoint(codePoint).bbox;
       return { top: (box.maxY / this.unitsPerEm) * size, bottom: (box.minY / this.unitsPerEm) * size };
@@ -125,7 +141,8 @@ export class LoadedFace implements FontFace {
   private advance(codePoint: number): number {
     let a = this.advances.get(codePoint);
     if (a === undefined) {
-      a = glyphAdvance(this.font, this.font.glyphForCodePoint(codePoint).id);
+      if (this.decomposes(codePoint)) a = [...decomposedArabic(codePoint)!].reduce((sum, c) => sum + this.advance(c.codePointAt(0)!), 0);
+      else a = glyphAdvance(this.font, this.font.glyphForCodePoint(codePoint).id);
       this.advances.set(codePoint, a);
     }
     return a;

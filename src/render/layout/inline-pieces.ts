@@ -9,7 +9,7 @@ import type { FontBook, FontFace } from "../fonts/types";
 import type { Inline, Paragraph, RunStyle } from "../model/types";
 import { isBreakingSpace, lineBreakOpportunities } from "./line-break";
 import { mathObject } from "./math";
-import { joinedWidth } from "./arabic-joining";
+import { joinedWidth, joiningType } from "./arabic-joining";
 import { bidiClass, resolveLevels } from "./bidi";
 import { isComplexScript, isRtlChar } from "./inline-script";
 import { hasEastAsian, isEastAsian, isEastAsianShared } from "../fonts/east-asian";
@@ -58,6 +58,9 @@ export interface Piece {
    */
   portion?: object;
   fallback?: boolean;
+  /** Arabic letters joined across a run boundary: the piece's first letter joins the piece before, its last the piece after. */
+  joinBefore?: boolean;
+  joinAfter?: boolean;
 }
 
 /**
@@ -166,8 +169,40 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     void end;
   }
   spaceAsianFromWestern(pieces);
+  joinAcrossRuns(pieces);
   return pieces;
 }
+
+/**
+ * A right-to-left word cut into runs (a colour, a w:hint, a bookmark in the middle of "عقیده")
+ * keeps its letters joined across the cut, as LibreOffice shapes each portion with its context:
+ * each side is measured (and drawn, paint's tatweel context) in the form it takes joined.
+ */
+function joinAcrossRuns(pieces: Piece[]): void {
+  for (let i = 0; i + 1 < pieces.length; i++) {
+    const a = pieces[i]!;
+    const b = pieces[i + 1]!;
+    if (a.kind !== "text" || b.kind !== "text" || !a.rtl || !b.rtl || a.breakAfter || a.level !== b.level || a.label || b.label) continue;
+    if (a.style.smallCaps || b.style.smallCaps || !a.face.covers(TATWEEL) || !b.face.covers(TATWEEL)) continue;
+    let k = a.text.length - 1;
+    while (k > 0 && joiningType(a.text.charCodeAt(k)) === "T") k--;
+    const last = joiningType(a.text.charCodeAt(k));
+    const first = joiningType(b.text.charCodeAt(0));
+    if ((last !== "D" && last !== "C") || (first !== "D" && first !== "R" && first !== "C")) continue;
+    a.joinAfter = true;
+    b.joinBefore = true;
+    a.width = joinedPieceWidth(a);
+    b.width = joinedPieceWidth(b);
+  }
+}
+
+function joinedPieceWidth(pc: Piece): number {
+  const shaped = (pc.joinBefore ? "\u0640" : "") + pc.text + (pc.joinAfter ? "\u0640" : "");
+  const unit = joinedWidth(pc.face, shaped, 1) - pc.face.widthOf("\u0640", 1) * (Number(!!pc.joinBefore) + Number(!!pc.joinAfter));
+  return (unit * pc.size * pc.style.scale) / 100 + pc.style.charSpacing * pc.chars;
+}
+
+const TATWEEL = 0x640;
 
 /**
  * LibreOffice's autospace (measured, with or without w:autoSpaceDE/DN): where an ideograph, kana

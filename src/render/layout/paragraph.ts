@@ -385,6 +385,13 @@ class ParagraphLayouter {
     return { at, add: free / (places.length - first) };
   }
 
+  /** The first piece of the word that piece `k`, joined across runs, belongs to; `item` is noted as a joined part. */
+  private joinedWordStart(k: number, joined: Set<PaintItem>, item: PaintItem): number {
+    joined.add(item);
+    while (k > 0 && this.pieces[k]!.joinBefore) k--;
+    return k;
+  }
+
   /**
    * A right-to-left word stretched by kashidas: its parts, each shaped as if joined across the
    * stretch, from the right edge leftwards, with a bar in the tatweel's outline filling each gap.
@@ -398,8 +405,9 @@ class ParagraphLayouter {
     let right = x + w;
     for (let i = 0; i + 1 < cuts.length; i++) {
       const part = pc.text.slice(cuts[i], cuts[i + 1]);
-      const before = i > 0;
-      const after = i + 2 < cuts.length;
+      const stretchAfter = i + 2 < cuts.length;
+      const before = i > 0 || !!pc.joinBefore;
+      const after = stretchAfter || (i + 2 === cuts.length && !!pc.joinAfter);
       const shaped = (before ? "\u0640" : "") + part + (after ? "\u0640" : "");
       const width = (joinedWidth(pc.face, shaped, pc.size) - tatweel * (Number(before) + Number(after))) * scale + pc.style.charSpacing * [...part].length;
       const item: Extract<PaintItem, { kind: "text" }> = { kind: "text", x: right - width, y, text: part, face: pc.face, size: pc.size, color: pc.style.color, width, rtl: true };
@@ -409,7 +417,7 @@ class ParagraphLayouter {
       if (pc.style.scale !== 100) item.scale = pc.style.scale;
       out.push(item);
       right -= width;
-      if (after) {
+      if (stretchAfter) {
         if (bar && bar.top > bar.bottom) out.push({ kind: "rect", x: right - add, y: y - bar.top, width: add, height: bar.top - bar.bottom, fill: pc.style.color ?? "000000" });
         right -= add;
       }
@@ -549,6 +557,7 @@ class ParagraphLayouter {
     const logicalAt = new Map<PaintItem, number>();
     // The piece (its portion and whether a fallback face draws it) each text item starts with.
     const portionOf = new Map<PaintItem, Piece>();
+    const joined = new Set<PaintItem>();
     for (const k of order) {
       const pc = pieces[k]!;
       const x = xs[off(k)]!;
@@ -576,9 +585,11 @@ class ParagraphLayouter {
           if (pc.style.charSpacing) merge.charSpacing = pc.style.charSpacing;
           if (pc.style.scale !== 100) merge.scale = pc.style.scale;
           if (rtlWord) merge.rtl = true;
+          if (pc.joinBefore) merge.joinBefore = true;
+          if (pc.joinAfter) merge.joinAfter = true;
           mergeWith = pc;
           text.push(merge);
-          logicalAt.set(merge, k);
+          logicalAt.set(merge, pc.joinBefore || pc.joinAfter ? this.joinedWordStart(k, joined, merge) : k);
           if (pc.portion) portionOf.set(merge, pc);
           if (rtlWord) merge = null;
         } else merge = null;
@@ -602,7 +613,9 @@ class ParagraphLayouter {
     // a right-to-left word never runs on into the number or Latin word drawn beside it.
     if (order.some((k, i) => i > 0 && k < order[i - 1]!)) {
       const at = (it: PaintItem) => logicalAt.get(it) ?? -1;
-      text.sort((a, b) => at(a) - at(b));
+      // The parts of a word joined across runs go out left to right, as one word is drawn, so a
+      // reader takes them for one word.
+      text.sort((a, b) => at(a) - at(b) || (joined.has(a) && joined.has(b) ? (a as { x: number }).x - (b as { x: number }).x : 0));
     }
     if (portionOf.size) fallbackGlyphsLast(text, portionOf);
     for (const t of this.p.style.tabs) {

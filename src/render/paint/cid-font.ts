@@ -11,7 +11,7 @@ import type { Font, Glyph } from "@pdf-lib/fontkit";
 import { PDFString, type PDFDocument, type PDFRef } from "pdf-lib";
 import { strToU8, zlibSync } from "fflate";
 import { subsetTrueType } from "./truetype-subset";
-import { glyphAdvance } from "../fonts/font-face";
+import { decomposedArabic, glyphAdvance } from "../fonts/font-face";
 import { LIMITS } from "../../limits";
 
 /**
@@ -55,6 +55,13 @@ export class CidFont {
 
   /** The glyph string for `text` as hex, 4 digits per glyph id (one segment in logical order; right-to-left segments come out in visual order). */
   encode(text: string, rtl: boolean, typed?: string): string {
+    // Letters the font lacks but draws by their decomposition (ۀ as ە + ٔ), as the layout measured them.
+    let decomposed = false;
+    if (/[\u0622-\u0626\u06c0\u06c2\u06d3]/.test(text)) {
+      const drawn = [...text].map((ch) => (this.font.hasGlyphForCodePoint(ch.codePointAt(0)!) ? ch : (decomposedArabic(ch.codePointAt(0)!) ?? ch))).join("");
+      decomposed = drawn !== text;
+      text = drawn;
+    }
     // A zero-width non-joiner: a blank glyph (the space's) under its own CID, no width, its own text.
     if (text === "\u200c") return hex4(this.aliasCid(this.font.glyphForCodePoint(0x20)?.id ?? 0, text, true));
     if (!rtl && typed !== undefined && typed !== text) return this.encodeTyped(text, typed);
@@ -66,13 +73,13 @@ export class CidFont {
     if (hit !== undefined) return hit;
     // fontkit hands back one shared .notdef glyph whose code points are the first missing
     // character's: text with missing characters is drawn unshaped so each keeps its own CID.
-    const hex = this.lacksAnyOf(text) ? this.encodeDirect(text, rtl) : this.shape(text, rtl);
+    const hex = this.lacksAnyOf(text) ? this.encodeDirect(text, rtl) : this.shape(text, rtl, decomposed);
     if (this.shaped.size >= LIMITS.paint.shapedTextCacheEntries) this.shaped.clear();
     this.shaped.set(key, hex);
     return hex;
   }
 
-  private shape(text: string, rtl: boolean): string {
+  private shape(text: string, rtl: boolean, decomposed = false): string {
     // Complex scripts and right-to-left text: fontkit shapes (joining forms) and orders the glyphs.
     let glyphs: Glyph[];
     try {
@@ -81,6 +88,7 @@ export class CidFont {
       // fontkit's GPOS code throws on some fonts' mark anchors (null anchor): draw the plain glyphs.
       return this.encodeDirect(text, rtl);
     }
+    if (decomposed) return this.shapeDecomposed(glyphs, rtl);
     let hex = "";
     for (const g of glyphs) {
       const chars = String.fromCodePoint(...(g.codePoints ?? []));
@@ -90,6 +98,37 @@ export class CidFont {
       }
       if (!this.used.get(g.id)) this.used.set(g.id, chars);
       hex += hex4(g.id);
+    }
+    return hex;
+  }
+
+  /**
+   * Glyphs of text with letters drawn by their decomposition: the base letter's glyph copies as the
+   * letter typed (ە + ٔ → ۀ) and its mark as nothing, as LibreOffice's text reads (the glyphs stay
+   * in fontkit's order: a right-to-left mark, with no advance, before its base lands over it).
+   */
+  private shapeDecomposed(glyphs: Glyph[], rtl: boolean): string {
+    const list = [...glyphs];
+    const isMark = (g: Glyph | undefined) => !!g && g.codePoints?.length === 1 && g.codePoints[0]! >= 0x653 && g.codePoints[0]! <= 0x655;
+    let hex = "";
+    for (let i = 0; i < list.length; i++) {
+      let g = list[i]!;
+      let mark: Glyph | undefined;
+      if (rtl && isMark(g) && list[i + 1]) [mark, g] = [g, list[++i]!];
+      else if (!rtl && isMark(list[i + 1])) mark = list[++i];
+      const chars = String.fromCodePoint(...(g.codePoints ?? []));
+      const composed = mark ? (chars + String.fromCodePoint(mark.codePoints![0]!)).normalize("NFC") : chars;
+      if (mark && [...composed].length === 1) {
+        const base = hex4(this.aliasCid(g.id, composed));
+        const over = hex4(this.aliasCid(mark.id, ""));
+        hex += rtl ? over + base : base + over;
+        continue;
+      }
+      for (const one of mark ? (rtl ? [mark, g] : [g, mark]) : [g]) {
+        const text = String.fromCodePoint(...(one.codePoints ?? []));
+        if (!this.used.get(one.id)) this.used.set(one.id, text);
+        hex += hex4(one.id);
+      }
     }
     return hex;
   }
@@ -204,7 +243,7 @@ export class CidFont {
       }),
     );
     // Glyphs that stand for no character of their own (marks split off by shaping) get no entry.
-    const mapped = [...gids.filter((g) => this.used.get(g)).map((g) => [g, this.used.get(g)!] as const), ...aliases.map((a) => [a.cid, a.text] as const)];
+    const mapped = [...gids.filter((g) => this.used.get(g)).map((g) => [g, this.used.get(g)!] as const), ...aliases.filter((a) => a.text).map((a) => [a.cid, a.text] as const)];
     const toUnicode = ctx.register(ctx.stream(zlibSync(strToU8(toUnicodeCMap(mapped)), { level: 6 }), { Filter: "FlateDecode" }));
     ctx.assign(
       this.ref,
