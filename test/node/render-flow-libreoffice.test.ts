@@ -128,6 +128,21 @@ const cases: Record<string, Uint8Array> = {
     body: paragraphs(16) + B.sectPr({ headers: { default: "rIdH" } }),
     headers: { rIdH: ["One", "Two", "Three", "Four", "Five"].map((w) => B.p(`Header line ${w}`, { style: "Header" })).join("") },
   }),
+  // Only an even header and footer (as poi__stress004's first section): LibreOffice keeps the header
+  // and footer on for odd pages too, empty (a paragraph in the Header / Footer style, here 24 pt),
+  // with or without evenAndOddHeaders; the body moves in on every page.
+  evenOnly: B.buildDocx({
+    body: paragraphs(40) + B.sectPr({ margins: { top: 567, bottom: 567, header: 454, footer: 454 }, headers: { even: "rIdH" }, footers: { even: "rIdF" } }),
+    styles: B.DEFAULT_STYLES.replace(/(w:styleId="(?:Header|Footer)">.*?)<\/w:pPr>/g, "$1</w:pPr><w:rPr><w:sz w:val=\"48\"/></w:rPr>"),
+    settings: `<w:evenAndOddHeaders/>` + B.DEFAULT_SETTINGS,
+    headers: { rIdH: B.p("Even header", { style: "Header" }) },
+    footers: { rIdF: B.p("Even footer", { style: "Footer" }) },
+  }),
+  evenOnlyNoSetting: B.buildDocx({
+    body: paragraphs(6) + B.sectPr({ margins: { top: 567, bottom: 567, header: 454, footer: 454 }, headers: { even: "rIdH" } }),
+    styles: B.DEFAULT_STYLES.replace(/(w:styleId="Header">.*?)<\/w:pPr>/, "$1</w:pPr><w:rPr><w:sz w:val=\"48\"/></w:rPr>"),
+    headers: { rIdH: B.p("Even header", { style: "Header" }) },
+  }),
   // Negative top and bottom margins are exact: a header or footer taller than them does not move the body.
   exactMargins: B.buildDocx({
     body: paragraphs(16) + B.sectPr({ margins: { top: -1440, bottom: -1440 }, headers: { default: "rIdH" }, footers: { default: "rIdF" } }),
@@ -466,6 +481,11 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a header taller than the top margin pushes the body down", () => {
     check("tallHeader");
+  });
+
+  it("a page without a header or footer of its parity shows an empty one where the other parity has one", () => {
+    check("evenOnly");
+    check("evenOnlyNoSetting");
   });
 
   it("negative top and bottom margins are exact: a tall header and footer do not move the body", () => {

@@ -4,7 +4,7 @@
  * footnotes at the page bottom, endnotes at the end, and headers/footers laid out per page once the
  * page count is known.
  */
-import type { Block, DocumentModel, Paragraph, Section, Table } from "../model/types";
+import { EMPTY_PARTS, type Block, type DocumentModel, type Paragraph, type Section, type Table } from "../model/types";
 import { turnPageBack, turnSection } from "./vertical";
 import { drawMetafiles } from "./metafile";
 import type { FontBook } from "../fonts/types";
@@ -144,8 +144,8 @@ class DocumentFlow {
     const page = sanePage(s);
     const textWidth = page.width - page.left - page.right;
     const choice = { firstOfSection, pageNumber };
-    const headerPart = choosePart(s.headers, s, this.model.evenAndOddHeaders, choice);
-    const footerPart = choosePart(s.footers, s, this.model.evenAndOddHeaders, choice);
+    const headerPart = choosePart(s.headers, s, this.model.evenAndOddHeaders, choice, EMPTY_PARTS.header);
+    const footerPart = choosePart(s.footers, s, this.model.evenAndOddHeaders, choice, EMPTY_PARTS.footer);
     const header = this.heights.height(headerPart, textWidth);
     const footer = this.heights.height(footerPart, textWidth);
     // A negative top/bottom margin is exact: the body does not move for a tall header/footer. A page
@@ -552,8 +552,8 @@ class DocumentFlow {
       formatNumber,
     );
     const choice = { firstOfSection: page.firstOfSection, pageNumber: page.number };
-    const header = choosePart(s.headers, s, this.model.evenAndOddHeaders, choice);
-    const footer = choosePart(s.footers, s, this.model.evenAndOddHeaders, choice);
+    const header = choosePart(s.headers, s, this.model.evenAndOddHeaders, choice, EMPTY_PARTS.header);
+    const footer = choosePart(s.footers, s, this.model.evenAndOddHeaders, choice, EMPTY_PARTS.footer);
     const frame = { left: box.left, width, pageHeight: page.height };
     placePart(header ? this.model.headerFooters.get(header) : undefined, "header", { ...frame, distance: Math.max(0, s.margins.header) }, ctx, into);
     placePart(footer ? this.model.headerFooters.get(footer) : undefined, "footer", { ...frame, distance: Math.max(0, s.margins.footer) }, ctx, into);

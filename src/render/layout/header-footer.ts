@@ -13,16 +13,24 @@ export interface PartChoice {
   pageNumber: number;
 }
 
-/** The header or footer part id a page shows; undefined = none (a missing first/even part is blank). */
+/**
+ * The header or footer part id a page shows; undefined = none (a missing first part is blank). A
+ * page left without a part where the section has one for the other parity (an even part and no
+ * default, or the reverse under evenAndOddHeaders) shows the empty part `empty`: LibreOffice keeps
+ * the header on for both and it takes its room (measured, with and without evenAndOddHeaders).
+ */
 export function choosePart(
   parts: Section["headers"],
   section: Pick<Section, "titlePage">,
   evenAndOddHeaders: boolean,
   page: PartChoice,
+  empty?: string,
 ): string | undefined {
   if (section.titlePage && page.firstOfSection) return parts.first;
-  if (evenAndOddHeaders && page.pageNumber % 2 === 0) return parts.even;
-  return parts.default;
+  if (!evenAndOddHeaders) return parts.default ?? (parts.even !== undefined ? empty : undefined);
+  const even = page.pageNumber % 2 === 0;
+  const own = even ? parts.even : parts.default;
+  return own ?? ((even ? parts.default : parts.even) !== undefined ? empty : undefined);
 }
 
 /** Stacks of header/footer parts in a width, cached: for heights before pagination. */

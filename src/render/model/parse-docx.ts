@@ -7,7 +7,9 @@
 import { LimitExceeded, SignetError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { DocxPackage, type Relationship } from "../../docx/package";
-import type { Block, DocumentModel, FontTableEntry, Section } from "./types";
+import { EMPTY_PARTS, type Block, type DocumentModel, type FontTableEntry, type Section } from "./types";
+
+const W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
 import { parseTree, parseTreeUtf8, XNode } from "./xml-tree";
 import { EMPTY_THEME, readTheme } from "./theme";
 import { Styles } from "./styles";
@@ -102,6 +104,16 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     }
   }
 
+  const evenAndOddHeaders = onOff(settings?.child("evenAndOddHeaders")) ?? false;
+  if (sections.some((s) => !s.headers.even !== !s.headers.default || !s.footers.even !== !s.footers.default)) {
+    // LibreOffice turns a header on for even and odd pages alike: a page whose parity has no part
+    // shows an empty one, a paragraph in the Header (Footer) style, which takes its room (measured).
+    for (const [id, styleId] of [[EMPTY_PARTS.header, "Header"], [EMPTY_PARTS.footer, "Footer"]] as const) {
+      const root = parseTree(`<w:hdr xmlns:w="${W_NS}"><w:p><w:pPr><w:pStyle w:val="${styleId}"/></w:pPr></w:p></w:hdr>`, main);
+      headerFooters.set(id, readBlocks(root, ctx, mainStory));
+    }
+  }
+
   const notes = new Map<string, Block[]>();
   for (const kind of ["footnote", "endnote"] as const) {
     const part = partOf(`${kind}s`);
@@ -124,7 +136,7 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     headerFooters,
     notes,
     images: ctx.images,
-    evenAndOddHeaders: onOff(settings?.child("evenAndOddHeaders")) ?? false,
+    evenAndOddHeaders,
     defaultTabStop: defaultTab !== undefined && defaultTab > 0 ? defaultTab : 36,
     fontFamilies: ctx.fontFamilies,
     fontTable: readFontTable(optional(partOf("fontTable"))),

@@ -375,7 +375,11 @@ export interface DocumentModel {
   notes: Map<string, Block[]>;
   /** Images by id (the part name inside the package). */
   images: Map<string, ImageResource>;
-  /** w:evenAndOddHeaders in settings.xml. */
+  /**
+   * w:evenAndOddHeaders in settings.xml. Where a section has an even part and no default one,
+   * `headerFooters` also holds EMPTY_PARTS: the empty header and footer LibreOffice shows on pages
+   * without a part of their own.
+   */
   evenAndOddHeaders: boolean;
   /** w:defaultTabStop, pt (36 when absent). */
   defaultTabStop: number;
@@ -399,3 +403,6 @@ export interface FontTableEntry {
   /** w:charset (hex): 80 Shift-JIS, 81 Hangul, 82 Johab, 86 GB2312, 88 Big5 mark East Asian fonts. */
   charset?: string;
 }
+
+/** Ids in DocumentModel.headerFooters of the empty header and footer (see `evenAndOddHeaders`). */
+export const EMPTY_PARTS = { header: "#empty-header", footer: "#empty-footer" } as const;
