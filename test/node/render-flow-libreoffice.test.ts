@@ -343,6 +343,28 @@ const cases: Record<string, Uint8Array> = {
       B.p("Tail."),
     numbering: B.numberingPart(B.numbering({ numId: 1, levels: [{ fmt: "decimal", text: "%1." }] })),
   }),
+  // Footnote numbers restarting on each page (w:numRestart="eachPage", as poi__stress004): page 2's
+  // notes are 1 and 2 again, in the text and at the notes (continuous numbers would read 3 and 4).
+  footnotesEachPage: B.buildDocx({
+    body:
+      B.p(["First noted", B.footnoteRef(1), " and again", B.footnoteRef(2), "."]) +
+      paragraphs(9) +
+      B.p(["Second page noted", B.footnoteRef(3), " twice", B.footnoteRef(4), "."], { pageBreakBefore: true }) +
+      paragraphs(2, 20) +
+      B.sectPr().replace("<w:pgSz", `<w:footnotePr><w:numRestart w:val="eachPage"/></w:footnotePr><w:pgSz`),
+    footnotes: B.footnote(1, "Note one.") + B.footnote(2, "Note two.") + B.footnote(3, "Note three.") + B.footnote(4, "Note four."),
+    settings: `<w:footnotePr><w:numRestart w:val="eachPage"/></w:footnotePr>` + B.DEFAULT_SETTINGS,
+  }),
+  // The same with the restart only in settings.xml: LibreOffice numbers on (3 and 4 on page 2).
+  footnotesEachPageSettingsOnly: B.buildDocx({
+    body:
+      B.p(["First noted", B.footnoteRef(1), " and again", B.footnoteRef(2), "."]) +
+      paragraphs(9) +
+      B.p(["Second page noted", B.footnoteRef(3), " twice", B.footnoteRef(4), "."], { pageBreakBefore: true }) +
+      paragraphs(2, 20),
+    footnotes: B.footnote(1, "Note one.") + B.footnote(2, "Note two.") + B.footnote(3, "Note three.") + B.footnote(4, "Note four."),
+    settings: `<w:footnotePr><w:numRestart w:val="eachPage"/></w:footnotePr>` + B.DEFAULT_SETTINGS,
+  }),
   // A table that starts a document with footnotes: LibreOffice keeps an empty paragraph above it.
   tableFirstWithNotes: B.buildDocx({
     body: B.table([["Alpha cell", "Bravo cell"], ["Charlie", "Delta"]], { widths: [4680, 4680] }) + B.p(["After.", B.footnoteRef(1)]),
@@ -481,6 +503,12 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a header taller than the top margin pushes the body down", () => {
     check("tallHeader");
+  });
+
+  it("footnote numbers restart on each page", () => {
+    const r = check("footnotesEachPage");
+    expect(r.pages[1]).toBe(2);
+    expect(check("footnotesEachPageSettingsOnly").pages[1]).toBe(2);
   });
 
   it("a page without a header or footer of its parity shows an empty one where the other parity has one", () => {

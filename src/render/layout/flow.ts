@@ -4,7 +4,7 @@
  * footnotes at the page bottom, endnotes at the end, and headers/footers laid out per page once the
  * page count is known.
  */
-import { EMPTY_PARTS, type Block, type DocumentModel, type Paragraph, type Section, type Table } from "../model/types";
+import { EMPTY_PARTS, type Block, type DocumentModel, type NumberFormat, type Paragraph, type Section, type Table } from "../model/types";
 import { turnPageBack, turnSection } from "./vertical";
 import { drawMetafiles } from "./metafile";
 import type { FontBook } from "../fonts/types";
@@ -529,6 +529,8 @@ class DocumentFlow {
     const pages = this.pager.pages;
     const sectionPages = new Map<number, number>();
     for (const p of pages) sectionPages.set(p.section, (sectionPages.get(p.section) ?? 0) + 1);
+    const restart = this.model.footnotesRestartEachPage;
+    const noteLabels = new Map<string, string>();
     // LibreOffice does not export the blank pages odd/even section starts insert (they still count).
     return pages.filter((page) => !page.blank).map((page) => {
       const s = this.sections[page.section] ?? DEFAULT_SECTION;
@@ -538,6 +540,7 @@ class DocumentFlow {
       this.paintNotes(page, s, items);
       this.paintSeparators(page, items);
       items.push(...page.foreground);
+      if (restart) numberNotesOnPage(page, { ...restart, perPage: !!s.footnotesRestartEachPage }, noteLabels, items);
       const laidOut = { width: page.width, height: page.height, items };
       return s.vertical ? turnPageBack(laidOut) : laidOut;
     });
@@ -659,3 +662,26 @@ function toPlaced(pos: { x: number; y: number }, width: number, height: number, 
   const distance = { top: Math.max(0, d.top || 0), bottom: Math.max(0, d.bottom || 0), left: Math.max(0, d.left || 0), right: Math.max(0, d.right || 0) };
   return { ...pos, width, height, distance, ...floatWrap({ ...anchor, distance }, pos.x, width, column) };
 }
+
+/**
+ * Footnote numbers restarting on each page (w:numRestart="eachPage"): the notes whose references
+ * are on the page count from the start number, in order; a note continued from the page before keeps
+ * its number. In sections without the restart the numbers run on from page to page.
+ */
+function numberNotesOnPage(page: FlowPage, numbering: { start: number; format: NumberFormat; perPage: boolean }, labels: Map<string, string>, items: PaintItem[]): void {
+  const running = labels.get(RUNNING) ?? String(numbering.start);
+  let n = numbering.perPage ? numbering.start : Number(running);
+  page.notes.forEach((id) => {
+    if (id.startsWith("footnote:") && !labels.has(id)) labels.set(id, formatNumber(n++, numbering.format));
+  });
+  if (!numbering.perPage) labels.set(RUNNING, String(n));
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i]!;
+    if (it.kind !== "text" || !it.noteLabelOf) continue;
+    const label = labels.get(it.noteLabelOf);
+    if (label !== undefined && label !== it.text) items[i] = { ...it, text: label };
+  }
+}
+
+/** Key of the running footnote number in `numberNotesOnPage`'s map (not a note id). */
+const RUNNING = "#running";

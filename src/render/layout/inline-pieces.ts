@@ -39,6 +39,8 @@ export interface Piece {
   link?: string;
   /** "footnote:ID" / "endnote:ID" of a note reference mark. */
   noteRef?: string;
+  /** "footnote:ID" of a note's number (its reference or its own mark) that layout sets per page. */
+  noteLabelOf?: string;
   /** A soft hyphen follows: a line ending here shows a hyphen (paragraph.ts adds it). */
   softHyphen?: boolean;
   object?: ObjectInline;
@@ -79,6 +81,7 @@ interface Atom {
   text: string;
   link?: string;
   noteRef?: string;
+  noteLabelOf?: string;
   label?: boolean;
 }
 
@@ -114,7 +117,11 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
         break;
       }
       case "noteRef":
-        push({ inline, style: inline.style, text: displayText(inline.label, inline.style), noteRef: `${inline.kind}:${inline.id}` });
+        push({
+          inline, style: inline.style, text: displayText(inline.label, inline.style),
+          ...(inline.own ? {} : { noteRef: `${inline.kind}:${inline.id}` }),
+          ...(inline.kind === "footnote" ? { noteLabelOf: `footnote:${inline.id}` } : {}),
+        });
         break;
       case "tab":
         push({ inline, style: inline.style, text: "\t", link: inline.link });
@@ -561,6 +568,7 @@ function pushPiece(atom: Atom, t: string, face: FontFace, metrics: FontFace, bas
     ...(breakKind === 2 ? { softHyphen: true } : {}),
     link: atom.link,
     noteRef: atom.noteRef,
+    ...(atom.noteLabelOf ? { noteLabelOf: atom.noteLabelOf } : {}),
     label: atom.label,
     chars,
     rtl: level % 2 === 1,

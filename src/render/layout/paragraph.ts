@@ -575,7 +575,7 @@ class ParagraphLayouter {
         // shaped). Right-to-left words are therefore never merged with their visual neighbours.
         const drawn = pc.text;
         const rtlWord = pc.rtl;
-        if (!stretched && !rtlWord && merge && sameLook(mergeWith!, pc) && samePortionKind(mergeWith!, pc) && Math.abs(merge.x + merge.width - x) < 0.01) {
+        if (!stretched && !rtlWord && merge && !pc.noteLabelOf && !mergeWith!.noteLabelOf && sameLook(mergeWith!, pc) && samePortionKind(mergeWith!, pc) && Math.abs(merge.x + merge.width - x) < 0.01) {
           let parts = mergedParts.get(merge);
           if (!parts) mergedParts.set(merge, (parts = [merge.text]));
           parts.push(drawn);
@@ -585,6 +585,7 @@ class ParagraphLayouter {
           if (pc.style.charSpacing) merge.charSpacing = pc.style.charSpacing;
           if (pc.style.scale !== 100) merge.scale = pc.style.scale;
           if (rtlWord) merge.rtl = true;
+          if (pc.noteLabelOf) merge.noteLabelOf = pc.noteLabelOf;
           if (pc.joinBefore) merge.joinBefore = true;
           if (pc.joinAfter) merge.joinAfter = true;
           mergeWith = pc;

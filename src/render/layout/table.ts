@@ -214,7 +214,7 @@ function noteRefsOf(blocks: Block[]): string[] {
       for (const row of b.rows) for (const cell of row.cells) pending.push(...cell.blocks);
       continue;
     }
-    for (const inline of b.inlines) if (inline.type === "noteRef") out.push(`${inline.kind}:${inline.id}`);
+    for (const inline of b.inlines) if (inline.type === "noteRef" && !inline.own) out.push(`${inline.kind}:${inline.id}`);
   }
   return out;
 }

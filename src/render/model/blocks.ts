@@ -484,7 +484,9 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         let label = "";
         if (custom !== "1" && custom !== "true" && custom !== "on") {
           const numbering = ctx.noteNumbering[kind];
-          label = ctx.noteLabels.get(`${kind}:${id}`) ?? formatNumber(numbering.start + ctx.noteCounters[kind]++, numbering.format);
+          // Numbers restarting on each page are given by layout; the start number stands in (its width).
+          const n = kind === "footnote" && ctx.footnotesRestartEachPage ? numbering.start : numbering.start + ctx.noteCounters[kind]++;
+          label = ctx.noteLabels.get(`${kind}:${id}`) ?? formatNumber(n, numbering.format);
         }
         ctx.noteLabels.set(`${kind}:${id}`, label);
         pushVisible(rc, { type: "noteRef", kind, id, label, style: styleOf() });
@@ -492,7 +494,10 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
       }
       case "footnoteRef":
       case "endnoteRef":
-        if (story.noteLabel) pushText(rc, story.noteLabel, styleOf());
+        if (!story.noteLabel) break;
+        if (ctx.footnotesRestartEachPage && story.noteKey?.startsWith("footnote:")) {
+          pushVisible(rc, { type: "noteRef", kind: "footnote", id: story.noteKey.slice(9), label: story.noteLabel, style: styleOf(), own: true });
+        } else pushText(rc, story.noteLabel, styleOf());
         break;
       case "drawing": {
         settleAnchorAlternates(c);

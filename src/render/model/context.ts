@@ -21,6 +21,8 @@ export interface Story {
   fields: FieldFrame[];
   /** Inside a note body: the label its w:footnoteRef/w:endnoteRef shows. */
   noteLabel?: string;
+  /** Inside a note body: the note's `kind:id`. */
+  noteKey?: string;
 }
 
 export interface FieldFrame {
@@ -58,6 +60,8 @@ export class ParseContext {
     footnote: { format: "decimal", start: 1 },
     endnote: { format: "lowerRoman", start: 1 },
   };
+  /** Footnote numbers restart on each page: references get the provisional label of the start number. */
+  footnotesRestartEachPage = false;
   /** The document's properties, for property fields (doc-properties.ts). */
   docProperties: DocProperties = new Map();
   private readonly styleIntern = new Map<string, RunStyle>();

@@ -55,6 +55,7 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     if (fmt) ctx.noteNumbering[kind].format = toNumberFormat(fmt);
     if (start !== undefined && start >= 0) ctx.noteNumbering[kind].start = start;
   }
+  ctx.footnotesRestartEachPage = val(settings?.child("footnotePr"), "numRestart") === "eachPage";
 
   const mainStory = ctx.story(main);
   const sections: Section[] = [];
@@ -123,7 +124,7 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
       const type = note.attr("type");
       if (type && type !== "normal") continue;
       const id = note.attr("id") ?? "";
-      const story: Story = { ...ctx.story(part), noteLabel: ctx.noteLabels.get(`${kind}:${id}`) ?? "" };
+      const story: Story = { ...ctx.story(part), noteLabel: ctx.noteLabels.get(`${kind}:${id}`) ?? "", noteKey: `${kind}:${id}` };
       const blocks = readBlocks(note, ctx, story);
       noteNumberAsLabel(blocks, story.noteLabel ?? "");
       notes.set(`${kind}:${id}`, blocks);
@@ -137,6 +138,7 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     notes,
     images: ctx.images,
     evenAndOddHeaders,
+    ...(ctx.footnotesRestartEachPage || sections.some((s) => s.footnotesRestartEachPage) ? { footnotesRestartEachPage: { ...ctx.noteNumbering.footnote } } : {}),
     defaultTabStop: defaultTab !== undefined && defaultTab > 0 ? defaultTab : 36,
     fontFamilies: ctx.fontFamilies,
     fontTable: readFontTable(optional(partOf("fontTable"))),

@@ -71,6 +71,8 @@ export function readSection(sectPr: XNode | undefined, story: Story, previous: S
     titlePage: !!titlePg && !["0", "false", "off"].includes(titlePg.attr("val") ?? "1"),
     pageNumberFormat: toNumberFormat(pgNum?.attr("fmt")),
   };
+  // LibreOffice restarts footnote numbers on each page only from the section's w:footnotePr (not settings.xml's).
+  if (val(sectPr?.child("footnotePr"), "numRestart") === "eachPage") section.footnotesRestartEachPage = true;
   const grid = sectPr?.child("docGrid");
   const gridType = grid?.attr("type");
   const pitch = twips(grid?.attr("linePitch"));

@@ -70,7 +70,7 @@ export type Inline =
   /** A text box or shape holding blocks (best effort); anchored or inline. */
   | { type: "box"; blocks: Block[]; width: number; height: number; style: RunStyle; anchor?: Anchor; fill?: Color | null; border?: Border | null; chart?: Chart; math?: MathInline }
   /** Reference mark of a footnote/endnote in the text; the note body is in `DocumentModel.footnotes`. */
-  | { type: "noteRef"; kind: "footnote" | "endnote"; id: string; label: string; style: RunStyle }
+  | { type: "noteRef"; kind: "footnote" | "endnote"; id: string; label: string; style: RunStyle; /** The note's own mark, in its text (not a reference). */ own?: boolean }
   /** A legacy check box form field (FORMCHECKBOX): a square as tall as its run's line. */
   | { type: "checkbox"; checked: boolean; style: RunStyle };
 
@@ -349,6 +349,8 @@ export interface Section {
   footers: { default?: string; first?: string; even?: string };
   /** Distinct first-page header/footer (w:titlePg). */
   titlePage: boolean;
+  /** Footnote numbers restart on each page (the sectPr's w:footnotePr w:numRestart="eachPage"). */
+  footnotesRestartEachPage?: boolean;
   pageNumberStart?: number;
   pageNumberFormat: NumberFormat;
   /** Line grid (w:docGrid type lines/linesAndChars/snapToChars, common in East Asian documents): lines snap to `linePitch` pt. */
@@ -381,6 +383,12 @@ export interface DocumentModel {
    * without a part of their own.
    */
   evenAndOddHeaders: boolean;
+  /**
+   * Set where some section's footnote numbers restart on each page: layout numbers the footnotes
+   * (per page in those sections, running on elsewhere) from this start and format. Under
+   * settings.xml's w:numRestart="eachPage" the model's labels are the start number, a stand-in.
+   */
+  footnotesRestartEachPage?: { start: number; format: NumberFormat };
   /** w:defaultTabStop, pt (36 when absent). */
   defaultTabStop: number;
   /** dc:title of docProps/core.xml, used as the PDF title. */
