@@ -328,3 +328,18 @@ describe.skipIf(!have)("Persian words cut into runs, and letters a face draws by
     expect(misplaced(ours, loWords, 0)).toEqual([]);
   }, 120_000);
 });
+
+describe.skipIf(!have)("Quranic letters a fallback face draws through a shared glyph, against LibreOffice", () => {
+  it("copies ٱ (alef wasla, Noto Sans Arabic) as ٱ, not as the آ that shares its base glyph", async () => {
+    // DejaVu Sans has no U+0671: Noto Sans Arabic draws it from the alef base its ccmp also uses
+    // for آ; fontkit reported the first character that glyph was made for.
+    const run = { font: "KFGQPC Uthman Taha Naskh", sizePt: 14, rtl: true };
+    const docx = B.buildDocx({ body: B.p("إِنَّ لَكَ فِي ٱلنَّهَارِ سَبۡحٗا طَوِيلٗا وَٱذۡكُرِ ٱسۡمَ رَبِّكَ", { bidi: true, run }) });
+    const count = (t: string, c: string) => [...t].filter((x) => x === c).length;
+    const ours = await pdfText(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
+    const theirs = await pdfText(await convertWithLibreOffice(docx));
+    expect(count(theirs, "ٱ")).toBe(3);
+    expect(count(ours, "ٱ")).toBe(count(theirs, "ٱ"));
+    expect(count(ours, "آ")).toBe(count(theirs, "آ"));
+  }, 120_000);
+});

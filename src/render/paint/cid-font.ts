@@ -89,16 +89,24 @@ export class CidFont {
       return this.encodeDirect(text, rtl);
     }
     if (decomposed) return this.shapeDecomposed(glyphs, rtl);
+    const texts = glyphTexts(glyphs, text, rtl);
     let hex = "";
-    for (const g of glyphs) {
-      const chars = String.fromCodePoint(...(g.codePoints ?? []));
+    glyphs.forEach((g, i) => {
+      const chars = texts[i]!;
       if (g.id === 0 && chars) {
         hex += hex4(this.aliasCid(0, chars));
-        continue;
+        return;
       }
-      if (!this.used.get(g.id)) this.used.set(g.id, chars);
+      const known = this.used.get(g.id);
+      if (!known) this.used.set(g.id, chars);
+      else if (chars && known !== chars) {
+        // One glyph drawing several characters (Noto Sans Arabic's alef base for آ and ٱ): each
+        // other text gets a CID of its own, so copied text reads what was typed.
+        hex += hex4(this.aliasCid(g.id, chars));
+        return;
+      }
       hex += hex4(g.id);
-    }
+    });
     return hex;
   }
 
@@ -303,3 +311,27 @@ function toUnicodeCMap(entries: readonly (readonly [number, string])[]): string 
   return lines.join("\n");
 }
 
+
+/**
+ * The text each shaped glyph stands for. fontkit keeps one glyph object per glyph id with the code
+ * points it was first made for, so a glyph shared by several characters (an alef base that a font's
+ * ccmp makes for آ, أ and ٱ alike) reports the first one. Such a glyph takes the characters at its
+ * place in the text instead (glyph order, from the end for right-to-left, each glyph consuming as
+ * many as it reports); where the counts do not add up, the reported code points are kept.
+ */
+function glyphTexts(glyphs: Glyph[], text: string, rtl: boolean): string[] {
+  const reported = glyphs.map((g) => String.fromCodePoint(...(g.codePoints ?? [])));
+  // Only a glyph reporting characters the text does not have is stale (a ligature across a mark
+  // comes out of order, so positions are trusted only there).
+  const has = (t: string) => [...t].every((c) => text.includes(c));
+  if (reported.every(has)) return reported;
+  const chars = [...text];
+  if (reported.reduce((n, t) => n + [...t].length, 0) !== chars.length) return reported;
+  let at = rtl ? chars.length : 0;
+  return reported.map((t) => {
+    const n = [...t].length;
+    const from = rtl ? at - n : at;
+    at = rtl ? at - n : at + n;
+    return has(t) ? t : chars.slice(from, from + n).join("");
+  });
+}
