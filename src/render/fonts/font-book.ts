@@ -96,6 +96,18 @@ class LoadedFontBook implements FontBook {
       if (current && !/[\p{L}\p{N}]/u.test(ch) && !isSymbolBlock(cp) && current.covers(cp)) face = current;
       // A fallback draws only what it is a fallback for (DejaVu Sans: symbols and Arabic, not Latin).
       else if (!primary.covers(cp) && cp >= 0x20) face = fallbacks.find((f) => mayCover(f.family, cp) && f.face.covers(cp))?.face ?? primary;
+      // A mark the face drawing its letter lacks takes the letter (and its other marks) with it to the
+      // fallback, as LibreOffice falls back whole clusters (measured: "لۡ" in DejaVu Sans text is drawn
+      // with Noto Sans Arabic, sukun and lam both).
+      if (face !== current && current && buf && MARK.test(ch)) {
+        const cluster = buf.slice(lastClusterStart(buf));
+        if (cluster && [...cluster].every((c) => face.covers(c.codePointAt(0)!))) {
+          buf = buf.slice(0, buf.length - cluster.length);
+          if (buf) pieces.push({ text: buf, face: current });
+          buf = cluster;
+          current = face;
+        }
+      }
       if (face !== current && buf) {
         pieces.push({ text: buf, face: current! });
         buf = "";
@@ -251,4 +263,19 @@ export function metafileRunStyle(font: MetafileFont): RunStyle {
     metafileStyles.set(font, style);
   }
   return style;
+}
+
+const MARK = /\p{M}/u;
+
+/** Where the last grapheme cluster of `text` starts: its last character that is not a mark. */
+function lastClusterStart(text: string): number {
+  let i = text.length;
+  while (i > 0) {
+    const c = text.codePointAt(i - 1)!;
+    const width = c >= 0xdc00 && c <= 0xdfff && i > 1 ? 2 : 1;
+    const ch = text.slice(i - width, i);
+    i -= width;
+    if (!MARK.test(ch)) return i;
+  }
+  return 0;
 }
