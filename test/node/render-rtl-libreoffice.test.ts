@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
-import { convertWithLibreOffice, libreOfficeAvailable, pdfText, wordBoxes, type PageWords } from "./support/libreoffice";
+import { convertWithLibreOffice, libreOfficeAvailable, pdfFonts, pdfText, wordBoxes, type PageWords } from "./support/libreoffice";
 
 const have = await libreOfficeAvailable();
 const POSITION_TOLERANCE = 2;
@@ -358,5 +358,32 @@ describe.skipIf(!have)("marks a face lacks take their letter to the fallback fac
     expect(ours.length).toBe(words.length);
     expect(theirs.length).toBe(words.length);
     ours.forEach((x, i) => expect(Math.abs(x - theirs[i]!), words[i]).toBeLessThan(1));
+  }, 120_000);
+});
+
+describe.skipIf(!have)("ornate parentheses in a letterless run of an unknown family, against LibreOffice", () => {
+  it("draws ﴿ ﴾ with Noto Sans Arabic (neither the stand-in DejaVu Sans nor Noto Serif has them)", async () => {
+    // As in poi__stress004: each verse opens with a run of only "﴿" in Traditional Arabic; drawn as
+    // Noto Serif's missing glyph it was 2.4 pt wider.
+    const ta = { font: "Traditional Arabic", sizePt: 14, rtl: true };
+    // The document's font table entry (roman: the stand-in is Noto Serif here).
+    const fontTable =
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:fonts xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main">` +
+      `<w:font w:name="Traditional Arabic"><w:panose1 w:val="02020603050405020304"/><w:charset w:val="00"/><w:family w:val="roman"/><w:pitch w:val="variable"/></w:font></w:fonts>`;
+    const docx = B.buildDocx({
+      // The brackets are runs of their own (the verse is in another style), so they hold no letter.
+      body: B.p([B.r("﴿", ta), B.r("إِنَّ لَكَ فِي ٱلنَّهَارِ سَبۡحٗا طَوِيلٗا", { ...ta, sizePt: 13 }), B.r("﴾", ta), B.r(" [المزمل: 7]", { ...ta, sizePt: 13 })], { bidi: true }).repeat(3),
+      extra: { "word/fontTable.xml": fontTable },
+    });
+    // Glyph origins: the two PDFs declare different ascents and descents for Noto Sans Arabic.
+    const brackets = (lines: Glyph[][]) => lines.flat().filter((g) => /[﴾﴿]/u.test(g.c));
+    const [ourPdf, loPdf] = [await renderDocxToPdf(docx, { fonts: nodeFontSource() }), await convertWithLibreOffice(docx)];
+    const names = async (pdf: Uint8Array) => [...new Set((await pdfFonts(pdf)).map((f) => f.name.replace(/-Regular$/, "")))].sort();
+    expect(await names(ourPdf)).toEqual(await names(loPdf));
+    const mine = brackets(await glyphs(ourPdf));
+    const theirs = brackets(await glyphs(loPdf));
+    expect(theirs.length).toBe(6);
+    const far = theirs.filter((t) => !mine.some((o) => o.c === t.c && Math.abs(o.x - t.x) <= POSITION_TOLERANCE && Math.abs(o.y - t.y) <= POSITION_TOLERANCE));
+    expect(far).toEqual([]);
   }, 120_000);
 });

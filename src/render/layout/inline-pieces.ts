@@ -347,7 +347,9 @@ function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, complex:
     // a stand-in draws them with its right-to-left face (measured: "93" in IRNazli, DejaVu Sans).
     const weak = bidi && !/\p{L}/u.test(runText) ? bidiStandIn(family, style, primary, fonts) : undefined;
     if (weak) {
-      for (const part of wholeRunInScriptFace([{ text: runText, face: primary }], primary, weak)) {
+      // Characters neither face has (﴾ ﴿) still fall back (Noto Sans Arabic, as in LibreOffice).
+      const own = coversAll(primary, runText) ? [{ text: runText, face: primary }] : fonts.split(runText, req);
+      for (const part of wholeRunInScriptFace(own, primary, weak)) {
         wordPieces(atom, offset, part.text, part.face, weak, base, breaks, levels, out);
         offset += part.text.length;
       }
