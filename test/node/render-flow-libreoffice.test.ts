@@ -355,6 +355,14 @@ const cases: Record<string, Uint8Array> = {
     footnotes: B.footnote(1, "Note one.") + B.footnote(2, "Note two.") + B.footnote(3, "Note three.") + B.footnote(4, "Note four."),
     settings: `<w:footnotePr><w:numRestart w:val="eachPage"/></w:footnotePr>` + B.DEFAULT_SETTINGS,
   }),
+  // A note's own number takes its character style only (FootnoteReference: superscript), whatever
+  // the run's direct formatting (poi__stress004: vertAlign baseline, 12 pt).
+  footnoteMarkStyle: B.buildDocx({
+    body: B.p(["Noted", B.footnoteRef(1), " and", B.footnoteRef(2), " end."]),
+    footnotes:
+      `<w:footnote w:id="1"><w:p><w:pPr><w:pStyle w:val="FootnoteText"/></w:pPr><w:r><w:rPr><w:rStyle w:val="FootnoteReference"/><w:sz w:val="24"/><w:vertAlign w:val="baseline"/></w:rPr><w:footnoteRef/></w:r>${B.r(" Baseline mark note.")}</w:p></w:footnote>` +
+      B.footnote(2, "Style mark note."),
+  }),
   // The same with the restart only in settings.xml: LibreOffice numbers on (3 and 4 on page 2).
   footnotesEachPageSettingsOnly: B.buildDocx({
     body:
@@ -504,6 +512,18 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("a header taller than the top margin pushes the body down", () => {
     check("tallHeader");
   });
+
+  it("a footnote's own number ignores the run's direct formatting", async () => {
+    check("footnoteMarkStyle");
+    // Drawn at 12 pt on the baseline it would be twice as tall and push its text 3 pt right.
+    const doc = cases.footnoteMarkStyle!;
+    const words = async (pdf: Uint8Array) => (await wordBoxes(pdf))[0]!.words;
+    const [ours, lo] = [await words(await renderDocxToPdf(doc, { fonts: nodeFontSource() })), await words(await convertWithLibreOffice(doc))];
+    const mark = (ws: typeof lo) => ws.filter((w) => w.text === "1").at(-1)!;
+    expect(Math.abs(mark(ours).yMax - mark(ours).yMin - (mark(lo).yMax - mark(lo).yMin))).toBeLessThan(1);
+    const text = (ws: typeof lo) => ws.find((w) => w.text === "Baseline")!;
+    expect(Math.abs(text(ours).xMin - text(lo).xMin)).toBeLessThan(1);
+  }, 120_000);
 
   it("footnote numbers restart on each page", () => {
     const r = check("footnotesEachPage");

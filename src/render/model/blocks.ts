@@ -399,6 +399,12 @@ function readSimpleField(el: XNode, rc: RunContext): void {
   readInlines(el, link ? { ...rc, link } : rc);
 }
 
+/** A run's formatting from the paragraph and its character style alone, without its direct formatting. */
+function markStyleOnly(r: XNode, rc: RunContext): RunStyle {
+  const rStyle = r.child("rPr")?.child("rStyle")?.attr("val");
+  return rc.ctx.intern(toRunStyle(charStyled(rc.ctx, rc.base, rStyle)));
+}
+
 function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void {
   const { ctx, story } = rc;
   let resolved: ResolvedRun | undefined;
@@ -493,12 +499,17 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         break;
       }
       case "footnoteRef":
-      case "endnoteRef":
+      case "endnoteRef": {
         if (!story.noteLabel) break;
+        // A footnote's own number takes its character style only: LibreOffice ignores the run's
+        // direct formatting there (measured: vertAlign baseline and 12 pt under FootnoteReference
+        // still draw a superscript in the style's size).
+        const style = c.name === "footnoteRef" ? markStyleOnly(r, rc) : styleOf();
         if (ctx.footnotesRestartEachPage && story.noteKey?.startsWith("footnote:")) {
-          pushVisible(rc, { type: "noteRef", kind: "footnote", id: story.noteKey.slice(9), label: story.noteLabel, style: styleOf(), own: true });
-        } else pushText(rc, story.noteLabel, styleOf());
+          pushVisible(rc, { type: "noteRef", kind: "footnote", id: story.noteKey.slice(9), label: story.noteLabel, style, own: true });
+        } else pushText(rc, story.noteLabel, style);
         break;
+      }
       case "drawing": {
         settleAnchorAlternates(c);
         const inline = readDrawing(c, ctx, story, styleOf(), (container, s) => readBlocks(container, ctx, s));
