@@ -123,6 +123,24 @@ const cases: Record<string, Uint8Array> = {
       paragraphs(2, 20) +
       B.sectPr({ type: "continuous" }),
   }),
+  // After balanced columns (whose second column a soft break opened), each continuous section's first
+  // paragraph keeps its space before; the gap to the section above is max(after, before).
+  continuousSpacing: B.buildDocx({
+    styles: B.DEFAULT_STYLES.replace(`<w:spacing w:after="160" w:line="259" w:lineRule="auto"/>`, `<w:spacing w:after="0" w:line="240" w:lineRule="auto"/>`),
+    body:
+      B.p("Alpha one") +
+      B.sectionBreak({ type: "continuous" }) +
+      B.p("Bravo two") +
+      B.p("Bravo three") +
+      B.p("Bravo four") +
+      B.sectionBreak({ type: "continuous", cols: { num: 2 } }) +
+      B.p("Charlie five", { spacing: { before: 240 } }) +
+      B.sectionBreak({ type: "continuous" }) +
+      B.p("Delta six", { spacing: { before: 240, after: 360 } }) +
+      B.sectionBreak({ type: "continuous" }) +
+      B.p("Echo seven", { spacing: { before: 240 } }) +
+      B.sectPr({ type: "continuous" }),
+  }),
   // A header taller than the top margin pushes the body down on every page.
   tallHeader: B.buildDocx({
     body: paragraphs(16) + B.sectPr({ headers: { default: "rIdH" } }),
@@ -507,6 +525,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("continuous section breaks: balanced columns between single-column parts on one page", () => {
     expect(check("continuous").pages[1]).toBe(1);
+  });
+
+  it("continuous sections below balanced columns keep their first paragraph's space before (max with the space after above)", () => {
+    expect(check("continuousSpacing").pages[1]).toBe(1);
   });
 
   it("a header taller than the top margin pushes the body down", () => {

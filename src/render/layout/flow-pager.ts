@@ -313,7 +313,11 @@ export class Pager implements FlowCursor {
       this.start = "soft";
       return;
     }
+    const below = top > this.page.bodyTop + 0.01;
     this.openRegion(top, this.opts.geometry(section, false, this.page.number));
+    // Text above on the page: the new region's first paragraph is not at the top of an area (it
+    // keeps its space before, even after a column break in the section above, as in LibreOffice).
+    if (below) this.placed = true;
   }
 
   /** Lowest y reached by any column of the current region. */

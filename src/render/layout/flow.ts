@@ -93,6 +93,9 @@ class DocumentFlow {
   private sectionFirstPage = 0;
   /** The area (see `areaKey`) where the last block without keep-with-next ended (a table counts as one). */
   private looseArea = "";
+  /** The last block placed (a table is `undefined`), and the one above a continuous section's first block. */
+  private lastParagraph: Paragraph | undefined;
+  private paragraphAboveSection: Paragraph | undefined;
 
   constructor(
     private readonly model: DocumentModel,
@@ -117,6 +120,7 @@ class DocumentFlow {
   run(): LaidOutDocument {
     this.sections.forEach((section, i) => {
       this.bodyCtx = section.lineGrid ? { ...this.ctx, linePitch: section.lineGrid.linePitch } : this.ctx;
+      this.paragraphAboveSection = undefined;
       if (i > 0) this.startSection(i);
       this.sectionFirstPage = this.pager.pages.length - 1;
       const next = this.sections[i + 1];
@@ -183,8 +187,13 @@ class DocumentFlow {
     const samePage = page.width === pager.page.width && page.height === pager.page.height && sameDirection;
     switch (s.start) {
       case "continuous":
-        if (samePage) pager.continueWith(i);
-        else pager.newPage(i);
+        if (samePage) {
+          const pages = pager.pages.length;
+          pager.continueWith(i);
+          // Below the previous section on the same page, the paragraph gap is max(after, before) as
+          // between any two paragraphs (LibreOffice, measured).
+          if (pager.pages.length === pages) this.paragraphAboveSection = this.lastParagraph;
+        } else pager.newPage(i);
         return;
       case "nextColumn":
         if (samePage && pager.columnIndex < pager.columnCount - 1) pager.breakArea("column", "hard");
@@ -251,12 +260,14 @@ class DocumentFlow {
         placeTableKeeping(block, this.pager, this.bodyCtx, keep <= this.pager.areaHeight() ? keep : 0);
         this.pager.markPlaced();
         this.looseArea = this.areaKey();
+        this.lastParagraph = undefined;
         continue;
       }
-      const prev = blocks[i - 1];
+      const prev = i === 0 ? this.paragraphAboveSection : blocks[i - 1];
       const next = blocks[i + 1];
       this.placeParagraphBlock(block, prev?.type === "paragraph" ? prev : undefined, next?.type === "paragraph" ? next : undefined, blocks, i);
       if (!block.style.keepNext) this.looseArea = this.areaKey();
+      this.lastParagraph = block;
     }
   }
 
