@@ -16,6 +16,7 @@ const have = await libreOfficeAvailable();
 const lorem = (i: number) =>
   `Paragraph ${i} lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore ` +
   `et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat.`;
+const longText = Array.from({ length: 4 }, (_, i) => `Sentence ${i} ${lorem(i)}`).join(" ");
 const paragraphs = (n: number, from = 1) => Array.from({ length: n }, (_, i) => B.p(lorem(from + i))).join("");
 
 /** A floating picture (wp:anchor) of `w` x `h` pt with the given wrap and position elements. */
@@ -140,6 +141,10 @@ const cases: Record<string, Uint8Array> = {
       B.sectionBreak({ type: "continuous" }) +
       B.p("Echo seven", { spacing: { before: 240 } }) +
       B.sectPr({ type: "continuous" }),
+  }),
+  // Columns of unequal widths: a paragraph that goes on in the other column is laid out at its width.
+  unequalColumns: B.buildDocx({
+    body: B.p(longText + " " + longText) + B.p(longText.slice(0, 900)) + B.sectPr({ cols: { num: 2, widths: [{ w: 2880, space: 720 }, { w: 5760 }] } }),
   }),
   // A header taller than the top margin pushes the body down on every page.
   tallHeader: B.buildDocx({
@@ -529,6 +534,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("continuous sections below balanced columns keep their first paragraph's space before (max with the space after above)", () => {
     expect(check("continuousSpacing").pages[1]).toBe(1);
+  });
+
+  it("a paragraph going on in a column of another width is laid out at that column's width", () => {
+    check("unequalColumns");
   });
 
   it("a header taller than the top margin pushes the body down", () => {

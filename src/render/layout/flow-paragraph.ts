@@ -84,16 +84,43 @@ export function linesThatFit(
   return atTop ? Math.max(fit, 1) : fit;
 }
 
-/** Places a paragraph's lines through the pager; returns where each line went. */
-export function placeParagraph(pager: Pager, layout: ParagraphLayout, rules: ParagraphFlowRules): PlacedLine[] {
+/** Lays a paragraph out again for an area of another width (see `placeParagraph`). */
+export interface Relayout {
+  /** Width the layout given to `placeParagraph` was made for. */
+  width: number;
+  /** The paragraph laid out with line `k` at `widthOf(k)`. */
+  at(widthOf: (line: number) => number): ParagraphLayout;
+  /** Set by `placeParagraph` to the layout its lines finally came from. */
+  latest?: ParagraphLayout;
+}
+
+/**
+ * Places a paragraph's lines through the pager; returns where each line went. With `relayout`, the
+ * lines that go on in a column of another width (or the whole paragraph moved there) are laid out
+ * again at that width, as LibreOffice formats each column's part of a paragraph in its column.
+ */
+export function placeParagraph(pager: Pager, layout: ParagraphLayout, rules: ParagraphFlowRules, relayout?: Relayout): PlacedLine[] {
   const placed: PlacedLine[] = [];
   if (rules.pageBreakBefore && !(pager.atAreaTop() && pager.columnIndex === 0)) pager.breakArea("page", "hard");
 
-  const lines = layout.lines;
+  let lines = layout.lines;
+  let width = relayout?.width ?? 0;
+  /** Width each placed line was laid out at. */
+  const widths: number[] = [];
+  const fitArea = () => {
+    if (!relayout || Math.abs(pager.area.width - width) < 0.01) return;
+    width = pager.area.width;
+    const kept = widths.slice(0, i);
+    const w = width;
+    relayout.latest = relayout.at((k) => (k < kept.length ? kept[k]! : w));
+    lines = relayout.latest.lines;
+  };
+  if (relayout) relayout.latest = layout;
   let spaceBefore = keptSpaceBefore(pager, rules);
   let i = 0;
   // A paragraph always advances: every pass places at least one line or moves to a fresh area.
   while (i < lines.length) {
+    fitArea();
     pushBelowFloats(pager, lines[i]!.height + spaceBefore);
     const n = linesThatFit(pager, lines, i, pager.y + spaceBefore, rules);
     if (n === 0) {
@@ -110,6 +137,7 @@ export function placeParagraph(pager: Pager, layout: ParagraphLayout, rules: Par
       const multiple = rules.lineMultiple ?? 1;
       const trim = i > 0 && multiple > 1 && pager.atAreaTop() ? line.height * (1 - 1 / multiple) : 0;
       emitLine(pager, line, placed, trim);
+      widths[i] = width;
       i++;
       if (line.breakAfter) {
         pager.breakArea(line.breakAfter, "hard");

@@ -13,7 +13,7 @@ import { layoutParagraph } from "./paragraph";
 import { lastRowKeepsWithNext, placeTableKeeping, stackTable } from "./table";
 import { BOX_INSET_X, BOX_INSET_Y, stackBlocks } from "./stack";
 import { Pager, RegionOverflow, type FlowPage, type PageGeometry } from "./flow-pager";
-import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine } from "./flow-paragraph";
+import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine, type Relayout } from "./flow-paragraph";
 import { exclusionsFor, floatsBeside, floatWrap, positionFloat } from "./floats";
 import { shownBlocks } from "./hidden-paragraph";
 import { translateItems } from "./flow-items";
@@ -338,7 +338,11 @@ class DocumentFlow {
       layout = withBorderRoom(p, layoutParagraph(p, width, this.bodyCtx, excl));
     }
     if (layout.floats.length === 0) {
-      this.decorate(p, layout, placeParagraph(pager, layout, rules));
+      // Lines that go on in a column of another width are laid out again there (no floats beside).
+      const relayout: Relayout | undefined =
+        layout === this.layoutFor(p, width) ? { width, at: (widthOf) => withBorderRoom(p, layoutParagraph(p, width, this.bodyCtx, undefined, widthOf)) } : undefined;
+      const placed = placeParagraph(pager, layout, rules, relayout);
+      this.decorate(p, relayout?.latest ?? layout, placed);
       return;
     }
     // Anchored objects: place the paragraph, position its floats from where it went; when they

@@ -31,7 +31,7 @@ const FIT_EPSILON = 0.004;
 /** LibreOffice puts the baseline of an exact-height line at 80 % of the height. */
 const EXACT_ASCENT_RATIO = 0.8;
 
-export const layoutParagraph: LayoutParagraph = (p, width, ctx, exclusions) => new ParagraphLayouter(p, width, ctx, exclusions).run();
+export const layoutParagraph: LayoutParagraph = (p, width, ctx, exclusions, widthOf) => new ParagraphLayouter(p, width, ctx, exclusions, widthOf).run();
 
 interface Placement {
   xs: number[];
@@ -67,6 +67,7 @@ class ParagraphLayouter {
     private readonly width: number,
     private readonly ctx: LayoutContext,
     private readonly exclusions?: Exclusions,
+    private readonly widthOf?: (line: number) => number,
   ) {
     this.bidi = p.style.bidi;
     this.indentStart = p.style.indentLeft;
@@ -98,7 +99,7 @@ class ParagraphLayouter {
         const ex = this.exclusions ? this.exclusions(top + dy, this.estimateHeight(i)) : { left: 0, right: 0 };
         exLeft = ex.left;
         left = ex.left + startX - labelShift;
-        right = this.width - this.indentEnd - ex.right;
+        right = this.lineWidth() - this.indentEnd - ex.right;
         const fit = this.fitLine(i, left, right, first, ex.left);
         end = fit.end;
         split = fit.split;
@@ -126,6 +127,11 @@ class ParagraphLayouter {
       last.extraBelow = extra;
     }
     return { spaceBefore: this.p.style.spaceBefore, spaceAfter: this.p.style.spaceAfter, lines: this.lines, floats: this.floats };
+  }
+
+  /** Width of the line being laid out (the next one of `lines`). */
+  private lineWidth(): number {
+    return this.widthOf ? this.widthOf(this.lines.length) : this.width;
   }
 
   /** The numbering label's suffix: a tab (to the next stop after the label) or a space. */
@@ -340,7 +346,7 @@ class ParagraphLayouter {
       const startX = xs[off(visible[0]!)]!;
       const last = visible[visible.length - 1]!;
       const endX = xs[off(last)]! + ws[off(last)]!;
-      let x = this.bidi ? this.width - endX : startX;
+      let x = this.bidi ? this.lineWidth() - endX : startX;
       const vis: number[] = [];
       for (const o of order) {
         const k = visible[o]!;
@@ -621,7 +627,7 @@ class ParagraphLayouter {
     if (portionOf.size) fallbackGlyphsLast(text, portionOf);
     for (const t of this.p.style.tabs) {
       if (t.align !== "bar") continue;
-      const x = this.bidi ? this.width - t.pos : t.pos;
+      const x = this.bidi ? this.lineWidth() - t.pos : t.pos;
       lines.push({ kind: "line", x1: x, y1: 0, x2: x, y2: height, width: 0.5, color: null });
     }
     const line: LineBox = { height, baseline, items: [...back, ...text, ...mergeLines(lines), ...links] };

@@ -96,8 +96,11 @@ export interface ParagraphLayout {
  */
 export type Exclusions = (top: number, height: number) => { left: number; right: number };
 
-/** paragraph.ts: `layoutParagraph(p, width, ctx, exclusions?) → ParagraphLayout`. */
-export type LayoutParagraph = (p: Paragraph, width: number, ctx: LayoutContext, exclusions?: Exclusions) => ParagraphLayout;
+/**
+ * paragraph.ts: `layoutParagraph(p, width, ctx, exclusions?, widthOf?) → ParagraphLayout`; `widthOf`
+ * gives line `k` its own width (a paragraph continued in a column of another width).
+ */
+export type LayoutParagraph = (p: Paragraph, width: number, ctx: LayoutContext, exclusions?: Exclusions, widthOf?: (line: number) => number) => ParagraphLayout;
 
 /** The current column of the current page, in page coordinates. */
 export interface FlowArea {
