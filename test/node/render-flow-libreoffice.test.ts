@@ -142,6 +142,18 @@ const cases: Record<string, Uint8Array> = {
       B.p("Echo seven", { spacing: { before: 240 } }) +
       B.sectPr({ type: "continuous" }),
   }),
+  // Two balanced columns that run onto a second page: that page's columns are balanced (under widow
+  // control), and the next continuous section starts below them.
+  balancedLastPage: B.buildDocx({
+    body:
+      paragraphs(9) +
+      B.sectionBreak({ type: "continuous" }) +
+      B.p(longText) +
+      B.p(longText) +
+      B.sectionBreak({ type: "continuous", cols: { num: 2 } }) +
+      B.p("Tail text after") +
+      B.sectPr({ type: "continuous" }),
+  }),
   // Columns of unequal widths: a paragraph that goes on in the other column is laid out at its width.
   unequalColumns: B.buildDocx({
     body: B.p(longText + " " + longText) + B.p(longText.slice(0, 900)) + B.sectPr({ cols: { num: 2, widths: [{ w: 2880, space: 720 }, { w: 5760 }] } }),
@@ -534,6 +546,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("continuous sections below balanced columns keep their first paragraph's space before (max with the space after above)", () => {
     expect(check("continuousSpacing").pages[1]).toBe(1);
+  });
+
+  it("balanced columns that run onto another page are balanced on their last page", () => {
+    expect(check("balancedLastPage").pages[1]).toBe(2);
   });
 
   it("a paragraph going on in a column of another width is laid out at that column's width", () => {

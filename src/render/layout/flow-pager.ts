@@ -103,6 +103,8 @@ export class Pager implements FlowCursor {
   private placed = false;
   /** Bottom of the current region when columns are being balanced (a continuous break follows). */
   private regionLimit: number | null = null;
+  /** Index of the first page the region limit applies to (a section balanced on its last page). */
+  private limitFrom = 0;
   /** The rest of a footnote that did not fit below its reference, for the next page's notes. */
   private noteCarry: { id: string; from: number }[] = [];
   start: AreaStart = "document";
@@ -128,7 +130,7 @@ export class Pager implements FlowCursor {
 
   get area(): FlowArea {
     const col = this.region.columns[this.column]!;
-    const bottom = this.regionLimit ?? this.page.bodyBottom;
+    const bottom = this.activeLimit() ?? this.page.bodyBottom;
     return { left: col.left, width: col.width, top: this.region.top, bottom };
   }
 
@@ -164,7 +166,11 @@ export class Pager implements FlowCursor {
   /** Lowest y content may reach in this area now. */
   bottomLimit(): number {
     const pageLimit = this.page.bodyBottom - this.page.noteHeight;
-    return Math.min(this.regionLimit ?? pageLimit, pageLimit);
+    return Math.min(this.activeLimit() ?? pageLimit, pageLimit);
+  }
+
+  private activeLimit(): number | null {
+    return this.pages.length - 1 >= this.limitFrom ? this.regionLimit : null;
   }
 
   /** Height of the current area when empty (a block taller than this can never fit whole). */
@@ -275,7 +281,7 @@ export class Pager implements FlowCursor {
       this.start = start;
       return;
     }
-    if (this.regionLimit !== null) {
+    if (this.activeLimit() !== null) {
       // Balancing a region: running out of its last column means the trial height was too small.
       throw new RegionOverflow();
     }
@@ -325,9 +331,13 @@ export class Pager implements FlowCursor {
     return Math.max(this.region.top, ...this.region.columnBottoms);
   }
 
-  /** Limits the current region's columns to end at `bottom` (balancing); null lifts the limit. */
-  limitRegion(bottom: number | null): void {
+  /**
+   * Limits the columns to end at `bottom` (balancing) on page `fromPage` (default: the current one)
+   * and later pages; null lifts the limit.
+   */
+  limitRegion(bottom: number | null, fromPage = this.pages.length - 1): void {
     this.regionLimit = bottom;
+    this.limitFrom = fromPage;
   }
 
   /** Registers a floating object on the current page. */

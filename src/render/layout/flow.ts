@@ -213,35 +213,37 @@ class DocumentFlow {
 
   /**
    * Columns of a section followed by a continuous break end level (Word and LibreOffice balance
-   * them): find the lowest column bottom at which the blocks still fit on this page.
+   * them): find the lowest column bottom at which the blocks still fit. A section that runs onto
+   * further pages fills its columns there and is balanced on its last page only (LibreOffice): the
+   * trials place it all again with the limit on that page.
    */
   private placeBalanced(blocks: Block[]): void {
     const pager = this.pager;
     const start = pager.snapshot();
     this.placeBlocks(blocks);
-    if (pager.pages.length !== start.pages) return; // ran onto further pages: the last page stays unbalanced
+    const page = pager.pages.length - 1;
+    const pages = pager.pages.length;
     const full = pager.contentBottom();
-    let lo = start.y;
+    // The last page's region of this section: it starts at the top of the body there.
+    let lo = page === start.pages - 1 ? start.y : pager.area.top;
     let hi = full;
-    for (let step = 0; step < BALANCE_STEPS && hi - lo > 1; step++) {
-      const mid = (lo + hi) / 2;
+    const attempt = (limit: number): boolean => {
       pager.restore(start);
-      pager.limitRegion(mid);
+      pager.limitRegion(limit, page);
       try {
         this.placeBlocks(blocks);
-        if (pager.contentBottom() <= mid + 0.5) hi = mid;
-        else lo = mid;
+        return pager.pages.length === pages && pager.contentBottom() <= limit + 0.5;
       } catch (e) {
         if (!(e instanceof RegionOverflow)) throw e;
-        lo = mid;
+        return false;
       }
+    };
+    for (let step = 0; step < BALANCE_STEPS && hi - lo > 1; step++) {
+      const mid = (lo + hi) / 2;
+      if (attempt(mid)) hi = mid;
+      else lo = mid;
     }
-    pager.restore(start);
-    pager.limitRegion(hi);
-    try {
-      this.placeBlocks(blocks);
-    } catch (e) {
-      if (!(e instanceof RegionOverflow)) throw e;
+    if (!attempt(hi)) {
       pager.restore(start);
       pager.limitRegion(null);
       this.placeBlocks(blocks);
