@@ -158,6 +158,21 @@ const cases: Record<string, Uint8Array> = {
   unequalColumns: B.buildDocx({
     body: B.p(longText + " " + longText) + B.p(longText.slice(0, 900)) + B.sectPr({ cols: { num: 2, widths: [{ w: 2880, space: 720 }, { w: 5760 }] } }),
   }),
+  // A continuous section with another header: the page it runs onto keeps the header (and the body
+  // top) of the page before; its own header starts at the next page break.
+  continuousHeader: B.buildDocx({
+    body:
+      paragraphs(3) +
+      B.sectionBreak({ headers: { default: "rIdA" } }) +
+      paragraphs(20, 10) +
+      B.p(["Broken", B.pageBreak(), "After break"]) +
+      paragraphs(3, 40) +
+      B.sectPr({ type: "continuous", headers: { default: "rIdB" } }),
+    headers: {
+      rIdA: B.p("Header Alpha", { style: "Header" }),
+      rIdB: ["Bravo", "Charlie", "Delta", "Echo"].map((w) => B.p(`Header ${w}`, { style: "Header" })).join(""),
+    },
+  }),
   // A header taller than the top margin pushes the body down on every page.
   tallHeader: B.buildDocx({
     body: paragraphs(16) + B.sectPr({ headers: { default: "rIdH" } }),
@@ -554,6 +569,11 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a paragraph going on in a column of another width is laid out at that column's width", () => {
     check("unequalColumns");
+  });
+
+  it("a continuous section's own header starts at its first page break, not on the page it runs onto", () => {
+    const r = check("continuousHeader");
+    expect(r.firstWords[1]).toEqual(["Header", "Header", "Header"]);
   });
 
   it("a header taller than the top margin pushes the body down", () => {

@@ -45,7 +45,11 @@ export interface Region {
 export interface FlowPage {
   width: number;
   height: number;
-  /** Section index whose header/footer this page shows (the section the page started in). */
+  /**
+   * Section index whose page style this page has (header/footer, top and bottom margins): the
+   * section it started in, except that a page a continuous section runs onto keeps the style of the
+   * page before until a page break (LibreOffice applies a continuous section's page style there).
+   */
   section: number;
   /** The section's first page (its title-page header applies). */
   firstOfSection: boolean;
@@ -79,7 +83,7 @@ export type AreaStart = "document" | "hard" | "soft";
 
 export interface PagerOptions {
   /** Page box and columns of a page of `section`; the header height may depend on the page kind. */
-  geometry(section: number, firstOfSection: boolean, pageNumber: number): PageGeometry;
+  geometry(section: number, firstOfSection: boolean, pageNumber: number, pageStyle: number): PageGeometry;
   /** w:pgNumType/@w:start of a section, if it restarts numbering. */
   numberStart(section: number): number | undefined;
   /** Height a footnote takes at the page bottom (its blocks laid out in the note width). */
@@ -97,6 +101,8 @@ export class Pager implements FlowCursor {
   /** Endnotes referenced so far, in order (they are laid out after the body). */
   readonly endnotes: string[] = [];
   private section = 0;
+  /** The section whose page style new pages take (see `FlowPage.section`). */
+  private styleSection = 0;
   private region!: Region;
   private column = 0;
   private cursorY = 0;
@@ -285,6 +291,7 @@ export class Pager implements FlowCursor {
       // Balancing a region: running out of its last column means the trial height was too small.
       throw new RegionOverflow();
     }
+    if (kind === "page" && start === "hard") this.styleSection = this.section;
     this.openPage(false);
     this.start = start;
   }
@@ -292,6 +299,7 @@ export class Pager implements FlowCursor {
   /** Starts `section` on a new page. */
   newPage(section: number, start: AreaStart = "hard"): void {
     this.section = section;
+    this.styleSection = section;
     this.openPage(true);
     this.start = start;
   }
@@ -320,7 +328,7 @@ export class Pager implements FlowCursor {
       return;
     }
     const below = top > this.page.bodyTop + 0.01;
-    this.openRegion(top, this.opts.geometry(section, false, this.page.number));
+    this.openRegion(top, this.opts.geometry(section, false, this.page.number, this.styleSection));
     // Text above on the page: the new region's first paragraph is not at the top of an area (it
     // keeps its space before, even after a column break in the section above, as in LibreOffice).
     if (below) this.placed = true;
@@ -368,6 +376,7 @@ export class Pager implements FlowCursor {
       placed: this.placed,
       start: this.start,
       section: this.section,
+      styleSection: this.styleSection,
     };
   }
 
@@ -392,6 +401,7 @@ export class Pager implements FlowCursor {
     this.placed = s.placed;
     this.start = s.start;
     this.section = s.section;
+    this.styleSection = s.styleSection;
   }
 
   private openPage(firstOfSection: boolean): void {
@@ -400,11 +410,11 @@ export class Pager implements FlowCursor {
     }
     const previous = this.pages.length > 0 ? this.page.number : 0;
     const number = (firstOfSection ? this.opts.numberStart(this.section) : undefined) ?? previous + 1;
-    const g = this.opts.geometry(this.section, firstOfSection, number);
+    const g = this.opts.geometry(this.section, firstOfSection, number, this.styleSection);
     this.pages.push({
       width: g.width,
       height: g.height,
-      section: this.section,
+      section: this.styleSection,
       firstOfSection,
       number,
       bodyTop: g.bodyTop,
@@ -458,6 +468,7 @@ export interface PagerSnapshot {
   placed: boolean;
   start: AreaStart;
   section: number;
+  styleSection: number;
 }
 
 /** Thrown inside a balancing trial when the content does not fit the trial height. */

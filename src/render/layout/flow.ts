@@ -108,7 +108,7 @@ class DocumentFlow {
     this.heights = new PartHeights(model, { ...this.ctx, fieldValue: () => "99" });
     this.bodyCtx = this.ctx;
     this.pager = new Pager({
-      geometry: (section, first, number) => this.geometry(section, first, number),
+      geometry: (section, first, number, style) => this.geometry(section, first, number, style),
       numberStart: (section) => this.sections[section]?.pageNumberStart,
       noteHeight: (id) => this.noteHeight(id),
       noteSpaceBelow: (id) => Math.min(this.noteStack(id).spaceBelow ?? 0, this.noteHeight(id)),
@@ -143,20 +143,23 @@ class DocumentFlow {
 
   // --- sections ------------------------------------------------------------------------------
 
-  private geometry(sectionIndex: number, firstOfSection: boolean, pageNumber: number): PageGeometry {
+  /** Page box and columns of `sectionIndex`; header, footer and top/bottom margins of the page style's section. */
+  private geometry(sectionIndex: number, firstOfSection: boolean, pageNumber: number, styleIndex = sectionIndex): PageGeometry {
     const s = this.sections[sectionIndex] ?? DEFAULT_SECTION;
+    const st = this.sections[styleIndex] ?? s;
     const page = sanePage(s);
+    const style = sanePage(st);
     const textWidth = page.width - page.left - page.right;
     const choice = { firstOfSection, pageNumber };
-    const headerPart = choosePart(s.headers, s, this.model.evenAndOddHeaders, choice, EMPTY_PARTS.header);
-    const footerPart = choosePart(s.footers, s, this.model.evenAndOddHeaders, choice, EMPTY_PARTS.footer);
-    const header = this.heights.height(headerPart, textWidth);
-    const footer = this.heights.height(footerPart, textWidth);
+    const headerPart = choosePart(st.headers, st, this.model.evenAndOddHeaders, choice, EMPTY_PARTS.header);
+    const footerPart = choosePart(st.footers, st, this.model.evenAndOddHeaders, choice, EMPTY_PARTS.footer);
+    const header = this.heights.height(headerPart, style.width - style.left - style.right);
+    const footer = this.heights.height(footerPart, style.width - style.left - style.right);
     // A negative top/bottom margin is exact: the body does not move for a tall header/footer. A page
     // without a header (footer) keeps its margin even when the header (footer) distance is larger
     // (LibreOffice turns the header off).
-    const top = page.top < 0 || headerPart === undefined ? Math.abs(page.top) : Math.max(page.top, Math.max(0, s.margins.header) + header);
-    const bottomMargin = page.bottom < 0 || footerPart === undefined ? Math.abs(page.bottom) : Math.max(page.bottom, Math.max(0, s.margins.footer) + footer);
+    const top = style.top < 0 || headerPart === undefined ? Math.abs(style.top) : Math.max(style.top, Math.max(0, st.margins.header) + header);
+    const bottomMargin = style.bottom < 0 || footerPart === undefined ? Math.abs(style.bottom) : Math.max(style.bottom, Math.max(0, st.margins.footer) + footer);
     let bodyTop = Math.min(Math.max(0, top), page.height - MIN_BODY);
     let bodyBottom = page.height - Math.max(0, bottomMargin);
     if (bodyBottom - bodyTop < MIN_BODY) {
