@@ -88,6 +88,42 @@ describe.skipIf(!have)("CJK text against LibreOffice", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// Chinese forbidden characters: with 40 ideographs filling the line (0.2 pt left), the character
+// after them shows whether LibreOffice lets it start a line (︰ ～ ’ ” • · may not; … ・ may), hang
+// (ASCII , and : after an ideograph do) or end a line (“ 〖 may not, in simplified Chinese); the
+// lists differ between zh-CN and zh-TW.
+
+const FULL_LINE = "一二三四五六七八九十".repeat(4);
+const FORBIDDEN_DOC = B.buildDocx({
+  body:
+    ["zh-CN", "zh-TW"]
+      .flatMap((lang) =>
+        [..."︰～︱…・’”•·,:々"].map((c) => para(cjk(FULL_LINE + c + "下一行。", "SimSun", 11.5, lang))).concat(
+          [..."“〖（"].map((c) => para(cjk(FULL_LINE.slice(0, 39) + c + "下一行。", "SimSun", 11.5, lang))),
+        ),
+      )
+      .join("") + B.sectPr({ margins: { right: 12240 - 1440 - 9204 } }),
+});
+
+describe.skipIf(!have)("Chinese forbidden characters against LibreOffice", () => {
+  it("breaks before and after them, and hangs marks, where LibreOffice does (zh-CN and zh-TW)", async () => {
+    const [a, b] = await Promise.all([renderDocxToPdf(FORBIDDEN_DOC, { fonts: nodeFontSource() }), convertWithLibreOffice(FORBIDDEN_DOC)]);
+    // Lines as text (LibreOffice draws some of these marks with gaps that pdftotext takes for word breaks).
+    const lines = (pages: PageWords[]) => {
+      const out: string[] = [];
+      let y = Number.NaN;
+      for (const w of pages.flatMap((pg) => pg.words)) {
+        if (Math.abs(w.yMin - y) > 3) out.push("");
+        out[out.length - 1] += w.text;
+        y = w.yMin;
+      }
+      return out;
+    };
+    expect(lines(await wordBoxes(a))).toEqual(lines(await wordBoxes(b)));
+  }, 120_000);
+});
+
+// ---------------------------------------------------------------------------------------------
 // The line grid (w:docGrid type="lines"), which East Asian documents carry.
 
 const GRID_TEXT = "A1 line one\nA2 line two\nA3 line three";

@@ -7,7 +7,7 @@
 import { LIMITS } from "../../limits";
 import type { FontBook, FontFace } from "../fonts/types";
 import type { Inline, Paragraph, RunStyle } from "../model/types";
-import { isBreakingSpace, lineBreakOpportunities } from "./line-break";
+import { applyChineseBreaks, isBreakingSpace, lineBreakOpportunities } from "./line-break";
 import { mathObject } from "./math";
 import { joinedWidth, joiningType } from "./arabic-joining";
 import { bidiClass, resolveLevels } from "./bidi";
@@ -142,6 +142,10 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
 
   // The numbering label is not part of the paragraph's text for LibreOffice's break iterator.
   const breaks = lineBreakOpportunities(text, atoms.find((a) => !a.label)?.start ?? 0);
+  for (const atom of atoms) {
+    const lang = atom.style.cjkTypography;
+    if ((lang === "zh" || lang === "zh-Hant") && atom.text) applyChineseBreaks(text, breaks, atom.start, atom.start + atom.text.length, lang);
+  }
   // A soft hyphen between letters is a break opportunity of its own kind (2).
   for (const at of softHyphens) if (at > 0 && at < text.length && LETTER.test(text[at - 1]!) && LETTER.test(text[at]!)) breaks[at] = 2;
   const levels = resolveLevels(text, p.style.bidi ? 1 : 0);

@@ -229,3 +229,47 @@ function allowed(a: C, beforeSp: C | -1, b: C, hyphenAfterAlnum: boolean, nextIs
 export function isBreakingSpace(code: number): boolean {
   return code === 0x20 || code === 0x3000 || (code >= 0x2000 && code <= 0x200a && code !== 0x2007);
 }
+
+/**
+ * LibreOffice's line-breaking rules for Chinese text (runs whose East Asian language is Chinese),
+ * measured on LibreOffice 7.4: it breaks between any two East Asian characters except before the
+ * characters that may not start a line and after those that may not end one, lists that differ
+ * between simplified (zh-CN) and traditional (zh-TW) Chinese. So `…` `‥` `・` may start a line,
+ * while `︰` `･` `•` `·` may not (nor, in simplified Chinese, `～` `’` `”`).
+ */
+const codes = (s: string) => new Set([...s].map((c) => c.codePointAt(0)!));
+const HANGING_MARKS = "!,.:;?、。！，．：；？";
+const ZH_RULES = {
+  zh: {
+    noStart: codes(HANGING_MARKS + ")]}¢·'\"〕〗〞﹚﹜）｝～︰︱︳﹐﹒﹔﹕﹖︴︶︸︺︼︾﹀﹂﹄﹏､￠々‖•ˇ―′’”〉》」』】"),
+    noEnd: codes("'\"(£¥〈《「『【〔〖〝﹙﹛（［｛￡￥‵︵︷︹︻︽︿﹁﹃﹝“‘"),
+  },
+  "zh-Hant": {
+    noStart: codes(HANGING_MARKS + ")]}¢·'\"〕〞﹚﹜）｝︰︱︳﹐﹒﹔﹕﹖︴︶︸︺︼︾﹀﹂﹄﹏､•′〉》」』】"),
+    noEnd: codes("'\"(£¥〈《「『【〔〝﹙﹛（｛‵︵︷︹︻︽︿﹁﹃﹝"),
+  },
+};
+/** Characters that, beside an East Asian one, follow the Chinese rules rather than UAX #14's. */
+const ZH_CONTEXT = codes("…‥・］［〗〖々’”‘“");
+
+function isChineseContext(cp: number, rules: (typeof ZH_RULES)["zh"]): boolean {
+  const cls = classOf(cp);
+  return cls === C.ID || cls === C.OP || cls === C.CL || rules.noStart.has(cp) || rules.noEnd.has(cp) || ZH_CONTEXT.has(cp);
+}
+
+/**
+ * Applies the Chinese rules of `variant` to `breaks` (from `lineBreakOpportunities(text)`) at every
+ * position from `start` to `end` (a Chinese run's text; its edges included): between two characters
+ * of East Asian text a break is allowed unless the lists forbid it; elsewhere UAX #14 stays.
+ */
+export function applyChineseBreaks(text: string, breaks: Uint8Array, start: number, end: number, variant: "zh" | "zh-Hant"): void {
+  const rules = ZH_RULES[variant];
+  for (let i = Math.max(1, start); i <= Math.min(end, text.length - 1); i++) {
+    const cp = text.codePointAt(i)!;
+    if (cp >= 0xdc00 && cp <= 0xdfff) continue;
+    const before = text.codePointAt(i - 1)!;
+    const prev = before >= 0xdc00 && before <= 0xdfff && i >= 2 ? text.codePointAt(i - 2)! : before;
+    if (rules.noStart.has(cp) || rules.noEnd.has(prev)) breaks[i] = 0;
+    else if (isChineseContext(cp, rules) && isChineseContext(prev, rules)) breaks[i] = 1;
+  }
+}

@@ -9,6 +9,7 @@
  * are put in visual order by rule L2; paint shapes and mirrors the right-to-left items.
  */
 import { LIMITS } from "../../limits";
+import { isEastAsian } from "../fonts/east-asian";
 import type { Paragraph, RunStyle } from "../model/types";
 import { decorate } from "./inline-decorations";
 import { buildPieces, type Piece } from "./inline-pieces";
@@ -218,7 +219,10 @@ class ParagraphLayouter {
         // down (Word's overflowPunct; LibreOffice does it for runs in a CJK language only, and not
         // in table cells, where the punctuation takes its ideograph to the next line).
         const canEnd = pc.breakAfter || i === pieces.length - 1 || pieces[i + 1]!.kind === "break";
-        if (pc.kind === "text" && pc.style.cjkTypography && !this.ctx.inTableCell && canEnd && cursor.endWith(pc.width - hangingWidth(pc)) <= right + FIT_EPSILON) {
+        // Only after an East Asian character, not after a Latin word or digits (LibreOffice, measured),
+        // also when the mark is a piece of its own (another face than the text before it).
+        const hang = pc.kind === "text" && pc.style.cjkTypography && !this.ctx.inTableCell ? hangingWidth(pc, hasContent ? pieces[i - 1] : undefined) : 0;
+        if (hang > 0 && canEnd && cursor.endWith(pc.width - hang) <= right + FIT_EPSILON) {
           return { end: i + 1, forced: false };
         }
         if (lastBreak > start) return { end: lastBreak, forced: false };
@@ -904,22 +908,26 @@ export type { RunStyle };
  * up to the pitch and at-least heights the text already reaches. Other rules keep their own height.
  */
 /**
- * What LibreOffice lets hang (measured, Chinese): ideographic comma and full stop, full-width
- * comma, full stop, semicolon, colon, question and exclamation marks, and ASCII , . ) — not closing
- * brackets such as ）」》.
+ * What LibreOffice lets hang (measured, Chinese, with no room at all left on the line): ideographic
+ * comma and full stop, full-width comma, full stop, semicolon, colon, question and exclamation
+ * marks, and ASCII , . : ; ? ! — not closing brackets such as ） ) 」》.
  */
-const HANGING = /[\u3001\u3002\uff0c\uff0e\uff1b\uff1a\uff1f\uff01,.)]$/u;
+const HANGING = /[\u3001\u3002\uff0c\uff0e\uff1b\uff1a\uff1f\uff01,.:;?!]$/u;
 
-/** An ideograph, kana, Hangul or full-width form at the end of a string. */
-const EAST_ASIAN_BEFORE = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]$/u;
-
-/** Width of the hanging punctuation ending a text piece (0 when none). */
-function hangingWidth(pc: Piece): number {
+/**
+ * Width of the punctuation that may hang at the end of a text piece: a mark of `HANGING` right after
+ * an East Asian character (in the piece, or ending `before`, of the same run, when the mark is the
+ * whole piece); 0 when none.
+ */
+function hangingWidth(pc: Piece, before: Piece | undefined): number {
   const m = HANGING.exec(pc.text);
-  if (!m || m[0].length === pc.text.length) return 0;
-  // ASCII , . ) take the script of the letter before them: after Latin text they are Latin and do
-  // not hang (LibreOffice, measured: "Paragraphs)" in a Chinese-language run wraps whole).
-  if (m[0] <= "\u007f" && !EAST_ASIAN_BEFORE.test(pc.text.slice(0, -m[0].length))) return 0;
+  if (!m) return 0;
+  const head = pc.text.slice(0, -m[0].length);
+  // A mark alone in its piece hangs after text of its own run only (LibreOffice hangs within a portion).
+  const ref = head || (before?.kind === "text" && before.style === pc.style ? before.text : "");
+  if (!ref) return 0;
+  const last = ref.codePointAt(ref.length - 1)!;
+  if (!isEastAsian(last >= 0xdc00 && last <= 0xdfff ? ref.codePointAt(ref.length - 2)! : last)) return 0;
   return (pc.face.widthOf(m[0], pc.size) * pc.style.scale) / 100 + pc.style.charSpacing * m[0].length;
 }
 

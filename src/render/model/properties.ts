@@ -10,6 +10,7 @@ import { eighths, flag, halfPoints, hexColor, highlightColor, int, measure, twip
 
 /** Chinese, Japanese and Korean language tags (w:lang w:eastAsia). */
 const CJK_LANGUAGE = /^(zh|ja|ko)\b/i;
+const SIMPLIFIED_CHINESE = /^zh(-(cn|sg|hans)\b.*)?$/i;
 
 /** Toggle properties: XOR-ed across style levels (ECMA-376 17.7.3), absolute in direct formatting. */
 export const TOGGLES = ["bold", "italic", "caps", "smallCaps", "strike", "doubleStrike", "hidden"] as const;
@@ -466,7 +467,12 @@ export function toRunStyle(p: RunProps): RunStyle {
   if (p.fontEastAsia && p.fontEastAsia !== s.font) s.fontEastAsia = p.fontEastAsia;
   if (p.fontComplex && p.fontComplex !== s.font) s.fontComplex = p.fontComplex;
   if (p.eastAsiaHint) s.eastAsiaHint = true;
-  if (p.eastAsiaLang && CJK_LANGUAGE.test(p.eastAsiaLang)) s.cjkTypography = true;
+  const cjk = p.eastAsiaLang ? CJK_LANGUAGE.exec(p.eastAsiaLang) : null;
+  if (cjk) {
+    const lang = cjk[1]!.toLowerCase() as "zh" | "ja" | "ko";
+    // Traditional Chinese (zh-TW, zh-HK, zh-MO) has other forbidden characters in LibreOffice.
+    s.cjkTypography = lang === "zh" && !SIMPLIFIED_CHINESE.test(p.eastAsiaLang!) ? "zh-Hant" : lang;
+  }
   if (p.underlineColor !== undefined && p.underline && p.underline !== "none") s.underlineColor = p.underlineColor;
   return s;
 }

@@ -54,10 +54,11 @@ export interface RunStyle {
    */
   eastAsiaHint?: boolean;
   /**
-   * The run's East Asian language (w:lang w:eastAsia) is Chinese, Japanese or Korean: LibreOffice
-   * then applies East Asian line-breaking typography (hanging punctuation) to it.
+   * The run's East Asian language (w:lang w:eastAsia) when Chinese ("zh": simplified, "zh-Hant":
+   * traditional), Japanese or Korean: LibreOffice then applies East Asian line-breaking typography
+   * (hanging punctuation; simplified Chinese forbidden characters) to it.
    */
-  cjkTypography?: boolean;
+  cjkTypography?: "zh" | "zh-Hant" | "ja" | "ko";
 }
 
 export type Inline =
