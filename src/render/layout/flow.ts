@@ -12,7 +12,7 @@ import type { LaidOutDocument, LaidOutPage, LayoutContext, PaintItem, ParagraphL
 import { layoutParagraph } from "./paragraph";
 import { lastRowKeepsWithNext, placeTableKeeping, stackTable } from "./table";
 import { BOX_INSET_X, BOX_INSET_Y, stackBlocks } from "./stack";
-import { Pager, RegionOverflow, type FlowPage, type PageGeometry } from "./flow-pager";
+import { Pager, RegionOverflow, type FlowPage, type PageGeometry, type PagerSnapshot } from "./flow-pager";
 import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine, type Relayout } from "./flow-paragraph";
 import { exclusionsFor, floatsBeside, floatWrap, positionFloat } from "./floats";
 import { shownBlocks } from "./hidden-paragraph";
@@ -78,6 +78,14 @@ function sanePage(s: Section): { width: number; height: number; left: number; ri
     right = left;
   }
   return { width, height, left, right, top: num(s.margins.top, 72), bottom: num(s.margins.bottom, 72) };
+}
+
+/** The flow's state where a block of a section starts (for balancing trials to resume from). */
+interface BlockMark {
+  index: number;
+  snapshot: PagerSnapshot;
+  looseArea: string;
+  lastParagraph: Paragraph | undefined;
 }
 
 class DocumentFlow {
@@ -223,18 +231,28 @@ class DocumentFlow {
   private placeBalanced(blocks: Block[]): void {
     const pager = this.pager;
     const start = pager.snapshot();
-    this.placeBlocks(blocks);
+    const marks: BlockMark[] = [];
+    this.placeBlocks(blocks, 0, marks);
     const page = pager.pages.length - 1;
     const pages = pager.pages.length;
     const full = pager.contentBottom();
     // The last page's region of this section: it starts at the top of the body there.
     let lo = page === start.pages - 1 ? start.y : pager.area.top;
     let hi = full;
+    // Trials start again from the last block that began on an earlier page: what comes before it
+    // does not depend on the limit (the first block when the section began on this page).
+    const resume = [...marks].reverse().find((m) => m.snapshot.pages - 1 < page) ?? marks[0];
+    const restart = () => {
+      if (!resume) return pager.restore(start);
+      pager.restore(resume.snapshot);
+      this.looseArea = resume.looseArea;
+      this.lastParagraph = resume.lastParagraph;
+    };
     const attempt = (limit: number): boolean => {
-      pager.restore(start);
+      restart();
       pager.limitRegion(limit, page);
       try {
-        this.placeBlocks(blocks);
+        this.placeBlocks(blocks, resume?.index ?? 0);
         return pager.pages.length === pages && pager.contentBottom() <= limit + 0.5;
       } catch (e) {
         if (!(e instanceof RegionOverflow)) throw e;
@@ -247,19 +265,21 @@ class DocumentFlow {
       else lo = mid;
     }
     if (!attempt(hi)) {
-      pager.restore(start);
+      restart();
       pager.limitRegion(null);
-      this.placeBlocks(blocks);
+      this.placeBlocks(blocks, resume?.index ?? 0);
     }
     pager.limitRegion(null);
   }
 
   // --- blocks --------------------------------------------------------------------------------
 
-  private placeBlocks(allBlocks: Block[]): void {
+  /** Places the shown blocks from index `from`; with `marks`, records the flow state where each block starts. */
+  private placeBlocks(allBlocks: Block[], from = 0, marks?: BlockMark[]): void {
     const blocks = shownBlocks(allBlocks);
-    for (let i = 0; i < blocks.length; i++) {
+    for (let i = from; i < blocks.length; i++) {
       const block = blocks[i]!;
+      marks?.push({ index: i, snapshot: this.pager.snapshot(), looseArea: this.looseArea, lastParagraph: this.lastParagraph });
       if (block.type === "table") {
         const keep = lastRowKeepsWithNext(block) && blocks[i + 1]?.type === "paragraph" ? this.keepChainHeight(blocks, i + 1, this.pager.area.width) : 0;
         placeTableKeeping(block, this.pager, this.bodyCtx, keep <= this.pager.areaHeight() ? keep : 0);
