@@ -173,6 +173,22 @@ const cases: Record<string, Uint8Array> = {
       rIdB: ["Bravo", "Charlie", "Delta", "Echo"].map((w) => B.p(`Header ${w}`, { style: "Header" })).join(""),
     },
   }),
+  // Consecutive body paragraphs with the same box border form one group: no border room where they
+  // meet (their spacing stays); a paragraph with another border width starts a new box.
+  borderGroup: B.buildDocx({
+    body:
+      B.p("Start line", { spacing: { after: 0 } }) +
+      [["Alpha one", 12, 0], ["Bravo two", 12, 0], ["Charlie three", 12, 200], ["Delta four", 12, 200], ["Echo five", 6, 0], ["Foxtrot six", 12, 0]]
+        .map(([t, sz, after]) =>
+          B.p(t as string, {
+            spacing: { after: after as number, line: 240, lineRule: "auto" },
+            extra: `<w:pBdr>${["top", "left", "bottom", "right"].map((side) => `<w:${side} w:val="single" w:sz="${sz}" w:space="1" w:color="auto"/>`).join("")}</w:pBdr>`,
+          }),
+        )
+        .join("") +
+      B.p("After text", { spacing: { after: 0 } }) +
+      B.sectPr(),
+  }),
   // A header taller than the top margin pushes the body down on every page.
   tallHeader: B.buildDocx({
     body: paragraphs(16) + B.sectPr({ headers: { default: "rIdH" } }),
@@ -574,6 +590,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("a continuous section's own header starts at its first page break, not on the page it runs onto", () => {
     const r = check("continuousHeader");
     expect(r.firstWords[1]).toEqual(["Header", "Header", "Header"]);
+  });
+
+  it("consecutive body paragraphs with the same borders form one bordered group", () => {
+    check("borderGroup");
   });
 
   it("a header taller than the top margin pushes the body down", () => {

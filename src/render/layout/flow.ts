@@ -11,7 +11,7 @@ import type { FontBook } from "../fonts/types";
 import type { LaidOutDocument, LaidOutPage, LayoutContext, PaintItem, ParagraphLayout } from "./types";
 import { layoutParagraph } from "./paragraph";
 import { lastRowKeepsWithNext, placeTableKeeping, stackTable } from "./table";
-import { BOX_INSET_X, BOX_INSET_Y, stackBlocks } from "./stack";
+import { BOX_INSET_X, BOX_INSET_Y, bordersJoin, stackBlocks } from "./stack";
 import { Pager, RegionOverflow, type FlowPage, type PageGeometry, type PagerSnapshot } from "./flow-pager";
 import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine, type Relayout } from "./flow-paragraph";
 import { exclusionsFor, floatsBeside, floatWrap, positionFloat } from "./floats";
@@ -96,6 +96,8 @@ class DocumentFlow {
   private readonly heights: PartHeights;
   private readonly pager: Pager;
   private readonly layouts = new Map<Paragraph, { width: number; layout: ParagraphLayout }>();
+  /** Paragraphs of a bordered group, with the joined sides taken out (see `bordersGrouped`). */
+  private readonly joined = new WeakMap<Paragraph, Paragraph>();
   private readonly noteStacks = new Map<string, { height: number; items: PaintItem[]; breakPoints: number[]; spaceBelow?: number }>();
   /** Index of the page the current section started on. */
   private sectionFirstPage = 0;
@@ -276,7 +278,7 @@ class DocumentFlow {
 
   /** Places the shown blocks from index `from`; with `marks`, records the flow state where each block starts. */
   private placeBlocks(allBlocks: Block[], from = 0, marks?: BlockMark[]): void {
-    const blocks = shownBlocks(allBlocks);
+    const blocks = this.bordersGrouped(shownBlocks(allBlocks));
     for (let i = from; i < blocks.length; i++) {
       const block = blocks[i]!;
       marks?.push({ index: i, snapshot: this.pager.snapshot(), looseArea: this.looseArea, lastParagraph: this.lastParagraph });
@@ -294,6 +296,30 @@ class DocumentFlow {
       if (!block.style.keepNext) this.looseArea = this.areaKey();
       this.lastParagraph = block;
     }
+  }
+
+  /**
+   * Consecutive paragraphs with the same borders and indents form one bordered group, as in a cell
+   * (LibreOffice, measured in the body too): the sides where they meet are neither drawn nor take
+   * room; their spacing stays. A joined paragraph stands in for the original (one per paragraph,
+   * so its layout is cached like any other).
+   */
+  private bordersGrouped(blocks: Block[]): Block[] {
+    return blocks.map((b, i) => {
+      if (b.type !== "paragraph") return b;
+      const above = blocks[i - 1];
+      const below = blocks[i + 1];
+      const prev = above?.type === "paragraph" && bordersJoin(above, b);
+      const next = below?.type === "paragraph" && bordersJoin(b, below);
+      if (!prev && !next) return b;
+      let joined = this.joined.get(b);
+      if (!joined) {
+        const borders = { ...b.style.borders, top: prev ? undefined : b.style.borders.top, bottom: next ? undefined : b.style.borders.bottom };
+        joined = { ...b, style: { ...b.style, borders } };
+        this.joined.set(b, joined);
+      }
+      return joined;
+    });
   }
 
   /** Whether the current page was opened by an explicit break inside the section and holds nothing. */

@@ -114,7 +114,7 @@ function frameShift(items: PaintItem[], frame: NonNullable<Paragraph["style"]["f
  * LibreOffice): no bottom border between them, no top border below the first (measured: a cell of
  * paragraphs each with a bottom rule shows one rule, under the last).
  */
-function bordersJoin(a: Paragraph, b: Paragraph): boolean {
+export function bordersJoin(a: Paragraph, b: Paragraph): boolean {
   const x = a.style.borders;
   const y = b.style.borders;
   if (!isVisible(x.top) && !isVisible(x.bottom) && !isVisible(x.left) && !isVisible(x.right)) return false;
