@@ -189,6 +189,20 @@ const cases: Record<string, Uint8Array> = {
       B.p("After text", { spacing: { after: 0 } }) +
       B.sectPr(),
   }),
+  // A double border takes three times its width (two lines and the gap between them) and its space.
+  doubleBorders: B.buildDocx({
+    body:
+      B.p("Start line", { spacing: { after: 0 } }) +
+      [["Alpha one", 6], ["Bravo two", 12], ["Charlie three", 2]]
+        .map(([t, sz], i) =>
+          B.p(t as string, {
+            spacing: { after: 0, line: 240, lineRule: "auto" },
+            extra: `<w:pBdr>${["top", "left", "bottom", "right"].map((side) => `<w:${side} w:val="double" w:sz="${sz}" w:space="1" w:color="auto"/>`).join("")}</w:pBdr>`,
+          }) + B.p(`Between ${i}`, { spacing: { after: 0 } }),
+        )
+        .join("") +
+      B.sectPr(),
+  }),
   // A header taller than the top margin pushes the body down on every page.
   tallHeader: B.buildDocx({
     body: paragraphs(16) + B.sectPr({ headers: { default: "rIdH" } }),
@@ -594,6 +608,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("consecutive body paragraphs with the same borders form one bordered group", () => {
     check("borderGroup");
+  });
+
+  it("a double paragraph border takes three times its width", () => {
+    check("doubleBorders");
   });
 
   it("a header taller than the top margin pushes the body down", () => {

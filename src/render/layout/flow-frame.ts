@@ -7,13 +7,15 @@ import type { Border, Paragraph } from "../model/types";
 import type { LineBox, PaintItem, ParagraphLayout } from "./types";
 import type { PlacedLine } from "./flow-paragraph";
 import { translateItem } from "./flow-items";
+import { thickness } from "./table-borders";
 
 function visible(b: Border | undefined): b is Border {
   return !!b && b.style !== "nil" && b.style !== "none" && Number.isFinite(b.width) && b.width > 0;
 }
 
+/** Room a top or bottom border takes: its thickness (three widths for two-line styles, as LibreOffice) and its space. */
 function inset(b: Border | undefined): number {
-  return visible(b) ? b.width + Math.max(0, b.space || 0) : 0;
+  return visible(b) ? thickness(b) + Math.max(0, b.space || 0) : 0;
 }
 
 /** The layout with room for top/bottom borders added to its first and last lines. */

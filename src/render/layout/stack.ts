@@ -10,7 +10,7 @@ import type { FloatingObject, LayoutContext, PaintItem, StackBlocks, StackedBloc
 import { layoutParagraph } from "./paragraph";
 import { stackTable } from "./table";
 import { shiftItem } from "./table-items";
-import { isVisible } from "./table-borders";
+import { isVisible, thickness } from "./table-borders";
 import { chartItems } from "./chart";
 import { shownBlocks } from "./hidden-paragraph";
 import { lineOffset } from "./floats";
@@ -129,8 +129,8 @@ function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext, join = 
   const { shading } = p.style;
   // Inside a bordered group the joined sides are not drawn and take no room.
   const borders = { ...p.style.borders, top: join.prev ? undefined : p.style.borders.top, bottom: join.next ? undefined : p.style.borders.bottom };
-  const top = isVisible(borders.top) ? borders.top.width + borders.top.space : 0;
-  const bottom = isVisible(borders.bottom) ? borders.bottom.width + borders.bottom.space : 0;
+  const top = isVisible(borders.top) ? thickness(borders.top) + borders.top.space : 0;
+  const bottom = isVisible(borders.bottom) ? thickness(borders.bottom) + borders.bottom.space : 0;
   const lineItems: PaintItem[] = [];
   const breakPoints: number[] = [];
   const continueTrim = new Map<number, number>();
