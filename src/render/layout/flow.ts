@@ -701,16 +701,18 @@ export function columnBoxes(s: Section, left: number, textWidth: number): { left
   if (count === 1) return [{ left, width: textWidth }];
   const explicit = s.columns.widths;
   if (explicit && explicit.length === count) {
-    const total = explicit.reduce((sum, c, i) => sum + Math.max(0, c.width) + (i < count - 1 ? Math.max(0, c.space) : 0), 0);
-    // Explicit widths that do not add up to the text width are scaled to it.
+    // Explicit widths that do not add up to the text width are scaled to it as LibreOffice does:
+    // each column with half the space on its inner sides is scaled, and the spaces themselves stay.
+    const gap = (i: number) => (i >= 0 && i < count - 1 ? Math.max(0, explicit[i]!.space) / 2 : 0);
+    const total = explicit.reduce((sum, c, i) => sum + Math.max(0, c.width) + gap(i - 1) + gap(i), 0);
     const scale = total > 0 ? textWidth / total : 1;
     const boxes: { left: number; width: number }[] = [];
     let x = left;
-    for (const c of explicit) {
-      const width = Math.max(1, Math.max(0, c.width) * scale);
-      boxes.push({ left: x, width });
-      x += width + Math.max(0, c.space) * scale;
-    }
+    explicit.forEach((c, i) => {
+      const share = (Math.max(0, c.width) + gap(i - 1) + gap(i)) * scale;
+      boxes.push({ left: x + gap(i - 1), width: Math.max(1, share - gap(i - 1) - gap(i)) });
+      x += share;
+    });
     return boxes;
   }
   const space = Math.max(0, Math.min(s.columns.space, textWidth / count));
