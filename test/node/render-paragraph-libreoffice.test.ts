@@ -495,6 +495,31 @@ const DOCUMENT_CASES: { name: string; body: string; styles?: string; headers?: R
     ].join(""),
   },
   {
+    // Whitespace does not make a paragraph's first line taller (LibreOffice's rule for DOCX): a
+    // first line of only tabs, its text wrapped below (a tabbed running header), is as tall as the
+    // style's font (Calibri 11), not its 28 pt tabs; 28 pt spaces between 10 pt words leave the
+    // first line 10 pt tall. On later lines spaces and tabs count (28 pt); a line break never does
+    // where the line has more; the empty line after a paragraph's last break takes the style's
+    // font, not the 20 pt mark's; a later line of only spaces ending the paragraph too.
+    name: "whitespace and line height: first line, later lines, the line after a last break",
+    body: (() => {
+      const spacing = `<w:spacing w:after="0" w:line="240" w:lineRule="auto"/>`;
+      const para = (runs: string, extra = "") => `<w:p><w:pPr><w:tabs><w:tab w:val="right" w:pos="9000"/></w:tabs>${spacing}${extra}</w:pPr>${runs}</w:p>`;
+      const run = (half: number, inner: string) => `<w:r><w:rPr><w:sz w:val="${half}"/></w:rPr>${inner}</w:r>`;
+      const t = (half: number, text: string) => run(half, `<w:t xml:space="preserve">${text}</w:t>`);
+      const tab = (half: number) => run(half, "<w:tab/>");
+      const br = (half: number) => run(half, "<w:br/>");
+      return [
+        para(t(22, "Above")),
+        para(tab(56) + tab(56) + t(20, "Identifying public policy issues that are relevant to Internet governance")),
+        para(t(20, "aaa") + t(56, "   ") + t(20, "bbb") + br(56) + t(20, "ccc") + t(56, " ") + t(20, "ddd") + br(20) + tab(56) + br(20) + t(20, "eee") + br(20),
+          `<w:rPr><w:sz w:val="40"/></w:rPr>`),
+        para(t(20, "fff") + br(20) + t(56, "    ")),
+        para(t(22, "Below")),
+      ].join("");
+    })(),
+  },
+  {
     // A FORMCHECKBOX has no result text: LibreOffice draws a square as wide as the run's line is tall.
     name: "legacy check box fields take a square's width",
     body: [20, 24, 24].map((half, i) => {

@@ -476,7 +476,10 @@ class ParagraphLayouter {
     const pieces = this.pieces;
     const off = (k: number) => k - start;
 
-    // Line metrics over everything on the line (spaces, tabs and breaks included, as Word does).
+    // Which pieces set the line's height (LibreOffice's rules, see lineHeightPieces); "style": the
+    // paragraph style's font alone.
+    const counts = lineHeightPieces(pieces, start, end, this.lines.length === 0);
+    const blankLine = counts === "style" && !!this.p.styleRun;
     let ascent = 0;
     let below = 0;
     // The tallest font on the line: proportional spacing multiplies this, never an object's height.
@@ -484,10 +487,11 @@ class ParagraphLayouter {
     let any = false;
     let hasObject = false;
     let mathDepth = 0;
-    // On a line with text or pictures, spaces, tabs and breaks do not size the line (LibreOffice,
-    // measured: 24 pt tabs, spaces or a break beside 10 pt text leave a 10 pt line); alone they do.
-    // Pictures with only spaces and breaks make a picture line: pictures at the top, the height of
-    // the paragraph style's font (picture, 24 pt break, picture stand on two 11 pt lines).
+    // On a paragraph's first line with text or pictures, spaces and tabs do not size the line, on
+    // later lines they do; a break beside more never does (LibreOffice, measured: 24 pt tabs, spaces
+    // or a break beside 10 pt text leave a first line 10 pt). Pictures with only spaces and breaks
+    // make a picture line: pictures at the top, the height of the paragraph style's font (picture,
+    // 24 pt break, picture stand on two 11 pt lines).
     let objects = false;
     let inked = false;
     let tabs = false;
@@ -499,14 +503,13 @@ class ParagraphLayouter {
     }
     const pictureLine = objects && !inked && !tabs;
     let blankFontHeight = 0;
-    const blanksIdle = objects || inked;
     for (let k = start; k < end; k++) {
       const pc = pieces[k]!;
-      if (pc.kind === "float" || this.blank) continue;
-      if (blanksIdle && (pc.kind === "space" || pc.kind === "tab" || pc.kind === "break")) {
+      if (pc.kind === "float" || this.blank || blankLine) continue;
+      if (counts !== "style" && !counts(pc)) {
         // ... but their font still sets the proportional spacing of a text line (measured: a 14 pt
         // space between 12 pt words at 1.5 lines adds half of 14 pt's line, not of 12 pt's).
-        if (inked && pc.kind !== "break") blankFontHeight = Math.max(blankFontHeight, pc.metrics.lineHeight(pc.size));
+        if (inked && (pc.kind === "space" || pc.kind === "tab")) blankFontHeight = Math.max(blankFontHeight, pc.metrics.lineHeight(pc.size));
         continue;
       }
       any = true;
@@ -533,11 +536,12 @@ class ParagraphLayouter {
     }
     if (fontHeight === 0) {
       // Nothing but objects (or nothing at all): the paragraph's font sets the minimum height and the
-      // spacing. For a picture line that is the paragraph style's font, not the mark's or the
-      // picture run's (LibreOffice, measured: a 24 pt mark leaves an 11 pt style's picture line 11 pt).
-      const own = pictureLine && this.p.styleRun ? this.p.styleRun : undefined;
-      const face = own ? this.ctx.fonts.face({ family: own.font, bold: own.bold, italic: own.italic }) : this.markFace();
-      const size = own ? own.size : this.emptyLineStyle().size;
+      // spacing. For a picture line, a first line of only blanks and the empty line after a last
+      // break that is the paragraph style's font, not the mark's or the runs' (LibreOffice, measured:
+      // a 24 pt mark leaves an 11 pt style's picture line 11 pt).
+      const style = (blankLine || pictureLine) && this.p.styleRun ? this.p.styleRun : this.emptyLineStyle();
+      const face = this.ctx.fonts.face({ family: style.font, bold: style.bold, italic: style.italic });
+      const size = style.size;
       fontHeight = face.lineHeight(size);
       if (!any) ascent = face.ascent(size);
       below = Math.max(0, fontHeight - ascent);
@@ -718,6 +722,36 @@ function fallbackGlyphsLast(text: PaintItem[], portionOf: Map<PaintItem, Piece>)
 }
 
 /** Pieces that can be drawn as one text item. */
+/**
+ * Which of a line's pieces set its height, as LibreOffice lays out DOCX (measured; its "whitespace
+ * does not make a line taller" rule holds on a paragraph's first line only):
+ * - a line with text or objects: on the first line those alone; on later lines spaces and tabs
+ *   count too; the line break never does;
+ * - a line of only spaces and tabs: ended by a line break, they count (the break not); on the
+ *   first line, or a later one of spaces alone ending the paragraph, the paragraph style's font
+ *   sets the height ("style"), whatever the runs' sizes; a later line with a tab counts its tabs;
+ * - a line holding only a break: the break's font; the empty line after a paragraph's last line
+ *   break: the style's font ("style"); an empty paragraph's only line: the mark's (no pieces).
+ */
+function lineHeightPieces(pieces: Piece[], start: number, end: number, first: boolean): ((pc: Piece) => boolean) | "style" {
+  let content = false;
+  let spaces = false;
+  let tabs = false;
+  let broken = false;
+  for (let k = start; k < end; k++) {
+    const kind = pieces[k]!.kind;
+    if (kind === "text" || kind === "object") content = true;
+    else if (kind === "space") spaces = true;
+    else if (kind === "tab") tabs = true;
+    else if (kind === "break") broken = true;
+  }
+  const blank = (pc: Piece) => pc.kind === "space" || pc.kind === "tab";
+  if (content) return first ? (pc) => pc.kind === "text" || pc.kind === "object" : (pc) => pc.kind !== "break";
+  if (spaces || tabs) return broken || (!first && tabs) ? blank : "style";
+  if (start === end && !first && pieces[start - 1]?.breakKind === "line") return "style";
+  return () => true;
+}
+
 function sameLook(a: Piece, b: Piece): boolean {
   return a.face === b.face && a.size === b.size && a.rise === b.rise && a.style.color === b.style.color && a.style.charSpacing === b.style.charSpacing && a.style.scale === b.style.scale;
 }
