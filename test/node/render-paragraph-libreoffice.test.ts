@@ -413,7 +413,14 @@ const emptyParas = (rPr: string, inner = "") =>
   Array.from({ length: 3 }, () => `<w:p><w:pPr><w:bidi/><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:rPr>${rPr}</w:rPr></w:pPr>${inner}</w:p>`).join("");
 const marker = (text: string) => `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
 
-const DOCUMENT_CASES: { name: string; body: string; styles?: string; headers?: Record<string, string>; footers?: Record<string, string>; sect?: Parameters<typeof sectPr>[0]; media?: Record<string, Uint8Array> }[] = [
+const listTabLevel = (id: number, tab: number, left: number, hanging: number) => ({
+  abstract:
+    `<w:abstractNum w:abstractNumId="${id}"><w:multiLevelType w:val="singleLevel"/><w:lvl w:ilvl="0"><w:start w:val="158"/><w:numFmt w:val="decimal"/>` +
+    `<w:lvlText w:val="%1."/><w:lvlJc w:val="left"/><w:pPr><w:tabs><w:tab w:val="num" w:pos="${tab}"/></w:tabs><w:ind w:left="${left}" w:hanging="${hanging}"/></w:pPr></w:lvl></w:abstractNum>`,
+  num: `<w:num w:numId="${id}"><w:abstractNumId w:val="${id}"/></w:num>`,
+});
+
+const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?: string; headers?: Record<string, string>; footers?: Record<string, string>; sect?: Parameters<typeof sectPr>[0]; media?: Record<string, Uint8Array> }[] = [
   {
     // An empty paragraph's height: the mark's character style counts only with a bookmark in the
     // paragraph (Word's _GoBack), and a right-to-left mark takes w:sz, not w:szCs (28 pt would move
@@ -520,6 +527,27 @@ const DOCUMENT_CASES: { name: string; body: string; styles?: string; headers?: R
     })(),
   },
   {
+    // A numbering level's list tab (w:tab w:val="num") stays a stop of the paragraph on every line
+    // even where the paragraph clears it: LibreOffice adds it to the paragraph's stops. Without it
+    // "Alpha" would go to the next default stop (0.5") and "Echo" after the line break too; a stop
+    // of the paragraph's own before it (1") still comes first.
+    name: "a numbering level's list tab is kept where the paragraph clears it",
+    numbering: numberingPart(listTabLevel(1, 3600, 3600, 720), listTabLevel(2, 2880, 720, 360)),
+    body: (() => {
+      const para = (numId: number, pPr: string, runs: string) =>
+        `<w:p><w:pPr><w:numPr><w:ilvl w:val="0"/><w:numId w:val="${numId}"/></w:numPr>${pPr}<w:spacing w:after="0"/></w:pPr>${runs}</w:p>`;
+      const clear = (pos: number, extra = "") => `<w:tabs><w:tab w:val="clear" w:pos="${pos}"/>${extra}</w:tabs>`;
+      const flush = `<w:ind w:left="0" w:firstLine="0"/>`;
+      return [
+        para(1, clear(3600) + flush, r("Alpha cleared")),
+        para(1, flush, r("Bravo kept")),
+        para(1, clear(3600) + flush, r("Delta") + `<w:r><w:br/><w:t>second</w:t></w:r><w:r><w:tab/><w:t>Echo</w:t></w:r>`),
+        para(2, clear(2880), r("Foxtrot")),
+        para(1, clear(3600, `<w:tab w:val="left" w:pos="1440"/>`) + flush, r("India")),
+      ].join("");
+    })(),
+  },
+  {
     // A FORMCHECKBOX has no result text: LibreOffice draws a square as wide as the run's line is tall.
     name: "legacy check box fields take a square's width",
     body: [20, 24, 24].map((half, i) => {
@@ -542,7 +570,7 @@ const DOCUMENT_CASES: { name: string; body: string; styles?: string; headers?: R
 describe.skipIf(!available)("documents match LibreOffice (model and layout)", () => {
   DOCUMENT_CASES.forEach((c) => {
     it(c.name, async () => {
-      const docx = buildDocx({ body: c.body + sectPr(c.sect), styles: c.styles, headers: c.headers, footers: c.footers, media: c.media });
+      const docx = buildDocx({ body: c.body + sectPr(c.sect), numbering: c.numbering, styles: c.styles, headers: c.headers, footers: c.footers, media: c.media });
       const theirs = await wordBoxes(await convertWithLibreOffice(docx));
       const ours = await wordBoxes(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
       expect(ours.length).toBe(theirs.length);

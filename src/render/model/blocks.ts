@@ -3,7 +3,7 @@
  * complex and simple fields, hyperlinks, content controls and revisions, and tables.
  * Unknown wrappers are unwrapped (their content kept); deleted and moved-from text is dropped.
  */
-import type { Block, Inline, NumberFormat, Paragraph, RunStyle } from "./types";
+import type { Block, Inline, NumberFormat, Paragraph, RunStyle, TabStop } from "./types";
 import type { XNode } from "./xml-tree";
 import type { FieldFrame, ParseContext, ResolvedRun, Story } from "./context";
 import { DEFAULT_FONT, overlayPara, overlayRun, type ParaProps, readParaProps, readRunProps, type RunProps, toParagraphStyle, toRunStyle, xorToggles } from "./properties";
@@ -174,6 +174,7 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
         }
       }
       para.numbering = numberingLabel;
+      if (level.suffix === "tab") keepListTab(para, level.pPr.tabs);
     }
   }
   const rc: RunContext = { ctx, story, out: para.inlines, base, mark: markStyle };
@@ -197,6 +198,18 @@ function leadingPageBreakToBreakBefore(para: Paragraph): void {
   if (!para.inlines.slice(at + 1).some((i) => i.type !== "break" && !isEmpty(i))) return;
   para.inlines.splice(at, 1);
   para.style = { ...para.style, pageBreakBefore: true };
+}
+
+/**
+ * The level's list tab (`w:tab w:val="num"`) stays a tab stop of a numbered paragraph, on every
+ * line, even where the paragraph or its style clears a stop there: LibreOffice adds it to the
+ * paragraph's stops as a left stop (its "list tab stop position"), measured.
+ */
+function keepListTab(para: Paragraph, levelTabs: readonly TabStop[] | undefined): void {
+  const list = levelTabs?.find((t) => t.list);
+  if (!list || para.style.tabs.some((t) => Math.abs(t.pos - list.pos) < 0.01)) return;
+  const tabs = [...para.style.tabs, { pos: list.pos, align: "left" as const, leader: "none" as const }].sort((a, b) => a.pos - b.pos);
+  para.style = { ...para.style, tabs };
 }
 
 function numberingPart(ctx: ParseContext): string {

@@ -265,7 +265,9 @@ export function readTabs(tabs: XNode | undefined): TabStop[] | undefined {
   for (const t of tabs.all("tab")) {
     const pos = twips(t.attr("pos"));
     if (pos === undefined) continue;
-    out.push({ pos, align: TAB_ALIGN[t.attr("val") ?? "left"] ?? "left", leader: TAB_LEADER[t.attr("leader") ?? "none"] ?? "none" });
+    const stop: TabStop = { pos, align: TAB_ALIGN[t.attr("val") ?? "left"] ?? "left", leader: TAB_LEADER[t.attr("leader") ?? "none"] ?? "none" };
+    if (t.attr("val") === "num") stop.list = true;
+    out.push(stop);
   }
   return out;
 }

@@ -178,6 +178,8 @@ export interface TabStop {
   pos: number;
   align: TabAlign;
   leader: TabLeader;
+  /** A numbering level's list tab (`w:tab w:val="num"`): where the tab after its label goes. */
+  list?: boolean;
 }
 
 export interface LineSpacing {
