@@ -583,3 +583,46 @@ describe.skipIf(!haveLibreOffice)("contextual spacing across a page break (Libre
     expect(c.bad).toEqual([]);
   });
 });
+
+describe.skipIf(!haveLibreOffice)("rows that keep with the next row, and where a row may split (LibreOffice)", () => {
+  const par = (text: string, o: { keep?: boolean; half?: number } = {}) =>
+    `<w:p><w:pPr>${o.keep ? "<w:keepNext/>" : ""}<w:spacing w:after="0"/></w:pPr><w:r>${o.half ? `<w:rPr><w:sz w:val="${o.half}"/></w:rPr>` : ""}<w:t>${text}</w:t></w:r></w:p>`;
+  const cell = (paras: string) => `<w:tc><w:tcPr><w:tcW w:w="4500" w:type="dxa"/></w:tcPr>${paras}</w:tc>`;
+  const grid = (rows: string[]) =>
+    `<w:tbl><w:tblPr><w:tblW w:w="9000" w:type="dxa"/><w:tblBorders><w:insideH w:val="single" w:sz="4"/></w:tblBorders></w:tblPr>` +
+    `<w:tblGrid><w:gridCol w:w="4500"/><w:gridCol w:w="4500"/></w:tblGrid>${rows.map((r) => `<w:tr>${r}</w:tr>`).join("")}</w:tbl><w:p/>`;
+  /** `n` one-line rows (those in `keep` start their first or second cell with a keep-with-next paragraph), then `last`, then "Echo". */
+  const rows = (keep: (i: number) => boolean, secondCell: boolean, last: string, n = 40) =>
+    grid([
+      ...Array.from({ length: n }, (_, i) => cell(par(`Row${i}`, { keep: keep(i) && !secondCell })) + cell(par(`x${i}`, { keep: keep(i) && secondCell }))),
+      last,
+      cell(par("Echo")) + cell(par("five")),
+    ]);
+  const lines = (keep: boolean) => cell(par("Delta", { keep })) + cell(["first", "second", "third"].map((w) => par(w, { keep })).join(""));
+  const check = async (body: string) => {
+    const c = await comparePages(buildDocx({ body }));
+    expect(c.firstWords[1].length).toBe(2);
+    expect(c.firstWords[0]).toEqual(c.firstWords[1]);
+    return c.firstWords[1][1];
+  };
+
+  it("rows whose first cell starts with a keep-with-next paragraph go on with the first row that does not fit (not so for another cell)", async () => {
+    // Rows 37-39 keep with the row after them: the three go on with the row that does not fit.
+    expect(await check(rows((i) => i >= 37, false, lines(true)))).toBe("Row37");
+    // The same paragraphs in the second cell do not keep the rows.
+    expect(await check(rows((i) => i >= 37, true, lines(true)))).toBe("Delta");
+  });
+
+  it("the row that does not fit splits where it can, and the rows keeping with it stay", async () => {
+    // Page two starts with the rest of the split row ("third", then "Echo"), not with row 37.
+    expect(await check(rows((i) => i >= 37, false, lines(false)))).not.toBe("Row37");
+  });
+
+  it("a row splits only where the first line of every cell fits and not after a keep-with-next paragraph of a cell", async () => {
+    // Its second cell's 36 pt line does not fit above the page bottom: the row goes on whole.
+    const tall = cell(Array.from({ length: 10 }, (_, i) => par(`line${i}`)).join("")) + cell(par("Huge", { half: 72 }));
+    expect(await check(rows(() => false, false, tall, 42))).toBe("line0");
+    // Its cell's paragraphs keep with the next one: no cut between them.
+    expect(await check(rows(() => false, false, lines(true)))).toBe("Delta");
+  });
+});

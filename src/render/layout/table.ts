@@ -245,6 +245,8 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
   const headers = headerRowCount(t);
   /** Row above on this page (-1: the next row starts the table's part on this page). */
   let above = -1;
+  /** Rows other than repeated headers placed on this page (whole or in part). */
+  let bodyRowsHere = 0;
   /** Content already placed of the cells of a row that was split (offset into their stacks). */
   let consumed: Map<GridCell, number> | null = null;
   let fresh = cursor.atAreaTop();
@@ -281,6 +283,7 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
     for (const line of verticalLines(t, grid, r, y, bottom, p.edges, p.left)) cursor.emit(line);
     cursor.y = bottom;
     above = r;
+    if (r >= headers) bodyRowsHere++;
     for (const [g, o] of open) if (g.row + g.rowSpan - 1 === r) closeMerge(g, o, bottom, true);
   };
 
@@ -311,6 +314,7 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
     closePage();
     cursor.breakArea("page");
     above = -1;
+    bodyRowsHere = 0;
     fresh = true;
     if (headers > 0 && r >= headers) {
       let need = 0;
@@ -318,6 +322,42 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
       // Headers taking more than half the page would leave little room for the rows they head: drop them.
       if (need + roomUnder(headers - 1) <= cursor.remaining() / 2) for (let h = 0; h < headers; h++) placeRow(h, p.heights[h]!, null, null);
     }
+  };
+
+  /**
+   * Word's "table row keep" as LibreOffice follows it for DOCX: a row whose first cell starts with a
+   * keep-with-next paragraph stays on the page of the row after it. Whether rows r.. that keep, and
+   * the first row after them that does not, overflow `available` (r itself fits).
+   */
+  const keptRowsOverflow = (r: number, available: number): boolean => {
+    if (!rowKeepsWithNext(t, r)) return false;
+    // `available` is what row r has between its borders; rows below add their own.
+    let used = p.heights[r]! - roomUnder(r);
+    for (let k = r + 1; k < rowCount; k++) {
+      if (!rowKeepsWithNext(t, k - 1)) return false; // all of the chain and the row after it fit
+      const room = available - used - p.roomAbove[k]! - roomUnder(k);
+      if (p.heights[k]! <= room + EPS) {
+        used += p.roomAbove[k]! + p.heights[k]!;
+        continue;
+      }
+      // Row k is the first that does not fit whole: LibreOffice splits it where it can, else the
+      // rows keeping with it go on with it.
+      return !rowSplitsEverywhere(k, room);
+    }
+    return false;
+  };
+  /** Row k splits in `room` (see everyCellStarts). */
+  const rowSplitsEverywhere = (k: number, room: number): boolean => {
+    const split = canSplit(p, k) ? splitRow(p, k, null, room) : null;
+    return !!split?.progress && everyCellStarts(k, split.cut);
+  };
+  /**
+   * LibreOffice splits a row only where the first line (or kept group) of every cell fits above the
+   * cut; else the row goes on whole (measured).
+   */
+  const everyCellStarts = (k: number, cut: Map<GridCell, number>): boolean => {
+    for (const g of cellsStartingOrCovering(grid, k)) if (g.row === k && p.content.get(g)!.height > EPS && !((cut.get(g) ?? 0) > EPS)) return false;
+    return true;
   };
 
   let r = 0;
@@ -336,6 +376,12 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
       nextPage(r);
       continue;
     }
+    if (left <= available + EPS && consumed === null && bodyRowsHere > 0 && above === r - 1 && !rowKeepsWithNext(t, above) && keptRowsOverflow(r, available)) {
+      // Rows that keep with the next one go on with the first row that does not fit whole, when a
+      // row without keep stays above them (else LibreOffice splits as if they did not keep).
+      nextPage(r);
+      continue;
+    }
     if (left <= available + EPS) {
       placeRow(r, left, consumed, null);
       if (consumed === null) cursor.noteRefs(p.notes[r]!);
@@ -346,7 +392,7 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
       continue;
     }
     const split: ReturnType<typeof splitRow> = canSplit(p, r) ? splitRow(p, r, consumed, available) : null;
-    if (split && split.progress) {
+    if (split && split.progress && (consumed !== null || everyCellStarts(r, split.cut))) {
       placeRow(r, split.height, consumed, split.cut);
       if (consumed === null) cursor.noteRefs(p.notes[r]!);
       consumed = split.cut;
@@ -381,6 +427,12 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
       cursor.y += room;
     }
   }
+}
+
+/** The row's first cell starts with a keep-with-next paragraph (LibreOffice looks at that cell only). */
+function rowKeepsWithNext(t: Table, r: number): boolean {
+  const first = t.rows[r]?.cells[0]?.blocks[0];
+  return first?.type === "paragraph" && first.style.keepNext;
 }
 
 /** Cells with a box in row r: those starting there and merged cells covering it. */
