@@ -618,11 +618,13 @@ describe.skipIf(!haveLibreOffice)("rows that keep with the next row, and where a
     expect(await check(rows((i) => i >= 37, false, lines(false)))).not.toBe("Row37");
   });
 
-  it("a row splits only where the first line of every cell fits and not after a keep-with-next paragraph of a cell", async () => {
+  it("a row splits only where the first line of every cell fits, and not when it keeps with the next row", async () => {
     // Its second cell's 36 pt line does not fit above the page bottom: the row goes on whole.
     const tall = cell(Array.from({ length: 10 }, (_, i) => par(`line${i}`)).join("")) + cell(par("Huge", { half: 72 }));
     expect(await check(rows(() => false, false, tall, 42))).toBe("line0");
-    // Its cell's paragraphs keep with the next one: no cut between them.
-    expect(await check(rows(() => false, false, lines(true)))).toBe("Delta");
+    // Its first cell starts with a keep-with-next paragraph: the row goes on whole.
+    expect(await check(rows(() => false, false, cell(par("Delta", { keep: true })) + cell(["first", "second", "third"].map((w) => par(w)).join("")), 41))).toBe("Delta");
+    // Keep-with-next paragraphs in another cell do not hold the row together: it splits between them.
+    expect(await check(rows(() => false, false, cell(par("Delta")) + cell(["first", "second", "third"].map((w) => par(w, { keep: true })).join("")), 41))).not.toBe("Delta");
   });
 });

@@ -80,9 +80,6 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
     for (const [bp, trim] of laid.continueTrim ?? []) continueTrim.set(y + bp, trim);
     y += laid.height;
     const last = i === blocks.length - 1;
-    // A row does not split between a keep-with-next paragraph and the next block of its cell
-    // (LibreOffice, measured): the paragraph's end is no break point there.
-    if (opts?.inCell && block.style.keepNext && !last && breakPoints[breakPoints.length - 1] === y) breakPoints.pop();
     pendingAfter = (block.style.contextualSpacing && sameAsNext) || (last && block.style.autoSpaceAfter) ? 0 : laid.spaceAfter;
     prev = block;
   });

@@ -346,9 +346,9 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
     }
     return false;
   };
-  /** Row k splits in `room` (see everyCellStarts). */
+  /** Row k splits in `room` (see everyCellStarts); a row that keeps with the next does not. */
   const rowSplitsEverywhere = (k: number, room: number): boolean => {
-    const split = canSplit(p, k) ? splitRow(p, k, null, room) : null;
+    const split = canSplit(p, k) && !rowKeepsWithNext(t, k) ? splitRow(p, k, null, room) : null;
     return !!split?.progress && everyCellStarts(k, split.cut);
   };
   /**
@@ -391,7 +391,9 @@ function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: numb
       r++;
       continue;
     }
-    const split: ReturnType<typeof splitRow> = canSplit(p, r) ? splitRow(p, r, consumed, available) : null;
+    // A row that keeps with the next one is not split where it could go on whole (LibreOffice, measured).
+    const keepWhole: boolean = consumed === null && !fresh && rowKeepsWithNext(t, r);
+    const split: ReturnType<typeof splitRow> = canSplit(p, r) && !keepWhole ? splitRow(p, r, consumed, available) : null;
     if (split && split.progress && (consumed !== null || everyCellStarts(r, split.cut))) {
       placeRow(r, split.height, consumed, split.cut);
       if (consumed === null) cursor.noteRefs(p.notes[r]!);

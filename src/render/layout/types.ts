@@ -145,8 +145,5 @@ export interface StackedBlocks {
   /** Space after the last block, included in `height` (LibreOffice drops it below a page's last footnote). */
   spaceBelow?: number;
 }
-/**
- * `inCell`: the stack is a table cell's content, which grows to hold its wrapped floats and which
- * keep-with-next paragraphs hold together when a row splits.
- */
+/** `inCell`: the stack is a table cell's content, which grows to hold its wrapped floats. */
 export type StackBlocks = (blocks: Block[], width: number, ctx: LayoutContext, opts?: { inCell?: boolean }) => StackedBlocks;
