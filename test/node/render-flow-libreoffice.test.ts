@@ -96,6 +96,12 @@ const cases: Record<string, Uint8Array> = {
   longParagraph: B.buildDocx({
     body: B.p(Array.from({ length: 40 }, (_, i) => lorem(i)).join(" ")) + B.p("Alpha") + B.p([B.pageBreak()]) + B.p("Bravo", { spacing: { before: 480 } }) + B.p(["Charlie", B.pageBreak(), "Delta"]),
   }),
+  // A keep-with-next heading whose next paragraph references a long footnote in its first line: the
+  // heading and two lines fit above the page bottom, but not with the footnote, so all move on.
+  keepNextNote: B.buildDocx({
+    body: paragraphs(11) + B.p("Kept Heading", { style: "Heading1" }) + B.p(["Noted", B.footnoteRef(1), " " + lorem(50)]) + paragraphs(2, 60),
+    footnotes: B.footnote(1, Array.from({ length: 8 }, (_, i) => `Footnote sentence ${i} that takes room at the page bottom, long enough to wrap.`).join(" ")),
+  }),
   // A keep-with-next heading before a table whose first row does not fit moves with the table.
   keepNextTable: B.buildDocx({
     body:
@@ -573,6 +579,11 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a keep-with-next heading at a page bottom moves to the next page", () => {
     const r = check("keepNext");
+    expect(r.firstWords[1][1]).toBe("Kept");
+  });
+
+  it("a keep-with-next heading moves on when the footnote in the next paragraph's first lines does not fit with them", () => {
+    const r = check("keepNextNote");
     expect(r.firstWords[1][1]).toBe("Kept");
   });
 

@@ -472,6 +472,12 @@ class DocumentFlow {
    * block; it stops counting once past `limit` (a chain can run for pages).
    */
   private keepChainHeight(blocks: Block[], index: number, width: number, limit = Number.POSITIVE_INFINITY): number {
+    // The footnotes referenced in the chain's lines need their room at the page bottom too.
+    const notes: string[] = [];
+    const withNotes = (h: number, lines: ParagraphLayout["lines"]) => {
+      for (const line of lines) notes.push(...(line.noteRefs ?? []));
+      return h + this.pager.noteRoom(notes);
+    };
     let h = 0;
     for (let i = index; i < blocks.length && h <= limit; i++) {
       const b = blocks[i]!;
@@ -487,11 +493,13 @@ class DocumentFlow {
         // a paragraph of three lines or fewer (it cannot split without a lone line).
         const n = layout.lines.length;
         const lines = b.style.keepLines ? n : b.style.widowControl ? (n <= 3 ? n : 2) : 1;
-        return h + (i === index ? paragraphHeight(layout, rules) : leadingHeight(layout, rules, lines));
+        if (i === index) return withNotes(h + paragraphHeight(layout, rules), layout.lines);
+        return withNotes(h + leadingHeight(layout, rules, lines), layout.lines.slice(0, lines));
       }
       h += paragraphHeight(layout, rules);
+      for (const line of layout.lines) notes.push(...(line.noteRefs ?? []));
     }
-    return h;
+    return withNotes(h, []);
   }
 
   private firstRowHeight(t: Table, width: number): number {
