@@ -548,6 +548,21 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
     })(),
   },
   {
+    // A paragraph that turns its style's list off (numId 0) loses the style's indents (left 1",
+    // hanging 0.375"), which are the list's: "Alpha" starts at its own -0.375", "Bravo" at the
+    // margin; numbered, the style's indents win over the level's ("A." at 0.625").
+    name: "a paragraph turning its style's list off drops the style's indents",
+    numbering: numberingPart(numbering({ numId: 1, levels: [{ fmt: "upperLetter", text: "%1.", left: 1080, hanging: 720 }] })),
+    styles:
+      DEFAULT_STYLES +
+      `<w:style w:type="paragraph" w:styleId="Listed"><w:name w:val="Listed"/><w:pPr><w:numPr><w:numId w:val="1"/></w:numPr><w:ind w:left="1440" w:hanging="540"/></w:pPr></w:style>`,
+    body: (() => {
+      const para = (pPr: string, text: string) => `<w:p><w:pPr><w:pStyle w:val="Listed"/>${pPr}<w:spacing w:after="0"/></w:pPr>${r(text)}</w:p>`;
+      const off = `<w:numPr><w:ilvl w:val="0"/><w:numId w:val="0"/></w:numPr>`;
+      return para(off + `<w:ind w:left="-540"/>`, "Alpha off") + para(off, "Bravo off") + para("", "Charlie numbered");
+    })(),
+  },
+  {
     // A FORMCHECKBOX has no result text: LibreOffice draws a square as wide as the run's line is tall.
     name: "legacy check box fields take a square's width",
     body: [20, 24, 24].map((half, i) => {

@@ -134,6 +134,9 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   // style, the style's own indents win over the level's.
   if (level && direct.numId === undefined) props = overlayPara(overlayPara(props, level.pPr), fromStyle);
   else if (level) props = overlayPara(overlayPara(props, fromStyle), level.pPr);
+  // A paragraph that turns its style's list off (numId 0) loses the style's indents with it: they
+  // are the list's (LibreOffice, measured); only its own indents apply.
+  else if (direct.numId === "0" && fromStyle.numId && fromStyle.numId !== "0") props = overlayPara(props, { ...fromStyle, ind: {} });
   else props = overlayPara(props, fromStyle);
   if (cell && tableWinsOverStyle) props = overlayPara(props, cell.pPr);
   props = overlayPara(props, direct);
