@@ -563,6 +563,18 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
     })(),
   },
   {
+    // Levels 1 and 2 of a list whose definition has only level 0: LibreOffice numbers them "1.",
+    // "2." (and "1." at level 2), indented 0.75" and 1" with a 0.25" hanging label.
+    name: "a list level the definition lacks is numbered with default values",
+    numbering:
+      `<w:abstractNum w:abstractNumId="5"><w:multiLevelType w:val="singleLevel"/><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/>` +
+      `<w:lvlText w:val="(%1)"/><w:lvlJc w:val="left"/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum><w:num w:numId="22"><w:abstractNumId w:val="5"/></w:num>`,
+    body: (() => {
+      const para = (ilvl: number, text: string) => `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="22"/></w:numPr><w:spacing w:after="0"/></w:pPr>${r(text)}</w:p>`;
+      return para(0, "Delta four") + para(1, "Alpha one") + para(1, "Bravo two") + para(2, "Charlie three");
+    })(),
+  },
+  {
     // A FORMCHECKBOX has no result text: LibreOffice draws a square as wide as the run's line is tall.
     name: "legacy check box fields take a square's width",
     body: [20, 24, 24].map((half, i) => {

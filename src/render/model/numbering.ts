@@ -67,6 +67,26 @@ function readLevel(l: XNode, env: ReadEnv): Level {
   };
 }
 
+const MISSING_LEVELS: Level[] = [];
+/**
+ * A level the definition lacks (ilvl 1 of a single-level list): LibreOffice fills its list with
+ * default levels, numbered "%N." in decimal, indented 0.5" and 0.25" more a level, with a 0.25"
+ * hanging label (measured at levels 1 and 2).
+ */
+function missingLevel(ilvl: number): Level | undefined {
+  if (!(ilvl >= 0 && ilvl < MAX_LEVELS)) return undefined;
+  return (MISSING_LEVELS[ilvl] ??= {
+    start: 1,
+    format: "decimal",
+    text: `%${ilvl + 1}.`,
+    isLgl: false,
+    suffix: "tab",
+    align: "left",
+    rPr: {},
+    pPr: { ...emptyPara(), ind: { left: 36 + 18 * ilvl, firstLine: -18 } },
+  });
+}
+
 export class Numbering {
   private readonly abstracts = new Map<string, AbstractNum>();
   private readonly nums = new Map<string, NumInstance>();
@@ -132,7 +152,7 @@ export class Numbering {
     if (numId === undefined || numId === "0") return undefined;
     const inst = this.nums.get(numId);
     if (!inst) return undefined;
-    return inst.levels.get(ilvl) ?? this.abstractOf(numId)?.levels[ilvl];
+    return inst.levels.get(ilvl) ?? this.abstractOf(numId)?.levels[ilvl] ?? missingLevel(ilvl);
   }
 
   /** The level a paragraph style is linked to (w:lvl/w:pStyle) in this num's definition. */
@@ -155,7 +175,7 @@ export class Numbering {
       counters = new Array(MAX_LEVELS).fill(undefined);
       this.counters.set(key, counters);
     }
-    const levelAt = (i: number) => inst.levels.get(i) ?? abs?.levels[i];
+    const levelAt = (i: number) => inst.levels.get(i) ?? abs?.levels[i] ?? missingLevel(i);
     const startAt = (i: number) => inst.starts.get(i) ?? levelAt(i)?.start ?? 0;
     if (!this.startedNums.has(numId)) {
       this.startedNums.add(numId);
