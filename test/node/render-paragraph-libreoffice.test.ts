@@ -527,6 +527,32 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
     })(),
   },
   {
+    // The first-line rule for whitespace, the same for text and picture lines (LibreOffice,
+    // measured): 28 pt spaces amid a wrapped paragraph's second line and a 28 pt tab on a line after
+    // a break make those lines 28 pt tall; a 28 pt tab beside text on a first line does not. Two 5 pt
+    // pictures with a 24 pt space between them make a 24 pt tall line both as a first line (pictures
+    // at its top, the space not counted as text) and as a later one ("G3" and "H2" about 16 pt lower
+    // than with an 11 pt line).
+    name: "whitespace and line height: wrapped later lines, tabs, and picture lines with a larger space",
+    body: (() => {
+      const run = (half: number, inner: string) => `<w:r><w:rPr><w:sz w:val="${half}"/></w:rPr>${inner}</w:r>`;
+      const t = (half: number, text: string) => run(half, `<w:t xml:space="preserve">${text}</w:t>`);
+      const para = (x: string) => `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:rPr><w:sz w:val="20"/></w:rPr></w:pPr>${x}</w:p>`;
+      const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(" ");
+      const br = run(20, "<w:br/>");
+      return [
+        para(t(20, "Above")),
+        para(t(20, words("w", 30) + " ") + t(56, "   ") + t(20, "wMid " + words("v", 5)) + br + t(20, "W3")),
+        para(t(20, "C1") + br + t(20, "C2x") + run(56, "<w:tab/>") + t(20, "C2y") + br + t(20, "C3")),
+        para(t(20, "D1x") + run(56, "<w:tab/>") + t(20, "D1y") + br + t(20, "D2")),
+        para(t(20, "G1") + br + inlineImage("rIdImg", 20, 5, 1) + t(48, " ") + inlineImage("rIdImg", 20, 5, 2) + br + t(20, "G3")),
+        para(inlineImage("rIdImg", 20, 5, 3) + t(48, " ") + inlineImage("rIdImg", 20, 5, 4) + br + t(20, "H2")),
+        para(t(20, "Below")),
+      ].join("");
+    })(),
+    media: { rIdImg: makePng(4, 4) },
+  },
+  {
     // A numbering level's list tab (w:tab w:val="num") stays a stop of the paragraph on every line
     // even where the paragraph clears it: LibreOffice adds it to the paragraph's stops. Without it
     // "Alpha" would go to the next default stop (0.5") and "Echo" after the line break too; a stop

@@ -509,7 +509,7 @@ class ParagraphLayouter {
       if (counts !== "style" && !counts(pc)) {
         // ... but their font still sets the proportional spacing of a text line (measured: a 14 pt
         // space between 12 pt words at 1.5 lines adds half of 14 pt's line, not of 12 pt's).
-        if (inked && (pc.kind === "space" || pc.kind === "tab")) blankFontHeight = Math.max(blankFontHeight, pc.metrics.lineHeight(pc.size));
+        if ((inked || objects) && (pc.kind === "space" || pc.kind === "tab")) blankFontHeight = Math.max(blankFontHeight, pc.metrics.lineHeight(pc.size));
         continue;
       }
       any = true;
@@ -544,6 +544,9 @@ class ParagraphLayouter {
       const size = style.size;
       fontHeight = face.lineHeight(size);
       if (!any) ascent = face.ascent(size);
+      // A picture line's blanks in a larger font make it taller, its pictures still at the top
+      // (LibreOffice, measured: picture, 24 pt space, picture on a first line: 24 pt's line).
+      if (pictureLine) fontHeight = Math.max(fontHeight, blankFontHeight);
       below = Math.max(0, fontHeight - ascent);
     }
     if (mathDepth > below) below = mathDepth;
@@ -725,8 +728,9 @@ function fallbackGlyphsLast(text: PaintItem[], portionOf: Map<PaintItem, Piece>)
 /**
  * Which of a line's pieces set its height, as LibreOffice lays out DOCX (measured; its "whitespace
  * does not make a line taller" rule holds on a paragraph's first line only):
- * - a line with text or objects: on the first line those alone; on later lines spaces and tabs
- *   count too; the line break never does;
+ * - a line with text or objects: on the first line those alone (the blanks' font still sets a
+ *   text line's proportional extra and a picture line's height, see emitLine); on later lines
+ *   spaces and tabs count too; the line break never does;
  * - a line of only spaces and tabs: ended by a line break, they count (the break not); on the
  *   first line, or a later one of spaces alone ending the paragraph, the paragraph style's font
  *   sets the height ("style"), whatever the runs' sizes; a later line with a tab counts its tabs;
