@@ -478,7 +478,8 @@ class ParagraphLayouter {
 
     // Which pieces set the line's height (LibreOffice's rules, see lineHeightPieces); "style": the
     // paragraph style's font alone.
-    const counts = lineHeightPieces(pieces, start, end, this.lines.length === 0);
+    const kinds = kindsOnLine(pieces, start, end);
+    const counts = lineHeightPieces(kinds, pieces, start, end, this.lines.length === 0);
     const blankLine = counts === "style" && !!this.p.styleRun;
     let ascent = 0;
     let below = 0;
@@ -492,16 +493,7 @@ class ParagraphLayouter {
     // or a break beside 10 pt text leave a first line 10 pt). Pictures with only spaces and breaks
     // make a picture line: pictures at the top, the height of the paragraph style's font (picture,
     // 24 pt break, picture stand on two 11 pt lines).
-    let objects = false;
-    let inked = false;
-    let tabs = false;
-    for (let k = start; k < end; k++) {
-      const kind = pieces[k]!.kind;
-      if (kind === "object") objects = true;
-      else if (kind === "text") inked = true;
-      else if (kind === "tab") tabs = true;
-    }
-    const pictureLine = objects && !inked && !tabs;
+    const pictureLine = kinds.objects && !kinds.text && !kinds.tabs;
     let blankFontHeight = 0;
     for (let k = start; k < end; k++) {
       const pc = pieces[k]!;
@@ -509,7 +501,7 @@ class ParagraphLayouter {
       if (counts !== "style" && !counts(pc)) {
         // ... but their font still sets the proportional spacing of a text line (measured: a 14 pt
         // space between 12 pt words at 1.5 lines adds half of 14 pt's line, not of 12 pt's).
-        if ((inked || objects) && (pc.kind === "space" || pc.kind === "tab")) blankFontHeight = Math.max(blankFontHeight, pc.metrics.lineHeight(pc.size));
+        if (pc.kind === "space" || pc.kind === "tab") blankFontHeight = Math.max(blankFontHeight, pc.metrics.lineHeight(pc.size));
         continue;
       }
       any = true;
@@ -737,23 +729,35 @@ function fallbackGlyphsLast(text: PaintItem[], portionOf: Map<PaintItem, Piece>)
  * - a line holding only a break: the break's font; the empty line after a paragraph's last line
  *   break: the style's font ("style"); an empty paragraph's only line: the mark's (no pieces).
  */
-function lineHeightPieces(pieces: Piece[], start: number, end: number, first: boolean): ((pc: Piece) => boolean) | "style" {
-  let content = false;
-  let spaces = false;
-  let tabs = false;
-  let broken = false;
-  for (let k = start; k < end; k++) {
-    const kind = pieces[k]!.kind;
-    if (kind === "text" || kind === "object") content = true;
-    else if (kind === "space") spaces = true;
-    else if (kind === "tab") tabs = true;
-    else if (kind === "break") broken = true;
-  }
+function lineHeightPieces(kinds: LineKinds, pieces: Piece[], start: number, end: number, first: boolean): ((pc: Piece) => boolean) | "style" {
+  const { spaces, tabs, breaks: broken } = kinds;
   const blank = (pc: Piece) => pc.kind === "space" || pc.kind === "tab";
-  if (content) return first ? (pc) => pc.kind === "text" || pc.kind === "object" : (pc) => pc.kind !== "break";
+  if (kinds.text || kinds.objects) return first ? (pc) => pc.kind === "text" || pc.kind === "object" : (pc) => pc.kind !== "break";
   if (spaces || tabs) return broken || (!first && tabs) ? blank : "style";
   if (start === end && !first && pieces[start - 1]?.breakKind === "line") return "style";
   return () => true;
+}
+
+/** Which kinds of piece stand on the line [start, end). */
+interface LineKinds {
+  text: boolean;
+  objects: boolean;
+  spaces: boolean;
+  tabs: boolean;
+  breaks: boolean;
+}
+
+function kindsOnLine(pieces: Piece[], start: number, end: number): LineKinds {
+  const kinds = { text: false, objects: false, spaces: false, tabs: false, breaks: false };
+  for (let k = start; k < end; k++) {
+    const kind = pieces[k]!.kind;
+    if (kind === "text") kinds.text = true;
+    else if (kind === "object") kinds.objects = true;
+    else if (kind === "space") kinds.spaces = true;
+    else if (kind === "tab") kinds.tabs = true;
+    else if (kind === "break") kinds.breaks = true;
+  }
+  return kinds;
 }
 
 function sameLook(a: Piece, b: Piece): boolean {
