@@ -17,7 +17,7 @@ import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { loadFontBook } from "../../src/render/fonts/font-book";
 import type { FontBook } from "../../src/render/fonts/types";
-import { layoutParagraph } from "../../src/render/layout/paragraph";
+import { layoutParagraph } from "../../src/render/layout/inline/paragraph";
 import type { LayoutContext, PaintItem } from "../../src/render/layout/types";
 import type { DocumentModel, Paragraph, ParagraphStyle, RunStyle } from "../../src/render/model/types";
 import { paragraphStyle, runStyle } from "../../src/render/model/testing";

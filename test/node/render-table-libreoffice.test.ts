@@ -16,7 +16,7 @@ import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { parseDocx } from "../../src/render/model/parse-docx";
 import { loadFontBook } from "../../src/render/fonts/font-book";
-import { placeTable } from "../../src/render/layout/table";
+import { placeTable } from "../../src/render/layout/block/table";
 import { renderDocxToPdf } from "../../src/render/index";
 import type { FlowCursor, LayoutContext, PaintItem } from "../../src/render/layout/types";
 import type { FontBook } from "../../src/render/fonts/types";

@@ -9,8 +9,8 @@
  * The text stays in logical order inside each segment: fontkit shapes it (Arabic joining) and
  * draws the glyphs of a segment whose script is right-to-left in reverse, which is the visual order.
  */
-import { fromPresentationForms, isDefaultIgnorable } from "../layout/arabic-joining";
-import { bidiClass, mirrorChar } from "../layout/bidi";
+import { fromPresentationForms, isDefaultIgnorable } from "../layout/inline/arabic-joining";
+import { bidiClass, mirrorChar } from "../layout/inline/bidi";
 
 export interface Segment {
   text: string;

@@ -14,7 +14,7 @@ import { addLink, linkTarget } from "./link-annotation";
 import { imageFits } from "./image-check";
 import { gifToPng } from "./gif-to-png";
 import { LIMITS } from "../../limits";
-import { joinedWidth } from "../layout/arabic-joining";
+import { joinedWidth } from "../layout/inline/arabic-joining";
 import { hasRtl, visualSegments } from "./bidi-runs";
 import { ContentStreamBuilder, rgbOperands } from "./content-stream";
 

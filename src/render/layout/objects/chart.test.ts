@@ -5,13 +5,13 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { assetFontSource } from "../fonts/asset-source";
-import { loadFontBook } from "../fonts/font-book";
-import type { FontBook } from "../fonts/types";
-import type { Chart, DocumentModel } from "../model/types";
-import { runStyle } from "../model/testing";
+import { assetFontSource } from "../../fonts/asset-source";
+import { loadFontBook } from "../../fonts/font-book";
+import type { FontBook } from "../../fonts/types";
+import type { Chart, DocumentModel } from "../../model/types";
+import { runStyle } from "../../model/testing";
 import { chartItems, valueScale } from "./chart";
-import type { PaintItem } from "./types";
+import type { PaintItem } from "../types";
 
 let book: FontBook | undefined;
 async function fonts(): Promise<FontBook> {

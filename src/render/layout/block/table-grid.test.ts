@@ -4,7 +4,7 @@
  * the table's x (text at tblInd), and which border each edge gets.
  */
 import { describe, expect, it } from "vitest";
-import type { Border, Table, TableCell, TableRow } from "../model/types";
+import type { Border, Table, TableCell, TableRow } from "../../model/types";
 import { buildGrid, columnEdges, columnWidths, tableLeft } from "./table-grid";
 import { horizontalEdge, horizontalEdgeWidth, verticalEdge } from "./table-borders";
 

@@ -4,11 +4,11 @@
  * cells; header rows repeat at the top of each continued page. Borders take room between rows
  * (as in LibreOffice) and are drawn as lines centred in that room.
  */
-import type { Block, Paragraph, Table } from "../model/types";
-import type { FlowCursor, LayoutContext, PaintItem, PlaceTable, StackedBlocks } from "./types";
-import { LIMITS } from "../../limits";
+import type { Block, Paragraph, Table } from "../../model/types";
+import type { FlowCursor, LayoutContext, PaintItem, PlaceTable, StackedBlocks } from "../types";
+import { LIMITS } from "../../../limits";
 import { stackBlocks } from "./stack";
-import { layoutParagraph } from "./paragraph";
+import { layoutParagraph } from "../inline/paragraph";
 import { anchorY, shiftItem } from "./table-items";
 import { buildGrid, columnEdges, columnWidths, tableLeft, type GridCell, type TableGrid } from "./table-grid";
 import { horizontalEdgeWidth, horizontalLines, thickness, verticalEdge, verticalLines } from "./table-borders";

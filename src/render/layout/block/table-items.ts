@@ -1,5 +1,5 @@
 /** Small helpers over paint items shared by the table and stack layouts (moving items, which line owns them). */
-import type { PaintItem } from "./types";
+import type { PaintItem } from "../types";
 
 /** A copy of `item` moved by (dx, dy). */
 export function shiftItem(item: PaintItem, dx: number, dy: number): PaintItem {

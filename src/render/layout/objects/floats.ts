@@ -4,9 +4,9 @@
  * wider side, topAndBottom → text below), and the exclusions paragraphs beside it lay out with.
  * Best effort, never fails.
  */
-import type { Anchor } from "../model/types";
-import type { Exclusions } from "./types";
-import type { PlacedFloat } from "./flow-pager";
+import type { Anchor } from "../../model/types";
+import type { Exclusions } from "../types";
+import type { PlacedFloat } from "../flow/pager";
 
 /** The boxes an anchor can be relative to, in page coordinates. */
 export interface AnchorFrame {

@@ -6,16 +6,16 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { assetFontSource } from "../fonts/asset-source";
-import { loadFontBook } from "../fonts/font-book";
-import type { FontBook } from "../fonts/types";
-import { LIMITS } from "../../limits";
-import type { DocumentModel, MathNode } from "../model/types";
-import { MATH_FAMILY, readMath } from "../model/math";
-import { parseTree } from "../model/xml-tree";
-import { runStyle } from "../model/testing";
+import { assetFontSource } from "../../fonts/asset-source";
+import { loadFontBook } from "../../fonts/font-book";
+import type { FontBook } from "../../fonts/types";
+import { LIMITS } from "../../../limits";
+import type { DocumentModel, MathNode } from "../../model/types";
+import { MATH_FAMILY, readMath } from "../../model/math";
+import { parseTree } from "../../model/xml-tree";
+import { runStyle } from "../../model/testing";
 import { layoutMath, type MathBox } from "./math";
-import type { PaintItem } from "./types";
+import type { PaintItem } from "../types";
 
 const M = `xmlns:m="http://schemas.openxmlformats.org/officeDocument/2006/math"`;
 const mr = (t: string) => `<m:r><m:t>${t}</m:t></m:r>`;

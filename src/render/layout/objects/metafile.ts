@@ -3,10 +3,10 @@
  * whose image is a metafile becomes the metafile's text and lines, scaled from its logical window
  * into the box (fonts through the font book, as body text).
  */
-import type { FontBook } from "../fonts/types";
-import type { ImageResource } from "../model/types";
-import type { MetafilePicture } from "../model/wmf";
-import type { LaidOutPage, PaintItem } from "./types";
+import type { FontBook } from "../../fonts/types";
+import type { ImageResource } from "../../model/types";
+import type { MetafilePicture } from "../../model/wmf";
+import type { LaidOutPage, PaintItem } from "../types";
 
 export function drawMetafiles(pages: LaidOutPage[], images: ReadonlyMap<string, ImageResource> | undefined, fonts: FontBook): LaidOutPage[] {
   if (!images || ![...images.values()].some((i) => i.picture)) return pages;

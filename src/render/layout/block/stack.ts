@@ -5,15 +5,15 @@
  * between paragraphs of the same style. Space before the first paragraph and after the last count,
  * except automatic (autospacing) space.
  */
-import type { Border, Paragraph } from "../model/types";
-import type { FloatingObject, LayoutContext, PaintItem, StackBlocks, StackedBlocks } from "./types";
-import { layoutParagraph } from "./paragraph";
+import type { Border, Paragraph } from "../../model/types";
+import type { FloatingObject, LayoutContext, PaintItem, StackBlocks, StackedBlocks } from "../types";
+import { layoutParagraph } from "../inline/paragraph";
 import { stackTable } from "./table";
 import { shiftItem } from "./table-items";
 import { isVisible, thickness } from "./table-borders";
-import { chartItems } from "./chart";
+import { chartItems } from "../objects/chart";
 import { shownBlocks } from "./hidden-paragraph";
-import { lineOffset } from "./floats";
+import { lineOffset } from "../objects/floats";
 
 /** Word's default text box insets (left/right, top/bottom), pt: where a text box's text starts. */
 export const BOX_INSET_X = 7.2;

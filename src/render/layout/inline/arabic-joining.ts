@@ -8,9 +8,9 @@
  * font's Arabic presentation-form code points (U+FB50..FDFF, U+FE70..FEFF), which the fonts we
  * ship map to the same glyphs their GSUB substitutes.
  */
-import { LIMITS } from "../../limits";
-import { LoadedFace } from "../fonts/font-face";
-import type { FontFace } from "../fonts/types";
+import { LIMITS } from "../../../limits";
+import { LoadedFace } from "../../fonts/font-face";
+import type { FontFace } from "../../fonts/types";
 
 type Joining = "D" | "R" | "U" | "T" | "C";
 

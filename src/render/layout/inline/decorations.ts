@@ -6,8 +6,8 @@
  * above it. LibreOffice ignores the post table's underline values for these fonts (Carlito's would
  * give a line 40 % thicker).
  */
-import type { Piece } from "./inline-pieces";
-import type { PaintItem } from "./types";
+import type { Piece } from "./pieces";
+import type { PaintItem } from "../types";
 
 const UNDERLINE_DESCENTS = 0.4;
 const THICKNESS_DESCENTS = 0.25;

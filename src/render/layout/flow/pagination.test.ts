@@ -3,15 +3,15 @@
  * where lines go, which rules move them, and that every loop advances.
  */
 import { describe, expect, it } from "vitest";
-import { Pager, type PageGeometry } from "./flow-pager";
-import { placeParagraph, type ParagraphFlowRules } from "./flow-paragraph";
-import { exclusionsFor, floatWrap, positionFloat } from "./floats";
-import { columnBoxes } from "./flow";
+import { Pager, type PageGeometry } from "./pager";
+import { placeParagraph, type ParagraphFlowRules } from "./paragraph-pagination";
+import { exclusionsFor, floatWrap, positionFloat } from "../objects/floats";
+import { columnBoxes } from "./document";
 import { choosePart } from "./header-footer";
-import type { LineBox, ParagraphLayout } from "./types";
-import type { Anchor, Section } from "../model/types";
-import { LimitExceeded } from "../../errors";
-import { LIMITS } from "../../limits";
+import type { LineBox, ParagraphLayout } from "../types";
+import type { Anchor, Section } from "../../model/types";
+import { LimitExceeded } from "../../../errors";
+import { LIMITS } from "../../../limits";
 
 /** A page whose body holds exactly `lines` lines of 20 pt. */
 function pager(opts: { body?: number; columns?: number; notes?: Record<string, number>; noteBreaks?: Record<string, number[]>; start?: number } = {}): Pager {

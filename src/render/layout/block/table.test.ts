@@ -6,13 +6,13 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { assetFontSource } from "../fonts/asset-source";
-import { loadFontBook } from "../fonts/font-book";
-import type { Block, Border, DocumentModel, Inline, Paragraph, RunStyle, Table, TableCell, TableRow } from "../model/types";
-import type { FlowCursor, LayoutContext, PaintItem } from "./types";
+import { assetFontSource } from "../../fonts/asset-source";
+import { loadFontBook } from "../../fonts/font-book";
+import type { Block, Border, DocumentModel, Inline, Paragraph, RunStyle, Table, TableCell, TableRow } from "../../model/types";
+import type { FlowCursor, LayoutContext, PaintItem } from "../types";
 import { placeTable } from "./table";
 import { stackBlocks } from "./stack";
-import { LIMITS } from "../../limits";
+import { LIMITS } from "../../../limits";
 
 const run: RunStyle = {
   font: "Calibri", size: 11, bold: false, italic: false, underline: "none", strike: false, doubleStrike: false, color: null,

@@ -8,20 +8,20 @@
  * carry their bidi embedding level (layout/bidi.ts, no explicit embeddings) and a line's pieces
  * are put in visual order by rule L2; paint shapes and mirrors the right-to-left items.
  */
-import { LIMITS } from "../../limits";
-import { isEastAsian } from "../fonts/east-asian";
-import type { Paragraph, RunStyle } from "../model/types";
-import { decorate } from "./inline-decorations";
-import { buildPieces, type Piece } from "./inline-pieces";
+import { LIMITS } from "../../../limits";
+import { isEastAsian } from "../../fonts/east-asian";
+import type { Paragraph, RunStyle } from "../../model/types";
+import { decorate } from "./decorations";
+import { buildPieces, type Piece } from "./pieces";
 import { visualOrderOfLevels } from "./bidi";
-import { leaderChar, nextStop, type ResolvedStop } from "./inline-tabs";
-import { chartItems } from "./chart";
-import { mathOf } from "./math";
+import { leaderChar, nextStop, type ResolvedStop } from "./tabs";
+import { chartItems } from "../objects/chart";
+import { mathOf } from "../objects/math";
 import { kashidaPositions } from "./kashida";
 import { joinedAdvances, joinedWidth, needsJoining } from "./arabic-joining";
-import { translateItem } from "./flow-items";
-import { BOX_INSET_X, BOX_INSET_Y, stackBlocks } from "./stack";
-import type { Exclusions, FloatingObject, LayoutContext, LayoutParagraph, LineBox, PaintItem, ParagraphLayout } from "./types";
+import { translateItem } from "../items";
+import { BOX_INSET_X, BOX_INSET_Y, stackBlocks } from "../block/stack";
+import type { Exclusions, FloatingObject, LayoutContext, LayoutParagraph, LineBox, PaintItem, ParagraphLayout } from "../types";
 
 /**
  * Widths are compared with this slack (pt), less than one of LibreOffice's layout pixels (1/120 pt,

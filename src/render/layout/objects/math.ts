@@ -5,11 +5,11 @@
  * matrices on the axis. Items are relative to the equation's origin: x from its left edge, y from
  * its baseline (downwards positive), as layout uses them.
  */
-import type { FontBook } from "../fonts/types";
-import type { MathNode, RunStyle } from "../model/types";
-import { MATH_FAMILY } from "../model/math";
-import type { ObjectInline } from "./inline-pieces";
-import type { PaintItem } from "./types";
+import type { FontBook } from "../../fonts/types";
+import type { MathNode, RunStyle } from "../../model/types";
+import { MATH_FAMILY } from "../../model/math";
+import type { ObjectInline } from "../inline/pieces";
+import type { PaintItem } from "../types";
 
 /** LibreOffice's defaults: indexes at 60 % of the size, limits at 60 %, operators at 140 %. */
 const SCRIPT_SCALE = 0.6;

@@ -2,8 +2,8 @@
  * Which border is drawn on each grid edge of a table: the cell's own border, else the table's
  * outer or inside border; where two cells meet, the heavier one wins (Word's conflict rule, simplified).
  */
-import type { Border, Table } from "../model/types";
-import type { PaintItem } from "./types";
+import type { Border, Table } from "../../model/types";
+import type { PaintItem } from "../types";
 import type { GridCell, TableGrid } from "./table-grid";
 
 type Side = "top" | "bottom" | "left" | "right";

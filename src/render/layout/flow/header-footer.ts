@@ -3,10 +3,10 @@
  * evenAndOddHeaders → even, else default), their heights before pagination (with placeholder page
  * numbers, so a tall header can push the body down), and their items per page once NUMPAGES is known.
  */
-import type { Block, DocumentModel, NumberFormat, Section, Table } from "../model/types";
-import type { LayoutContext, PaintItem, StackedBlocks } from "./types";
-import { stackBlocks } from "./stack";
-import { translateItems } from "./flow-items";
+import type { Block, DocumentModel, NumberFormat, Section, Table } from "../../model/types";
+import type { LayoutContext, PaintItem, StackedBlocks } from "../types";
+import { stackBlocks } from "../block/stack";
+import { translateItems } from "../items";
 
 export interface PartChoice {
   firstOfSection: boolean;

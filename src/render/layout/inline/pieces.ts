@@ -4,16 +4,16 @@
  * between pieces, except when a word longer than the line is broken by characters); runs of spaces
  * are pieces of their own (they stretch under justification and hang at the end of a line).
  */
-import { LIMITS } from "../../limits";
-import type { FontBook, FontFace } from "../fonts/types";
-import type { Inline, Paragraph, RunStyle } from "../model/types";
+import { LIMITS } from "../../../limits";
+import type { FontBook, FontFace } from "../../fonts/types";
+import type { Inline, Paragraph, RunStyle } from "../../model/types";
 import { applyChineseBreaks, isBreakingSpace, lineBreakOpportunities } from "./line-break";
-import { mathObject } from "./math";
+import { mathObject } from "../objects/math";
 import { joinedWidth, joiningType } from "./arabic-joining";
 import { bidiClass, resolveLevels } from "./bidi";
-import { isComplexScript, isRtlChar } from "./inline-script";
-import { hasEastAsian, isEastAsian, isEastAsianShared } from "../fonts/east-asian";
-import type { LayoutContext } from "./types";
+import { isComplexScript, isRtlChar } from "./script";
+import { hasEastAsian, isEastAsian, isEastAsianShared } from "../../fonts/east-asian";
+import type { LayoutContext } from "../types";
 
 export type ObjectInline = Extract<Inline, { type: "image" } | { type: "box" }>;
 

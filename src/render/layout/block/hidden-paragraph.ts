@@ -3,7 +3,7 @@
  * (w:vanish), or no runs and a hidden paragraph mark. They take no room; an empty paragraph with a
  * visible mark keeps its line, and visible text keeps the paragraph whatever its mark says.
  */
-import type { Block, Paragraph } from "../model/types";
+import type { Block, Paragraph } from "../../model/types";
 
 export function isHiddenParagraph(p: Paragraph): boolean {
   if (p.inlines.length === 0) return p.markStyle.hidden;

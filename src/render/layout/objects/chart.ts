@@ -4,9 +4,9 @@
  * Proportions follow what LibreOffice draws for Word's default chart styles (measured on the
  * corpus charts); the value axis gets a "nice" step (1, 2 or 5 times a power of ten).
  */
-import type { FontBook, FontFace } from "../fonts/types";
-import type { Chart, Color, RunStyle } from "../model/types";
-import type { PaintItem } from "./types";
+import type { FontBook, FontFace } from "../../fonts/types";
+import type { Chart, Color, RunStyle } from "../../model/types";
+import type { PaintItem } from "../types";
 
 /**
  * Inner padding of the chart area to the text boxes (top of the title line, bottom of the legend

@@ -3,9 +3,9 @@
  * explicit breaks inside the paragraph, footnote room per line, and text pushed below
  * top-and-bottom floats. Works on `ParagraphLayout` data, so it is testable without fonts.
  */
-import type { LineBox, PaintItem, ParagraphLayout } from "./types";
-import type { Pager } from "./flow-pager";
-import { translateItem } from "./flow-items";
+import type { LineBox, PaintItem, ParagraphLayout } from "../types";
+import type { Pager } from "./pager";
+import { translateItem } from "../items";
 
 export interface ParagraphFlowRules {
   /** Space before after contextual spacing (the flow decides). */

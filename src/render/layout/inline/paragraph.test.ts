@@ -6,13 +6,13 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { assetFontSource } from "../fonts/asset-source";
-import { loadFontBook } from "../fonts/font-book";
-import type { FontBook } from "../fonts/types";
-import type { DocumentModel, Inline, Paragraph, ParagraphStyle, RunStyle } from "../model/types";
+import { assetFontSource } from "../../fonts/asset-source";
+import { loadFontBook } from "../../fonts/font-book";
+import type { FontBook } from "../../fonts/types";
+import type { DocumentModel, Inline, Paragraph, ParagraphStyle, RunStyle } from "../../model/types";
 import { layoutParagraph } from "./paragraph";
-import type { Exclusions, LayoutContext, LineBox, PaintItem, ParagraphLayout } from "./types";
-import { paragraphStyle, runStyle } from "../model/testing";
+import type { Exclusions, LayoutContext, LineBox, PaintItem, ParagraphLayout } from "../types";
+import { paragraphStyle, runStyle } from "../../model/testing";
 
 const source = assetFontSource(env.ASSETS as Fetcher);
 

@@ -3,11 +3,11 @@
  * its space, as LibreOffice and the stacked layout count it) and the shading and border lines drawn
  * around each page's part of the paragraph.
  */
-import type { Border, Paragraph } from "../model/types";
-import type { LineBox, PaintItem, ParagraphLayout } from "./types";
-import type { PlacedLine } from "./flow-paragraph";
-import { translateItem } from "./flow-items";
-import { thickness } from "./table-borders";
+import type { Border, Paragraph } from "../../model/types";
+import type { LineBox, PaintItem, ParagraphLayout } from "../types";
+import type { PlacedLine } from "./paragraph-pagination";
+import { translateItem } from "../items";
+import { thickness } from "../block/table-borders";
 
 function visible(b: Border | undefined): b is Border {
   return !!b && b.style !== "nil" && b.style !== "none" && Number.isFinite(b.width) && b.width > 0;

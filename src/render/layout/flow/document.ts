@@ -4,23 +4,23 @@
  * footnotes at the page bottom, endnotes at the end, and headers/footers laid out per page once the
  * page count is known.
  */
-import { EMPTY_PARTS, type Block, type DocumentModel, type NumberFormat, type Paragraph, type Section, type Table } from "../model/types";
+import { EMPTY_PARTS, type Block, type DocumentModel, type NumberFormat, type Paragraph, type Section, type Table } from "../../model/types";
 import { turnPageBack, turnSection } from "./vertical";
-import { drawMetafiles } from "./metafile";
-import type { FontBook } from "../fonts/types";
-import type { LaidOutDocument, LaidOutPage, LayoutContext, PaintItem, ParagraphLayout } from "./types";
-import { layoutParagraph } from "./paragraph";
-import { lastRowKeepsWithNext, placeTableKeeping, stackTable } from "./table";
-import { BOX_INSET_X, BOX_INSET_Y, bordersJoin, stackBlocks } from "./stack";
-import { Pager, RegionOverflow, type FlowPage, type PageGeometry, type PagerSnapshot } from "./flow-pager";
-import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine, type Relayout } from "./flow-paragraph";
-import { exclusionsFor, floatsBeside, floatWrap, positionFloat } from "./floats";
-import { shownBlocks } from "./hidden-paragraph";
-import { translateItems } from "./flow-items";
-import { chartItems } from "./chart";
+import { drawMetafiles } from "../objects/metafile";
+import type { FontBook } from "../../fonts/types";
+import type { LaidOutDocument, LaidOutPage, LayoutContext, PaintItem, ParagraphLayout } from "../types";
+import { layoutParagraph } from "../inline/paragraph";
+import { lastRowKeepsWithNext, placeTableKeeping, stackTable } from "../block/table";
+import { BOX_INSET_X, BOX_INSET_Y, bordersJoin, stackBlocks } from "../block/stack";
+import { Pager, RegionOverflow, type FlowPage, type PageGeometry, type PagerSnapshot } from "./pager";
+import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine, type Relayout } from "./paragraph-pagination";
+import { exclusionsFor, floatsBeside, floatWrap, positionFloat } from "../objects/floats";
+import { shownBlocks } from "../block/hidden-paragraph";
+import { translateItems } from "../items";
+import { chartItems } from "../objects/chart";
 import { choosePart, pageFieldContext, PartHeights, placePart } from "./header-footer";
-import { formatNumber } from "../model/number-format";
-import { framePieces, paintFrame, withBorderRoom } from "./flow-frame";
+import { formatNumber } from "../../model/number-format";
+import { framePieces, paintFrame, withBorderRoom } from "./paragraph-frame";
 
 /** US Letter with 1-inch margins: the page of a document without sections. */
 const DEFAULT_SECTION: Section = {

@@ -9,8 +9,8 @@
  * LibreOffice turn them sideways: not done). Pictures keep their size and stand upright at the top
  * right of their turned box.
  */
-import type { Section } from "../model/types";
-import type { LaidOutPage, PaintItem } from "./types";
+import type { Section } from "../../model/types";
+import type { LaidOutPage, PaintItem } from "../types";
 
 /** A tbRl section as laid out: page turned, margins with it (top → right, right → bottom ...). */
 export function turnSection(s: Section): Section {

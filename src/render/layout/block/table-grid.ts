@@ -2,8 +2,8 @@
  * Table geometry that needs no fonts: column widths, where each cell sits on the grid (gridSpan,
  * gridBefore/After, vMerge spans) and the table's horizontal position.
  */
-import type { Table, TableCell } from "../model/types";
-import { LIMITS } from "../../limits";
+import type { Table, TableCell } from "../../model/types";
+import { LIMITS } from "../../../limits";
 
 /** A cell placed on the grid: `row`/`col` of its top-left slot, spans in rows and grid columns. */
 export interface GridCell {

@@ -3,7 +3,7 @@
  * Positions are measured from the paragraph box's left edge (Word's and LibreOffice's DOCX mode:
  * tab positions are not relative to the indent).
  */
-import type { TabAlign, TabLeader, TabStop } from "../model/types";
+import type { TabAlign, TabLeader, TabStop } from "../../model/types";
 
 export interface ResolvedStop {
   pos: number;

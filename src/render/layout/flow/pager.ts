@@ -3,9 +3,9 @@
  * region below the previous one), footnote reservations and floats placed per page. Block layout
  * writes through it; it knows nothing about paragraphs or tables.
  */
-import type { FlowArea, FlowCursor, PaintItem } from "./types";
-import { LIMITS } from "../../limits";
-import { LimitExceeded } from "../../errors";
+import type { FlowArea, FlowCursor, PaintItem } from "../types";
+import { LIMITS } from "../../../limits";
+import { LimitExceeded } from "../../../errors";
 
 /** Where the body of a page goes, given its section: page size, body box and columns. */
 export interface PageGeometry {
