@@ -9,7 +9,7 @@ import type { Border, Paragraph } from "../../model/types";
 import type { FloatingObject, LayoutContext, PaintItem, StackBlocks, StackedBlocks } from "../types";
 import { layoutParagraph } from "../inline/paragraph";
 import { stackTable } from "./table";
-import { shiftItem } from "./table-items";
+import { translateItem } from "../items";
 import { isVisible, thickness } from "./table-borders";
 import { chartItems } from "../objects/chart";
 import { shownBlocks } from "./hidden-paragraph";
@@ -56,7 +56,7 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
       // cursor, aligned in the box, taking no height (LibreOffice floats it).
       const framed = stackParagraph(block, Math.min(width, frame.width ?? width), ctx);
       const shift = frameShift(framed.items, frame, width);
-      for (const item of framed.items) items.push(shiftItem(item, shift, y + frame.y));
+      for (const item of framed.items) items.push(translateItem(item, shift, y + frame.y));
       return;
     }
     const next = blocks[i + 1];
@@ -74,7 +74,7 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
     // A cell continued on the next page from here starts with this paragraph's space before
     // (LibreOffice keeps it at the top of the continued row; the space after above stays behind).
     if (before > 0 && i > 0 && breakPoints[breakPoints.length - 1] === y) continueTrim.set(y, -before);
-    for (const item of laid.items) items.push(shiftItem(item, 0, y));
+    for (const item of laid.items) items.push(translateItem(item, 0, y));
     if (laid.floatBottom) floatBottom = Math.max(floatBottom, y + laid.floatBottom);
     for (const bp of laid.breakPoints) breakPoints.push(y + bp);
     for (const [bp, trim] of laid.continueTrim ?? []) continueTrim.set(y + bp, trim);
@@ -141,7 +141,7 @@ function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext, join = 
     // Lines after the first carry their proportional extra above the text (see paragraph.ts).
     if (i > 0 && multiple > 1) continueTrim.set(y, (line.height - (line.extraBelow ?? 0)) * (1 - 1 / multiple));
     lineTops.push(y);
-    for (const item of line.items) lineItems.push(shiftItem(item, 0, y));
+    for (const item of line.items) lineItems.push(translateItem(item, 0, y));
     y += line.height;
     breakPoints.push(y);
   });
@@ -193,6 +193,6 @@ function floatItems(f: FloatingObject, lineTop: number, width: number, ctx: Layo
   const out: PaintItem[] = [];
   if (inline.fill) out.push({ kind: "rect", x, y, width: w, height: h, fill: inline.fill });
   if (inline.chart) out.push(...chartItems(inline.chart, { x, y, width: w, height: h }, ctx.fonts));
-  for (const item of stackBlocks(inline.blocks, w, ctx).items) out.push(shiftItem(item, x, y));
+  for (const item of stackBlocks(inline.blocks, w, ctx).items) out.push(translateItem(item, x, y));
   return out;
 }

@@ -9,7 +9,7 @@ import type { FlowCursor, LayoutContext, PaintItem, PlaceTable, StackedBlocks } 
 import { LIMITS } from "../../../limits";
 import { stackBlocks } from "./stack";
 import { layoutParagraph } from "../inline/paragraph";
-import { anchorY, shiftItem } from "./table-items";
+import { anchorY, translateItem } from "../items";
 import { buildGrid, columnEdges, columnWidths, tableLeft, type GridCell, type TableGrid } from "./table-grid";
 import { horizontalEdgeWidth, horizontalLines, thickness, verticalEdge, verticalLines } from "./table-borders";
 
@@ -84,7 +84,7 @@ function placeFlattened(t: Table, cursor: FlowCursor, ctx: LayoutContext): void 
     else for (const row of b.rows) for (const cell of row.cells) pending.push(...cell.blocks);
   }
   const stacked = stackBlocks(paragraphs, cursor.area.width, ctx);
-  for (const item of stacked.items) cursor.emit(shiftItem(item, cursor.area.left, cursor.y));
+  for (const item of stacked.items) cursor.emit(translateItem(item, cursor.area.left, cursor.y));
   cursor.y += stacked.height;
 }
 
@@ -539,6 +539,6 @@ function drawCell(p: PreparedTable, g: GridCell, cursor: FlowCursor, top: number
     if (ay < from - EPS) continue;
     if (to !== null && ay >= to - EPS) continue;
     if ((item.kind === "text" ? ay - item.face.ascent(item.size) : ay) >= limit) continue;
-    cursor.emit(shiftItem(item, dx, dy));
+    cursor.emit(translateItem(item, dx, dy));
   }
 }
