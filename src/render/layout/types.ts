@@ -73,9 +73,12 @@ export interface LineBox {
   noteRefs?: string[];
 }
 
+/** A picture or text box in a paragraph: inline (on a line) or anchored (floating). */
+export type ObjectInline = Extract<Inline, { type: "image" } | { type: "box" }>;
+
 /** A floating object (anchored image or text box) met in a paragraph; the flow positions it. */
 export interface FloatingObject {
-  inline: Extract<Inline, { type: "image" } | { type: "box" }>;
+  inline: ObjectInline;
   anchor: Anchor;
   /** Index of the line it is attached to (for relativeTo paragraph/line/character). */
   line: number;

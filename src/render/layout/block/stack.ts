@@ -15,10 +15,6 @@ import { chartItems } from "../objects/chart";
 import { shownBlocks } from "./hidden-paragraph";
 import { lineOffset } from "../objects/floats";
 
-/** Word's default text box insets (left/right, top/bottom), pt: where a text box's text starts. */
-export const BOX_INSET_X = 7.2;
-export const BOX_INSET_Y = 3.6;
-
 export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
   const blocks = shownBlocks(allBlocks);
   const items: PaintItem[] = [];

@@ -13,9 +13,7 @@ import { joinedWidth, joiningType } from "./arabic-joining";
 import { bidiClass, resolveLevels } from "./bidi";
 import { isComplexScript, isRtlChar } from "./script";
 import { hasEastAsian, isEastAsian, isEastAsianShared } from "../../fonts/east-asian";
-import type { LayoutContext } from "../types";
-
-export type ObjectInline = Extract<Inline, { type: "image" } | { type: "box" }>;
+import type { LayoutContext, ObjectInline } from "../types";
 
 export interface Piece {
   kind: "text" | "space" | "tab" | "break" | "object" | "float";

@@ -8,8 +8,7 @@
 import type { FontBook } from "../../fonts/types";
 import type { MathNode, RunStyle } from "../../model/types";
 import { MATH_FAMILY } from "../../model/math";
-import type { ObjectInline } from "../inline/pieces";
-import type { PaintItem } from "../types";
+import type { ObjectInline, PaintItem } from "../types";
 
 /** LibreOffice's defaults: indexes at 60 % of the size, limits at 60 %, operators at 140 %. */
 const SCRIPT_SCALE = 0.6;
