@@ -6,7 +6,7 @@
  * above it. LibreOffice ignores the post table's underline values for these fonts (Carlito's would
  * give a line 40 % thicker).
  */
-import type { Piece } from "./pieces";
+import type { Piece } from "./piece";
 import type { PaintItem } from "../types";
 
 const UNDERLINE_DESCENTS = 0.4;

@@ -5,7 +5,7 @@
 import type { PaintItem } from "../types";
 import { joinedWidth, needsJoining } from "./arabic-joining";
 import { kashidaPositions } from "./kashida";
-import type { Piece } from "./pieces";
+import type { Piece } from "./piece";
 
 const TATWEEL = 0x640;
 

@@ -7,7 +7,7 @@
 import type { Paragraph } from "../../model/types";
 import { visualOrderOfLevels } from "./bidi";
 import { planKashidas, type KashidaPlan } from "./kashida-stretch";
-import type { Piece } from "./pieces";
+import type { Piece } from "./piece";
 import { TabCursor, type ResolvedStop, type TabContext } from "./tabs";
 
 /** The pieces [start, end) of one line, placed. */

@@ -6,7 +6,7 @@
  */
 import { isEastAsian } from "../../fonts/east-asian";
 import { joinedAdvances, joinedWidth } from "./arabic-joining";
-import type { Piece } from "./pieces";
+import type { Piece } from "./piece";
 import { FIT_EPSILON, TabCursor, type TabContext } from "./tabs";
 
 /**

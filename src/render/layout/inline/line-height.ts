@@ -6,7 +6,7 @@
 import type { FontBook } from "../../fonts/types";
 import type { ParagraphStyle, RunStyle } from "../../model/types";
 import { mathOf } from "../objects/math";
-import type { Piece } from "./pieces";
+import type { Piece } from "./piece";
 
 /** LibreOffice puts the baseline of an exact-height line at 80 % of the height. */
 const EXACT_ASCENT_RATIO = 0.8;

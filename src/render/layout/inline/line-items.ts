@@ -10,7 +10,7 @@ import type { LayoutContext, LineBox, PaintItem } from "../types";
 import { decorate } from "./decorations";
 import { kashidaWordItems } from "./kashida-stretch";
 import type { ArrangedLine } from "./line-arrange";
-import type { Piece } from "./pieces";
+import type { Piece } from "./piece";
 import { leaderItems } from "./tabs";
 
 type TextItem = Extract<PaintItem, { kind: "text" }>;

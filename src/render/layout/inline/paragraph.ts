@@ -20,7 +20,8 @@ import { arrangeLine } from "./line-arrange";
 import { fitLine, showSoftHyphen, splitPiece, type LineFit } from "./line-fit";
 import { naturalHeight, spacedLine, type ParagraphFonts } from "./line-height";
 import { lineItems } from "./line-items";
-import { buildPieces, type Piece } from "./pieces";
+import type { Piece } from "./piece";
+import { buildPieces } from "./pieces";
 import { tabContext } from "./tabs";
 
 export const layoutParagraph: LayoutParagraph = (p, width, ctx, exclusions, widthOf) => new ParagraphLayouter(p, width, ctx, exclusions, widthOf).run();

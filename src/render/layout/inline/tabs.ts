@@ -6,7 +6,7 @@
  */
 import type { Paragraph, TabAlign, TabLeader, TabStop } from "../../model/types";
 import type { PaintItem } from "../types";
-import type { Piece } from "./pieces";
+import type { Piece } from "./piece";
 
 /**
  * Widths are compared with this slack (pt), less than one of LibreOffice's layout pixels (1/120 pt,

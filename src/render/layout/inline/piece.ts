@@ -1,0 +1,78 @@
+/**
+ * The unit of inline layout. A paragraph's inlines are cut into measured pieces (pieces.ts): a text
+ * piece is one face, one size and one style, never containing a break opportunity (so a line ends
+ * only between pieces, except when a word longer than the line is broken by characters); runs of
+ * spaces are pieces of their own (they stretch under justification and hang at the end of a line).
+ */
+import type { FontFace } from "../../fonts/types";
+import type { Inline, RunStyle } from "../../model/types";
+import type { ObjectInline } from "../types";
+
+export interface Piece {
+  kind: "text" | "space" | "tab" | "break" | "object" | "float";
+  /** Text drawn (caps applied); for spaces the spaces themselves. */
+  text: string;
+  face: FontFace;
+  /**
+   * Face whose ascent and descent the line uses: the run's own font even where a fallback face
+   * draws the glyphs (LibreOffice's glyph fallback does not change line metrics).
+   */
+  metrics: FontFace;
+  /** Drawing size (after superscript/subscript/small caps). */
+  size: number;
+  /** Advance in pt including character spacing and horizontal scale (0 for tabs until placed). */
+  width: number;
+  style: RunStyle;
+  /** Baseline shift upwards, pt (superscript, w:position). */
+  rise: number;
+  /** A line may end after this piece. */
+  breakAfter: boolean;
+  link?: string;
+  /** "footnote:ID" / "endnote:ID" of a note reference mark. */
+  noteRef?: string;
+  /** "footnote:ID" of a note's number (its reference or its own mark) that layout sets per page. */
+  noteLabelOf?: string;
+  /** A soft hyphen follows: a line ending here shows a hyphen (paragraph.ts adds it). */
+  softHyphen?: boolean;
+  object?: ObjectInline;
+  breakKind?: "line" | "page" | "column";
+  /** Part of the numbering label (never separated from the first line's text). */
+  label?: boolean;
+  /** Code points of the text (for character spacing and justification). */
+  chars: number;
+  /** At a right-to-left (odd) embedding level: drawn right to left as a whole. */
+  rtl: boolean;
+  /** Bidi embedding level (layout/bidi.ts); every character of a piece has the same. Absent: 0, or 1 when `rtl`. */
+  level?: number;
+  /**
+   * The run's stretch of one script (one LibreOffice text portion) this text belongs to, and
+   * whether a fallback face, not the portion's own, draws it: paragraph.ts writes a portion's
+   * fallback glyphs after its own ones, as LibreOffice's PDF export does.
+   */
+  portion?: object;
+  fallback?: boolean;
+  /** Arabic letters joined across a run boundary: the piece's first letter joins the piece before, its last the piece after. */
+  joinBefore?: boolean;
+  joinAfter?: boolean;
+}
+
+/**
+ * Superscript/subscript as LibreOffice draws w:vertAlign (automatic escapement): 58 % of the size,
+ * raised so its ascent lines up with the run's ascent, or lowered so the descents line up.
+ */
+export const SUPERSCRIPT_SCALE = 0.58;
+/** Small capitals are drawn at 80 % of the size (LibreOffice's and Word's ratio). */
+export const SMALL_CAPS_SCALE = 0.8;
+
+/** A stretch of the paragraph's text from one inline (or the numbering label), before it is cut into pieces. */
+export interface Atom {
+  inline: Inline | null;
+  style: RunStyle;
+  /** Offset of this atom's text in the paragraph text. */
+  start: number;
+  text: string;
+  link?: string;
+  noteRef?: string;
+  noteLabelOf?: string;
+  label?: boolean;
+}
