@@ -1,84 +1,34 @@
 /**
- * Page flow of the DOCX renderer: sections (page box, margins, columns, start types, page
- * numbering), paragraphs and tables placed through the pager with keep/widow rules, floats,
- * footnotes at the page bottom, endnotes at the end, and headers/footers laid out per page once the
- * page count is known.
+ * Page flow of the DOCX renderer: each section's blocks placed through the pager (pager.ts) with
+ * section starts, keep-with-next chains and balanced columns; paragraphs paginated by
+ * paragraph-pagination.ts and laid out around their floats (page-floats.ts); endnotes on pages of
+ * their own; then every page finished with its header and footer (header-footer.ts), footnotes
+ * (notes.ts), column separators and footnote numbers. Page boxes and columns: sections.ts.
  */
-import { EMPTY_PARTS, type Block, type DocumentModel, type NumberFormat, type Paragraph, type Section, type Table } from "../../model/types";
-import { turnPageBack, turnSection } from "./vertical";
-import { drawMetafiles } from "../objects/metafile";
 import type { FontBook } from "../../fonts/types";
-import type { LaidOutDocument, LaidOutPage, LayoutContext, PaintItem, ParagraphLayout } from "../types";
-import { layoutParagraph } from "../inline/paragraph";
-import { lastRowKeepsWithNext, placeTableKeeping, stackTable } from "../block/table";
-import { bordersJoin, stackBlocks } from "../block/stack";
-import { BOX_INSET_X, BOX_INSET_Y } from "../objects/inline-objects";
-import { Pager, RegionOverflow, type FlowPage, type PageGeometry, type PagerSnapshot } from "./pager";
-import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine, type Relayout } from "./paragraph-pagination";
-import { exclusionsFor, floatsBeside, floatWrap, positionFloat } from "../objects/floats";
-import { shownBlocks } from "../block/hidden-paragraph";
-import { translateItems } from "../items";
-import { chartItems } from "../objects/chart";
-import { choosePart, pageFieldContext, PartHeights, placePart } from "./header-footer";
 import { formatNumber } from "../../model/number-format";
+import { EMPTY_PARTS, type Block, type DocumentModel, type Paragraph, type Section, type Table } from "../../model/types";
+import { shownBlocks } from "../block/hidden-paragraph";
+import { bordersJoin } from "../block/stack";
+import { lastRowKeepsWithNext, placeTableKeeping, stackTable } from "../block/table";
+import { layoutParagraph } from "../inline/paragraph";
+import { exclusionsFor, floatsBeside } from "../objects/floats";
+import { drawMetafiles } from "../objects/metafile";
+import type { LaidOutDocument, LaidOutPage, LayoutContext, PaintItem, ParagraphLayout } from "../types";
+import { choosePart, pageFieldContext, PartHeights, placePart } from "./header-footer";
+import { Footnotes, NOTE_SEPARATOR_HEIGHT, numberNotesOnPage } from "./notes";
+import { floatOverrunsTop, paintFloats, positionFloats } from "./page-floats";
+import { Pager, RegionOverflow, type FlowPage, type PagerSnapshot } from "./pager";
 import { framePieces, paintFrame, withBorderRoom } from "./paragraph-frame";
+import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine, type Relayout } from "./paragraph-pagination";
+import { DEFAULT_SECTION, endnoteSection, pageGeometry, sanePage, withoutBreakMark } from "./sections";
+import { turnPageBack, turnSection } from "./vertical";
 
-/** US Letter with 1-inch margins: the page of a document without sections. */
-const DEFAULT_SECTION: Section = {
-  pageWidth: 612,
-  pageHeight: 792,
-  margins: { top: 72, right: 72, bottom: 72, left: 72, header: 36, footer: 36, gutter: 0 },
-  columns: { count: 1, space: 36, separator: false },
-  start: "nextPage",
-  headers: {},
-  footers: {},
-  titlePage: false,
-  pageNumberFormat: "decimal",
-  blocks: [],
-};
-
-/** Smallest page side and body height we lay out in (hostile sizes are clamped to it). */
-const MIN_PAGE_SIDE = 72;
-const MIN_BODY = 12;
 /** Binary-search steps when balancing columns before a continuous section break. */
 const BALANCE_STEPS = 10;
-/**
- * The footnote separator as LibreOffice lays it out (its page defaults, kept for DOCX): 57 twips
- * (0.1 cm) above a 0.5 pt line and 57 below it, a quarter of the text width long.
- */
-const NOTE_SEPARATOR_GAP = 2.85;
-const NOTE_SEPARATOR_WIDTH = 0.5;
-const NOTE_SEPARATOR_HEIGHT = 2 * NOTE_SEPARATOR_GAP + NOTE_SEPARATOR_WIDTH;
-const NOTE_SEPARATOR_SHARE = 0.25;
-/**
- * Where a note's paint item sits when the note is split at a line bottom: a text's baseline (inside
- * its line), anything else just below its top.
- */
-function noteItemY(item: PaintItem): number {
-  if (item.kind === "text") return item.y;
-  if (item.kind === "line") return Math.min(item.y1, item.y2) + 0.25;
-  return item.y + 0.25;
-}
-
-/** Margins of LibreOffice's endnote pages (2 cm). */
-const ENDNOTE_MARGIN = (2 / 2.54) * 72;
 
 export function layoutDocument(model: DocumentModel, fonts: FontBook): LaidOutDocument {
   return new DocumentFlow(model, fonts).run();
-}
-
-/** Page box of a section with hostile values made sane. */
-function sanePage(s: Section): { width: number; height: number; left: number; right: number; top: number; bottom: number } {
-  const num = (v: number, d: number) => (Number.isFinite(v) ? v : d);
-  const width = Math.min(Math.max(num(s.pageWidth, 612), MIN_PAGE_SIDE), 14_400);
-  const height = Math.min(Math.max(num(s.pageHeight, 792), MIN_PAGE_SIDE), 14_400);
-  let left = Math.max(0, num(s.margins.left, 72)) + Math.max(0, num(s.margins.gutter, 0));
-  let right = Math.max(0, num(s.margins.right, 72));
-  if (width - left - right < MIN_BODY) {
-    left = (width - MIN_BODY) / 2;
-    right = left;
-  }
-  return { width, height, left, right, top: num(s.margins.top, 72), bottom: num(s.margins.bottom, 72) };
 }
 
 /** The flow's state where a block of a section starts (for balancing trials to resume from). */
@@ -99,7 +49,7 @@ class DocumentFlow {
   private readonly layouts = new Map<Paragraph, { width: number; layout: ParagraphLayout }>();
   /** Paragraphs of a bordered group, with the joined sides taken out (see `bordersGrouped`). */
   private readonly joined = new WeakMap<Paragraph, Paragraph>();
-  private readonly noteStacks = new Map<string, { height: number; items: PaintItem[]; breakPoints: number[]; spaceBelow?: number }>();
+  private readonly notes: Footnotes;
   /** Index of the page the current section started on. */
   private sectionFirstPage = 0;
   /** The area (see `areaKey`) where the last block without keep-with-next ended (a table counts as one). */
@@ -112,18 +62,22 @@ class DocumentFlow {
     private readonly model: DocumentModel,
     fonts: FontBook,
   ) {
-    // Vertical sections are laid out on their page turned a quarter turn (layout/vertical.ts).
+    // Vertical sections are laid out on their page turned a quarter turn (vertical.ts).
     this.sections = (model.sections.length > 0 ? [...model.sections] : [DEFAULT_SECTION]).map((s) => (s.vertical ? turnSection(s) : s));
     this.ctx = { fonts, defaultTabStop: model.defaultTabStop > 0 ? model.defaultTabStop : 36, fieldValue: () => undefined };
     // Header heights before pagination: wide page numbers stand in for the real ones.
     this.heights = new PartHeights(model, { ...this.ctx, fieldValue: () => "99" });
     this.bodyCtx = this.ctx;
+    this.notes = new Footnotes(model.notes, this.ctx, () => this.noteWidth());
     this.pager = new Pager({
-      geometry: (section, first, number, style) => this.geometry(section, first, number, style),
+      geometry: (section, first, number, style) => {
+        const s = this.sectionOf(section);
+        return pageGeometry(s, this.sections[style] ?? s, model.evenAndOddHeaders, this.heights, first, number);
+      },
       numberStart: (section) => this.sections[section]?.pageNumberStart,
-      noteHeight: (id) => this.noteHeight(id),
-      noteSpaceBelow: (id) => Math.min(this.noteStack(id).spaceBelow ?? 0, this.noteHeight(id)),
-      noteBreaks: (id) => this.noteStack(id).breakPoints,
+      noteHeight: (id) => this.notes.height(id, this.pager.page),
+      noteSpaceBelow: (id) => Math.min(this.notes.stack(id).spaceBelow ?? 0, this.notes.height(id, this.pager.page)),
+      noteBreaks: (id) => this.notes.stack(id).breakPoints,
       noteSeparatorHeight: NOTE_SEPARATOR_HEIGHT,
     });
   }
@@ -152,39 +106,14 @@ class DocumentFlow {
     return { pages: drawMetafiles(this.finishPages(), this.model.images, this.ctx.fonts), title: this.model.title };
   }
 
-  // --- sections ------------------------------------------------------------------------------
+  private sectionOf(index: number): Section {
+    return this.sections[index] ?? DEFAULT_SECTION;
+  }
 
-  /** Page box and columns of `sectionIndex`; header, footer and top/bottom margins of the page style's section. */
-  private geometry(sectionIndex: number, firstOfSection: boolean, pageNumber: number, styleIndex = sectionIndex): PageGeometry {
-    const s = this.sections[sectionIndex] ?? DEFAULT_SECTION;
-    const st = this.sections[styleIndex] ?? s;
-    const page = sanePage(s);
-    const style = sanePage(st);
-    const textWidth = page.width - page.left - page.right;
-    const choice = { firstOfSection, pageNumber };
-    const headerPart = choosePart(st.headers, st, this.model.evenAndOddHeaders, choice, EMPTY_PARTS.header);
-    const footerPart = choosePart(st.footers, st, this.model.evenAndOddHeaders, choice, EMPTY_PARTS.footer);
-    const header = this.heights.height(headerPart, style.width - style.left - style.right);
-    const footer = this.heights.height(footerPart, style.width - style.left - style.right);
-    // A negative top/bottom margin is exact: the body does not move for a tall header/footer. A page
-    // without a header (footer) keeps its margin even when the header (footer) distance is larger
-    // (LibreOffice turns the header off).
-    const top = style.top < 0 || headerPart === undefined ? Math.abs(style.top) : Math.max(style.top, Math.max(0, st.margins.header) + header);
-    const bottomMargin = style.bottom < 0 || footerPart === undefined ? Math.abs(style.bottom) : Math.max(style.bottom, Math.max(0, st.margins.footer) + footer);
-    let bodyTop = Math.min(Math.max(0, top), page.height - MIN_BODY);
-    let bodyBottom = page.height - Math.max(0, bottomMargin);
-    if (bodyBottom - bodyTop < MIN_BODY) {
-      bodyTop = Math.min(bodyTop, page.height - MIN_BODY);
-      bodyBottom = bodyTop + MIN_BODY;
-    }
-    // LibreOffice centres a whole number of grid lines in the body (measured).
-    const pitch = s.lineGrid?.linePitch;
-    if (pitch && pitch > 0 && bodyBottom - bodyTop >= pitch) {
-      const rest = (bodyBottom - bodyTop) % pitch;
-      bodyTop += rest / 2;
-      bodyBottom -= rest / 2;
-    }
-    return { width: page.width, height: page.height, bodyTop, bodyBottom, columns: columnBoxes(s, page.left, textWidth), separator: s.columns.separator };
+  /** Text width of the current page, where a footnote is first laid out. */
+  private noteWidth(): number {
+    const box = sanePage(this.sectionOf(this.pager.page.section));
+    return box.width - box.left - box.right;
   }
 
   private startSection(i: number): void {
@@ -397,12 +326,20 @@ class DocumentFlow {
       this.decorate(p, relayout?.latest ?? layout, placed);
       return;
     }
-    // Anchored objects: place the paragraph, position its floats from where it went; when they
-    // change the text around them on that page, place it again with them already there.
+    this.placeWithFloats(p, layout, rules, () => this.placeParagraphBlock(p, prev, next, blocks, index));
+  }
+
+  /**
+   * A paragraph with anchored objects: placed, its floats positioned from where it went; when they
+   * change the text around them on that page, placed again with them already there. `retry` places
+   * the paragraph anew once it has been moved to the next column.
+   */
+  private placeWithFloats(p: Paragraph, layout: ParagraphLayout, rules: ParagraphFlowRules, retry: () => void): void {
+    const pager = this.pager;
     const before = pager.snapshot();
     const startedAtTop = pager.atAreaTop();
     const placed = placeParagraph(pager, layout, rules);
-    const floats = this.positionFloats(layout, placed);
+    const floats = positionFloats(this.pager, (i) => this.sectionOf(i), layout, placed);
     const affectsText = floats.some((f) => f.placed.wrap !== "none");
     if (affectsText) {
       pager.restore(before);
@@ -418,54 +355,40 @@ class DocumentFlow {
         // An empty paragraph holding only floats, whose line they push off the page, stays on the page
         // with them unless a float at its top itself runs past the bottom (LibreOffice): what follows
         // goes to the next page.
-        if (pushedOff && layout.lines.every((l) => l.items.length === 0) && !this.floatOverrunsTop(floats, top, page, false)) {
+        if (pushedOff && layout.lines.every((l) => l.items.length === 0) && !floatOverrunsTop(this.pager, floats, top, page, false)) {
           pager.restore(before);
           for (const f of floats) if (f.page === pager.pages.length - 1) pager.addFloat(f.placed);
           pager.y = Math.max(pager.y, pager.bottomLimit());
           pager.markPlaced();
-          this.paintFloats(floats, true);
+          paintFloats(this.pager, floats, true, this.ctx);
           return;
         }
-        if (pushedOff && this.floatOverrunsTop(floats, top, page, true)) {
+        if (pushedOff && floatOverrunsTop(this.pager, floats, top, page, true)) {
           // A float at the paragraph's top (or one stacked below it) runs past the page bottom and
           // pushed the first line off the page: LibreOffice moves the paragraph, floats and all, to the
           // next page (measured with top-and-bottom wrap; a float offset below a first line that fits stays).
           pager.restore(before);
           pager.breakArea("column");
-          this.placeParagraphBlock(p, prev, next, blocks, index);
+          retry();
           return;
         }
         this.decorate(p, relaid, again);
-        this.paintFloats(floats, true);
+        paintFloats(this.pager, floats, true, this.ctx);
         return;
       }
       if (!startedAtTop && placed[0] && placed[0].page > before.pages - 1) {
         // The whole paragraph went on to a later page (widow/orphan or keep rules): lay it out there,
         // so its floats are on that page before its lines are and the text wraps around them.
         pager.breakArea("column");
-        this.placeParagraphBlock(p, prev, next, blocks, index);
+        retry();
         return;
       }
       this.decorate(p, layout, placeParagraph(pager, layout, rules));
-      this.paintFloats(floats, false);
+      paintFloats(this.pager, floats, false, this.ctx);
       return;
     }
     this.decorate(p, layout, placed);
-    this.paintFloats(floats, false);
-  }
-
-  /**
-   * Whether, on page `page`, a float of `floats` starts at the paragraph top (`top`) and ends below the
-   * body; with `stacked`, also when another float of the paragraph (below the first, which the text
-   * had to pass too) is the one that ends below it.
-   */
-  private floatOverrunsTop(floats: ReturnType<DocumentFlow["positionFloats"]>, top: number, page: number, stacked: boolean): boolean {
-    const bottom = this.pager.pages[page]?.bodyBottom ?? Number.POSITIVE_INFINITY;
-    const onPage = floats.filter((f) => f.page === page);
-    const atTop = (f: (typeof onPage)[number]) => f.placed.y - f.placed.distance.top <= top + 0.5;
-    const overruns = (f: (typeof onPage)[number]) => f.placed.y + f.placed.height > bottom;
-    if (onPage.some((f) => atTop(f) && overruns(f))) return true;
-    return stacked && onPage.some(atTop) && onPage.some(overruns);
+    paintFloats(this.pager, floats, false, this.ctx);
   }
 
   /**
@@ -519,85 +442,6 @@ class DocumentFlow {
     }
   }
 
-  // --- floats --------------------------------------------------------------------------------
-
-  private positionFloats(layout: ParagraphLayout, placed: PlacedLine[]) {
-    const out: { page: number; placed: ReturnType<typeof toPlaced>; float: ParagraphLayout["floats"][number] }[] = [];
-    const firstLine = placed[0];
-    for (const float of layout.floats) {
-      const line = placed[Math.min(float.line, placed.length - 1)] ?? firstLine;
-      if (!line) continue;
-      const page = this.pager.pages[line.page]!;
-      const s = this.sections[page.section] ?? DEFAULT_SECTION;
-      const box = sanePage(s);
-      const column = { left: line.left, width: this.pager.area.width };
-      const { width, height } = floatSize(float.inline);
-      const frame = {
-        pageWidth: page.width,
-        pageHeight: page.height,
-        margins: { top: Math.abs(box.top), bottom: Math.abs(box.bottom), left: box.left, right: box.right },
-        column,
-        paragraphTop: firstLine && firstLine.page === line.page ? firstLine.top : line.top,
-        lineTop: line.top,
-      };
-      const pos = positionFloat(float.anchor, width, height, frame);
-      out.push({ page: line.page, placed: toPlaced(pos, width, height, float.anchor, column), float });
-    }
-    return out;
-  }
-
-  /** Adds float drawings (and, unless already registered, their wrap) to their pages. */
-  private paintFloats(floats: ReturnType<DocumentFlow["positionFloats"]>, registered: boolean): void {
-    for (const f of floats) {
-      const page = this.pager.pages[f.page];
-      if (!page) continue;
-      if (!registered && f.placed.wrap !== "none") page.floats.push(f.placed);
-      const into = f.float.anchor.behindText ? page.background : page.foreground;
-      const inline = f.float.inline;
-      const { x, y, width, height } = f.placed;
-      if (inline.type === "image") {
-        into.push({ kind: "image", x, y, width, height, image: inline.image });
-        continue;
-      }
-      if (inline.fill) into.push({ kind: "rect", x, y, width, height, fill: inline.fill });
-      if (inline.chart) into.push(...chartItems(inline.chart, f.placed, this.ctx.fonts));
-      const inner = Math.max(1, width - 2 * BOX_INSET_X);
-      const stack = stackBlocks(inline.blocks, inner, this.ctx);
-      translateItems(stack.items, x + BOX_INSET_X, y + BOX_INSET_Y, into);
-      const b = inline.border;
-      if (b && b.style !== "nil" && b.style !== "none" && b.width > 0) {
-        const line = (x1: number, y1: number, x2: number, y2: number): PaintItem => ({ kind: "line", x1, y1, x2, y2, width: b.width, color: b.color });
-        into.push(line(x, y, x + width, y), line(x + width, y, x + width, y + height), line(x + width, y + height, x, y + height), line(x, y + height, x, y));
-      }
-    }
-  }
-
-  // --- notes ---------------------------------------------------------------------------------
-
-  private noteStack(id: string): { height: number; items: PaintItem[]; breakPoints: number[]; spaceBelow?: number } {
-    let stack = this.noteStacks.get(id);
-    if (!stack) {
-      const blocks = this.model.notes.get(id);
-      const width = this.noteWidth();
-      stack = blocks && blocks.length > 0 ? stackBlocks(blocks, width, this.ctx) : { height: 0, items: [], breakPoints: [] };
-      this.noteStacks.set(id, stack);
-    }
-    return stack;
-  }
-
-  private noteWidth(): number {
-    const page = this.pager.page;
-    const s = this.sections[page.section] ?? DEFAULT_SECTION;
-    const box = sanePage(s);
-    return box.width - box.left - box.right;
-  }
-
-  /** Room a note takes; a note taller than half the body is only partly reserved (it carries on below). */
-  private noteHeight(id: string): number {
-    const page = this.pager.page;
-    return Math.min(this.noteStack(id).height, (page.bodyBottom - page.bodyTop) / 2);
-  }
-
   // --- pages ---------------------------------------------------------------------------------
 
   private finishPages(): LaidOutPage[] {
@@ -612,7 +456,8 @@ class DocumentFlow {
       const items: PaintItem[] = [...page.background];
       this.paintHeaderFooter(page, s, pages.length, sectionPages.get(page.section) ?? 1, items);
       items.push(...page.items);
-      this.paintNotes(page, s, items);
+      const box = sanePage(s);
+      this.notes.paint(page, box.left, box.width - box.left - box.right, items);
       this.paintSeparators(page, items);
       items.push(...page.foreground);
       if (restart) numberNotesOnPage(page, { ...restart, perPage: !!s.footnotesRestartEachPage }, noteLabels, items);
@@ -636,27 +481,6 @@ class DocumentFlow {
     placePart(header ? this.model.headerFooters.get(header) : undefined, "header", { ...frame, distance: Math.max(0, s.margins.header) }, ctx, into);
     placePart(footer ? this.model.headerFooters.get(footer) : undefined, "footer", { ...frame, distance: Math.max(0, s.margins.footer) }, ctx, into);
   }
-
-  /** Footnotes stacked at the bottom of the body, under a short separator line. */
-  private paintNotes(page: FlowPage, s: Section, into: PaintItem[]): void {
-    if (page.notes.length === 0) return;
-    const box = sanePage(s);
-    const width = box.width - box.left - box.right;
-    let y = page.bodyBottom - page.noteHeight;
-    const lineY = y + NOTE_SEPARATOR_GAP + NOTE_SEPARATOR_WIDTH / 2;
-    into.push({ kind: "line", x1: box.left, y1: lineY, x2: box.left + width * NOTE_SEPARATOR_SHARE, y2: lineY, width: NOTE_SEPARATOR_WIDTH, color: null });
-    y += NOTE_SEPARATOR_HEIGHT;
-    page.notes.forEach((id, i) => {
-      const stack = this.noteStack(id);
-      // A note split across pages: the lines above the cut here, the rest on the next page.
-      const from = i === 0 ? (page.noteFrom ?? 0) : 0;
-      const cut = i === page.notes.length - 1 ? (page.noteCut ?? Infinity) : Infinity;
-      const items = from > 0 || cut < Infinity ? stack.items.filter((it) => noteItemY(it) > from && noteItemY(it) < cut) : stack.items;
-      translateItems(items, box.left, y - from, into);
-      y += stack.height - from;
-    });
-  }
-
   private paintSeparators(page: FlowPage, into: PaintItem[]): void {
     for (const region of page.regions) {
       if (!region.separator || region.columns.length < 2) continue;
@@ -672,93 +496,8 @@ class DocumentFlow {
   }
 }
 
-/** LibreOffice's endnote page style: the last section's page size, 2 cm margins, no header or footer. */
-function endnoteSection(last: Section): Section {
-  const m = ENDNOTE_MARGIN;
-  return {
-    ...last,
-    margins: { top: m, right: m, bottom: m, left: m, header: 0, footer: 0, gutter: 0 },
-    columns: { count: 1, space: 0, separator: false },
-    start: "nextPage",
-    headers: {},
-    footers: {},
-    titlePage: false,
-    pageNumberStart: undefined,
-    blocks: [],
-  };
-}
-
 /** Contextual spacing drops a paragraph's own space next to a paragraph of the same style. */
 function ownSpace(p: Paragraph, space: number, neighbour: Paragraph | undefined): number {
   return p.style.contextualSpacing && neighbour !== undefined && neighbour.style.styleId === p.style.styleId ? 0 : space;
 }
 
-/**
- * A section's blocks without the empty paragraph that only carries its section break: LibreOffice
- * drops that paragraph on import, so it takes no room.
- */
-function withoutBreakMark(blocks: Block[]): Block[] {
-  const last = blocks[blocks.length - 1];
-  if (last?.type !== "paragraph" || last.numbering) return blocks;
-  const empty = last.inlines.every((i) => i.type === "text" && i.text === "");
-  return empty ? blocks.slice(0, -1) : blocks;
-}
-
-/** Column boxes of a section (equal widths, or the explicit ones), in page coordinates. */
-export function columnBoxes(s: Section, left: number, textWidth: number): { left: number; width: number }[] {
-  const count = Math.min(Math.max(1, Math.floor(s.columns.count) || 1), 45);
-  if (count === 1) return [{ left, width: textWidth }];
-  const explicit = s.columns.widths;
-  if (explicit && explicit.length === count) {
-    // Explicit widths that do not add up to the text width are scaled to it as LibreOffice does:
-    // each column with half the space on its inner sides is scaled, and the spaces themselves stay.
-    const gap = (i: number) => (i >= 0 && i < count - 1 ? Math.max(0, explicit[i]!.space) / 2 : 0);
-    const total = explicit.reduce((sum, c, i) => sum + Math.max(0, c.width) + gap(i - 1) + gap(i), 0);
-    const scale = total > 0 ? textWidth / total : 1;
-    const boxes: { left: number; width: number }[] = [];
-    let x = left;
-    explicit.forEach((c, i) => {
-      const share = (Math.max(0, c.width) + gap(i - 1) + gap(i)) * scale;
-      boxes.push({ left: x + gap(i - 1), width: Math.max(1, share - gap(i - 1) - gap(i)) });
-      x += share;
-    });
-    return boxes;
-  }
-  const space = Math.max(0, Math.min(s.columns.space, textWidth / count));
-  const width = Math.max(1, (textWidth - space * (count - 1)) / count);
-  return Array.from({ length: count }, (_, i) => ({ left: left + i * (width + space), width }));
-}
-
-function floatSize(inline: ParagraphLayout["floats"][number]["inline"]): { width: number; height: number } {
-  const ok = (v: number) => (Number.isFinite(v) && v > 0 ? Math.min(v, 14_400) : 1);
-  return { width: ok(inline.width), height: ok(inline.height) };
-}
-
-function toPlaced(pos: { x: number; y: number }, width: number, height: number, anchor: ParagraphLayout["floats"][number]["anchor"], column: { left: number; width: number }) {
-  const d = anchor.distance;
-  const distance = { top: Math.max(0, d.top || 0), bottom: Math.max(0, d.bottom || 0), left: Math.max(0, d.left || 0), right: Math.max(0, d.right || 0) };
-  return { ...pos, width, height, distance, ...floatWrap({ ...anchor, distance }, pos.x, width, column) };
-}
-
-/**
- * Footnote numbers restarting on each page (w:numRestart="eachPage"): the notes whose references
- * are on the page count from the start number, in order; a note continued from the page before keeps
- * its number. In sections without the restart the numbers run on from page to page.
- */
-function numberNotesOnPage(page: FlowPage, numbering: { start: number; format: NumberFormat; perPage: boolean }, labels: Map<string, string>, items: PaintItem[]): void {
-  const running = labels.get(RUNNING) ?? String(numbering.start);
-  let n = numbering.perPage ? numbering.start : Number(running);
-  page.notes.forEach((id) => {
-    if (id.startsWith("footnote:") && !labels.has(id)) labels.set(id, formatNumber(n++, numbering.format));
-  });
-  if (!numbering.perPage) labels.set(RUNNING, String(n));
-  for (let i = 0; i < items.length; i++) {
-    const it = items[i]!;
-    if (it.kind !== "text" || !it.noteLabelOf) continue;
-    const label = labels.get(it.noteLabelOf);
-    if (label !== undefined && label !== it.text) items[i] = { ...it, text: label };
-  }
-}
-
-/** Key of the running footnote number in `numberNotesOnPage`'s map (not a note id). */
-const RUNNING = "#running";

@@ -4,6 +4,7 @@
  * writes through it; it knows nothing about paragraphs or tables.
  */
 import type { FlowArea, FlowCursor, PaintItem } from "../types";
+import type { PlacedFloat } from "../objects/floats";
 import { LIMITS } from "../../../limits";
 import { LimitExceeded } from "../../../errors";
 
@@ -18,19 +19,6 @@ export interface PageGeometry {
   columns: { left: number; width: number }[];
   /** Draw a line between columns. */
   separator: boolean;
-}
-
-/** A floating object placed on a page, with what it does to text next to it. */
-export interface PlacedFloat {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  /** square: text beside it on one side; topAndBottom: text below; none: no effect. */
-  wrap: "square" | "topAndBottom" | "none";
-  /** Side of the float where text flows, for square wrap. */
-  textSide: "left" | "right";
-  distance: { top: number; bottom: number; left: number; right: number };
 }
 
 /** One column setup on a page (a section, or the part of it on this page). */

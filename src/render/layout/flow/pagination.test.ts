@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { Pager, type PageGeometry } from "./pager";
 import { placeParagraph, type ParagraphFlowRules } from "./paragraph-pagination";
 import { exclusionsFor, floatWrap, positionFloat } from "../objects/floats";
-import { columnBoxes } from "./document";
+import { columnBoxes } from "./sections";
 import { choosePart } from "./header-footer";
 import type { LineBox, ParagraphLayout } from "../types";
 import type { Anchor, Section } from "../../model/types";

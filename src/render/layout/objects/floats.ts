@@ -6,7 +6,19 @@
  */
 import type { Anchor } from "../../model/types";
 import type { Exclusions } from "../types";
-import type { PlacedFloat } from "../flow/pager";
+
+/** A floating object placed on a page, with what it does to text next to it. */
+export interface PlacedFloat {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** square: text beside it on one side; topAndBottom: text below; none: no effect. */
+  wrap: "square" | "topAndBottom" | "none";
+  /** Side of the float where text flows, for square wrap. */
+  textSide: "left" | "right";
+  distance: { top: number; bottom: number; left: number; right: number };
+}
 
 /** The boxes an anchor can be relative to, in page coordinates. */
 export interface AnchorFrame {
