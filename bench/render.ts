@@ -68,7 +68,7 @@ const stageLines: string[] = [];
 try {
   const { parseDocx } = await import("../src/render/model/parse-docx");
   const { loadFontBook } = await import("../src/render/fonts/font-book");
-  const { layoutDocument } = await import("../src/render/layout/flow/document");
+  const { layoutDocument } = await import("../src/render/layout/index");
   const { paintDocument } = await import("../src/render/paint/paint-document");
   stageLines.push(`| document | parse | fonts | layout | paint |`, `|---|---|---|---|---|`);
   for (const doc of docs) {

@@ -3,7 +3,7 @@ import type { LaidOutDocument } from "./layout/types";
 import type { DocumentModel } from "./model/types";
 import { parseDocx } from "./model/parse-docx";
 import { loadFontBook } from "./fonts/font-book";
-import { layoutDocument } from "./layout/flow/document";
+import { layoutDocument } from "./layout";
 import { paintDocument } from "./paint/paint-document";
 
 export interface RenderOptions {

@@ -18,6 +18,7 @@ import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { loadFontBook } from "../../src/render/fonts/font-book";
 import type { FontBook } from "../../src/render/fonts/types";
 import { layoutParagraph } from "../../src/render/layout/inline/paragraph";
+import { layoutContext } from "../../src/render/layout/index";
 import type { LayoutContext, PaintItem } from "../../src/render/layout/types";
 import type { DocumentModel, Paragraph, ParagraphStyle, RunStyle } from "../../src/render/model/types";
 import { paragraphStyle, runStyle } from "../../src/render/model/testing";
@@ -329,7 +330,7 @@ describe.skipIf(!available)("paragraph layout matches LibreOffice", () => {
     pages = await mutoolWords(pdf);
     const model = { sections: [{ blocks: CASES.flatMap((c) => c.model) }], headerFooters: new Map(), notes: new Map(), images: new Map(), fontTable: new Map(), fontFamilies: new Set<string>(), evenAndOddHeaders: false, defaultTabStop: 36 } as unknown as DocumentModel;
     const fonts: FontBook = await loadFontBook(model, nodeFontSource());
-    ctx = { fonts, defaultTabStop: 36, fieldValue: () => undefined };
+    ctx = layoutContext(fonts);
   });
 
   it("renders one page per case", () => {
@@ -377,7 +378,7 @@ describe.skipIf(!available)("underline and strike-out match LibreOffice", () => 
     const pdf = await convertWithLibreOffice(buildDocx({ body: xml }));
     const theirs = await mutoolStrokes(pdf);
     const model = { sections: [{ blocks: paras }], headerFooters: new Map(), notes: new Map(), images: new Map(), fontTable: new Map(), fontFamilies: new Set<string>(), evenAndOddHeaders: false, defaultTabStop: 36 } as unknown as DocumentModel;
-    const c: LayoutContext = { fonts: await loadFontBook(model, nodeFontSource()), defaultTabStop: 36, fieldValue: () => undefined };
+    const c: LayoutContext = layoutContext(await loadFontBook(model, nodeFontSource()));
     const ours: { x: number; y: number; length: number; width: number }[] = [];
     let top = MARGIN;
     for (const para of paras) {

@@ -18,6 +18,7 @@ import { parseDocx } from "../../src/render/model/parse-docx";
 import { loadFontBook } from "../../src/render/fonts/font-book";
 import { placeTable } from "../../src/render/layout/block/table";
 import { renderDocxToPdf } from "../../src/render/index";
+import { layoutContext } from "../../src/render/layout/index";
 import type { FlowCursor, LayoutContext, PaintItem } from "../../src/render/layout/types";
 import type { FontBook } from "../../src/render/fonts/types";
 import { makePng } from "../../src/docx/testing";
@@ -83,7 +84,7 @@ async function compare(docx: Uint8Array): Promise<{ lo: PageWords[]; ours: OurWo
   const lo = await wordBoxes(loPdf);
   const model = parseDocx(docx);
   const fonts: FontBook = await loadFontBook(model, nodeFontSource());
-  const ctx: LayoutContext = { fonts, defaultTabStop: model.defaultTabStop, fieldValue: () => undefined };
+  const ctx: LayoutContext = layoutContext(fonts, model.defaultTabStop);
   const s = model.sections[0]!;
   const cursor = new PagesCursor({ left: s.margins.left, width: s.pageWidth - s.margins.left - s.margins.right, top: s.margins.top, bottom: s.pageHeight - s.margins.bottom });
   const t = s.blocks.find((b) => b.type === "table");

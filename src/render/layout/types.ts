@@ -37,9 +37,9 @@ export interface LaidOutDocument {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Contracts between the layout modules: paragraph.ts (lines), table.ts (tables), flow.ts (pages).
+// Contracts between the layout modules: inline/ (lines), block/ (stacks and tables), flow/ (pages).
 
-import type { Anchor, Block, Inline, NumberFormat, Paragraph } from "../model/types";
+import type { Anchor, Block, Inline, NumberFormat, Paragraph, Table } from "../model/types";
 import type { FontBook } from "../fonts/types";
 
 /** What every block-level layout function needs besides the block. */
@@ -56,7 +56,23 @@ export interface LayoutContext {
   linePitch?: number;
   /** Laying out a table cell's content: CJK punctuation does not hang past the cell's edge (LibreOffice, measured). */
   inTableCell?: boolean;
-  /** Footnote numbers/labels are assigned by the flow; paragraph layout reports references it placed. */
+  /** Tables the content being laid out sits in (0 in the body, a header, a note); past LIMITS.render.maxNesting a table is flattened. */
+  tableDepth: number;
+  /** The layout entry points, for content that holds blocks (cells, text boxes): see `LayoutRoutines`. */
+  routines: LayoutRoutines;
+}
+
+/**
+ * The layout entry points that call each other: a stack lays out paragraphs and tables, a table's
+ * cells are stacks, a paragraph's text box stacks blocks. They are wired once (layout/index.ts)
+ * and reached through the context, as typst routes its layout recursion through one table of
+ * routines, so no module imports another's entry point and the modules form no import cycle.
+ */
+export interface LayoutRoutines {
+  layoutParagraph: LayoutParagraph;
+  stackBlocks: StackBlocks;
+  stackTable: StackTable;
+  placeTable: PlaceTable;
 }
 
 /** One line of a paragraph. Item coordinates are relative to the line box: x from the paragraph's box left edge, y from the line top. */
@@ -100,7 +116,7 @@ export interface ParagraphLayout {
 export type Exclusions = (top: number, height: number) => { left: number; right: number };
 
 /**
- * paragraph.ts: `layoutParagraph(p, width, ctx, exclusions?, widthOf?) → ParagraphLayout`; `widthOf`
+ * inline/paragraph.ts: `layoutParagraph(p, width, ctx, exclusions?, widthOf?) → ParagraphLayout`; `widthOf`
  * gives line `k` its own width (a paragraph continued in a column of another width).
  */
 export type LayoutParagraph = (p: Paragraph, width: number, ctx: LayoutContext, exclusions?: Exclusions, widthOf?: (line: number) => number) => ParagraphLayout;
@@ -133,8 +149,17 @@ export interface FlowCursor {
   remaining(): number;
 }
 
-/** table.ts: places a table at the cursor, splitting rows across pages and repeating header rows. */
-export type PlaceTable = (t: import("../model/types").Table, cursor: FlowCursor, ctx: LayoutContext) => void;
+/**
+ * block/table.ts: places a table at the cursor, splitting rows across pages and repeating header rows;
+ * its last row shares its page with `keepAfter` pt of what follows (the row keeps with the next paragraph).
+ */
+export type PlaceTable = (t: Table, cursor: FlowCursor, ctx: LayoutContext, keepAfter?: number) => void;
+
+/**
+ * block/table.ts: a table laid out without pagination at `top` in a box of `width` starting at x = 0
+ * (cells, text boxes, headers): its items, the y below it and its row boundaries.
+ */
+export type StackTable = (t: Table, width: number, ctx: LayoutContext, top: number) => { items: PaintItem[]; bottom: number; breakPoints: number[] };
 
 /** Height and items of blocks laid out in a fixed width without pagination (table cells, text boxes, notes, headers). */
 export interface StackedBlocks {
@@ -148,5 +173,5 @@ export interface StackedBlocks {
   /** Space after the last block, included in `height` (LibreOffice drops it below a page's last footnote). */
   spaceBelow?: number;
 }
-/** `inCell`: the stack is a table cell's content, which grows to hold its wrapped floats. */
+/** block/stack.ts; `inCell`: the stack is a table cell's content, which grows to hold its wrapped floats. */
 export type StackBlocks = (blocks: Block[], width: number, ctx: LayoutContext, opts?: { inCell?: boolean }) => StackedBlocks;

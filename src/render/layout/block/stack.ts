@@ -5,14 +5,13 @@
  * between paragraphs of the same style. Space before the first paragraph and after the last count,
  * except automatic (autospacing) space.
  */
-import type { Border, Paragraph } from "../../model/types";
+import type { Paragraph } from "../../model/types";
 import type { FloatingObject, LayoutContext, PaintItem, StackBlocks, StackedBlocks } from "../types";
-import { layoutParagraph } from "../inline/paragraph";
-import { stackTable } from "./table";
 import { translateItem } from "../items";
 import { isVisible, thickness } from "./table-borders";
 import { chartItems } from "../objects/chart";
 import { shownBlocks } from "./hidden-paragraph";
+import { bordersJoin } from "./paragraph-borders";
 import { lineOffset } from "../objects/floats";
 
 export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
@@ -39,7 +38,7 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
       gap(pendingAfter);
       pendingAfter = 0;
       prev = null;
-      const t = stackTable(block, width, ctx, y);
+      const t = ctx.routines.stackTable(block, width, ctx, y);
       items.push(...t.items);
       for (const bp of t.breakPoints) breakPoints.push(bp);
       y = t.bottom;
@@ -105,23 +104,9 @@ function frameShift(items: PaintItem[], frame: NonNullable<Paragraph["style"]["f
   return frame.x;
 }
 
-/**
- * Consecutive paragraphs with the same borders and indents form one bordered group (Word and
- * LibreOffice): no bottom border between them, no top border below the first (measured: a cell of
- * paragraphs each with a bottom rule shows one rule, under the last).
- */
-export function bordersJoin(a: Paragraph, b: Paragraph): boolean {
-  const x = a.style.borders;
-  const y = b.style.borders;
-  if (!isVisible(x.top) && !isVisible(x.bottom) && !isVisible(x.left) && !isVisible(x.right)) return false;
-  const same = (u: Border | undefined, v: Border | undefined) =>
-    isVisible(u) === isVisible(v) && (!isVisible(u) || (u!.style === v!.style && u!.width === v!.width && u!.space === v!.space && u!.color === v!.color));
-  return same(x.top, y.top) && same(x.bottom, y.bottom) && same(x.left, y.left) && same(x.right, y.right) && a.style.indentLeft === b.style.indentLeft && a.style.indentRight === b.style.indentRight;
-}
-
 /** One paragraph's lines, shading and borders from y = 0, and its spacing (applied by the caller). */
 function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext, join = { prev: false, next: false }, inCell = false): StackedBlocks & { spaceBefore: number; spaceAfter: number; floatBottom?: number } {
-  const laid = layoutParagraph(p, width, ctx);
+  const laid = ctx.routines.layoutParagraph(p, width, ctx);
   const { shading } = p.style;
   // Inside a bordered group the joined sides are not drawn and take no room.
   const borders = { ...p.style.borders, top: join.prev ? undefined : p.style.borders.top, bottom: join.next ? undefined : p.style.borders.bottom };

@@ -264,6 +264,12 @@ class RowPaginator {
   }
 }
 
+/** Whether a cell of the table's last row starts with a keep-with-next paragraph (LibreOffice keeps the row with what follows). */
+export function lastRowKeepsWithNext(t: Table): boolean {
+  const row = t.rows[t.rows.length - 1];
+  return !!row && row.cells.some((c) => c.blocks[0]?.type === "paragraph" && c.blocks[0].style.keepNext);
+}
+
 /** The row's first cell starts with a keep-with-next paragraph (LibreOffice looks at that cell only). */
 function rowKeepsWithNext(t: Table, r: number): boolean {
   const first = t.rows[r]?.cells[0]?.blocks[0];

@@ -4,9 +4,7 @@
  * the tallest cell and the row's rule, and the footnotes each row references.
  */
 import type { Block, Table } from "../../model/types";
-import { layoutParagraph } from "../inline/paragraph";
 import type { LayoutContext, StackedBlocks } from "../types";
-import { stackBlocks } from "./stack";
 import { horizontalEdgeWidth, thickness, verticalEdge } from "./table-borders";
 import { buildGrid, columnEdges, columnWidths, tableLeft, type GridCell, type TableGrid } from "./table-grid";
 
@@ -33,8 +31,9 @@ export interface PreparedTable {
   notes: string[][];
 }
 
-/** Widths, position, cell contents and row heights of a table; `nested` when it sits in a cell or box. */
-export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx: LayoutContext, nested: boolean): PreparedTable {
+/** Widths, position, cell contents and row heights of a table (nested when `ctx.tableDepth` > 0: it sits in a cell). */
+export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx: LayoutContext): PreparedTable {
+  const nested = ctx.tableDepth > 0;
   const grid = buildGrid(t);
   const widths = columnWidths(t, grid, areaWidth);
   const edges = columnEdges(widths);
@@ -43,11 +42,11 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   const total = edges[edges.length - 1]!;
   const left = tableLeft(t, grid, total, areaLeft, areaWidth, !nested && !t.indentToBorder, leftBorder);
   const content = new Map<GridCell, StackedBlocks>();
-  const cellCtx: LayoutContext = { ...ctx, inTableCell: true };
+  const cellCtx: LayoutContext = { ...ctx, inTableCell: true, tableDepth: ctx.tableDepth + 1 };
   for (const g of grid.cells) {
     const w = Math.max(edges[g.col + g.colSpan]! - edges[g.col]! - g.cell.margins.left - g.cell.margins.right, 1);
     const blocks = withoutEndMarkAfterTable(g.cell.blocks);
-    content.set(g, withCellEndSpacing(stackBlocks(blocks, w, cellCtx, { inCell: true }), blocks, w, cellCtx));
+    content.set(g, withCellEndSpacing(ctx.routines.stackBlocks(blocks, w, cellCtx, { inCell: true }), blocks, w, cellCtx));
   }
   const roomAbove = t.rows.map((_, r) => horizontalEdgeWidth(t, grid, r - 1, r));
   const heights = rowHeights(t, grid, content, roomAbove);
@@ -82,7 +81,7 @@ function withCellEndSpacing(stack: StackedBlocks, blocks: Block[], width: number
   if (last?.type !== "paragraph" || last.style.line.rule !== "auto" || !(last.style.line.value > 1)) return stack;
   // The paragraph style's own run size where the model gives it (Paragraph.styleRun), else the mark's.
   const size = (last as { styleRun?: { size: number } }).styleRun?.size ?? last.markStyle.size;
-  const line = layoutParagraph(last, width, ctx).lines.at(-1);
+  const line = ctx.routines.layoutParagraph(last, width, ctx).lines.at(-1);
   if (!line || !line.extraBelow || !(size > 0)) return stack;
   const natural = line.height - line.extraBelow;
   // Whole twips, truncated, as LibreOffice computes proportional lines.

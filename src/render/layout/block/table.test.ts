@@ -13,6 +13,7 @@ import type { FlowCursor, LayoutContext, PaintItem } from "../types";
 import { placeTable } from "./table";
 import { stackBlocks } from "./stack";
 import { LIMITS } from "../../../limits";
+import { layoutContext } from "../index";
 
 const run: RunStyle = {
   font: "Calibri", size: 11, bold: false, italic: false, underline: "none", strike: false, doubleStrike: false, color: null,
@@ -81,7 +82,7 @@ let ctx: LayoutContext;
 beforeAll(async () => {
   const model = { fontFamilies: new Set(["Calibri"]), fontTable: new Map(), sections: [], headerFooters: new Map(), notes: new Map() } as unknown as DocumentModel;
   const fonts = await loadFontBook(model, assetFontSource(env.ASSETS as Fetcher));
-  ctx = { fonts, defaultTabStop: 36, fieldValue: () => undefined };
+  ctx = layoutContext(fonts);
 });
 
 describe("placeTable pagination", () => {
@@ -236,6 +237,19 @@ describe("hostile tables", () => {
     const words = c.texts().flat();
     expect(words).toContain("Deepest");
     expect(words).toContain(`L${LIMITS.render.maxNesting + 9}`);
+  });
+
+  it("a table laid out while another is being placed is nested only if it sits in its cells (a footnote's table, laid out when a row references it)", () => {
+    const note = table([row([cell("Note")])]);
+    const alone = ctx.routines.stackTable(note, 300, ctx, 0).items;
+    // The flow lays a footnote out when a row placed first references it, in the body's context.
+    let during: PaintItem[] = [];
+    const c = new TestCursor();
+    c.noteRefs = () => void (during = ctx.routines.stackTable(note, 300, ctx, 0).items);
+    placeTable(table([row([cell("Body")])]), c, ctx);
+    expect(during.length).toBeGreaterThan(0);
+    // Nested, its grid would start at its border instead of one cell margin left of the indent.
+    expect(during).toEqual(alone);
   });
 
   it("an exact row height smaller than its text neither loops nor hides the following rows", () => {

@@ -5,16 +5,14 @@
  * their own; then every page finished with its header and footer (header-footer.ts), footnotes
  * (notes.ts), column separators and footnote numbers. Page boxes and columns: sections.ts.
  */
-import type { FontBook } from "../../fonts/types";
 import { formatNumber } from "../../model/number-format";
 import { EMPTY_PARTS, type Block, type DocumentModel, type Paragraph, type Section, type Table } from "../../model/types";
 import { shownBlocks } from "../block/hidden-paragraph";
-import { bordersJoin } from "../block/stack";
-import { lastRowKeepsWithNext, placeTableKeeping, stackTable } from "../block/table";
-import { layoutParagraph } from "../inline/paragraph";
+import { bordersJoin } from "../block/paragraph-borders";
+import { lastRowKeepsWithNext } from "../block/table-pagination";
 import { exclusionsFor, floatsBeside } from "../objects/floats";
 import { drawMetafiles } from "../objects/metafile";
-import type { LaidOutDocument, LaidOutPage, LayoutContext, PaintItem, ParagraphLayout } from "../types";
+import type { LaidOutDocument, LaidOutPage, LayoutContext, LayoutRoutines, PaintItem, ParagraphLayout } from "../types";
 import { choosePart, pageFieldContext, PartHeights, placePart } from "./header-footer";
 import { Footnotes, NOTE_SEPARATOR_HEIGHT, numberNotesOnPage } from "./notes";
 import { floatOverrunsTop, paintFloats, positionFloats } from "./page-floats";
@@ -27,8 +25,9 @@ import { turnPageBack, turnSection } from "./vertical";
 /** Binary-search steps when balancing columns before a continuous section break. */
 const BALANCE_STEPS = 10;
 
-export function layoutDocument(model: DocumentModel, fonts: FontBook): LaidOutDocument {
-  return new DocumentFlow(model, fonts).run();
+/** The pages of `model`; `ctx`: the document's fonts, default tab stop and layout routines (layout/index.ts). */
+export function flowDocument(model: DocumentModel, ctx: LayoutContext): LaidOutDocument {
+  return new DocumentFlow(model, ctx).run();
 }
 
 /** The flow's state where a block of a section starts (for balancing trials to resume from). */
@@ -60,11 +59,11 @@ class DocumentFlow {
 
   constructor(
     private readonly model: DocumentModel,
-    fonts: FontBook,
+    ctx: LayoutContext,
   ) {
     // Vertical sections are laid out on their page turned a quarter turn (vertical.ts).
     this.sections = (model.sections.length > 0 ? [...model.sections] : [DEFAULT_SECTION]).map((s) => (s.vertical ? turnSection(s) : s));
-    this.ctx = { fonts, defaultTabStop: model.defaultTabStop > 0 ? model.defaultTabStop : 36, fieldValue: () => undefined };
+    this.ctx = ctx;
     // Header heights before pagination: wide page numbers stand in for the real ones.
     this.heights = new PartHeights(model, { ...this.ctx, fieldValue: () => "99" });
     this.bodyCtx = this.ctx;
@@ -104,6 +103,11 @@ class DocumentFlow {
       if (blocks) this.placeBlocks(blocks);
     }
     return { pages: drawMetafiles(this.finishPages(), this.model.images, this.ctx.fonts), title: this.model.title };
+  }
+
+  /** The layout entry points (layout/index.ts). */
+  private get routines(): LayoutRoutines {
+    return this.ctx.routines;
   }
 
   private sectionOf(index: number): Section {
@@ -214,7 +218,7 @@ class DocumentFlow {
       marks?.push({ index: i, snapshot: this.pager.snapshot(), looseArea: this.looseArea, lastParagraph: this.lastParagraph });
       if (block.type === "table") {
         const keep = lastRowKeepsWithNext(block) && blocks[i + 1]?.type === "paragraph" ? this.keepChainHeight(blocks, i + 1, this.pager.area.width) : 0;
-        placeTableKeeping(block, this.pager, this.bodyCtx, keep <= this.pager.areaHeight() ? keep : 0);
+        this.routines.placeTable(block, this.pager, this.bodyCtx, keep <= this.pager.areaHeight() ? keep : 0);
         this.pager.markPlaced();
         this.looseArea = this.areaKey();
         this.lastParagraph = undefined;
@@ -269,7 +273,7 @@ class DocumentFlow {
   private layoutFor(p: Paragraph, width: number): ParagraphLayout {
     const cached = this.layouts.get(p);
     if (cached && cached.width === width) return cached.layout;
-    const layout = withBorderRoom(p, layoutParagraph(p, width, this.bodyCtx));
+    const layout = withBorderRoom(p, this.routines.layoutParagraph(p, width, this.bodyCtx));
     this.layouts.set(p, { width, layout });
     return layout;
   }
@@ -316,12 +320,12 @@ class DocumentFlow {
     const area = pager.area;
     if (floatsBeside(pager.page.floats, area, pager.y, pager.y + paragraphHeight(layout, rules))) {
       const excl = exclusionsFor(pager.page.floats, area, pager.y + rules.spaceBefore);
-      layout = withBorderRoom(p, layoutParagraph(p, width, this.bodyCtx, excl));
+      layout = withBorderRoom(p, this.routines.layoutParagraph(p, width, this.bodyCtx, excl));
     }
     if (layout.floats.length === 0) {
       // Lines that go on in a column of another width are laid out again there (no floats beside).
       const relayout: Relayout | undefined =
-        layout === this.layoutFor(p, width) ? { width, at: (widthOf) => withBorderRoom(p, layoutParagraph(p, width, this.bodyCtx, undefined, widthOf)) } : undefined;
+        layout === this.layoutFor(p, width) ? { width, at: (widthOf) => withBorderRoom(p, this.routines.layoutParagraph(p, width, this.bodyCtx, undefined, widthOf)) } : undefined;
       const placed = placeParagraph(pager, layout, rules, relayout);
       this.decorate(p, relayout?.latest ?? layout, placed);
       return;
@@ -347,7 +351,7 @@ class DocumentFlow {
         for (const f of floats) if (f.page === pager.pages.length - 1) pager.addFloat(f.placed);
         const a = pager.area;
         const excl = exclusionsFor(pager.page.floats, a, pager.y + rules.spaceBefore);
-        const relaid = excl ? withBorderRoom(p, layoutParagraph(p, a.width, this.bodyCtx, excl)) : layout;
+        const relaid = excl ? withBorderRoom(p, this.routines.layoutParagraph(p, a.width, this.bodyCtx, excl)) : layout;
         const again = placeParagraph(pager, { ...relaid, floats: [] }, rules);
         const pushedOff = !startedAtTop && again[0] !== undefined && again[0].page > floats[0]!.page;
         const top = placed[0]!.top;
@@ -428,7 +432,7 @@ class DocumentFlow {
 
   private firstRowHeight(t: Table, width: number): number {
     if (t.rows.length === 0) return 0;
-    return stackTable({ ...t, rows: t.rows.slice(0, 1) }, width, this.bodyCtx, 0).bottom;
+    return this.routines.stackTable({ ...t, rows: t.rows.slice(0, 1) }, width, this.bodyCtx, 0).bottom;
   }
 
   /** Shading and borders around each page's part of the paragraph. */

@@ -5,7 +5,6 @@
  */
 import type { Block, DocumentModel, NumberFormat, Section, Table } from "../../model/types";
 import type { LayoutContext, PaintItem, StackedBlocks } from "../types";
-import { stackBlocks } from "../block/stack";
 import { translateItems } from "../items";
 
 export interface PartChoice {
@@ -47,7 +46,7 @@ export class PartHeights {
     let h = this.cache.get(key);
     if (h === undefined) {
       const blocks = this.model.headerFooters.get(partId);
-      h = blocks && blocks.length > 0 ? stackBlocks(partBlocks(blocks), width, this.ctx).height : 0;
+      h = blocks && blocks.length > 0 ? this.ctx.routines.stackBlocks(partBlocks(blocks), width, this.ctx).height : 0;
       this.cache.set(key, h);
     }
     return h;
@@ -80,11 +79,11 @@ export function placePart(
 ): void {
   if (!blocks || blocks.length === 0) return;
   blocks = partBlocks(blocks);
-  let stack: StackedBlocks = stackBlocks(blocks, box.width, ctx);
+  let stack: StackedBlocks = ctx.routines.stackBlocks(blocks, box.width, ctx);
   const top = kind === "header" ? box.distance : box.pageHeight - box.distance - stack.height;
   // Objects placed against the page are laid out again at their page position (floats take no height).
   const pinned = pinPageAnchors(blocks, box.left, top);
-  if (pinned !== blocks) stack = stackBlocks(pinned, box.width, ctx);
+  if (pinned !== blocks) stack = ctx.routines.stackBlocks(pinned, box.width, ctx);
   translateItems(stack.items, box.left, top, into);
 }
 

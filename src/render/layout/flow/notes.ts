@@ -6,7 +6,6 @@
 import { formatNumber } from "../../model/number-format";
 import type { DocumentModel, NumberFormat } from "../../model/types";
 import { translateItems } from "../items";
-import { stackBlocks } from "../block/stack";
 import type { LayoutContext, PaintItem, StackedBlocks } from "../types";
 import type { FlowPage } from "./pager";
 
@@ -44,7 +43,7 @@ export class Footnotes {
     if (!stack) {
       const blocks = this.notes.get(id);
       const width = this.width();
-      stack = blocks && blocks.length > 0 ? stackBlocks(blocks, width, this.ctx) : { height: 0, items: [], breakPoints: [] };
+      stack = blocks && blocks.length > 0 ? this.ctx.routines.stackBlocks(blocks, width, this.ctx) : { height: 0, items: [], breakPoints: [] };
       this.stacks.set(id, stack);
     }
     return stack;

@@ -4,7 +4,6 @@
  * for the text laid out beside them.
  */
 import type { Section } from "../../model/types";
-import { stackBlocks } from "../block/stack";
 import { translateItems } from "../items";
 import { chartItems } from "../objects/chart";
 import { floatWrap, positionFloat, type PlacedFloat } from "../objects/floats";
@@ -76,7 +75,7 @@ export function paintFloats(pager: Pager, floats: PositionedFloat[], registered:
     if (inline.fill) into.push({ kind: "rect", x, y, width, height, fill: inline.fill });
     if (inline.chart) into.push(...chartItems(inline.chart, f.placed, ctx.fonts));
     const inner = Math.max(1, width - 2 * BOX_INSET_X);
-    const stack = stackBlocks(inline.blocks, inner, ctx);
+    const stack = ctx.routines.stackBlocks(inline.blocks, inner, ctx);
     translateItems(stack.items, x + BOX_INSET_X, y + BOX_INSET_Y, into);
     const b = inline.border;
     if (b && b.style !== "nil" && b.style !== "none" && b.width > 0) {

@@ -5,7 +5,6 @@
  */
 import type { FontBook } from "../../fonts/types";
 import type { ParagraphStyle, RunStyle } from "../../model/types";
-import { mathOf } from "../objects/math";
 import type { Piece } from "./piece";
 
 /** LibreOffice puts the baseline of an exact-height line at 80 % of the height. */
@@ -69,7 +68,7 @@ export function naturalHeight(pieces: Piece[], start: number, end: number, first
       const h = pc.object!.height + pc.rise;
       if (h > ascent) ascent = h;
       // An equation has a depth (denominators, subscripts) the line must hold.
-      mathDepth = Math.max(mathDepth, (mathOf(pc.object!)?.descent ?? 0) - pc.rise);
+      mathDepth = Math.max(mathDepth, (pc.math?.descent ?? 0) - pc.rise);
       continue;
     }
     const m = pc.metrics;

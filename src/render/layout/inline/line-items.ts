@@ -82,7 +82,7 @@ class LineItems {
       this.merge = null;
       const from = this.text.length;
       if (pc.kind === "tab") leaderItems(pc, x, w, y, this.line.stops.get(k), this.text, this.lines);
-      else if (pc.kind === "object") inlineObjectItems(pc.object!, x, y, this.ctx, this.text);
+      else if (pc.kind === "object") inlineObjectItems(pc.object!, pc.math, x, y, this.ctx, this.text);
       this.markLogical(from, k);
     }
     if (w > 0 && pc.kind !== "break") decorate(pc, x, w, y, this.back, this.lines);

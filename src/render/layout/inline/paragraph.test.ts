@@ -13,6 +13,7 @@ import type { DocumentModel, Inline, Paragraph, ParagraphStyle, RunStyle } from 
 import { layoutParagraph } from "./paragraph";
 import type { Exclusions, LayoutContext, LineBox, PaintItem, ParagraphLayout } from "../types";
 import { paragraphStyle, runStyle } from "../../model/testing";
+import { layoutContext } from "../index";
 
 const source = assetFontSource(env.ASSETS as Fetcher);
 
@@ -39,7 +40,7 @@ async function fonts(): Promise<FontBook> {
 }
 
 async function ctx(fieldValue: LayoutContext["fieldValue"] = () => undefined): Promise<LayoutContext> {
-  return { fonts: await fonts(), defaultTabStop: 36, fieldValue };
+  return { ...layoutContext(await fonts()), fieldValue };
 }
 
 type TextItem = Extract<PaintItem, { kind: "text" }>;

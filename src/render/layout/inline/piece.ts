@@ -6,6 +6,7 @@
  */
 import type { FontFace } from "../../fonts/types";
 import type { Inline, RunStyle } from "../../model/types";
+import type { MathBox } from "../objects/math";
 import type { ObjectInline } from "../types";
 
 export interface Piece {
@@ -35,6 +36,8 @@ export interface Piece {
   /** A soft hyphen follows: a line ending here shows a hyphen (paragraph.ts adds it). */
   softHyphen?: boolean;
   object?: ObjectInline;
+  /** The equation an object piece holds, set: its box is `object`'s width and height (ascent), its depth goes below the baseline. */
+  math?: MathBox;
   breakKind?: "line" | "page" | "column";
   /** Part of the numbering label (never separated from the first line's text). */
   label?: boolean;

@@ -103,8 +103,8 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     else if (inline?.type === "image" || inline?.type === "box") {
       if (inline.anchor) pieces.push({ ...common, kind: "float", text: "", width: 0, object: inline, breakAfter: false });
       else {
-        const object = mathObject(inline, ctx.fonts);
-        pieces.push({ ...common, kind: "object", text: "", width: object.width, object, label: atom.label });
+        const { object, math } = mathObject(inline, ctx.fonts);
+        pieces.push({ ...common, kind: "object", text: "", width: object.width, object, label: atom.label, ...(math ? { math } : {}) });
       }
     } else if (atom.text) textPieces(atom, breaks, levels, complex, latin, ctx.fonts, pieces, p.style.bidi);
     void end;

@@ -2,19 +2,20 @@
  * Objects standing on a line (inline, not anchored): pictures, equations, and text boxes with
  * their fill, chart, own blocks (inset as in a floating box, not clipped) and border.
  */
-import { stackBlocks } from "../block/stack";
 import { translateItem } from "../items";
 import type { LayoutContext, ObjectInline, PaintItem } from "../types";
 import { chartItems } from "./chart";
-import { mathOf } from "./math";
+import type { MathBox } from "./math";
 
 /** Word's default text box insets (left/right, top/bottom), pt: where a text box's text starts. */
 export const BOX_INSET_X = 7.2;
 export const BOX_INSET_Y = 3.6;
 
-/** The items of an inline object whose bottom-left corner stands at (x, y) (y: the baseline, less its rise). */
-export function inlineObjectItems(obj: ObjectInline, x: number, y: number, ctx: LayoutContext, out: PaintItem[]): void {
-  const math = mathOf(obj);
+/**
+ * The items of an inline object whose bottom-left corner stands at (x, y) (y: the baseline, less
+ * its rise); `math`: the equation it holds, set (objects/math.ts).
+ */
+export function inlineObjectItems(obj: ObjectInline, math: MathBox | undefined, x: number, y: number, ctx: LayoutContext, out: PaintItem[]): void {
   if (math) {
     for (const item of math.items) out.push(translateItem(item, x, y));
     return;
@@ -28,7 +29,7 @@ export function inlineObjectItems(obj: ObjectInline, x: number, y: number, ctx: 
   if (obj.fill) out.push({ kind: "rect", x, y: top, width: obj.width, height: obj.height, fill: obj.fill });
   if (obj.chart) out.push(...chartItems(obj.chart, { x, y: top, width: obj.width, height: obj.height }, ctx.fonts));
   if (obj.blocks.length && obj.width > 2 * BOX_INSET_X && obj.height > 0) {
-    for (const item of stackBlocks(obj.blocks, obj.width - 2 * BOX_INSET_X, ctx).items) out.push(translateItem(item, x + BOX_INSET_X, top + BOX_INSET_Y));
+    for (const item of ctx.routines.stackBlocks(obj.blocks, obj.width - 2 * BOX_INSET_X, ctx).items) out.push(translateItem(item, x + BOX_INSET_X, top + BOX_INSET_Y));
   }
   if (obj.border && obj.border.width > 0) {
     const b = obj.border;

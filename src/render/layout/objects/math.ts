@@ -39,18 +39,6 @@ interface Env {
   style: RunStyle;
 }
 
-/** Laid-out equations of object pieces (inline-pieces makes them, paragraph layout paints them). */
-const laidOut = new WeakMap<ObjectInline, MathBox>();
-
-export function rememberMath(obj: ObjectInline, box: MathBox): void {
-  laidOut.set(obj, box);
-}
-
-/** The equation set for an object piece, if it is one. */
-export function mathOf(obj: ObjectInline): MathBox | undefined {
-  return laidOut.get(obj);
-}
-
 /** Lays out an equation at the run's size. */
 export function layoutMath(node: MathNode, style: RunStyle, fonts: FontBook): MathBox {
   const size = style.size > 0 ? style.size : 12;
@@ -370,11 +358,12 @@ function matrix(rows: MathBox[][], size: number): MathBox {
   return box;
 }
 
-/** An equation object piece: the box inline with its set width and height (ascent), remembered for painting. */
-export function mathObject(inline: ObjectInline, fonts: FontBook): ObjectInline {
-  if (inline.type !== "box" || !inline.math) return inline;
-  const box = layoutMath(inline.math.node, inline.style, fonts);
-  const object: ObjectInline = { ...inline, width: box.width, height: box.ascent };
-  rememberMath(object, box);
-  return object;
+/**
+ * An inline object as it stands on a line: an equation's box takes its set width and height (its
+ * ascent), and the set equation travels with it (on its piece) to be measured and painted.
+ */
+export function mathObject(inline: ObjectInline, fonts: FontBook): { object: ObjectInline; math?: MathBox } {
+  if (inline.type !== "box" || !inline.math) return { object: inline };
+  const math = layoutMath(inline.math.node, inline.style, fonts);
+  return { object: { ...inline, width: math.width, height: math.ascent }, math };
 }
