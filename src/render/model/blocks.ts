@@ -6,19 +6,13 @@
 import type { Block, Inline, NumberFormat, Paragraph, RunStyle, TabStop } from "./types";
 import type { XNode } from "./xml-tree";
 import type { FieldFrame, ParseContext, ResolvedRun, Story } from "./context";
-import { DEFAULT_FONT, overlayPara, overlayRun, type ParaProps, readParaProps, readRunProps, type RunProps, toParagraphStyle, toRunStyle, xorToggles } from "./properties";
+import { DEFAULT_FONT, overlayPara, overlayRun, readParaProps, readRunProps, type RunProps, toParagraphStyle, toRunStyle, xorToggles } from "./properties";
 import { isSymbolFont, mapSymbolChar, mapSymbolText } from "./symbols";
 import { imageFromRel, readDrawing, readVml } from "./drawings";
-import { readTable } from "./tables";
+import { readTable, type CellFormatting } from "./tables";
 import { formatNumber } from "./number-format";
 import { documentPropertyField, type DocProperties } from "./doc-properties";
 import { MATH_FAMILY, mathTextBlocks, readMath } from "./math";
-
-/** Formatting a table style gives the paragraphs of one cell (conditional formatting merged). */
-export interface CellFormatting {
-  pPr: ParaProps;
-  rPr: RunProps;
-}
 
 /** Elements whose children are read as if they stood in their place. */
 const TRANSPARENT = new Set(["sdtContent", "smartTag", "customXml", "ins", "moveTo", "dir", "bdo", "hyperlink", "fldSimple", "sdt"]);

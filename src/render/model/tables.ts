@@ -8,10 +8,15 @@ import { parseTree, type XNode } from "./xml-tree";
 import type { DocxPackage } from "../../docx/package";
 import { SignetError } from "../../errors";
 import type { ParseContext, Story } from "./context";
-import type { CellFormatting } from "./blocks";
-import { emptyPara, overlayPara, overlayRun, readBorders, readParaProps, readRunProps, readShading } from "./properties";
+import { emptyPara, overlayPara, overlayRun, readBorders, readParaProps, readRunProps, readShading, type ParaProps, type RunProps } from "./properties";
 import type { TableStyleParts } from "./styles";
 import { int, twips, val } from "./units";
+
+/** Formatting a table style gives the paragraphs of one cell (conditional formatting merged). */
+export interface CellFormatting {
+  pPr: ParaProps;
+  rPr: RunProps;
+}
 
 type CellReader = (container: XNode, story: Story, cell: CellFormatting) => Block[];
 
