@@ -11,6 +11,8 @@
  * - debugger: no `debugger` statements.
  * - todo-issue: a TODO/FIXME names its issue (`TODO(#12)` or `TODO #12`).
  * - final-newline: every file ends with a newline.
+ * - import-cycle (src/render): no modules that import each other in a circle, type-only imports
+ *   included (scripts/lib/import-cycles.mjs); reported at the cycle's first module.
  *
  * Comments and string literals are blanked before the code rules run, so prose about
  * `Buffer` or a message mentioning `eval(` does not count; TODOs are looked for in comments.
@@ -18,12 +20,16 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { importCycles } from "./lib/import-cycles.mjs";
+import { splitCode } from "./lib/split-code.mjs";
 
 const ROOT = join(fileURLToPath(new URL(".", import.meta.url)), "..");
 const DIRS = ["src", "test", "scripts", "bench"];
 const EXTENSIONS = /\.(ts|mts|mjs|js)$/;
 const SKIP_DIRS = new Set(["node_modules", "out", ".generated", "fonts"]);
 const LOGGER = "src/http/middleware/access-log.ts";
+/** Folders whose modules must form no import cycle. */
+const CYCLE_FREE = ["src/render"];
 
 /** Every source file under the linted folders, as paths relative to the repository root. */
 export function sourceFiles(root = ROOT) {
@@ -46,62 +52,6 @@ export function sourceFiles(root = ROOT) {
     }
   }
   return out.sort();
-}
-
-/**
- * Splits source into code (comments and string contents replaced by spaces, line breaks
- * kept) and comments (everything else blanked). Template literals are blanked whole,
- * `${}` included: good enough for these rules. Regex literals are not recognised; a `'`
- * or `"` inside one may blank the rest of its line only (strings end at a line break).
- */
-export function splitCode(text) {
-  const code = [];
-  const comments = [];
-  const blank = (ch) => (ch === "\n" ? "\n" : " ");
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i];
-    const next = text[i + 1];
-    if (ch === "/" && next === "/") {
-      while (i < text.length && text[i] !== "\n") {
-        comments.push(text[i]);
-        code.push(" ");
-        i++;
-      }
-    } else if (ch === "/" && next === "*") {
-      const end = text.indexOf("*/", i + 2);
-      const stop = end === -1 ? text.length : end + 2;
-      for (; i < stop; i++) {
-        comments.push(text[i]);
-        code.push(blank(text[i]));
-      }
-    } else if (ch === '"' || ch === "'" || ch === "`") {
-      code.push(ch);
-      comments.push(" ");
-      i++;
-      while (i < text.length && text[i] !== ch && (ch === "`" || text[i] !== "\n")) {
-        if (text[i] === "\\" && i + 1 < text.length) {
-          code.push(" ", blank(text[i + 1]));
-          comments.push(" ", blank(text[i + 1]));
-          i += 2;
-          continue;
-        }
-        code.push(blank(text[i]));
-        comments.push(blank(text[i]));
-        i++;
-      }
-      if (i < text.length) {
-        code.push(text[i] === "\n" ? "\n" : ch);
-        comments.push(blank(text[i]));
-        i++;
-      }
-    } else {
-      code.push(ch);
-      comments.push(blank(ch));
-      i++;
-    }
-  }
-  return { code: code.join(""), comments: comments.join("") };
 }
 
 /** Import specifiers are strings (blanked in `code`): this one is matched on the raw line. */
@@ -147,6 +97,11 @@ export function lintText(path, text) {
   return findings;
 }
 
+/** Findings about the import graph: one per cycle under the CYCLE_FREE folders, `{ file, line, rule, message }`. */
+export function cycleFindings(root = ROOT, dirs = CYCLE_FREE) {
+  return dirs.flatMap((dir) => importCycles(root, dir).map((cycle) => ({ file: cycle[0], line: 1, rule: "import-cycle", message: `modules import each other: ${cycle.join(" -> ")}` })));
+}
+
 function main() {
   const files = sourceFiles();
   let count = 0;
@@ -155,6 +110,10 @@ function main() {
       console.log(`${file}:${f.line}: ${f.rule}: ${f.message}`);
       count++;
     }
+  }
+  for (const f of cycleFindings()) {
+    console.log(`${f.file}:${f.line}: ${f.rule}: ${f.message}`);
+    count++;
   }
   if (count) {
     console.log(`\n${count} finding${count === 1 ? "" : "s"} in ${files.length} files.`);

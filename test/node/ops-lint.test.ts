@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { lintText } from "../../scripts/lint.mjs";
+import { findCycles, importCycles, importSpecifiers } from "../../scripts/lib/import-cycles.mjs";
+import { cycleFindings, lintText } from "../../scripts/lint.mjs";
 
 type Finding = { line: number; rule: string; message: string };
 const rules = (path: string, text: string) => (lintText(path, text) as Finding[]).map((f) => `${f.line}:${f.rule}`);
@@ -34,5 +38,55 @@ describe("scripts/lint.mjs", () => {
     expect(rules("src/a.ts", "function f() {\n  debugger;\n}\n")).toEqual(["2:debugger"]);
     expect(rules("src/a.ts", "// TODO make faster\n// TODO(#6) bounded\n/* FIXME #12 */\n")).toEqual(["1:todo-issue"]);
     expect(rules("src/a.ts", "export const a = 1;")).toEqual(["1:final-newline"]);
+  });
+});
+
+describe("scripts/lib/import-cycles.mjs", () => {
+  it("reads static, type-only, re-exported and dynamic imports, not the same words in comments or strings", () => {
+    const text = [
+      'import { a } from "./a";',
+      'import type {',
+      '  B,',
+      '} from "../b";',
+      'export * from "./c";',
+      'import "./d";',
+      'const e = await import("./e");',
+      '// import { x } from "./commented";',
+      'const s = "import { y } from \'./quoted\'";',
+      "Array.from(list);",
+      "",
+    ].join("\n");
+    expect(importSpecifiers(text)).toEqual(["./a", "../b", "./c", "./d", "./e"]);
+  });
+
+  it("gives one shortest cycle for each group of modules that reach each other, and none for a chain", () => {
+    const graph = new Map([
+      ["a", ["b"]],
+      ["b", ["c", "x"]],
+      ["c", ["a", "b"]],
+      ["x", ["y"]],
+      ["y", []],
+      ["s", ["s"]],
+    ]);
+    expect(findCycles(graph)).toEqual([["a", "b", "c", "a"], ["s", "s"]]);
+    expect(findCycles(new Map([["a", ["b"]], ["b", []]]))).toEqual([]);
+  });
+
+  it("builds the graph from a folder's files, a type-only import closing a cycle", () => {
+    const root = mkdtempSync(join(tmpdir(), "cycles-"));
+    try {
+      mkdirSync(join(root, "src/inner"), { recursive: true });
+      writeFileSync(join(root, "src/a.ts"), 'import { b } from "./inner/b";\nexport const a = b;\n');
+      writeFileSync(join(root, "src/inner/b.ts"), 'import type { T } from "../a";\nimport { c } from "./index";\nexport const b = c;\n');
+      writeFileSync(join(root, "src/inner/index.ts"), 'import { z } from "zod";\nexport const c = z;\n');
+      expect(importCycles(root, "src")).toEqual([["src/a.ts", "src/inner/b.ts", "src/a.ts"]]);
+      expect(importCycles(root, "src/inner")).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("finds no import cycle under src/render (npm run lint checks the same)", () => {
+    expect(cycleFindings()).toEqual([]);
   });
 });
