@@ -156,7 +156,7 @@ export const LIMITS = {
     },
   },
 
-  /** Paragraph (inline) layout, src/render/layout/paragraph.ts. */
+  /** Paragraph (inline) layout, src/render/layout/inline/. */
   paragraph: {
     /** Lines of one paragraph; text past them is dropped (a hostile 1-character-wide column stops here). */
     maxLines: 100_000,

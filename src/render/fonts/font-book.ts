@@ -184,7 +184,7 @@ function collectUsage(model: DocumentModel): Map<string, Usage> {
     usagesOf.set(style, us);
     return us;
   };
-  // East Asian text is drawn with the run's East Asian face (layout/inline-pieces.ts `fontSlot`):
+  // East Asian text is drawn with the run's East Asian face (layout/inline/text-pieces.ts `fontSlot`):
   // it is loaded only when such text occurs.
   const eastAsianUsage = (style: RunStyle): Usage => {
     const family = eastAsianFamily(style.fontEastAsia ?? style.font, model.fontTable);
@@ -240,7 +240,7 @@ function collectUsage(model: DocumentModel): Map<string, Usage> {
     }
   };
 
-  // Text of metafile pictures (model/wmf.ts), drawn by layout/metafile.ts.
+  // Text of metafile pictures (model/wmf.ts), drawn by layout/objects/metafile.ts.
   for (const image of model.images?.values() ?? []) {
     for (const item of image.picture?.items ?? []) if (item.kind === "text") note(metafileRunStyle(item.font), item.text);
   }

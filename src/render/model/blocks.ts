@@ -273,7 +273,7 @@ function readInlines(container: XNode, rc: RunContext): void {
       const branch = chooseBranch(el);
       if (branch) readInlines(branch, rc);
     } else if (el.name === "oMath" || el.name === "oMathPara") {
-      // An equation is one object; layout/math.ts sets it in the math font at the paragraph's size.
+      // An equation is one object; layout/objects/math.ts sets it in the math font at the paragraph's size.
       const style = rc.ctx.intern({ ...rc.mark, font: MATH_FAMILY, bold: false, italic: false, underline: "none", vertAlign: "baseline" });
       const node = readMath(el);
       const blocks = mathTextBlocks(node, style, (s) => rc.ctx.intern(s));
@@ -445,7 +445,7 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         pushText(rc, "\u2011", styleOf());
         break;
       case "softHyphen":
-        // Kept as U+00AD: a line may end there, showing a hyphen (layout/inline-pieces.ts).
+        // Kept as U+00AD: a line may end there, showing a hyphen (layout/inline/pieces.ts, line-fit.ts).
         pushText(rc, "\u00AD", styleOf());
         break;
       case "sym": {

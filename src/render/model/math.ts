@@ -1,5 +1,5 @@
 /**
- * Office Math (OMML: m:oMath, m:oMathPara) read into a small tree layout/math.ts can set: runs,
+ * Office Math (OMML: m:oMath, m:oMathPara) read into a small tree layout/objects/math.ts can set: runs,
  * sub/superscripts, fractions, radicals, n-ary operators with limits, delimiters, matrices and
  * equation arrays. Other constructs keep their children in a row (their text stays readable).
  * Depth and node count are bounded (LIMITS.render.math), beyond which the rest is read as text.

@@ -75,13 +75,13 @@ export type Inline =
   /** A legacy check box form field (FORMCHECKBOX): a square as tall as its run's line. */
   | { type: "checkbox"; checked: boolean; style: RunStyle };
 
-/** An equation (OMML m:oMath), set by layout/math.ts; `display`: an m:oMathPara, centred on its own line. */
+/** An equation (OMML m:oMath), set by layout/objects/math.ts; `display`: an m:oMathPara, centred on its own line. */
 export interface MathInline {
   node: MathNode;
   display: boolean;
 }
 
-/** Office Math as a tree: what layout/math.ts sets (sizes and positions come from the fonts). */
+/** Office Math as a tree: what layout/objects/math.ts sets (sizes and positions come from the fonts). */
 export type MathNode =
   /** A math run: letters in math italic unless the run is plain text (m:sty p, m:nor). */
   | { kind: "text"; text: string; italic: boolean; bold?: boolean }
@@ -358,7 +358,7 @@ export interface Section {
   pageNumberFormat: NumberFormat;
   /** Line grid (w:docGrid type lines/linesAndChars/snapToChars, common in East Asian documents): lines snap to `linePitch` pt. */
   lineGrid?: { type: "lines" | "linesAndChars" | "snapToChars"; linePitch: number };
-  /** Vertical writing (w:textDirection tbRl): lines top to bottom, right to left (layout/vertical.ts). */
+  /** Vertical writing (w:textDirection tbRl): lines top to bottom, right to left (layout/flow/vertical.ts). */
   vertical?: boolean;
   /** Blocks of the body belonging to this section, in order. */
   blocks: Block[];

@@ -2,7 +2,7 @@
  * Windows Metafiles (WMF), best effort: the text and the lines of a picture, which is what the WMF
  * previews of Equation Editor 3.0 objects, ActiveX form controls and embedded-object icons carry.
  * Bitmaps, fills, clipping and curves are not read. The picture keeps its logical coordinates
- * (window origin and extent); layout scales it into the picture's box (layout/metafile.ts).
+ * (window origin and extent); layout scales it into the picture's box (layout/objects/metafile.ts).
  *
  * Hostile input is bounded: records and text are limited (LIMITS.render.metafile), every read is
  * checked against the record, and anything malformed ends the reading with what was read so far.

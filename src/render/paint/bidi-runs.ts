@@ -1,5 +1,5 @@
 /**
- * Visual order inside one text item. Layout (layout/bidi.ts) cuts lines into items of one
+ * Visual order inside one text item. Layout (layout/inline/bidi.ts) cuts lines into items of one
  * embedding level and marks those at an odd level `rtl`: such an item is drawn right to left as a
  * whole, its punctuation mirrored ("(" drawn as ")") and placed by the reversal, its letters in
  * segments fontkit shapes (Arabic joining) and reverses. An item not marked (text from elsewhere)

@@ -119,7 +119,7 @@ function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext, join = 
   const multiple = p.style.line.rule === "auto" ? p.style.line.value : 1;
   let y = top;
   laid.lines.forEach((line, i) => {
-    // Lines after the first carry their proportional extra above the text (see paragraph.ts).
+    // Lines after the first carry their proportional extra above the text (see inline/paragraph.ts).
     if (i > 0 && multiple > 1) continueTrim.set(y, (line.height - (line.extraBelow ?? 0)) * (1 - 1 / multiple));
     lineTops.push(y);
     for (const item of line.items) lineItems.push(translateItem(item, 0, y));

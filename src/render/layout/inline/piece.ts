@@ -33,7 +33,7 @@ export interface Piece {
   noteRef?: string;
   /** "footnote:ID" of a note's number (its reference or its own mark) that layout sets per page. */
   noteLabelOf?: string;
-  /** A soft hyphen follows: a line ending here shows a hyphen (paragraph.ts adds it). */
+  /** A soft hyphen follows: a line ending here shows a hyphen (line-fit.ts adds it). */
   softHyphen?: boolean;
   object?: ObjectInline;
   /** The equation an object piece holds, set: its box is `object`'s width and height (ascent), its depth goes below the baseline. */
@@ -45,11 +45,11 @@ export interface Piece {
   chars: number;
   /** At a right-to-left (odd) embedding level: drawn right to left as a whole. */
   rtl: boolean;
-  /** Bidi embedding level (layout/bidi.ts); every character of a piece has the same. Absent: 0, or 1 when `rtl`. */
+  /** Bidi embedding level (bidi.ts); every character of a piece has the same. Absent: 0, or 1 when `rtl`. */
   level?: number;
   /**
    * The run's stretch of one script (one LibreOffice text portion) this text belongs to, and
-   * whether a fallback face, not the portion's own, draws it: paragraph.ts writes a portion's
+   * whether a fallback face, not the portion's own, draws it: line-items.ts writes a portion's
    * fallback glyphs after its own ones, as LibreOffice's PDF export does.
    */
   portion?: object;

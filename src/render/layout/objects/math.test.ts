@@ -1,6 +1,6 @@
 /**
  * Equations inside workerd with the real fonts: OMML read into a math tree (model/math.ts) and set
- * by layout/math.ts: italic variables, scripts smaller and shifted, fractions stacked about a bar,
+ * by layout/objects/math.ts: italic variables, scripts smaller and shifted, fractions stacked about a bar,
  * n-ary limits, matrices in rows, and hostile nesting that stays bounded. Positions against
  * LibreOffice are checked in test/node/render-math-libreoffice.test.ts.
  */
