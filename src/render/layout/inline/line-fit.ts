@@ -21,9 +21,8 @@ export interface LineFit {
 }
 
 /**
- * Greedy fit of pieces from `start` into [left, right]: returns the index after the line's last
- * piece, and whether a word had to be cut by characters (or an object overflowed) because no
- * break opportunity was on the line.
+ * Greedy fit of pieces from `start` into [left, right], tabs going to `tabs`' stops; in a table
+ * cell (`inTableCell`) CJK punctuation does not hang past the edge.
  */
 export function fitLine(pieces: Piece[], start: number, left: number, right: number, tabs: TabContext, inTableCell: boolean | undefined): LineFit {
   const cursor = new TabCursor(left, tabs, right);

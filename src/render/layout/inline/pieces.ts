@@ -17,6 +17,48 @@ import { baseOf, bidiStandIn, complexByLevel, latinRuns, textPieces } from "./te
 
 /** Cuts a paragraph (and its numbering label, first) into pieces. */
 export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
+  const { atoms, text, softHyphens } = collectAtoms(p, ctx);
+  const breaks = breakOpportunities(text, atoms, softHyphens);
+  const levels = resolveLevels(text, p.style.bidi ? 1 : 0);
+  const complex = complexByLevel(text, levels);
+  const latin = latinRuns(text, levels);
+  const pieces: Piece[] = [];
+  for (const atom of atoms) {
+    const inline = atom.inline;
+    const end = atom.start + atom.text.length;
+    const face = ctx.fonts.face({ family: atom.style.font, bold: atom.style.bold, italic: atom.style.italic });
+    const base = baseOf(atom.style, face);
+    const level = levels[atom.start] ?? 0;
+    const common = { style: atom.style, link: atom.link, face, metrics: face, size: base.size, rise: base.rise, breakAfter: breaks[end] !== 0, chars: 1, rtl: level % 2 === 1, level };
+    if (inline?.type === "tab" || inline?.type === "break") {
+      // A tab (its leader) and a line break in a bidi paragraph take a stand-in's script face too.
+      const script = p.style.bidi ? bidiStandIn(atom.style.font, atom.style, face, ctx.fonts) : undefined;
+      if (script) common.face = common.metrics = script;
+    }
+    if (inline?.type === "tab") pieces.push({ ...common, kind: "tab", text: "\t", width: 0 });
+    else if (inline?.type === "break") pieces.push({ ...common, kind: "break", text: "", width: 0, breakKind: inline.kind });
+    else if (inline?.type === "checkbox") {
+      const object = checkboxObject(inline, face, base.size);
+      pieces.push({ ...common, kind: "object", text: "", width: object.width, object });
+    }
+    else if (inline?.type === "image" || inline?.type === "box") {
+      if (inline.anchor) pieces.push({ ...common, kind: "float", text: "", width: 0, object: inline, breakAfter: false });
+      else {
+        const { object, math } = mathObject(inline, ctx.fonts);
+        pieces.push({ ...common, kind: "object", text: "", width: object.width, object, label: atom.label, ...(math ? { math } : {}) });
+      }
+    } else if (atom.text) textPieces(atom, breaks, levels, complex, latin, ctx.fonts, pieces, p.style.bidi);
+  }
+  spaceAsianFromWestern(pieces);
+  joinAcrossRuns(pieces);
+  return pieces;
+}
+
+/**
+ * The paragraph's text, inline by inline (the numbering label first), as atoms at their offsets in
+ * it, and where soft hyphens were (the text drops them).
+ */
+function collectAtoms(p: Paragraph, ctx: LayoutContext): { atoms: Atom[]; text: string; softHyphens: number[] } {
   const atoms: Atom[] = [];
   let text = "";
   // Offsets in `text` where a soft hyphen was (displayText drops the character itself).
@@ -70,6 +112,11 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     }
   }
 
+  return { atoms, text, softHyphens };
+}
+
+/** Break opportunities of the paragraph's text: UAX #14 (line-break.ts), Chinese rules, soft hyphens between letters (kind 2). */
+function breakOpportunities(text: string, atoms: Atom[], softHyphens: number[]): Uint8Array {
   // The numbering label is not part of the paragraph's text for LibreOffice's break iterator.
   const breaks = lineBreakOpportunities(text, atoms.find((a) => !a.label)?.start ?? 0);
   for (const atom of atoms) {
@@ -78,40 +125,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   }
   // A soft hyphen between letters is a break opportunity of its own kind (2).
   for (const at of softHyphens) if (at > 0 && at < text.length && LETTER.test(text[at - 1]!) && LETTER.test(text[at]!)) breaks[at] = 2;
-  const levels = resolveLevels(text, p.style.bidi ? 1 : 0);
-  const complex = complexByLevel(text, levels);
-  const latin = latinRuns(text, levels);
-  const pieces: Piece[] = [];
-  for (const atom of atoms) {
-    const inline = atom.inline;
-    const end = atom.start + atom.text.length;
-    const face = ctx.fonts.face({ family: atom.style.font, bold: atom.style.bold, italic: atom.style.italic });
-    const base = baseOf(atom.style, face);
-    const level = levels[atom.start] ?? 0;
-    const common = { style: atom.style, link: atom.link, face, metrics: face, size: base.size, rise: base.rise, breakAfter: breaks[end] !== 0, chars: 1, rtl: level % 2 === 1, level };
-    if (inline?.type === "tab" || inline?.type === "break") {
-      // A tab (its leader) and a line break in a bidi paragraph take a stand-in's script face too.
-      const script = p.style.bidi ? bidiStandIn(atom.style.font, atom.style, face, ctx.fonts) : undefined;
-      if (script) common.face = common.metrics = script;
-    }
-    if (inline?.type === "tab") pieces.push({ ...common, kind: "tab", text: "\t", width: 0 });
-    else if (inline?.type === "break") pieces.push({ ...common, kind: "break", text: "", width: 0, breakKind: inline.kind });
-    else if (inline?.type === "checkbox") {
-      const object = checkboxObject(inline, face, base.size);
-      pieces.push({ ...common, kind: "object", text: "", width: object.width, object });
-    }
-    else if (inline?.type === "image" || inline?.type === "box") {
-      if (inline.anchor) pieces.push({ ...common, kind: "float", text: "", width: 0, object: inline, breakAfter: false });
-      else {
-        const { object, math } = mathObject(inline, ctx.fonts);
-        pieces.push({ ...common, kind: "object", text: "", width: object.width, object, label: atom.label, ...(math ? { math } : {}) });
-      }
-    } else if (atom.text) textPieces(atom, breaks, levels, complex, latin, ctx.fonts, pieces, p.style.bidi);
-    void end;
-  }
-  spaceAsianFromWestern(pieces);
-  joinAcrossRuns(pieces);
-  return pieces;
+  return breaks;
 }
 
 /**
