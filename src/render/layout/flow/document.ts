@@ -2,25 +2,25 @@
  * Page flow of the DOCX renderer: each section's blocks placed through the pager (pager.ts) with
  * section starts, keep-with-next chains and balanced columns; paragraphs paginated by
  * paragraph-pagination.ts and laid out around their floats (page-floats.ts); endnotes on pages of
- * their own; then every page finished with its header and footer (header-footer.ts), footnotes
- * (notes.ts), column separators and footnote numbers. Page boxes and columns: sections.ts.
+ * their own; then every page finished (finalize.ts) with its header and footer, footnotes, column
+ * separators and footnote numbers. Page boxes and columns: sections.ts.
  */
-import { formatNumber } from "../../model/number-format";
-import { EMPTY_PARTS, type Block, type DocumentModel, type Paragraph, type Section, type Table } from "../../model/types";
+import type { Block, DocumentModel, Paragraph, Section, Table } from "../../model/types";
 import { shownBlocks } from "../block/hidden-paragraph";
 import { bordersJoin } from "../block/paragraph-borders";
 import { lastRowKeepsWithNext } from "../block/table-pagination";
 import { exclusionsFor, floatsBeside } from "../objects/floats";
 import { drawMetafiles } from "../objects/metafile";
-import type { LaidOutDocument, LaidOutPage, LayoutContext, LayoutRoutines, PaintItem, ParagraphLayout } from "../types";
-import { choosePart, pageFieldContext, PartHeights, placePart } from "./header-footer";
-import { Footnotes, NOTE_SEPARATOR_HEIGHT, numberNotesOnPage } from "./notes";
+import type { LaidOutDocument, LayoutContext, LayoutRoutines, ParagraphLayout } from "../types";
+import { finishPages } from "./finalize";
+import { PartHeights } from "./header-footer";
+import { Footnotes, NOTE_SEPARATOR_HEIGHT } from "./notes";
 import { floatOverrunsTop, paintFloats, positionFloats } from "./page-floats";
-import { Pager, RegionOverflow, type FlowPage, type PagerSnapshot } from "./pager";
+import { Pager, RegionOverflow, type PagerSnapshot } from "./pager";
 import { framePieces, paintFrame, withBorderRoom } from "./paragraph-frame";
 import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine, type Relayout } from "./paragraph-pagination";
 import { DEFAULT_SECTION, endnoteSection, pageGeometry, sanePage, withoutBreakMark } from "./sections";
-import { turnPageBack, turnSection } from "./vertical";
+import { turnSection } from "./vertical";
 
 /** Binary-search steps when balancing columns before a continuous section break. */
 const BALANCE_STEPS = 10;
@@ -102,7 +102,8 @@ class DocumentFlow {
       const blocks = this.model.notes.get(this.pager.endnotes[i]!);
       if (blocks) this.placeBlocks(blocks);
     }
-    return { pages: drawMetafiles(this.finishPages(), this.model.images, this.ctx.fonts), title: this.model.title };
+    const pages = finishPages(this.pager.pages, (i) => this.sectionOf(i), this.model, this.notes, this.ctx);
+    return { pages: drawMetafiles(pages, this.model.images, this.ctx.fonts), title: this.model.title };
   }
 
   /** The layout entry points (layout/index.ts). */
@@ -443,59 +444,6 @@ class DocumentFlow {
     for (const piece of framePieces(layout, placed, () => width)) {
       const page = this.pager.pages[piece.page];
       if (page) paintFrame(p, piece, page.background, page.items);
-    }
-  }
-
-  // --- pages ---------------------------------------------------------------------------------
-
-  private finishPages(): LaidOutPage[] {
-    const pages = this.pager.pages;
-    const sectionPages = new Map<number, number>();
-    for (const p of pages) sectionPages.set(p.section, (sectionPages.get(p.section) ?? 0) + 1);
-    const restart = this.model.footnotesRestartEachPage;
-    const noteLabels = new Map<string, string>();
-    // LibreOffice does not export the blank pages odd/even section starts insert (they still count).
-    return pages.filter((page) => !page.blank).map((page) => {
-      const s = this.sections[page.section] ?? DEFAULT_SECTION;
-      const items: PaintItem[] = [...page.background];
-      this.paintHeaderFooter(page, s, pages.length, sectionPages.get(page.section) ?? 1, items);
-      items.push(...page.items);
-      const box = sanePage(s);
-      this.notes.paint(page, box.left, box.width - box.left - box.right, items);
-      this.paintSeparators(page, items);
-      items.push(...page.foreground);
-      if (restart) numberNotesOnPage(page, { ...restart, perPage: !!s.footnotesRestartEachPage }, noteLabels, items);
-      const laidOut = { width: page.width, height: page.height, items };
-      return s.vertical ? turnPageBack(laidOut) : laidOut;
-    });
-  }
-
-  private paintHeaderFooter(page: FlowPage, s: Section, numPages: number, sectionPages: number, into: PaintItem[]): void {
-    const box = sanePage(s);
-    const width = box.width - box.left - box.right;
-    const ctx = pageFieldContext(
-      this.ctx,
-      { page: formatNumber(page.number, s.pageNumberFormat), pageNumber: page.number, sectionFormat: s.pageNumberFormat, numPages, sectionPages },
-      formatNumber,
-    );
-    const choice = { firstOfSection: page.firstOfSection, pageNumber: page.number };
-    const header = choosePart(s.headers, s, this.model.evenAndOddHeaders, choice, EMPTY_PARTS.header);
-    const footer = choosePart(s.footers, s, this.model.evenAndOddHeaders, choice, EMPTY_PARTS.footer);
-    const frame = { left: box.left, width, pageHeight: page.height };
-    placePart(header ? this.model.headerFooters.get(header) : undefined, "header", { ...frame, distance: Math.max(0, s.margins.header) }, ctx, into);
-    placePart(footer ? this.model.headerFooters.get(footer) : undefined, "footer", { ...frame, distance: Math.max(0, s.margins.footer) }, ctx, into);
-  }
-  private paintSeparators(page: FlowPage, into: PaintItem[]): void {
-    for (const region of page.regions) {
-      if (!region.separator || region.columns.length < 2) continue;
-      const bottom = Math.max(...region.columnBottoms);
-      if (bottom <= region.top) continue;
-      for (let c = 1; c < region.columns.length; c++) {
-        const left = region.columns[c - 1]!;
-        const right = region.columns[c]!;
-        const x = (left.left + left.width + right.left) / 2;
-        into.push({ kind: "line", x1: x, y1: region.top, x2: x, y2: bottom, width: 0.5, color: null });
-      }
     }
   }
 }
