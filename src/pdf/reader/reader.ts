@@ -289,7 +289,7 @@ export class PdfReader {
     const last = scan.trailers[scan.trailers.length - 1];
     return {
       number: 1,
-      xrefOffset: last ? last.offset : -1,
+      xrefOffset: !last ? -1 : last.stream ? last.offset : this.xref.tableBefore(last.offset),
       xrefKind: last?.stream ? "stream" : "table",
       trailer: root ? merged.with({ Root: root }) : merged,
       entries,
@@ -297,10 +297,12 @@ export class PdfReader {
     };
   }
 
+  /** A catalog a reconstruction can rest on: its /Pages leads to a page tree node (a truncated file's lone catalog does not). */
   private isCatalog(ref: PdfRef): boolean {
     try {
       const d = this.getObject(ref);
-      return d instanceof PdfDict && (d.has("Pages") || isNameValue(d.get("Type"), "Catalog"));
+      if (!(d instanceof PdfDict) || !(d.has("Pages") || isNameValue(d.get("Type"), "Catalog"))) return false;
+      return this.resolve(d.get("Pages")) instanceof PdfDict;
     } catch (e) {
       if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
       return false;

@@ -191,6 +191,25 @@ describe("reconstruction", () => {
     expect(() => PdfReader.open(pdf.bytes())).toThrow(/no usable document catalog/);
   });
 
+  it("gives PdfUnparseable for a file cut inside its catalog: a catalog whose page tree is missing is none", () => {
+    // The first bytes of a signed file: the header and the catalog object, cut before "endobj".
+    const pdf = new PdfAssembler();
+    pdf.text("1 0 obj\n<< /Type /Catalog /Pages 2 0 R /AcroForm 15 0 R >>\nendob");
+    expect(() => PdfReader.open(pdf.bytes())).toThrow(/no usable document catalog/);
+  });
+
+  it("records where the table of a found trailer begins, for an update's /Prev", () => {
+    const pdf = new PdfAssembler();
+    const nums = writeDoc(pdf, 2);
+    const xref = pdf.table([FREE0, ...pdf.rowsFor(nums)], "/Size 5 /Root 1 0 R");
+    pdf.text("startxref\n999999\n%%EOF\n"); // wrong: the reader rebuilds the file from a scan
+    const r = PdfReader.open(pdf.bytes());
+    expect(r.recovered).toBe(true);
+    const last = r.revisions[r.revisions.length - 1]!;
+    expect(last.xrefOffset).toBe(xref);
+    expect(latin1Decode(pdf.bytes().subarray(xref, xref + 4))).toBe("xref");
+  });
+
   it("never fails with anything but a Signet error on truncated files", () => {
     const { bytes } = simplePdf(3);
     let opened = 0;

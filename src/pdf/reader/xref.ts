@@ -237,6 +237,20 @@ export class XrefReader {
     return null;
   }
 
+  /**
+   * Where the cross-reference table closed by the `trailer` keyword at `trailer` begins (the
+   * nearest `xref` keyword before it that reads as a table), or -1. The recovery scan finds
+   * trailers; an incremental update's /Prev must point at their table, not at the keyword.
+   */
+  tableBefore(trailer: number): number {
+    const b = this.bytes;
+    let p = lastIndexOfBytes(b, KW_XREF, trailer - 1);
+    while (p > 0 && !atTokenStart(b, p)) p = lastIndexOfBytes(b, KW_XREF, p - 1); // "startxref" ends in "xref"
+    if (p < 0) return -1;
+    const s = this.readSectionAt(p);
+    return s && s.offset === p && s.kind !== "stream" ? p : -1;
+  }
+
   /** Reads the section at `pos` (after white-space); null when there is none there. Budget errors propagate. */
   readSectionAt(pos: number): Section | null {
     if (pos < 0 || pos >= this.bytes.length) return null;
