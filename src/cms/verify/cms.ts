@@ -235,7 +235,11 @@ export interface SignerCheck {
   failures: { code: string; message: string }[];
   /** Signed attributes were accepted only after re-encoding them as DER. */
   reencoded: boolean;
-  /** The signature verifies only with the digest algorithm's hash, not the one its algorithm names. */
+  /**
+   * The signature value verifies only under the digest algorithm's hash, not under the hash its
+   * signature algorithm names: not a valid signature (RFC 5652 §5.3, the value is computed with
+   * the named algorithm), reported with this diagnosis.
+   */
   hashLabelMismatch: boolean;
   ess: EssCheck;
   signingTime: Date | null;
@@ -349,15 +353,13 @@ export async function checkSigner(si: SignerInfo, certs: readonly ParsedCertific
         }
       }
       if (check?.valid === false && si.digestName && check.hash && check.hash !== si.digestName) {
-        // Signed with the digest algorithm's hash under another signature algorithm label
-        // (what OpenSSL does when it verifies).
+        // Computed with the digest algorithm's hash under another signature algorithm's label:
+        // OpenSSL and iText accept that, the named algorithm (pdfsig, pyHanko, DSS) does not.
         for (const message of [asReceived, out.reencoded ? null : toDerOrNull(si.signedAttrs)]) {
           if (!message) continue;
           const again = await verifySignature({ ...input, hashOverride: si.digestName }, { message });
           if (again.valid === true) {
             out.hashLabelMismatch = true;
-            check = again;
-            out.reencoded = message !== asReceived;
             break;
           }
         }
@@ -403,6 +405,11 @@ export async function checkSigner(si: SignerInfo, certs: readonly ParsedCertific
     fail("signer_certificate_missing", "The signer's certificate is not in the signature, so the signature cannot be checked.");
   } else if (out.signatureCheck?.valid === null) {
     fail("unsupported_algorithm", `The signature algorithm is not supported (${out.signatureCheck.detail ?? "unknown"}).`);
+  } else if (out.hashLabelMismatch) {
+    fail(
+      "signature_algorithm_mismatch",
+      `The signature does not verify under the ${out.signatureHash ?? "hash"} its signature algorithm names, only under the ${si.digestName} of its digest algorithm: a signature must be computed with the algorithm it names (RFC 5652).`,
+    );
   } else if (si.signedAttrs && out.signatureValid === false) {
     fail("signature_invalid", "The signature over the signed attributes does not verify with the signer's certificate.");
   }

@@ -342,14 +342,6 @@ async function signature(
     report.add("cms_not_der", "The signed attributes are not DER-encoded as received; they verify in their DER form.", "warning");
   }
 
-  if (signer.hashLabelMismatch) {
-    report.add(
-      "signature_algorithm_mismatch",
-      `The signature was computed with ${signer.signatureHash}, the digest algorithm, not the hash its signature algorithm names.`,
-      "warning",
-    );
-  }
-
   let intact = signer.intact;
   if (legacySha1) intact = encapsulatedOk === false || intact === false ? false : encapsulatedOk === null || intact === null ? null : true;
   if (sd.eContentType !== OID.data && intact === true) intact = false;

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCadesDetachedSignature } from "../cades";
-import { algorithmIdentifier, concatBytes, explicit, octetString, oid, sequence, setOf, tlv } from "../der";
+import { algorithmIdentifier, concatBytes, explicit, nullValue, octetString, oid, sequence, setOf, tlv } from "../der";
 import { OID } from "../oids";
 import { parseCertificatesPem } from "../pem";
 import { signingCertificateV2Attribute } from "../signed-data";
@@ -248,6 +248,28 @@ describe("algorithms and CMS variants", () => {
     const bad = await verify({ cms, subFilter: "adbe.pkcs7.sha1", trustAnchors: [pki.root], content: over(tampered) });
     expect(bad.intact).toBe(false);
     expect(codes(bad, "error")).toContain("digest_mismatch");
+  });
+
+  it("calls a signature computed under another hash than its algorithm names invalid (RFC 5652), and says which", async () => {
+    // sha256WithRSAEncryption named, SHA-384 used: iText's two-phase signing wrote such files;
+    // OpenSSL accepts them, pdfsig, pyHanko and DSS do not.
+    const pki = await makePki("RSA");
+    const pair = (await crypto.subtle.generateKey(
+      { name: "RSASSA-PKCS1-v1_5", modulusLength: 2048, publicExponent: Uint8Array.of(1, 0, 1), hash: "SHA-384" },
+      true,
+      ["sign", "verify"],
+    )) as CryptoKeyPair;
+    const key: TestKey = {
+      spki: new Uint8Array((await crypto.subtle.exportKey("spki", pair.publicKey)) as ArrayBuffer),
+      algorithm: algorithmIdentifier(OID.sha256WithRSAEncryption, nullValue()),
+      sign: async (data) => new Uint8Array(await crypto.subtle.sign("RSASSA-PKCS1-v1_5", pair.privateKey, data.slice().buffer)),
+    };
+    const cert = await makeCert({ subject: name("Mislabelled Signer"), key, issuer: { name: pki.rootName, key: pki.rootKey } });
+    const r = await verify({ cms: await makeCms({ key, cert, digest: "SHA-384", contentDigest: await hashBytes("SHA-384", content) }), trustAnchors: [pki.root] });
+    expect(r.intact).toBe(true);
+    expect(r.signatureValid).toBe(false);
+    expect(codes(r, "error")).toContain("signature_algorithm_mismatch");
+    expect(r.problems.find((p) => p.code === "signature_algorithm_mismatch")!.message).toMatch(/SHA-256 its signature algorithm names, only under the SHA-384/);
   });
 
   it("refuses EdDSA with a digest algorithm RFC 8419 does not pair with it", async () => {
