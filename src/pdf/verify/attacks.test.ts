@@ -321,6 +321,49 @@ describe("approval signatures and what may follow them", () => {
     expect(r.valid).toBe(true);
   });
 
+  it("validation data (DSS) removed after a signature is not allowed: it may be added, never taken away", async () => {
+    const withDss = appendUpdate(basePdf(), [
+      { num: 70, body: "<< /Length 3 >>\nstream\nabc\nendstream" },
+      { num: 71, body: "<< /Certs [70 0 R] >>" },
+      { num: 1, body: "<< /Type /Catalog /Pages 2 0 R /DSS 71 0 R >>" },
+    ]);
+    const s = await signForTest(withDss, { signer: ada });
+    const catalog = latin1(s.bytes).match(/1 0 obj\n(<<[^\n]*>>)\nendobj\n(?![\s\S]*1 0 obj)/)![1]!;
+    const removed = appendUpdate(s.bytes, [{ num: 1, body: catalog.replace(" /DSS 71 0 R", "") }]);
+    const r = await verify(removed);
+    expect(r.valid).toBe(false);
+    expect(r.signers[0]!.modifications).toBe("other");
+    expect(r.reason).toBe("Signature 1 by Ada Lovelace is intact, but the validation data (DSS) was removed after signing.");
+  });
+
+  it("an indirect /Extensions dictionary rewritten after a signature is a validation-data update", async () => {
+    const declared = appendUpdate(basePdf(), [
+      { num: 72, body: "<< >>" },
+      { num: 1, body: "<< /Type /Catalog /Pages 2 0 R /Extensions 72 0 R >>" },
+    ]);
+    const s = await signForTest(declared, { signer: ada });
+    const out = appendUpdate(s.bytes, [{ num: 72, body: "<< /ISO_ [<< /Type /DeveloperExtensions /BaseVersion /2.0 /ExtensionLevel 32002 >>] >>" }]);
+    const r = await verify(out);
+    expect(r.signers[0]!.modifications).toBe("signatures");
+    expect(r.valid).toBe(true);
+  });
+
+  it("a signature field whose widget sits only in its /Kids (no /Parent back) adds a signature", async () => {
+    // pyHanko writes such fields: field 80 lists widget 82 in an indirect /Kids array (81), and
+    // the widget has no /Parent. (Signature 83 is a stand-in: only signature 1's verdict matters.)
+    const catalog = latin1(signed.bytes).match(/1 0 obj\n(<<[^\n]*>>)\nendobj\n(?![\s\S]*1 0 obj)/)![1]!;
+    const split = appendUpdate(signed.bytes, [
+      { num: 80, body: "<< /FT /Sig /T (Approval) /Kids 81 0 R /V 83 0 R >>" },
+      { num: 81, body: "[82 0 R]" },
+      { num: 82, body: "<< /Type /Annot /Subtype /Widget /F 132 /Rect [0 0 0 0] /P 3 0 R >>" },
+      { num: 83, body: "<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange [0 1 2 3] /Contents <00> >>" },
+      { num: 3, body: "<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [9 0 R 82 0 R] >>" },
+      { num: 1, body: catalog.replace(/\/Fields \[([^\]]*)\]/, "/Fields [$1 80 0 R]") },
+    ]);
+    const r = await verify(split);
+    expect(r.signers.find((x) => x.fieldName === "Signature1")!.modifications).toBe("signatures");
+  });
+
   it("form filling between two signatures is allowed", async () => {
     const base = appendUpdate(basePdf(), [
       { num: 20, body: "<< /FT /Tx /T (amount) /V (100 EUR) /Type /Annot /Subtype /Widget /Rect [72 600 300 620] /P 3 0 R >>" },

@@ -336,7 +336,7 @@ class Analysis {
 
   private diffDict(ruleName: DictRuleName, oldValue: PdfValue | undefined, newValue: PdfValue | undefined, objects: number[], vars: Record<string, string>): void {
     const rule = DICT_RULES[ruleName];
-    const a = dictOf(oldValue);
+    const a = dictOf(oldValue) ?? (rule.absentIsEmpty && oldValue === undefined ? new PdfDict() : undefined);
     const b = dictOf(newValue);
     if (!a || !b) {
       this.add(rule.otherwise, fill(rule.what, vars), objects);
@@ -357,7 +357,8 @@ class Analysis {
   private applyKeyRule(kr: KeyRule, ov: PdfValue | undefined, nv: PdfValue | undefined, objects: number[], vars: Record<string, string>, defaultWhat: string): void {
     if ("ignore" in kr) return;
     if ("level" in kr) {
-      this.add(kr.level, fill(kr.what ?? defaultWhat, vars), objects);
+      if (kr.removed && nv === undefined) this.add(kr.removed.level, kr.removed.what, objects);
+      else this.add(kr.level, fill(kr.what ?? defaultWhat, vars), objects);
       return;
     }
     if ("compare" in kr) {
@@ -446,10 +447,12 @@ class Analysis {
     const d = dictOf(this.get(v, this.cur));
     if (!d) return;
     if (isName(this.get(d.get("Subtype"), this.cur), "Widget")) {
-      // The field it belongs to: itself (merged) or its parents.
+      // The field it belongs to: itself (merged) or its parents, else the field whose /Kids
+      // list it (a widget need not point back with /Parent).
       let field: PdfDict | undefined = d;
       let depth = 0;
       while (field && !field.has("FT") && depth++ < 16) field = dictOf(this.get(field.get("Parent"), this.cur));
+      if (!field && v instanceof PdfRef) field = this.listingField(v.num);
       const kind = field ? this.fieldKind(field) : "other";
       if (kind === "timestamp") this.add("lta", "a document time-stamp was added", objects);
       else if (kind === "signature") this.add("signatures", "a signature was added", objects);
@@ -459,6 +462,12 @@ class Analysis {
     const subtype = this.get(d.get("Subtype"), this.cur);
     const what = subtype instanceof PdfName ? `an annotation (${subtype.name}) was added to page ${page}` : `an annotation was added to page ${page}`;
     this.add("annotations", what, objects);
+  }
+
+  /** The signature field whose /Kids hold widget `num`, as the form's field tree reaches it. */
+  private listingField(num: number): PdfDict | undefined {
+    const c = this.ctx.referenceGraph().contextsOf(num).find((x) => x.role === "field" && x.sigField && x.from >= 0);
+    return c ? dictOf(this.getNum(c.from, this.cur)) : undefined;
   }
 
   private fieldKind(d: PdfDict): "signature" | "timestamp" | "other" {

@@ -44,6 +44,7 @@ export type Owner =
   | { kind: "info" }
   | { kind: "form-resources" }
   | { kind: "embedded" }
+  | { kind: "extensions" }
   | { kind: "catalog"; key: string };
 
 export interface Context {
@@ -212,6 +213,9 @@ export class ReferenceGraph {
           break;
         case "AF":
           this.child(self, v, { role: "opaque", owner: { kind: "embedded" } });
+          break;
+        case "Extensions":
+          this.child(self, v, { role: "opaque", owner: { kind: "extensions" } });
           break;
         default:
           this.child(self, v, { role: "opaque", owner: { kind: "catalog", key } });

@@ -13,8 +13,8 @@ import type { Owner } from "./graph";
  */
 
 export type KeyRule =
-  /** Any change of this key is a change at `level`. */
-  | { level: ChangeLevel; what?: string }
+  /** Any change of this key is a change at `level`; removing it, at `removed` when given. */
+  | { level: ChangeLevel; what?: string; removed?: { level: ChangeLevel; what: string } }
   /** Compare old and new values (resolved) with another dictionary rule. */
   | { compare: DictRuleName }
   /** List semantics: what was added or removed decides. */
@@ -33,6 +33,8 @@ export interface DictRule {
   otherwise: ChangeLevel;
   /** What a change of an unlisted key is called. */
   what: string;
+  /** A dictionary that did not exist when signing is judged as if it had been empty. */
+  absentIsEmpty?: true;
 }
 
 export type DictRuleName =
@@ -53,9 +55,12 @@ export const DICT_RULES: Readonly<Record<DictRuleName, DictRule>> = {
       AcroForm: { compare: "acroform" },
       Names: { compare: "names" },
       AF: { list: "associated-files" },
-      DSS: { level: "lta", what: "validation data (DSS) was added" },
+      /** Validation data may be added or updated, never taken away (PAdES; pyHanko, iText). */
+      DSS: { level: "lta", what: "validation data (DSS) was added", removed: { level: "other", what: "the validation data (DSS) was removed" } },
       Metadata: { level: "lta", what: "the document metadata was updated" },
-      Extensions: { level: "lta", what: "developer extensions were declared" },
+      Extensions: { level: "lta", what: "developer extensions were declared", removed: { level: "other", what: "the developer extensions were removed" } },
+      /** Tagged-PDF flags (pyHanko exempts them too). */
+      MarkInfo: { level: "lta", what: "the document's tagging flags were updated" },
       /** Validation tools raise the version when they add PAdES-LTV structures; it shows nothing. */
       Version: { level: "lta", what: "the PDF version was raised" },
     },
@@ -75,6 +80,7 @@ export const DICT_RULES: Readonly<Record<DictRuleName, DictRule>> = {
     what: "the document's name dictionary was changed",
     otherwise: "other",
     keys: { EmbeddedFiles: { embeddedFiles: true } },
+    absentIsEmpty: true,
   },
   "page-tree-node": {
     what: "the page tree was changed",
@@ -143,5 +149,7 @@ export const OWNER_LEVELS: Readonly<Record<Owner["kind"], { level: ChangeLevel; 
   info: { level: "lta", what: "the document information was updated" },
   "form-resources": { level: "form_filling", what: "the form's default resources were changed" },
   embedded: { level: "other", what: "an attached file was changed" },
+  /** An indirect /Extensions dictionary rewritten (pyHanko accepts it at its LTA level). */
+  extensions: { level: "lta", what: "developer extensions were declared" },
   catalog: { level: "other", what: "the document's {key} was changed" },
 };
