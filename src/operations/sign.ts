@@ -19,7 +19,7 @@ import { UrlBudget } from "../input/safe-fetch";
 import { PdfReader } from "../pdf/reader";
 import type { FontSource } from "../render/fonts/types";
 import { convertDocxToPdf } from "./convert";
-import { inspectForSigning } from "../pdf/sign/inspect";
+import { inspectForSigning, type SigningInspection } from "../pdf/sign/inspect";
 import { signPdf } from "../pdf/sign/sign-pdf";
 import type { SigningEventStore } from "../store/signing-events";
 import { sha256, sha256Hex, toHex, utf8 } from "../util/bytes";
@@ -116,15 +116,12 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
   if (inspection.docMdp === 1) {
     throw new DocumentLocked("The document is certified with no changes allowed (DocMDP P1): it cannot be signed again.");
   }
-  const restricted = inspection.docMdp !== null || inspection.fieldMdpLock;
-  if (restricted) {
-    warnings.push(
-      inspection.docMdp !== null
-        ? `The document is certified (DocMDP P${inspection.docMdp}): Signet added only the signature, without the certificate page and the embedded audit trail, so the certification stays valid.`
-        : "A signature in the document locks its fields: Signet added only the signature, without the certificate page and the embedded audit trail.",
-    );
-  }
-  const wantCertificate = (input.certificate?.enabled ?? input.certificate?.enable ?? true) && !restricted;
+  // A countersignature adds only what every earlier signature allows (a signature field and its
+  // widget, the evidence inside its appearance): never pages, never catalog changes.
+  const { countersign } = inspection;
+  const certificateRequested = input.certificate?.enabled ?? input.certificate?.enable ?? true;
+  if (countersign && certificateRequested) warnings.push(countersignWarning(inspection));
+  const wantCertificate = certificateRequested && !countersign;
 
   const signedAt = new Date();
   const reference = mintReference();
@@ -185,9 +182,7 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     signerName: input.signer.name,
     signerEmail: input.signer.email,
     reason: `Signed electronically by ${input.signer.name}`,
-    attachment: restricted
-      ? undefined
-      : { bytes: utf8(JSON.stringify(evidence)), description: "Signet signing evidence: signer, audit trail and metadata" },
+    attachment: { bytes: utf8(JSON.stringify(evidence)), description: "Signet signing evidence: signer, audit trail and metadata" },
     certificatePages,
     contentsCapacity: await placeholderCapacity(identity, tsaUrl),
     buildSignature: async (digest) => {
@@ -258,6 +253,20 @@ async function replayIfRecorded(
   const fields = JSON.parse(prior.responseJson) as SignResultFields;
   fields.reference ??= prior.reference ?? null;
   return { ...fields, output: { stream: stored.body, length: stored.size } };
+}
+
+/** Why a countersigned document has no certificate page, and where the evidence went instead. */
+function countersignWarning(inspection: SigningInspection): string {
+  const why =
+    inspection.docMdp !== null
+      ? `The document is certified (DocMDP P${inspection.docMdp})`
+      : inspection.fieldMdpLock && inspection.signatureCount === 0
+        ? "A signature in the document locks its fields"
+        : `The document already carries ${inspection.signatureCount === 1 ? "a signature" : `${inspection.signatureCount} signatures`}`;
+  return (
+    `${why}: Signet did not append the certificate page, because pages added after a signature invalidate it in other validators (Adobe, pyHanko). ` +
+    "The signer, audit trail and metadata are embedded in the new signature's own appearance, covered by the signature and returned by /v1/verify."
+  );
 }
 
 /** A random, unguessable evidence reference: 128 bits as 32 lowercase hex characters. */

@@ -83,7 +83,6 @@ async function signLikeTheService(bytes: Uint8Array): Promise<Uint8Array | null>
     if (reader.encrypted) return null;
     const inspection = inspectForSigning(reader);
     if (inspection.docMdp === 1) return null;
-    const restricted = inspection.docMdp !== null || inspection.fieldMdpLock;
     const signed = await signPdf({
       reader,
       inspection,
@@ -91,8 +90,8 @@ async function signLikeTheService(bytes: Uint8Array): Promise<Uint8Array | null>
       signerName: "Fuzz Signer",
       signerEmail: "fuzz@example.com",
       reason: "fuzz",
-      attachment: restricted ? undefined : { bytes: new TextEncoder().encode('{"fuzz":true}'), description: "fuzz evidence" },
-      certificatePages: restricted ? undefined : APPENDED,
+      attachment: { bytes: new TextEncoder().encode('{"fuzz":true}'), description: "fuzz evidence" },
+      certificatePages: inspection.countersign ? undefined : APPENDED,
       contentsCapacity: capacity,
       buildSignature: (digest) => buildCadesDetachedSignature({ identity: signer.identity, contentDigest: digest }),
     });

@@ -1,7 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app";
-import { PdfRef } from "../../src/pdf/model";
+import { PdfRef, type PdfValue } from "../../src/pdf/model";
+import { serializePdfValue } from "../../src/pdf/serialize";
 import { PdfReader } from "../../src/pdf/reader";
 import { PdfAssembler } from "../../src/pdf/reader/testing";
 import { appendUpdate, basePdf, makeSigner, signForTest } from "../../src/pdf/verify/testing";
@@ -76,14 +77,15 @@ describe("POST /v1/verify on Signet's own output", () => {
     });
   });
 
-  it("a document signed twice by Signet is valid: the second signature's certificate page is an appended page", async () => {
+  it("a document signed twice by Signet is valid: the second signature adds a signature, its evidence inside it", async () => {
     const twice = await signWithSignet(once.bytes, { eventId: "evt-verify-2", signer: { name: "Grace Hopper", email: "grace@example.com" } });
     const r = await report(twice.bytes);
     expect(r.valid).toBe(true);
     expect(r.signers.map((s: any) => [s.name, s.coverage, s.modifications, s.eventId])).toEqual([
-      [signer.name, "entire_revision", "appended_pages", "evt-verify-1"],
+      [signer.name, "entire_revision", "signatures", "evt-verify-1"],
       ["Grace Hopper", "entire_file", "none", "evt-verify-2"],
     ]);
+    expect(r.document.pages).toBe(PdfReader.open(once.bytes).pages().length);
     expect(r.signer.name).toBe("Grace Hopper");
     expect(r.document).toMatchObject({ signatureCount: 2, eventId: "evt-verify-2" });
   });
@@ -96,17 +98,25 @@ describe("POST /v1/verify on Signet's own output", () => {
       const r = await report(second.bytes);
       expect(r.reason).toBe("All 2 signature(s) are intact, cover the document and chain to a trusted root.");
       expect(r.signers.map((s: any) => [s.coverage, s.modifications])).toEqual([
-        ["entire_revision", "appended_pages"],
+        ["entire_revision", "signatures"],
         ["entire_file", "none"],
       ]);
     },
   );
 
-  it("without the certificate page the second signature only adds a signature", async () => {
-    const twice = await signWithSignet(once.bytes, { certificate: { enabled: false } });
-    const r = await report(twice.bytes);
-    expect(r.valid).toBe(true);
-    expect(r.signers[0].modifications).toBe("appended_pages"); // the embedded audit file still counts as appended
+  it("a file attached to the document after a signature is a change to it (what Signet's countersignatures added until 2026-11-27)", async () => {
+    const reader = PdfReader.open(once.bytes);
+    const catalog = reader.catalog();
+    const af = (reader.resolve(catalog.get("AF")) as PdfValue[]) ?? [];
+    const attached = appendUpdate(once.bytes, [
+      { num: 900, body: "<< /Type /EmbeddedFile /Length 2 >>\nstream\n{}\nendstream" },
+      { num: 901, body: "<< /Type /Filespec /F (notes.json) /UF (notes.json) /AFRelationship /Supplement /EF << /F 900 0 R >> >>" },
+      { num: reader.catalogRef().num, body: serializePdfValue(catalog.with({ AF: [...af, new PdfRef(901, 0)] })) },
+    ]);
+    const r = await report(attached);
+    expect(r.valid).toBe(false);
+    expect(r.signers[0].modifications).toBe("appended_pages");
+    expect(r.reason).toBe(`Signature 1 by ${signer.name} is intact, but a file was attached after the last signature.`);
   });
 
   it("a page changed after Signet signed is caught, with the page named", async () => {

@@ -221,7 +221,7 @@ const CHANGES = {
   none: ["Nothing"],
   signatures: ["Only later signatures or time-stamps were added"],
   form_filling: ["Form fields were filled in"],
-  appended_pages: ["Pages were added at the end (such as a later signer\\u2019s certificate page); the signed pages are untouched"],
+  appended_pages: ["Pages or attached files were added after signing; the signed pages are untouched, but this counts as a change to what was signed", "alert"],
   annotations: ["Comments or markup were added", "alert"],
   other: ["The document\\u2019s content was changed", "alert"],
 };

@@ -1,4 +1,4 @@
-import { PdfDict, PdfRef, PdfString, isArray, isDict, isName, isRef, type PdfValue } from "../model";
+import { PdfDict, PdfRef, PdfStream, PdfString, isArray, isDict, isName, isRef, type PdfValue } from "../model";
 import type { PdfReader } from "../reader";
 
 /**
@@ -14,10 +14,15 @@ export interface SigningInspection {
   fieldMdpLock: boolean;
   /** Fully qualified names of existing fields. */
   fieldNames: Set<string>;
-  /** Names in the EmbeddedFiles name tree. */
+  /** Names in the EmbeddedFiles name tree and of the files of signature appearances (earlier evidence). */
   embeddedFileNames: Set<string>;
   /** Number of existing signed signature fields. */
   signatureCount: number;
+  /**
+   * The input already carries a signature (or a certification or field lock): signing it adds
+   * only what every earlier signature allows, a signature field with its evidence (sign-pdf.ts).
+   */
+  countersign: boolean;
 }
 
 const MAX_NODES = 50_000;
@@ -32,6 +37,7 @@ export function inspectForSigning(reader: PdfReader): SigningInspection {
     fieldNames: new Set(),
     embeddedFileNames: new Set(),
     signatureCount: 0,
+    countersign: false,
   };
 
   const perms = dictOf(reader, catalog.get("Perms"));
@@ -63,6 +69,10 @@ export function inspectForSigning(reader: PdfReader): SigningInspection {
         }
       }
       if (dictOf(reader, field.get("Lock"))) result.fieldMdpLock = true;
+      for (const spec of appearanceFiles(reader, field)) {
+        const name = fileSpecName(reader, spec);
+        if (name !== null) result.embeddedFileNames.add(name);
+      }
     }
     for (const kid of arrayOf(reader, field.get("Kids"))) visit(kid, full, depth + 1);
   };
@@ -73,6 +83,7 @@ export function inspectForSigning(reader: PdfReader): SigningInspection {
     const k = textOf(key);
     if (k !== null) result.embeddedFileNames.add(k);
   }
+  result.countersign = result.signatureCount > 0 || result.docMdp !== null || result.fieldMdpLock;
   return result;
 }
 
@@ -110,6 +121,35 @@ export function nameTreeEntries(reader: PdfReader, root: PdfValue | undefined): 
   };
   walk(root, 0);
   return out;
+}
+
+/** Widgets and associated files looked at per signature field (a hostile field stops here). */
+const MAX_APPEARANCE_FILES = 8;
+
+/**
+ * The files associated with a signature field's normal appearance (ISO 32000-2 §14.13: a form
+ * XObject's /AF), where Signet keeps each signer's evidence; the widgets are the field itself
+ * when merged with it, else its /Kids. As of `revision` (default: the newest).
+ */
+export function appearanceFiles(reader: PdfReader, field: PdfDict, revision?: number): PdfValue[] {
+  const resolve = (v: PdfValue | undefined) => reader.resolve(v, revision);
+  const kids = resolve(field.get("Kids"));
+  const widgets = isArray(kids) ? kids.slice(0, MAX_APPEARANCE_FILES).map(resolve) : [field];
+  const out: PdfValue[] = [];
+  for (const widget of widgets) {
+    if (!isDict(widget)) continue;
+    const ap = resolve(widget.get("AP"));
+    const normal = isDict(ap) ? resolve(ap.get("N")) : undefined;
+    const af = normal instanceof PdfStream ? resolve(normal.dict.get("AF")) : undefined;
+    if (isArray(af)) out.push(...af.slice(0, MAX_APPEARANCE_FILES));
+  }
+  return out;
+}
+
+/** The name of a file specification (/UF, else /F), or null. */
+export function fileSpecName(reader: PdfReader, spec: PdfValue, revision?: number): string | null {
+  const d = reader.resolve(spec, revision);
+  return isDict(d) ? textOf(reader.resolve(d.get("UF") ?? d.get("F"), revision)) : null;
 }
 
 export function dictOf(reader: PdfReader, v: PdfValue | undefined): PdfDict | undefined {

@@ -8,10 +8,18 @@ import { writeIncrementalUpdate, type UpdateObject } from "../writer/incremental
 import { arrayOf, dictOf, nameTreeEntries, pdfText, type SigningInspection } from "./inspect";
 
 /**
- * Adds one PAdES signature to a PDF as a single incremental update: optional
- * certificate pages and an embedded audit file, an invisible signature widget,
- * the AcroForm entry, and the signature dictionary whose `/Contents` is filled
- * after hashing the byte ranges. Pure: bytes and options in, byte segments out.
+ * Adds one PAdES signature to a PDF as a single incremental update: an invisible
+ * signature widget whose appearance carries the signer's evidence file, the
+ * AcroForm entry, the signature dictionary whose `/Contents` is filled after
+ * hashing the byte ranges, and, for documents without signatures, certificate
+ * pages and the evidence as a document attachment. Pure: bytes and options in,
+ * byte segments out.
+ *
+ * A countersignature (the input already carries signatures) adds only what
+ * ISO 32000's rules for later revisions, as pyHanko and Adobe apply them, accept
+ * after every earlier signature: a new signature field, its widget on a page's
+ * /Annots, the form's /Fields, and objects reachable only from the new field's
+ * appearance. Pages, the catalog (/Names, /AF) and /SigFlags stay as signed.
  */
 
 export interface SignPdfOptions {
@@ -21,9 +29,12 @@ export interface SignPdfOptions {
   signerName: string;
   signerEmail: string;
   reason: string;
-  /** JSON evidence to embed as an associated file (omitted for restricted inputs). */
+  /**
+   * JSON evidence: an associated file of the signature widget's appearance, and, unless
+   * `inspection.countersign`, also a document attachment (EmbeddedFiles and the catalog's /AF).
+   */
   attachment?: { bytes: Uint8Array; description: string };
-  /** A standalone PDF whose pages are appended before signing (omitted for restricted inputs). */
+  /** A standalone PDF whose pages are appended before signing (never when countersigning). */
   certificatePages?: Uint8Array;
   /** Capacity of `/Contents` in bytes (the hex string is twice as long). */
   contentsCapacity: number;
@@ -46,6 +57,8 @@ const BYTE_RANGE_PLACEHOLDER = "/ByteRange [0 0000000000 0000000000 0000000000]"
 
 export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
   const { reader, inspection } = opts;
+  const { countersign } = inspection;
+  if (countersign && opts.certificatePages) throw new Error("pages cannot be appended after a signature");
   const context = PDFContext.create();
   context.largestObjectNumber = reader.size - 1;
   const changed: UpdateObject[] = [];
@@ -53,7 +66,8 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
     changed.push({ num: ref.num, gen: ref.gen, body: latin1Bytes(serializePdfValue(value)) });
 
   const catalogRef = reader.catalogRef();
-  let catalog = reader.catalog();
+  const signedCatalog = reader.catalog();
+  let catalog = signedCatalog;
   const pagesRef = catalog.get("Pages");
   if (!isRef(pagesRef)) throw new PdfUnparseable("The document's page tree root is not an indirect object.");
   const pagesRoot = dictOf(reader, pagesRef);
@@ -83,45 +97,11 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
     }
   }
 
-  // 2. The signature widget (a merged field + widget), on the last page.
-  const widgetPage: PDFRef = newPageRefs.length
-    ? newPageRefs[newPageRefs.length - 1]!
-    : PDFRef.of(lastPage.ref.num, lastPage.ref.gen);
-  context.assign(
-    widgetRef,
-    context.obj({
-      Type: "Annot",
-      Subtype: "Widget",
-      FT: "Sig",
-      T: PDFString.of(fieldName),
-      V: sigRef,
-      F: 132, // Print + Locked
-      Rect: [0, 0, 0, 0],
-      P: widgetPage,
-    }),
-  );
-  if (newPageRefs.length) {
-    const page = context.lookup(widgetPage) as PDFDict;
-    page.set(PDFName.of("Annots"), context.obj([widgetRef]));
-  } else {
-    addAnnotationToPage(reader, lastPage.ref, lastPage.dict, new PdfRef(widgetRef.objectNumber, 0), rewrite);
-  }
-
-  // 3. Page tree: append the certificate pages after the signed ones.
-  if (newPageRefs.length) {
-    const kids = arrayOf(reader, pagesRoot.get("Kids"));
-    const count = reader.resolve(pagesRoot.get("Count"));
-    rewrite(
-      pagesRef,
-      pagesRoot.with({
-        Kids: [...kids, ...newPageRefs.map((r) => new PdfRef(r.objectNumber, r.generationNumber))],
-        Count: (typeof count === "number" ? count : pages.length) + newPageRefs.length,
-      }),
-    );
-  }
-
-  // 4. Embedded evidence file (associated file of the document).
+  // 2. The evidence file: an associated file of the widget's appearance (ISO 32000-2 form
+  // XObject /AF), reachable only from the new field, so it is part of the new signature.
   let attachmentName: string | null = null;
+  let appearance: PDFRef | null = null;
+  let spec: PdfRef | null = null;
   if (opts.attachment) {
     attachmentName = uniqueAttachmentName(inspection.embeddedFileNames);
     const fileRef = context.register(
@@ -141,16 +121,60 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
         EF: { F: fileRef, UF: fileRef },
       }),
     );
-    const spec = new PdfRef(specRef.objectNumber, 0);
+    spec = new PdfRef(specRef.objectNumber, 0);
+    appearance = context.register(context.stream(new Uint8Array(0), { Type: "XObject", Subtype: "Form", BBox: [0, 0, 0, 0], AF: [specRef] }));
+  }
+
+  // 3. The signature widget (a merged field + widget), on the last page.
+  const widgetPage: PDFRef = newPageRefs.length
+    ? newPageRefs[newPageRefs.length - 1]!
+    : PDFRef.of(lastPage.ref.num, lastPage.ref.gen);
+  context.assign(
+    widgetRef,
+    context.obj({
+      Type: "Annot",
+      Subtype: "Widget",
+      FT: "Sig",
+      T: PDFString.of(fieldName),
+      V: sigRef,
+      F: 132, // Print + Locked
+      Rect: [0, 0, 0, 0],
+      P: widgetPage,
+      ...(appearance ? { AP: { N: appearance } } : {}),
+    }),
+  );
+  if (newPageRefs.length) {
+    const page = context.lookup(widgetPage) as PDFDict;
+    page.set(PDFName.of("Annots"), context.obj([widgetRef]));
+  } else {
+    addAnnotationToPage(reader, lastPage.ref, lastPage.dict, new PdfRef(widgetRef.objectNumber, 0), rewrite);
+  }
+
+  // 4. Page tree: append the certificate pages after the signed ones.
+  if (newPageRefs.length) {
+    const kids = arrayOf(reader, pagesRoot.get("Kids"));
+    const count = reader.resolve(pagesRoot.get("Count"));
+    rewrite(
+      pagesRef,
+      pagesRoot.with({
+        Kids: [...kids, ...newPageRefs.map((r) => new PdfRef(r.objectNumber, r.generationNumber))],
+        Count: (typeof count === "number" ? count : pages.length) + newPageRefs.length,
+      }),
+    );
+  }
+
+  // 5. For documents without signatures, the evidence is also a document attachment (viewers list it).
+  if (spec && attachmentName && !countersign) {
     catalog = withEmbeddedFile(reader, catalog, attachmentName, spec, context, changed, rewrite);
     catalog = catalog.with({ AF: [...arrayOf(reader, catalog.get("AF")), spec] });
   }
 
-  // 5. AcroForm: our field joins /Fields; SigFlags 3 (signatures exist, append only).
-  catalog = withSignatureField(reader, catalog, new PdfRef(widgetRef.objectNumber, 0), context, rewrite);
-  rewrite(catalogRef, catalog);
+  // 6. AcroForm: our field joins /Fields; SigFlags 3 (signatures exist, append only), set by the
+  // first signature (a later change of the form's flags is not a whitelisted change).
+  catalog = withSignatureField(reader, catalog, new PdfRef(widgetRef.objectNumber, 0), !countersign, context, rewrite);
+  if (catalog !== signedCatalog) rewrite(catalogRef, catalog);
 
-  // 6. New objects built with pdf-lib, then our signature dictionary.
+  // 7. New objects built with pdf-lib, then our signature dictionary.
   for (const [ref, obj] of context.enumerateIndirectObjects()) {
     const body = new Uint8Array(obj.sizeInBytes());
     obj.copyBytesInto(body, 0);
@@ -165,7 +189,7 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
   const sigBody = latin1Bytes(sigHead + "0".repeat(hexLength) + sigTail);
   changed.push({ num: sigRef.objectNumber, gen: 0, body: sigBody });
 
-  // 7. Write the update with a placeholder, then fix the byte range and hash it.
+  // 8. Write the update with a placeholder, then fix the byte range and hash it.
   const original = reader.bytes;
   const last = original[original.length - 1];
   const trailerId = reader.trailer.get("ID");
@@ -218,11 +242,12 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
 
 /**
  * Where our `/Prev` points: the last xref as written, or, when the reader had to
- * repair the file (a wrong `startxref`), the section it actually found.
+ * repair the file (a wrong `startxref`), the start of the section it actually found
+ * (never the `trailer` keyword after a table); none when repair found no section.
  */
 function previousXref(reader: PdfReader): number | null {
   const last = reader.revisions[reader.revisions.length - 1];
-  if (reader.recovered && last && last.xrefOffset >= 0) return last.xrefOffset - reader.offsetBase;
+  if (reader.recovered) return last && last.xrefOffset >= 0 ? last.xrefOffset - reader.offsetBase : null;
   return reader.startxref >= 0 ? reader.startxref : null;
 }
 
@@ -271,6 +296,7 @@ function withSignatureField(
   reader: PdfReader,
   catalog: PdfDict,
   widget: PdfRef,
+  setFlags: boolean,
   context: PDFContext,
   rewrite: (ref: PdfRef, value: PdfValue) => void,
 ): PdfDict {
@@ -280,11 +306,15 @@ function withSignatureField(
     const ref = context.register(context.obj({ Fields: [PDFRef.of(widget.num, 0)], SigFlags: 3 }));
     return catalog.with({ AcroForm: new PdfRef(ref.objectNumber, 0) });
   }
+  const fieldsValue = form.get("Fields");
+  const fields = [...arrayOf(reader, fieldsValue), widget];
+  let updated = form;
+  // An indirect /Fields array is rewritten in place (the form dictionary stays as signed).
+  if (isRef(fieldsValue) && isArray(reader.resolve(fieldsValue))) rewrite(fieldsValue, fields);
+  else updated = updated.with({ Fields: fields });
   const flags = reader.resolve(form.get("SigFlags"));
-  const updated = form.with({
-    Fields: [...arrayOf(reader, form.get("Fields")), widget],
-    SigFlags: (typeof flags === "number" ? flags : 0) | 3,
-  });
+  if (setFlags) updated = updated.with({ SigFlags: (typeof flags === "number" ? flags : 0) | 3 });
+  if (updated === form) return catalog;
   if (isRef(formValue)) {
     rewrite(formValue, updated);
     return catalog;

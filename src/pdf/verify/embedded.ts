@@ -50,14 +50,25 @@ export function embeddedFiles(reader: PdfReader, revision: number): Map<string, 
   return out;
 }
 
-/** The decoded bytes of a file specification's embedded file (/EF /F or /UF), or null. */
-export function embeddedFileBytes(reader: PdfReader, spec: PdfValue, revision: number, maxBytes: number): Uint8Array | null {
+/**
+ * The decoded bytes of a file specification's embedded file (/EF /F or /UF), or null; with
+ * `newInRevision`, only when the file's stream was written in `revision` itself.
+ */
+export function embeddedFileBytes(
+  reader: PdfReader,
+  spec: PdfValue,
+  revision: number,
+  maxBytes: number,
+  opts: { newInRevision?: boolean } = {},
+): Uint8Array | null {
   try {
     const fs = reader.resolve(spec, revision);
     if (!(fs instanceof PdfDict)) return null;
     const ef = reader.resolve(fs.get("EF"), revision);
     if (!(ef instanceof PdfDict)) return null;
-    const stream = reader.resolve(ef.get("F") ?? ef.get("UF"), revision);
+    const ref = ef.get("F") ?? ef.get("UF");
+    if (opts.newInRevision && !(ref instanceof PdfRef && writtenIn(reader, ref.num, revision))) return null;
+    const stream = reader.resolve(ref, revision);
     if (!(stream instanceof PdfStream)) return null;
     if (stream.dataEnd - stream.dataStart > maxBytes) return null;
     const data = reader.decodeStream(stream);
@@ -66,4 +77,13 @@ export function embeddedFileBytes(reader: PdfReader, spec: PdfValue, revision: n
     if (!(e instanceof PdfUnparseable) || e instanceof PdfBudgetExceeded) throw e;
     return null;
   }
+}
+
+/** Whether object `num` is defined differently in `revision` than in the one before (or is new). */
+function writtenIn(reader: PdfReader, num: number, revision: number): boolean {
+  const now = reader.objectOffset(num, revision);
+  if (!now || now.type === "free") return false;
+  if (revision <= 1) return true;
+  const before = reader.objectOffset(num, revision - 1);
+  return !before || before.type !== now.type || before.offset !== now.offset || before.gen !== now.gen;
 }

@@ -45,12 +45,13 @@ export function maxLevel(a: ChangeLevel, b: ChangeLevel): ChangeLevel {
 export type DocMdpLevel = 1 | 2 | 3;
 
 /**
- * What may change after a signature (interface.md, the `valid` rule). Not a linear
- * scale: appended pages are fine between approval signatures, never after a certification.
+ * What may change after a signature (interface.md, the `valid` rule). Appended pages and
+ * attached files are never allowed after a signature: ISO 32000's rules for later revisions,
+ * as pyHanko and Adobe apply them, count them as changes to what was signed.
  */
 export const ALLOWED_CHANGES = {
   /** Between approval signatures of a document that is not certified. */
-  approval: new Set<ChangeLevel>(["none", "lta", "signatures", "form_filling", "appended_pages"]),
+  approval: new Set<ChangeLevel>(["none", "lta", "signatures", "form_filling"]),
   /** After the last signature of a document that is not certified: DSS and document time-stamps only. */
   afterLastSignature: new Set<ChangeLevel>(["none", "lta"]),
   /** After a certification signature, by its DocMDP level. */

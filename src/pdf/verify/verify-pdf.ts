@@ -108,7 +108,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): P
       }
     }
     e.diff = analyzeModifications(diffContext, signed ?? { reader, revision: e.baseRevision }, end);
-    e.evidence = signed && e.kind === "signature" ? signetEvidence(signed.reader, signed.revision) : null;
+    e.evidence = signed && e.kind === "signature" ? signetEvidence(signed.reader, signed.revision, { ref: e.field.fieldRef, dict: e.field.field }) : null;
   }
 
   // CMS, one signature at a time (each streams its byte ranges once per digest algorithm).
