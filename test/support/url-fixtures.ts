@@ -2,8 +2,9 @@
  * Loopback HTTP server for URL-input tests (runs in Node, started by global-setup.ts).
  *
  *   /pdf/<name>              a file of ../shared/corpus/pdf-plain (plain names only)
+ *   /pdf-signed/<name>       a file of ../shared/corpus/pdf-signed
  *   /docx/<name>             a file of ../shared/corpus/docx
- *   /pdf/, /docx/            JSON list of the file names there
+ *   /pdf/, /pdf-signed/, /docx/  JSON list of the file names there
  *   /redirect/<n>            n redirect hops (302, relative Location), then a small PDF;
  *                            ?status=301|303|307|308 picks the status, ?abs=1 absolute Locations
  *   /redirect-to?url=<u>     one redirect (302, or ?status=) to an arbitrary location
@@ -26,6 +27,7 @@ import path from "node:path";
 const CORPUS = fileURLToPath(new URL("../../../shared/corpus/", import.meta.url));
 const CORPUS_DIRS: Record<string, { dir: string; type: string }> = {
   pdf: { dir: path.join(CORPUS, "pdf-plain") + path.sep, type: "application/pdf" },
+  "pdf-signed": { dir: path.join(CORPUS, "pdf-signed") + path.sep, type: "application/pdf" },
   docx: {
     dir: path.join(CORPUS, "docx") + path.sep,
     type: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
@@ -105,11 +107,11 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const p = u.pathname;
   let m: RegExpMatchArray | null;
 
-  if ((m = p.match(/^\/(pdf|docx)\/$/))) {
+  if ((m = p.match(/^\/(pdf|pdf-signed|docx)\/$/))) {
     const names = (await readdir(CORPUS_DIRS[m[1]!]!.dir)).filter((n) => !n.startsWith(".")).sort();
     return send(res, 200, "application/json", JSON.stringify(names));
   }
-  if ((m = p.match(/^\/(pdf|docx)\/([^/]+)$/))) {
+  if ((m = p.match(/^\/(pdf|pdf-signed|docx)\/([^/]+)$/))) {
     const { dir, type } = CORPUS_DIRS[m[1]!]!;
     let name: string;
     try {

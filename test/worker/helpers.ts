@@ -17,9 +17,9 @@ export function fromDataUri(uri: string): Uint8Array {
   return out;
 }
 
-/** A corpus PDF, served to workerd by the loopback fixture server. */
-export async function corpusPdf(name: string): Promise<Uint8Array> {
-  const res = await fetch(`${env.FIXTURE_BASE_URL}/pdf/${encodeURIComponent(name)}`);
+/** A corpus PDF (pdf-plain, or pdf-signed with `signed`), served to workerd by the loopback fixture server. */
+export async function corpusPdf(name: string, opts: { signed?: boolean } = {}): Promise<Uint8Array> {
+  const res = await fetch(`${env.FIXTURE_BASE_URL}/${opts.signed ? "pdf-signed" : "pdf"}/${encodeURIComponent(name)}`);
   if (!res.ok) throw new Error(`fixture ${name}: ${res.status}`);
   return new Uint8Array(await res.arrayBuffer());
 }
