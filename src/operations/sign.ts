@@ -257,12 +257,11 @@ async function replayIfRecorded(
 
 /** Why a countersigned document has no certificate page, and where the evidence went instead. */
 function countersignWarning(inspection: SigningInspection): string {
+  const n = inspection.signatureCount;
   const why =
     inspection.docMdp !== null
       ? `The document is certified (DocMDP P${inspection.docMdp})`
-      : inspection.fieldMdpLock && inspection.signatureCount === 0
-        ? "A signature in the document locks its fields"
-        : `The document already carries ${inspection.signatureCount === 1 ? "a signature" : `${inspection.signatureCount} signatures`}`;
+      : `The document already carries ${n > 1 ? `${n} signatures` : "a signature"}`;
   return (
     `${why}: Signet did not append the certificate page, because pages added after a signature invalidate it in other validators (Adobe, pyHanko). ` +
     "The signer, audit trail and metadata are embedded in the new signature's own appearance, covered by the signature and returned by /v1/verify."

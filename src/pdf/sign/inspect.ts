@@ -19,7 +19,8 @@ export interface SigningInspection {
   /** Number of existing signed signature fields. */
   signatureCount: number;
   /**
-   * The input already carries a signature (or a certification or field lock): signing it adds
+   * The input already carries a signature (or a certification, field lock or usage-rights
+   * signature): signing it adds
    * only what every earlier signature allows, a signature field with its evidence (sign-pdf.ts).
    */
   countersign: boolean;
@@ -43,6 +44,8 @@ export function inspectForSigning(reader: PdfReader): SigningInspection {
   const perms = dictOf(reader, catalog.get("Perms"));
   const docMdpSig = dictOf(reader, perms?.get("DocMDP"));
   if (docMdpSig) result.docMdp = docMdpLevel(reader, docMdpSig) ?? 2;
+  // A usage-rights signature (Adobe Reader extensions) is an earlier signature too.
+  const usageRights = dictOf(reader, perms?.get("UR3")) ?? dictOf(reader, perms?.get("UR"));
 
   const acroForm = dictOf(reader, catalog.get("AcroForm"));
   const seen = new Set<string>();
@@ -83,7 +86,7 @@ export function inspectForSigning(reader: PdfReader): SigningInspection {
     const k = textOf(key);
     if (k !== null) result.embeddedFileNames.add(k);
   }
-  result.countersign = result.signatureCount > 0 || result.docMdp !== null || result.fieldMdpLock;
+  result.countersign = result.signatureCount > 0 || result.docMdp !== null || result.fieldMdpLock || usageRights !== undefined;
   return result;
 }
 

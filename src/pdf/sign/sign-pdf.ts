@@ -195,7 +195,8 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
   const trailerId = reader.trailer.get("ID");
   const firstId = isArray(trailerId) && trailerId[0] instanceof PdfString ? trailerId[0].bytes : null;
   const seed = await sha256(utf8(`${toHex(await sha256(original.subarray(0, Math.min(original.length, 65536))))}|${opts.signedAt.toISOString()}|${fieldName}`));
-  const info = reader.trailer.get("Info");
+  // /Info as the newest trailer has it: one written by an earlier update without /Info stays without.
+  const info = reader.revisions[reader.revisions.length - 1]!.trailer.get("Info");
   const update = writeIncrementalUpdate(
     {
       fileLength: original.length,
