@@ -96,12 +96,7 @@ const EXPLAINED: Record<string, { why: string; check: Check }> = {
     why: "the CMS encapsulates the signed bytes (eContent = byte ranges) and its message digest matches; pdfsig treats any eContent as an embedded SHA-1 digest",
     check: (row) => row.ours === true,
   },
-  "itext__TwoPhaseSigningTest__cmp_2PhaseCompleteCycleCMS.pdf [Signature1]": { why: "OpenSSL verifies it; pdfsig's NSS does not", check: opensslAgrees },
   "itext__extensions__sample-brainpoolP384r1-sha384.pdf [Signature]": { why: "brainpool: OpenSSL verifies it; NSS lacks the curve", check: opensslAgrees },
-  "mkl-itext5__form__prueba_xfa.pdf [FORMULARIO[0].SUBFORMULARIO[0].FIRMA_CONTRIBUYENTE[0]]": {
-    why: "OpenSSL verifies it; pdfsig's NSS does not",
-    check: opensslAgrees,
-  },
   "mkl-itext5__sampleECDSA.pdf [Signature1]": { why: "OpenSSL verifies it; pdfsig's NSS does not", check: opensslAgrees },
 };
 
