@@ -55,12 +55,17 @@ export const VerifiedSigner = z
     signatureValid: z.boolean().nullable().openapi({ description: "The signature value verifies; null when it could not be checked." }),
     trusted: z.boolean().openapi({ description: "The signer chains to TRUSTED_ROOTS or the service's own root." }),
     coverage: z.enum(COVERAGE_LEVELS),
-    modifications: z.enum(MODIFICATION_LEVELS).openapi({ description: "What later revisions changed, judged object by object." }),
+    modifications: z.enum(MODIFICATION_LEVELS).openapi({
+      description:
+        "What later revisions changed, judged object by object. Allowed after a signature: none, signatures, form_filling (within what a certification permits; annotations after DocMDP P3); appended_pages (pages or attached files) never.",
+    }),
     revision: z.number().int().nullable().openapi({ description: "The signed revision (1 = the original file)." }),
     certificate: CertificateSummary.nullable(),
     timestamp: SignatureTimestamp.nullable(),
     problems: z.array(VerifyProblem),
-    eventId: z.string().nullable(),
+    eventId: z.string().nullable().openapi({
+      description: "From the evidence Signet embedded with this signature (signet-audit*.json, an associated file of its widget's appearance); null for other tools.",
+    }),
     metadata: z.unknown().openapi({ description: "What Signet embedded with this signature; null for other tools." }),
     auditTrail: z.unknown().openapi({ description: "The audit trail Signet embedded with this signature; null for other tools." }),
   })

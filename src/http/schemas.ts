@@ -53,7 +53,10 @@ export const AuditTrailEntry = z
 
 export const CertificateOptions = z
   .looseObject({
-    enabled: z.boolean().optional().openapi({ description: "Append the audit-trail certificate page (default true)." }),
+    enabled: z.boolean().optional().openapi({
+      description:
+        "Append the audit-trail certificate page (default true). Never appended to a document that already carries signatures (pages added after a signature invalidate it); the response then has a warning.",
+    }),
     enable: z.boolean().optional().openapi({ description: "Synonym of `enabled` (SuperDoc clients)." }),
   })
   .openapi("CertificateOptions");
@@ -109,7 +112,9 @@ export const SignResponse = z
         "Evidence reference of this signing event: 128 random bits as 32 hex characters, printed on the certificate page and carried by its QR code (`PUBLIC_BASE_URL/verify#ref=...`). `GET /v1/verify/ref/{ref}` looks it up. Null only for events recorded before references existed.",
       example: "3f2a9c0d6b1e4f8a9d7c5b3a1e0f2d4c",
     }),
-    warnings: z.array(z.string()),
+    warnings: z.array(z.string()).openapi({
+      description: "What Signet did differently from the request, e.g. no certificate page on a document that already carries signatures.",
+    }),
   })
   .openapi("SignResponse");
 

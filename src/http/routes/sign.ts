@@ -18,7 +18,7 @@ export const signRoute = createRoute({
   path: "/v1/sign",
   summary: "Sign a PDF (or a DOCX, rendered to PDF first) with a PAdES signature",
   description:
-    "Seals the document with a PAdES baseline B-B (B-T with a time-stamp authority) signature as an incremental update, after embedding the signer, metadata and audit trail (`signet-audit.json`) and appending the audit-trail certificate page. Reusing an `eventId` with the same request returns the same bytes. A DOCX is first laid out as PDF by the same renderer as `/v1/annotate?to=pdf`; the signature covers that PDF.",
+    "Seals the document with a PAdES baseline B-B (B-T with a time-stamp authority) signature as an incremental update, after embedding the signer, metadata and audit trail (`signet-audit.json`, an associated file of the signature's own appearance) and appending the audit-trail certificate page. A document that already carries signatures (countersigning) gets only the signature field with its embedded evidence: no certificate page (a warning says so) and no other change, so every earlier signature stays valid in difference analyses (Signet's, pyHanko's, Adobe's). Reusing an `eventId` with the same request returns the same bytes. A DOCX is first laid out as PDF by the same renderer as `/v1/annotate?to=pdf`; the signature covers that PDF.",
   security: [{ bearerAuth: [] }],
   middleware: [requireApiKey(), jsonBody(documentBase64)] as const,
   request: { body: { required: true, content: { "application/json": { schema: SignRequest } } } },
