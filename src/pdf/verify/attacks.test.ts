@@ -19,6 +19,11 @@ beforeAll(async () => {
   signed = await signForTest(basePdf(), { signer: ada });
 });
 
+/** The newest definition of the catalog (object 1) as written: what an update rewrites. */
+function catalogBody(bytes: Uint8Array): string {
+  return latin1(bytes).match(/1 0 obj\n(<<[^\n]*>>)\nendobj\n(?![\s\S]*1 0 obj)/)![1]!;
+}
+
 /** Replaces bytes at an offset (same length). */
 function patched(bytes: Uint8Array, at: number, text: string): Uint8Array {
   const out = bytes.slice();
@@ -310,7 +315,7 @@ describe("approval signatures and what may follow them", () => {
   });
 
   it("validation data (DSS) after the last signature is allowed", async () => {
-    const catalog = latin1(signed.bytes).match(/1 0 obj\n(<<[^\n]*>>)\nendobj\n(?![\s\S]*1 0 obj)/)![1]!;
+    const catalog = catalogBody(signed.bytes);
     const out = appendUpdate(signed.bytes, [
       { num: 70, body: "<< /Length 3 >>\nstream\nabc\nendstream" },
       { num: 71, body: "<< /Certs [70 0 R] >>" },
@@ -328,7 +333,7 @@ describe("approval signatures and what may follow them", () => {
       { num: 1, body: "<< /Type /Catalog /Pages 2 0 R /DSS 71 0 R >>" },
     ]);
     const s = await signForTest(withDss, { signer: ada });
-    const catalog = latin1(s.bytes).match(/1 0 obj\n(<<[^\n]*>>)\nendobj\n(?![\s\S]*1 0 obj)/)![1]!;
+    const catalog = catalogBody(s.bytes);
     const removed = appendUpdate(s.bytes, [{ num: 1, body: catalog.replace(" /DSS 71 0 R", "") }]);
     const r = await verify(removed);
     expect(r.valid).toBe(false);
@@ -351,7 +356,7 @@ describe("approval signatures and what may follow them", () => {
   it("a signature field whose widget sits only in its /Kids (no /Parent back) adds a signature", async () => {
     // pyHanko writes such fields: field 80 lists widget 82 in an indirect /Kids array (81), and
     // the widget has no /Parent. (Signature 83 is a stand-in: only signature 1's verdict matters.)
-    const catalog = latin1(signed.bytes).match(/1 0 obj\n(<<[^\n]*>>)\nendobj\n(?![\s\S]*1 0 obj)/)![1]!;
+    const catalog = catalogBody(signed.bytes);
     const split = appendUpdate(signed.bytes, [
       { num: 80, body: "<< /FT /Sig /T (Approval) /Kids 81 0 R /V 83 0 R >>" },
       { num: 81, body: "[82 0 R]" },
