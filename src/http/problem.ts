@@ -4,8 +4,9 @@ import { SignetError } from "../errors";
 
 /**
  * The one place where errors become HTTP responses: RFC 9457 problem details
- * (`application/problem+json`) with the machine `code` of interface.md and a
- * `message` beside `detail` for SuperDoc clients. Never a stack trace.
+ * (`application/problem+json`) with the machine `code` of interface.md, and beside them
+ * what SuperDoc's clients read: `message` (same text as `detail`), `error` (the HTTP reason
+ * phrase) and, for field-level errors, `details: [{ field, issue }]`. Never a stack trace.
  */
 const STATUS_BY_CODE: Record<string, number> = {
   invalid_json: 400,
@@ -56,6 +57,23 @@ const TITLES: Record<number, string> = {
   504: "Gateway timeout",
 };
 
+/** HTTP reason phrases (RFC 9110), SuperDoc's `error` field. */
+const REASON_PHRASES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Entity",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
 export interface ProblemFieldError {
   path: string;
   message: string;
@@ -79,8 +97,12 @@ export function problemResponse(
     code,
     detail,
     message: detail,
+    error: REASON_PHRASES[status] ?? "Error",
   };
-  if (extra.errors?.length) body.errors = extra.errors;
+  if (extra.errors?.length) {
+    body.errors = extra.errors;
+    body.details = extra.errors.map((e) => ({ field: e.path, issue: e.message }));
+  }
   const requestId = c.get("requestId" as never) as string | undefined;
   if (requestId) body.requestId = requestId;
   return new Response(JSON.stringify(body), {

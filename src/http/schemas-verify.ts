@@ -100,5 +100,12 @@ export const VerifyKeyResponse = z
   .object({
     certificates: z.array(z.string()).openapi({ description: "The service's signing chain as PEM, signer first." }),
     sha256: z.string().openapi({ description: "SHA-256 fingerprint of the signer certificate." }),
+    version: z.string().openapi({ description: "Key version (SuperDoc's field): `v<year the certificate starts>-<first 8 hex of sha256>`, new with every key.", example: "v2026-3f2a9c0d" }),
+    algorithm: z.string().openapi({ description: "How signatures are made with this key.", example: "RSA-SHA256" }),
+    publicKey: z.string().openapi({ description: "The signer's public key as PEM (SubjectPublicKeyInfo).", example: "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA...\n-----END PUBLIC KEY-----\n" }),
+    fingerprint: z.string().openapi({ description: "SHA-256 of the signer certificate as upper-case hex pairs joined by `:`.", example: "3F:2A:9C:0D:..." }),
+    validFrom: z.string().openapi({ description: "Start of the signer certificate's validity (ISO 8601)." }),
+    validTo: z.string().openapi({ description: "End of the signer certificate's validity (ISO 8601)." }),
+    issuer: z.string().openapi({ description: "The signer certificate's issuer.", example: "CN=Signet Development CA" }),
   })
   .openapi("VerifyKeyResponse");

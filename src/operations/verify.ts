@@ -1,5 +1,8 @@
 import type { Config } from "../config";
 import { parseCertificatesPem, toPem } from "../cms/pem";
+import { parseCertificate, summarizeCertificate } from "../cms/verify/certificate";
+import { certificateParts } from "../cms/x509";
+import { OID } from "../cms/oids";
 import { ConfigurationError } from "../errors";
 import type { PreDecodedValues } from "../input/base64";
 import { loadDocument, requireDocumentType } from "../input/document";
@@ -50,13 +53,41 @@ export interface VerificationKey {
   certificates: string[];
   /** SHA-256 of the signer certificate (DER), lowercase hex. */
   sha256: string;
+  // SuperDoc's fields (superdoc-api.md), about the signer certificate:
+  /** `v<year of validFrom>-<first 8 hex of sha256>`: changes whenever the key is rotated. */
+  version: string;
+  /** `RSA-SHA256` or `ECDSA-SHA256`: how Signet signs with this key. */
+  algorithm: string;
+  /** The public key (SubjectPublicKeyInfo) as PEM. */
+  publicKey: string;
+  /** SHA-256 of the certificate as upper-case hex pairs joined by ":". */
+  fingerprint: string;
+  validFrom: string;
+  validTo: string;
+  /** The issuer's distinguished name. */
+  issuer: string;
 }
 
 /** `GET /v1/verify/key`: what users add to other validators' trust stores. */
 export async function verificationKey(secrets: VerifySecrets): Promise<VerificationKey> {
   if (!secrets.signingCertPem) throw new ConfigurationError("Signing is not configured: SIGNING_CERT is not set.");
   const chain = parseCertificatesPem(secrets.signingCertPem, "SIGNING_CERT");
-  return { certificates: chain.map((der) => toPem("CERTIFICATE", der)), sha256: await sha256Hex(chain[0]!) };
+  const signer = chain[0]!;
+  const sha256 = await sha256Hex(signer);
+  const parts = certificateParts(signer);
+  const summary = summarizeCertificate(await parseCertificate(signer));
+  return {
+    certificates: chain.map((der) => toPem("CERTIFICATE", der)),
+    sha256,
+    version: `v${summary.notBefore.slice(0, 4)}-${sha256.slice(0, 8)}`,
+    // Signet signs with SHA-256 whatever the key (cms/signing-identity.ts).
+    algorithm: parts.publicKeyAlgorithm === OID.rsaEncryption ? "RSA-SHA256" : "ECDSA-SHA256",
+    publicKey: toPem("PUBLIC KEY", parts.subjectPublicKeyInfo),
+    fingerprint: sha256.toUpperCase().match(/../g)!.join(":"),
+    validFrom: summary.notBefore,
+    validTo: summary.notAfter,
+    issuer: summary.issuer,
+  };
 }
 
 // Parsed once per isolate (per secret values).

@@ -1,4 +1,5 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { version as SERVICE_VERSION } from "../../../package.json";
 import type { AppEnv } from "../context";
 import { docsPage } from "../docs-page";
 import { landingPage } from "../pages/verify-page";
@@ -14,6 +15,31 @@ export const OPENAPI_INFO = {
   },
 };
 
+/** When this isolate answered its first health check (workerd's clock reads 0 at module scope). */
+let isolateStarted: number | undefined;
+
+export const HealthResponse = z
+  .object({
+    status: z.literal("healthy"),
+    timestamp: z.string().openapi({ description: "The service's clock (ISO 8601).", example: "2026-11-27T10:00:00.000Z" }),
+    version: z.string().openapi({ description: "Signet's version.", example: SERVICE_VERSION }),
+    instance: z
+      .object({
+        startTime: z.string().openapi({ description: "When this instance started (ISO 8601)." }),
+        uptime: z.number().openapi({ description: "Seconds since then." }),
+      })
+      .openapi({ description: "The Worker isolate that answered." }),
+  })
+  .openapi("HealthResponse", { description: "SuperDoc's health shape." });
+
+export const healthRoute = createRoute({
+  method: "get",
+  path: "/v1/health",
+  summary: "Health check (SuperDoc's shape)",
+  description: "Answers 200 while the service runs. `GET /healthz` answers `{\"ok\":true}` for load balancers.",
+  responses: { 200: { description: "The service is up", content: { "application/json": { schema: HealthResponse } } } },
+});
+
 export function registerMetaRoutes(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
@@ -23,6 +49,16 @@ export function registerMetaRoutes(app: OpenAPIHono<AppEnv>) {
   app.doc31("/openapi.json", OPENAPI_INFO);
   app.get("/docs", (c) => c.html(docsPage()));
   app.get("/healthz", (c) => c.json({ ok: true }));
+  app.openapi(healthRoute, (c) => {
+    const now = Date.now();
+    isolateStarted ??= now;
+    return c.json({
+      status: "healthy" as const,
+      timestamp: new Date(now).toISOString(),
+      version: SERVICE_VERSION,
+      instance: { startTime: new Date(isolateStarted).toISOString(), uptime: Math.round((now - isolateStarted) / 1000) },
+    });
+  });
   // People who type the bare address get a choice: check a document, or read the API reference.
   app.get("/", (c) => htmlPage(c, (nonce) => landingPage({ nonce })));
 }
