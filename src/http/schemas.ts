@@ -7,7 +7,7 @@ import { LIMITS, REQUEST_LIMITS } from "../limits";
  * database (submit event, eventId reuse) live in the operations, not here.
  */
 
-export const DocumentInput = z
+const DocumentObject = z
   .object({
     base64: z.string().min(1).optional().openapi({
       description: "Document bytes as plain base64 or a `data:` URI.",
@@ -21,8 +21,25 @@ export const DocumentInput = z
   })
   .refine((d) => (d.base64 === undefined) !== (d.url === undefined), {
     message: "Give exactly one of document.base64 or document.url",
-  })
-  .openapi("DocumentInput");
+  });
+
+/**
+ * `{ base64 }` or `{ url }`; a bare string (base64 or a data URI, as SuperDoc's backend guide
+ * sends it) is taken as `{ base64 }`.
+ */
+export const DocumentInput = z
+  .union([
+    z
+      .string()
+      .min(1)
+      .transform((base64) => ({ base64, url: undefined as string | undefined }))
+      .openapi({ description: "Plain base64 or a `data:` URI, taken as `{ base64 }`." }),
+    DocumentObject,
+  ])
+  .openapi("DocumentInput", {
+    description: "The document: `{ base64 }` (plain base64 or a `data:` URI), `{ url }`, or a bare base64 / data URI string.",
+    example: { base64: "data:application/pdf;base64,JVBERi0xLjcK..." },
+  });
 
 export const Signer = z
   .strictObject({
@@ -125,8 +142,27 @@ export const Problem = z
     status: z.number().int(),
     code: z.string(),
     detail: z.string(),
-    message: z.string(),
+    message: z.string().openapi({ description: "Same text as `detail` (SuperDoc clients read `message`)." }),
+    error: z.string().openapi({ description: "The HTTP reason phrase (SuperDoc's error field).", example: "Bad Request" }),
     errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+    details: z
+      .array(z.object({ field: z.string(), issue: z.string() }))
+      .optional()
+      .openapi({ description: "The `errors` in SuperDoc's shape, for validation errors." }),
     requestId: z.string().optional(),
   })
-  .openapi("Problem");
+  .openapi("Problem", {
+    description: "RFC 9457 problem details with SuperDoc's `error`, `message` and `details` beside them.",
+    example: {
+      type: "/problems/invalid_request",
+      title: "Invalid request",
+      status: 400,
+      code: "invalid_request",
+      detail: "signer.email: Invalid email address",
+      message: "signer.email: Invalid email address",
+      error: "Bad Request",
+      errors: [{ path: "signer.email", message: "Invalid email address" }],
+      details: [{ field: "signer.email", issue: "Invalid email address" }],
+      requestId: "2b4c6f0e9a1d4e3f",
+    },
+  });

@@ -89,5 +89,6 @@ function restoreOutside(
   return value;
 }
 
-/** `document.base64`: the document of every operation. */
-export const documentBase64 = (path: JsonPath) => path.length === 2 && path[0] === "document" && path[1] === "base64";
+/** `document.base64`, or `document` itself as a bare string: the document of every operation. */
+export const documentBase64 = (path: JsonPath) =>
+  path[0] === "document" && (path.length === 1 || (path.length === 2 && path[1] === "base64"));
