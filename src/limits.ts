@@ -193,6 +193,28 @@ export const LIMITS = {
   maxAuditTrailEntries: 10_000,
 
   /**
+   * `/v1/convert` from Markdown and HTML (src/convert): what one source may hold before it is
+   * refused (413 `zip_limit`-like `convert_limit`), so a hostile document cannot make the DOCX
+   * writer or the renderer run away.
+   */
+  convert: {
+    /** Source text (Markdown or HTML) in bytes. */
+    maxSourceBytes: 5 * 1024 * 1024,
+    /** markdown-it tokens of one Markdown source. */
+    maxMarkdownTokens: 500_000,
+    /** HTML elements of one source. */
+    maxHtmlElements: 200_000,
+    /** Nesting of HTML elements followed; deeper content is read as text of the deepest level. */
+    maxHtmlDepth: 64,
+    /** CSS rules read from `<style>` elements. */
+    maxCssRules: 5_000,
+    /** Pictures (data URIs and URLs) one document may embed; URLs also count against maxUrlsPerRequest. */
+    maxImages: 100,
+    /** Blocks (paragraphs, rows) of the document model. */
+    maxBlocks: 100_000,
+  },
+
+  /**
    * `/v1/verify` and its lookups without an API key, per client IP. The rate-limit binding
    * `RATE_LIMIT_ANONYMOUS` (wrangler.toml) counts them; these numbers are its per-isolate fallback.
    */

@@ -21,6 +21,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   document_too_large: 413,
   remote_too_large: 413,
   zip_limit: 413,
+  convert_limit: 413,
   unsupported_media_type: 415,
   unsupported_document_type: 415,
   audit_trail_missing_submit: 422,
