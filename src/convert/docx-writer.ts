@@ -446,8 +446,9 @@ function borderXml(side: string, b: BorderSpec): string {
 }
 
 /**
- * Column widths in twips: given widths are kept (scaled down if they overflow); the other columns
- * share what is left by the length of their longest text, as a browser's auto layout roughly does.
+ * Column widths in twips, as a browser's table layout roughly gives them: given widths are kept;
+ * every other column gets at least its longest word (plus the cell's padding) and shares what is
+ * left by the length of its longest text. Everything is scaled to the table's width.
  */
 function columnWidths(t: Table, theme: DocxTheme): number[] {
   const cols = Math.max(1, ...t.rows.map((r) => r.cells.reduce((n, c) => n + (c.colSpan ?? 1), 0)));
@@ -455,49 +456,70 @@ function columnWidths(t: Table, theme: DocxTheme): number[] {
   const total = t.widthPt !== undefined ? Math.min(twips(t.widthPt), available) : t.widthShare !== undefined ? Math.round(available * t.widthShare) : available;
   const given: (number | undefined)[] = new Array(cols).fill(undefined);
   const want: number[] = new Array(cols).fill(3);
+  const least: number[] = new Array(cols).fill(360);
+  const defaultPadding = theme.kind === "word" ? 216 : 30;
   for (const row of t.rows) {
     let col = 0;
     for (const cell of row.cells) {
       const span = cell.colSpan ?? 1;
       if (span === 1) {
         if (cell.widthPt !== undefined && given[col] === undefined) given[col] = twips(cell.widthPt);
-        want[col] = Math.max(want[col]!, Math.min(60, longestText(cell.blocks)));
+        const text = cellText(cell.blocks, theme.sizePt);
+        want[col] = Math.max(want[col]!, Math.min(60, text.chars));
+        const padding = cell.padding ? twips((cell.padding.l ?? 0) + (cell.padding.r ?? 0)) : defaultPadding;
+        // An average glyph is about half an em wide; the longest word must not break.
+        least[col] = Math.max(least[col]!, Math.round(text.longestWordEm * 0.55 * 20) + padding + 30);
       }
       col += span;
     }
   }
-  const fixed = given.reduce<number>((a, g) => a + (g ?? 0), 0);
+  const autoWidth = t.widthPt === undefined && t.widthShare === undefined && theme.kind === "browser";
+  // What each column's longest text needs on one line (capped at 60 characters).
+  const need = want.map((chars, i) => Math.max(least[i]!, Math.round(chars * theme.sizePt * 0.55 * 20) + defaultPadding));
+  const widths = given.map((g, i) => g ?? (autoWidth ? need[i]! : least[i]!));
   const free = given.map((g, i) => (g === undefined ? i : -1)).filter((i) => i >= 0);
-  const widths = given.slice() as number[];
-  if (free.length) {
-    const rest = Math.max(free.length * 360, total - fixed);
+  const sized = widths.reduce((a, b) => a + b, 0);
+  if (!autoWidth && free.length && sized < total) {
+    // What is left goes to the columns without a given width, by the length of their text.
     const weight = free.reduce((a, i) => a + want[i]!, 0);
-    for (const i of free) widths[i] = Math.round((rest * want[i]!) / weight);
-  } else if (t.widthPt === undefined && t.widthShare === undefined && theme.kind === "browser") {
-    // Only given widths: the table is as wide as they are.
-    return widths.map((w) => Math.min(w, available));
+    for (const i of free) widths[i] = widths[i]! + Math.round(((total - sized) * want[i]!) / weight);
   }
   const sum = widths.reduce((a, b) => a + b, 0);
-  const target = free.length || t.widthPt !== undefined || t.widthShare !== undefined ? total : sum;
-  return widths.map((w) => Math.max(120, Math.round((w * Math.min(target, available)) / sum)));
+  // An HTML table without a width is as wide as its text needs, up to the text width.
+  const target = autoWidth ? Math.min(sum, available) : total;
+  if (autoWidth && sum > target && free.length) {
+    // Too wide: the free columns give up what they have above their longest word, in proportion.
+    const over = sum - target;
+    const slack = free.reduce((a, i) => a + widths[i]! - least[i]!, 0);
+    if (slack >= over) {
+      for (const i of free) widths[i] = widths[i]! - Math.round((over * (widths[i]! - least[i]!)) / slack);
+      return widths.map((w) => Math.max(120, w));
+    }
+  }
+  return widths.map((w) => Math.max(120, Math.round((w * target) / sum)));
 }
 
-function longestText(blocks: readonly Block[]): number {
-  let n = 0;
+/** The text of a cell: its longest paragraph in characters and its longest word in points. */
+function cellText(blocks: readonly Block[], sizePt: number): { chars: number; longestWordEm: number } {
+  let chars = 0;
+  let longestWordEm = 0;
   for (const b of blocks) {
     if (b.kind !== "paragraph") continue;
     let len = 0;
     const walk = (list: readonly Inline[]) => {
       for (const i of list) {
-        if (i.kind === "text") len += i.text.length;
-        else if (i.kind === "link") walk(i.children);
+        if (i.kind === "text") {
+          len += i.text.length;
+          const size = i.marks.sizePt ?? sizePt;
+          for (const word of i.text.split(/\s+/)) longestWordEm = Math.max(longestWordEm, word.length * size * (i.marks.bold ? 1.1 : 1));
+        } else if (i.kind === "link") walk(i.children);
         else if (i.kind === "image") len += 20;
       }
     };
     walk(b.inlines);
-    n = Math.max(n, len);
+    chars = Math.max(chars, len);
   }
-  return n;
+  return { chars, longestWordEm };
 }
 
 function footnotesXml(notes: { id: number; xml: string }[]): string {

@@ -58,7 +58,7 @@ export async function resolveImages(
       try {
         const bytes = await imageBytes(src, opts);
         if (!bytes) {
-          warnings.push(`The picture ${short(src)} is neither a data: URI nor an absolute https: URL; its alt text is shown instead.`);
+          warnings.push(`The picture ${short(src)} is neither a data: URI nor an https: URL; its alt text is shown instead.`);
           return;
         }
         images.set(src, { bytes, info: readImageInfo(bytes, `The picture ${short(src)}`) });
@@ -75,7 +75,9 @@ export async function resolveImages(
 
 async function imageBytes(src: string, opts: ImageFetchOptions): Promise<Uint8Array | null> {
   if (/^data:/i.test(src)) return decodeBase64Payload(src, { maxBytes: opts.maxImageBytes }).bytes;
-  if (!/^https?:\/\//i.test(src)) return null;
+  // Plain http: pictures (old README badges) are left out like relative ones; a private or
+  // loopback address stays a 422 url_forbidden, as for every URL Signet is given.
+  if (!/^https:\/\//i.test(src) && !(opts.allowPrivateUrls && /^http:\/\//i.test(src))) return null;
   opts.urlBudget.take();
   const res = await fetchPublicResource(src, {
     allowPrivate: opts.allowPrivateUrls,

@@ -2,10 +2,11 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./context";
 import { requestContext } from "./middleware/request-id";
 import { accessLog } from "./middleware/access-log";
-import { handleError, problemResponse } from "./problem";
+import { handleError, problemResponse, validationProblem } from "./problem";
 import { registerMetaRoutes } from "./routes/meta";
 import { registerSignRoute } from "./routes/sign";
 import { registerAnnotateRoute } from "./routes/annotate";
+import { registerConvertRoute } from "./routes/convert";
 import { registerVerifyRoutes } from "./routes/verify";
 import { registerEvidenceRoutes } from "./routes/evidence";
 import { registerVerifyPage } from "./routes/verify-page";
@@ -15,13 +16,7 @@ export function createApp() {
   const app = new OpenAPIHono<AppEnv>({
     // Schema violations become 400 invalid_request problems with per-field errors.
     defaultHook: (result, c) => {
-      if (result.success) return;
-      const errors = result.error.issues.map((issue) => ({
-        path: issue.path.map(String).join(".") || "(body)",
-        message: issue.message,
-      }));
-      const first = errors[0]!;
-      return problemResponse(c, "invalid_request", `${first.path}: ${first.message}`, { errors });
+      if (!result.success) return validationProblem(c, result.error.issues);
     },
   });
   app.use("*", requestContext);
@@ -29,6 +24,7 @@ export function createApp() {
   registerMetaRoutes(app);
   registerSignRoute(app);
   registerAnnotateRoute(app);
+  registerConvertRoute(app);
   registerVerifyRoutes(app);
   registerEvidenceRoutes(app);
   registerVerifyPage(app);
