@@ -13,6 +13,8 @@
  * - Copies the renderer's fonts (src/render/fonts/files.json: paths from the repository root, in
  *   node_modules or src/render/fonts/vendor) into assets/fonts/ (git-ignored), served to the worker by the ASSETS binding of wrangler.toml.
  *   `--fonts-only` does just that (used by `npm run deploy` before `wrangler deploy`).
+ * - Copies the API reference's script (@scalar/api-reference's standalone bundle) into
+ *   assets/docs/scalar.js, which GET /docs/scalar.js serves, so /docs needs no CDN.
  *
  * Options: `--test` (quiet when everything exists; no migrations), `--root <dir>` (work
  * in another directory), `--ecdsa` (ECDSA P-256 signing key instead of RSA 2048).
@@ -169,8 +171,21 @@ function copyFonts() {
   return true;
 }
 
+/** The API reference's browser bundle, served by the worker at /docs/scalar.js (no CDN). */
+function copyDocsScript() {
+  const from = join(repoRoot, "node_modules", "@scalar", "api-reference", "dist", "browser", "standalone.js");
+  const to = join(root, "assets", "docs", "scalar.js");
+  if (!existsSync(from)) {
+    console.error(`Signet: ${from} is missing (run npm ci).`);
+    return false;
+  }
+  mkdirSync(dirname(to), { recursive: true });
+  if (!existsSync(to) || statSync(to).size !== statSync(from).size) copyFileSync(from, to);
+  return true;
+}
+
 async function main() {
-  if (!copyFonts()) process.exit(1);
+  if (!copyFonts() || !copyDocsScript()) process.exit(1);
   if (fontsOnly) return;
   const text = existsSync(devVarsPath) ? readFileSync(devVarsPath, "utf8") : null;
   const vars = text ? parseDevVars(text) : {};

@@ -24,7 +24,7 @@ export interface DocxTheme {
 }
 
 export const WORD_THEME: DocxTheme = { kind: "word", font: "Calibri", sizePt: 11, afterPt: 8, line: 1.08 };
-export const browserTheme = (font: string, sizePt: number): DocxTheme => ({ kind: "browser", font, sizePt, afterPt: 0, line: 1.15 });
+export const browserTheme = (font: string, sizePt: number): DocxTheme => ({ kind: "browser", font, sizePt, afterPt: 0, line: 1 });
 
 /** A picture ready to embed, by the `src` the model names; a src missing here is shown as its alt text. */
 export interface EmbeddableImage {

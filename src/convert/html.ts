@@ -597,11 +597,16 @@ function findElement(node: P.ParentNode, tag: string, depth = 0): P.Element | un
   return undefined;
 }
 
-function textContent(node: P.ParentNode, depth = 0): string {
+/** The text below a node, in document order, however deep (an explicit stack, not recursion). */
+function textContent(node: P.ParentNode): string {
   let s = "";
-  for (const child of node.childNodes) {
-    if (child.nodeName === "#text") s += (child as P.TextNode).value;
-    else if ("tagName" in child && depth < LIMITS.convert.maxHtmlDepth) s += child.tagName === "br" ? "\n" : textContent(child, depth + 1);
+  const stack: P.ChildNode[] = [...node.childNodes].reverse();
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    if (n.nodeName === "#text") s += (n as P.TextNode).value;
+    else if ("tagName" in n) {
+      if (n.tagName === "br") s += "\n";
+      else for (let k = n.childNodes.length - 1; k >= 0; k--) stack.push(n.childNodes[k]!);
+    }
   }
   return s;
 }

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { FIELD_TYPES, valueProblem, type FieldType } from "../docx/fields";
 import { isNumericValue } from "../docx/values";
 import { LIMITS } from "../limits";
+import { EXAMPLE_DOCX_BASE64 } from "./examples";
 import { DocumentInput, OutputDocument } from "./schemas";
 
 /** Schemas of POST /v1/annotate (interface.md). Unknown option keys are accepted and ignored. */
@@ -56,7 +57,15 @@ export const AnnotateRequest = z
     for (const f of r.fields) if (f.type === "table" && Array.isArray(f.value)) for (const row of f.value) cells += Array.isArray(row) ? row.length : 0;
     if (cells > LIMITS.docx.maxTableCells) ctx.addIssue({ code: "custom", message: `At most ${LIMITS.docx.maxTableCells} table cells per request`, path: ["fields"] });
   })
-  .openapi("AnnotateRequest");
+  .openapi("AnnotateRequest", {
+    example: {
+      document: { base64: EXAMPLE_DOCX_BASE64 },
+      fields: [
+        { id: "client_name", type: "text", value: "Ada Lovelace" },
+        { id: "signed_on", type: "date", value: "2026-11-21" },
+      ],
+    },
+  });
 
 export const AnnotateQuery = z.object({
   to: z.string().optional().openapi({ description: "Output format: `docx` (default) or `pdf`.", example: "docx" }),

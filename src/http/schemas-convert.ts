@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { EXAMPLE_MARKDOWN_BASE64 } from "./examples";
 import { DocumentInput, OutputDocument } from "./schemas";
 
 /** Schemas of POST /v1/convert (SuperDoc's convert, plus JSON input and output like annotate). */
@@ -17,7 +18,7 @@ export const ConvertMultipart = z
 export const ConvertJsonRequest = z
   .object({ document: DocumentInput })
   .openapi("ConvertRequest", {
-    example: { document: { base64: "data:text/markdown;base64,IyBIZWxsbwoKVGhpcyBpcyAqKlNpZ25ldCoqLgo=" } },
+    example: { document: { base64: `data:text/markdown;base64,${EXAMPLE_MARKDOWN_BASE64}` } },
   });
 
 export const ConvertJsonResponse = z

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { COVERAGE_LEVELS, MODIFICATION_LEVELS } from "../pdf/verify/status";
+import { EXAMPLE_PDF_BASE64 } from "./examples";
 import { DocumentInput } from "./schemas";
 
 /**
@@ -8,7 +9,9 @@ import { DocumentInput } from "./schemas";
  * `/openapi.json`.
  */
 
-export const VerifyRequest = z.object({ document: DocumentInput }).openapi("VerifyRequest");
+export const VerifyRequest = z
+  .object({ document: DocumentInput })
+  .openapi("VerifyRequest", { example: { document: { base64: `data:application/pdf;base64,${EXAMPLE_PDF_BASE64}` } } });
 
 const VerifyProblem = z
   .object({

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { LIMITS, REQUEST_LIMITS } from "../limits";
+import { EXAMPLE_PDF_BASE64 } from "./examples";
 
 /**
  * The zod schemas: the single source of request validation and of the OpenAPI
@@ -99,7 +100,20 @@ export const SignRequest = z
       .optional(),
     certificate: CertificateOptions.optional(),
   })
-  .openapi("SignRequest");
+  .openapi("SignRequest", {
+    example: {
+      document: { base64: `data:application/pdf;base64,${EXAMPLE_PDF_BASE64}` },
+      signer: { name: "Ada Lovelace", email: "ada@example.com", ip: "203.0.113.7", userAgent: "Mozilla/5.0" },
+      auditTrail: [
+        { type: "ready", timestamp: "2026-11-21T09:59:00Z" },
+        { type: "field_change", timestamp: "2026-11-21T09:59:30Z", data: { fieldId: "name", value: "Ada Lovelace" } },
+        { type: "submit", timestamp: "2026-11-21T10:00:00Z" },
+      ],
+      eventId: "contract-42-ada",
+      metadata: { documentId: "contract-42" },
+      certificate: { enabled: true },
+    },
+  });
 
 export const OutputDocument = z
   .object({

@@ -47,7 +47,7 @@ function form(text: string | Uint8Array, name: string, type: string): FormData {
 }
 
 async function docxParts(res: Response): Promise<DocxPackage> {
-  expect(res.status, await res.clone().text()).toBe(200);
+  if (res.status !== 200) expect.fail(`${res.status}: ${await res.text()}`);
   expect(res.headers.get("content-type")).toBe(DOCX_TYPE);
   return DocxPackage.open(new Uint8Array(await res.arrayBuffer()));
 }

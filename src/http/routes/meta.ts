@@ -1,7 +1,6 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { version as SERVICE_VERSION } from "../../../package.json";
 import type { AppEnv } from "../context";
-import { docsPage } from "../docs-page";
 import { landingPage } from "../pages/verify-page";
 import { htmlPage } from "./verify-page";
 
@@ -47,7 +46,6 @@ export function registerMetaRoutes(app: OpenAPIHono<AppEnv>) {
     description: "API key `sgn_...` (stored by the service as a SHA-256 digest only).",
   });
   app.doc31("/openapi.json", OPENAPI_INFO);
-  app.get("/docs", (c) => c.html(docsPage()));
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.openapi(healthRoute, (c) => {
     const now = Date.now();
