@@ -72,7 +72,7 @@ describe("a SuperDoc client against Signet", () => {
     expect(pdfRes.status).toBe(200);
     expect(pdfRes.headers.get("content-type")).toBe("application/pdf");
     const text = await pdfText(new Uint8Array(await pdfRes.arrayBuffer()), "fetch-md");
-    for (const s of ["Statement of Work", "1. Discovery workshop", "2. Delivery", "Engineer 10"]) expect(text).toContain(s);
+    for (const s of ["Statement of Work", "1. Discovery workshop", "2. Delivery", "Role", "Days", "Engineer", "10"]) expect(text).toContain(s);
 
     const html = new FormData();
     html.append("file", new Blob(["<h1>Invoice</h1><p style='color:#c00'>Due: <b>EUR 120.00</b></p>"], { type: "text/html" }), "invoice.html");
