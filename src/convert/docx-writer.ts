@@ -8,6 +8,7 @@
 import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS, inlineDrawingXml, pictureExtent, TRANSITIONAL_DRAWING, type ImageInfo } from "../docx/images";
 import { dropForbiddenChars, escapeAttr, escapeText } from "../docx/xml";
 import { makeEntry, writeZip } from "../docx/zip";
+import { concatBytes } from "../util/bytes";
 import { PAGE, type Block, type BorderSpec, type DocumentModel, type Inline, type ListRef, type Marks, type Paragraph, type ParagraphStyle, type Table } from "./model";
 
 export const DOCX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -95,14 +96,7 @@ export function writeDocx(model: DocumentModel, theme: DocxTheme, images: Readon
     ...parts.map(([name, text]) => makeEntry(name, typeof text === "string" ? utf8(text) : text)),
     ...w.media.map((m) => makeEntry(`word/media/${m.name}`, m.bytes, { store: true })),
   ];
-  const zip = writeZip(entries);
-  const out = new Uint8Array(zip.length);
-  let o = 0;
-  for (const s of zip.segments) {
-    out.set(s, o);
-    o += s.length;
-  }
-  return out;
+  return concatBytes(writeZip(entries).segments);
 }
 
 const encoder = new TextEncoder();

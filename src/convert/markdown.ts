@@ -14,7 +14,12 @@ import type { Block, DocumentModel, Footnote, Inline, Marks, Paragraph, Paragrap
 
 let parser: MarkdownIt | undefined;
 function markdownParser(): MarkdownIt {
-  parser ??= markdownIt({ html: true, linkify: true, typographer: false }).use(footnotePlugin);
+  if (!parser) {
+    parser = markdownIt({ html: true, linkify: true, typographer: false }).use(footnotePlugin);
+    // GFM's extended autolinks: www. names besides URLs and e-mail addresses (bare domains are not
+    // links on GitHub; see BARE_DOMAIN below).
+    parser.linkify.set({ fuzzyLink: true });
+  }
   return parser;
 }
 
@@ -205,6 +210,9 @@ function textWithTabs(text: string, marks: Marks): Inline[] {
 
 const TASK = /^\[([ xX])\][ \t]/;
 
+/** Linkified text that GFM would not link: no scheme, not www., not an e-mail address. */
+const BARE_DOMAIN = (text: string) => !/^(www\.|[a-z][a-z0-9+.-]*:|[^@\s]+@)/i.test(text);
+
 /**
  * Inline tokens → inlines. `taskItem`: the first text of a list item's first paragraph may be a
  * GitHub task marker (`[ ] ` / `[x] `), drawn as a ballot box.
@@ -242,6 +250,11 @@ export function inlines(children: Token[], base: Marks = {}, taskItem = false): 
         stack.push({ out: top().out, marks: { ...marks, strike: true } });
         break;
       case "link_open": {
+        // A linkified bare domain ("example.com") is not a link in GFM: keep it as text.
+        if (t.markup === "linkify" && BARE_DOMAIN(children[k + 1]?.content ?? "")) {
+          stack.push({ out: top().out, marks });
+          break;
+        }
         const link: Inline & { kind: "link" } = { kind: "link", href: String(t.attrGet("href") ?? ""), children: [] };
         push(link);
         stack.push({ out: link.children, marks, href: link.href });

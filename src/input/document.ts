@@ -33,6 +33,27 @@ export interface LoadedDocument {
 
 export type DocumentKind = "pdf" | "docx";
 
+/** The load context of an operation's dependencies (its config, host, pre-decoded values). */
+export function loadContextOf(
+  deps: {
+    config: { maxDocumentBytes: number; allowPrivateUrls: boolean; fetchTimeoutMs?: number };
+    selfHost?: string;
+    preDecoded?: PreDecodedValues;
+    fetch?: typeof fetch;
+  },
+  urlBudget: UrlBudget,
+): LoadContext {
+  return {
+    maxDocumentBytes: deps.config.maxDocumentBytes,
+    timeoutMs: deps.config.fetchTimeoutMs,
+    allowPrivateUrls: deps.config.allowPrivateUrls,
+    selfHost: deps.selfHost,
+    preDecoded: deps.preDecoded,
+    urlBudget,
+    fetch: deps.fetch,
+  };
+}
+
 const ACCEPT_DOCUMENT =
   "application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/octet-stream;q=0.5, */*;q=0.1";
 

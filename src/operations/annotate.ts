@@ -5,7 +5,7 @@ import type { PreparedImage } from "../docx/fill";
 import { claimedImageType, readImageInfo } from "../docx/images";
 import { DocxTemplate } from "../docx/template";
 import { decodeBase64Payload, type PreDecodedValues } from "../input/base64";
-import { loadDocument, requireDocumentType } from "../input/document";
+import { loadContextOf, loadDocument, requireDocumentType } from "../input/document";
 import { fetchPublicResource, UrlBudget } from "../input/safe-fetch";
 import { LIMITS } from "../limits";
 import { assertRenderable } from "../render";
@@ -68,15 +68,7 @@ export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps)
     throw new InvalidRequest("invalid_request", `The request names ${urlCount} URLs (document and images); at most ${urlBudget.max} are fetched per request.`);
   }
 
-  const doc = await loadDocument(input.document, {
-    maxDocumentBytes: deps.config.maxDocumentBytes,
-    timeoutMs: deps.config.fetchTimeoutMs,
-    allowPrivateUrls: deps.config.allowPrivateUrls,
-    selfHost: deps.selfHost,
-    preDecoded: deps.preDecoded,
-    urlBudget,
-    fetch: deps.fetch,
-  });
+  const doc = await loadDocument(input.document, loadContextOf(deps, urlBudget));
   requireDocumentType(doc, ["docx"], "annotate");
 
   // A template too large to render is refused before the (memory-hungry) fill.

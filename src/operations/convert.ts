@@ -6,7 +6,7 @@ import { DocxTemplate } from "../docx/template";
 import { carryEntry, FIXED_DOS_DATE, FIXED_DOS_TIME, writeZip } from "../docx/zip";
 import { ConfigurationError, LimitExceeded, SignetError, UnprocessableContent, UnsupportedDocumentType } from "../errors";
 import type { PreDecodedValues } from "../input/base64";
-import { loadDocument, requireDocumentType, type DocumentInput } from "../input/document";
+import { loadContextOf, loadDocument, requireDocumentType, type DocumentInput } from "../input/document";
 import { UrlBudget } from "../input/safe-fetch";
 import { sniffDocumentType } from "../input/sniff";
 import { LIMITS } from "../limits";
@@ -67,17 +67,7 @@ export async function convertDocument(input: ConvertInput, from: ConvertFrom, to
       throw new LimitExceeded("document_too_large", `The document is larger than ${deps.config.maxDocumentBytes} bytes.`);
     }
   } else {
-    bytes = (
-      await loadDocument(input.document, {
-        maxDocumentBytes: deps.config.maxDocumentBytes,
-        timeoutMs: deps.config.fetchTimeoutMs,
-        allowPrivateUrls: deps.config.allowPrivateUrls,
-        selfHost: deps.selfHost,
-        preDecoded: deps.preDecoded,
-        urlBudget,
-        fetch: deps.fetch,
-      })
-    ).bytes;
+    bytes = (await loadDocument(input.document, loadContextOf(deps, urlBudget))).bytes;
   }
 
   let docx: Uint8Array;

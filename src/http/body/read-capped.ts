@@ -1,4 +1,5 @@
 import { LimitExceeded } from "../../errors";
+import { concatBytes } from "../../util/bytes";
 
 /**
  * A whole request body as bytes, refused with 413 `payload_too_large` as soon as it passes
@@ -24,11 +25,5 @@ export async function readBodyCapped(body: ReadableStream<Uint8Array> | null, ma
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const ch of chunks) {
-    out.set(ch, o);
-    o += ch.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
