@@ -10,7 +10,7 @@ export const OPENAPI_INFO = {
     title: "Signet",
     version: "1.0.0",
     description:
-      "Open e-signature document service: PAdES signing, DOCX template filling and signature verification. Errors are RFC 9457 problem details (`application/problem+json`) with a machine `code`.",
+      "Open e-signature document service: PAdES signing, DOCX template filling, conversion of DOCX, Markdown and HTML to PDF or DOCX, and signature verification. Wire-compatible with the SuperDoc API: change the base URL and the key. Errors are RFC 9457 problem details (`application/problem+json`) with a machine `code`, and SuperDoc's `error`, `message` and `details`. To try a call, paste your API key (`sgn_...`) under Authentication.",
   },
 };
 
