@@ -210,8 +210,8 @@ export const LIMITS = {
     maxCssRules: 5_000,
     /** Pictures (data URIs and URLs) one document may embed; URLs also count against maxUrlsPerRequest. */
     maxImages: 100,
-    /** Blocks (paragraphs, rows) of the document model. */
-    maxBlocks: 100_000,
+    /** Paragraphs of the document model (a code line is one). */
+    maxBlocks: 50_000,
   },
 
   /**

@@ -278,7 +278,8 @@ class DocumentWriter {
     if (!id) {
       id = `rIdLink${this.linkRels.size + 1}`;
       this.linkRels.set(href, id);
-      this.relationships.push(rel(id, `${REL}/hyperlink`, href, true));
+      // A Target must be a URI: spaces and other characters outside it are percent-encoded.
+      this.relationships.push(rel(id, `${REL}/hyperlink`, encodeURI(safeDecodeURI(href)), true));
     }
     return id;
   }
@@ -304,7 +305,8 @@ class DocumentWriter {
         const pPr = `<w:pPr><w:ind w:left="${left}" w:hanging="${HANGING_TWIPS}"/></w:pPr>`;
         if (list.format === "bullet" || list.format === "none") {
           const [ch, font] = BULLETS[lvl % 3]!;
-          levels += `<w:lvl w:ilvl="${lvl}"><w:start w:val="1"/><w:numFmt w:val="bullet"/><w:lvlText w:val="${ch}"/><w:lvlJc w:val="left"/>${pPr}<w:rPr><w:rFonts w:ascii="${font}" w:hAnsi="${font}" w:hint="default"/></w:rPr></w:lvl>`;
+          const rPr = font ? `<w:rPr><w:rFonts w:ascii="${font}" w:hAnsi="${font}" w:hint="default"/></w:rPr>` : "";
+          levels += `<w:lvl w:ilvl="${lvl}"><w:start w:val="1"/><w:numFmt w:val="bullet"/><w:lvlText w:val="${ch}"/><w:lvlJc w:val="left"/>${pPr}${rPr}</w:lvl>`;
         } else {
           levels += `<w:lvl w:ilvl="${lvl}"><w:start w:val="${lvl === 0 ? list.start : 1}"/><w:numFmt w:val="${list.format}"/><w:lvlText w:val="%${lvl + 1}."/><w:lvlJc w:val="left"/>${pPr}</w:lvl>`;
         }
@@ -382,6 +384,14 @@ class DocumentWriter {
   }
 }
 
+function safeDecodeURI(s: string): string {
+  try {
+    return decodeURI(s);
+  } catch {
+    return s;
+  }
+}
+
 function allCode(inlines: readonly Inline[]): boolean {
   let code = 0;
   for (const i of inlines) {
@@ -393,7 +403,8 @@ function allCode(inlines: readonly Inline[]): boolean {
   return code > 0;
 }
 
-const BULLETS: [string, string][] = [["\u2022", "Symbol"], ["o", "Courier New"], ["\u25AA", "Wingdings"]];
+/** Bullets by level as Unicode characters in ordinary fonts (Word's Symbol/Wingdings bullets are private-use code points). */
+const BULLETS: [string, string | null][] = [["\u2022", null], ["o", "Courier New"], ["\u25AA", null]];
 
 /** Word's built-in style ids (the English names, as Word writes them). */
 function styleIdOf(style: ParagraphStyle): string {

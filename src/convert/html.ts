@@ -108,6 +108,7 @@ export function htmlFragmentToBlocks(html: string, ids: ListIds): Block[] {
 class HtmlReader {
   private rules: CssRule[] = [];
   private elements = 0;
+  private paragraphs = 0;
   private title: string | undefined;
   private base = { ...HTML_BASE };
 
@@ -203,8 +204,9 @@ class HtmlReader {
         const saved = para.inlines;
         para.inlines = link.children;
         this.children(el, styled, cs, c, depth);
-        // A block inside the link closed the paragraph: what follows goes on in the new one.
-        if (c.para === para) para.inlines = saved;
+        // The link's text went into link.children; the paragraph gets its own inlines back (a block
+        // inside the link has closed it, and what follows goes on in a new paragraph).
+        para.inlines = saved;
         return;
       }
       case "table":
@@ -422,7 +424,7 @@ class HtmlReader {
     if (Object.keys(props).length) p.props = props;
     c.para = p;
     c.out.push(p);
-    if (c.out.length > LIMITS.convert.maxBlocks) throw new ConvertLimitExceeded(`The document has more than ${LIMITS.convert.maxBlocks} paragraphs.`);
+    if (++this.paragraphs > LIMITS.convert.maxBlocks) throw new ConvertLimitExceeded(`The document has more than ${LIMITS.convert.maxBlocks} paragraphs.`);
     return p;
   }
 

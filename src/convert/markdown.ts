@@ -55,6 +55,13 @@ interface Context {
 class TokenReader {
   readonly footnotes: Footnote[] = [];
   private readonly listIds: ListIds = { next: 1 };
+  private paragraphs = 0;
+
+  /** Counts paragraphs as they are made (a code block of a million lines stops at the limit). */
+  private count(n = 1): void {
+    this.paragraphs += n;
+    if (this.paragraphs > LIMITS.convert.maxBlocks) throw new ConvertLimitExceeded(`The document has more than ${LIMITS.convert.maxBlocks} paragraphs.`);
+  }
 
   constructor(private readonly tokens: Token[]) {}
 
@@ -107,6 +114,9 @@ class TokenReader {
         }
         case "fence":
         case "code_block": {
+          let lines = 1;
+          for (let i = 0; i < t.content.length; i++) if (t.content.charCodeAt(i) === 10) lines++;
+          this.count(lines);
           out.push(...codeBlock(t.content, ctx, this.listRefOf(ctx)));
           break;
         }
@@ -151,6 +161,7 @@ class TokenReader {
   }
 
   private paragraph(style: ParagraphStyle, content: Inline[], ctx: Context): Paragraph {
+    this.count();
     const p: Paragraph = { kind: "paragraph", style, inlines: content };
     const list = this.listRefOf(ctx);
     if (list) {

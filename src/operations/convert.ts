@@ -88,6 +88,8 @@ export async function convertDocument(input: ConvertInput, from: ConvertFrom, to
     });
     docx = made.docx;
     warnings = made.warnings;
+    // What we wrote is held to the renderer's limits too, before it is laid out.
+    if (to === "pdf") assertRenderable(docx);
   }
   if (to === "docx") return { bytes: docx, contentType: DOCX_MEDIA_TYPE, warnings };
   return { bytes: await convertDocxToPdf(docx, deps.fonts), contentType: "application/pdf", warnings };

@@ -215,6 +215,10 @@ describe("POST /v1/convert refuses", () => {
     const res = await convert("?from=html&to=docx", many, { "Content-Type": "text/html" });
     expect(res.status).toBe(413);
     expect((await problem(res)).code).toBe("convert_limit");
+    const codeLines = await convert("?from=md&to=docx", `\`\`\`\n${"x\n".repeat(60_000)}\`\`\`\n`, { "Content-Type": "text/markdown" });
+    expect((await problem(codeLines)).code).toBe("convert_limit");
+    const cells = `<table><tr>${`<td><pre>${"y\n".repeat(30_000)}</pre></td>`.repeat(2)}</tr></table>`;
+    expect((await problem(await convert("?from=html&to=docx", cells, { "Content-Type": "text/html" }))).code).toBe("convert_limit");
     const deep = await convert("?from=html&to=docx", `${"<div>".repeat(100_000)}deep text`, { "Content-Type": "text/html" });
     expect((await docxParts(deep)).readXml("word/document.xml")).toContain("deep text");
   });
