@@ -13,7 +13,7 @@ import type { Alignment, Block, BorderSpec, DocumentModel, Inline, ListRef, Mark
 import { PAGE } from "./model";
 
 /** What the DOCX writer's "browser" theme gives each paragraph style (the reader formats only differences). */
-export const HTML_BASE = { font: "Times New Roman", sizePt: 12 };
+const HTML_BASE = { font: "Times New Roman", sizePt: 12 };
 const HEADING_SCALE = [2, 1.5, 1.17, 1, 0.83, 0.67];
 
 /** A browser's default stylesheet, reduced to what documents use. */
@@ -247,7 +247,7 @@ class HtmlReader {
 
     const listStyle = (d.get("list-style-type") ?? d.get("list-style") ?? "").toLowerCase();
     if (tag === "ul" || tag === "ol") {
-      const format = listFormat(tag, listStyle, attr(el, "type"), c.lists.length);
+      const format = listFormat(tag, listStyle, attr(el, "type"));
       if (format === "none") {
         inner.indentPt = c.indentPt + ml;
       } else {
@@ -478,7 +478,7 @@ function blockStyle(tag: string, inherited: ParagraphStyle): ParagraphStyle {
   return inherited;
 }
 
-function listFormat(tag: string, style: string, typeAttr: string | undefined, depth: number): NonNullable<ListRef["format"]> {
+function listFormat(tag: string, style: string, typeAttr: string | undefined): NonNullable<ListRef["format"]> {
   if (style.includes("none")) return "none";
   if (/lower-(alpha|latin)/.test(style)) return "lowerLetter";
   if (/upper-(alpha|latin)/.test(style)) return "upperLetter";
@@ -493,7 +493,6 @@ function listFormat(tag: string, style: string, typeAttr: string | undefined, de
     if (typeAttr === "I") return "upperRoman";
     return "decimal";
   }
-  void depth;
   return "bullet";
 }
 
