@@ -31,6 +31,8 @@ export default defineConfig({
                 // Loopback servers started by test/support/global-setup.ts.
                 FIXTURE_BASE_URL: inject("fixtureBaseUrl"),
                 TEST_TSA_URL: inject("tsaUrl"),
+                // The revocation PKI (test/support/revocation-pki.ts) as JSON.
+                TEST_REVOCATION_PKI: JSON.stringify(inject("revocationPki")),
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
                 // `npm run fuzz` lengthens the HTTP fuzz run (test/worker/fuzz-http.test.ts).
                 FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
@@ -62,6 +64,8 @@ export default defineConfig({
         test: {
           name: "tools",
           include: ["test/node/**/*.test.ts"],
+          // The same loopback servers (fixtures, TSA, revocation PKI with its OCSP responder).
+          globalSetup: ["./test/support/global-setup.ts"],
           environment: "node",
           testTimeout: 120_000,
           hookTimeout: 120_000,

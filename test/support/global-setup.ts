@@ -1,20 +1,32 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { startUrlFixtureServer } from "./url-fixtures";
 import { startTsaServer } from "./tsa-server";
+import { startRevocationPki, type RevocationPkiInfo, type SignerName } from "./revocation-pki";
 
 /**
- * Starts the loopback servers the worker tests talk to (through real fetch from
- * workerd): a URL fixture server (documents, redirects, slow and huge bodies)
- * and a small RFC 3161 time-stamp authority.
+ * Starts the loopback servers the tests talk to (workerd through real fetch, Node tests
+ * directly): a URL fixture server (documents, redirects, slow and huge bodies, and the
+ * revocation PKI's CRLs), an RFC 3161 time-stamp authority, and the revocation PKI with its
+ * `openssl ocsp` responder.
  */
 export default async function setup(project: TestProject) {
-  const urls = await startUrlFixtureServer();
-  const tsa = await startTsaServer();
+  const crlDir = mkdtempSync(join(tmpdir(), "signet-crl-"));
+  const urls = await startUrlFixtureServer({ crlDir });
+  const pki = await startRevocationPki({ fixtureBaseUrl: urls.baseUrl, crlDir });
+  urls.hooks.revoke = (name) => pki.revoke(name as SignerName);
+  const tsa = await startTsaServer({ ltvSigner: pki.tsa });
+  const { revoke: _revoke, close: _close, ...info } = pki;
   project.provide("fixtureBaseUrl", urls.baseUrl);
   project.provide("tsaUrl", tsa.url);
+  project.provide("revocationPki", info);
   return async () => {
     await urls.close();
     await tsa.close();
+    await pki.close();
+    rmSync(crlDir, { recursive: true, force: true });
   };
 }
 
@@ -22,5 +34,6 @@ declare module "vitest" {
   export interface ProvidedContext {
     fixtureBaseUrl: string;
     tsaUrl: string;
+    revocationPki: RevocationPkiInfo;
   }
 }

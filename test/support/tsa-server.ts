@@ -17,6 +17,8 @@
  *   POST /tsa/bad-nonce      a token whose nonce differs from the request's
  *   POST /tsa/bad-imprint    a token for another imprint
  *   POST /tsa/bad-signature  a token whose TSTInfo was altered after signing
+ *   POST /tsa/ltv            (with `ltvSigner`) a token signed by a TSA certificate of the revocation
+ *                            PKI (revocation-pki.ts), carrying its chain: for B-LT/B-LTA tests
  *   GET  /tsa/ca.pem         the TSA's CA certificate (PEM), to verify tokens
  *   GET  /tsa/stats          JSON { requests: number } (requests answered so far)
  */
@@ -53,6 +55,8 @@ export interface TsaServer {
 
 interface TsaSigner {
   certDer: Uint8Array;
+  /** Certificates sent in the token (the signer's first). */
+  chainDer?: Uint8Array[];
   privateKey: CryptoKey;
   subject: Uint8Array;
   essAttribute: Uint8Array;
@@ -122,7 +126,7 @@ async function makeToken(signer: TsaSigner, req: ParsedRequest, serial: number, 
     contentType: OID.tstInfo,
     content: signedContent,
     contentDigest: await sha256(content),
-    certificates: req.certReq ? [signer.certDer] : [],
+    certificates: req.certReq ? (signer.chainDer ?? [signer.certDer]) : [],
     signerCertificate: signer.certDer,
     privateKey: signer.privateKey,
     extraSignedAttributes: [signer.essAttribute],
@@ -166,11 +170,21 @@ async function makeSigner(ca: { certificate: import("pkijs").Certificate; privat
   };
 }
 
-export async function startTsaServer(): Promise<TsaServer> {
+/** A TSA signer from PEM: an ECDSA P-256 PKCS#8 key and its chain (TSA certificate first). */
+async function signerFromPem(keyPem: string, chainPem: string): Promise<TsaSigner> {
+  const der = (pem: string) => Uint8Array.from(atob(pem.replace(/-----[^-]+-----|\s/g, "")), (c) => c.charCodeAt(0));
+  const chainDer = (chainPem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? []).map(der);
+  const certDer = chainDer[0]!;
+  const privateKey = await crypto.subtle.importKey("pkcs8", toArrayBuffer(der(keyPem)), { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
+  return { certDer, chainDer, privateKey, subject: certificateParts(certDer).subject, essAttribute: await signingCertificateV2Attribute(certDer) };
+}
+
+export async function startTsaServer(opts: { ltvSigner?: { keyPem: string; chainPem: string } } = {}): Promise<TsaServer> {
   const ca = await createRootCa({ keyType: "ECDSA", CN: "Signet Test TSA Root CA" });
   const signers = {
     ecdsa: await makeSigner(ca, "ECDSA"),
     rsa: await makeSigner(ca, "RSA"),
+    ltv: opts.ltvSigner ? await signerFromPem(opts.ltvSigner.keyPem, opts.ltvSigner.chainPem) : null,
   };
   let serial = 1000 + Math.floor(Math.random() * 1000);
   let answered = 0;
@@ -220,6 +234,7 @@ export async function startTsaServer(): Promise<TsaServer> {
         "/tsa/bad-nonce": [signers.ecdsa, "bad-nonce"],
         "/tsa/bad-imprint": [signers.ecdsa, "bad-imprint"],
         "/tsa/bad-signature": [signers.ecdsa, "bad-signature"],
+        ...(signers.ltv ? { "/tsa/ltv": [signers.ltv, "normal"] as [TsaSigner, Variant] } : {}),
       };
       const v = variants[path];
       if (!v) return reply(res, 404, "text/plain", "unknown TSA path");

@@ -17,6 +17,8 @@
  *   /text                    text/plain
  *   /small.pdf               the small PDF at the end of the redirect chains
  *   /headers                 the request headers as JSON (what the client sent)
+ *   /crl/<name>              a file of the revocation PKI's CRL folder (CRLs, the intermediate CA)
+ *   POST /pki/revoke/<name>  revokes a signer of the revocation PKI (revocation-pki.ts)
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -102,10 +104,30 @@ function send(res: ServerResponse, status: number, type: string, body: Buffer | 
   res.end(body);
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export interface FixtureHooks {
+  /** Folder served under /crl/ (plain file names only). */
+  crlDir?: string;
+  /** Revokes a signer of the revocation PKI. */
+  revoke?: (name: string) => Promise<void>;
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, hooks: FixtureHooks): Promise<void> {
   const u = new URL(req.url ?? "/", "http://fixture.invalid");
   const p = u.pathname;
   let m: RegExpMatchArray | null;
+
+  if ((m = p.match(/^\/crl\/([A-Za-z0-9][A-Za-z0-9._-]*)$/)) && hooks.crlDir) {
+    try {
+      const type = m[1]!.endsWith(".cer") ? "application/pkix-cert" : "application/pkix-crl";
+      return send(res, 200, type, await readFile(path.join(hooks.crlDir, m[1]!)));
+    } catch {
+      return send(res, 404, "text/plain", "no such file");
+    }
+  }
+  if ((m = p.match(/^\/pki\/revoke\/([a-z]+)$/)) && req.method === "POST" && hooks.revoke) {
+    await hooks.revoke(m[1]!);
+    return send(res, 200, "text/plain", "revoked\n");
+  }
 
   if ((m = p.match(/^\/(pdf|pdf-signed|docx)\/$/))) {
     const names = (await readdir(CORPUS_DIRS[m[1]!]!.dir)).filter((n) => !n.startsWith(".")).sort();
@@ -171,10 +193,12 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   return send(res, 404, "text/plain", "not found");
 }
 
-export async function startUrlFixtureServer(): Promise<{ baseUrl: string; close(): Promise<void> }> {
+export async function startUrlFixtureServer(
+  hooks: FixtureHooks = {},
+): Promise<{ baseUrl: string; hooks: FixtureHooks; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
+    handle(req, res, hooks).catch(() => {
       if (!res.headersSent) send(res, 500, "text/plain", "fixture error");
       else res.destroy();
     });
@@ -191,6 +215,7 @@ export async function startUrlFixtureServer(): Promise<{ baseUrl: string; close(
   if (addr === null || typeof addr === "string") throw new Error("fixture server has no TCP address");
   return {
     baseUrl: `http://127.0.0.1:${addr.port}`,
+    hooks,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
