@@ -14,6 +14,26 @@ export const LIMITS = {
   fetchTimeoutMs: 10_000,
   maxUrlsPerRequest: 20,
 
+  /**
+   * Revocation data (OCSP, CRLs) fetched for B-LT/B-LTA signing and for online verification
+   * (VERIFY_ONLINE_REVOCATION): addresses come from certificates, so they follow the document
+   * URL rules (SSRF checks, redirects, per-fetch timeout) plus these caps.
+   */
+  revocation: {
+    /** Bytes of one OCSP response. */
+    maxOcspBytes: 256 * 1024,
+    /** Bytes of one CRL (fetched or embedded). */
+    maxCrlBytes: 10 * 1024 * 1024,
+    /** Responders and CRL addresses asked per request (all certificates of all chains). */
+    maxFetches: 24,
+    /** Time for all revocation fetches of one request together. */
+    totalTimeoutMs: 20_000,
+    /** Certificates whose status is looked up per signature (chains of the signer and its time-stamps). */
+    maxCertificates: 24,
+    /** OCSP responses and CRLs read from one document (DSS, CMS attributes). */
+    maxEmbeddedItems: 256,
+  },
+
   /** Document type sniffing: the only ZIP parts it inflates are `_rels/.rels` and `[Content_Types].xml`. */
   sniff: {
     /** Compressed bytes of one inspected part. */

@@ -30,6 +30,8 @@ export interface FetchOptions extends UrlCheckOptions {
   maxRedirects: number;
   /** Accept header; defaults to `*\/*`. */
   accept?: string;
+  /** A POST body and its media type (OCSP requests); redirects are then not followed. */
+  post?: { body: Uint8Array; contentType: string };
   /** Injected fetch (tests, service bindings); defaults to the global fetch. */
   fetch?: typeof fetch;
 }
@@ -147,12 +149,20 @@ export async function fetchPublicResource(url: string, opts: FetchOptions): Prom
   const seconds = opts.timeoutMs % 1000 === 0 ? `${opts.timeoutMs / 1000} s` : `${opts.timeoutMs} ms`;
   try {
     for (let hop = 0; ; hop++) {
-      const init: RequestInit = {
-        method: "GET",
-        redirect: "manual",
-        headers: { "User-Agent": USER_AGENT, Accept: opts.accept ?? "*/*" },
-        signal,
-      };
+      const init: RequestInit = opts.post
+        ? {
+            method: "POST",
+            redirect: "manual",
+            headers: { "User-Agent": USER_AGENT, Accept: opts.accept ?? "*/*", "Content-Type": opts.post.contentType },
+            body: opts.post.body,
+            signal,
+          }
+        : {
+            method: "GET",
+            redirect: "manual",
+            headers: { "User-Agent": USER_AGENT, Accept: opts.accept ?? "*/*" },
+            signal,
+          };
       let res: Response;
       try {
         res = await raceAbort(opts.fetch ? opts.fetch(current.href, init) : fetch(current.href, init), signal);
@@ -169,7 +179,7 @@ export async function fetchPublicResource(url: string, opts: FetchOptions): Prom
             status: res.status,
           });
         }
-        if (hop >= opts.maxRedirects) {
+        if (hop >= opts.maxRedirects || opts.post) {
           throw new FetchFailed("fetch_failed", `The URL redirected more than ${opts.maxRedirects} times.`, {
             maxRedirects: opts.maxRedirects,
           });
