@@ -10,6 +10,9 @@ export interface Env {
   API_KEY_HASHES?: string;
   TSA_URL?: string;
   TSA_OPTIONAL?: string;
+  SIGNATURE_LEVEL?: string;
+  REVOCATION_OPTIONAL?: string;
+  VERIFY_ONLINE_REVOCATION?: string;
   ALLOW_PRIVATE_URLS?: string;
   VERIFY_REQUIRES_AUTH?: string;
   MAX_BODY_BYTES?: string;
@@ -33,6 +36,12 @@ export interface Config {
   apiKeyHashes: Uint8Array[];
   tsaUrl: string | null;
   tsaOptional: boolean;
+  /** SIGNATURE_LEVEL: the deployment's PAdES level (default B-T with a TSA, else B-B); null when the value is not a level. */
+  signatureLevel: SignatureLevel | null;
+  /** REVOCATION_OPTIONAL: missing validation data lowers B-LT/B-LTA to B-T with a warning instead of a 502. */
+  revocationOptional: boolean;
+  /** VERIFY_ONLINE_REVOCATION: /v1/verify also asks OCSP responders and CRL addresses (off: only the file's data). */
+  verifyOnlineRevocation: boolean;
   allowPrivateUrls: boolean;
   verifyRequiresAuth: boolean;
   maxBodyBytes: number;
@@ -47,6 +56,15 @@ export interface Config {
   rateLimitsEnabled: boolean;
 }
 
+export const SIGNATURE_LEVELS = ["B-B", "B-T", "B-LT", "B-LTA"] as const;
+export type SignatureLevel = (typeof SIGNATURE_LEVELS)[number];
+
+function parseLevel(v: string | undefined, fallback: SignatureLevel): SignatureLevel | null {
+  const t = (v ?? "").trim().toUpperCase();
+  if (!t) return fallback;
+  return (SIGNATURE_LEVELS as readonly string[]).includes(t) ? (t as SignatureLevel) : null;
+}
+
 const cache = new WeakMap<object, Config>();
 
 export function readConfig(env: Env): Config {
@@ -56,6 +74,9 @@ export function readConfig(env: Env): Config {
     apiKeyHashes: parseKeyHashes(env.API_KEY_HASHES ?? ""),
     tsaUrl: env.TSA_URL?.trim() || null,
     tsaOptional: isTrue(env.TSA_OPTIONAL),
+    signatureLevel: parseLevel(env.SIGNATURE_LEVEL, env.TSA_URL?.trim() ? "B-T" : "B-B"),
+    revocationOptional: isTrue(env.REVOCATION_OPTIONAL),
+    verifyOnlineRevocation: isTrue(env.VERIFY_ONLINE_REVOCATION),
     allowPrivateUrls: isTrue(env.ALLOW_PRIVATE_URLS),
     verifyRequiresAuth: isTrue(env.VERIFY_REQUIRES_AUTH),
     maxBodyBytes: positiveInt(env.MAX_BODY_BYTES, LIMITS.maxBodyBytes),

@@ -58,6 +58,12 @@ export class TsaFailed extends SignetError {
     super("tsa_failed", message);
   }
 }
+/** Validation data (OCSP, CRL) for a B-LT/B-LTA signature could not be obtained. */
+export class RevocationUnavailable extends SignetError {
+  constructor(message: string) {
+    super("revocation_unavailable", message);
+  }
+}
 /** Content is well-formed JSON but unusable (audit trail rules, strict fields...). */
 export class UnprocessableContent extends SignetError {}
 /** An eventId reused with a different request. */

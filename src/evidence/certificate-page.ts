@@ -22,6 +22,14 @@ import type { CertificateFonts, CertificatePageInput } from "./types";
 export type { CertificateFonts, CertificatePageInput } from "./types";
 
 // ---- page geometry (millimetres, origin top-left, as pdfme) ----
+/** What the certificate page says about the signature's level (the level asked for: it is drawn before signing). */
+const LEVEL_TEXT: Record<CertificatePageInput["level"], string> = {
+  "B-B": "PAdES baseline B-B",
+  "B-T": "PAdES baseline B-T (with an RFC 3161 time-stamp)",
+  "B-LT": "PAdES baseline B-LT (time-stamped, validation data embedded)",
+  "B-LTA": "PAdES baseline B-LTA (validation data and document time-stamp)",
+};
+
 const PAGE_W = 210;
 const PAGE_H = 297;
 const MARGIN_X = 15;
@@ -322,7 +330,7 @@ export async function renderCertificatePages(input: CertificatePageInput, fonts:
   first.rect(0, 0, PAGE_W, BAND_H_FIRST, COLOR.band);
   first.text({ x: MARGIN_X, y: 8.5, width: 130, lines: ["Signature certificate"], font: "bold", size: SIZE.title, color: COLOR.bandText, lineHeight: 1.2 });
   first.text({ x: MARGIN_X, y: 19.2, width: 130, lines: ["Audit trail and signing evidence recorded by Signet"], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2 });
-  const levelText = input.level === "B-T" ? "PAdES B-T \u00b7 time-stamped" : "PAdES B-B";
+  const levelText = input.level === "B-B" ? "PAdES B-B" : `PAdES ${input.level} \u00b7 time-stamped`;
   first.text({ x: PAGE_W - MARGIN_X - 50, y: 19.2, width: 50, lines: [levelText], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2, align: "right" });
 
   let y = BAND_H_FIRST + 6;
@@ -387,7 +395,7 @@ export async function renderCertificatePages(input: CertificatePageInput, fonts:
   keyValues(first, [
     { key: "Event ID", value: input.eventId, font: "mono", size: SIZE.mono, maxLines: 2, opaque: true },
     { key: "Signed at", value: signedAtText },
-    { key: "Signature", value: input.level === "B-T" ? "PAdES baseline B-T (with an RFC 3161 time-stamp)" : "PAdES baseline B-B" },
+    { key: "Signature", value: LEVEL_TEXT[input.level] },
   ], fullValueW);
   y += 3;
 

@@ -16,7 +16,7 @@ export interface CertificatePageInput {
   qrPayload: string;
   /** Printed in words beside the QR code when present. */
   reference?: string | null;
-  level: "B-B" | "B-T";
+  level: "B-B" | "B-T" | "B-LT" | "B-LTA";
 }
 
 /** TrueType font files (bytes). `mono` is used for hashes and ids; the regular font stands in when absent. */

@@ -99,6 +99,14 @@ export const SignRequest = z
       .refine((m) => jsonSize(m) <= REQUEST_LIMITS.maxMetadataJsonBytes, `metadata is larger than ${REQUEST_LIMITS.maxMetadataJsonBytes} bytes of JSON`)
       .optional(),
     certificate: CertificateOptions.optional(),
+    signature: z
+      .strictObject({
+        level: z.enum(["B-B", "B-T", "B-LT", "B-LTA"]).optional().openapi({
+          description:
+            "PAdES baseline level (ETSI EN 319 142-1) for this signature; default: the deployment's `SIGNATURE_LEVEL` (B-T with a time-stamp authority, else B-B). B-T and above need `TSA_URL` (else 422 `signature_level_unavailable`). B-LT adds the validation data (certificates, OCSP responses, CRLs) of every signature's signer and time-stamp chains in a DSS; B-LTA then a document time-stamp. Missing validation data: 502 `revocation_unavailable` unless `REVOCATION_OPTIONAL=true` (then B-T and a warning).",
+        }),
+      })
+      .optional(),
   })
   .openapi("SignRequest", {
     example: {
@@ -130,11 +138,16 @@ export const SignResponse = z
   .object({
     document: OutputDocument,
     signature: z.object({
-      level: z.enum(["B-B", "B-T"]),
+      level: z.enum(["B-B", "B-T", "B-LT", "B-LTA"]).openapi({
+        description: "The PAdES baseline level reached (lower than asked only with TSA_OPTIONAL/REVOCATION_OPTIONAL, said in `warnings`).",
+      }),
       fieldName: z.string(),
       signedAt: z.string(),
       certificateSha256: z.string(),
-      timestamp: TimestampInfo.nullable(),
+      timestamp: TimestampInfo.nullable().openapi({ description: "The signature time-stamp (B-T and above)." }),
+      documentTimestamp: TimestampInfo.nullable().openapi({
+        description: "B-LTA: the document time-stamp (`/SubFilter /ETSI.RFC3161`) over the signature and its validation data.",
+      }),
     }),
     eventId: z.string(),
     sha256: z.string().openapi({ description: "SHA-256 of the signed output PDF." }),

@@ -1,4 +1,4 @@
-import type { Config } from "../config";
+import type { Config, SignatureLevel } from "../config";
 import { buildCadesDetachedSignature } from "../cms/cades";
 import { loadSigningIdentity, type SigningIdentity } from "../cms/signing-identity";
 import { requestTimestamp } from "../cms/tsa";
@@ -22,7 +22,8 @@ import { convertDocxToPdf } from "./convert";
 import { inspectForSigning, type SigningInspection } from "../pdf/sign/inspect";
 import { signPdf } from "../pdf/sign/sign-pdf";
 import type { SigningEventStore } from "../store/signing-events";
-import { sha256, sha256Hex, toHex, utf8 } from "../util/bytes";
+import { sha256, sha256Hex, sha256Segments, toHex, utf8 } from "../util/bytes";
+import { extendToLongTerm } from "./long-term-signing";
 import { canonicalJson } from "../util/canonical-json";
 
 /**
@@ -37,6 +38,8 @@ export interface SignInput {
   eventId?: string;
   metadata?: Record<string, unknown>;
   certificate?: { enabled?: boolean; enable?: boolean; [k: string]: unknown };
+  /** The PAdES level asked for (default: the deployment's SIGNATURE_LEVEL). */
+  signature?: { level?: SignatureLevel };
 }
 
 export interface SignSecrets {
@@ -46,11 +49,13 @@ export interface SignSecrets {
 
 export interface SignResultFields {
   signature: {
-    level: "B-B" | "B-T";
+    level: SignatureLevel;
     fieldName: string;
     signedAt: string;
     certificateSha256: string;
     timestamp: null | { time: string; tsa: string | null; serialNumber: string };
+    /** B-LTA: the document time-stamp over the signature and its validation data. */
+    documentTimestamp: null | { time: string; tsa: string | null; serialNumber: string };
   };
   eventId: string;
   sha256: string;
@@ -88,6 +93,7 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     );
   }
   const identity = await signingIdentity(deps.secrets);
+  const level = requestedLevel(input, config);
 
   const doc = await loadDocument(input.document, {
     maxDocumentBytes: config.maxDocumentBytes,
@@ -159,14 +165,14 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
         auditTrail: input.auditTrail,
         qrPayload: verificationQrPayload(config.publicBaseUrl, reference),
         reference,
-        level: config.tsaUrl ? "B-T" : "B-B",
+        level,
       },
       await loadCertificateFonts(),
     );
   }
 
   let timestamp: SignResultFields["signature"]["timestamp"] = null;
-  const tsaUrl = config.tsaUrl;
+  const tsaUrl = level === "B-B" ? null : config.tsaUrl;
   const stampWith = tsaUrl
     ? async (signatureValue: Uint8Array) => {
         const stamp = await requestTimestamp({ url: tsaUrl, messageImprint: await sha256(signatureValue) });
@@ -197,23 +203,48 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     },
   });
 
+  let output = { segments: signed.segments, length: signed.length, sha256: signed.sha256 };
+  let reached: SignatureLevel = timestamp ? "B-T" : "B-B";
+  let documentTimestamp: SignResultFields["signature"]["documentTimestamp"] = null;
+  if ((level === "B-LT" || level === "B-LTA") && tsaUrl) {
+    if (reached === "B-B") {
+      warnings.push(`Without a signature time-stamp the signature cannot be raised to ${level}.`);
+    } else {
+      const extended = await extendToLongTerm({
+        segments: signed.segments,
+        fieldName: signed.fieldName,
+        level,
+        tsaUrl,
+        config,
+        selfHost: deps.selfHost,
+        timestampCapacity: (await placeholderCapacity(identity, tsaUrl)) + TIMESTAMP_MARGIN,
+      });
+      reached = extended.level;
+      documentTimestamp = extended.documentTimestamp;
+      warnings.push(...extended.warnings);
+      const length = extended.segments.reduce((n, s) => n + s.length, 0);
+      output = { segments: extended.segments, length, sha256: toHex(await sha256Segments(extended.segments)) };
+    }
+  }
+
   const fields: SignResultFields = {
     signature: {
-      level: timestamp ? "B-T" : "B-B",
+      level: reached,
       fieldName: signed.fieldName,
       signedAt: signedAt.toISOString(),
       certificateSha256: identity.signerCertSha256,
       timestamp,
+      documentTimestamp,
     },
     eventId,
-    sha256: signed.sha256,
+    sha256: output.sha256,
     reference,
     warnings,
   };
 
   // Record the event; keep the output for replays when the caller named the event.
-  const replayKey = input.eventId !== undefined ? `replays/${keyId}/${await sha256Hex(eventId)}/${signed.sha256}.pdf` : null;
-  if (replayKey) await store.putReplay(replayKey, signed.segments, signed.length);
+  const replayKey = input.eventId !== undefined ? `replays/${keyId}/${await sha256Hex(eventId)}/${output.sha256}.pdf` : null;
+  if (replayKey) await store.putReplay(replayKey, output.segments, output.length);
   const recorded = await store.insert({
     keyId,
     eventId,
@@ -221,7 +252,7 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     signerName: input.signer.name,
     signerEmail: input.signer.email,
     inputSha256,
-    outputSha256: signed.sha256,
+    outputSha256: output.sha256,
     replayKey,
     responseJson: JSON.stringify(fields),
     signedAt: fields.signature.signedAt,
@@ -234,7 +265,22 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     if (replay) return replay;
     throw new EventIdConflict(`eventId "${eventId}" was already used.`);
   }
-  return { ...fields, output: { segments: signed.segments, length: signed.length } };
+  return { ...fields, output: { segments: output.segments, length: output.length } };
+}
+
+/** The level asked for (request, else SIGNATURE_LEVEL); levels above B-B need a time-stamp authority. */
+function requestedLevel(input: SignInput, config: Config): SignatureLevel {
+  if (!input.signature?.level && config.signatureLevel === null) {
+    throw new ConfigurationError("SIGNATURE_LEVEL must be one of B-B, B-T, B-LT, B-LTA.");
+  }
+  const level = input.signature?.level ?? config.signatureLevel!;
+  if (level !== "B-B" && !config.tsaUrl) {
+    throw new UnprocessableContent(
+      "signature_level_unavailable",
+      `PAdES ${level} needs a signature time-stamp, and this deployment has no time-stamp authority (TSA_URL).`,
+    );
+  }
+  return level;
 }
 
 async function replayIfRecorded(
