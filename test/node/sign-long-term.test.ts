@@ -1,0 +1,217 @@
+/**
+ * PAdES B-LT and B-LTA through the real service (wrangler dev) with the test PKI of
+ * global-setup (openssl ocsp responder, CRLs on the fixture server, the /tsa/ltv authority),
+ * checked with tools that are not ours: openssl ocsp -respin, openssl crl -verify,
+ * openssl ts -verify over the document time-stamp's byte range, pdfsig, mutool, qpdf.
+ */
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startService, type RunningService } from "./support/service";
+import { nssDbTrusting, parsePdfsig, signatures, tool } from "./support/validators";
+
+const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
+const PDF = readFileSync(join(CORPUS, "pdf-plain/pdf20examples__Simple_PDF_2.0_file.pdf"));
+const work = mkdtempSync(join(tmpdir(), "signet-ltv-"));
+const pki = inject("revocationPki");
+const tsaUrl = `${inject("tsaUrl")}/ltv`;
+
+const services = new Map<string, RunningService>();
+afterAll(async () => {
+  for (const s of services.values()) await s.stop();
+});
+
+async function service(signer: "good" | "revoked" | "expired" | "revocable", extra: Record<string, string> = {}) {
+  const key = JSON.stringify([signer, extra]);
+  let svc = services.get(key);
+  if (!svc) {
+    const id = pki.signers[signer];
+    svc = await startService({ SIGNING_KEY: id.keyPem, SIGNING_CERT: id.chainPem, TSA_URL: tsaUrl, ALLOW_PRIVATE_URLS: "true", ...extra });
+    services.set(key, svc);
+  }
+  return svc;
+}
+
+export async function signWith(svc: RunningService, level: string | undefined, pdf: Uint8Array = PDF) {
+  const res = await fetch(`${svc.baseUrl}/v1/sign`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${svc.apiKey}` },
+    body: JSON.stringify({
+      document: { base64: Buffer.from(pdf).toString("base64") },
+      signer: { name: "Ada Lovelace", email: "ada@example.com" },
+      auditTrail: [{ type: "submit", timestamp: "2026-11-21T10:00:00Z" }],
+      ...(level ? { signature: { level } } : {}),
+    }),
+  });
+  const body = (await res.json()) as any;
+  return { status: res.status, body, pdf: res.status === 200 ? Buffer.from(body.document.base64.split(",")[1], "base64") : null };
+}
+
+/** The DSS of a file as qpdf sees it: stream data of Certs/OCSPs/CRLs and the VRI keys. */
+async function dssOf(file: string) {
+  const out = await tool("qpdf", ["--json=2", "--json-stream-data=inline", "--decode-level=generalized", file]);
+  const json = JSON.parse(out.out);
+  const objects: Record<string, any> = json.qpdf[1];
+  const obj = (ref: string) => objects[`obj:${ref}`];
+  const trailer = objects.trailer.value;
+  const catalog = obj(trailer["/Root"]).value;
+  const dssRef = catalog["/DSS"];
+  const dss = typeof dssRef === "string" ? obj(dssRef).value : dssRef;
+  const streams = (key: string) => ((dss[key] ?? []) as string[]).map((r) => Buffer.from(obj(r).stream.data, "base64"));
+  const vri = typeof dss["/VRI"] === "string" ? obj(dss["/VRI"]).value : dss["/VRI"];
+  return { certs: streams("/Certs"), ocsps: streams("/OCSPs"), crls: streams("/CRLs"), vriKeys: Object.keys(vri ?? {}).map((k) => k.slice(1)), catalog };
+}
+
+/** /Contents values (decoded, padding included) of the file's signature dictionaries, in file order. */
+function contentsValues(pdf: Buffer): Buffer[] {
+  const text = pdf.toString("latin1");
+  return [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)].map((m) => {
+    const a = Number(m[2]);
+    const c = Number(m[3]);
+    return Buffer.from(text.slice(a + 1, c - 1), "hex");
+  });
+}
+
+const files = { root: join(work, "root.pem"), intermediate: join(work, "intermediate.pem"), chain: join(work, "chain.pem") };
+beforeAll(() => {
+  writeFileSync(files.root, pki.rootPem);
+  writeFileSync(files.intermediate, pki.intermediatePem);
+  writeFileSync(files.chain, pki.intermediatePem + pki.rootPem);
+});
+
+describe("PAdES B-LTA signing", () => {
+  let pdf: Buffer;
+  let file: string;
+  let body: any;
+
+  beforeAll(async () => {
+    const svc = await service("good");
+    const r = await signWith(svc, "B-LTA");
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    body = r.body;
+    pdf = r.pdf!;
+    file = join(work, "lta.pdf");
+    writeFileSync(file, pdf);
+  }, 180_000);
+
+  it("answers level B-LTA with the signature and document time-stamps", () => {
+    expect(body.signature.level).toBe("B-LTA");
+    expect(body.signature.timestamp).not.toBeNull();
+    expect(body.signature.documentTimestamp).not.toBeNull();
+    expect(body.warnings).toEqual([]);
+  });
+
+  it("keys a VRI entry by the upper-case SHA-1 of each signature's /Contents", async () => {
+    const dss = await dssOf(file);
+    const [signature, docTimestamp] = contentsValues(pdf);
+    expect(dss.vriKeys).toContain(createHash("sha1").update(signature!).digest("hex").toUpperCase());
+    expect(dss.vriKeys).toContain(createHash("sha1").update(docTimestamp!).digest("hex").toUpperCase());
+  });
+
+  it("holds OCSP responses that openssl ocsp -respin verifies against their responder and issuer", async () => {
+    const dss = await dssOf(file);
+    expect(dss.ocsps.length).toBeGreaterThanOrEqual(2); // the signer's and the TSA's
+    const signer = join(work, "good.pem");
+    writeFileSync(signer, pki.signers.good.certPem);
+    const statuses: string[] = [];
+    for (const [i, der] of dss.ocsps.entries()) {
+      const resp = join(work, `ocsp-${i}.der`);
+      writeFileSync(resp, der);
+      const r = await tool("openssl", ["ocsp", "-respin", resp, "-issuer", files.intermediate, "-CAfile", files.root, "-verify_other", files.intermediate, "-resp_text"]);
+      expect(r.out, r.out).toContain("Response verify OK");
+      statuses.push(...[...r.out.matchAll(/Cert Status: (\w+)/g)].map((m) => m[1]!));
+    }
+    expect(statuses.every((s) => s === "good")).toBe(true);
+  });
+
+  it("holds CRLs that openssl crl -verify accepts", async () => {
+    const dss = await dssOf(file);
+    expect(dss.crls.length).toBeGreaterThanOrEqual(1); // the root's, for the intermediate
+    for (const [i, der] of dss.crls.entries()) {
+      const crl = join(work, `crl-${i}.der`);
+      writeFileSync(crl, der);
+      const r = await tool("openssl", ["crl", "-inform", "DER", "-in", crl, "-CAfile", files.chain, "-noout", "-verify"]);
+      expect(r.out).toMatch(/verify OK/);
+    }
+  });
+
+  it("holds every certificate of the signer's and the time-stamp authority's chains", async () => {
+    const dss = await dssOf(file);
+    const fingerprints = dss.certs.map((c) => createHash("sha256").update(c).digest("hex"));
+    const der = (pem: string) => Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ""), "base64");
+    for (const pem of [pki.signers.good.certPem, pki.intermediatePem, pki.rootPem, pki.tsa.certPem, pki.ocspResponderPem]) {
+      expect(fingerprints).toContain(createHash("sha256").update(der(pem)).digest("hex"));
+    }
+  });
+
+  it("has a document time-stamp that openssl ts -verify accepts over the file's byte range", async () => {
+    const sigs = signatures(pdf);
+    const last = sigs[sigs.length - 1]!;
+    const data = join(work, "doc-ts-data.bin");
+    const token = join(work, "doc-ts.tsr");
+    writeFileSync(data, last.signed);
+    writeFileSync(token, last.cms);
+    const r = await tool("openssl", ["ts", "-verify", "-data", data, "-in", token, "-token_in", "-CAfile", files.root, "-untrusted", files.intermediate]);
+    expect(r.out, r.out).toContain("Verification: OK");
+    expect(pdf.toString("latin1")).toMatch(/\/Type \/DocTimeStamp \/Filter \/Adobe\.PPKLite \/SubFilter \/ETSI\.RFC3161/);
+  });
+
+  it("is accepted by pdfsig, mutool sign -v and qpdf --check", async () => {
+    const db = await nssDbTrusting(pki.rootPem);
+    const pdfsig = parsePdfsig((await tool("pdfsig", ["-nssdir", db, file])).out);
+    expect(pdfsig[0]!.validation).toBe("Signature is Valid.");
+    // mutool checks the digest over the byte ranges (it has no trust store; it does not read
+    // document time-stamps): the signature is valid, followed by the DSS and time-stamp updates.
+    const mutool = await tool("mutool", ["sign", "-v", file]);
+    const first = mutool.out.split(/^Verifying signature/m)[1]!;
+    expect(first, mutool.out).toContain("The signature is valid but there have been edits since signing.");
+    expect(mutool.out).not.toMatch(/Signature error|Digest error/i);
+    const qpdf = await tool("qpdf", ["--check", file]);
+    expect(qpdf.code, qpdf.out).toBe(0);
+  });
+});
+
+describe("signature levels and what cannot be reached", () => {
+  it("B-LT adds the DSS but no document time-stamp", async () => {
+    const r = await signWith(await service("good"), "B-LT");
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.signature.level).toBe("B-LT");
+    expect(r.body.signature.documentTimestamp).toBeNull();
+    expect(r.pdf!.toString("latin1")).not.toContain("/DocTimeStamp");
+    expect(r.pdf!.toString("latin1")).toContain("/DSS");
+  });
+
+  it("SIGNATURE_LEVEL sets the deployment's default", async () => {
+    const r = await signWith(await service("good", { SIGNATURE_LEVEL: "B-LT" }), undefined);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.signature.level).toBe("B-LT");
+  });
+
+  it("a signer whose certificate names no responder is a 502 revocation_unavailable", async () => {
+    // The development identity of .dev.vars has no AIA and no CRL distribution point.
+    const svc = await startService({ TSA_URL: tsaUrl, ALLOW_PRIVATE_URLS: "true" });
+    services.set("dev", svc);
+    const r = await signWith(svc, "B-LT");
+    expect(r.status).toBe(502);
+    expect(r.body.code).toBe("revocation_unavailable");
+  });
+
+  it("with REVOCATION_OPTIONAL=true the same request gives B-T and says why", async () => {
+    const svc = await startService({ TSA_URL: tsaUrl, ALLOW_PRIVATE_URLS: "true", REVOCATION_OPTIONAL: "true" });
+    services.set("dev-optional", svc);
+    const r = await signWith(svc, "B-LTA");
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.signature.level).toBe("B-T");
+    expect(r.body.warnings.join(" ")).toMatch(/validation data/i);
+  });
+
+  it("a level above B-B without a time-stamp authority is a 422 signature_level_unavailable", async () => {
+    const svc = await startService({});
+    services.set("no-tsa", svc);
+    const r = await signWith(svc, "B-LT");
+    expect(r.status).toBe(422);
+    expect(r.body.code).toBe("signature_level_unavailable");
+  });
+});
