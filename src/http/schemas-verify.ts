@@ -43,6 +43,24 @@ const SignatureTimestamp = z
   })
   .openapi("SignatureTimestamp");
 
+const CertificateRevocationStatus = z
+  .object({
+    subject: z.string().openapi({ description: "The certificate's subject." }),
+    chain: z.enum(["signer", "timestamp"]).openapi({ description: "The signer's chain, or a time-stamp authority's (signature or document time-stamp)." }),
+    status: z.enum(["good", "revoked", "unknown"]).openapi({
+      description: "What the deciding OCSP response or CRL says; `unknown` when none speaks for the certificate (or the responder does not know it).",
+    }),
+    source: z.enum(["dss", "cms", "ocsp", "crl", "none"]).openapi({
+      description:
+        "Where the deciding data came from: the document's DSS, the CMS (the signature's or its time-stamp's `adbe-revocationInfoArchival` or `crls`), an OCSP responder or CRL asked now (`VERIFY_ONLINE_REVOCATION=true`), or nowhere.",
+    }),
+    thisUpdate: z.string().nullable().openapi({ description: "thisUpdate of the OCSP status or CRL." }),
+    nextUpdate: z.string().nullable().openapi({ description: "nextUpdate, when the data says when it will be renewed." }),
+    producedAt: z.string().nullable().openapi({ description: "When the OCSP response was signed (null for CRLs)." }),
+    revocationTime: z.string().nullable().openapi({ description: "When the certificate was revoked (status `revoked`)." }),
+  })
+  .openapi("CertificateRevocationStatus");
+
 export const VerifiedSigner = z
   .object({
     kind: z.enum(["signature", "timestamp"]).openapi({ description: "Document time-stamps (ETSI.RFC3161) are `timestamp`." }),
@@ -71,6 +89,35 @@ export const VerifiedSigner = z
     }),
     metadata: z.unknown().openapi({ description: "What Signet embedded with this signature; null for other tools." }),
     auditTrail: z.unknown().openapi({ description: "The audit trail Signet embedded with this signature; null for other tools." }),
+    level: z.enum(["B-B", "B-T", "B-LT", "B-LTA"]).nullable().openapi({
+      description:
+        "PAdES baseline level (ETSI EN 319 142-1): B-B, B-T (signature or later document time-stamp), B-LT (DSS with revocation data for every certificate of the signer's and its time-stamps' chains), B-LTA (and a document time-stamp over that data). Null for document time-stamps and for signatures that are not baseline PAdES (adbe.pkcs7.*, or a CMS outside the baseline profile).",
+    }),
+    indication: z.enum(["TOTAL_PASSED", "TOTAL_FAILED", "INDETERMINATE"]).nullable().openapi({
+      description:
+        "ETSI EN 319 102-1 validation result at the best proof of existence (the earliest valid signature or document time-stamp over the signature): revocation and expiry after that time do not fail the signature. Independent of `valid`, which keeps its meaning.",
+    }),
+    subIndication: z
+      .enum([
+        "FORMAT_FAILURE",
+        "HASH_FAILURE",
+        "SIG_CRYPTO_FAILURE",
+        "NO_SIGNING_CERTIFICATE_FOUND",
+        "NO_CERTIFICATE_CHAIN_FOUND",
+        "CHAIN_CONSTRAINTS_FAILURE",
+        "CRYPTO_CONSTRAINTS_FAILURE",
+        "CRYPTO_CONSTRAINTS_FAILURE_NO_POE",
+        "REVOKED_NO_POE",
+        "REVOKED_CA_NO_POE",
+        "OUT_OF_BOUNDS_NO_POE",
+        "NOT_YET_VALID",
+        "TRY_LATER",
+      ])
+      .nullable()
+      .openapi({ description: "Why the indication is not TOTAL_PASSED (docs/verify.md lists each); null with TOTAL_PASSED." }),
+    revocation: z.array(CertificateRevocationStatus).openapi({
+      description: "One entry per certificate of the signer's and time-stamp authorities' chains, below their roots.",
+    }),
   })
   .openapi("VerifiedSigner");
 

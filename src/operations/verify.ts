@@ -7,6 +7,7 @@ import { ConfigurationError } from "../errors";
 import type { PreDecodedValues } from "../input/base64";
 import { loadDocument, requireDocumentType } from "../input/document";
 import { UrlBudget } from "../input/safe-fetch";
+import { createRevocationFetcher } from "../cms/revocation/fetch";
 import type { VerifyReport } from "../pdf/verify/status";
 import { verifyPdf } from "../pdf/verify/verify-pdf";
 import { sha256Hex } from "../util/bytes";
@@ -45,7 +46,10 @@ export async function verifyDocument(input: VerifyInput, deps: VerifyDeps): Prom
     preDecoded: deps.preDecoded,
   });
   const pdf = requireDocumentType(doc, ["pdf"], "verify");
-  return verifyPdf(pdf.bytes, { trustAnchors: anchors });
+  const onlineRevocation = deps.config.verifyOnlineRevocation
+    ? createRevocationFetcher({ allowPrivateUrls: deps.config.allowPrivateUrls, timeoutMs: deps.config.fetchTimeoutMs, selfHost: deps.selfHost })
+    : undefined;
+  return verifyPdf(pdf.bytes, { trustAnchors: anchors, onlineRevocation });
 }
 
 export interface VerificationKey {

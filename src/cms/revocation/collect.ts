@@ -77,7 +77,7 @@ function uniquePush(list: Uint8Array[], seen: Set<string>, der: Uint8Array): voi
 }
 
 /** Fetches a status for `cert`: its OCSP responders first, then its CRLs. */
-async function fetchStatus(cert: ParsedCertificate, issuer: ParsedCertificate, fetcher: RevocationFetcher): Promise<{ finding: RevocationFinding | null; why: string }> {
+export async function fetchStatus(cert: ParsedCertificate, issuer: ParsedCertificate, fetcher: RevocationFetcher): Promise<{ finding: RevocationFinding | null; why: string }> {
   const pointers = revocationPointers(cert);
   const errors: string[] = [];
   for (const url of pointers.ocsp) {

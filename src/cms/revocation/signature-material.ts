@@ -13,6 +13,7 @@ import { CrlError, parseCrl } from "./crl";
 import { OcspError, parseOcspResponse } from "./ocsp";
 import { REVOCATION_OID } from "./pointers";
 import type { RevocationItem } from "./status";
+import { readTstInfo } from "../verify/timestamp";
 
 export interface SignedMaterial {
   signer: ParsedCertificate | null;
@@ -20,8 +21,9 @@ export interface SignedMaterial {
   revocation: RevocationItem[];
   /** Signature time-stamp tokens (unsigned attribute), for signatures; empty for tokens. */
   timestamps: SignedMaterial[];
-  /** genTime of a token (null for signatures). */
   eContentType: string;
+  /** A time-stamp token's genTime (null for signatures and unreadable tokens). */
+  genTime: Date | null;
 }
 
 const MAX_TOKENS = 4;
@@ -72,7 +74,15 @@ async function material(cms: Uint8Array, sd: SignedData, depth: number): Promise
     revocation: [],
     timestamps: [],
     eContentType: sd.eContentType,
+    genTime: null,
   };
+  if (sd.eContentType === OID.tstInfo && sd.eContent) {
+    try {
+      out.genTime = readTstInfo(sd.eContent).genTime;
+    } catch (err) {
+      if (!(err instanceof BerError || err instanceof RangeError)) throw err;
+    }
+  }
   try {
     await readItems(signedDataRevocation(cms), out.revocation);
   } catch (err) {

@@ -1,3 +1,5 @@
+import type { Indication, SubIndication } from "../../cms/verify/indication";
+
 /**
  * The vocabulary of PDF signature verification, in one place (as pyHanko's
  * `validation/status.py`): coverage levels, modification levels, what each
@@ -144,6 +146,23 @@ export interface TimestampSummary {
   trusted: boolean;
 }
 
+/** PAdES baseline levels (ETSI EN 319 142-1). */
+export type PadesLevel = "B-B" | "B-T" | "B-LT" | "B-LTA";
+
+/** The revocation status of one certificate of a signature's chains. */
+export interface RevocationReport {
+  subject: string;
+  /** The signer's chain, or a time-stamp authority's. */
+  chain: "signer" | "timestamp";
+  status: "good" | "revoked" | "unknown";
+  /** Where the deciding data came from: the DSS, the CMS, fetched now (ocsp, crl), or nowhere. */
+  source: "dss" | "cms" | "ocsp" | "crl" | "none";
+  thisUpdate: string | null;
+  nextUpdate: string | null;
+  producedAt: string | null;
+  revocationTime: string | null;
+}
+
 /** One entry of `signers` (interface.md). */
 export interface SignerReport {
   kind: SignatureKind;
@@ -168,6 +187,13 @@ export interface SignerReport {
   eventId: string | null;
   metadata: unknown;
   auditTrail: unknown;
+  /** PAdES baseline level; null for document time-stamps and signatures that are not baseline PAdES. */
+  level: PadesLevel | null;
+  /** ETSI EN 319 102-1 indication and sub-indication (validation at the best proof of existence). */
+  indication: Indication | null;
+  subIndication: SubIndication | null;
+  /** Revocation status of every certificate of the signer's and time-stamp authorities' chains (roots excluded). */
+  revocation: RevocationReport[];
 }
 
 export interface DocumentReport {

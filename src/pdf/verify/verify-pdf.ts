@@ -13,6 +13,8 @@ import { digestSegments, signedContent } from "./digest";
 import { certificationLevel, fieldLocks, lockCovers } from "./docmdp";
 import { findSignatureFields, type SignatureField } from "./fields";
 import { parsePdfDate } from "./pdf-date";
+import { assessLongTerm, type LongTermEntry } from "./long-term";
+import type { RevocationFetcher } from "../../cms/revocation/fetch";
 import { allValidSentence, lower, modificationSentence, sentence, signatureLabel, structureFailure } from "./reason";
 import {
   ALLOWED_CHANGES,
@@ -46,6 +48,8 @@ export interface VerifyPdfOptions {
   now?: Date;
   /** Lower (or raise) the reader's budgets. */
   limits?: Partial<PdfLimits>;
+  /** Also ask OCSP responders and CRL addresses now (VERIFY_ONLINE_REVOCATION). */
+  onlineRevocation?: RevocationFetcher;
 }
 
 interface Entry {
@@ -137,6 +141,11 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): P
 
   for (const e of entries) e.report = signerReport(reader, e);
   const reason = judge(reader, entries);
+  await assessLongTerm(reader, entries.map(longTermEntry), {
+    anchors: options.trustAnchors,
+    online: options.onlineRevocation,
+    now: options.now ?? new Date(),
+  });
   const signers = entries.map((e) => e.report);
   const lastSignature = [...signers].reverse().find((s) => s.kind === "signature") ?? signers[signers.length - 1] ?? null;
   const lastEvidence = [...entries].reverse().find((e) => e.evidence)?.evidence ?? null;
@@ -255,6 +264,27 @@ function mostSevere(changes: Change[]): Change | null {
 
 // ------------------------------------------------------------------ one signer
 
+/** What the long-term assessment (revocation, level, indication) reads of an entry. */
+function longTermEntry(e: Entry): LongTermEntry {
+  const problems = e.report.problems;
+  return {
+    report: e.report,
+    kind: e.kind,
+    subFilter: e.subFilter,
+    cms: e.range.contents,
+    hasClaimedTime: e.field.sig.has("M"),
+    signedEnd: e.range.signedEnd,
+    signedRevision: e.range.signedRevision ?? e.prefixRevision ?? null,
+    wellFormed:
+      structureFailure("", problems) === null &&
+      e.cms !== null &&
+      e.subFilter !== null &&
+      KNOWN_SUB_FILTERS.has(e.subFilter) &&
+      !problems.some((p) => p.severity === "error" && (p.code === PDF_PROBLEM.cmsUnreadable || p.code === "cms_malformed")),
+    modificationsAllowed: !e.disallowed && !problems.some((p) => p.code === PDF_PROBLEM.lockedFieldChanged || p.code === PDF_PROBLEM.certificationNotFirst),
+  };
+}
+
 function signerReport(reader: PdfReader, e: Entry): SignerReport {
   const sig = e.field.sig;
   const cms = e.cms;
@@ -310,6 +340,10 @@ function signerReport(reader: PdfReader, e: Entry): SignerReport {
     eventId: e.evidence?.eventId ?? null,
     metadata: e.evidence?.metadata ?? null,
     auditTrail: e.evidence?.auditTrail ?? null,
+    level: null,
+    indication: null,
+    subIndication: null,
+    revocation: [],
   };
 }
 

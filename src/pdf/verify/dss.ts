@@ -1,0 +1,83 @@
+/**
+ * Reading the Document Security Store (ISO 32000-2 §12.8.4.3) of the newest revision: its
+ * certificates, OCSP responses and CRLs, each with the revision that wrote it (so a document
+ * time-stamp can be said to cover it), and its VRI keys. Bounded; unreadable items are
+ * skipped (a DSS is unsigned data: it can only help, never count against a signature).
+ */
+import { CrlError, parseCrl } from "../../cms/revocation/crl";
+import { OcspError, parseOcspResponse } from "../../cms/revocation/ocsp";
+import type { RevocationItem } from "../../cms/revocation/status";
+import { type ParsedCertificate, tryParseCertificate } from "../../cms/verify/certificate";
+import { LIMITS } from "../../limits";
+import { PdfUnparseable } from "../../errors";
+import { isArray, isDict, isRef, isStream, type PdfRef, type PdfValue } from "../model";
+import { PdfBudgetExceeded, type PdfReader } from "../reader";
+
+export interface DssContents {
+  present: boolean;
+  certificates: { certificate: ParsedCertificate; revision: number }[];
+  /** Revocation items (origin `dss`), each with the revision that wrote it. */
+  revocation: { item: RevocationItem; revision: number }[];
+  /** VRI keys (upper-case hex SHA-1 of signatures' /Contents). */
+  vriKeys: string[];
+}
+
+/** The revision that wrote the object now at `num` (1 = the original file). */
+function writtenIn(reader: PdfReader, ref: PdfRef): number {
+  const n = reader.revisions.length;
+  const newest = reader.objectOffset(ref.num, n);
+  for (let k = 1; k <= n; k++) if (reader.objectOffset(ref.num, k) === newest) return k;
+  return n;
+}
+
+export async function readDss(reader: PdfReader): Promise<DssContents> {
+  const out: DssContents = { present: false, certificates: [], revocation: [], vriKeys: [] };
+  let dss: PdfValue | undefined;
+  try {
+    dss = reader.resolve(reader.catalog().get("DSS"));
+  } catch (e) {
+    if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
+    return out;
+  }
+  if (!isDict(dss)) return out;
+  out.present = true;
+  let budget = LIMITS.revocation.maxEmbeddedItems;
+  const streams = (key: string): { data: Uint8Array; revision: number }[] => {
+    const list = reader.resolve(dss.get(key));
+    if (!isArray(list)) return [];
+    const items: { data: Uint8Array; revision: number }[] = [];
+    for (const r of list) {
+      if (budget-- <= 0) break;
+      try {
+        const s = reader.resolve(r);
+        if (!isStream(s)) continue;
+        items.push({ data: reader.decodeStream(s), revision: isRef(r) ? writtenIn(reader, r) : reader.revisions.length });
+      } catch (e) {
+        if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
+      }
+    }
+    return items;
+  };
+  for (const { data, revision } of streams("Certs")) {
+    const certificate = await tryParseCertificate(data);
+    if (certificate) out.certificates.push({ certificate, revision });
+  }
+  for (const { data, revision } of streams("OCSPs")) {
+    try {
+      out.revocation.push({ item: { kind: "ocsp", response: await parseOcspResponse(data), origin: "dss" }, revision });
+    } catch (e) {
+      if (!(e instanceof OcspError)) throw e;
+    }
+  }
+  for (const { data, revision } of streams("CRLs")) {
+    if (data.length > LIMITS.revocation.maxCrlBytes) continue;
+    try {
+      out.revocation.push({ item: { kind: "crl", crl: parseCrl(data), origin: "dss" }, revision });
+    } catch (e) {
+      if (!(e instanceof CrlError)) throw e;
+    }
+  }
+  const vri = reader.resolve(dss.get("VRI"));
+  if (isDict(vri)) out.vriKeys = [...vri.map.keys()].slice(0, LIMITS.revocation.maxEmbeddedItems);
+  return out;
+}
