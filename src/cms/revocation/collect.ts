@@ -85,7 +85,7 @@ export async function fetchStatus(cert: ParsedCertificate, issuer: ParsedCertifi
       const nonce = crypto.getRandomValues(new Uint8Array(16));
       const body = await fetcher.ocsp(url, await encodeOcspRequest(cert, issuer, nonce));
       const response = await parseOcspResponse(body);
-      const findings = await findingsFor(cert, issuer, [{ kind: "ocsp", response, origin: "ocsp" }]);
+      const findings = (await findingsFor(cert, issuer, [{ kind: "ocsp", response, origin: "ocsp" }])).filter((f) => f.verified);
       if (findings.length && findings[0]!.status !== "unknown") return { finding: decisiveFinding(findings), why: "" };
       errors.push(findings.length ? "the OCSP responder does not know the certificate" : "the OCSP response does not verify or does not name the certificate");
     } catch (err) {
@@ -96,7 +96,7 @@ export async function fetchStatus(cert: ParsedCertificate, issuer: ParsedCertifi
   for (const url of pointers.crl) {
     try {
       const crl = parseCrl(await fetcher.get(url, LIMITS.revocation.maxCrlBytes));
-      const findings = await findingsFor(cert, issuer, [{ kind: "crl", crl, origin: "crl" }]);
+      const findings = (await findingsFor(cert, issuer, [{ kind: "crl", crl, origin: "crl" }])).filter((f) => f.verified);
       if (findings.length) return { finding: decisiveFinding(findings), why: "" };
       errors.push("the CRL is not signed by the certificate's issuer");
     } catch (err) {

@@ -4,7 +4,7 @@
  * to one finding. A revoked finding wins (earliest revocation time); otherwise the good
  * finding with the latest thisUpdate; an OCSP `unknown` only when nothing else speaks.
  */
-import type { ParsedCertificate } from "../verify/certificate";
+import { type ParsedCertificate, namesEqual } from "../verify/certificate";
 import { type Crl, crlIssuedBy, findCrlEntry } from "./crl";
 import { type CertStatus, type OcspResponse, findSingleResponse, verifyOcspSigner } from "./ocsp";
 
@@ -29,6 +29,12 @@ export interface RevocationFinding {
   responder: ParsedCertificate | null;
   /** The raw item (for the DSS and VRI entries a signer writes). */
   item: RevocationItem | null;
+  /**
+   * Signed by the certificate's issuer or a responder it authorised (RFC 6960 4.2.2.2). Data
+   * that names the certificate but fails this still counts as present for PAdES levels (a
+   * format question), never for its status.
+   */
+  verified: boolean;
 }
 
 export const NO_FINDING: RevocationFinding = {
@@ -42,6 +48,7 @@ export const NO_FINDING: RevocationFinding = {
   reason: null,
   responder: null,
   item: null,
+  verified: false,
 };
 
 /** Every finding the items give for `cert` (issued by `issuer`). */
@@ -57,7 +64,6 @@ export async function findingsFor(
       const single = await findSingleResponse(item.response, cert, issuer);
       if (!single) continue;
       const signer = await verifyOcspSigner(item.response, issuer, pool);
-      if (!signer.valid) continue;
       out.push({
         status: single.status,
         source: item.origin,
@@ -69,9 +75,11 @@ export async function findingsFor(
         reason: single.reason,
         responder: signer.responder === issuer ? null : signer.responder,
         item,
+        verified: signer.valid,
       });
     } else {
-      if (!(await crlIssuedBy(item.crl, issuer))) continue;
+      if (!namesEqual(item.crl.issuerDer, issuer.subjectDer)) continue;
+      const verified = await crlIssuedBy(item.crl, issuer);
       // A CRL speaks only for certificates it could list: those issued before its thisUpdate.
       const entry = findCrlEntry(item.crl, cert.serialNumber);
       out.push({
@@ -85,14 +93,16 @@ export async function findingsFor(
         reason: entry?.reason ?? null,
         responder: null,
         item,
+        verified,
       });
     }
   }
   return out;
 }
 
-/** One finding from many (see the module comment). */
-export function decisiveFinding(findings: readonly RevocationFinding[]): RevocationFinding {
+/** One finding from the verified ones (see the module comment). */
+export function decisiveFinding(all: readonly RevocationFinding[]): RevocationFinding {
+  const findings = all.filter((f) => f.verified);
   const revoked = findings.filter((f) => f.status === "revoked");
   if (revoked.length) return revoked.reduce((a, b) => ((b.revocationTime?.getTime() ?? 0) < (a.revocationTime?.getTime() ?? 0) ? b : a));
   const good = findings.filter((f) => f.status === "good");

@@ -68,7 +68,9 @@ export function etsiIndication(f: IndicationFacts): ValidationStatus {
   if (!f.signer || f.signingCertificateMismatch) return result("INDETERMINATE", "NO_SIGNING_CERTIFICATE_FOUND");
   if (f.intact === false) return result("TOTAL_FAILED", "HASH_FAILURE");
   if (f.signatureValid === false) return result("TOTAL_FAILED", "SIG_CRYPTO_FAILURE");
-  if (f.intact === null || f.signatureValid === null) return result("INDETERMINATE", "CRYPTO_CONSTRAINTS_FAILURE");
+  // A signature value that cannot be verified (an algorithm the validator does not implement) fails, as in EU DSS.
+  if (f.signatureValid === null) return result("TOTAL_FAILED", "SIG_CRYPTO_FAILURE");
+  if (f.intact === null) return result("INDETERMINATE", "CRYPTO_CONSTRAINTS_FAILURE");
   if (!f.modificationsAllowed) return result("TOTAL_FAILED", "FORMAT_FAILURE");
   // X.509 validation.
   if (!f.anchored) return result("INDETERMINATE", "NO_CERTIFICATE_CHAIN_FOUND");

@@ -10,7 +10,7 @@ import type { RevocationItem } from "../../cms/revocation/status";
 import { type ParsedCertificate, tryParseCertificate } from "../../cms/verify/certificate";
 import { LIMITS } from "../../limits";
 import { PdfUnparseable } from "../../errors";
-import { isArray, isDict, isRef, isStream, type PdfRef, type PdfValue } from "../model";
+import { type PdfDict, isArray, isDict, isRef, isStream, type PdfRef } from "../model";
 import { PdfBudgetExceeded, type PdfReader } from "../reader";
 
 export interface DssContents {
@@ -22,38 +22,57 @@ export interface DssContents {
   vriKeys: string[];
 }
 
-/** The revision that wrote the object now at `num` (1 = the original file). */
-function writtenIn(reader: PdfReader, ref: PdfRef): number {
-  const n = reader.revisions.length;
+/** The revision that wrote the object `ref` as seen in revision `n` (1 = the original file). */
+function writtenIn(reader: PdfReader, ref: PdfRef, n: number): number {
   const newest = reader.objectOffset(ref.num, n);
   for (let k = 1; k <= n; k++) if (reader.objectOffset(ref.num, k) === newest) return k;
   return n;
 }
 
+/**
+ * The DSS of every revision, newest first, items once each: a later update may rewrite the
+ * DSS without earlier entries (EU DSS reads them all too).
+ */
+function dssDictionaries(reader: PdfReader): { dss: PdfDict; revision: number }[] {
+  const out: { dss: PdfDict; revision: number }[] = [];
+  for (let k = reader.revisions.length; k >= 1 && out.length < MAX_DSS_REVISIONS; k--) {
+    try {
+      const dss = reader.resolve(reader.catalog(k).get("DSS"), k);
+      if (isDict(dss) && !out.some((o) => o.dss === dss)) out.push({ dss, revision: k });
+    } catch (e) {
+      if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
+    }
+  }
+  return out;
+}
+
+const MAX_DSS_REVISIONS = 16;
+
 export async function readDss(reader: PdfReader): Promise<DssContents> {
   const out: DssContents = { present: false, certificates: [], revocation: [], vriKeys: [] };
-  let dss: PdfValue | undefined;
-  try {
-    dss = reader.resolve(reader.catalog().get("DSS"));
-  } catch (e) {
-    if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
-    return out;
-  }
-  if (!isDict(dss)) return out;
+  const dictionaries = dssDictionaries(reader);
+  if (!dictionaries.length) return out;
   out.present = true;
   let budget = LIMITS.revocation.maxEmbeddedItems;
+  const seen = new Set<string>();
   const streams = (key: string): { data: Uint8Array; revision: number }[] => {
-    const list = reader.resolve(dss.get(key));
-    if (!isArray(list)) return [];
     const items: { data: Uint8Array; revision: number }[] = [];
-    for (const r of list) {
-      if (budget-- <= 0) break;
-      try {
-        const s = reader.resolve(r);
-        if (!isStream(s)) continue;
-        items.push({ data: reader.decodeStream(s), revision: isRef(r) ? writtenIn(reader, r) : reader.revisions.length });
-      } catch (e) {
-        if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
+    for (const { dss, revision } of dictionaries) {
+      const list = reader.resolve(dss.get(key), revision);
+      if (!isArray(list)) continue;
+      for (const r of list) {
+        if (isRef(r)) {
+          if (seen.has(`${r.num} ${r.gen}`)) continue;
+          seen.add(`${r.num} ${r.gen}`);
+        }
+        if (budget-- <= 0) break;
+        try {
+          const s = reader.resolve(r, revision);
+          if (!isStream(s)) continue;
+          items.push({ data: reader.decodeStream(s), revision: isRef(r) ? writtenIn(reader, r, revision) : revision });
+        } catch (e) {
+          if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
+        }
       }
     }
     return items;
@@ -77,7 +96,7 @@ export async function readDss(reader: PdfReader): Promise<DssContents> {
       if (!(e instanceof CrlError)) throw e;
     }
   }
-  const vri = reader.resolve(dss.get("VRI"));
+  const vri = reader.resolve(dictionaries[0]!.dss.get("VRI"));
   if (isDict(vri)) out.vriKeys = [...vri.map.keys()].slice(0, LIMITS.revocation.maxEmbeddedItems);
   return out;
 }

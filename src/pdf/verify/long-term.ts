@@ -24,6 +24,8 @@ import { type ParsedCertificate, summarizeCertificate, tryParseCertificate } fro
 import { type ValidationStatus, etsiIndication } from "../../cms/verify/indication";
 import { type CertificateRevocation, chainRevocation } from "../../cms/verify/revocation";
 import { OID } from "../../cms/oids";
+import { bytesEqual } from "../../cms/der";
+import { hashBytes } from "../../cms/verify/algorithms";
 import type { PdfReader } from "../reader";
 import { type DssContents, readDss } from "./dss";
 import type { PadesLevel, RevocationReport, SignerReport } from "./status";
@@ -44,6 +46,10 @@ export interface LongTermEntry {
   wellFormed: boolean;
   /** Later changes are within what the signature allows. */
   modificationsAllowed: boolean;
+  /** The signature dictionary's /Type (DocTimeStamp, Sig, or null when absent). */
+  dictionaryType: string | null;
+  /** The SHA-256 of the signed byte ranges (null when they cannot be read). */
+  signedDigest: () => Promise<Uint8Array | null>;
 }
 
 export interface LongTermOptions {
@@ -80,12 +86,13 @@ export async function assessLongTerm(reader: PdfReader, entries: readonly LongTe
     r.revocation = [...a.revocation, ...a.tokens.flatMap((t) => t.revocation)].map(revocationReport);
     const genTime = entry.kind === "timestamp" && r.signedAt && r.signedAtSource === "timestamp" ? new Date(r.signedAt) : null;
     const best = entry.kind === "timestamp" ? genTime : bestSignatureTime(a, assessed);
+    const enveloped = entry.cms && entry.kind === "signature" && entry.subFilter !== "adbe.pkcs7.sha1" ? await envelopedContentMismatch(entry) : false;
     const status: ValidationStatus = etsiIndication({
       wellFormed: entry.wellFormed && a.material !== null,
       modificationsAllowed: entry.modificationsAllowed,
       signer: a.material?.signer ?? null,
       signingCertificateMismatch: r.problems.some((p) => p.code === "signing_certificate_mismatch"),
-      intact: entry.cms ? r.intact : false,
+      intact: entry.cms ? r.intact && !enveloped : false,
       signatureValid: r.signatureValid,
       weakAlgorithm: r.problems.some((p) => p.code === WEAK_ERROR && p.severity === "error"),
       anchored: a.anchored,
@@ -179,6 +186,28 @@ function revocationReport(r: CertificateRevocation): RevocationReport {
   };
 }
 
+/**
+ * A detached signature's CMS that encapsulates content anyway: per RFC 5652 5.4 the
+ * message-digest is then over that content, and it signs the PDF only when that content is
+ * the signed byte ranges. True when it is not (EU DSS: TOTAL_FAILED), or when the
+ * message-digest does not match it.
+ */
+async function envelopedContentMismatch(entry: LongTermEntry): Promise<boolean> {
+  try {
+    const sd = await readSignedData(entry.cms!);
+    const si = sd.signerInfos[0];
+    if (!sd.eContent || !si) return false;
+    const digest = attributeValues(si.signedAttributes, OID.messageDigest)[0]?.[0]?.content;
+    const own = await hashBytes("SHA-256", sd.eContent);
+    const ranges = await entry.signedDigest();
+    if (!ranges || !bytesEqual(own, ranges)) return true;
+    if (digest && si.digestName) return !bytesEqual(digest, await hashBytes(si.digestName, sd.eContent));
+    return false;
+  } catch {
+    return false;
+  }
+}
+
 // ------------------------------------------------------------------ levels
 
 async function isBaselineB(entry: LongTermEntry): Promise<boolean> {
@@ -204,15 +233,20 @@ async function padesLevel(a: Assessed, all: readonly Assessed[], dss: DssContent
   const laterTimestamps = all.filter((d) => d.entry.kind === "timestamp" && d.entry.subFilter === "ETSI.RFC3161" && d.entry.signedEnd > entry.signedEnd);
   const hasT = (a.material?.timestamps.length ?? 0) > 0 || laterTimestamps.length > 0;
   if (!hasT) return "B-B";
-  // Every certificate of the signer's and signature time-stamps' chains has revocation data in the file.
-  const needed = [...a.revocation, ...a.tokens.flatMap((t) => t.revocation)].filter((r) => !r.noCheck);
+  // Every certificate of the signer's, its signature time-stamps' and the document time-stamps'
+  // chains (but the last time-stamp's, whose data a later extension adds) has revocation data in the file.
+  const docStamps = laterTimestamps.slice(0, -1).flatMap((d) => d.revocation);
+  const needed = [...a.revocation, ...a.tokens.flatMap((t) => t.revocation), ...docStamps].filter((r) => !r.noCheck);
   const ltData = dss.present && needed.length > 0 && needed.every((r) => r.embedded.length > 0);
   if (!ltData) return "B-T";
   const revisionOf = (item: RevocationItem | null): number => {
     if (!item || item.origin !== "dss") return 0; // in the CMS: covered by anything after the signature
     return dss.revocation.find((x) => x.item === item)?.revision ?? Infinity;
   };
+  // An archive time-stamp: a document time-stamp dictionary (not one typed /Sig). Whether it
+  // is valid is the indication's business, not the level's (EU DSS decides levels so too).
   const covering = laterTimestamps.some((d) => {
+    if (d.entry.dictionaryType === "Sig") return false;
     const rev = d.entry.signedRevision ?? 0;
     return needed.every((r) => r.embedded.some((f) => revisionOf(f.item) <= rev));
   });

@@ -141,7 +141,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): P
 
   for (const e of entries) e.report = signerReport(reader, e);
   const reason = judge(reader, entries);
-  await assessLongTerm(reader, entries.map(longTermEntry), {
+  await assessLongTerm(reader, entries.map((e) => longTermEntry(reader, e)), {
     anchors: options.trustAnchors,
     online: options.onlineRevocation,
     now: options.now ?? new Date(),
@@ -264,8 +264,13 @@ function mostSevere(changes: Change[]): Change | null {
 
 // ------------------------------------------------------------------ one signer
 
-/** What the long-term assessment (revocation, level, indication) reads of an entry. */
-function longTermEntry(e: Entry): LongTermEntry {
+/**
+ * What the long-term assessment (revocation, level, indication) reads of an entry. Which
+ * later changes fail the indication follows EU DSS's default policy: pages added or removed
+ * since the signed revision, a certification's DocMDP level broken, a locked field changed;
+ * other changes weigh on `valid` (interface.md's stricter rule), not on the indication.
+ */
+function longTermEntry(reader: PdfReader, e: Entry): LongTermEntry {
   const problems = e.report.problems;
   return {
     report: e.report,
@@ -281,8 +286,23 @@ function longTermEntry(e: Entry): LongTermEntry {
       e.subFilter !== null &&
       KNOWN_SUB_FILTERS.has(e.subFilter) &&
       !problems.some((p) => p.severity === "error" && (p.code === PDF_PROBLEM.cmsUnreadable || p.code === "cms_malformed")),
-    modificationsAllowed: !e.disallowed && !problems.some((p) => p.code === PDF_PROBLEM.lockedFieldChanged || p.code === PDF_PROBLEM.certificationNotFirst),
+    modificationsAllowed:
+      !pageCountChanged(reader, e.range.signedRevision) &&
+      !(e.disallowed && e.disallowed.rule !== null) &&
+      !problems.some((p) => p.code === PDF_PROBLEM.lockedFieldChanged),
+    dictionaryType: nameOf(reader.resolve(e.field.sig.get("Type"))),
+    signedDigest: async () => (e.range.ranges ? signedContent(reader.bytes, e.range.ranges).digest("SHA-256") : null),
   };
+}
+
+function pageCountChanged(reader: PdfReader, signedRevision: number | null): boolean {
+  if (signedRevision === null || signedRevision === reader.revisions.length) return false;
+  try {
+    return reader.pages(signedRevision).length !== reader.pages().length;
+  } catch (e) {
+    if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
+    return false;
+  }
 }
 
 function signerReport(reader: PdfReader, e: Entry): SignerReport {
