@@ -110,6 +110,7 @@ export const VerifiedSigner = z
         "REVOKED_NO_POE",
         "REVOKED_CA_NO_POE",
         "OUT_OF_BOUNDS_NO_POE",
+        "OUT_OF_BOUNDS_NOT_REVOKED",
         "NOT_YET_VALID",
         "TRY_LATER",
       ])

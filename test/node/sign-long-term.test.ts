@@ -8,46 +8,13 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startService, type RunningService } from "./support/service";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pki, serviceFor, signWith, stopServices } from "./support/long-term";
 import { nssDbTrusting, parsePdfsig, signatures, tool } from "./support/validators";
 
-const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
-const PDF = readFileSync(join(CORPUS, "pdf-plain/pdf20examples__Simple_PDF_2.0_file.pdf"));
 const work = mkdtempSync(join(tmpdir(), "signet-ltv-"));
-const pki = inject("revocationPki");
-const tsaUrl = `${inject("tsaUrl")}/ltv`;
-
-const services = new Map<string, RunningService>();
-afterAll(async () => {
-  for (const s of services.values()) await s.stop();
-});
-
-async function service(signer: "good" | "revoked" | "expired" | "revocable", extra: Record<string, string> = {}) {
-  const key = JSON.stringify([signer, extra]);
-  let svc = services.get(key);
-  if (!svc) {
-    const id = pki.signers[signer];
-    svc = await startService({ SIGNING_KEY: id.keyPem, SIGNING_CERT: id.chainPem, TSA_URL: tsaUrl, ALLOW_PRIVATE_URLS: "true", ...extra });
-    services.set(key, svc);
-  }
-  return svc;
-}
-
-export async function signWith(svc: RunningService, level: string | undefined, pdf: Uint8Array = PDF) {
-  const res = await fetch(`${svc.baseUrl}/v1/sign`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${svc.apiKey}` },
-    body: JSON.stringify({
-      document: { base64: Buffer.from(pdf).toString("base64") },
-      signer: { name: "Ada Lovelace", email: "ada@example.com" },
-      auditTrail: [{ type: "submit", timestamp: "2026-11-21T10:00:00Z" }],
-      ...(level ? { signature: { level } } : {}),
-    }),
-  });
-  const body = (await res.json()) as any;
-  return { status: res.status, body, pdf: res.status === 200 ? Buffer.from(body.document.base64.split(",")[1], "base64") : null };
-}
+afterAll(stopServices);
+const service = serviceFor;
 
 /** The DSS of a file as qpdf sees it: stream data of Certs/OCSPs/CRLs and the VRI keys. */
 async function dssOf(file: string) {
@@ -191,16 +158,14 @@ describe("signature levels and what cannot be reached", () => {
 
   it("a signer whose certificate names no responder is a 502 revocation_unavailable", async () => {
     // The development identity of .dev.vars has no AIA and no CRL distribution point.
-    const svc = await startService({ TSA_URL: tsaUrl, ALLOW_PRIVATE_URLS: "true" });
-    services.set("dev", svc);
+    const svc = await serviceFor("dev");
     const r = await signWith(svc, "B-LT");
     expect(r.status).toBe(502);
     expect(r.body.code).toBe("revocation_unavailable");
   });
 
   it("with REVOCATION_OPTIONAL=true the same request gives B-T and says why", async () => {
-    const svc = await startService({ TSA_URL: tsaUrl, ALLOW_PRIVATE_URLS: "true", REVOCATION_OPTIONAL: "true" });
-    services.set("dev-optional", svc);
+    const svc = await serviceFor("dev", { REVOCATION_OPTIONAL: "true" });
     const r = await signWith(svc, "B-LTA");
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.signature.level).toBe("B-T");
@@ -208,8 +173,7 @@ describe("signature levels and what cannot be reached", () => {
   });
 
   it("a level above B-B without a time-stamp authority is a 422 signature_level_unavailable", async () => {
-    const svc = await startService({});
-    services.set("no-tsa", svc);
+    const svc = await serviceFor("dev", { TSA_URL: "" });
     const r = await signWith(svc, "B-LT");
     expect(r.status).toBe(422);
     expect(r.body.code).toBe("signature_level_unavailable");

@@ -29,6 +29,7 @@ export type SubIndication =
   | "REVOKED_NO_POE"
   | "REVOKED_CA_NO_POE"
   | "OUT_OF_BOUNDS_NO_POE"
+  | "OUT_OF_BOUNDS_NOT_REVOKED"
   | "NOT_YET_VALID"
   | "TRY_LATER";
 
@@ -89,7 +90,10 @@ export function etsiIndication(f: IndicationFacts): ValidationStatus {
   }
   if (f.weakAlgorithm) return result("INDETERMINATE", "CRYPTO_CONSTRAINTS_FAILURE_NO_POE");
   for (const r of f.revocation) {
-    if (!validAt(r.certificate, best)) return result("INDETERMINATE", "OUT_OF_BOUNDS_NO_POE");
+    if (validAt(r.certificate, best)) continue;
+    // Expired before the proof of existence: status data issued after expiry still saying "good" is all that is known.
+    const after = r.finding.status === "good" && r.finding.thisUpdate && r.finding.thisUpdate.getTime() > r.certificate.notAfter.getTime();
+    return result("INDETERMINATE", after ? "OUT_OF_BOUNDS_NOT_REVOKED" : "OUT_OF_BOUNDS_NO_POE");
   }
   for (const r of f.revocation) {
     if (r.noCheck || r.finding.status === "revoked") continue;

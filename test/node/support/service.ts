@@ -16,6 +16,8 @@ export interface RunningService {
   pid: number | undefined;
   /** The local D1/R2 state of this service (`wrangler ... --persist-to`). */
   persistDir: string;
+  /** What wrangler dev printed so far (for failure messages). */
+  log(): string;
   stop(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export async function startService(extraVars: Record<string, string> = {}): Prom
     vars,
     pid: child.pid,
     persistDir: persist,
+    log: () => log,
     async stop() {
       if (child.exitCode === null && child.pid) {
         try {
