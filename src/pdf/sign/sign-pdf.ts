@@ -1,10 +1,11 @@
 import { PDFArray, PDFContext, PDFDocument, PDFName, PDFObjectCopier, PDFRef, PDFString, type PDFDict } from "pdf-lib";
 import { PdfUnparseable } from "../../errors";
-import { latin1Bytes, sha256, sha256Segments, toHex, utf8 } from "../../util/bytes";
+import { latin1Bytes, sha256Segments, toHex } from "../../util/bytes";
 import { PdfDict, PdfRef, PdfString, isArray, isRef, type PdfValue } from "../model";
 import type { PdfReader } from "../reader";
 import { serializePdfValue } from "../serialize";
 import { writeIncrementalUpdate, type UpdateObject } from "../writer/incremental";
+import { incrementalBase } from "./update-base";
 import { arrayOf, dictOf, nameTreeEntries, pdfText, type SigningInspection } from "./inspect";
 
 /**
@@ -191,26 +192,7 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
 
   // 8. Write the update with a placeholder, then fix the byte range and hash it.
   const original = reader.bytes;
-  const last = original[original.length - 1];
-  const trailerId = reader.trailer.get("ID");
-  const firstId = isArray(trailerId) && trailerId[0] instanceof PdfString ? trailerId[0].bytes : null;
-  const seed = await sha256(utf8(`${toHex(await sha256(original.subarray(0, Math.min(original.length, 65536))))}|${opts.signedAt.toISOString()}|${fieldName}`));
-  // /Info as the newest trailer has it: one written by an earlier update without /Info stays without.
-  const info = reader.revisions[reader.revisions.length - 1]!.trailer.get("Info");
-  const update = writeIncrementalUpdate(
-    {
-      fileLength: original.length,
-      endsWithEol: last === 0x0a || last === 0x0d,
-      prevXref: previousXref(reader),
-      offsetBase: reader.offsetBase,
-      size: reader.size,
-      useXrefStream: reader.usesXrefStreams,
-      root: catalogRef,
-      info: isRef(info) ? info : undefined,
-      id: [firstId ?? seed.subarray(0, 16), seed.subarray(16, 32)],
-    },
-    changed,
-  );
+  const update = writeIncrementalUpdate(await incrementalBase(reader, `${opts.signedAt.toISOString()}|${fieldName}`), changed);
   const sigStart = update.bodyOffsets.get(sigRef.objectNumber)!;
   const contentsStart = sigStart + sigHead.length - 1; // the "<"
   const contentsEnd = contentsStart + 1 + hexLength + 1; // past the ">"
@@ -239,17 +221,6 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
     pagesAdded: newPageRefs.length,
     pageCount: pages.length + newPageRefs.length,
   };
-}
-
-/**
- * Where our `/Prev` points: the last xref as written, or, when the reader had to
- * repair the file (a wrong `startxref`), the start of the section it actually found
- * (never the `trailer` keyword after a table); none when repair found no section.
- */
-function previousXref(reader: PdfReader): number | null {
-  const last = reader.revisions[reader.revisions.length - 1];
-  if (reader.recovered) return last && last.xrefOffset >= 0 ? last.xrefOffset - reader.offsetBase : null;
-  return reader.startxref >= 0 ? reader.startxref : null;
 }
 
 function patch(bytes: Uint8Array, at: number, text: string, width: number) {

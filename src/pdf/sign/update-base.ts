@@ -13,8 +13,9 @@ export async function incrementalBase(reader: PdfReader, seed: string): Promise<
   const last = original[original.length - 1];
   const trailerId = reader.trailer.get("ID");
   const firstId = isArray(trailerId) && trailerId[0] instanceof PdfString ? trailerId[0].bytes : null;
-  const digest = await sha256(utf8(`${toHex(await sha256(original.subarray(Math.max(0, original.length - 65536))))}|${seed}`));
-  const info = reader.trailer.get("Info");
+  const digest = await sha256(utf8(`${toHex(await sha256(original.subarray(0, Math.min(original.length, 65536))))}|${seed}`));
+  // /Info as the newest trailer has it: one written by an earlier update without /Info stays without.
+  const info = reader.revisions[reader.revisions.length - 1]!.trailer.get("Info");
   return {
     fileLength: original.length,
     endsWithEol: last === 0x0a || last === 0x0d,
@@ -30,10 +31,11 @@ export async function incrementalBase(reader: PdfReader, seed: string): Promise<
 
 /**
  * Where a new `/Prev` points: the last xref as written, or, when the reader had to repair
- * the file (a wrong `startxref`), the section it actually found.
+ * the file (a wrong `startxref`), the start of the section it actually found (never the
+ * `trailer` keyword after a table); none when repair found no section.
  */
 export function previousXref(reader: PdfReader): number | null {
   const last = reader.revisions[reader.revisions.length - 1];
-  if (reader.recovered && last && last.xrefOffset >= 0) return last.xrefOffset - reader.offsetBase;
+  if (reader.recovered) return last && last.xrefOffset >= 0 ? last.xrefOffset - reader.offsetBase : null;
   return reader.startxref >= 0 ? reader.startxref : null;
 }
