@@ -28,7 +28,11 @@ async function dssOf(file: string) {
   const dss = typeof dssRef === "string" ? obj(dssRef).value : dssRef;
   const streams = (key: string) => ((dss[key] ?? []) as string[]).map((r) => Buffer.from(obj(r).stream.data, "base64"));
   const vri = typeof dss["/VRI"] === "string" ? obj(dss["/VRI"]).value : dss["/VRI"];
-  return { certs: streams("/Certs"), ocsps: streams("/OCSPs"), crls: streams("/CRLs"), vriKeys: Object.keys(vri ?? {}).map((k) => k.slice(1)), catalog };
+  const vriEntry = (key: string) => {
+    const v = vri?.[`/${key}`];
+    return (typeof v === "string" ? obj(v).value : v) as Record<string, string[] | undefined>;
+  };
+  return { certs: streams("/Certs"), ocsps: streams("/OCSPs"), crls: streams("/CRLs"), vriKeys: Object.keys(vri ?? {}).map((k) => k.slice(1)), vriEntry, catalog };
 }
 
 /** /Contents values (decoded, padding included) of the file's signature dictionaries, in file order. */
@@ -75,6 +79,11 @@ describe("PAdES B-LTA signing", () => {
     const [signature, docTimestamp] = contentsValues(pdf);
     expect(dss.vriKeys).toContain(createHash("sha1").update(signature!).digest("hex").toUpperCase());
     expect(dss.vriKeys).toContain(createHash("sha1").update(docTimestamp!).digest("hex").toUpperCase());
+    // The signature's own entry names an OCSP response for the signer and one for the TSA, and the root's CRL.
+    const entry = dss.vriEntry(createHash("sha1").update(signature!).digest("hex").toUpperCase());
+    expect(entry["/OCSP"]).toHaveLength(2);
+    expect(entry["/CRL"]).toHaveLength(1);
+    expect(entry["/Cert"]!.length).toBeGreaterThanOrEqual(5);
   });
 
   it("holds OCSP responses that openssl ocsp -respin verifies against their responder and issuer", async () => {

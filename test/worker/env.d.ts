@@ -5,6 +5,8 @@ declare namespace Cloudflare {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     FIXTURE_BASE_URL: string;
     TEST_TSA_URL: string;
+    /** The revocation PKI of test/support/revocation-pki.ts (RevocationPkiInfo as JSON). */
+    TEST_REVOCATION_PKI: string;
     TEST_API_KEY: string;
     TEST_OTHER_API_KEY: string;
     [key: string]: unknown;

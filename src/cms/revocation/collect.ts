@@ -9,6 +9,7 @@ import { toHex } from "../der";
 import { LIMITS } from "../../limits";
 import { type ParsedCertificate, isSelfIssued, namesEqual, summarizeCertificate, tryParseCertificate } from "../verify/certificate";
 import { verifyCertificateSignature } from "../verify/signature";
+import { hashSync } from "../verify/algorithms";
 import { CrlError, parseCrl } from "./crl";
 import { type RevocationFetcher, RevocationFetchError } from "./fetch";
 import { OcspError, encodeOcspRequest, parseOcspResponse } from "./ocsp";
@@ -70,7 +71,8 @@ export async function completeChain(leaf: ParsedCertificate, pool: readonly Pars
 }
 
 function uniquePush(list: Uint8Array[], seen: Set<string>, der: Uint8Array): void {
-  const key = toHex(der.subarray(0, 32)) + ":" + der.length + ":" + toHex(der.subarray(der.length - 32));
+  // By content: two OCSP responses of one responder share their head and their tail (its certificate).
+  const key = toHex(hashSync("SHA-256", der));
   if (seen.has(key)) return;
   seen.add(key);
   list.push(der);
