@@ -32,6 +32,10 @@ export const LIMITS = {
     maxCertificates: 24,
     /** OCSP responses and CRLs read from one document (DSS, CMS attributes). */
     maxEmbeddedItems: 256,
+    /** Signature checks on revocation data (OCSP responses, CRLs) per document: many items may name one certificate. */
+    maxSignatureChecks: 512,
+    /** Candidate delegated responders tried for one OCSP response. */
+    maxResponderCandidates: 8,
   },
 
   /** Document type sniffing: the only ZIP parts it inflates are `_rels/.rels` and `[Content_Types].xml`. */

@@ -26,6 +26,7 @@ import {
 } from "../verify/ber";
 import { type ParsedCertificate, namesEqual, tryParseCertificate } from "../verify/certificate";
 import { digestFromAlgorithm, verifyCertificateSignature } from "../verify/signature";
+import { LIMITS } from "../../limits";
 import { REVOCATION_OID } from "./pointers";
 
 export type CertStatus = "good" | "revoked" | "unknown";
@@ -206,10 +207,12 @@ export async function verifyOcspSigner(resp: OcspResponse, issuer: ParsedCertifi
   let responder: ParsedCertificate | null = null;
   if (await responderMatches(resp, issuer)) responder = issuer;
   else {
+    let tries = LIMITS.revocation.maxResponderCandidates;
     for (const cand of [...resp.certificates, ...pool]) {
       if (!(await responderMatches(resp, cand))) continue;
       if (!namesEqual(cand.issuerDer, issuer.subjectDer)) continue;
       if (!(cand.extKeyUsage ?? []).includes(REVOCATION_OID.kpOcspSigning)) continue;
+      if (tries-- <= 0) break;
       const issued = await verifyCertificateSignature(cand.tbs, cand.signatureAlgorithm, cand.signatureValue, issuer.spki);
       if (issued.valid === true) {
         responder = cand;

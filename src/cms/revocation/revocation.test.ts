@@ -8,7 +8,7 @@ import { makeCert, makeKey, name, type TestKey } from "../verify/test-support";
 import { CrlError, parseCrl } from "./crl";
 import { OcspError, encodeOcspRequest, parseOcspResponse } from "./ocsp";
 import { REVOCATION_OID, revocationPointers } from "./pointers";
-import { decisiveFinding, findingsFor } from "./status";
+import { CheckBudget, decisiveFinding, findingsFor } from "./status";
 
 const bitString = (b: Uint8Array) => tlv(0x03, Uint8Array.of(0, ...b));
 const enumerated = (n: number) => tlv(0x0a, Uint8Array.of(n));
@@ -74,6 +74,14 @@ describe("OCSP responses", () => {
     expect(findings).toHaveLength(1);
     expect(findings[0]!.verified).toBe(false);
     expect(decisiveFinding(findings).source).toBe("none");
+  });
+
+  it("past the document's budget of signature checks, data stays unverified and decides nothing", async () => {
+    const p = await pki();
+    const good = await parseOcspResponse(await ocspResponse(p.leaf, p.ca, p.caKey, tlv(0x80, new Uint8Array()), p.caName));
+    const items = Array.from({ length: 5 }, () => ({ kind: "ocsp" as const, response: good, origin: "dss" as const }));
+    const findings = await findingsFor(p.leaf, p.ca, items, [], new CheckBudget(2));
+    expect(findings.map((f) => f.verified)).toEqual([true, true, false, false, false]);
   });
 
   it("requests carry a SHA-1 CertID and a nonce", async () => {

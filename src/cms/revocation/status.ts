@@ -4,6 +4,7 @@
  * to one finding. A revoked finding wins (earliest revocation time); otherwise the good
  * finding with the latest thisUpdate; an OCSP `unknown` only when nothing else speaks.
  */
+import { LIMITS } from "../../limits";
 import { type ParsedCertificate, namesEqual } from "../verify/certificate";
 import { type Crl, crlIssuedBy, findCrlEntry } from "./crl";
 import { type CertStatus, type OcspResponse, findSingleResponse, verifyOcspSigner } from "./ocsp";
@@ -51,19 +52,28 @@ export const NO_FINDING: RevocationFinding = {
   verified: false,
 };
 
-/** Every finding the items give for `cert` (issued by `issuer`). */
+/** Signature checks left for one document's revocation data (a hostile file may carry many items that name one certificate). */
+export class CheckBudget {
+  constructor(private left: number = LIMITS.revocation.maxSignatureChecks) {}
+  take(): boolean {
+    return this.left-- > 0;
+  }
+}
+
+/** Every finding the items give for `cert` (issued by `issuer`); past the budget, findings stay unverified. */
 export async function findingsFor(
   cert: ParsedCertificate,
   issuer: ParsedCertificate,
   items: readonly RevocationItem[],
   pool: readonly ParsedCertificate[] = [],
+  budget: CheckBudget = new CheckBudget(),
 ): Promise<RevocationFinding[]> {
   const out: RevocationFinding[] = [];
   for (const item of items) {
     if (item.kind === "ocsp") {
       const single = await findSingleResponse(item.response, cert, issuer);
       if (!single) continue;
-      const signer = await verifyOcspSigner(item.response, issuer, pool);
+      const signer = budget.take() ? await verifyOcspSigner(item.response, issuer, pool) : { valid: false, responder: null };
       out.push({
         status: single.status,
         source: item.origin,
@@ -79,7 +89,7 @@ export async function findingsFor(
       });
     } else {
       if (!namesEqual(item.crl.issuerDer, issuer.subjectDer)) continue;
-      const verified = await crlIssuedBy(item.crl, issuer);
+      const verified = budget.take() && (await crlIssuedBy(item.crl, issuer));
       // A CRL speaks only for certificates it could list: those issued before its thisUpdate.
       const entry = findCrlEntry(item.crl, cert.serialNumber);
       out.push({

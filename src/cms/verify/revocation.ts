@@ -7,7 +7,7 @@
 import { fetchStatus } from "../revocation/collect";
 import type { RevocationFetcher } from "../revocation/fetch";
 import { revocationPointers } from "../revocation/pointers";
-import { NO_FINDING, type RevocationFinding, type RevocationItem, decisiveFinding, findingsFor } from "../revocation/status";
+import { type CheckBudget, NO_FINDING, type RevocationFinding, type RevocationItem, decisiveFinding, findingsFor } from "../revocation/status";
 import { type ParsedCertificate, isSelfIssued } from "./certificate";
 
 export interface CertificateRevocation {
@@ -29,6 +29,8 @@ export interface ChainRevocationOptions {
   anchors: readonly ParsedCertificate[];
   /** Ask the certificates' responders now (VERIFY_ONLINE_REVOCATION). */
   online?: RevocationFetcher;
+  /** Signature checks on revocation data, shared by the whole document. */
+  budget: CheckBudget;
 }
 
 export async function chainRevocation(path: readonly ParsedCertificate[], chain: "signer" | "timestamp", opts: ChainRevocationOptions): Promise<CertificateRevocation[]> {
@@ -42,7 +44,7 @@ export async function chainRevocation(path: readonly ParsedCertificate[], chain:
       out.push({ certificate: cert, chain, finding: NO_FINDING, embedded: [], noCheck });
       continue;
     }
-    const embedded = await findingsFor(cert, issuer, opts.items, opts.pool);
+    const embedded = await findingsFor(cert, issuer, opts.items, opts.pool, opts.budget);
     const all = [...embedded];
     if (opts.online && !noCheck) {
       const fetched = await fetchStatus(cert, issuer, opts.online);

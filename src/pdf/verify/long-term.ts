@@ -17,7 +17,7 @@
  */
 import type { RevocationFetcher } from "../../cms/revocation/fetch";
 import { readSignedMaterial, type SignedMaterial } from "../../cms/revocation/signature-material";
-import type { RevocationItem } from "../../cms/revocation/status";
+import { CheckBudget, type RevocationItem } from "../../cms/revocation/status";
 import { attributeValues, readSignedData } from "../../cms/verify/cms";
 import { buildChain } from "../../cms/verify/chain";
 import { type ParsedCertificate, summarizeCertificate, tryParseCertificate } from "../../cms/verify/certificate";
@@ -78,7 +78,8 @@ export async function assessLongTerm(reader: PdfReader, entries: readonly LongTe
   const dssItems = dss.revocation.map((r) => r.item);
 
   const assessed: Assessed[] = [];
-  for (const entry of entries) assessed.push(await assessEntry(entry, dssCerts, dssItems, anchors, opts));
+  const budget = new CheckBudget();
+  for (const entry of entries) assessed.push(await assessEntry(entry, dssCerts, dssItems, anchors, opts, budget));
 
   for (const a of assessed) {
     const { entry } = a;
@@ -113,6 +114,7 @@ async function assessEntry(
   dssItems: RevocationItem[],
   anchors: ParsedCertificate[],
   opts: LongTermOptions,
+  budget: CheckBudget,
 ): Promise<Assessed> {
   const out: Assessed = { entry, material: null, signerPath: [], anchored: false, constraintProblem: false, revocation: [], tokens: [] };
   if (!entry.cms) return out;
@@ -127,7 +129,7 @@ async function assessEntry(
   out.signerPath = chain.path;
   out.anchored = chain.anchored;
   out.constraintProblem = chain.constraintProblem !== null;
-  const revOpts = { items, pool, anchors, online: opts.online };
+  const revOpts = { items, pool, anchors, online: opts.online, budget };
   out.revocation = await chainRevocation(chain.path, entry.kind === "signature" ? "signer" : "timestamp", revOpts);
   for (const token of material.timestamps) {
     const genTime = token.genTime;
