@@ -43,9 +43,9 @@ async function chainsOf(material: SignedMaterial, fetcher: RevocationFetcher): P
 }
 
 async function gatherFor(fieldName: string, contents: Uint8Array, fetcher: RevocationFetcher): Promise<SignatureValidationData | null> {
-  let end = contents.length;
-  while (end > 0 && contents[end - 1] === 0) end--;
-  const material = await readSignedMaterial(contents.subarray(0, end));
+  // The CMS reader stops at the end of the first element: the zero padding needs no trimming
+  // (and trimming zeros would cut a CMS whose last byte is 0x00).
+  const material = await readSignedMaterial(contents);
   if (!material?.signer) return null;
   return { fieldName, contents, data: await collectValidationData(await chainsOf(material, fetcher), fetcher) };
 }
