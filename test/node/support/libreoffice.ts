@@ -14,6 +14,12 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 const REPO = new URL("../../../", import.meta.url).pathname;
 const FONT_PACKAGES = join(REPO, "node_modules/@expo-google-fonts");
+/** The @expo-google-fonts packages the renderer ships a file of (src/render/fonts/files.json). */
+const SHIPPED_FONT_PACKAGES = new Set(
+  Object.values(JSON.parse(readFileSync(join(REPO, "src/render/fonts/files.json"), "utf8")) as Record<string, string>).flatMap(
+    (path) => /^node_modules\/@expo-google-fonts\/([^/]+)\//.exec(path)?.[1] ?? [],
+  ),
+);
 const OTHER_FONT_DIRS = [join(REPO, "node_modules/dejavu-fonts-ttf/ttf"), join(REPO, "src/render/fonts/vendor")];
 
 /** A conversion taking longer than this is killed (LibreOffice may hang on hostile files). */
@@ -43,9 +49,10 @@ const xmlEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").
 /** The fontconfig file text: our font directories and aliases first, then the system configuration. */
 export function fontsConfText(cacheDir: string): string {
   // Every font the renderer ships, so LibreOffice draws with the same files whatever the machine
-  // has installed (Droid Sans Fallback and DejaVu Sans are also Debian's, but not everywhere).
+  // has installed (Droid Sans Fallback and DejaVu Sans are also Debian's, but not everywhere); font
+  // packages installed only for tests (Noto Sans Devanagari for the shaping tests) stay hidden.
   const dirs = [
-    ...(existsSync(FONT_PACKAGES) ? readdirSync(FONT_PACKAGES).map((d) => join(FONT_PACKAGES, d)) : []),
+    ...(existsSync(FONT_PACKAGES) ? readdirSync(FONT_PACKAGES).filter((d) => SHIPPED_FONT_PACKAGES.has(d)).map((d) => join(FONT_PACKAGES, d)) : []),
     ...OTHER_FONT_DIRS.filter((d) => existsSync(d)),
   ];
   // binding="strong" + mode="prepend_first": the substitute wins over fontconfig's own metric
