@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "../test/node/support/libreoffice";
-import { compareWords, docPlaced, docRecall, POSITION_TOLERANCE_PT, totals, type DocResult } from "./lib/fidelity-compare";
+import { compareWords, corpusSets, docPlaced, docRecall, manifestOrder, POSITION_TOLERANCE_PT, setTable, totals, type DocResult } from "./lib/fidelity-compare";
 import { brokenGlyphs, GLYPH_CHECK_PAGES } from "./lib/fidelity-glyphs";
 import { writePair } from "./lib/fidelity-images";
 
@@ -26,6 +26,7 @@ const WORST_SHOWN = 5;
 const MIN_WORDS_TO_RANK = 20;
 
 const CORPUS = new URL("../../shared/corpus/docx/", import.meta.url).pathname;
+const MANIFEST = new URL("../../shared/corpus/MANIFEST.tsv", import.meta.url).pathname;
 const OUT = new URL("../bench/out/fidelity/", import.meta.url).pathname;
 const LO_CACHE = join(OUT, "lo-cache");
 const SIGNET_OUT = join(OUT, "signet");
@@ -204,6 +205,9 @@ const summary = [
   renderTimes.length ? `Signet render time: median ${renderTimes[Math.floor(renderTimes.length / 2)]!.toFixed(0)} ms, max ${renderTimes.at(-1)!.toFixed(0)} ms (Node, first render of each document)` : "",
 ].filter(Boolean);
 
+// The issue's table: the documents the renderer was tuned on and those that came after them.
+const sets = setTable(corpusSets(results, manifestOrder(readFileSync(MANIFEST, "utf8"))));
+
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const lines = [
   `# Fidelity: Signet against LibreOffice`,
@@ -211,6 +215,8 @@ const lines = [
   `${new Date().toISOString()}; method in DEVELOPERS.md. Targets (issue 5): no errors, recall ≥ 98 %, equal pages ≥ 80 %, ≥ 70 % of words within ${POSITION_TOLERANCE_PT} pt.`,
   ``,
   ...summary.map((s) => `- ${s}`),
+  ``,
+  ...sets,
   ``,
   `Worst ${worst.length} (side by side, Signet left, LibreOffice right): ${worst.map((d) => `[${d.name}](pairs${suffix}/${d.name.replace(/\.docx$/, ".png")})`).join(", ")}`,
   ``,
@@ -226,4 +232,5 @@ const lines = [
 writeFileSync(join(OUT, `report${suffix}.md`), lines.join("\n"));
 writeFileSync(join(OUT, `results${suffix}.json`), JSON.stringify({ totals: t, results }, null, 1));
 console.log(summary.join("\n"));
+console.log(sets.join("\n"));
 console.log(`report: ${join(OUT, `report${suffix}.md`)}`);

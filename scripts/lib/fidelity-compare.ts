@@ -120,3 +120,72 @@ export function totals(results: DocResult[]): Totals {
     withBrokenGlyphs: results.filter((d) => !d.error && (d.brokenGlyphs ?? 0) > 0).length,
   };
 }
+
+/** The measures of the fidelity issue's table for one set of documents. */
+export interface SetMeasures {
+  documents: number;
+  meanRecall: number;
+  /** Share of documents with as many pages as LibreOffice's. */
+  equalPages: number;
+  /** All placed words / all LibreOffice words (long documents weigh more). */
+  placedShare: number;
+  /** Mean and median of the documents' own shares of words within the tolerance. */
+  meanDocPlaced: number;
+  medianDocPlaced: number;
+  /** Documents with at least 90 % of their words in place. */
+  docsNinetyPlaced: number;
+}
+
+export function setMeasures(results: DocResult[]): SetMeasures {
+  const measured = results.filter((d) => !d.referenceError);
+  const t = totals(measured);
+  const placed = measured.map(docPlaced).sort((a, b) => a - b);
+  const mid = placed.length >> 1;
+  return {
+    documents: measured.length,
+    meanRecall: t.meanRecall,
+    equalPages: share(t.equalPageCount, measured.length),
+    placedShare: t.placedShare,
+    meanDocPlaced: placed.length ? placed.reduce((a, b) => a + b, 0) / placed.length : 0,
+    medianDocPlaced: placed.length ? (placed.length % 2 ? placed[mid]! : (placed[mid - 1]! + placed[mid]!) / 2) : 0,
+    docsNinetyPlaced: placed.filter((p) => p >= 0.9).length,
+  };
+}
+
+/**
+ * The corpus's sets, by MANIFEST.tsv order: the first 77 documents are those the renderer was tuned
+ * on, the rest came later from other projects (the fidelity issue reports them apart).
+ */
+export const TUNED_SET_SIZE = 77;
+
+/** Document names in MANIFEST.tsv's order (its first column, without "docx/"). */
+export function manifestOrder(manifestTsv: string): string[] {
+  return manifestTsv
+    .split("\n")
+    .slice(1)
+    .map((line) => line.split("\t")[0]!.replace(/^docx\//, ""))
+    .filter(Boolean);
+}
+
+export function corpusSets(results: DocResult[], manifestOrder: string[]): { name: string; results: DocResult[] }[] {
+  const rank = new Map(manifestOrder.map((n, i) => [n, i]));
+  const tuned = results.filter((d) => (rank.get(d.name) ?? Infinity) < TUNED_SET_SIZE);
+  const later = results.filter((d) => !tuned.includes(d));
+  return [
+    { name: `first ${TUNED_SET_SIZE} (tuned on)`, results: tuned },
+    { name: `the ${later.length} after them`, results: later },
+  ];
+}
+
+/** The issue's table: one Markdown row per set. */
+export function setTable(sets: { name: string; results: DocResult[] }[]): string[] {
+  const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+  return [
+    `| set | documents | word recall (mean) | equal pages | words within ${POSITION_TOLERANCE_PT} pt (all words) | per-document mean within ${POSITION_TOLERANCE_PT} pt (median) | documents with ≥ 90 % in place |`,
+    `|---|---|---|---|---|---|---|`,
+    ...sets.map(({ name, results }) => {
+      const m = setMeasures(results);
+      return `| ${name} | ${m.documents === results.length ? m.documents : `${m.documents} of ${results.length}`} | ${pct(m.meanRecall)} | ${pct(m.equalPages)} | ${pct(m.placedShare)} | ${pct(m.meanDocPlaced)} (${pct(m.medianDocPlaced)}) | ${m.docsNinetyPlaced} |`;
+    }),
+  ];
+}

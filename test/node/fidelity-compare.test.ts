@@ -4,7 +4,7 @@
  */
 import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { compareWords, docPlaced, docRecall, totals, type DocResult } from "../../scripts/lib/fidelity-compare";
+import { compareWords, corpusSets, docPlaced, docRecall, manifestOrder, setMeasures, totals, type DocResult } from "../../scripts/lib/fidelity-compare";
 import { encodePng, parsePpm, sideBySide, type Rgb } from "../../scripts/lib/fidelity-images";
 import type { PageWords, Word } from "./support/libreoffice";
 
@@ -99,5 +99,33 @@ describe("side-by-side images", () => {
     expect(px(5, 1)).toEqual([0, 0, 255]);
     expect(px(5, 4)).toEqual([0, 0, 255]);
     expect(px(1, 4)).toEqual([0x90, 0x90, 0x90]); // below the shorter image: background
+  });
+});
+
+describe("setMeasures and the corpus sets", () => {
+  const doc = (name: string, words: number, placed: number, pages = [1, 1], extra: Partial<DocResult> = {}): DocResult => ({
+    name,
+    cmp: { words, recalled: words, placed, pagesReference: pages[0]!, pagesOurs: pages[1]! },
+    ...extra,
+  });
+
+  it("gives the issue's columns: pooled and per-document shares, their median, documents with 90 % in place", () => {
+    const m = setMeasures([doc("a", 100, 100), doc("b", 300, 30, [2, 3]), doc("c", 100, 95), doc("x", 5, 0, [1, 1], { referenceError: "LibreOffice failed" })]);
+    expect(m.documents).toBe(3);
+    expect(m.equalPages).toBeCloseTo(2 / 3);
+    expect(m.placedShare).toBeCloseTo(225 / 500);
+    expect(m.meanDocPlaced).toBeCloseTo((1 + 0.1 + 0.95) / 3);
+    expect(m.medianDocPlaced).toBeCloseTo(0.95);
+    expect(m.docsNinetyPlaced).toBe(2);
+  });
+
+  it("splits the corpus by MANIFEST order: the first 77 documents, then the rest", () => {
+    const names = Array.from({ length: 80 }, (_, i) => `d${i}.docx`);
+    const manifest = `relative_path\tsource\n${names.map((n) => `docx/${n}\trepo`).join("\n")}\n`;
+    const order = manifestOrder(manifest);
+    expect(order).toHaveLength(80);
+    const [tuned, later] = corpusSets([...names].reverse().map((n) => doc(n, 10, 10)), order);
+    expect(tuned!.results.map((d) => d.name).sort()).toEqual(names.slice(0, 77).sort());
+    expect(later!.results.map((d) => d.name).sort()).toEqual(names.slice(77).sort());
   });
 });
