@@ -158,13 +158,12 @@ export function setMeasures(results: DocResult[]): SetMeasures {
  */
 export const TUNED_SET_SIZE = 77;
 
-/** Document names in MANIFEST.tsv's order (its first column, without "docx/"). */
+/** The DOCX documents in MANIFEST.tsv's order (rows of its first column under docx/, without it). */
 export function manifestOrder(manifestTsv: string): string[] {
   return manifestTsv
     .split("\n")
     .slice(1)
-    .map((line) => line.split("\t")[0]!.replace(/^docx\//, ""))
-    .filter(Boolean);
+    .flatMap((line) => /^docx\/([^\t]+)/.exec(line)?.[1] ?? []);
 }
 
 export function corpusSets(results: DocResult[], manifestOrder: string[]): { name: string; results: DocResult[] }[] {

@@ -121,7 +121,7 @@ describe("setMeasures and the corpus sets", () => {
 
   it("splits the corpus by MANIFEST order: the first 77 documents, then the rest", () => {
     const names = Array.from({ length: 80 }, (_, i) => `d${i}.docx`);
-    const manifest = `relative_path\tsource\n${names.map((n) => `docx/${n}\trepo`).join("\n")}\n`;
+    const manifest = `relative_path\tsource\npdf/a.pdf\trepo\n${names.map((n) => `docx/${n}\trepo`).join("\n")}\n`;
     const order = manifestOrder(manifest);
     expect(order).toHaveLength(80);
     const [tuned, later] = corpusSets([...names].reverse().map((n) => doc(n, 10, 10)), order);
