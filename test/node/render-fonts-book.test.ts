@@ -62,7 +62,7 @@ describe("font catalog", () => {
         expect(path, `${id} ${b} ${i}`).not.toBeNull();
         expect((await readFile(path!)).byteLength).toBeGreaterThan(10_000);
       }
-    expect(NODE_FONT_PACKAGE_PATHS.size).toBe(7 * 4 + 5 * 2 + 2);
+    expect(NODE_FONT_PACKAGE_PATHS.size).toBe(10 * 4 + 4 * 2 + 2);
   });
 
   it("maps Office families to their metric-compatible substitutes", () => {
@@ -77,26 +77,25 @@ describe("font catalog", () => {
     expect(substituteFamily("Verdana")).toBe("NotoSans");
   });
 
-  it("maps unknown families through the font table: family class, PANOSE (not the alt name, not the pitch)", () => {
+  it("maps unknown families as fontconfig does, by name only: not by the font table's class, PANOSE, pitch or alt name", () => {
     const table = new Map<string, FontTableEntry>([
       ["Corporate Sans", { name: "Corporate Sans", altName: "Arial" }],
       ["Typewriter X", { name: "Typewriter X", pitch: "fixed", family: "auto" }],
       ["Old Style", { name: "Old Style", family: "roman" }],
+      ["Times New Roman Bold", { name: "Times New Roman Bold", altName: "Times New Roman", family: "roman" }],
       ["Panose Serif", { name: "Panose Serif", panose: "02040503050406030204" }],
-      ["Panose Sans", { name: "Panose Sans", panose: "020B0604020202020204" }],
       ["Panose Mono", { name: "Panose Mono", panose: "02070309020205020404" }],
     ]);
-    // LibreOffice ignores the alternate name: an unknown family comes out in Noto Sans.
-    expect(substituteFamily("Corporate Sans", table)).toBe("NotoSans");
-    // LibreOffice 7.4 ignores fixed pitch and a monospaced PANOSE (Noto Sans); Consolas, known by
-    // name, is Noto Sans Mono (render-spacing-libreoffice.test.ts measures both).
-    expect(substituteFamily("Typewriter X", table)).toBe("NotoSans");
-    expect(substituteFamily("Consolas")).toBe("NotoSansMono");
-    expect(substituteFamily("Old Style", table)).toBe("NotoSerif");
-    expect(substituteFamily("Panose Serif", table)).toBe("NotoSerif");
-    expect(substituteFamily("Panose Sans", table)).toBe("NotoSans");
-    expect(substituteFamily("Panose Mono", table)).toBe("NotoSans");
-    expect(substituteFamily("Never Heard Of", table)).toBe("NotoSans");
+    // LibreOffice 7.4 asks fontconfig with the name alone (render-fonts-libreoffice.test.ts measures these).
+    for (const name of ["Corporate Sans", "Typewriter X", "Old Style", "Times New Roman Bold", "Panose Serif", "Panose Mono", "Never Heard Of"])
+      expect(substituteFamily(name, table), name).toBe("NotoSans");
+    // fontconfig's generics (45-latin.conf): serif names → Noto Serif, monospace names → Noto Sans Mono.
+    for (const name of ["Georgia", "Garamond", "Constantia", "Palatino Linotype"]) expect(substituteFamily(name), name).toBe("NotoSerif");
+    for (const name of ["Consolas", "Andale Mono"]) expect(substituteFamily(name), name).toBe("NotoSansMono");
+    for (const name of ["Verdana", "Tahoma", "Segoe UI", "Book Antiqua", "Helvetica Neue", "Lucida Console"]) expect(substituteFamily(name), name).toBe("NotoSans");
+    // DejaVu by its names and the Bitstream Vera ones (57-dejavu-*.conf).
+    expect(substituteFamily("DejaVu Serif")).toBe("DejaVuSerif");
+    expect(substituteFamily("Bitstream Vera Sans Mono")).toBe("DejaVuSansMono");
   });
 });
 
@@ -157,15 +156,17 @@ describe("loadFontBook", () => {
     const text = "Contract שלום договор مرحبا 中";
     const book = await loadFontBook(model([para([{ text, style: style("Calibri") }])]), src);
     expect(src.asked).toEqual(
-      expect.arrayContaining(["Carlito-Regular.ttf", "NotoSansHebrew-Regular.ttf", "DejaVuSans-Regular.ttf", "DroidSansFallback-Regular.ttf"]),
+      expect.arrayContaining(["Carlito-Regular.ttf", "DejaVuSans-Regular.ttf", "DroidSansFallback-Regular.ttf"]),
     );
+    // DejaVu Sans, sans-serif's second face, has the Hebrew too: Noto Sans Hebrew is not needed.
+    expect(src.asked).not.toContain("NotoSansHebrew-Regular.ttf");
     const pieces = book.split(text, { family: "Calibri", bold: false, italic: false });
     expect(pieces.map((p) => p.text).join("")).toBe(text);
     const faceOf = (s: string) => pieces.find((p) => p.text.includes(s))!.face.id;
     expect(faceOf("Contract")).toBe("Carlito-Regular");
     expect(faceOf("договор")).toBe("Carlito-Regular"); // Carlito has Cyrillic
-    expect(faceOf("שלום")).toBe("NotoSansHebrew-Regular");
-    // Arabic script in DejaVu Sans and Han in Droid Sans Fallback, as LibreOffice draws them on Debian.
+    // Hebrew and Arabic script in DejaVu Sans, Han in Droid Sans Fallback, as LibreOffice draws them on Debian.
+    expect(faceOf("שלום")).toBe("DejaVuSans-Regular");
     expect(faceOf("مرحبا")).toBe("DejaVuSans-Regular");
     expect(faceOf("中")).toBe("DroidSansFallback-Regular");
     for (const p of pieces) for (const ch of p.text.replace(/\s/g, "")) expect(p.face.covers(ch.codePointAt(0)!), ch).toBe(true);

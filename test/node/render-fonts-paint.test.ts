@@ -183,7 +183,6 @@ describe("paintDocument (read back with poppler and pdf-lib)", () => {
     expect(names).toEqual(expect.arrayContaining([
       expect.stringMatching(/^[A-Z]{6}\+Carlito-Regular$/),
       expect.stringMatching(/^[A-Z]{6}\+Caladea-Bold$/),
-      expect.stringMatching(/^[A-Z]{6}\+NotoSansHebrew-Regular$/),
       expect.stringMatching(/^[A-Z]{6}\+DejaVuSans-Regular$/),
       expect.stringMatching(/^[A-Z]{6}\+Cousine-Regular$/),
     ]));

@@ -15,7 +15,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
-import { convertWithLibreOffice, libreOfficeAvailable, pdfFonts, pdfText, wordBoxes, type PageWords } from "./support/libreoffice";
+import { convertWithLibreOffice, glyphFonts, libreOfficeAvailable, pdfFonts, pdfText, wordBoxes, type PageWords } from "./support/libreoffice";
 
 const have = await libreOfficeAvailable();
 const POSITION_TOLERANCE = 2;
@@ -227,26 +227,6 @@ describe.skipIf(!have)("footnotes below right-to-left text against LibreOffice",
     expect(misplaced(ours, lo, 1).slice(0, 10)).toEqual([]);
   }, 120_000);
 });
-
-/** Font name (subset tag dropped) and size of each drawn glyph, by `mutool draw -F stext`, in drawing order. */
-async function glyphFonts(pdf: Uint8Array): Promise<{ c: string; font: string; size: number }[]> {
-  const dir = mkdtempSync(join(tmpdir(), "signet-rtl-"));
-  try {
-    writeFileSync(join(dir, "in.pdf"), pdf);
-    const { stdout } = await promisify(execFile)("mutool", ["draw", "-F", "stext", "-o", "-", join(dir, "in.pdf"), "1"], { maxBuffer: 16 * 1024 * 1024 });
-    const out: { c: string; font: string; size: number }[] = [];
-    for (const f of stdout.matchAll(/<font name="([^"]*)" size="([\d.]+)">([\s\S]*?)<\/font>/g)) {
-      const font = f[1]!.replace(/^[A-Z]{6}\+/, "").replace(/-Regular$/, "");
-      for (const c of f[3]!.matchAll(/ c="([^"]*)"/g)) {
-        const ch = c[1]!.replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)));
-        if (ch.trim()) out.push({ c: ch, font, size: Math.round(Number(f[2])) });
-      }
-    }
-    return out;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /**
  * Which of a run's fonts and sizes a character takes follows its bidi level, not `w:rtl`

@@ -8,11 +8,12 @@
  */
 import type { FontTableEntry } from "../model/types";
 import fontFiles from "./files.json";
+import { fallbackOrder, genericFamily, genericOf, normalizeFamily } from "./fontconfig";
 
 export type FamilyId =
   | "Carlito" | "Caladea" | "Arimo" | "Tinos" | "Cousine"
   | "NotoSans" | "NotoSerif" | "NotoSansHebrew" | "NotoSansArabic" | "NotoSansSymbols" | "NotoSansSymbols2"
-  | "NotoSansMono" | "DejaVuSans" | "DroidSansFallback";
+  | "NotoSansMono" | "DejaVuSans" | "DejaVuSerif" | "DejaVuSansMono" | "DroidSansFallback";
 
 export type StyleName = "Regular" | "Bold" | "Italic" | "BoldItalic";
 
@@ -36,11 +37,13 @@ const FAMILIES: Record<FamilyId, FamilySpec> = {
   // Dingbats, arrows, geometric shapes, math: Wingdings and Symbol bullets mapped to Unicode.
   NotoSansSymbols: { italics: false, bolds: true, serif: false },
   NotoSansSymbols2: { italics: false, bolds: false, serif: false },
-  // What LibreOffice on Debian falls back to for Consolas and unknown fixed-pitch faces.
+  // fontconfig's first monospace face here (Consolas and other monospace names).
   NotoSansMono: { italics: false, bolds: true, serif: false },
-  // LibreOffice's Arabic-script face on Debian (fontconfig's default for ar/fa/ur): used first for
-  // Arabic script so line heights and word widths match it; Noto Sans Arabic stays behind it.
-  DejaVuSans: { italics: false, bolds: true, serif: false },
+  // fontconfig's second choice of each generic (60-latin.conf), first for what the Noto face lacks:
+  // Hebrew and Arabic (DejaVu Sans), symbols, and the families named so.
+  DejaVuSans: { italics: true, bolds: true, serif: false },
+  DejaVuSerif: { italics: true, bolds: true, serif: true },
+  DejaVuSansMono: { italics: true, bolds: true, serif: false },
   // Chinese, Japanese and Korean (see vendor/README.md): one weight, as LibreOffice has it.
   DroidSansFallback: { italics: false, bolds: false, serif: false },
 };
@@ -71,20 +74,13 @@ export const NODE_FONT_PACKAGE_PATHS: ReadonlyMap<string, string> = new Map(Obje
 // Family substitution.
 
 /**
- * Names with a metric-compatible (or closest) open substitute. Keys are normalized (lower case,
- * single spaces). "best effort" entries are not metric-compatible: Arial Narrow is narrower than
- * Arimo and Consolas is narrower than Cousine, so lines there break later than in Word.
+ * Names with a metric-compatible open substitute, or our faces by name. Keys are normalized (lower
+ * case, single spaces). Arial Narrow is best effort: LibreOffice on Debian draws it with URW's Nimbus
+ * Sans Narrow, which we do not ship; Arimo is its design at full width.
  */
 const KNOWN: Record<string, FamilyId> = {
+  // The harness's strong aliases (test/node/support/libreoffice.ts FONT_ALIASES) and fontconfig's metric ones.
   calibri: "Carlito",
-  georgia: "NotoSerif",
-  garamond: "NotoSerif",
-  "book antiqua": "NotoSerif",
-  "palatino linotype": "NotoSerif",
-  "century schoolbook": "NotoSerif",
-  verdana: "NotoSans",
-  tahoma: "NotoSans",
-  "segoe ui": "NotoSans",
   "calibri light": "Carlito",
   carlito: "Carlito",
   cambria: "Caladea",
@@ -92,7 +88,6 @@ const KNOWN: Record<string, FamilyId> = {
   caladea: "Caladea",
   arial: "Arimo",
   helvetica: "Arimo",
-  "helvetica neue": "Arimo",
   "liberation sans": "Arimo",
   "arial narrow": "Arimo",
   arimo: "Arimo",
@@ -103,60 +98,40 @@ const KNOWN: Record<string, FamilyId> = {
   "courier new": "Cousine",
   courier: "Cousine",
   "liberation mono": "Cousine",
-  consolas: "NotoSansMono",
   cousine: "Cousine",
+  // Our own faces by name, and the Bitstream Vera names DejaVu answers to (57-dejavu-*.conf).
   "noto sans": "NotoSans",
   "noto serif": "NotoSerif",
   "noto sans hebrew": "NotoSansHebrew",
   "noto sans arabic": "NotoSansArabic",
   "noto sans mono": "NotoSansMono",
   "dejavu sans": "DejaVuSans",
+  "bitstream vera sans": "DejaVuSans",
+  "dejavu serif": "DejaVuSerif",
+  "bitstream vera serif": "DejaVuSerif",
+  "dejavu sans mono": "DejaVuSansMono",
+  "bitstream vera sans mono": "DejaVuSansMono",
   "droid sans fallback": "DroidSansFallback",
 };
 
 /**
- * Families we have no substitute for. Measured with LibreOffice 7 on this machine and the fidelity
- * harness's fontconfig (test/node/support/libreoffice.ts: our font folders, Office-name aliases):
- * an unknown family goes through fontconfig's default list and comes out in Noto Sans (word
- * widths match Noto Sans to 0.3 pt; `fc-match UnknownFamilyXYZ` → NotoSans_400Regular.ttf) even
- * when the font table says `roman` (LibreOffice ignores the class); names fontconfig knows as serif
- * (Georgia) come out in Noto Serif. So an unknown sans → Noto Sans, as LibreOffice does, rather
- * than Carlito or Arimo. An unknown serif (font table `roman` or serif PANOSE) → Noto Serif: here we
- * follow the document's own description rather than LibreOffice, since the author saw a serif face.
- * Mono only by name (Consolas → Noto Sans Mono, as fontconfig knows it): LibreOffice 7.4 ignores the
- * font table's fixed pitch, `modern` class and monospaced PANOSE (measured: all three, and Lucida
- * Console and MS Gothic with Word's entries, come out in Noto Sans).
+ * Families we have no substitute for go to fontconfig's choice (fontconfig.ts): the first face of
+ * their generic, by name only (45-latin.conf): Georgia, Garamond, Constantia → Noto Serif, Consolas →
+ * Noto Sans Mono, anything unknown → Noto Sans (LibreOffice on Debian with the harness's fonts,
+ * measured: "Times New Roman Bold", Book Antiqua, Helvetica Neue, Lucida Console → Noto Sans). The
+ * font table's class, pitch and PANOSE are not read, as LibreOffice 7.4 does not read them: a family
+ * of class roman is no serif to it ("inherit" and "Times New Roman Bold": Noto Sans).
  */
 export const UNKNOWN_SANS: FamilyId = "NotoSans";
-export const UNKNOWN_SERIF: FamilyId = "NotoSerif";
-export const UNKNOWN_MONO: FamilyId = "NotoSansMono";
 
 function normalize(name: string): string {
-  return name.trim().replace(/\s+/g, " ").toLowerCase();
+  return normalizeFamily(name);
 }
 
 /**
- * PANOSE byte 2 (bSerifStyle) for Latin text faces (byte 1 = 2): 11–13 are sans serif (normal,
- * obtuse, perpendicular), 2–10 and 14 serif kinds, 15 rounded. Byte 4 (bProportion) 9 = monospaced.
- */
-function panoseClass(panoseHex: string | undefined): "sans" | "serif" | "mono" | null {
-  if (!panoseHex || !/^[0-9a-fA-F]{20}$/.test(panoseHex)) return null;
-  const byte = (i: number) => parseInt(panoseHex.slice(i * 2, i * 2 + 2), 16);
-  if (byte(0) !== 2) return null;
-  if (byte(3) === 9) return "mono";
-  const serifStyle = byte(1);
-  if (serifStyle >= 11 && serifStyle <= 13) return "sans";
-  if (serifStyle >= 2 && serifStyle <= 10) return "serif";
-  if (serifStyle === 14) return "serif";
-  if (serifStyle === 15) return "sans";
-  return null;
-}
-
-/**
- * The catalog family that renders `name`: a known substitute, else by the font table's class:
- * `roman` or a serif PANOSE → serif, otherwise sans (never mono: see UNKNOWN_MONO). The font table's
- * alternate name (w:altName) is not followed: LibreOffice 7.4 ignores it for Latin text ("inherit"
- * with altName Times New Roman, "Bremen Bd BT" with altName Courier New both come out in Noto Sans).
+ * The catalog family that renders `name`: a known substitute, else fontconfig's generic choice. The
+ * font table's alternate name (w:altName) is not followed: LibreOffice 7.4 ignores it for Latin text
+ * ("inherit" with altName Times New Roman, "Bremen Bd BT" with altName Courier New come out in Noto Sans).
  */
 export function substituteFamily(name: string, fontTable?: ReadonlyMap<string, FontTableEntry>): FamilyId {
   const direct = KNOWN[normalize(name)] ?? LATIN_OF_EAST_ASIAN[normalize(name)];
@@ -166,13 +141,7 @@ export function substituteFamily(name: string, fontTable?: ReadonlyMap<string, F
   // as roman): LibreOffice draws its Latin text in Noto Sans whatever the entry says (measured: MS
   // Mincho, MS Gothic, 宋体 with fixed pitch, roman or modern class and their PANOSE).
   if (entry && EAST_ASIAN_CHARSETS.has(entry.charset ?? "")) return UNKNOWN_SANS;
-  if (entry) {
-    const byPanose = panoseClass(entry.panose);
-    if (entry.family === "roman") return UNKNOWN_SERIF;
-    if (entry.family === "swiss") return UNKNOWN_SANS;
-    if (byPanose === "serif") return UNKNOWN_SERIF;
-  }
-  return UNKNOWN_SANS;
+  return genericFamily(name);
 }
 
 /** w:charset values of East Asian fonts: Shift-JIS, Hangul, Johab, GB2312, Big5. */
@@ -215,18 +184,15 @@ function findEntry(fontTable: ReadonlyMap<string, FontTableEntry> | undefined, n
 }
 
 /**
- * Faces tried, in order, for characters the primary face lacks: DejaVu Sans for symbols (arrows,
- * math, box drawing, shapes, dingbats: LibreOffice's first fallback, whatever the primary), the
- * Noto face matching the primary's serif-ness and style, the script-specific faces, the symbol
- * faces, then our other text faces (Arimo, Tinos and Cousine have card suits that Noto Sans lacks).
+ * Faces tried, in order, for characters the primary face lacks, when the primary was asked for as
+ * `requested` and the character's text is in `lang` (fontconfig's language; fontconfig.ts
+ * `fallbackLanguage`): fontconfig's ranking. For a sans-serif family DejaVu Sans comes before Noto
+ * Sans Hebrew and Noto Sans Arabic (it is sans-serif's second preferred face and supports Hebrew
+ * and Arabic); for a serif or monospace one the newer Noto Sans Hebrew wins where the language is
+ * Hebrew (measured: Cambria with w:bidi he-IL, Consolas; with ar-SA DejaVu Sans).
  */
-export function fallbackFamilies(primary: FamilyId): FamilyId[] {
-  const wide: FamilyId[] = isSerif(primary) ? ["NotoSerif", "NotoSans"] : ["NotoSans", "NotoSerif"];
-  const chain: FamilyId[] = [
-    "DejaVuSans", ...wide, "NotoSansHebrew", "NotoSansArabic", "DroidSansFallback",
-    "NotoSansSymbols", "NotoSansSymbols2", "Arimo", "Tinos", "Cousine", "Carlito",
-  ];
-  return chain.filter((f) => f !== primary);
+export function fallbackFamilies(primary: FamilyId, requested: string, lang: string | undefined): FamilyId[] {
+  return fallbackOrder(primary, genericOf(requested), lang);
 }
 
 /**
@@ -246,7 +212,6 @@ const ARABIC: [number, number][] = [[0x0600, 0x06ff], [0x0750, 0x077f], [0x0870,
 const SCRIPT_RANGES: Partial<Record<FamilyId, [number, number][]>> = {
   NotoSansHebrew: [[0x0590, 0x05ff], [0xfb1d, 0xfb4f]],
   NotoSansArabic: ARABIC,
-  DejaVuSans: [...ARABIC, ...SYMBOL_BLOCKS],
   // Hangul Jamo, CJK radicals to ideographs (with kana, bopomofo, compatibility Jamo), Hangul
   // syllables, compatibility ideographs, vertical and small forms, full-width forms.
   DroidSansFallback: [[0x1100, 0x11ff], [0x2e80, 0x9fff], [0xa960, 0xa97f], [0xac00, 0xd7ff], [0xf900, 0xfaff], [0xfe10, 0xfe1f], [0xfe30, 0xfe4f], [0xff00, 0xffef], [0x20000, 0x2fa1f]],

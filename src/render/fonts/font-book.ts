@@ -6,6 +6,7 @@
 import type { Block, DocumentModel, FontTableEntry, Inline, RunStyle } from "../model/types";
 import type { MetafileFont } from "../model/wmf";
 import { eastAsianFamily, fallbackFamilies, fontFile, isSymbolBlock, mayCover, substituteFamily, type FamilyId } from "./catalog";
+import { fallbackLanguage } from "./fontconfig";
 import { isEastAsian, isEastAsianShared } from "./east-asian";
 import { faceFromBytes, type LoadedFace } from "./font-face";
 import type { FaceRequest, FontBook, FontFace, FontSource } from "./types";
@@ -19,6 +20,8 @@ interface StyleKey {
   italic: boolean;
 }
 
+type Languages = NonNullable<DocumentModel["languages"]>;
+
 export async function loadFontBook(model: DocumentModel, source: FontSource): Promise<FontBook> {
   const usage = collectUsage(model);
   const loader = new FaceLoader(source);
@@ -28,19 +31,31 @@ export async function loadFontBook(model: DocumentModel, source: FontSource): Pr
   await Promise.all(primaries.map((u) => loader.load(fontFile(u.key.family, u.key.bold, u.key.italic))));
   if (loader.loaded.size === 0) await loader.load(fontFile(LAST_RESORT.family, LAST_RESORT.bold, LAST_RESORT.italic));
 
-  // Fallbacks for code points a primary lacks, tried in order until one covers each.
+  // Fallbacks for code points a primary lacks: for each name it was asked under and each
+  // character's language, fontconfig's order, tried until one face covers the character.
+  const languages = model.languages ?? {};
   for (const u of primaries) {
     const primary = loader.get(fontFile(u.key.family, u.key.bold, u.key.italic));
     if (!primary) continue;
-    let missing = [...u.codePoints].filter((cp) => !primary.covers(cp));
-    for (const fb of fallbackFamilies(u.key.family)) {
-      if (missing.length === 0) break;
-      if (!missing.some((cp) => mayCover(fb, cp))) continue;
-      const face = await loader.load(fontFile(fb, u.key.bold, u.key.italic));
-      if (face) missing = missing.filter((cp) => !(mayCover(fb, cp) && face.covers(cp)));
+    const missing = [...u.codePoints].filter((cp) => !primary.covers(cp));
+    for (const requested of u.names) {
+      const byLanguage = new Map<string | undefined, number[]>();
+      for (const cp of missing) {
+        const lang = fallbackLanguage(cp, languages);
+        byLanguage.set(lang, [...(byLanguage.get(lang) ?? []), cp]);
+      }
+      for (const [lang, cps] of byLanguage) {
+        let left = cps;
+        for (const fb of fallbackFamilies(u.key.family, requested, lang)) {
+          if (left.length === 0) break;
+          if (!left.some((cp) => mayCover(fb, cp))) continue;
+          const face = await loader.load(fontFile(fb, u.key.bold, u.key.italic));
+          if (face) left = left.filter((cp) => !(mayCover(fb, cp) && face.covers(cp)));
+        }
+      }
     }
   }
-  return new LoadedFontBook(loader, model.fontTable);
+  return new LoadedFontBook(loader, model.fontTable, languages);
 }
 
 class FaceLoader {
@@ -67,13 +82,24 @@ class FaceLoader {
   }
 }
 
+/** A request's primary face, and its fallback faces per character language (built when first needed). */
+interface Resolved {
+  family: FamilyId;
+  requested: string;
+  bold: boolean;
+  italic: boolean;
+  primary: LoadedFace;
+  fallbacks: Map<string | undefined, { family: FamilyId; face: LoadedFace }[]>;
+}
+
 class LoadedFontBook implements FontBook {
-  private readonly resolved = new Map<string, { primary: LoadedFace; fallbacks: { family: FamilyId; face: LoadedFace }[] }>();
+  private readonly resolved = new Map<string, Resolved>();
   private readonly anyFace: LoadedFace;
 
   constructor(
     private readonly loader: FaceLoader,
     private readonly fontTable: ReadonlyMap<string, FontTableEntry>,
+    private readonly languages: Languages,
   ) {
     this.anyFace = loader.loaded.values().next().value!;
   }
@@ -83,7 +109,8 @@ class LoadedFontBook implements FontBook {
   }
 
   split(text: string, req: FaceRequest): { text: string; face: FontFace }[] {
-    const { primary, fallbacks } = this.resolve(req);
+    const resolved = this.resolve(req);
+    const { primary } = resolved;
     const pieces: { text: string; face: FontFace }[] = [];
     let current: LoadedFace | null = null;
     let buf = "";
@@ -95,7 +122,7 @@ class LoadedFontBook implements FontBook {
       // (LibreOffice: "■□" in Carlito draws ■ with DejaVu Sans, □ with Carlito).
       if (current && !/[\p{L}\p{N}]/u.test(ch) && !isSymbolBlock(cp) && current.covers(cp)) face = current;
       // A fallback draws only what it is a fallback for (DejaVu Sans: symbols and Arabic, not Latin).
-      else if (!primary.covers(cp) && cp >= 0x20) face = fallbacks.find((f) => mayCover(f.family, cp) && f.face.covers(cp))?.face ?? primary;
+      else if (!primary.covers(cp) && cp >= 0x20) face = this.fallbacks(resolved, cp).find((f) => mayCover(f.family, cp) && f.face.covers(cp))?.face ?? primary;
       // A mark the face drawing its letter lacks takes the letter (and its other marks) with it to the
       // fallback, as LibreOffice falls back whole clusters (measured: "لۡ" in DejaVu Sans text is drawn
       // with Noto Sans Arabic, sukun and lam both).
@@ -119,21 +146,31 @@ class LoadedFontBook implements FontBook {
     return pieces;
   }
 
-  private resolve(req: FaceRequest): { primary: LoadedFace; fallbacks: { family: FamilyId; face: LoadedFace }[] } {
+  private resolve(req: FaceRequest): Resolved {
     const key = `${req.family}\u0000${req.bold ? 1 : 0}${req.italic ? 1 : 0}${req.eastAsian ? 1 : 0}`;
     let r = this.resolved.get(key);
     if (!r) {
       const family = req.eastAsian ? eastAsianFamily(req.family, this.fontTable) : substituteFamily(req.family, this.fontTable);
       const primary = this.nearest(family, req.bold, req.italic) ?? this.anyFace;
-      const fallbacks: { family: FamilyId; face: LoadedFace }[] = [];
-      for (const fb of fallbackFamilies(family)) {
-        const face = this.nearest(fb, req.bold, req.italic);
-        if (face && face !== primary) fallbacks.push({ family: fb, face });
-      }
-      r = { primary, fallbacks };
+      r = { family, requested: req.family, bold: req.bold, italic: req.italic, primary, fallbacks: new Map() };
       this.resolved.set(key, r);
     }
     return r;
+  }
+
+  /** The loaded fallback faces for a character, in fontconfig's order for its language. */
+  private fallbacks(r: Resolved, cp: number): { family: FamilyId; face: LoadedFace }[] {
+    const lang = fallbackLanguage(cp, this.languages);
+    let list = r.fallbacks.get(lang);
+    if (!list) {
+      list = [];
+      for (const fb of fallbackFamilies(r.family, r.requested, lang)) {
+        const face = this.nearest(fb, r.bold, r.italic);
+        if (face && face !== r.primary) list.push({ family: fb, face });
+      }
+      r.fallbacks.set(lang, list);
+    }
+    return list;
   }
 
   /** The loaded face of `family` closest to the wanted style (layout may ask for one the scan did not see). */
@@ -159,6 +196,8 @@ class LoadedFontBook implements FontBook {
 interface Usage {
   key: StyleKey;
   codePoints: Set<number>;
+  /** The names the face was asked for under (their generic orders the fallbacks). */
+  names: Set<string>;
 }
 
 /** Every substitute face the model's runs need, with the code points drawn in it. */
@@ -166,19 +205,23 @@ function collectUsage(model: DocumentModel): Map<string, Usage> {
   const usage = new Map<string, Usage>();
   // Run styles are shared by many runs: their faces are worked out once per style object.
   const usagesOf = new Map<RunStyle, Usage[]>();
+  const usageOf = (family: FamilyId, style: RunStyle, name: string): Usage => {
+    const key = fontFile(family, style.bold, style.italic);
+    let u = usage.get(key);
+    if (!u) {
+      u = { key: { family, bold: style.bold, italic: style.italic }, codePoints: new Set(), names: new Set() };
+      usage.set(key, u);
+    }
+    u.names.add(name);
+    return u;
+  };
   const usagesFor = (style: RunStyle): Usage[] => {
     let us = usagesOf.get(style);
     if (us) return us;
     us = [];
     for (const name of [style.font, style.fontEastAsia, style.fontComplex]) {
       if (!name) continue;
-      const family = substituteFamily(name, model.fontTable);
-      const key = fontFile(family, style.bold, style.italic);
-      let u = usage.get(key);
-      if (!u) {
-        u = { key: { family, bold: style.bold, italic: style.italic }, codePoints: new Set() };
-        usage.set(key, u);
-      }
+      const u = usageOf(substituteFamily(name, model.fontTable), style, name);
       if (!us.includes(u)) us.push(u);
     }
     usagesOf.set(style, us);
@@ -187,14 +230,8 @@ function collectUsage(model: DocumentModel): Map<string, Usage> {
   // East Asian text is drawn with the run's East Asian face (layout/inline/text-pieces.ts `fontSlot`):
   // it is loaded only when such text occurs.
   const eastAsianUsage = (style: RunStyle): Usage => {
-    const family = eastAsianFamily(style.fontEastAsia ?? style.font, model.fontTable);
-    const key = fontFile(family, style.bold, style.italic);
-    let u = usage.get(key);
-    if (!u) {
-      u = { key: { family, bold: style.bold, italic: style.italic }, codePoints: new Set() };
-      usage.set(key, u);
-    }
-    return u;
+    const name = style.fontEastAsia ?? style.font;
+    return usageOf(eastAsianFamily(name, model.fontTable), style, name);
   };
   const note = (style: RunStyle, text: string) => {
     if (style.hidden) return;

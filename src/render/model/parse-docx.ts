@@ -142,6 +142,7 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     defaultTabStop: defaultTab !== undefined && defaultTab > 0 ? defaultTab : 36,
     fontFamilies: ctx.fontFamilies,
     fontTable: readFontTable(optional(partOf("fontTable"))),
+    languages: styles.languages,
   };
   const title = readTitle(pkg);
   if (title) model.title = title;

@@ -400,6 +400,11 @@ export interface DocumentModel {
   fontFamilies: Set<string>;
   /** Font table entries (word/fontTable.xml) by name: alternate names, family class, pitch, panose. */
   fontTable: Map<string, FontTableEntry>;
+  /**
+   * The document's default languages (docDefaults w:lang: w:val, w:bidi), BCP 47: the fonts'
+   * fallback order for a character depends on its language, as fontconfig's does.
+   */
+  languages?: { latin?: string; complex?: string };
 }
 
 export interface FontTableEntry {

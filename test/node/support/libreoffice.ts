@@ -280,6 +280,25 @@ export function pdfFonts(pdf: Uint8Array): Promise<PdfFont[]> {
   });
 }
 
+/**
+ * Each drawn glyph on page 1 (`mutool draw -F stext`), in drawing order: its text, font name (subset
+ * tag and "-Regular" dropped), size, and origin (x, baseline y from the top, pt).
+ */
+export async function glyphFonts(pdf: Uint8Array): Promise<{ c: string; font: string; size: number; x: number; y: number }[]> {
+  return withPdfFile(pdf, async (path) => {
+    const { stdout } = await run("mutool", ["draw", "-F", "stext", "-o", "-", path, "1"], BIG);
+    const out: { c: string; font: string; size: number; x: number; y: number }[] = [];
+    for (const f of stdout.matchAll(/<font name="([^"]*)" size="([\d.]+)">([\s\S]*?)<\/font>/g)) {
+      const font = f[1]!.replace(/^[A-Z]{6}\+/, "").replace(/-Regular$/, "");
+      for (const c of f[3]!.matchAll(/<char [^>]*?x="([\d.-]+)" y="([\d.-]+)"[^>]*? c="([^"]*)"/g)) {
+        const ch = c[3]!.replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)));
+        if (ch.trim()) out.push({ c: ch, font, size: Math.round(Number(f[2])), x: Number(c[1]), y: Number(c[2]) });
+      }
+    }
+    return out;
+  });
+}
+
 /** `fc-match -s <family>` under our fonts.conf: the families fontconfig offers, best first. */
 export async function fontMatches(family: string): Promise<string[]> {
   const { stdout } = await run("fc-match", ["-s", "--format=%{family[0]}\n", family], { env: fontEnv(), timeout: 60_000 });
