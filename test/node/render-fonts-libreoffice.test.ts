@@ -50,6 +50,9 @@ const DOCS: Record<string, Uint8Array> = {
   // In a serif face: Noto Sans Hebrew for Hebrew-language text, DejaVu Sans for Arabic-language text.
   hebrewInCambriaHe: B.buildDocx({ body: rtlLine(HEBREW, "Cambria") + rtlLine(HEBREW, "Georgia") + rtlLine(ARABIC, "Cambria"), styles: withBidiLanguage("he-IL") }),
   hebrewInCambriaAr: B.buildDocx({ body: rtlLine(HEBREW, "Cambria") + rtlLine(ARABIC, "Cambria") }),
+  // Italic Arabic: DejaVu Sans Oblique has no Arabic; the family ranks above the style, so upright
+  // DejaVu Sans draws it (not Noto Sans Arabic, the next family).
+  italicArabic: B.buildDocx({ body: B.p([B.r(ARABIC, { font: "Calibri", sizePt: 11, rtl: true, i: true, extra: "<w:iCs/>" })], { bidi: true }) }),
   // Symbols and Arabic a monospace face lacks: DejaVu Sans Mono, monospace's second face.
   monoSymbols: B.buildDocx({ body: line("Status ★ done ✓ open ☐", "Courier New") + rtlLine(ARABIC, "Courier New") }),
   // A package without a styles part: Calibri 11 pt (Word 2007's defaults), not Times New Roman 10 pt.

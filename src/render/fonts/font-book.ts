@@ -8,7 +8,8 @@ import type { MetafileFont } from "../model/wmf";
 import { eastAsianFamily, fallbackFamilies, fontFile, isSymbolBlock, mayCover, substituteFamily, type FamilyId } from "./catalog";
 import { fallbackLanguage } from "./fontconfig";
 import { isEastAsian, isEastAsianShared } from "./east-asian";
-import { faceFromBytes, type LoadedFace } from "./font-face";
+import { faceFromBytes, LoadedFace } from "./font-face";
+import { embeddedFaces, type EmbeddedFaces } from "./embedded-faces";
 import type { FaceRequest, FontBook, FontFace, FontSource } from "./types";
 
 /** Loaded when the document names no font at all (Word's built-in default is Times New Roman). */
@@ -21,6 +22,16 @@ interface StyleKey {
 }
 
 type Languages = NonNullable<DocumentModel["languages"]>;
+
+/** A family's styles from the wanted one outwards: weight before posture (it changes widths more). */
+function styleOrder(bold: boolean, italic: boolean): [boolean, boolean][] {
+  return [
+    [bold, italic],
+    [bold, !italic],
+    [!bold, italic],
+    [!bold, !italic],
+  ];
+}
 
 export async function loadFontBook(model: DocumentModel, source: FontSource): Promise<FontBook> {
   const usage = collectUsage(model);
@@ -47,15 +58,18 @@ export async function loadFontBook(model: DocumentModel, source: FontSource): Pr
       for (const [lang, cps] of byLanguage) {
         let left = cps;
         for (const fb of fallbackFamilies(u.key.family, requested, lang)) {
+          // The wanted style, then upright, then regular: a style may lack a script its family has.
+          for (const [b, i] of [[u.key.bold, u.key.italic], [u.key.bold, false], [false, false]] as const) {
+            if (!left.some((cp) => mayCover(fb, cp))) break;
+            const face = await loader.load(fontFile(fb, b, i));
+            if (face) left = left.filter((cp) => !(mayCover(fb, cp) && face.covers(cp)));
+          }
           if (left.length === 0) break;
-          if (!left.some((cp) => mayCover(fb, cp))) continue;
-          const face = await loader.load(fontFile(fb, u.key.bold, u.key.italic));
-          if (face) left = left.filter((cp) => !(mayCover(fb, cp) && face.covers(cp)));
         }
       }
     }
   }
-  return new LoadedFontBook(loader, model.fontTable, languages);
+  return new LoadedFontBook(loader, model.fontTable, languages, embeddedFaces(model.embeddedFonts ?? []));
 }
 
 class FaceLoader {
@@ -89,6 +103,8 @@ interface Resolved {
   bold: boolean;
   italic: boolean;
   primary: LoadedFace;
+  /** The catalog face the family maps to, when an embedded face is the primary. */
+  substitute?: LoadedFace;
   fallbacks: Map<string | undefined, { family: FamilyId; face: LoadedFace }[]>;
 }
 
@@ -100,6 +116,7 @@ class LoadedFontBook implements FontBook {
     private readonly loader: FaceLoader,
     private readonly fontTable: ReadonlyMap<string, FontTableEntry>,
     private readonly languages: Languages,
+    private readonly embedded: EmbeddedFaces,
   ) {
     this.anyFace = loader.loaded.values().next().value!;
   }
@@ -151,8 +168,12 @@ class LoadedFontBook implements FontBook {
     let r = this.resolved.get(key);
     if (!r) {
       const family = req.eastAsian ? eastAsianFamily(req.family, this.fontTable) : substituteFamily(req.family, this.fontTable);
-      const primary = this.nearest(family, req.bold, req.italic) ?? this.anyFace;
-      r = { family, requested: req.family, bold: req.bold, italic: req.italic, primary, fallbacks: new Map() };
+      const substitute = this.nearest(family, req.bold, req.italic) ?? this.anyFace;
+      // A face the document embeds for the family is used as LibreOffice uses it; the substitute
+      // then heads its fallbacks (loaded like any primary).
+      const embedded = this.embedded.face(req.family, req.bold, req.italic);
+      const primary = embedded ?? substitute;
+      r = { family, requested: req.family, bold: req.bold, italic: req.italic, primary, substitute: embedded ? substitute : undefined, fallbacks: new Map() };
       this.resolved.set(key, r);
     }
     return r;
@@ -163,11 +184,12 @@ class LoadedFontBook implements FontBook {
     const lang = fallbackLanguage(cp, this.languages);
     let list = r.fallbacks.get(lang);
     if (!list) {
-      list = [];
-      for (const fb of fallbackFamilies(r.family, r.requested, lang)) {
-        const face = this.nearest(fb, r.bold, r.italic);
-        if (face && face !== r.primary) list.push({ family: fb, face });
-      }
+      list = r.substitute ? [{ family: r.family, face: r.substitute }] : [];
+      // Every loaded style of each family, nearest first: fontconfig ranks the family above the
+      // style, so a style without the script gives way to another style of the same family (DejaVu
+      // Sans Oblique has no Arabic: LibreOffice draws italic Arabic with upright DejaVu Sans).
+      for (const fb of fallbackFamilies(r.family, r.requested, lang))
+        for (const face of new Set(this.styles(fb, r.bold, r.italic))) if (face !== r.primary) list.push({ family: fb, face });
       r.fallbacks.set(lang, list);
     }
     return list;
@@ -175,18 +197,12 @@ class LoadedFontBook implements FontBook {
 
   /** The loaded face of `family` closest to the wanted style (layout may ask for one the scan did not see). */
   private nearest(family: FamilyId, bold: boolean, italic: boolean): LoadedFace | undefined {
-    // Weight first: it changes widths more than posture does.
-    const order: [boolean, boolean][] = [
-      [bold, italic],
-      [bold, !italic],
-      [!bold, italic],
-      [!bold, !italic],
-    ];
-    for (const [b, i] of order) {
-      const f = this.loader.get(fontFile(family, b, i));
-      if (f) return f;
-    }
-    return undefined;
+    return this.styles(family, bold, italic)[0];
+  }
+
+  /** The loaded faces of `family`, nearest the wanted style first (weight before posture: it changes widths more). */
+  private styles(family: FamilyId, bold: boolean, italic: boolean): LoadedFace[] {
+    return styleOrder(bold, italic).flatMap(([b, i]) => this.loader.get(fontFile(family, b, i)) ?? []);
   }
 }
 
