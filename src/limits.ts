@@ -135,6 +135,18 @@ export const LIMITS = {
     /** Bytes of all image parts together. */
     maxTotalImageBytes: 40 * 1024 * 1024,
     /**
+     * Fonts the document embeds (word/fonts, src/render/model/embedded-fonts.ts). Past these the
+     * family is substituted as if nothing were embedded (never an error).
+     */
+    embeddedFonts: {
+      /** Faces (a family in one style) read. */
+      maxFaces: 16,
+      /** Bytes of one font file. */
+      maxFaceBytes: 8 * 1024 * 1024,
+      /** Bytes of all embedded font files together. */
+      maxTotalBytes: 24 * 1024 * 1024,
+    },
+    /**
      * Declared (uncompressed) bytes of the XML parts the renderer reads, together: the main document
      * and the styles, numbering, settings, theme, font table, headers, footers and notes it
      * references. Checked from the ZIP directory before anything is inflated; more is 413

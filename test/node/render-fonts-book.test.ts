@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { nodeFontPath, nodeFontSource } from "../../scripts/lib/node-font-source";
 import { loadFontBook } from "../../src/render/fonts/font-book";
 import { NODE_FONT_PACKAGE_PATHS, FAMILY_IDS, fontFile, substituteFamily } from "../../src/render/fonts/catalog";
@@ -206,5 +207,34 @@ describe("loadFontBook", () => {
     const m = model([]);
     const book = await loadFontBook(m, nodeFontSource());
     expect(book.face({ family: "Whatever", bold: false, italic: false }).widthOf("abc", 10)).toBeGreaterThan(0);
+  });
+});
+
+describe("loadFontBook with embedded fonts", () => {
+  const carlito = () => new Uint8Array(readFileSync(nodeFontPath("Carlito-Regular.ttf")!));
+  /** Carlito with its cmap table's bytes zeroed: a table directory that checks out, a font that does not. */
+  function brokenCmap(): Uint8Array {
+    const bytes = carlito();
+    const view = new DataView(bytes.buffer);
+    for (let i = 0; i < view.getUint16(4); i++) {
+      const at = 12 + i * 16;
+      if (String.fromCharCode(...bytes.subarray(at, at + 4)) === "cmap") bytes.fill(0, view.getUint32(at + 8), view.getUint32(at + 8) + view.getUint32(at + 12));
+    }
+    return bytes;
+  }
+
+  it("draws a family with the face the document embeds for it, the nearest embedded style for the others", async () => {
+    const m = { ...model([para([{ text: "Embedded", style: style("Contoso") }])]), embeddedFonts: [{ family: "Contoso", style: "Regular" as const, bytes: carlito() }] };
+    const book = await loadFontBook(m, nodeFontSource());
+    // Named by its PostScript name, marked apart from the catalog's own Carlito.
+    expect(book.face({ family: "Contoso", bold: false, italic: false }).id).toBe("Carlito-Regular-Embedded");
+    expect(book.face({ family: "contoso", bold: true, italic: true }).id).toBe("Carlito-Regular-Embedded");
+    expect(book.face({ family: "Other", bold: false, italic: false }).id).toBe("NotoSans-Regular");
+  });
+
+  it("substitutes the family when its embedded file does not read as a font", async () => {
+    const m = { ...model([para([{ text: "Embedded", style: style("Contoso") }])]), embeddedFonts: [{ family: "Contoso", style: "Regular" as const, bytes: brokenCmap() }] };
+    const book = await loadFontBook(m, nodeFontSource());
+    expect(book.face({ family: "Contoso", bold: false, italic: false }).id).toBe("NotoSans-Regular");
   });
 });

@@ -57,8 +57,45 @@ export interface DocxParts {
   media?: Record<string, Uint8Array>;
   /** docProps/core.xml dc:title. */
   title?: string;
+  /**
+   * Fonts to embed (word/fonts/fontN.odttf, obfuscated with `fontKey` as ECMA-376 Part 1 §17.8.1
+   * describes; no key: stored as it is), each named by a font table entry of `family`.
+   */
+  embeddedFonts?: EmbeddedFontPart[];
   /** Extra or replacing package entries (path → text or bytes), for malformed-package tests. */
   extra?: Record<string, string | Uint8Array>;
+}
+
+export interface EmbeddedFontPart {
+  family: string;
+  style: "Regular" | "Bold" | "Italic" | "BoldItalic";
+  /** The plain TrueType file. */
+  bytes: Uint8Array;
+  /** A GUID "{XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX}"; the file's first 32 bytes are XORed with its bytes, last first. */
+  fontKey?: string;
+}
+
+/** The font table with `embeddedFonts`' entries, its relationships, and the obfuscated files. */
+function embeddedFontParts(fonts: readonly EmbeddedFontPart[]): { fontTable: string; rels: string; files: Record<string, Uint8Array> } {
+  const files: Record<string, Uint8Array> = {};
+  const rels: Relationship[] = [];
+  const byFamily = new Map<string, string[]>();
+  fonts.forEach((f, i) => {
+    const id = `rIdFont${i + 1}`;
+    const bytes = f.bytes.slice();
+    if (f.fontKey) {
+      // The GUID's 16 bytes, taken from its last hex pair to its first, XORed over bytes 0-15 and 16-31.
+      const hex = f.fontKey.replace(/[^0-9A-Fa-f]/g, "");
+      const key = Array.from({ length: 16 }, (_, k) => parseInt(hex.substr(hex.length - 2 - 2 * k, 2), 16));
+      for (let k = 0; k < 32; k++) bytes[k]! ^= key[k % 16]!;
+    }
+    files[`word/fonts/font${i + 1}.odttf`] = bytes;
+    rels.push({ id, type: "font", target: `fonts/font${i + 1}.odttf` });
+    const embed = `<w:embed${f.style} r:id="${id}"${f.fontKey ? ` w:fontKey="${f.fontKey}"` : ""}/>`;
+    byFamily.set(f.family, [...(byFamily.get(f.family) ?? []), embed]);
+  });
+  const fontTable = [...byFamily].map(([family, embeds]) => `<w:font w:name="${escapeXml(family)}"><w:charset w:val="00"/><w:family w:val="swiss"/><w:pitch w:val="variable"/>${embeds.join("")}</w:font>`).join("");
+  return { fontTable, rels: relsXml(rels), files };
 }
 
 export const pt = (points: number): number => Math.round(points * 20);
@@ -512,6 +549,13 @@ export function buildDocx(parts: DocxParts): Uint8Array {
   files["word/styles.xml"] = `${XML_DECL}<w:styles ${NS}>${parts.styles ?? DEFAULT_STYLES}</w:styles>`;
   files["word/settings.xml"] = `${XML_DECL}<w:settings ${NS}>${parts.settings ?? DEFAULT_SETTINGS}</w:settings>`;
   files["word/fontTable.xml"] = `${XML_DECL}<w:fonts ${NS}>${FONT_TABLE}</w:fonts>`;
+  if (parts.embeddedFonts?.length) {
+    const embedded = embeddedFontParts(parts.embeddedFonts);
+    files["word/fontTable.xml"] = `${XML_DECL}<w:fonts ${NS}>${FONT_TABLE}${embedded.fontTable}</w:fonts>`;
+    files["word/_rels/fontTable.xml.rels"] = embedded.rels;
+    Object.assign(files, embedded.files);
+    defaults.set("odttf", "application/vnd.openxmlformats-officedocument.obfuscatedFont");
+  }
 
   if (parts.numbering !== undefined) {
     files["word/numbering.xml"] = `${XML_DECL}<w:numbering ${NS}>${parts.numbering}</w:numbering>`;

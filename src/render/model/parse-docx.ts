@@ -4,6 +4,7 @@
  * footers the sections name, and the footnotes/endnotes. An unreadable package or main document
  * is 422 `docx_invalid`; broken optional parts are skipped.
  */
+import { readEmbeddedFonts } from "./embedded-fonts";
 import { LimitExceeded, SignetError } from "../../errors";
 import { LIMITS } from "../../limits";
 import { DocxPackage, type Relationship } from "../../docx/package";
@@ -132,6 +133,7 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
   }
 
   const defaultTab = twips(val(settings, "defaultTabStop"));
+  const fontTable = optional(partOf("fontTable"));
   const model: DocumentModel = {
     sections,
     headerFooters,
@@ -141,9 +143,11 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     ...(ctx.footnotesRestartEachPage || sections.some((s) => s.footnotesRestartEachPage) ? { footnotesRestartEachPage: { ...ctx.noteNumbering.footnote } } : {}),
     defaultTabStop: defaultTab !== undefined && defaultTab > 0 ? defaultTab : 36,
     fontFamilies: ctx.fontFamilies,
-    fontTable: readFontTable(optional(partOf("fontTable"))),
+    fontTable: readFontTable(fontTable),
     languages: styles.languages,
   };
+  const embedded = readEmbeddedFonts(pkg, partOf("fontTable"), fontTable);
+  if (embedded.length) model.embeddedFonts = embedded;
   const title = readTitle(pkg);
   if (title) model.title = title;
   return model;

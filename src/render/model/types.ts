@@ -3,7 +3,7 @@
  * Parsing (`model/parse-*.ts`) turns the package's XML into this; layout never sees XML.
  * All lengths are in PDF points (1/72 in); colours are "RRGGBB" hex or null for automatic.
  */
-
+import type { EmbeddedFont } from "./embedded-fonts";
 import type { MetafilePicture } from "./wmf";
 
 export type Color = string;
@@ -405,6 +405,8 @@ export interface DocumentModel {
    * fallback order for a character depends on its language, as fontconfig's does.
    */
   languages?: { latin?: string; complex?: string };
+  /** Fonts the document embeds that LibreOffice would use (model/embedded-fonts.ts), de-obfuscated. */
+  embeddedFonts?: EmbeddedFont[];
 }
 
 export interface FontTableEntry {
