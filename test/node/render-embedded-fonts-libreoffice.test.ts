@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
+import { withFsType } from "../support/font-files";
 import { convertWithLibreOffice, glyphFonts, libreOfficeAvailable } from "./support/libreoffice";
 
 const have = await libreOfficeAvailable();
@@ -20,17 +21,6 @@ const font = (weight: string) =>
 const REGULAR = font("400Regular");
 const BOLD = font("700Bold");
 const KEY = "{3EEE3167-E5B8-4798-AE48-EA6B71E31D4D}";
-
-/** The file with its OS/2 fsType set (the table checksum is not checked by either reader). */
-function withFsType(bytes: Uint8Array, fsType: number): Uint8Array {
-  const out = bytes.slice();
-  const view = new DataView(out.buffer);
-  for (let i = 0; i < view.getUint16(4); i++) {
-    const at = 12 + i * 16;
-    if (String.fromCharCode(...out.subarray(at, at + 4)) === "OS/2") view.setUint16(view.getUint32(at + 8) + 8, fsType);
-  }
-  return out;
-}
 
 const body = B.p([B.r("Contoso Sans is embedded in this agreement, ", { font: "Contoso Sans", sizePt: 11 }), B.r("with its bold face ", { font: "Contoso Sans", sizePt: 11, b: true }), B.r("and no italic one.", { font: "Contoso Sans", sizePt: 11, i: true })]);
 const DOCS: Record<string, Uint8Array> = {

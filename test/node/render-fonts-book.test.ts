@@ -11,6 +11,7 @@ import { loadFontBook } from "../../src/render/fonts/font-book";
 import { NODE_FONT_PACKAGE_PATHS, FAMILY_IDS, fontFile, substituteFamily } from "../../src/render/fonts/catalog";
 import { parseFontMetrics } from "../../src/evidence/font-metrics";
 import type { FontSource } from "../../src/render/fonts/types";
+import { sfntTable } from "../support/font-files";
 import type { DocumentModel, FontTableEntry, Paragraph, RunStyle } from "../../src/render/model/types";
 
 function style(font: string, extra: Partial<RunStyle> = {}): RunStyle {
@@ -215,12 +216,8 @@ describe("loadFontBook with embedded fonts", () => {
   /** Carlito with its cmap table's bytes zeroed: a table directory that checks out, a font that does not. */
   function brokenCmap(): Uint8Array {
     const bytes = carlito();
-    const view = new DataView(bytes.buffer);
-    for (let i = 0; i < view.getUint16(4); i++) {
-      const at = 12 + i * 16;
-      if (String.fromCharCode(...bytes.subarray(at, at + 4)) === "cmap") bytes.fill(0, view.getUint32(at + 8), view.getUint32(at + 8) + view.getUint32(at + 12));
-    }
-    return bytes;
+    const cmap = sfntTable(bytes, "cmap")!;
+    return bytes.fill(0, cmap.offset, cmap.offset + cmap.length);
   }
 
   it("draws a family with the face the document embeds for it, the nearest embedded style for the others", async () => {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import carlito from "../../../node_modules/@expo-google-fonts/carlito/400Regular/Carlito_400Regular.ttf";
 import { buildDocx, p, r, type EmbeddedFontPart } from "../../../test/support/docx-builder";
+import { withFsType } from "../../../test/support/font-files";
 import { LIMITS } from "../../limits";
 import { deobfuscate, fontKey, isUsableTrueType } from "./embedded-fonts";
 import { parseDocx } from "./parse-docx";
@@ -13,17 +14,6 @@ import { parseDocx } from "./parse-docx";
 const CARLITO = new Uint8Array(carlito);
 const KEY = "{62E79491-959F-41E9-B76B-6B32631DEA5C}";
 const doc = (fonts: EmbeddedFontPart[]) => parseDocx(buildDocx({ body: p([r("Text", { font: "Contoso" })]), embeddedFonts: fonts }));
-
-/** The file with OS/2 fsType set. */
-function withFsType(bytes: Uint8Array, fsType: number): Uint8Array {
-  const out = bytes.slice();
-  const view = new DataView(out.buffer);
-  for (let i = 0; i < view.getUint16(4); i++) {
-    const at = 12 + i * 16;
-    if (String.fromCharCode(...out.subarray(at, at + 4)) === "OS/2") view.setUint16(view.getUint32(at + 8) + 8, fsType);
-  }
-  return out;
-}
 
 describe("embedded fonts", () => {
   it("derives the key from the GUID's hex pairs, last first, and XORs the first 32 bytes with it twice over", () => {
