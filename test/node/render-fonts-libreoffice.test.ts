@@ -50,6 +50,10 @@ const DOCS: Record<string, Uint8Array> = {
   // In a serif face: Noto Sans Hebrew for Hebrew-language text, DejaVu Sans for Arabic-language text.
   hebrewInCambriaHe: B.buildDocx({ body: rtlLine(HEBREW, "Cambria") + rtlLine(HEBREW, "Georgia") + rtlLine(ARABIC, "Cambria"), styles: withBidiLanguage("he-IL") }),
   hebrewInCambriaAr: B.buildDocx({ body: rtlLine(HEBREW, "Cambria") + rtlLine(ARABIC, "Cambria") }),
+  // LibreOffice asks fontconfig once for all the characters a run's face lacks, and fontconfig ranks
+  // first the face that has the most of them: DejaVu Sans for eight symbols (DejaVu Serif lacks ★ ✓
+  // ①), DejaVu Serif for Greek and ■ in a serif face (Noto Serif, first for Greek alone, lacks ■).
+  serifFallbackSets: B.buildDocx({ body: line("a ■□●○◆★✓①", "Cambria") + line("a αβγ ■", "Cambria") }),
   // Italic Arabic: DejaVu Sans Oblique has no Arabic; the family ranks above the style, so upright
   // DejaVu Sans draws it (not Noto Sans Arabic, the next family).
   italicArabic: B.buildDocx({ body: B.p([B.r(ARABIC, { font: "Calibri", sizePt: 11, rtl: true, i: true, extra: "<w:iCs/>" })], { bidi: true }) }),

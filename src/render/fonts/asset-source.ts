@@ -1,7 +1,7 @@
 /**
  * FontSource for the worker: reads /fonts/<file> through the Workers static-assets binding
  * (wrangler.toml [assets], filled by scripts/dev-setup.mjs). The fonts are too large to bundle in
- * the script (13 MB for the whole catalog), and a document needs only a few of them.
+ * the script (about 25 MB for the whole catalog), and a document needs only a few of them.
  */
 import { NODE_FONT_PACKAGE_PATHS } from "./catalog";
 import type { FontSource } from "./types";

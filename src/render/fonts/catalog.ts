@@ -134,7 +134,7 @@ function normalize(name: string): string {
  * ("inherit" with altName Times New Roman, "Bremen Bd BT" with altName Courier New come out in Noto Sans).
  */
 export function substituteFamily(name: string, fontTable?: ReadonlyMap<string, FontTableEntry>): FamilyId {
-  const direct = KNOWN[normalize(name)] ?? LATIN_OF_EAST_ASIAN[normalize(name)];
+  const direct = namedFamily(name);
   if (direct) return direct;
   const entry = fontTable?.get(name) ?? findEntry(fontTable, name);
   // An East Asian font's table entry describes its ideographs (a full-width "fixed" grid, Mincho
@@ -142,6 +142,14 @@ export function substituteFamily(name: string, fontTable?: ReadonlyMap<string, F
   // Mincho, MS Gothic, 宋体 with fixed pitch, roman or modern class and their PANOSE).
   if (entry && EAST_ASIAN_CHARSETS.has(entry.charset ?? "")) return UNKNOWN_SANS;
   return genericFamily(name);
+}
+
+/**
+ * The family fontconfig finds `name` as (one of ours, or a strong or metric alias), or undefined when
+ * it only gets a generic face: then LibreOffice's face for a run depends on the run's language.
+ */
+export function namedFamily(name: string): FamilyId | undefined {
+  return KNOWN[normalize(name)] ?? LATIN_OF_EAST_ASIAN[normalize(name)];
 }
 
 /** w:charset values of East Asian fonts: Shift-JIS, Hangul, Johab, GB2312, Big5. */

@@ -5,8 +5,8 @@
  */
 import type { Block, DocumentModel, FontTableEntry, Inline, RunStyle } from "../model/types";
 import type { MetafileFont } from "../model/wmf";
-import { eastAsianFamily, fallbackFamilies, fontFile, isSymbolBlock, mayCover, substituteFamily, type FamilyId } from "./catalog";
-import { fallbackLanguage } from "./fontconfig";
+import { eastAsianFamily, fallbackFamilies, fontFile, isSymbolBlock, mayCover, namedFamily, substituteFamily, type FamilyId } from "./catalog";
+import { fallbackLanguage, isDecisiveLanguage } from "./fontconfig";
 import { isEastAsian, isEastAsianShared } from "./east-asian";
 import { faceFromBytes, LoadedFace } from "./font-face";
 import { embeddedFaces, type EmbeddedFaces } from "./embedded-faces";
@@ -128,6 +128,7 @@ class LoadedFontBook implements FontBook {
   split(text: string, req: FaceRequest): { text: string; face: FontFace }[] {
     const resolved = this.resolve(req);
     const { primary } = resolved;
+    const fallbackOf = this.fallbackFaces(resolved, text);
     const pieces: { text: string; face: FontFace }[] = [];
     let current: LoadedFace | null = null;
     let buf = "";
@@ -138,8 +139,7 @@ class LoadedFontBook implements FontBook {
       // them; shapes, arrows and dingbats, like letters, take the primary when it has them
       // (LibreOffice: "■□" in Carlito draws ■ with DejaVu Sans, □ with Carlito).
       if (current && !/[\p{L}\p{N}]/u.test(ch) && !isSymbolBlock(cp) && current.covers(cp)) face = current;
-      // A fallback draws only what it is a fallback for (DejaVu Sans: symbols and Arabic, not Latin).
-      else if (!primary.covers(cp) && cp >= 0x20) face = this.fallbacks(resolved, cp).find((f) => mayCover(f.family, cp) && f.face.covers(cp))?.face ?? primary;
+      else if (!primary.covers(cp) && cp >= 0x20) face = fallbackOf.get(cp) ?? primary;
       // A mark the face drawing its letter lacks takes the letter (and its other marks) with it to the
       // fallback, as LibreOffice falls back whole clusters (measured: "لۡ" in DejaVu Sans text is drawn
       // with Noto Sans Arabic, sukun and lam both).
@@ -177,6 +177,51 @@ class LoadedFontBook implements FontBook {
       this.resolved.set(key, r);
     }
     return r;
+  }
+
+  /**
+   * The fallback face of each character of `text` the primary lacks, as LibreOffice picks them: it
+   * asks fontconfig once with all of them, and fontconfig ranks first the face that has the most
+   * (measured: "■□●○◆★✓①" in Cambria all in DejaVu Sans, which has every one; "αβγ ■" in DejaVu
+   * Serif, which has all four, though DejaVu Serif lacks ★); what that face lacks is asked again.
+   * Ties go to fontconfig's order for the characters' language. A face draws only what it may be a
+   * fallback for (`mayCover`: Noto Sans Hebrew only Hebrew).
+   */
+  private fallbackFaces(r: Resolved, text: string): Map<number, LoadedFace> {
+    const byLanguage = new Map<string | undefined, Set<number>>();
+    for (const ch of text) {
+      const cp = ch.codePointAt(0)!;
+      if (cp < 0x20 || r.primary.covers(cp)) continue;
+      const lang = fallbackLanguage(cp, this.languages);
+      byLanguage.set(lang, (byLanguage.get(lang) ?? new Set()).add(cp));
+    }
+    const out = new Map<number, LoadedFace>();
+    for (const [lang, missing] of byLanguage) {
+      const candidates = this.fallbacks(r, missing.values().next().value!);
+      let left = [...missing];
+      // A family fontconfig does not know by name gets, for text in a language only some faces
+      // support, the first face supporting it as the run's own face (LibreOffice asks with the run's
+      // language before any fallback: Arabic in "Traditional Arabic" is DejaVu Sans, and only what
+      // DejaVu Sans lacks, the Quranic sukun, falls back further, to Noto Sans Arabic).
+      if (!namedFamily(r.requested) && isDecisiveLanguage(lang) && candidates[0]) {
+        const own = candidates[0];
+        for (const cp of left) if (mayCover(own.family, cp) && own.face.covers(cp)) out.set(cp, own.face);
+        left = left.filter((cp) => !out.has(cp));
+      }
+      while (left.length) {
+        let best: { family: FamilyId; face: LoadedFace } | undefined;
+        let most = 0;
+        for (const c of candidates) {
+          const n = left.filter((cp) => mayCover(c.family, cp) && c.face.covers(cp)).length;
+          if (n > most) [best, most] = [c, n];
+        }
+        if (!best) break;
+        const chosen = best;
+        for (const cp of left) if (mayCover(chosen.family, cp) && chosen.face.covers(cp)) out.set(cp, chosen.face);
+        left = left.filter((cp) => !out.has(cp));
+      }
+    }
+    return out;
   }
 
   /** The loaded fallback faces for a character, in fontconfig's order for its language. */

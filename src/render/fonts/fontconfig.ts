@@ -141,6 +141,11 @@ export function fontconfigLanguage(bcp47: string | undefined): string | undefine
   return lang && /^[a-z]{2,3}$/.test(lang) ? lang : undefined;
 }
 
+/** Whether faces differ in supporting `lang` (then it orders them before their generic's preference). */
+export function isDecisiveLanguage(lang: string | undefined): boolean {
+  return lang !== undefined && DECISIVE_LANGUAGES.has(lang);
+}
+
 function supports(family: FamilyId, lang: string | undefined): boolean {
   if (lang && DECISIVE_LANGUAGES.has(lang)) return FACES[family].langs.split(" ").includes(lang);
   return family !== "DroidSansFallback"; // a Latin language (or none)
