@@ -9,11 +9,9 @@
 import type { FontTableEntry } from "../model/types";
 import fontFiles from "./files.json";
 import { fallbackOrder, genericFamily, genericOf, normalizeFamily } from "./fontconfig";
+import type { FamilyId } from "./family-id";
 
-export type FamilyId =
-  | "Carlito" | "Caladea" | "Arimo" | "Tinos" | "Cousine"
-  | "NotoSans" | "NotoSerif" | "NotoSansHebrew" | "NotoSansArabic" | "NotoSansSymbols" | "NotoSansSymbols2"
-  | "NotoSansMono" | "DejaVuSans" | "DejaVuSerif" | "DejaVuSansMono" | "DroidSansFallback";
+export type { FamilyId };
 
 export type StyleName = "Regular" | "Bold" | "Italic" | "BoldItalic";
 

@@ -18,7 +18,7 @@
  * Measured with LibreOffice (test/node/render-fonts-libreoffice.test.ts) and checked against `fc-match`
  * under the harness's configuration (test/node/render-fontconfig.test.ts).
  */
-import type { FamilyId } from "./catalog";
+import type { FamilyId } from "./family-id";
 
 export type Generic = "serif" | "sans-serif" | "monospace" | "cursive" | "fantasy" | "math";
 
