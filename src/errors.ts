@@ -26,10 +26,13 @@ export class UnsupportedDocumentType extends SignetError {
     super("unsupported_document_type", message);
   }
 }
-/** The PDF cannot be read within our limits (structure broken, hostile, too much work). */
+/**
+ * The PDF cannot be read: its structure is broken (`pdf_unparseable`), or reading or verifying it
+ * needs more work than a budget of `LIMITS` allows (`pdf_too_complex`, see `PdfBudgetExceeded`).
+ */
 export class PdfUnparseable extends SignetError {
-  constructor(message: string) {
-    super("pdf_unparseable", message);
+  constructor(message: string, code: "pdf_unparseable" | "pdf_too_complex" = "pdf_unparseable") {
+    super(code, message);
   }
 }
 /** The PDF is encrypted with a password we do not have. */

@@ -26,6 +26,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   unsupported_document_type: 415,
   audit_trail_missing_submit: 422,
   pdf_unparseable: 422,
+  pdf_too_complex: 422,
   pdf_encrypted: 422,
   document_locked: 422,
   docx_invalid: 422,

@@ -20,7 +20,7 @@ const KNOWN_CODES = new Set([
   "unauthorized", "not_found", "method_not_allowed", "event_id_conflict",
   "payload_too_large", "document_too_large", "remote_too_large", "zip_limit",
   "unsupported_media_type", "unsupported_document_type",
-  "audit_trail_missing_submit", "pdf_unparseable", "pdf_encrypted", "document_locked", "docx_invalid",
+  "audit_trail_missing_submit", "pdf_unparseable", "pdf_too_complex", "pdf_encrypted", "document_locked", "docx_invalid",
   "xml_doctype_forbidden", "image_invalid", "image_too_large", "url_forbidden", "field_not_found",
   "rate_limited", "fetch_failed", "tsa_failed", "fetch_timeout",
 ]);

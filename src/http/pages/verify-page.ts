@@ -152,6 +152,7 @@ function explain(status, p) {
   if (code === "unsupported_document_type" || status === 415) return ["This file is not a PDF", "Only PDF files can be checked here. Choose the PDF you received."];
   if (code === "pdf_encrypted") return ["This PDF is password-protected", "It cannot be checked while it is locked with a password. Ask the sender for an unlocked copy."];
   if (code === "pdf_unparseable") return ["This PDF could not be read", "The file is damaged or not a real PDF. Try downloading it again from where you got it."];
+  if (code === "pdf_too_complex") return ["This PDF is too complex to check here", "It has more signatures, revisions or structure than the service checks in one go. Check it with a desktop PDF reader, or ask the sender for a simpler copy."];
   if (status === 429) return ["Too many checks in a short time", "Please wait a minute and try again."];
   if (status === 401) return ["This service checks documents for its account holders only", "Checking here needs an API key. Ask the organisation that sent you the document."];
   if (status === 404) return ["Checking is not available here", "This address does not offer document checks."];

@@ -2,11 +2,15 @@ import { PdfUnparseable } from "../../errors";
 import { LIMITS } from "../../limits";
 
 /**
- * A budget of `LIMITS.pdf` was exceeded. Still a `PdfUnparseable` for callers;
- * the reader's recovery paths never swallow it (a hostile file must not be
- * "repaired" into doing the same work again).
+ * A budget of `LIMITS.pdf` (or of the verifier, `LIMITS.verify`) was exceeded: 422
+ * `pdf_too_complex`. Still a `PdfUnparseable` for callers; the reader's recovery paths
+ * never swallow it (a hostile file must not be "repaired" into doing the same work again).
  */
-export class PdfBudgetExceeded extends PdfUnparseable {}
+export class PdfBudgetExceeded extends PdfUnparseable {
+  constructor(message: string) {
+    super(message, "pdf_too_complex");
+  }
+}
 
 /** The reader's budgets (`LIMITS.pdf`), widened to plain numbers so callers and tests can lower them. */
 export type PdfLimits = { -readonly [K in keyof typeof LIMITS.pdf]: number };
