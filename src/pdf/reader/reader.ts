@@ -52,6 +52,8 @@ interface Found {
 }
 
 const KW_HEADER = asciiBytes("%PDF-");
+/** Files with more revisions than this index which revisions declare each object (see `lookup`). */
+const INDEX_REVISIONS = 16;
 /** Reference chains (`1 0 obj 2 0 R endobj` ...) longer than this are treated as broken. */
 const MAX_REF_CHAIN = 32;
 /** Parsed objects larger than this are remembered as ranges no other object may start in. */
@@ -86,6 +88,8 @@ export class PdfReader {
   readonly offsetBase: number;
 
   private revs: Revision[] = [];
+  /** Per object number, the 0-based indexes of the revisions declaring it, ascending (see `lookup`). */
+  private declaredIn: Map<number, number | number[]> | null = null;
   private readonly budget: Budget;
   private readonly xref: XrefReader;
   private security: SecurityHandler | null = null;
@@ -141,7 +145,7 @@ export class PdfReader {
       if (!hasRoot(trailers[trailers.length - 1]!)) revisions = null;
     }
     this.offsetBase = chain && revisions ? chain.base : 0;
-    this.revs = revisions ?? [];
+    this.setRevisions(revisions ?? []);
     this.revisionTrailers = trailers;
     this.chainDamaged = chain?.damaged ?? false;
     this._recovered = this.chainDamaged;
@@ -155,7 +159,7 @@ export class PdfReader {
     if (revisions && canRead() && !this.catalogReadable()) revisions = null;
     if (!revisions) {
       const rec = this.recover();
-      this.revs = [rec];
+      this.setRevisions([rec]);
       this.revisionTrailers = [mergedTrailer([rec.trailer])];
       this.trailer = this.revisionTrailers[0]!;
       this.encrypted = isEncrypted(this.trailer);
@@ -275,7 +279,7 @@ export class PdfReader {
     // The trailer: all trailers merged in file order; /Root from the newest one that leads to a catalog.
     const merged = mergedTrailer(scan.trailers.map((t) => t.dict));
     const probe: Revision = { number: 1, xrefOffset: -1, xrefKind: "table", trailer: merged, entries, endOffset: this.xref.lastEof() };
-    this.revs = [probe];
+    this.setRevisions([probe]);
     this.revisionTrailers = [merged];
     let root: PdfValue | undefined;
     for (let i = scan.trailers.length - 1; i >= 0 && root === undefined; i--) {
@@ -324,12 +328,61 @@ export class PdfReader {
     return this.lookup(num, this.rev(revision))?.entry;
   }
 
+  private setRevisions(revs: Revision[]): void {
+    this.revs = revs;
+    this.declaredIn = null;
+  }
+
+  /**
+   * The entry for `num` of the newest section up to revision `rev` that declares it. Files with
+   * many revisions get an index (revisions declaring each object), so a lookup costs O(log n)
+   * instead of a walk back through every section: hundreds of incremental signatures must not
+   * make each object access cost hundreds of map probes.
+   */
   private lookup(num: number, rev: number): Found | undefined {
-    for (let i = rev - 1; i >= 0; i--) {
-      const e = this.revisions[i]!.entries.get(num);
-      if (e) return { entry: e, revIndex: i };
+    if (this.revs.length <= INDEX_REVISIONS) {
+      for (let i = rev - 1; i >= 0; i--) {
+        const e = this.revs[i]!.entries.get(num);
+        if (e) return { entry: e, revIndex: i };
+      }
+      return undefined;
     }
-    return undefined;
+    const at = this.declaringRevisions().get(num);
+    if (at === undefined) return undefined;
+    let i = -1;
+    if (typeof at === "number") i = at < rev ? at : -1;
+    else {
+      let lo = 0;
+      let hi = at.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (at[mid]! < rev) {
+          i = at[mid]!;
+          lo = mid + 1;
+        } else hi = mid - 1;
+      }
+    }
+    return i < 0 ? undefined : { entry: this.revs[i]!.entries.get(num)!, revIndex: i };
+  }
+
+  private declaringRevisions(): Map<number, number | number[]> {
+    if (this.declaredIn) return this.declaredIn;
+    const index = new Map<number, number | number[]>();
+    this.revs.forEach((r, i) => {
+      this.budget.tick(Math.ceil(r.entries.size / 64));
+      for (const num of r.entries.keys()) {
+        const at = index.get(num);
+        if (at === undefined) index.set(num, i);
+        else if (typeof at === "number") index.set(num, [at, i]);
+        else at.push(i);
+      }
+    });
+    return (this.declaredIn = index);
+  }
+
+  /** Counts work done on this reader's objects by its callers (the verifier) against its budget. */
+  spend(units: number): void {
+    this.budget.tick(units);
   }
 
   /** The object as seen in revision `revision` (default newest); null when free or missing. */
@@ -562,6 +615,11 @@ export class PdfReader {
   }
 
   // ------------------------------------------------------------------ document
+
+  /** The trailer as of revision `revision` (default newest): its section's and all older sections' trailers merged. */
+  trailerAt(revision?: number): PdfDict {
+    return this.revisionTrailers[this.rev(revision) - 1]!;
+  }
 
   catalogRef(revision?: number): PdfRef {
     const root = this.revisionTrailers[this.rev(revision) - 1]!.get("Root");
