@@ -3,9 +3,9 @@ import { PdfDict, PdfName, PdfRef, PdfStream, type PdfValue } from "../model";
 import { Budget, PdfBudgetExceeded, type PdfLimits } from "./budget";
 import { createSecurityHandler, type SecurityHandler } from "./crypt";
 import { decodeFilters, filterSteps } from "./filters";
-import { Lexer, TK } from "./lexer";
+import { isRegular, Lexer, TK } from "./lexer";
 import { Parser, type IndirectObject, type ParseContext } from "./parser";
-import { asciiBytes, indexOfBytes, RangeSet } from "./search";
+import { asciiBytes, atTokenStart, findAll, indexOfBytes, objHeaderStart, RangeSet } from "./search";
 import { mergedTrailer, XrefReader, type Chain, type Scan, type Section, type XrefEntry } from "./xref";
 
 export type { XrefEntry } from "./xref";
@@ -52,6 +52,10 @@ interface Found {
 }
 
 const KW_HEADER = asciiBytes("%PDF-");
+const KW_OBJ = asciiBytes("obj");
+const KW_XREF = asciiBytes("xref");
+const KW_TRAILER = asciiBytes("trailer");
+const KW_STARTXREF = asciiBytes("startxref");
 /** Files with more revisions than this index which revisions declare each object (see `lookup`). */
 const INDEX_REVISIONS = 16;
 /** Reference chains (`1 0 obj 2 0 R endobj` ...) longer than this are treated as broken. */
@@ -378,6 +382,99 @@ export class PdfReader {
       }
     });
     return (this.declaredIn = index);
+  }
+
+  /**
+   * Whether the cross-reference entry of object `num` as of `revision` leads to that object:
+   * a free entry does; an entry in use needs an `num gen obj` header at its offset; a
+   * compressed one, an object stream that holds `num`. Reading falls back to a scan when an
+   * entry is wrong (as viewers that repair do), but viewers differ in what they show then, so
+   * the verifier must see such entries.
+   */
+  entryResolves(num: number, revision?: number): boolean {
+    const found = this.lookup(num, this.rev(revision));
+    if (!found || found.entry.type === "free") return true;
+    const { entry, revIndex } = found;
+    if (entry.type === "inuse") {
+      if (this.parseAt(entry.offset, num)) return true;
+      if (this.headerOffset === 0) return false;
+      return this.parseAt(this.offsetBase === 0 ? entry.offset + this.headerOffset : entry.offset - this.headerOffset, num) !== null;
+    }
+    const stm = this.lookup(entry.offset, revIndex + 1);
+    if (!stm || stm.entry.type !== "inuse") return false;
+    const os = this.objStmAt(stm.entry, entry.offset, revIndex + 1);
+    return os !== null && (os.nums[entry.gen] === num || os.nums.includes(num));
+  }
+
+  /**
+   * Offsets of `N G obj` headers among the bytes revision `revision` added (from the end of the
+   * revision before it to its own end) that its cross-reference section does not declare there:
+   * objects written without an entry, which viewers that rebuild a damaged file show, and
+   * readers of an intact chain do not. Headers inside a declared object (in a string, in stream
+   * data) are not objects, nor are drafts of an object the section declares further on. At
+   * most `max` offsets.
+   */
+  undeclaredObjects(revision: number, max = 16): number[] {
+    const k = this.rev(revision);
+    const r = this.revs[k - 1]!;
+    const from = k === 1 ? this.headerOffset : this.revs[k - 2]!.endOffset;
+    const to = r.endOffset;
+    const declared = new Set<number>();
+    const spans: [number, number][] = [];
+    const cover = (offset: number, num: number) => {
+      declared.add(offset);
+      const obj = this.parseAt(offset, num);
+      if (obj) spans.push([offset, obj.value instanceof PdfStream ? Math.max(obj.end, obj.value.dataEnd) : obj.end]);
+    };
+    for (const [num, e] of r.entries) if (e.type === "inuse" && e.offset >= from && e.offset < to) cover(e.offset, num);
+    // The section itself: an xref stream object, or a table's /XRefStm stream (hybrid files).
+    const xrefStm = r.trailer.get("XRefStm");
+    for (const at of [r.xrefOffset, typeof xrefStm === "number" ? xrefStm + this.offsetBase : -1]) {
+      if (at >= from && at < to) cover(at, numAt(this.bytes, at));
+    }
+    spans.sort((a, b) => a[0] - b[0]);
+    const inside = (p: number) => {
+      let lo = 0;
+      let hi = spans.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (spans[mid]![0] <= p) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      // Spans do not nest; the one starting last before p is the only candidate (and its predecessors for overlaps).
+      for (let i = hi; i >= 0 && i > hi - 4; i--) if (p >= spans[i]![0] && p < spans[i]![1]) return true;
+      return false;
+    };
+    const out: number[] = [];
+    for (const objPos of findAll(this.bytes, KW_OBJ, from, to)) {
+      this.budget.tick();
+      const h = objHeaderStart(this.bytes, objPos);
+      if (h < from || declared.has(h) || inside(h)) continue;
+      // A draft superseded by a definition this section declares later in the file is what
+      // a rebuilding viewer also ends up with (the last definition wins there too).
+      const e = r.entries.get(numAt(this.bytes, h));
+      if (e?.type === "inuse" && e.offset > h) continue;
+      out.push(h);
+      if (out.length >= max) break;
+    }
+    return out;
+  }
+
+  /**
+   * Where PDF structure (an object header, `xref`, `trailer` or `startxref`) starts after the
+   * end of the newest revision, or -1. Viewers look for `startxref` near the end of a file;
+   * finding objects there instead, they rebuild the file and show them, while the
+   * cross-reference chain (what Signet reads, and what an incremental update continues) does not.
+   */
+  appendedStructure(): number {
+    const from = this.revs[this.revs.length - 1]!.endOffset;
+    const b = this.bytes;
+    for (const kw of [KW_OBJ, KW_XREF, KW_TRAILER, KW_STARTXREF]) {
+      for (const p of findAll(b, kw, from)) {
+        if (kw === KW_OBJ ? objHeaderStart(b, p) >= from : atTokenStart(b, p) && (p + kw.length >= b.length || !isRegular(b[p + kw.length]))) return p;
+      }
+    }
+    return -1;
   }
 
   /** Counts work done on this reader's objects by its callers (the verifier) against its budget. */
