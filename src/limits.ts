@@ -251,10 +251,24 @@ export const LIMITS = {
   },
 
   /**
-   * `/v1/verify` and its lookups without an API key, per client IP. The rate-limit binding
-   * `RATE_LIMIT_ANONYMOUS` (wrangler.toml) counts them; these numbers are its per-isolate fallback.
+   * `/v1/verify`: what verifying one document may cost (besides the reader's `pdf` budgets, whose
+   * work counter the difference analysis also counts against), and the calls without an API key
+   * per client IP: the rate-limit binding `RATE_LIMIT_ANONYMOUS` (wrangler.toml) counts them; the
+   * numbers here are its per-isolate fallback.
    */
   verify: {
+    /**
+     * Signatures (signed signature fields and document time-stamps) one document may have; more is
+     * 422 `pdf_too_complex` before any is checked. Each one costs a CMS verification and a digest
+     * of everything it signed; real documents have a handful.
+     */
+    maxSignatures: 100,
+    /**
+     * Bytes hashed for all signatures together (each one hashes the bytes its /ByteRange covers,
+     * so N signatures over a large file hash it about N times). Checked before any hashing; more
+     * is 422 `pdf_too_complex`: ten signatures over a 25 MiB document fit.
+     */
+    maxSignedBytes: 256 * 1024 * 1024,
     /** Anonymous requests per client IP per minute. */
     anonymousRequestsPerMinute: 30,
     /** Client addresses the limiter tracks at once (the oldest are forgotten first). */

@@ -1,5 +1,6 @@
 import { PdfUnparseable } from "../../errors";
 import { PdfDict, PdfRef, type PdfValue, isArray, isDict, isName, isRef } from "../model";
+import { LIMITS } from "../../limits";
 import { PdfBudgetExceeded, type PdfReader } from "../reader";
 import { textOf } from "../sign/inspect";
 
@@ -28,8 +29,21 @@ export interface SignatureField {
 const MAX_FIELD_NODES = 50_000;
 const MAX_FIELD_DEPTH = 32;
 
-export function findSignatureFields(reader: PdfReader, revision?: number): SignatureField[] {
+/**
+ * The signature fields of a revision (default the newest). More than `max` signatures is
+ * `PdfBudgetExceeded` (each costs a verification; a hostile file may hold thousands).
+ */
+export function findSignatureFields(reader: PdfReader, revision?: number, max: number = LIMITS.verify.maxSignatures): SignatureField[] {
   const out: SignatureField[] = [];
+  /** "signature dictionary number|field name" of the fields found (a field listed twice is one). */
+  const found = new Set<string>();
+  const add = (f: SignatureField) => {
+    if (out.length >= max) {
+      throw new PdfBudgetExceeded(`The PDF has more than ${max} signatures; Signet verifies at most ${max} per document (limit verify.maxSignatures).`);
+    }
+    if (f.sigRef) found.add(`${f.sigRef.num}|${f.fieldName}`);
+    out.push(f);
+  };
   const catalog = reader.catalog(revision);
   const form = dictAt(reader, catalog.get("AcroForm"), revision);
   if (!form) return out;
@@ -57,9 +71,9 @@ export function findSignatureFields(reader: PdfReader, revision?: number): Signa
     const v = field.get("V");
     if (isName(ft, "Sig") && v !== undefined) {
       const sig = dictAt(reader, v, revision);
-      const duplicate = isRef(v) && out.some((f) => f.sigRef?.num === v.num && f.fieldName === name);
+      const duplicate = isRef(v) && found.has(`${v.num}|${name}`);
       if (sig && !duplicate) {
-        out.push({
+        add({
           fieldName: name,
           fieldRef: isRef(value) ? value : null,
           field,
@@ -76,7 +90,7 @@ export function findSignatureFields(reader: PdfReader, revision?: number): Signa
       stack.push({ value: kid, prefix: name, ft, depth: depth + 1 });
     }
   }
-  addOrphanWidgets(reader, out, seen, revision);
+  addOrphanWidgets(reader, out, seen, add, revision);
   return out;
 }
 
@@ -84,7 +98,8 @@ export function findSignatureFields(reader: PdfReader, revision?: number): Signa
  * Signature widgets on pages that the form does not list (a field dropped from /Fields, or a
  * form never built): viewers still show them, and pdfsig reports them, so they are signatures too.
  */
-function addOrphanWidgets(reader: PdfReader, out: SignatureField[], seen: Set<number>, revision?: number): void {
+function addOrphanWidgets(reader: PdfReader, out: SignatureField[], seen: Set<number>, add: (f: SignatureField) => void, revision?: number): void {
+  const sigNums = new Set(out.flatMap((f) => (f.sigRef ? [f.sigRef.num] : [])));
   let pages: { ref: PdfRef; dict: PdfDict }[];
   try {
     pages = reader.pages(revision);
@@ -125,9 +140,10 @@ function addOrphanWidgets(reader: PdfReader, out: SignatureField[], seen: Set<nu
       const v = field.get("V");
       const sig = dictAt(reader, v, revision);
       if (!sig) continue;
-      if (isRef(v) && out.some((f) => f.sigRef?.num === v.num)) continue;
+      if (isRef(v) && sigNums.has(v.num)) continue;
       seen.add(a.num);
-      out.push({ fieldName: names.join("."), fieldRef, field, sigRef: isRef(v) ? v : null, sig, lock: dictAt(reader, field.get("Lock"), revision) ?? null });
+      if (isRef(v)) sigNums.add(v.num);
+      add({ fieldName: names.join("."), fieldRef, field, sigRef: isRef(v) ? v : null, sig, lock: dictAt(reader, field.get("Lock"), revision) ?? null });
     }
   }
 }

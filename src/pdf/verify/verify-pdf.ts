@@ -1,4 +1,5 @@
 import { PdfEncrypted, PdfUnparseable } from "../../errors";
+import { LIMITS } from "../../limits";
 import { toHex } from "../../util/bytes";
 import { PdfDict, PdfName, PdfString, type PdfValue } from "../model";
 import { PdfBudgetExceeded, PdfReader, type PdfLimits } from "../reader";
@@ -50,6 +51,14 @@ export interface VerifyPdfOptions {
   limits?: Partial<PdfLimits>;
   /** Also ask OCSP responders and CRL addresses now (VERIFY_ONLINE_REVOCATION). */
   onlineRevocation?: RevocationFetcher;
+  /** Lower (or raise) the verifier's own budgets (`LIMITS.verify`). */
+  verifyLimits?: Partial<VerifyLimits>;
+}
+
+/** The verifier's budgets of `LIMITS.verify`. */
+export interface VerifyLimits {
+  maxSignatures: number;
+  maxSignedBytes: number;
 }
 
 interface Entry {
@@ -73,8 +82,12 @@ interface Entry {
 export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): Promise<VerifyReport> {
   const reader = PdfReader.open(bytes, { limits: options.limits });
   requireDecryptable(reader);
+  const budget: VerifyLimits = {
+    maxSignatures: options.verifyLimits?.maxSignatures ?? LIMITS.verify.maxSignatures,
+    maxSignedBytes: options.verifyLimits?.maxSignedBytes ?? LIMITS.verify.maxSignedBytes,
+  };
 
-  const entries: Entry[] = findSignatureFields(reader).map((field) => {
+  const entries: Entry[] = findSignatureFields(reader, undefined, budget.maxSignatures).map((field) => {
     const range = evaluateByteRange(reader, field.sig);
     const subFilter = nameOf(reader.resolve(field.sig.get("SubFilter")));
     const type = nameOf(reader.resolve(field.sig.get("Type")));
@@ -116,6 +129,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): P
   }
 
   // CMS, one signature at a time (each streams its byte ranges once per digest algorithm).
+  requireHashBudget(entries, budget.maxSignedBytes);
   for (const e of entries) {
     if (!e.range.ranges || !e.range.contents) continue;
     if (!e.subFilter || !KNOWN_SUB_FILTERS.has(e.subFilter)) continue;
@@ -255,6 +269,20 @@ const CERT_ALLOWS: Record<DocMdpLevel, string> = {
   2: "form filling and signatures only",
   3: "form filling, annotations and signatures only",
 };
+
+/**
+ * Each signature hashes the bytes it covers, so many signatures over a large file hash it many
+ * times: refused (`pdf_too_complex`) before any hashing when together they pass the budget.
+ */
+function requireHashBudget(entries: Entry[], maxSignedBytes: number): void {
+  let total = 0;
+  for (const e of entries) if (e.range.ranges && e.range.contents) total += e.range.ranges[1] + e.range.ranges[3];
+  if (total > maxSignedBytes) {
+    throw new PdfBudgetExceeded(
+      `Verifying the ${entries.length} signatures of this PDF means hashing ${total} bytes; Signet hashes at most ${maxSignedBytes} per document (limit verify.maxSignedBytes).`,
+    );
+  }
+}
 
 function mostSevere(changes: Change[]): Change | null {
   let best: Change | null = null;

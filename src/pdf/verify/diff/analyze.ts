@@ -11,13 +11,15 @@ import { DICT_RULES, OWNER_LEVELS, type DictRuleName, type KeyRule, type ListKin
 
 /**
  * Reject-by-default difference analysis of everything after a signed revision
- * (after pyHanko's difference analysis): every object that a later revision's
- * cross-reference data declares differently from the signed revision is
- * "touched", and each touched object must be explained by a rule for every way
- * it is reached in the newest revision. Also:
- * - re-pointing an object to other bytes that already existed when signing
- *   (shadow hide-and-replace through cross-reference data only) is a change;
- * - a new object that a signed, unchanged object already referred to (a dangling
+ * (after pyHanko's difference analysis). Each revision is compared with the one
+ * before it, once per document (a signature's verdict gathers the revisions after
+ * it, so the cost is linear in the revisions, not in signatures times revisions):
+ * every object the revision's cross-reference data declares differently from the
+ * revision before is "touched", and each touched object must be explained by a
+ * rule for every way it is reached in the newest revision. Also:
+ * - re-pointing an object to bytes written before the revision (shadow
+ *   hide-and-replace through cross-reference data only) is a change;
+ * - a new object that an older, unchanged object already referred to (a dangling
  *   reference prepared before signing, filled in later) is a change;
  * - objects living in an object stream that was replaced are changes;
  * - bytes after the last revision that no cross-reference section accounts for
@@ -33,12 +35,59 @@ export interface DiffResult {
 
 const MAX_CHANGES = 200;
 
-/** Shared per document: the reference walk of the newest revision, built on first need. */
+/**
+ * Shared per document: the reference walk of the newest revision, built on first need, and
+ * what each revision changed against the one before it, each judged once.
+ */
 export class DiffContext {
   private graph: ReferenceGraph | null = null;
   private readonly pageMaps = new Map<PdfReader, Map<number, Map<number, number>>>();
+  private readonly revisionDiffs = new Map<number, DiffResult>();
+  private readonly trailing = new Map<number, DiffResult>();
+  private members: Map<number, { num: number; entry: XrefEntry; revIndex: number }[]> | null = null;
 
   constructor(readonly reader: PdfReader) {}
+
+  /** What revision `k` (2..n) of the document's reader changed against revision `k - 1`. */
+  revisionDiff(k: number): DiffResult {
+    let d = this.revisionDiffs.get(k);
+    if (!d) {
+      const reader = this.reader;
+      d = new Analysis(this, { reader, revision: k - 1 }, { reader, revision: k }, reader.revisions[k - 2]!.endOffset).run();
+      this.revisionDiffs.set(k, d);
+    }
+    return d;
+  }
+
+  /** Bytes after the end of the last revision (or of signed bytes that reach further) that no cross-reference section accounts for. */
+  trailingData(from: number): DiffResult {
+    const start = Math.max(from, this.reader.revisions[this.reader.revisions.length - 1]!.endOffset);
+    let d = this.trailing.get(start);
+    if (!d) {
+      const bytes = this.reader.bytes;
+      let p = start;
+      while (p < bytes.length && isWhite(bytes[p])) p++;
+      d = p < bytes.length ? { level: "other", changes: [{ level: "other", what: TRAILING_DATA, objects: [] }], changedFields: [] } : NO_CHANGE;
+      this.trailing.set(start, d);
+    }
+    return d;
+  }
+
+  /** Compressed entries by the object stream holding them (every revision), for "object stream replaced". */
+  streamMembers(stmNum: number): { num: number; entry: XrefEntry; revIndex: number }[] {
+    if (!this.members) {
+      this.members = new Map();
+      this.reader.revisions.forEach((rev, revIndex) => {
+        for (const [num, entry] of rev.entries) {
+          if (entry.type !== "compressed") continue;
+          let list = this.members!.get(entry.offset);
+          if (!list) this.members!.set(entry.offset, (list = []));
+          list.push({ num, entry, revIndex });
+        }
+      });
+    }
+    return this.members.get(stmNum) ?? [];
+  }
 
   referenceGraph(): ReferenceGraph {
     if (!this.graph) {
@@ -79,21 +128,55 @@ export interface View {
   revision: number;
 }
 
+const TRAILING_DATA = "data was added after the end of the file's last revision";
+const NO_CHANGE: DiffResult = { level: "none", changes: [], changedFields: [] };
+
 /**
  * Judges everything after a signature. `signed` is the signed revision of the document's own
- * reader, or (for files whose cross-reference chain is damaged) the last revision of a reader
- * opened on the signed bytes alone; `signedEnd` is where the signed bytes end.
+ * reader (the revisions after it are judged one by one, each once per document), or (for
+ * files whose cross-reference chain is damaged) the last revision of a reader opened on the
+ * signed bytes alone, compared with the whole file; `signedEnd` is where the signed bytes end.
  */
 export function analyzeModifications(ctx: DiffContext, signed: View, signedEnd: number): DiffResult {
-  return new Analysis(ctx, signed, signedEnd).run();
+  const reader = ctx.reader;
+  if (signed.reader !== reader) {
+    return combine([new Analysis(ctx, signed, { reader, revision: reader.revisions.length }, signedEnd).run(), ctx.trailingData(signedEnd)]);
+  }
+  const parts: DiffResult[] = [];
+  for (let k = signed.revision + 1; k <= reader.revisions.length; k++) parts.push(ctx.revisionDiff(k));
+  parts.push(ctx.trailingData(signedEnd));
+  return combine(parts);
 }
 
+/** The changes of consecutive revisions together: the most severe level, changes in order (deduplicated, capped). */
+function combine(parts: DiffResult[]): DiffResult {
+  let level: ChangeLevel = "none";
+  const changes: Change[] = [];
+  const seen = new Set<string>();
+  const fields = new Set<string>();
+  for (const p of parts) {
+    level = maxLevel(level, p.level);
+    for (const c of p.changes) {
+      const key = `${c.level}|${c.what}`;
+      if (changes.length >= MAX_CHANGES || seen.has(key)) continue;
+      seen.add(key);
+      changes.push(c);
+    }
+    for (const f of p.changedFields) fields.add(f);
+  }
+  return { level, changes, changedFields: [...fields] };
+}
+
+/**
+ * One comparison: revision `cur` of the document's reader against `old` (the revision before
+ * it, or the last revision of a reader of the signed bytes). Contexts (how each object is
+ * reached) are those of the newest revision: what matters is what the document shows now.
+ */
 class Analysis {
   private readonly reader: PdfReader;
-  private readonly n: number;
-  /** The current document (the newest revision of the file). */
-  private readonly cur: View;
-  /** Whether the signed view is a revision of the document's own reader (else: a reader of the signed bytes). */
+  /** The newest revision of the file. */
+  private readonly newest: View;
+  /** Whether the old view is a revision of the document's own reader (else: a reader of the signed bytes). */
   private readonly sameReader: boolean;
   private readonly changes: Change[] = [];
   private readonly changedFields = new Set<string>();
@@ -106,33 +189,24 @@ class Analysis {
   constructor(
     private readonly ctx: DiffContext,
     private readonly old: View,
+    /** The revision judged (of the document's own reader). */
+    private readonly cur: View,
+    /** Where the bytes the old view knows end: entries pointing before it re-point to existing bytes. */
     private readonly signedEnd: number,
   ) {
     this.reader = ctx.reader;
-    this.n = this.reader.revisions.length;
-    this.cur = { reader: this.reader, revision: this.n };
+    this.newest = { reader: this.reader, revision: this.reader.revisions.length };
     this.sameReader = old.reader === this.reader;
   }
 
   run(): DiffResult {
-    const { reader, n } = this;
-    const bytes = reader.bytes;
-
-    // Bytes after the last revision that no cross-reference section accounts for.
-    const lastEnd = Math.max(reader.revisions[n - 1]!.endOffset, this.signedEnd);
-    for (let p = lastEnd; p < bytes.length; p++) {
-      if (!isWhite(bytes[p])) {
-        this.add("other", "data was added after the end of the file's last revision", []);
-        break;
-      }
-    }
-    if (this.sameReader && this.old.revision >= n) return this.result();
-
+    if (this.sameReader && this.old.revision >= this.cur.revision) return this.result();
     this.touched = this.touchedObjects();
     this.judgeTrailer();
     const nums = [...this.touched].sort((a, b) => a - b);
     for (const num of nums) {
       if (this.changes.length >= MAX_CHANGES) break;
+      this.reader.spend(1);
       this.judgeObject(num);
     }
     return this.result();
@@ -153,31 +227,28 @@ class Analysis {
   // ---------------------------------------------------------------- touched objects
 
   private touchedObjects(): Set<number> {
-    const { reader, n, old } = this;
+    const { reader, old, cur } = this;
     const out = new Set<number>();
-    // Same reader: what later sections declare. Another reader (damaged chain): every object either knows.
+    // Same reader: what the sections after the old revision declare. Another reader (damaged chain): every object either knows.
     const from = this.sameReader ? old.revision : 0;
     const candidates: Iterable<number>[] = [];
-    for (let k = from; k < n; k++) candidates.push(reader.revisions[k]!.entries.keys());
+    for (let k = from; k < cur.revision; k++) candidates.push(reader.revisions[k]!.entries.keys());
     if (!this.sameReader) for (const rev of old.reader.revisions) candidates.push(rev.entries.keys());
     for (const list of candidates) {
       for (const num of list) {
         if (out.has(num)) continue;
         const before = old.reader.objectOffset(num, old.revision);
-        const after = reader.objectOffset(num, n);
+        const after = reader.objectOffset(num, cur.revision);
         if (!sameEntry(before, after)) out.add(num);
       }
     }
     // Objects whose object stream was redefined: viewers read them from the new stream.
-    if (out.size) {
-      for (let k = 0; k < n; k++) {
-        for (const [num, e] of reader.revisions[k]!.entries) {
-          if (e.type !== "compressed" || !out.has(e.offset) || out.has(num)) continue;
-          const visible = reader.objectOffset(num, n);
-          if (visible === e) {
-            out.add(num);
-            this.add("other", `object ${num} lives in an object stream that was replaced after signing`, [num, e.offset]);
-          }
+    for (const stm of [...out]) {
+      for (const { num, entry, revIndex } of this.ctx.streamMembers(stm)) {
+        if (revIndex >= cur.revision || out.has(num)) continue;
+        if (reader.objectOffset(num, cur.revision) === entry) {
+          out.add(num);
+          this.add("other", `object ${num} lives in an object stream that was replaced after signing`, [num, stm]);
         }
       }
     }
@@ -188,7 +259,7 @@ class Analysis {
 
   private judgeTrailer(): void {
     const before = mergedTrailerOf(this.old.reader, this.old.revision);
-    const after = this.reader.trailer;
+    const after = mergedTrailerOf(this.reader, this.cur.revision);
     const root0 = before.get("Root");
     const root1 = after.get("Root");
     if (!(root0 instanceof PdfRef && root1 instanceof PdfRef && root0.num === root1.num && root0.gen === root1.gen)) {
@@ -206,9 +277,9 @@ class Analysis {
   // ---------------------------------------------------------------- one object
 
   private judgeObject(num: number): void {
-    const { reader, n } = this;
+    const { reader } = this;
     const oldEntry = this.old.reader.objectOffset(num, this.old.revision);
-    const newEntry = reader.objectOffset(num, n);
+    const newEntry = reader.objectOffset(num, this.cur.revision);
     let oldValue = oldEntry && oldEntry.type !== "free" ? this.getNum(num, this.old) : null;
     const newValue = this.getNum(num, this.cur);
     const existed = oldValue !== null;
@@ -388,6 +459,9 @@ class Analysis {
   private diffList(kind: ListKind, oldValue: PdfValue | undefined, newValue: PdfValue | undefined, objects: number[], vars: Record<string, string>): void {
     const a = Array.isArray(oldValue) ? oldValue : [];
     const b = Array.isArray(newValue) ? newValue : [];
+    // Direct (non-reference) entries are compared pairwise: rare in real lists, bounded here.
+    const direct = (l: PdfValue[]) => l.reduce((n: number, x) => (x instanceof PdfRef ? n : n + 1), 0);
+    this.reader.spend(Math.ceil((a.length + b.length) / 64) + direct(a) * direct(b));
     if (oldValue !== undefined && oldValue !== null && !Array.isArray(oldValue)) {
       this.add("other", "a list of the document was replaced by something else", objects);
       return;
@@ -489,7 +563,7 @@ class Analysis {
     if (this.embeddedJudged) return;
     this.embeddedJudged = true;
     const before = embeddedFiles(this.old.reader, this.old.revision);
-    const after = embeddedFiles(this.reader, this.n);
+    const after = embeddedFiles(this.reader, this.cur.revision);
     for (const [name, v] of before) {
       const now = after.get(name);
       if (now === undefined) this.add("other", `the attached file ${quoteField(name)} was removed`, objects);
@@ -539,7 +613,7 @@ class Analysis {
   private pointsIntoSignedBytes(entry: XrefEntry): boolean {
     if (entry.type === "inuse") return entry.offset < this.signedEnd;
     if (entry.type === "compressed") {
-      const stm = this.reader.objectOffset(entry.offset, this.n);
+      const stm = this.reader.objectOffset(entry.offset, this.cur.revision);
       return stm !== undefined && stm.type === "inuse" && stm.offset < this.signedEnd;
     }
     return false;
@@ -577,11 +651,21 @@ function sameEntry(a: XrefEntry | undefined, b: XrefEntry | undefined): boolean 
   return a.type === b.type && a.offset === b.offset && a.gen === b.gen;
 }
 
-/** What a list gained and lost: references by object number, direct entries by value. */
+/**
+ * What a list gained and lost: references by object number (a set each way: lists of thousands
+ * of fields or annotations stay linear), direct entries by value.
+ */
 function setDiff(a: PdfValue[], b: PdfValue[], file: Uint8Array): { added: PdfValue[]; removed: PdfValue[] } {
-  const contains = (list: PdfValue[], v: PdfValue) =>
-    v instanceof PdfRef ? list.some((x) => x instanceof PdfRef && x.num === v.num) : list.some((x) => deepEqual(x, v, file));
-  return { added: b.filter((v) => !contains(a, v)), removed: a.filter((v) => !contains(b, v)) };
+  const refs = (list: PdfValue[]) => new Set(list.flatMap((x) => (x instanceof PdfRef ? [x.num] : [])));
+  const refsA = refs(a);
+  const refsB = refs(b);
+  const directA = a.filter((x) => !(x instanceof PdfRef));
+  const directB = b.filter((x) => !(x instanceof PdfRef));
+  const contains = (direct: PdfValue[], v: PdfValue) => direct.some((x) => deepEqual(x, v, file));
+  return {
+    added: b.filter((v) => (v instanceof PdfRef ? !refsA.has(v.num) : !contains(directA, v))),
+    removed: a.filter((v) => (v instanceof PdfRef ? !refsB.has(v.num) : !contains(directB, v))),
+  };
 }
 
 function dictOf(v: PdfValue | undefined): PdfDict | undefined {

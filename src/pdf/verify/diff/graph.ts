@@ -374,6 +374,7 @@ export class ReferenceGraph {
         this.truncated = true;
         return;
       }
+      if ((steps & 255) === 0) this.reader.spend(1); // walked values count against the reader's work budget
       if (v instanceof PdfRef) {
         if (!this.isStructural(v)) this.visit(v, { role: "opaque", owner, from: self });
       } else if (Array.isArray(v)) for (const x of v) work.push(x);
@@ -445,8 +446,5 @@ function isNameValue(v: PdfValue | undefined, n: string): boolean {
 }
 
 export function mergedTrailerOf(reader: PdfReader, revision?: number): PdfDict {
-  if (revision === undefined || revision === reader.revisions.length) return reader.trailer;
-  const map = new Map<string, PdfValue>();
-  for (let i = 0; i < revision; i++) for (const [k, v] of reader.revisions[i]!.trailer.map) map.set(k, v);
-  return new PdfDict(map);
+  return reader.trailerAt(revision);
 }
