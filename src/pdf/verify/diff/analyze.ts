@@ -17,6 +17,8 @@ import { DICT_RULES, OWNER_LEVELS, type DictRuleName, type KeyRule, type ListKin
  * every object the revision's cross-reference data declares differently from the
  * revision before is "touched", and each touched object must be explained by a
  * rule for every way it is reached in the newest revision. Also:
+ * - an entry that does not lead to its own object header (into another object,
+ *   past the end of the file) is a change: viewers disagree on what it shows;
  * - re-pointing an object to bytes written before the revision (shadow
  *   hide-and-replace through cross-reference data only) is a change;
  * - a new object that an older, unchanged object already referred to (a dangling
@@ -285,6 +287,11 @@ class Analysis {
     const existed = oldValue !== null;
     if (!existed) oldValue = null;
 
+    if (this.sameReader && !this.resolves(num)) {
+      const where = newEntry?.type === "inuse" ? `offset ${newEntry.offset}` : `object stream ${newEntry?.offset ?? "?"}`;
+      this.add("other", `the cross-reference entry of ${this.describeObject(num)} was pointed at bytes that are not that object (${where})`, [num]);
+      return;
+    }
     if (newEntry && this.pointsIntoSignedBytes(newEntry)) {
       this.add("other", `${this.describeObject(num)} was re-pointed to other bytes that were already in the file when it was signed`, [num]);
       return;
@@ -593,6 +600,16 @@ class Analysis {
     } catch (e) {
       if (!(e instanceof PdfUnparseable) || e instanceof PdfBudgetExceeded) throw e;
       return null;
+    }
+  }
+
+  /** Whether the judged revision's entry for `num` leads to that object (an unreadable one does not). */
+  private resolves(num: number): boolean {
+    try {
+      return this.reader.entryResolves(num, this.cur.revision);
+    } catch (e) {
+      if (!(e instanceof PdfUnparseable) || e instanceof PdfBudgetExceeded) throw e;
+      return false;
     }
   }
 
