@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { PdfRef } from "../../src/pdf/model";
 import { PdfReader } from "../../src/pdf/reader";
 import { basePdf, makeSigner, signForTest, type TestSignOptions } from "../../src/pdf/verify/testing";
 import { auditTrail, b64, corpusPdf, fromDataUri, latin1, post, problem, signer, signRequest } from "./helpers";
@@ -245,6 +246,23 @@ describe("inputs whose cross-reference data is damaged", () => {
     const reader = PdfReader.open(out);
     expect(reader.recovered).toBe(false);
     expect(reader.pages().length).toBe(PdfReader.open(input).pages().length + 1);
+  });
+});
+
+describe("inputs whose last revision only a rebuilding viewer sees", () => {
+  it("refuses (422 pdf_unparseable) a PDF with objects appended after %%EOF and no cross-reference section for them", async () => {
+    // As the PDF-Insecurity ISA samples H and I: viewers rebuild the file and show the new page
+    // content; an incremental update appended to the last complete revision would hide it again.
+    const input = await corpusPdf(SIMPLE);
+    const contents = PdfReader.open(input).pages()[0]!.dict.get("Contents");
+    const first = (Array.isArray(contents) ? contents[0] : contents) as PdfRef;
+    const evil = "BT /F1 24 Tf 72 700 Td (Manipulated now Page!) Tj ET";
+    const appended = new Uint8Array([...input, ...new TextEncoder().encode(`\n${first.num} 0 obj\n<< /Length ${evil.length} >>\nstream\n${evil}\nendstream\nendobj\n%%EOF\n`)]);
+    const res = await post("/v1/sign", signRequest(appended));
+    expect(res.status).toBe(422);
+    const p = await problem(res);
+    expect(p.code).toBe("pdf_unparseable");
+    expect(p.detail).toMatch(/^The PDF continues after its last revision: at byte \d+ it holds objects that no cross-reference section lists/);
   });
 });
 

@@ -1,3 +1,4 @@
+import { PdfUnparseable } from "../../errors";
 import { PdfDict, PdfRef, PdfStream, PdfString, isArray, isDict, isName, isRef, type PdfValue } from "../model";
 import type { PdfReader } from "../reader";
 
@@ -29,6 +30,7 @@ export interface SigningInspection {
 const MAX_NODES = 50_000;
 
 export function inspectForSigning(reader: PdfReader): SigningInspection {
+  requireNothingAppended(reader);
   const catalog = reader.catalog();
   const pageCount = reader.pages().length;
   const result: SigningInspection = {
@@ -88,6 +90,22 @@ export function inspectForSigning(reader: PdfReader): SigningInspection {
   }
   result.countersign = result.signatureCount > 0 || result.docMdp !== null || result.fieldMdpLock || usageRights !== undefined;
   return result;
+}
+
+/**
+ * What the signer saw must be what is signed. Objects (or a cross-reference section) written
+ * after the end of the last revision the file's cross-reference chain reaches are shown by
+ * viewers, which rebuild such a file, but not by a reader of the chain, nor after an incremental
+ * update appended to it: signing would change what the document shows. Refused (422).
+ */
+function requireNothingAppended(reader: PdfReader): void {
+  const at = reader.appendedStructure();
+  if (at < 0) return;
+  throw new PdfUnparseable(
+    `The PDF continues after its last revision: at byte ${at} it holds objects that no cross-reference section lists. ` +
+      "PDF viewers rebuild such a file and show those objects; signing it would append to the last complete revision and change what the document shows. " +
+      "Save the file again with a PDF tool (it then gets a complete cross-reference section) and sign that.",
+  );
 }
 
 function docMdpLevel(reader: PdfReader, sig: PdfDict): 1 | 2 | 3 | null {

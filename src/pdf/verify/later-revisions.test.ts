@@ -5,8 +5,12 @@
  * here from one signed in the test.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import { SignetError } from "../../errors";
+import { latin1Bytes } from "../../util/bytes";
+import { PdfReader } from "../reader";
+import { inspectForSigning } from "../sign/inspect";
 import type { VerifyReport } from "./status";
-import { appendUpdate, appendXrefOnly, basePdf, latin1, makeSigner, signForTest, type TestSigned, type TestSigner } from "./testing";
+import { appendUpdate, appendXrefOnly, basePdf, concat, latin1, makeSigner, signForTest, type TestSigned, type TestSigner } from "./testing";
 import { verifyPdf } from "./verify-pdf";
 
 let ada: TestSigner;
@@ -41,5 +45,35 @@ describe("cross-reference entries that point at the wrong bytes", () => {
     expect(r.valid).toBe(false);
     expect(r.signers[0]!.modifications).toBe("other");
     expect(messages(r, 0)).toContain(`was pointed at bytes that are not that object (offset ${past})`);
+  });
+});
+
+describe("objects that no cross-reference section lists", () => {
+  const evil = "BT /F1 24 Tf 72 700 Td (Pay 100000 EUR to Mallory) Tj ET";
+  const appended = () => concat(signed.bytes, `5 0 obj\n<< /Length ${evil.length} >>\nstream\n${evil}\nendstream\nendobj\n`);
+
+  it("objects appended after %%EOF, then a countersignature: the first signature still reports them", async () => {
+    const countersigned = await signForTest(appended(), { signer: bob });
+    const r = await verify(countersigned.bytes);
+    expect(r.valid).toBe(false);
+    expect(r.signers.map((s) => s.modifications)).toEqual(["other", "none"]);
+    expect(r.reason).toBe("Signature 1 by Ada Lovelace is intact, but objects that no cross-reference section lists were added after signing.");
+  });
+
+  it("signing refuses a file whose objects after %%EOF only a rebuilding viewer shows", () => {
+    let error: unknown;
+    try {
+      inspectForSigning(PdfReader.open(appended()));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SignetError);
+    expect((error as SignetError).code).toBe("pdf_unparseable");
+    expect((error as SignetError).message).toMatch(/^The PDF continues after its last revision: at byte \d+ it holds objects that no cross-reference section lists/);
+  });
+
+  it("signing accepts bytes after %%EOF that hold no PDF structure", () => {
+    const junk = concat(signed.bytes, latin1Bytes("\r\n\x1a% saved by a mail client\n"));
+    expect(() => inspectForSigning(PdfReader.open(junk))).not.toThrow();
   });
 });

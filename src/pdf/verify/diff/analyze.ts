@@ -1,7 +1,7 @@
 import { PdfUnparseable } from "../../../errors";
 import { PdfDict, PdfName, PdfRef, PdfStream, type PdfValue } from "../../model";
 import { PdfBudgetExceeded, type PdfReader, type XrefEntry } from "../../reader";
-import { isWhite } from "../../reader/lexer";
+import { isWhite, Lexer, TK } from "../../reader/lexer";
 import { textOf } from "../../sign/inspect";
 import { embeddedFiles } from "../embedded";
 import { maxLevel, type Change, type ChangeLevel } from "../status";
@@ -24,8 +24,9 @@ import { DICT_RULES, OWNER_LEVELS, type DictRuleName, type KeyRule, type ListKin
  * - a new object that an older, unchanged object already referred to (a dangling
  *   reference prepared before signing, filled in later) is a change;
  * - objects living in an object stream that was replaced are changes;
- * - bytes after the last revision that no cross-reference section accounts for
- *   are a change.
+ * - objects written in a revision's bytes that its cross-reference section does
+ *   not declare, and bytes after the last revision that no section accounts for,
+ *   are changes (viewers that rebuild the file show them);
  */
 
 export interface DiffResult {
@@ -203,6 +204,18 @@ class Analysis {
 
   run(): DiffResult {
     if (this.sameReader && this.old.revision >= this.cur.revision) return this.result();
+    if (this.sameReader) {
+      for (let k = this.old.revision + 1; k <= this.cur.revision; k++) {
+        const hidden = this.reader.undeclaredObjects(k);
+        if (hidden.length) {
+          this.add(
+            "other",
+            "objects that no cross-reference section lists were added",
+            hidden.map((at) => numAt(this.reader.bytes, at)),
+          );
+        }
+      }
+    }
     this.touched = this.touchedObjects();
     this.judgeTrailer();
     const nums = [...this.touched].sort((a, b) => a - b);
@@ -711,4 +724,10 @@ function quoteField(name: string): string {
 
 function signatureFieldName(owner: Owner | null): string {
   return owner?.kind === "signature" ? owner.field : "";
+}
+
+/** The object number written at a header offset. */
+function numAt(bytes: Uint8Array, offset: number): number {
+  const t = new Lexer(bytes, offset).next();
+  return t.kind === TK.Int ? t.value : -1;
 }
