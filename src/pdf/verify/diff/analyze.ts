@@ -27,6 +27,9 @@ import { DICT_RULES, OWNER_LEVELS, type DictRuleName, type KeyRule, type ListKin
  * - objects written in a revision's bytes that its cross-reference section does
  *   not declare, and bytes after the last revision that no section accounts for,
  *   are changes (viewers that rebuild the file show them);
+ * - a signature field is part of a signature only when a signature made after
+ *   signing fills it: an unsigned one that paints an appearance (added, or given
+ *   one) is a change; only an empty placeholder that shows nothing is not.
  */
 
 export interface DiffResult {
@@ -37,6 +40,13 @@ export interface DiffResult {
 }
 
 const MAX_CHANGES = 200;
+
+/** What a new field is (see `newFieldKind`), least to most severe. */
+type NewFieldKind = "timestamp" | "signature" | "empty" | "unsigned" | "other";
+const NEW_FIELD_SEVERITY: readonly NewFieldKind[] = ["timestamp", "signature", "empty", "unsigned", "other"];
+/** Annotation flags (ISO 32000-2 §12.5.3): Hidden, NoView. */
+const ANNOT_HIDDEN = 2;
+const ANNOT_NO_VIEW = 32;
 
 /**
  * Shared per document: the reference walk of the newest revision, built on first need, and
@@ -362,7 +372,13 @@ class Analysis {
         return;
       case "field": {
         const field = c.fieldName ?? "";
-        const rule: DictRuleName = c.sigField ? (this.signedAt(num) ? "signed-signature-field" : "signature-field") : "field";
+        const rule: DictRuleName = !c.sigField
+          ? "field"
+          : this.signedAt(num)
+            ? "signed-signature-field"
+            : this.signedNow(num)
+              ? "signature-field"
+              : "unsigned-signature-field";
         this.diffDict(rule, oldValue, newValue, [num], { field: quoteField(field) });
         if (!c.sigField) this.changedFields.add(field);
         return;
@@ -405,7 +421,8 @@ class Analysis {
       case "field":
         if (owner.sig) {
           if (this.signedAt(owner.num)) this.add("other", `signature field ${quoteField(owner.name)}, already signed, was changed`, [num]);
-          else this.add("signatures", `signature field ${quoteField(owner.name)} was signed`, [num]);
+          else if (this.signedNow(owner.num)) this.add("signatures", `signature field ${quoteField(owner.name)} was signed`, [num]);
+          else this.add("other", fill(DICT_RULES["unsigned-signature-field"].what, { field: quoteField(owner.name) }), [num]);
         } else {
           this.changedFields.add(owner.name);
           this.add(base.level, fill(base.what, { field: quoteField(owner.name) }), [num]);
@@ -470,6 +487,11 @@ class Analysis {
         this.add("other", `the signature of field ${vars.field ?? ""} was removed`, objects);
         return;
       }
+      const d = dictOf(v);
+      if (!d || !isSignatureDict(d) || (nv instanceof PdfRef && this.existedAt(nv.num))) {
+        this.add("other", `signature field ${vars.field ?? ""} was given a value that is no new signature`, objects);
+        return;
+      }
       this.add(isDocTimeStamp(v) ? "lta" : "signatures", isDocTimeStamp(v) ? "a document time-stamp was added" : `signature field ${vars.field ?? ""} was signed`, objects);
     }
   }
@@ -531,9 +553,11 @@ class Analysis {
     const d = dictOf(this.get(v, this.cur));
     if (!d) return;
     const name = textOf(this.get(d.get("T"), this.cur)) ?? "";
-    const kind = this.fieldKind(d);
+    const kind = this.newFieldKind(v, d);
     if (kind === "timestamp") this.add("lta", "a document time-stamp was added", objects);
     else if (kind === "signature") this.add("signatures", "a signature was added", objects);
+    else if (kind === "empty") this.add("signatures", `an empty signature field (${quoteField(name)}) was added`, objects);
+    else if (kind === "unsigned") this.add("other", `an unsigned signature field (${quoteField(name)}) showing an appearance was added`, objects);
     else this.add("other", `form field ${quoteField(name)} was added`, objects);
   }
 
@@ -543,13 +567,22 @@ class Analysis {
     if (isName(this.get(d.get("Subtype"), this.cur), "Widget")) {
       // The field it belongs to: itself (merged) or its parents, else the field whose /Kids
       // list it (a widget need not point back with /Parent).
+      let fieldRef: PdfValue | undefined = v;
       let field: PdfDict | undefined = d;
       let depth = 0;
-      while (field && !field.has("FT") && depth++ < 16) field = dictOf(this.get(field.get("Parent"), this.cur));
-      if (!field && v instanceof PdfRef) field = this.listingField(v.num);
-      const kind = field ? this.fieldKind(field) : "other";
+      while (field && !field.has("FT") && depth++ < 16) {
+        fieldRef = field.get("Parent");
+        field = dictOf(this.get(fieldRef, this.cur));
+      }
+      if (!field && v instanceof PdfRef) {
+        const listing = this.listingField(v.num);
+        if (listing) ({ ref: fieldRef, dict: field } = listing);
+      }
+      const kind = field && fieldRef !== undefined ? this.newFieldKind(fieldRef, field) : "other";
       if (kind === "timestamp") this.add("lta", "a document time-stamp was added", objects);
       else if (kind === "signature") this.add("signatures", "a signature was added", objects);
+      else if (kind === "empty") this.add("signatures", `an empty signature field was added to page ${page}`, objects);
+      else if (kind === "unsigned") this.add("other", `an unsigned signature field showing an appearance was added to page ${page}`, objects);
       else this.add("other", `a form field was added to page ${page}`, objects);
       return;
     }
@@ -559,22 +592,78 @@ class Analysis {
   }
 
   /** The signature field whose /Kids hold widget `num`, as the form's field tree reaches it. */
-  private listingField(num: number): PdfDict | undefined {
+  private listingField(num: number): { ref: PdfRef; dict: PdfDict } | undefined {
     const c = this.ctx.referenceGraph().contextsOf(num).find((x) => x.role === "field" && x.sigField && x.from >= 0);
-    return c ? dictOf(this.getNum(c.from, this.cur)) : undefined;
+    const dict = c ? dictOf(this.getNum(c.from, this.cur)) : undefined;
+    return c && dict ? { ref: new PdfRef(c.from, 0), dict } : undefined;
   }
 
-  private fieldKind(d: PdfDict): "signature" | "timestamp" | "other" {
+  /**
+   * What a field new in the judged revision is: another kind of form field; a signature field a
+   * signature (or document time-stamp) made after signing fills, now; an unsigned one that shows
+   * nothing (a placeholder for a later signer: no appearance, hidden or of no size); or an
+   * unsigned one that paints an appearance over the page, which looks like a signature and signs
+   * nothing. A non-terminal field is judged by its child fields.
+   */
+  private newFieldKind(ref: PdfValue, d: PdfDict, depth = 0): NewFieldKind {
     let ft = this.get(d.get("FT"), this.cur);
+    const kids = this.get(d.get("Kids"), this.cur);
     if (ft === undefined) {
-      // A new non-terminal field: its kids decide.
-      const kids = this.get(d.get("Kids"), this.cur);
       const first = Array.isArray(kids) ? dictOf(this.get(kids[0], this.cur)) : undefined;
       ft = first ? this.get(first.get("FT"), this.cur) : undefined;
     }
     if (!isName(ft, "Sig")) return "other";
-    const value = this.get(d.get("V"), this.cur);
-    return value !== undefined && value !== null && isDocTimeStamp(value) ? "timestamp" : "signature";
+    const now = ref instanceof PdfRef ? dictOf(this.getNum(ref.num, this.newest)) : d;
+    if (now && !now.has("V") && Array.isArray(kids) && depth < 4) {
+      const children = kids.flatMap((k) => {
+        const kd = dictOf(this.get(k, this.cur));
+        return kd && kd.has("T") ? [this.newFieldKind(k, kd, depth + 1)] : [];
+      });
+      if (children.length) return children.reduce((a, b) => (NEW_FIELD_SEVERITY.indexOf(a) >= NEW_FIELD_SEVERITY.indexOf(b) ? a : b));
+    }
+    const sig = now ? this.newSignatureIn(now) : null;
+    if (sig) return isDocTimeStamp(sig) ? "timestamp" : "signature";
+    return now && this.showsNothing(now) ? "empty" : "unsigned";
+  }
+
+  /**
+   * Whether a field's widgets (itself, or its kids without a name) draw nothing in the newest
+   * revision: no appearance stream and no appearance characteristics a viewer would draw from,
+   * or hidden, or of no size.
+   */
+  private showsNothing(field: PdfDict): boolean {
+    const kids = this.get(field.get("Kids"), this.newest);
+    const widgets = Array.isArray(kids) ? kids.map((k) => dictOf(this.get(k, this.newest))).filter((k): k is PdfDict => k !== undefined && !k.has("T")) : [];
+    if (widgets.length === 0) widgets.push(field);
+    return widgets.every((w) => {
+      const flags = this.get(w.get("F"), this.newest);
+      if (typeof flags === "number" && (flags & (ANNOT_HIDDEN | ANNOT_NO_VIEW)) !== 0) return true;
+      const rect = this.get(w.get("Rect"), this.newest);
+      if (Array.isArray(rect) && rect.length === 4 && rect.every((x) => typeof x === "number")) {
+        const [x1, y1, x2, y2] = rect as number[];
+        if (x1 === x2 || y1 === y2) return true;
+      }
+      return !w.has("AP") && !w.has("MK");
+    });
+  }
+
+  /** Whether signature field `num` holds, in the newest revision, a signature made after the old revision. */
+  private signedNow(num: number): boolean {
+    const d = dictOf(this.getNum(num, this.newest));
+    return d !== undefined && this.newSignatureIn(d) !== null;
+  }
+
+  /**
+   * The signature dictionary a field's /V holds in the newest revision, when it is one (/ByteRange
+   * and /Contents) and did not exist in the old revision (an older signature's dictionary
+   * reused by a new field signs nothing new); else null.
+   */
+  private newSignatureIn(field: PdfDict): PdfDict | null {
+    const v = field.get("V");
+    const sig = dictOf(this.get(v, this.newest));
+    if (!sig || !isSignatureDict(sig)) return null;
+    if (v instanceof PdfRef && this.existedAt(v.num)) return null;
+    return sig;
   }
 
   // ---------------------------------------------------------------- embedded files
@@ -706,6 +795,13 @@ function dictOf(v: PdfValue | undefined): PdfDict | undefined {
 
 function isName(v: PdfValue | undefined, n: string): boolean {
   return v instanceof PdfName && v.name === n;
+}
+
+/** A signature dictionary: /ByteRange and /Contents, typed /Sig or /DocTimeStamp when typed at all. */
+function isSignatureDict(d: PdfDict): boolean {
+  const type = d.get("Type");
+  if (type !== undefined && !isName(type, "Sig") && !isName(type, "DocTimeStamp")) return false;
+  return d.has("ByteRange") && d.has("Contents");
 }
 
 function isDocTimeStamp(v: PdfValue): boolean {

@@ -45,6 +45,7 @@ export type DictRuleName =
   | "page"
   | "field"
   | "signature-field"
+  | "unsigned-signature-field"
   | "signed-signature-field";
 
 export const DICT_RULES: Readonly<Record<DictRuleName, DictRule>> = {
@@ -110,6 +111,7 @@ export const DICT_RULES: Readonly<Record<DictRuleName, DictRule>> = {
       P: { ignore: true },
     },
   },
+  /** A signature field that was empty when signed and that a new signature fills now. */
   "signature-field": {
     what: "signature field {field} was changed",
     otherwise: "other",
@@ -123,6 +125,15 @@ export const DICT_RULES: Readonly<Record<DictRuleName, DictRule>> = {
       Parent: { ignore: true },
       P: { ignore: true },
     },
+  },
+  /**
+   * A signature field no new signature fills: any change is `other`. Its widget still paints its
+   * appearance over the page (a handwritten "signature", "APPROVED"), but signs nothing.
+   */
+  "unsigned-signature-field": {
+    what: "unsigned signature field {field} was changed",
+    otherwise: "other",
+    keys: { Parent: { ignore: true }, P: { ignore: true } },
   },
   "signed-signature-field": {
     what: "signature field {field}, already signed, was changed",
