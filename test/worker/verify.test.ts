@@ -5,7 +5,7 @@ import { PdfRef, type PdfValue } from "../../src/pdf/model";
 import { serializePdfValue } from "../../src/pdf/serialize";
 import { PdfReader } from "../../src/pdf/reader";
 import { PdfAssembler } from "../../src/pdf/reader/testing";
-import { appendUpdate, basePdf, makeSigner, signForTest } from "../../src/pdf/verify/testing";
+import { appendUpdate, basePdf, makeSigner, manySignaturesPdf, signForTest } from "../../src/pdf/verify/testing";
 import { auditTrail, b64, BASE, corpusPdf, fromDataUri, post, problem, signer, signRequest } from "./helpers";
 
 const SIMPLE = "pdf20examples__Simple_PDF_2.0_file.pdf";
@@ -299,6 +299,17 @@ describe("hostile PDFs: 4xx or valid:false within the work limits, and the isola
     // The isolate still verifies a real document afterwards.
     expect((await report(once.bytes)).valid, `${label}: healthy afterwards`).toBe(true);
   }
+
+  it("990 incremental signatures made without a key: 422 pdf_too_complex naming the limit", async () => {
+    const hostile = manySignaturesPdf(990);
+    const res = await verify(hostile);
+    expect(res.status).toBe(422);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    const p = await problem(res);
+    expect(p.code).toBe("pdf_too_complex");
+    expect(p.detail).toContain("(limit verify.maxSignatures)");
+    expect((await report(once.bytes)).valid, "healthy afterwards").toBe(true);
+  });
 
   it("a cyclic page tree", async () => {
     await expectRefusedOrInvalid(await corpusPdf("pyhanko__circular-page-tree.pdf"), "cyclic page tree");

@@ -170,6 +170,58 @@ export async function signForTest(input: Uint8Array, opts: TestSignOptions): Pro
   return { bytes: out, sigNum, contentsStart, contentsEnd, byteRange };
 }
 
+/**
+ * A document with `count` incremental signatures, built the way a client without any key would
+ * build a hostile one, fast: every revision adds a signature field (listed in /Fields and on
+ * page 1) with a signature dictionary whose /ByteRange covers that revision and whose /Contents
+ * is filler, not a CMS signature. Enough for the verifier to find, count and analyse them.
+ */
+export function manySignaturesPdf(count: number): Uint8Array {
+  const parts: Uint8Array[] = [basePdf()];
+  let length = parts[0]!.length;
+  const first = PdfReader.open(parts[0]!);
+  let prevXref = first.startxref;
+  let size = first.size;
+  const widgets: string[] = [];
+  const filler = "3082".padEnd(128, "5a");
+  for (let i = 1; i <= count; i++) {
+    const widgetNum = size;
+    const sigNum = size + 1;
+    widgets.push(`${widgetNum} 0 R`);
+    const head = `<</Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached ${BR_PLACEHOLDER} /Contents <`;
+    const objects: UpdateObject[] = [
+      { num: 1, gen: 0, body: latin1Bytes(`<</Type /Catalog /Pages 2 0 R /AcroForm <</Fields [${widgets.join(" ")}] /SigFlags 3>>>>`) },
+      { num: 3, gen: 0, body: latin1Bytes(`<</Type /Page /Parent 2 0 R /Contents 5 0 R /Resources <</Font <</F1 7 0 R>>>> /Annots [${widgets.join(" ")}]>>`) },
+      { num: widgetNum, gen: 0, body: latin1Bytes(`<</Type /Annot /Subtype /Widget /FT /Sig /T (Signature${i}) /V ${sigNum} 0 R /F 132 /Rect [0 0 0 0] /P 3 0 R>>`) },
+      { num: sigNum, gen: 0, body: latin1Bytes(`${head}${filler}>>>`) },
+    ];
+    const update = writeIncrementalUpdate(
+      {
+        fileLength: length,
+        endsWithEol: true,
+        prevXref,
+        offsetBase: 0,
+        size,
+        useXrefStream: false,
+        root: new PdfRef(1, 0),
+        info: new PdfRef(8, 0),
+        id: [new Uint8Array(16), new Uint8Array(16).fill(i & 0xff)],
+      },
+      objects,
+    );
+    const contentsStart = update.bodyOffsets.get(sigNum)! + head.length - 1;
+    const contentsEnd = contentsStart + filler.length + 2;
+    const total = length + update.bytes.length;
+    const rangeText = `/ByteRange [0 ${contentsStart} ${contentsEnd} ${total - contentsEnd}]`.padEnd(BR_PLACEHOLDER.length, " ");
+    update.bytes.set(latin1Bytes(rangeText), update.bodyOffsets.get(sigNum)! - length + head.indexOf("/ByteRange"));
+    prevXref = length + latin1(update.bytes).lastIndexOf("\nxref\n") + 1;
+    parts.push(update.bytes);
+    length = total;
+    size = update.size;
+  }
+  return concat(...parts);
+}
+
 /** Appends an incremental update holding the given object bodies (PDF syntax, as written between `obj` and `endobj`). */
 export function appendUpdate(input: Uint8Array, objects: { num: number; body: string | Uint8Array; gen?: number }[]): Uint8Array {
   const reader = PdfReader.open(input);

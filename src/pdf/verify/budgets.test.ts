@@ -1,0 +1,108 @@
+/**
+ * The verifier's work budgets (LIMITS.verify, and the reader's work counter that the difference
+ * analysis counts against): a document past a budget is refused with `pdf_too_complex`, before
+ * the expensive work, and one within it is verified in full.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { SignetError } from "../../errors";
+import { LIMITS } from "../../limits";
+import type { CmsVerifier } from "./cms";
+import { basePdf, makeSigner, manySignaturesPdf, signForTest, type TestSigner } from "./testing";
+import { verifyPdf, type VerifyPdfOptions } from "./verify-pdf";
+
+let ada: TestSigner;
+
+beforeAll(async () => {
+  ada = await makeSigner("Ada Lovelace");
+});
+
+/** The error `verifyPdf` rejects with (or null), and how many signatures reached the CMS verifier. */
+async function attempt(bytes: Uint8Array, options: Partial<VerifyPdfOptions> = {}): Promise<{ error: SignetError | null; cmsCalls: number }> {
+  let cmsCalls = 0;
+  const { verifyCmsSignature } = await import("../../cms/verify");
+  const counting: CmsVerifier = (o) => {
+    cmsCalls++;
+    return verifyCmsSignature(o);
+  };
+  try {
+    await verifyPdf(bytes, { trustAnchors: [ada.root], verifyCms: counting, ...options });
+    return { error: null, cmsCalls };
+  } catch (e) {
+    if (!(e instanceof SignetError)) throw e;
+    return { error: e, cmsCalls };
+  }
+}
+
+describe("signatures per document (verify.maxSignatures)", () => {
+  it("990 incremental signatures made without any key are refused with pdf_too_complex before any signature is checked", async () => {
+    const hostile = manySignaturesPdf(990);
+    const { error, cmsCalls } = await attempt(hostile);
+    expect(error?.code).toBe("pdf_too_complex");
+    expect(error?.message).toBe(
+      `The PDF has more than ${LIMITS.verify.maxSignatures} signatures; Signet verifies at most ${LIMITS.verify.maxSignatures} per document (limit verify.maxSignatures).`,
+    );
+    expect(cmsCalls).toBe(0);
+  });
+
+  it(`a document with ${LIMITS.verify.maxSignatures} signatures, the most allowed, has every one checked`, async () => {
+    const r = await verifyPdf(manySignaturesPdf(LIMITS.verify.maxSignatures), { trustAnchors: [ada.root] });
+    expect(r.signers).toHaveLength(LIMITS.verify.maxSignatures);
+    expect(r.document.revisions).toBe(LIMITS.verify.maxSignatures + 1);
+    // Their /Contents is filler, not a signature: each one is judged, none is valid.
+    expect(r.valid).toBe(false);
+    expect(r.signers.every((s) => s.coverage !== "unclear" && s.intact === false)).toBe(true);
+  });
+});
+
+describe("bytes hashed per document (verify.maxSignedBytes)", () => {
+  it("signatures that together cover more bytes than the budget are refused before any is hashed", async () => {
+    const once = await signForTest(basePdf(), { signer: ada });
+    const twice = await signForTest(once.bytes, { signer: ada });
+    const covered = once.byteRange[1] + once.byteRange[3] + twice.byteRange[1] + twice.byteRange[3];
+    const refused = await attempt(twice.bytes, { verifyLimits: { maxSignedBytes: covered - 1 } });
+    expect(refused.error?.code).toBe("pdf_too_complex");
+    expect(refused.error?.message).toBe(
+      `Verifying the 2 signatures of this PDF means hashing ${covered} bytes; Signet hashes at most ${covered - 1} per document (limit verify.maxSignedBytes).`,
+    );
+    expect(refused.cmsCalls).toBe(0);
+    const allowed = await attempt(twice.bytes, { verifyLimits: { maxSignedBytes: covered } });
+    expect(allowed).toEqual({ error: null, cmsCalls: 2 });
+  });
+});
+
+describe("the difference analysis counts against the reader's work budget (pdf.maxWorkUnits)", () => {
+  /** The least work budget with which `fn` completes (binary search; `fn` throws pdf_too_complex below it). */
+  async function leastBudget(fn: (maxWorkUnits: number) => unknown): Promise<number> {
+    let lo = 1;
+    let hi: number = LIMITS.pdf.maxWorkUnits;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      let ok = true;
+      try {
+        await fn(mid);
+      } catch (e) {
+        if (!(e instanceof SignetError) || e.code !== "pdf_too_complex") throw e;
+        ok = false;
+      }
+      if (ok) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  it("the work grows linearly with the signed revisions (each revision is judged once, not once per signature before it)", async () => {
+    const least = (bytes: Uint8Array) => leastBudget((maxWorkUnits) => verifyPdf(bytes, { trustAnchors: [], limits: { maxWorkUnits } }));
+    const forty = await least(manySignaturesPdf(40));
+    const eighty = await least(manySignaturesPdf(80));
+    // Twice the signatures, twice the revisions: about twice the work (re-judging the history per signature made it 3.5 times).
+    expect(eighty / forty).toBeLessThan(2.5);
+  });
+
+  it("a document needing more work than the budget is refused with pdf_too_complex, whatever stage it reaches", async () => {
+    const bytes = manySignaturesPdf(60);
+    const verifying = await leastBudget((maxWorkUnits) => verifyPdf(bytes, { trustAnchors: [], limits: { maxWorkUnits } }));
+    const { error } = await attempt(bytes, { limits: { maxWorkUnits: verifying - 1 } });
+    expect(error?.code).toBe("pdf_too_complex");
+    expect(error?.message).toBe(`Reading this PDF needs more than ${verifying - 1} units of work (objects parsed and references followed); it is too complex or hostile.`);
+  });
+});
