@@ -429,7 +429,7 @@ export class PdfReader {
     for (const [num, e] of r.entries) if (e.type === "inuse" && e.offset >= from && e.offset < to) cover(e.offset, num);
     // The section itself: an xref stream object, or a table's /XRefStm stream (hybrid files).
     const xrefStm = r.trailer.get("XRefStm");
-    for (const at of [r.xrefOffset, typeof xrefStm === "number" ? xrefStm + this.offsetBase : -1]) {
+    for (const at of [r.xrefKind === "stream" ? r.xrefOffset : -1, typeof xrefStm === "number" ? xrefStm + this.offsetBase : -1]) {
       if (at >= from && at < to) cover(at, numAt(this.bytes, at));
     }
     spans.sort((a, b) => a[0] - b[0]);

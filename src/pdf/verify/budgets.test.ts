@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { SignetError } from "../../errors";
 import { LIMITS } from "../../limits";
 import type { CmsVerifier } from "./cms";
-import { basePdf, makeSigner, manySignaturesPdf, signForTest, type TestSigner } from "./testing";
+import { PdfAssembler } from "../reader/testing";
+import { appendUpdate, basePdf, makeSigner, manySignaturesPdf, signForTest, type TestSigner } from "./testing";
 import { verifyPdf, type VerifyPdfOptions } from "./verify-pdf";
 
 let ada: TestSigner;
@@ -96,6 +97,26 @@ describe("the difference analysis counts against the reader's work budget (pdf.m
     const eighty = await least(manySignaturesPdf(80));
     // Twice the signatures, twice the revisions: about twice the work (re-judging the history per signature made it 3.5 times).
     expect(eighty / forty).toBeLessThan(2.5);
+  });
+
+  it("revisions that leave the page tree's structure alone cost a constant amount of work each, however many pages there are", async () => {
+    const pages = 2_000;
+    const pdf = new PdfAssembler();
+    pdf.obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
+    pdf.obj(2, `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${10 + i} 0 R`).join(" ")}] /Count ${pages} >>`);
+    for (let i = 0; i < pages; i++) pdf.obj(10 + i, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>");
+    const nums = [1, 2, ...Array.from({ length: pages }, (_, i) => 10 + i)];
+    pdf.startxref(pdf.table([{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor(nums)], `/Size ${10 + pages} /Root 1 0 R`));
+    const signed = (await signForTest(pdf.bytes(), { signer: ada })).bytes;
+    // One revision after signing: the walks done once (the reference graph, the signed page tree).
+    const once = appendUpdate(signed, [{ num: 11, body: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 201] >>" }]);
+    let edited = once;
+    const revisions = 100;
+    for (let r = 0; r < revisions; r++) edited = appendUpdate(edited, [{ num: 11, body: `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 ${202 + r}] >>` }]);
+    const least = (bytes: Uint8Array) => leastBudget((maxWorkUnits) => verifyPdf(bytes, { trustAnchors: [], limits: { maxWorkUnits } }));
+    const perRevision = ((await least(edited)) - (await least(once))) / revisions;
+    // Walking the tree again for every revision would cost more than `pages` units each.
+    expect(perRevision).toBeLessThan(50);
   });
 
   it("a document needing more work than the budget is refused with pdf_too_complex, whatever stage it reaches", async () => {

@@ -37,7 +37,8 @@ export function isCatalogCertification(reader: PdfReader, sigRef: PdfRef | null)
 
 export interface FieldLock {
   action: "All" | "Include" | "Exclude";
-  fields: string[];
+  /** Fully qualified names the lock lists (a set: a hostile lock may list a million). */
+  fields: Set<string>;
 }
 
 /** The fields this signature locks: FieldMDP transforms in the signature, else the field's /Lock. */
@@ -47,9 +48,13 @@ export function fieldLocks(reader: PdfReader, sig: PdfDict, lock: PdfDict | null
     if (!params) return;
     const action = resolve(reader, params.get("Action"));
     if (!(action instanceof PdfName) || !["All", "Include", "Exclude"].includes(action.name)) return;
-    const fields = arrayOf(reader, params.get("Fields"))
-      .map((f) => textOf(resolve(reader, f)))
-      .filter((f): f is string => f !== null);
+    const list = arrayOf(reader, params.get("Fields"));
+    reader.spend(Math.ceil(list.length / 16));
+    const fields = new Set<string>();
+    for (const f of list) {
+      const name = textOf(resolve(reader, f));
+      if (name !== null) fields.add(name);
+    }
     out.push({ action: action.name as FieldLock["action"], fields });
   };
   for (const ref of arrayOf(reader, sig.get("Reference"))) {
@@ -60,10 +65,12 @@ export function fieldLocks(reader: PdfReader, sig: PdfDict, lock: PdfDict | null
   return out;
 }
 
-/** Whether a lock covers a field name (a lock on "a" covers "a" and "a.b"). */
+/** Whether a lock covers a field name (a lock on "a" covers "a" and "a.b"): the name and its parents are looked up. */
 export function lockCovers(lock: FieldLock, field: string): boolean {
-  const listed = lock.fields.some((f) => field === f || field.startsWith(`${f}.`));
-  return lock.action === "All" || (lock.action === "Include" ? listed : !listed);
+  if (lock.action === "All") return true;
+  let listed = lock.fields.has(field);
+  for (let dot = field.indexOf("."); !listed && dot >= 0; dot = field.indexOf(".", dot + 1)) listed = lock.fields.has(field.slice(0, dot));
+  return lock.action === "Include" ? listed : !listed;
 }
 
 function resolve(reader: PdfReader, v: PdfValue | undefined): PdfValue | undefined {

@@ -38,6 +38,7 @@ export function embeddedFiles(reader: PdfReader, revision: number): Map<string, 
     if (!(node instanceof PdfDict)) return;
     const list = get(node.get("Names"));
     if (Array.isArray(list)) {
+      reader.spend(Math.ceil(list.length / 16)); // a leaf may list a million names
       for (let i = 0; i + 1 < list.length; i += 2) {
         const k = get(list[i]);
         if (k instanceof PdfString) out.set(textOf(k) ?? "", list[i + 1]!);

@@ -7,6 +7,7 @@ import { embeddedFiles } from "../embedded";
 import { maxLevel, type Change, type ChangeLevel } from "../status";
 import { deepEqual } from "./equal";
 import { mergedTrailerOf, ReferenceGraph, type Context, type Owner } from "./graph";
+import { PageIndexes } from "./page-index";
 import { DICT_RULES, OWNER_LEVELS, type DictRuleName, type KeyRule, type ListKind } from "./rules";
 
 /**
@@ -54,7 +55,9 @@ const ANNOT_NO_VIEW = 32;
  */
 export class DiffContext {
   private graph: ReferenceGraph | null = null;
-  private readonly pageMaps = new Map<PdfReader, Map<number, Map<number, number>>>();
+  /** Page indexes per reader (the document's, and readers of signed prefixes of damaged files). */
+  private readonly pageIndexes = new Map<PdfReader, PageIndexes>();
+  private readonly attachments = new Map<PdfReader, Map<number, Map<string, PdfValue>>>();
   private readonly revisionDiffs = new Map<number, DiffResult>();
   private readonly trailing = new Map<number, DiffResult>();
   private members: Map<number, { num: number; entry: XrefEntry; revIndex: number }[]> | null = null;
@@ -117,21 +120,20 @@ export class DiffContext {
     return this.graph;
   }
 
+  /** The attached files of a view (each revision's computed once: it is the new side of one comparison and the old side of the next). */
+  embeddedFiles(view: View): Map<string, PdfValue> {
+    let perReader = this.attachments.get(view.reader);
+    if (!perReader) this.attachments.set(view.reader, (perReader = new Map()));
+    let files = perReader.get(view.revision);
+    if (!files) perReader.set(view.revision, (files = embeddedFiles(view.reader, view.revision)));
+    return files;
+  }
+
   /** Page object number → 1-based page index, in a view (empty when the page tree is unreadable). */
   pageIndex(view: View): Map<number, number> {
-    let perReader = this.pageMaps.get(view.reader);
-    if (!perReader) this.pageMaps.set(view.reader, (perReader = new Map()));
-    let m = perReader.get(view.revision);
-    if (!m) {
-      m = new Map();
-      try {
-        view.reader.pages(view.revision).forEach((p, i) => m!.set(p.ref.num, i + 1));
-      } catch (e) {
-        if (!(e instanceof PdfUnparseable) || e instanceof PdfBudgetExceeded) throw e;
-      }
-      perReader.set(view.revision, m);
-    }
-    return m;
+    let pages = this.pageIndexes.get(view.reader);
+    if (!pages) this.pageIndexes.set(view.reader, (pages = new PageIndexes(view.reader)));
+    return pages.of(view.revision);
   }
 }
 
@@ -671,8 +673,8 @@ class Analysis {
   private judgeEmbeddedFiles(objects: number[]): void {
     if (this.embeddedJudged) return;
     this.embeddedJudged = true;
-    const before = embeddedFiles(this.old.reader, this.old.revision);
-    const after = embeddedFiles(this.reader, this.cur.revision);
+    const before = this.ctx.embeddedFiles(this.old);
+    const after = this.ctx.embeddedFiles(this.cur);
     for (const [name, v] of before) {
       const now = after.get(name);
       if (now === undefined) this.add("other", `the attached file ${quoteField(name)} was removed`, objects);
