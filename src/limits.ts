@@ -269,6 +269,13 @@ export const LIMITS = {
      * is 422 `pdf_too_complex`: ten signatures over a 25 MiB document fit.
      */
     maxSignedBytes: 256 * 1024 * 1024,
+    /**
+     * The reader's work counter for one verification (pdf.maxWorkUnits applies to signing): objects
+     * parsed, references followed, page-tree kids, changed objects and list entries the difference
+     * analysis judges. The signed corpus needs at most 49,000; a signed 100,000-page document 1.23 M.
+     * More is 422 `pdf_too_complex`.
+     */
+    maxWorkUnits: 2_000_000,
     /** Anonymous requests per client IP per minute. */
     anonymousRequestsPerMinute: 30,
     /** Client addresses the limiter tracks at once (the oldest are forgotten first). */

@@ -80,7 +80,8 @@ interface Entry {
 }
 
 export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): Promise<VerifyReport> {
-  const reader = PdfReader.open(bytes, { limits: options.limits });
+  const limits: Partial<PdfLimits> = { maxWorkUnits: LIMITS.verify.maxWorkUnits, ...options.limits };
+  const reader = PdfReader.open(bytes, { limits });
   requireDecryptable(reader);
   const budget: VerifyLimits = {
     maxSignatures: options.verifyLimits?.maxSignatures ?? LIMITS.verify.maxSignatures,
@@ -116,7 +117,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): P
     if (!signed && e.range.coverage === "partial" && reader.recovered && prefixReaders-- > 0) {
       // The chain of cross-reference sections is damaged, so it says nothing about revisions:
       // when the signed bytes alone are a complete PDF ending at %%EOF, they are the signed revision.
-      const prefix = openSignedPrefix(bytes, e.range.signedEnd, options.limits);
+      const prefix = openSignedPrefix(bytes, e.range.signedEnd, limits);
       if (prefix) {
         signed = { reader: prefix, revision: prefix.revisions.length };
         e.range.coverage = "entire_revision";
