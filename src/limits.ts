@@ -276,6 +276,13 @@ export const LIMITS = {
      * More is 422 `pdf_too_complex`.
      */
     maxWorkUnits: 2_000_000,
+    /**
+     * Objects the revisions after the first signature may change, together (each changed object is
+     * parsed in both versions and traced through the document). A signature adds about 10, form
+     * filling a few per field; 100,000 changed objects took more than a 128 MB heap. Counted from
+     * the cross-reference data, before anything is parsed; more is 422 `pdf_too_complex`.
+     */
+    maxChangedObjects: 20_000,
     /** Anonymous requests per client IP per minute. */
     anonymousRequestsPerMinute: 30,
     /** Client addresses the limiter tracks at once (the oldest are forgotten first). */

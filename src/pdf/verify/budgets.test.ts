@@ -71,7 +71,20 @@ describe("bytes hashed per document (verify.maxSignedBytes)", () => {
   });
 });
 
-describe("the difference analysis counts against the reader's work budget (pdf.maxWorkUnits)", () => {
+describe("objects changed after signing (verify.maxChangedObjects)", () => {
+  it("revisions that change more objects than the budget are refused from their cross-reference data, before those objects are read", async () => {
+    const signed = await signForTest(basePdf(), { signer: ada });
+    const changed = appendUpdate(signed.bytes, Array.from({ length: 60 }, (_, i) => ({ num: 100 + i, body: `<< /Filler ${i} >>` })));
+    const refused = await attempt(changed, { verifyLimits: { maxChangedObjects: 59 } });
+    expect(refused.error?.code).toBe("pdf_too_complex");
+    expect(refused.error?.message).toBe(
+      "The revisions after the signatures of this PDF change more than 59 objects; Signet judges at most 59 per document (limit verify.maxChangedObjects).",
+    );
+    expect((await attempt(changed, { verifyLimits: { maxChangedObjects: 60 } })).error).toBeNull();
+  });
+});
+
+describe("the difference analysis counts against the reader's work budget (verify.maxWorkUnits)", () => {
   /** The least work budget with which `fn` completes (binary search; `fn` throws pdf_too_complex below it). */
   async function leastBudget(fn: (maxWorkUnits: number) => unknown): Promise<number> {
     let lo = 1;

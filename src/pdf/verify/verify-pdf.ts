@@ -59,6 +59,7 @@ export interface VerifyPdfOptions {
 export interface VerifyLimits {
   maxSignatures: number;
   maxSignedBytes: number;
+  maxChangedObjects: number;
 }
 
 interface Entry {
@@ -86,6 +87,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): P
   const budget: VerifyLimits = {
     maxSignatures: options.verifyLimits?.maxSignatures ?? LIMITS.verify.maxSignatures,
     maxSignedBytes: options.verifyLimits?.maxSignedBytes ?? LIMITS.verify.maxSignedBytes,
+    maxChangedObjects: options.verifyLimits?.maxChangedObjects ?? LIMITS.verify.maxChangedObjects,
   };
 
   const entries: Entry[] = findSignatureFields(reader, undefined, budget.maxSignatures).map((field) => {
@@ -109,7 +111,7 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): P
   // Revision order: where the signed bytes end, then where the dictionary was written.
   entries.sort((a, b) => a.range.signedEnd - b.range.signedEnd || a.baseRevision - b.baseRevision);
 
-  const diffContext = new DiffContext(reader);
+  const diffContext = new DiffContext(reader, budget.maxChangedObjects);
   let prefixReaders = MAX_PREFIX_READERS;
   for (const e of entries) {
     const end = e.range.ranges ? e.range.signedEnd : reader.revisions[e.baseRevision - 1]!.endOffset;

@@ -1,4 +1,5 @@
 import { PdfUnparseable } from "../../../errors";
+import { LIMITS } from "../../../limits";
 import { PdfDict, PdfName, PdfRef, PdfStream, type PdfValue } from "../../model";
 import { PdfBudgetExceeded, type PdfReader, type XrefEntry } from "../../reader";
 import { isWhite, Lexer, TK } from "../../reader/lexer";
@@ -62,7 +63,24 @@ export class DiffContext {
   private readonly trailing = new Map<number, DiffResult>();
   private members: Map<number, { num: number; entry: XrefEntry; revIndex: number }[]> | null = null;
 
-  constructor(readonly reader: PdfReader) {}
+  /** Objects the comparisons so far found changed, against `maxChangedObjects`. */
+  private changed = 0;
+
+  constructor(
+    readonly reader: PdfReader,
+    /** Changed objects judged per document at most (each is parsed in two versions and traced through the document). */
+    private readonly maxChangedObjects: number = LIMITS.verify.maxChangedObjects,
+  ) {}
+
+  /** Counts objects a comparison found changed; past the budget the document is refused (before they are parsed). */
+  countChanged(count: number): void {
+    this.changed += count;
+    if (this.changed > this.maxChangedObjects) {
+      throw new PdfBudgetExceeded(
+        `The revisions after the signatures of this PDF change more than ${this.maxChangedObjects} objects; Signet judges at most ${this.maxChangedObjects} per document (limit verify.maxChangedObjects).`,
+      );
+    }
+  }
 
   /** What revision `k` (2..n) of the document's reader changed against revision `k - 1`. */
   revisionDiff(k: number): DiffResult {
@@ -216,6 +234,8 @@ class Analysis {
 
   run(): DiffResult {
     if (this.sameReader && this.old.revision >= this.cur.revision) return this.result();
+    this.touched = this.touchedObjects();
+    this.ctx.countChanged(this.touched.size);
     if (this.sameReader) {
       for (let k = this.old.revision + 1; k <= this.cur.revision; k++) {
         const hidden = this.reader.undeclaredObjects(k);
@@ -228,7 +248,6 @@ class Analysis {
         }
       }
     }
-    this.touched = this.touchedObjects();
     this.judgeTrailer();
     const nums = [...this.touched].sort((a, b) => a - b);
     for (const num of nums) {
