@@ -66,6 +66,8 @@ export const LIMITS = {
     maxPages: 100_000,
     /** Generic work counter (objects parsed, references resolved). */
     maxWorkUnits: 5_000_000,
+    /** Objects parsed by one reader (each at most once; it keeps them): what reading costs in time and memory. */
+    maxParsedObjects: 2_000_000,
   },
 
   /**
@@ -283,6 +285,14 @@ export const LIMITS = {
      * the cross-reference data, before anything is parsed; more is 422 `pdf_too_complex`.
      */
     maxChangedObjects: 20_000,
+    /**
+     * Objects one verification may parse (pdf.maxParsedObjects applies to signing). Tracing what a
+     * later revision changed reads every object the document reaches, at about 25 µs each in
+     * workerd: a signed 100,000-page document (101,000 objects) verifies in about 3 s, and a 24 MB
+     * file of 400,000 tiny objects took 9-12 s before it was refused on work units. More is 422
+     * `pdf_too_complex`.
+     */
+    maxParsedObjects: 150_000,
     /** Anonymous requests per client IP per minute. */
     anonymousRequestsPerMinute: 30,
     /** Client addresses the limiter tracks at once (the oldest are forgotten first). */

@@ -24,6 +24,8 @@ export class Budget {
   readonly limits: PdfLimits;
   work = 0;
   inflated = 0;
+  /** Objects parsed (each is parsed once and kept): what reading a file costs, in time and memory. */
+  parsed = 0;
 
   constructor(overrides?: Partial<PdfLimits>) {
     const limits: PdfLimits = { ...LIMITS.pdf };
@@ -40,6 +42,15 @@ export class Budget {
     if (this.work > this.limits.maxWorkUnits) {
       throw new PdfBudgetExceeded(
         `Reading this PDF needs more than ${this.limits.maxWorkUnits} units of work (objects parsed and references followed); it is too complex or hostile.`,
+      );
+    }
+  }
+
+  /** Counts one object parsed from the file or from an object stream. */
+  objectParsed(): void {
+    if (++this.parsed > this.limits.maxParsedObjects) {
+      throw new PdfBudgetExceeded(
+        `Reading this PDF means parsing more than ${this.limits.maxParsedObjects} objects (limit maxParsedObjects); it is too large or too complex to check here.`,
       );
     }
   }

@@ -551,6 +551,7 @@ export class PdfReader {
     // Objects do not nest: an offset inside a large object parsed before is a fake header
     // (say, in a string); refusing it keeps hostile xrefs from re-parsing one object many times.
     if (this.largeObjects.covers(offset)) return null;
+    this.budget.objectParsed();
     const parser = new Parser(new Lexer(this.bytes, offset), this.objectContext(num));
     let obj: IndirectObject | null;
     let stop: number;
@@ -603,6 +604,7 @@ export class PdfReader {
     const cached = os.values.get(i);
     if (cached !== undefined) return cached;
     this.budget.tick();
+    this.budget.objectParsed();
     const parser = new Parser(new Lexer(os.data, os.starts[i]!, os.ends[i]!, false), {
       budget: this.budget,
       allowStreams: false,

@@ -84,6 +84,29 @@ describe("objects changed after signing (verify.maxChangedObjects)", () => {
   });
 });
 
+describe("objects parsed per verification (verify.maxParsedObjects)", () => {
+  it("a document whose later revision makes the analysis read more objects than the budget is refused with pdf_too_complex", async () => {
+    // A signed page whose resources list 300 small objects; a later revision changes one of them,
+    // so tracing how it is reached reads them all.
+    const pdf = new PdfAssembler();
+    pdf.obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
+    pdf.obj(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>");
+    pdf.obj(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /Properties 4 0 R >> >>");
+    pdf.obj(4, `[${Array.from({ length: 300 }, (_, i) => `${10 + i} 0 R`).join(" ")}]`);
+    for (let i = 0; i < 300; i++) pdf.obj(10 + i, "<< /A 1 >>");
+    const nums = [1, 2, 3, 4, ...Array.from({ length: 300 }, (_, i) => 10 + i)];
+    pdf.startxref(pdf.table([{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor(nums)], "/Size 310 /Root 1 0 R"));
+    const signed = (await signForTest(pdf.bytes(), { signer: ada })).bytes;
+    const changed = appendUpdate(signed, [{ num: 10, body: "<< /A 2 >>" }]);
+    const refused = await attempt(changed, { limits: { maxParsedObjects: 250 } });
+    expect(refused.error?.code).toBe("pdf_too_complex");
+    expect(refused.error?.message).toBe("Reading this PDF means parsing more than 250 objects (limit maxParsedObjects); it is too large or too complex to check here.");
+    const r = await verifyPdf(changed, { trustAnchors: [ada.root] });
+    expect(r.signers[0]!.modifications).toBe("other"); // page 1's resources changed
+    expect(LIMITS.verify.maxParsedObjects).toBeLessThan(LIMITS.pdf.maxParsedObjects);
+  });
+});
+
 describe("the difference analysis counts against the reader's work budget (verify.maxWorkUnits)", () => {
   /** The least work budget with which `fn` completes (binary search; `fn` throws pdf_too_complex below it). */
   async function leastBudget(fn: (maxWorkUnits: number) => unknown): Promise<number> {

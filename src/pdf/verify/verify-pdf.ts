@@ -81,7 +81,7 @@ interface Entry {
 }
 
 export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): Promise<VerifyReport> {
-  const limits: Partial<PdfLimits> = { maxWorkUnits: LIMITS.verify.maxWorkUnits, ...options.limits };
+  const limits: Partial<PdfLimits> = { maxWorkUnits: LIMITS.verify.maxWorkUnits, maxParsedObjects: LIMITS.verify.maxParsedObjects, ...options.limits };
   const reader = PdfReader.open(bytes, { limits });
   requireDecryptable(reader);
   const budget: VerifyLimits = {
