@@ -29,7 +29,9 @@ export const signRoute = createRoute({
     409: problem("eventId reused with a different request"),
     413: problem("Body or document too large; a DOCX too large to render (zip_limit)"),
     415: problem("Not JSON, or a document type sign does not take"),
-    422: problem("Unusable document or audit trail (no submit event, encrypted, locked, unparseable, docx_invalid)"),
+    422: problem(
+      "Unusable document or audit trail (no submit event, encrypted, locked, docx_invalid; pdf_unparseable also for a PDF with objects after its last revision that no cross-reference section lists, which viewers show and a signature would hide; pdf_too_complex beyond the reader's work limits)",
+    ),
     502: problem("Fetching the document or the time-stamp failed"),
     504: problem("Fetching the document timed out"),
   },

@@ -28,7 +28,9 @@ export const verifyRoute = createRoute({
     401: problem("API key required (VERIFY_REQUIRES_AUTH=true) or an invalid key sent"),
     413: problem("Body or document too large"),
     415: problem("Not JSON, or not a PDF (DOCX, images)"),
-    422: problem("Unreadable PDF (pdf_unparseable, also for files beyond the work limits) or encrypted with a user password (pdf_encrypted)"),
+    422: problem(
+      "Unreadable PDF (pdf_unparseable), a PDF beyond the verification budgets (pdf_too_complex: more than 100 signatures, 256 MiB hashed, 20,000 objects changed after signing or 2 M units of work; not judged, so not valid: false), or encrypted with a user password (pdf_encrypted)",
+    ),
     429: problem("Too many anonymous requests from one address"),
     502: problem("Fetching the document failed"),
     504: problem("Fetching the document timed out"),
