@@ -407,14 +407,14 @@ export class PdfReader {
   }
 
   /**
-   * Offsets of `N G obj` headers among the bytes revision `revision` added (from the end of the
+   * The `N G obj` headers (offset, object number) among the bytes revision `revision` added (from the end of the
    * revision before it to its own end) that its cross-reference section does not declare there:
    * objects written without an entry, which viewers that rebuild a damaged file show, and
    * readers of an intact chain do not. Headers inside a declared object (in a string, in stream
    * data) are not objects, nor are drafts of an object the section declares further on. At
    * most `max` offsets.
    */
-  undeclaredObjects(revision: number, max = 16): number[] {
+  undeclaredObjects(revision: number, max = 16): { offset: number; num: number }[] {
     const k = this.rev(revision);
     const r = this.revs[k - 1]!;
     const from = k === 1 ? this.headerOffset : this.revs[k - 2]!.endOffset;
@@ -445,16 +445,17 @@ export class PdfReader {
       for (let i = hi; i >= 0 && i > hi - 4; i--) if (p >= spans[i]![0] && p < spans[i]![1]) return true;
       return false;
     };
-    const out: number[] = [];
+    const out: { offset: number; num: number }[] = [];
     for (const objPos of findAll(this.bytes, KW_OBJ, from, to)) {
       this.budget.tick();
       const h = objHeaderStart(this.bytes, objPos);
       if (h < from || declared.has(h) || inside(h)) continue;
       // A draft superseded by a definition this section declares later in the file is what
       // a rebuilding viewer also ends up with (the last definition wins there too).
-      const e = r.entries.get(numAt(this.bytes, h));
+      const num = numAt(this.bytes, h);
+      const e = r.entries.get(num);
       if (e?.type === "inuse" && e.offset > h) continue;
-      out.push(h);
+      out.push({ offset: h, num });
       if (out.length >= max) break;
     }
     return out;
@@ -469,12 +470,16 @@ export class PdfReader {
   appendedStructure(): number {
     const from = this.revs[this.revs.length - 1]!.endOffset;
     const b = this.bytes;
+    let first = -1;
     for (const kw of [KW_OBJ, KW_XREF, KW_TRAILER, KW_STARTXREF]) {
       for (const p of findAll(b, kw, from)) {
-        if (kw === KW_OBJ ? objHeaderStart(b, p) >= from : atTokenStart(b, p) && (p + kw.length >= b.length || !isRegular(b[p + kw.length]))) return p;
+        const start = kw === KW_OBJ ? objHeaderStart(b, p) : atTokenStart(b, p) && (p + kw.length >= b.length || !isRegular(b[p + kw.length])) ? p : -1;
+        if (start < from) continue;
+        if (first < 0 || start < first) first = start;
+        break;
       }
     }
-    return -1;
+    return first;
   }
 
   /** Counts work done on this reader's objects by its callers (the verifier) against its budget. */

@@ -2,7 +2,7 @@ import { PdfUnparseable } from "../../../errors";
 import { LIMITS } from "../../../limits";
 import { PdfDict, PdfName, PdfRef, PdfStream, type PdfValue } from "../../model";
 import { PdfBudgetExceeded, type PdfReader, type XrefEntry } from "../../reader";
-import { isWhite, Lexer, TK } from "../../reader/lexer";
+import { isWhite } from "../../reader/lexer";
 import { textOf } from "../../sign/inspect";
 import { embeddedFiles } from "../embedded";
 import { maxLevel, type Change, type ChangeLevel } from "../status";
@@ -243,7 +243,7 @@ class Analysis {
           this.add(
             "other",
             "objects that no cross-reference section lists were added",
-            hidden.map((at) => numAt(this.reader.bytes, at)),
+            hidden.map((h) => h.num),
           );
         }
       }
@@ -841,10 +841,4 @@ function quoteField(name: string): string {
 
 function signatureFieldName(owner: Owner | null): string {
   return owner?.kind === "signature" ? owner.field : "";
-}
-
-/** The object number written at a header offset. */
-function numAt(bytes: Uint8Array, offset: number): number {
-  const t = new Lexer(bytes, offset).next();
-  return t.kind === TK.Int ? t.value : -1;
 }
