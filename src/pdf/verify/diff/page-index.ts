@@ -78,37 +78,30 @@ export class PageIndexes {
       const tree: PageTree = { index: new Map(), structure: new Set([rootRef.num]), carried: true };
       const pagesRef = catalog.get("Pages");
       if (!(pagesRef instanceof PdfRef)) return EMPTY;
-      const stack: { kids: PdfValue[]; i: number }[] = [];
-      const enter = (ref: PdfRef, node: PdfDict) => {
-        if (tree.structure.has(ref.num) || stack.length >= MAX_DEPTH) throw new PdfUnparseable("The page tree has a cycle or is too deep.");
+      // Depth-first in document order (depth is bounded, so recursion is).
+      const node = (ref: PdfRef, dict: PdfDict, depth: number): void => {
+        if (tree.structure.has(ref.num) || depth >= MAX_DEPTH) throw new PdfUnparseable("The page tree has a cycle or is too deep.");
         tree.structure.add(ref.num);
-        const kids = node.get("Kids");
+        const kids = dict.get("Kids");
         if (kids instanceof PdfRef) {
           tree.structure.add(kids.num);
           if (this.get(kids.num, revision) instanceof PdfRef) tree.carried = false;
         }
         const list = resolve(kids);
-        stack.push({ kids: Array.isArray(list) ? list : [], i: 0 });
+        for (const kid of Array.isArray(list) ? list : []) {
+          reader.spend(1);
+          if (!(kid instanceof PdfRef)) continue;
+          const d = resolve(kid);
+          if (!(d instanceof PdfDict)) continue;
+          // A kid reached through a chain of references: its value hangs on objects not tracked here.
+          if (this.get(kid.num, revision) instanceof PdfRef) tree.carried = false;
+          if (isNode(d, resolve)) node(kid, d, depth + 1);
+          else if (!tree.index.has(kid.num)) tree.index.set(kid.num, tree.index.size + 1);
+        }
       };
       const root = resolve(pagesRef);
       if (!(root instanceof PdfDict)) return EMPTY;
-      enter(pagesRef, root);
-      while (stack.length) {
-        const top = stack[stack.length - 1]!;
-        if (top.i >= top.kids.length) {
-          stack.pop();
-          continue;
-        }
-        const kid = top.kids[top.i++];
-        reader.spend(1);
-        if (!(kid instanceof PdfRef)) continue;
-        const dict = resolve(kid);
-        if (!(dict instanceof PdfDict)) continue;
-        // A kid reached through a chain of references: its value hangs on objects not tracked here.
-        if (this.get(kid.num, revision) instanceof PdfRef) tree.carried = false;
-        if (isNode(dict, resolve)) enter(kid, dict);
-        else if (!tree.index.has(kid.num)) tree.index.set(kid.num, tree.index.size + 1);
-      }
+      node(pagesRef, root, 0);
       return tree;
     } catch (e) {
       if (!(e instanceof PdfUnparseable) || e instanceof PdfBudgetExceeded) throw e;
