@@ -127,9 +127,15 @@ export const LIMITS = {
     maxTableColumns: 1_000,
     /**
      * Pages one document may lay out. Every block advances the flow, so this bounds documents that
-     * are simply huge and hostile ones (thousands of page breaks) alike.
+     * are simply huge and hostile ones (thousands of page breaks) alike; more is 422 `render_limit`.
      */
     maxPages: 5_000,
+    /**
+     * Units of layout work for one document: characters measured and pieces placed by paragraph
+     * layout, counted again each time a paragraph is laid out again (table cells, headers and
+     * footers on every page, column balancing). More is 422 `render_limit`.
+     */
+    maxLayoutWork: 2_500_000,
     /** Distinct images loaded. */
     maxImages: 1_000,
     /** Bytes of one image part. */
@@ -196,10 +202,20 @@ export const LIMITS = {
 
   /** Paragraph (inline) layout, src/render/layout/inline/. */
   paragraph: {
+    /** Characters of one paragraph, all its runs together (so also of one run); more is 422 `render_limit`. */
+    maxChars: 1_000_000,
     /** Lines of one paragraph; text past them is dropped (a hostile 1-character-wide column stops here). */
     maxLines: 100_000,
     /** Times one line moves down past floats that leave no room for a word, before it is placed anyway. */
     maxExclusionSteps: 200,
+    /**
+     * Characters (UTF-16 code units) of one measured piece of a word. A longer word (no break
+     * opportunity in it) is cut into pieces of this size that still join on a line: breaking it by
+     * characters then measures a piece at a time, so a word of n characters costs time linear in n
+     * (a 400,000-character word took 30 s when each line re-measured the rest of it). No word of
+     * the corpus comes near (its longest piece is 264 spaces), so their layout is unchanged.
+     */
+    maxPieceChars: 1_000,
     /** Word widths cached per font face (the cache is emptied when it reaches this size). */
     widthCacheEntries: 20_000,
   },

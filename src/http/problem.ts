@@ -36,6 +36,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   url_forbidden: 422,
   field_not_found: 422,
   signature_level_unavailable: 422,
+  render_limit: 422,
   rate_limited: 429,
   fetch_failed: 502,
   tsa_failed: 502,

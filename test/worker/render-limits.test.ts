@@ -10,7 +10,7 @@ import { strToU8, unzipSync, zipSync } from "fflate";
 import { PDFDocument } from "pdf-lib";
 import * as T from "../../src/docx/testing";
 import { LIMITS } from "../../src/limits";
-import { buildDocx, p } from "../support/docx-builder";
+import { buildDocx, p, pageBreak, sectPr } from "../support/docx-builder";
 import { b64, fromDataUri, post, problem, signRequest } from "./helpers";
 
 const corpusDocx = async (name: string) => new Uint8Array(await (await fetch(`${env.FIXTURE_BASE_URL}/docx/${name}`)).arrayBuffer());
@@ -71,5 +71,39 @@ describe("DOCX rendering stays within the isolate's memory", () => {
     // The same clauses in a small document render (kept small so the test stays quick).
     const under = withDocumentXml(base, head + clauses(64 * 1024) + tail);
     await expectRendersPdf(await post("/v1/annotate?to=pdf", { document: { base64: b64(under) }, fields: [] }));
+  });
+});
+
+describe("DOCX layout stops at its budgets with 422 render_limit, fast", () => {
+  async function expectRenderLimit(res: Response, detail: RegExp) {
+    const prob = await problem(res);
+    expect(prob.code).toBe("render_limit");
+    expect(res.status).toBe(422);
+    expect(prob.detail).toMatch(detail);
+  }
+
+  it("a template of a few KB holding one word of 1,040,000 characters: annotate?to=pdf and sign refuse it (it took 180 s)", async () => {
+    const docx = buildDocx({ body: p("x".repeat(1_040_000)) });
+    expect(docx.length).toBeLessThan(8 * 1024);
+    await expectRenderLimit(await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] }), /paragraph of more than 1000000 characters/);
+    await expectRenderLimit(await post("/v1/sign", signRequest(docx)), /paragraph of more than 1000000 characters/);
+  });
+
+  it("5,100 page breaks, in one run or one per paragraph: 422 render_limit, not 500 and not a shortened PDF", async () => {
+    const oneRun = buildDocx({ body: p(["a", `<w:r>${`<w:br w:type="page"/>`.repeat(5_100)}</w:r>`, "b"]) });
+    const paragraphs = buildDocx({ body: Array.from({ length: 5_100 }, (_, i) => p([`page ${i}`, pageBreak()])).join("") });
+    for (const docx of [oneRun, paragraphs]) {
+      await expectRenderLimit(await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] }), /more than 5000 pages/);
+    }
+    await expectRenderLimit(await post("/v1/sign", signRequest(paragraphs)), /more than 5000 pages/);
+  });
+
+  it("a 20-paragraph header on each of 4,990 pages runs out of layout work before the page limit", async () => {
+    const header = Array.from({ length: 20 }, (_, i) => p(`Header line ${i} with a few words to lay out on every page`)).join("");
+    const docx = buildDocx({
+      body: Array.from({ length: 4_990 }, () => p([pageBreak()])).join("") + sectPr({ headers: { default: "rIdH1" } }),
+      headers: { rIdH1: header },
+    });
+    await expectRenderLimit(await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] }), /units of layout work/);
   });
 });

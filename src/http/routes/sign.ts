@@ -30,7 +30,7 @@ export const signRoute = createRoute({
     413: problem("Body or document too large; a DOCX too large to render (zip_limit)"),
     415: problem("Not JSON, or a document type sign does not take"),
     422: problem(
-      "Unusable document or audit trail (no submit event, encrypted, locked, docx_invalid; pdf_unparseable also for a PDF with objects after its last revision that no cross-reference section lists, which viewers show and a signature would hide; pdf_too_complex beyond the reader's work limits)",
+      "Unusable document or audit trail (no submit event, encrypted, locked, docx_invalid; pdf_unparseable also for a PDF with objects after its last revision that no cross-reference section lists, which viewers show and a signature would hide; pdf_too_complex beyond the reader's work limits); a DOCX past the renderer's work, page or paragraph limits (render_limit)",
     ),
     502: problem("Fetching the document or the time-stamp failed"),
     504: problem("Fetching the document timed out"),

@@ -20,14 +20,20 @@ import { placeTable, stackTable } from "./block/table";
 import { flowDocument } from "./flow/document";
 import { layoutParagraph } from "./inline/paragraph";
 import type { LaidOutDocument, LayoutContext, LayoutRoutines } from "./types";
+import { layoutBudget } from "../budgets";
+import type { WorkBudget } from "../../util/work-budget";
 
 export const ROUTINES: LayoutRoutines = { layoutParagraph, stackBlocks, stackTable, placeTable };
 
-/** A body context: no table around it, no field values known yet (their cached results show). */
-export function layoutContext(fonts: FontBook, defaultTabStop = 36): LayoutContext {
-  return { fonts, defaultTabStop, fieldValue: () => undefined, tableDepth: 0, routines: ROUTINES };
+/**
+ * A body context: no table around it, no field values known yet (their cached results show); its
+ * work counts against `budget` (a fresh `layoutBudget()` unless given).
+ */
+export function layoutContext(fonts: FontBook, defaultTabStop = 36, budget: WorkBudget = layoutBudget()): LayoutContext {
+  return { fonts, budget, defaultTabStop, fieldValue: () => undefined, tableDepth: 0, routines: ROUTINES };
 }
 
-export function layoutDocument(model: DocumentModel, fonts: FontBook): LaidOutDocument {
-  return flowDocument(model, layoutContext(fonts, model.defaultTabStop > 0 ? model.defaultTabStop : 36));
+/** Lays out the document; `budget` counts the work and stops it at its limit (422 render_limit). */
+export function layoutDocument(model: DocumentModel, fonts: FontBook, budget: WorkBudget = layoutBudget()): LaidOutDocument {
+  return flowDocument(model, layoutContext(fonts, model.defaultTabStop > 0 ? model.defaultTabStop : 36, budget));
 }

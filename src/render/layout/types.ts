@@ -4,6 +4,7 @@
  */
 import type { Color, UnderlineStyle } from "../model/types";
 import type { FontFace } from "../fonts/types";
+import type { WorkBudget } from "../../util/work-budget";
 
 export type PaintItem =
   /**
@@ -45,6 +46,8 @@ import type { FontBook } from "../fonts/types";
 /** What every block-level layout function needs besides the block. */
 export interface LayoutContext {
   fonts: FontBook;
+  /** The document's layout work budget (render/budgets.ts), shared by every context derived from it. */
+  budget: WorkBudget;
   /** w:defaultTabStop, pt. */
   defaultTabStop: number;
   /**

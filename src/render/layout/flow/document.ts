@@ -69,6 +69,7 @@ class DocumentFlow {
     this.bodyCtx = this.ctx;
     this.notes = new Footnotes(model.notes, this.ctx, () => this.noteWidth());
     this.pager = new Pager({
+      budget: ctx.budget,
       geometry: (section, first, number, style) => {
         const s = this.sectionOf(section);
         return pageGeometry(s, this.sections[style] ?? s, model.evenAndOddHeaders, this.heights, first, number);

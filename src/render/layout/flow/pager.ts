@@ -6,7 +6,8 @@
 import type { FlowArea, FlowCursor, PaintItem } from "../types";
 import type { PlacedFloat } from "../objects/floats";
 import { LIMITS } from "../../../limits";
-import { LimitExceeded } from "../../../errors";
+import { PAGE_WORK, renderLimit } from "../../budgets";
+import type { WorkBudget } from "../../../util/work-budget";
 
 /** Where the body of a page goes, given its section: page size, body box and columns. */
 export interface PageGeometry {
@@ -70,6 +71,8 @@ export interface FlowPage {
 export type AreaStart = "document" | "hard" | "soft";
 
 export interface PagerOptions {
+  /** The document's layout budget: each page opened counts `PAGE_WORK` units. */
+  budget: WorkBudget;
   /** Page box and columns of a page of `section`; the header height may depend on the page kind. */
   geometry(section: number, firstOfSection: boolean, pageNumber: number, pageStyle: number): PageGeometry;
   /** w:pgNumType/@w:start of a section, if it restarts numbering. */
@@ -394,8 +397,9 @@ export class Pager implements FlowCursor {
 
   private openPage(firstOfSection: boolean): void {
     if (this.pages.length >= LIMITS.render.maxPages) {
-      throw new LimitExceeded("render_limit", `the document lays out to more than ${LIMITS.render.maxPages} pages`);
+      throw renderLimit(`lays out to more than ${LIMITS.render.maxPages} pages`);
     }
+    this.opts.budget.tick(PAGE_WORK);
     const previous = this.pages.length > 0 ? this.page.number : 0;
     const number = (firstOfSection ? this.opts.numberStart(this.section) : undefined) ?? previous + 1;
     const g = this.opts.geometry(this.section, firstOfSection, number, this.styleSection);

@@ -12,6 +12,7 @@ import type { LineBox, ParagraphLayout } from "../types";
 import type { Anchor, Section } from "../../model/types";
 import { LimitExceeded } from "../../../errors";
 import { LIMITS } from "../../../limits";
+import { layoutBudget } from "../../budgets";
 
 /** A page whose body holds exactly `lines` lines of 20 pt. */
 function pager(opts: { body?: number; columns?: number; notes?: Record<string, number>; noteBreaks?: Record<string, number[]>; start?: number } = {}): Pager {
@@ -26,6 +27,7 @@ function pager(opts: { body?: number; columns?: number; notes?: Record<string, n
     separator: false,
   };
   return new Pager({
+    budget: layoutBudget(),
     geometry: () => geometry,
     numberStart: () => opts.start,
     noteHeight: (id) => opts.notes?.[id] ?? 0,

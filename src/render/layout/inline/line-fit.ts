@@ -7,6 +7,9 @@
 import { isEastAsian } from "../../fonts/east-asian";
 import { joinedAdvances, joinedWidth } from "./arabic-joining";
 import type { Piece } from "./piece";
+import { isLamAlefTail, isMark } from "./script";
+import { measureWork } from "../../budgets";
+import type { WorkBudget } from "../../../util/work-budget";
 import { FIT_EPSILON, TabCursor, type TabContext } from "./tabs";
 
 /**
@@ -24,13 +27,14 @@ export interface LineFit {
  * Greedy fit of pieces from `start` into [left, right], tabs going to `tabs`' stops; in a table
  * cell (`inTableCell`) CJK punctuation does not hang past the edge.
  */
-export function fitLine(pieces: Piece[], start: number, left: number, right: number, tabs: TabContext, inTableCell: boolean | undefined): LineFit {
+export function fitLine(pieces: Piece[], start: number, left: number, right: number, tabs: TabContext, inTableCell: boolean | undefined, budget: WorkBudget): LineFit {
   const cursor = new TabCursor(left, tabs, right);
   let lastBreak = -1;
   let i = start;
   let hasContent = false; // text or objects other than the label
   while (i < pieces.length) {
     const pc = pieces[i]!;
+    budget.tick();
     if (pc.kind === "float") {
       i++;
       continue;
@@ -57,6 +61,7 @@ export function fitLine(pieces: Piece[], start: number, left: number, right: num
       if (lastBreak > start) return { end: lastBreak, forced: false };
       if (pc.kind === "text" && !pc.label) {
         const room = right - cursor.end();
+        budget.tick(measureWork(pc.text.length)); // fitChars measures (and joins) the piece
         let k = fitChars(pc, room);
         if (k === 0 && hasContent) return { end: i, forced: true };
         if (k === 0) k = firstCharLength(pc.text);
@@ -76,8 +81,9 @@ export function fitLine(pieces: Piece[], start: number, left: number, right: num
 }
 
 /** Cuts piece `i` after `k` code units (a word broken by characters). */
-export function splitPiece(pieces: Piece[], i: number, k: number): void {
+export function splitPiece(pieces: Piece[], i: number, k: number, budget: WorkBudget): void {
   const pc = pieces[i]!;
+  budget.tick(measureWork(pc.text.length + pieces.length - i)); // both parts measured, the rest moved up
   const make = (text: string, breakAfter: boolean): Piece => {
     let chars = 0;
     for (const _ of text) chars++;
@@ -116,20 +122,10 @@ function fitChars(pc: Piece, room: number): number {
   return k;
 }
 
-/** An alef right after a lam: drawn in one ligature glyph with it. */
-function isLamAlefTail(t: string, i: number): boolean {
-  const c = t.charCodeAt(i);
-  return t.charCodeAt(i - 1) === 0x644 && (c === 0x622 || c === 0x623 || c === 0x625 || c === 0x627);
-}
-
 function firstCharLength(t: string): number {
   let len = t.codePointAt(0)! > 0xffff ? 2 : 1;
   while (len < t.length && isMark(t.charCodeAt(len))) len++;
   return len;
-}
-
-function isMark(c: number): boolean {
-  return (c >= 0x300 && c <= 0x36f) || c === 0x200d || (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0xdc00 && c <= 0xdfff);
 }
 
 /**

@@ -14,6 +14,8 @@ import { layoutParagraph } from "./paragraph";
 import type { Exclusions, LayoutContext, LineBox, PaintItem, ParagraphLayout } from "../types";
 import { paragraphStyle, runStyle } from "../../model/testing";
 import { layoutContext } from "../index";
+import { LimitExceeded } from "../../../errors";
+import { LIMITS } from "../../../limits";
 
 const source = assetFontSource(env.ASSETS as Fetcher);
 
@@ -347,5 +349,36 @@ describe("layoutParagraph: exclusions, right-to-left, hostile input", () => {
     const huge = layoutParagraph(para([t("x".repeat(50_000))]), 468, c);
     expect(huge.lines.length).toBeGreaterThan(100);
     expect(huge.lines.every((l) => texts(l).every((i) => right(i) <= 468.01))).toBe(true);
+  });
+
+  it("breaks an unbreakable word in work linear in its length: twice the word, twice the units, every character drawn once", async () => {
+    const work = async (n: number) => {
+      const c = await ctx();
+      const out = layoutParagraph(para([t("x".repeat(n))]), 468, c);
+      const drawn = out.lines.flatMap((l) => texts(l)).reduce((sum, i) => sum + i.text.length, 0);
+      expect(drawn).toBe(n);
+      expect(out.lines.every((l) => texts(l).every((i) => right(i) <= 468.01))).toBe(true);
+      return c.budget.used;
+    };
+    const small = await work(100_000);
+    const large = await work(200_000);
+    // Quadratic breaking (each line re-measuring the rest of the word) would take 4x; and at a few
+    // units per character, a 1,000,000-character paragraph stays far inside maxLayoutWork.
+    expect(large / small).toBeLessThan(2.2);
+    expect(large).toBeLessThan(200_000 * 2);
+  });
+
+  it("refuses a paragraph of more than LIMITS.paragraph.maxChars characters with 422 render_limit", async () => {
+    const over = para([t("x".repeat(LIMITS.paragraph.maxChars / 2)), t("y".repeat(LIMITS.paragraph.maxChars / 2 + 1), { bold: true })]);
+    const c = await ctx();
+    let err: unknown;
+    try {
+      layoutParagraph(over, 468, c);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(LimitExceeded);
+    expect((err as LimitExceeded).code).toBe("render_limit");
+    expect(c.budget.used).toBe(0); // refused before any piece was measured
   });
 });

@@ -76,7 +76,7 @@ class ParagraphLayouter {
     while (i < pieces.length || first || markLine) {
       const place = this.placeLine(i, top, first);
       const end = place.fit.end;
-      if (place.fit.split) splitPiece(pieces, place.fit.split.index, place.fit.split.at);
+      if (place.fit.split) splitPiece(pieces, place.fit.split.index, place.fit.split.at, this.ctx.budget);
       else if (end < pieces.length && pieces[end - 1]?.softHyphen) showSoftHyphen(pieces, end - 1);
       const line = this.finishLine(i, end, place, first);
       this.lines.push(line);
@@ -111,7 +111,7 @@ class ParagraphLayouter {
       const ex = this.exclusions ? this.exclusions(top + dy, this.estimateHeight(i)) : { left: 0, right: 0 };
       const left = ex.left + startX - labelShift;
       const right = this.lineWidth() - this.indentEnd - ex.right;
-      const fit = fitLine(this.pieces, i, left, right, tabContext(this.p, this.ctx.defaultTabStop, first, ex.left), this.ctx.inTableCell);
+      const fit = fitLine(this.pieces, i, left, right, tabContext(this.p, this.ctx.defaultTabStop, first, ex.left), this.ctx.inTableCell, this.ctx.budget);
       const narrowed = ex.left > 0 || ex.right > 0;
       if (!narrowed || !fit.forced || ++steps > LIMITS.paragraph.maxExclusionSteps) return { left, right, exLeft: ex.left, dy, fit };
       // Not even one word fits beside the float: try lower, one line at a time.
@@ -122,6 +122,7 @@ class ParagraphLayouter {
   /** The line box of pieces [start, end): arranged, sized by the spacing rule, drawn. */
   private finishLine(start: number, end: number, place: LinePlace, first: boolean): LineBox {
     const lineIndex = this.lines.length;
+    this.ctx.budget.tick(end - start + 1);
     for (let k = start; k < end; k++) {
       const pc = this.pieces[k]!;
       if (pc.kind === "float") this.floats.push({ inline: pc.object!, anchor: pc.object!.anchor!, line: lineIndex });

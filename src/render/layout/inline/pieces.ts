@@ -4,6 +4,8 @@
  * between them (East Asian autospace, Arabic words joined across runs). A run's text is cut by
  * text-pieces.ts.
  */
+import { LIMITS } from "../../../limits";
+import { measureWork, PARAGRAPH_WORK, renderLimit } from "../../budgets";
 import type { FontFace } from "../../fonts/types";
 import { isEastAsian } from "../../fonts/east-asian";
 import type { Inline, Paragraph, RunStyle } from "../../model/types";
@@ -18,6 +20,9 @@ import { baseOf, bidiStandIn, complexByLevel, latinRuns, textPieces } from "./te
 /** Cuts a paragraph (and its numbering label, first) into pieces. */
 export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   const { atoms, text, softHyphens } = collectAtoms(p, ctx);
+  if (text.length > LIMITS.paragraph.maxChars) throw renderLimit(`has a paragraph of more than ${LIMITS.paragraph.maxChars} characters`);
+  // Building the pieces reads each character a few times (breaks, bidi levels, scripts, widths).
+  ctx.budget.tick(PARAGRAPH_WORK + atoms.length + measureWork(text.length));
   const breaks = breakOpportunities(text, atoms, softHyphens);
   const levels = resolveLevels(text, p.style.bidi ? 1 : 0);
   const complex = complexByLevel(text, levels);

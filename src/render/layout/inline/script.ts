@@ -13,3 +13,14 @@ export function isComplexScript(cp: number): boolean {
   return isRtlChar(cp) || (cp >= 0x0900 && cp <= 0x0eff) || (cp >= 0x1780 && cp <= 0x17ff);
 }
 
+
+/** A code unit drawn with the character before it: a combining mark, ZWJ, a variation selector or a low surrogate. */
+export function isMark(c: number): boolean {
+  return (c >= 0x300 && c <= 0x36f) || c === 0x200d || (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0xdc00 && c <= 0xdfff);
+}
+
+/** An alef right after a lam: drawn in one ligature glyph with it. */
+export function isLamAlefTail(t: string, i: number): boolean {
+  const c = t.charCodeAt(i);
+  return t.charCodeAt(i - 1) === 0x644 && (c === 0x622 || c === 0x623 || c === 0x625 || c === 0x627);
+}

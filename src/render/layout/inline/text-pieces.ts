@@ -11,7 +11,7 @@ import { joinedWidth } from "./arabic-joining";
 import { bidiClass } from "./bidi";
 import { isBreakingSpace } from "./line-break";
 import { SMALL_CAPS_SCALE, SUPERSCRIPT_SCALE, type Atom, type Piece } from "./piece";
-import { isComplexScript, isRtlChar } from "./script";
+import { isComplexScript, isLamAlefTail, isMark, isRtlChar } from "./script";
 
 export function baseOf(style: RunStyle, face?: FontFace): { size: number; rise: number } {
   const position = positionRise(style, face);
@@ -278,7 +278,11 @@ function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, me
     if (code >= 0xdc00 && code <= 0xdfff) continue; // low surrogate: counted with its high half
     const space = isBreakingSpace(code);
     const isLower = smallCaps && text[i] !== text[i]!.toUpperCase();
-    if (i > start && (space !== kindSpace || breaks[abs + i] !== 0 || isLower !== lower || levels[abs + i] !== levels[abs + start])) {
+    // A word longer than maxPieceChars is cut into pieces with no break opportunity between them:
+    // it still breaks by characters only where a line is full, but breaking it measures one piece
+    // at a time, not the rest of the word on every line (linear, not quadratic, in its length).
+    const overlong = !kindSpace && i - start >= LIMITS.paragraph.maxPieceChars && !isMark(code) && !isLamAlefTail(text, i);
+    if (i > start && (overlong || space !== kindSpace || breaks[abs + i] !== 0 || isLower !== lower || levels[abs + i] !== levels[abs + start])) {
       pushPiece(atom, text.slice(start, i), face, metrics, base, lower, kindSpace, chars, levels[abs + start]!, breaks[abs + i]!, out);
       start = i;
       chars = 0;
