@@ -1,7 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { LIMITS } from "../../src/limits";
 import type { PdfRef } from "../../src/pdf/model";
 import { PdfReader } from "../../src/pdf/reader";
+import { PdfAssembler } from "../../src/pdf/reader/testing";
 import { basePdf, makeSigner, signForTest, type TestSignOptions } from "../../src/pdf/verify/testing";
 import { auditTrail, b64, corpusPdf, fromDataUri, latin1, post, problem, signer, signRequest } from "./helpers";
 
@@ -300,5 +302,49 @@ describe("certified and locked inputs", () => {
     expect(body.warnings.join(" ")).toMatch(/already carries a signature/);
     const out = fromDataUri(body.document.base64);
     expect(PdfReader.open(out).pages().length).toBe(PdfReader.open(input).pages().length);
+  });
+});
+
+describe("page trees: what sign writes, verify reads", () => {
+  /** A PDF whose root /Kids names `kids` (object numbers; 3 is a page, so are 4.. up to `pages + 2`). */
+  function pageTreePdf(kids: number[], pages = 1): Uint8Array {
+    const pdf = new PdfAssembler();
+    pdf.obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
+    pdf.obj(2, `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(" ")}] /Count ${kids.length} >>`);
+    for (let i = 0; i < pages; i++) pdf.obj(3 + i, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>");
+    const nums = Array.from({ length: pages + 2 }, (_, i) => i + 1);
+    const xref = pdf.table([{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor(nums)], `/Size ${pages + 3} /Root 1 0 R`);
+    pdf.startxref(xref);
+    return pdf.bytes();
+  }
+
+  it("one page listed 100,000 times is malformed: sign refuses it (it answered 200 with a file our verify refused), verify counts no pages", async () => {
+    const pdf = pageTreePdf(Array.from({ length: 100_000 }, () => 3));
+    const res = await post("/v1/sign", signRequest(pdf));
+    const prob = await problem(res);
+    expect(res.status).toBe(422);
+    expect(prob.code).toBe("pdf_unparseable");
+    expect(prob.detail).toMatch(/lists page object 3 more than once/);
+    // Verify reports on what it can read (an unreadable page tree counts 0 pages), never 100,000.
+    const verified = await post("/v1/verify", { document: { base64: b64(pdf) } }, { key: null });
+    expect(verified.status).toBe(200);
+    const report = (await verified.json()) as { valid: boolean; document: { pages: number } };
+    expect(report).toMatchObject({ valid: false, document: { pages: 0 } });
+  });
+
+  it("100,000 distinct pages: a certificate page would pass the reader's page limit, so sign refuses; without one the signed file verifies", async () => {
+    const count = LIMITS.pdf.maxPages;
+    const pdf = pageTreePdf(Array.from({ length: count }, (_, i) => 3 + i), count);
+    const withPage = await post("/v1/sign", signRequest(pdf));
+    expect(withPage.status).toBe(422);
+    expect((await problem(withPage)).detail).toMatch(/certificate page.*limit maxPages/);
+
+    const res = await post("/v1/sign", signRequest(pdf, { certificate: { enabled: false } }));
+    expect(res.status).toBe(200);
+    const signed = fromDataUri(((await res.json()) as { document: { base64: string } }).document.base64);
+    const verified = await post("/v1/verify", { document: { base64: b64(signed) } }, { key: null });
+    expect(verified.status).toBe(200);
+    const report = (await verified.json()) as { valid: boolean; document: { pages: number } };
+    expect(report.document.pages).toBe(count);
   });
 });

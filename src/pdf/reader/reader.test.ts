@@ -102,11 +102,25 @@ describe("page tree", () => {
     expect(() => r2.pages()).toThrow(PdfUnparseable);
   });
 
+  it("refuses a page object listed twice, in one /Kids array or under two nodes: it would be signed and counted twice", () => {
+    const twice = build({ 1: CATALOG, 2: `<< /Type /Pages /Kids [${"3 0 R ".repeat(100_000)}] /Count 100000 >>`, 3: page() });
+    expect(() => PdfReader.open(twice).pages()).toThrow(/lists page object 3 more than once/);
+    const twoNodes = build({
+      1: CATALOG,
+      2: "<< /Type /Pages /Kids [4 0 R 5 0 R] /Count 2 >>",
+      3: page(4),
+      4: "<< /Type /Pages /Parent 2 0 R /Kids [3 0 R] /Count 1 >>",
+      5: "<< /Type /Pages /Parent 2 0 R /Kids [3 0 R] /Count 1 >>",
+    });
+    expect(() => PdfReader.open(twoNodes).pages()).toThrow(PdfUnparseable);
+  });
+
   it("bounds page count, tree depth and fan-out work", () => {
-    const objects: Record<number, string> = { 1: CATALOG, 2: `<< /Type /Pages /Kids [${"3 0 R ".repeat(50)}] >>`, 3: page() };
+    const objects: Record<number, string> = { 1: CATALOG, 2: `<< /Type /Pages /Kids [${Array.from({ length: 50 }, (_, i) => `${i + 3} 0 R`).join(" ")}] >>` };
+    for (let i = 0; i < 50; i++) objects[i + 3] = page();
     const r = PdfReader.open(build(objects), { limits: { maxPages: 20 } });
     expect(() => r.pages()).toThrow(/maxPages/);
-    expect(PdfReader.open(build(objects)).pages()).toHaveLength(50); // a page listed twice is shown twice, as viewers do
+    expect(PdfReader.open(build(objects)).pages()).toHaveLength(50);
 
     const deep: Record<number, string> = { 1: CATALOG };
     for (let i = 2; i < 80; i++) deep[i] = `<< /Type /Pages /Kids [${i + 1} 0 R] >>`;

@@ -737,7 +737,11 @@ export class PdfReader {
     return c;
   }
 
-  /** Leaf pages in document order. /Count is not trusted; cycles and over-deep trees are errors. */
+  /**
+   * Leaf pages in document order. /Count is not trusted; cycles, over-deep trees and a page object
+   * listed twice are errors: a page reached twice would be signed, counted and drawn twice (one
+   * page listed 100,000 times made a PDF that signed fine and that our own verify then refused).
+   */
   pages(revision?: number): { ref: PdfRef; dict: PdfDict }[] {
     const rev = this.rev(revision);
     const cached = this.pageCache.get(rev);
@@ -750,6 +754,7 @@ export class PdfReader {
 
     const out: { ref: PdfRef; dict: PdfDict }[] = [];
     const seenNodes = new Set<number>([rootRef.num]);
+    const seenPages = new Set<number>();
     type Frame = { kids: PdfValue[]; i: number };
     const stack: Frame[] = [{ kids: this.kidsOf(rootDict, rev), i: 0 }];
     while (stack.length) {
@@ -774,6 +779,8 @@ export class PdfReader {
         if (stack.length >= maxDepth) throw new PdfBudgetExceeded(`The page tree is deeper than ${maxDepth} levels.`);
         stack.push({ kids: this.kidsOf(dict, rev), i: 0 });
       } else {
+        if (seenPages.has(kid.num)) throw new PdfUnparseable(`The page tree lists page object ${kid.num} more than once.`);
+        seenPages.add(kid.num);
         if (out.length >= maxPages) throw new PdfBudgetExceeded(`The PDF has more than ${maxPages} pages (limit maxPages).`);
         out.push({ ref: kid, dict });
       }

@@ -1,8 +1,9 @@
 import { PDFArray, PDFContext, PDFDocument, PDFName, PDFObjectCopier, PDFRef, PDFString, type PDFDict } from "pdf-lib";
 import { PdfUnparseable } from "../../errors";
+import { LIMITS } from "../../limits";
 import { latin1Bytes, sha256Segments, toHex } from "../../util/bytes";
 import { PdfDict, PdfRef, PdfString, isArray, isRef, type PdfValue } from "../model";
-import type { PdfReader } from "../reader";
+import { PdfBudgetExceeded, type PdfReader } from "../reader";
 import { serializePdfValue } from "../serialize";
 import { writeIncrementalUpdate, type UpdateObject } from "../writer/incremental";
 import { incrementalBase } from "./update-base";
@@ -85,6 +86,12 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
   const newPageRefs: PDFRef[] = [];
   if (opts.certificatePages) {
     const certDoc = await PDFDocument.load(opts.certificatePages, { updateMetadata: false });
+    // What we sign we must be able to verify: the output stays within the reader's page limit.
+    if (pages.length + certDoc.getPageCount() > LIMITS.pdf.maxPages) {
+      throw new PdfBudgetExceeded(
+        `The PDF has ${pages.length} pages; with ${certDoc.getPageCount()} certificate page(s) the signed document would pass the ${LIMITS.pdf.maxPages} pages Signet reads (limit maxPages). Sign it with certificate.enabled false.`,
+      );
+    }
     const copier = PDFObjectCopier.for(certDoc.context, context);
     for (const page of certDoc.getPages()) {
       const copied = copier.copy(page.node);
