@@ -245,19 +245,28 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
   // Record the event; keep the output for replays when the caller named the event.
   const replayKey = input.eventId !== undefined ? `replays/${keyId}/${await sha256Hex(eventId)}/${output.sha256}.pdf` : null;
   if (replayKey) await store.putReplay(replayKey, output.segments, output.length);
-  const recorded = await store.insert({
-    keyId,
-    eventId,
-    requestSha256,
-    signerName: input.signer.name,
-    signerEmail: input.signer.email,
-    inputSha256,
-    outputSha256: output.sha256,
-    replayKey,
-    responseJson: JSON.stringify(fields),
-    signedAt: fields.signature.signedAt,
-    reference,
-  });
+  let recorded: boolean;
+  try {
+    recorded = await store.insert({
+      keyId,
+      eventId,
+      requestSha256,
+      signerName: input.signer.name,
+      signerEmail: input.signer.email,
+      inputSha256,
+      outputSha256: output.sha256,
+      replayKey,
+      responseJson: JSON.stringify(fields),
+      signedAt: fields.signature.signedAt,
+      reference,
+    });
+  } catch (err) {
+    // No record points at the stored output (a signed PDF with the signer's name, email and
+    // address in it): remove it, whatever made the insert fail. The key is this attempt's own
+    // (it ends in this output's SHA-256), so a concurrent winner's output is never touched.
+    if (replayKey) await store.deleteReplay(replayKey).catch(() => undefined);
+    throw err;
+  }
   if (!recorded) {
     // A concurrent request with the same eventId won the race: answer as a retry would.
     if (replayKey) await store.deleteReplay(replayKey);

@@ -4,6 +4,7 @@ import { LIMITS } from "../../src/limits";
 import type { PdfRef } from "../../src/pdf/model";
 import { PdfReader } from "../../src/pdf/reader";
 import { PdfAssembler } from "../../src/pdf/reader/testing";
+import { toHex } from "../../src/util/bytes";
 import { basePdf, makeSigner, signForTest, type TestSignOptions } from "../../src/pdf/verify/testing";
 import { auditTrail, b64, corpusPdf, fromDataUri, latin1, post, problem, signer, signRequest } from "./helpers";
 
@@ -87,6 +88,28 @@ describe("POST /v1/sign", () => {
     const row = await env.DB.prepare("SELECT * FROM signing_events WHERE event_id = ?").bind("evt-recorded").first<any>();
     expect(row).toMatchObject({ signer_email: signer.email, output_sha256: body.sha256 });
     expect(row.input_sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("deletes the stored replay when recording the event in D1 fails, attempt after attempt (a real D1 failure: a trigger that aborts the insert)", async () => {
+    const eventId = "evt-d1-insert-fails";
+    const prefix = `/${toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(eventId))))}/`;
+    const replays = async () => (await env.REPLAYS.list({ prefix: "replays/" })).objects.filter((o) => o.key.includes(prefix));
+    await env.DB.exec("CREATE TRIGGER fail_signing_event_insert BEFORE INSERT ON signing_events BEGIN SELECT RAISE(ABORT, 'injected failure'); END;");
+    try {
+      const input = await corpusPdf(SIMPLE);
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const res = await post("/v1/sign", signRequest(input, { eventId }));
+        expect(res.status).toBe(500);
+        expect((await problem(res)).code).toBe("internal_error");
+        expect(await replays()).toEqual([]);
+      }
+    } finally {
+      await env.DB.exec("DROP TRIGGER fail_signing_event_insert;");
+    }
+    // With D1 back, the same event signs, and its replay is kept.
+    const res = await post("/v1/sign", signRequest(await corpusPdf(SIMPLE), { eventId }));
+    expect(res.status).toBe(200);
+    expect(await replays()).toHaveLength(1);
   });
 
   it("fetches the document from a URL", async () => {
