@@ -75,6 +75,18 @@ export class EventIdConflict extends SignetError {
     super("event_id_conflict", message);
   }
 }
+/** The client went away before its request body arrived (499 `client_aborted`: logged as a warning, never a 500). */
+export class ClientAborted extends SignetError {
+  constructor(message: string) {
+    super("client_aborted", message);
+  }
+}
+/** The client stopped sending its request body (408 `request_timeout`). */
+export class RequestTimeout extends SignetError {
+  constructor(message: string) {
+    super("request_timeout", message);
+  }
+}
 /** The service is misconfigured (missing/invalid signing key): an operator problem. */
 export class ConfigurationError extends SignetError {
   constructor(message: string) {

@@ -8,6 +8,8 @@ export const LIMITS = {
   maxBodyBytes: 40 * 1024 * 1024,
   /** Decoded or fetched document cap (env MAX_DOCUMENT_BYTES). */
   maxDocumentBytes: 25 * 1024 * 1024,
+  /** Longest wait for the next bytes of a request body; a client that stalls longer gets 408 `request_timeout`. */
+  requestBodyIdleTimeoutMs: 15_000,
 
   /** Remote fetches: hops, time, count per request. */
   maxRedirects: 3,

@@ -1,6 +1,8 @@
 import { execFile } from "node:child_process";
+import { connect, type Socket } from "node:net";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "../../src/limits";
 import { startService, type RunningService } from "./support/service";
 
 /**
@@ -86,4 +88,64 @@ describe("npm run key:* against the local D1", () => {
     expect(await keyScript("key-list")).toMatch(new RegExp(`${id}.*revoked`));
     await expect(keyScript("key-revoke", id!)).rejects.toThrow(/no active key/);
   }, 600_000); // six wrangler runs, ~10-50 s each on a busy machine
+});
+
+describe("clients that go away or stall mid-upload", () => {
+  /**
+   * Opens a raw connection and sends the head of a 5 MB sign request and 200 KB of its body, from
+   * an address of its own (the rate-limit tests above may have blocked the default one).
+   */
+  function startUpload(address: string): Promise<Socket> {
+    const { port } = new URL(svc.baseUrl);
+    return new Promise((resolve, reject) => {
+      const sock = connect(Number(port), "127.0.0.1", () => {
+        const head = `POST /v1/sign HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${svc.apiKey}\r\nCF-Connecting-IP: ${address}\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n`;
+        sock.write(`${head}{"document":{"base64":"${"A".repeat(200_000)}`, () => resolve(sock));
+      });
+      sock.on("error", reject);
+    });
+  }
+
+  /** The access-log lines of /v1/sign printed after `from` characters of wrangler's output. */
+  const signLines = (from: number) =>
+    svc
+      .output()
+      .slice(from)
+      .split("\n")
+      .filter((l) => l.startsWith('{"time"') && l.includes('"route":"/v1/sign"'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  it("a client that disconnects mid-upload is logged as a warning with its own code, not as a 500 with a stack", async () => {
+    const from = svc.log().length;
+    const sock = await startUpload("192.0.2.211");
+    await new Promise((r) => setTimeout(r, 300));
+    sock.destroy();
+    let lines: Record<string, unknown>[] = [];
+    for (let i = 0; i < 100 && !lines.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      lines = signLines(from);
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: "warn", status: 499, code: "client_aborted" });
+    expect(lines[0]).not.toHaveProperty("stack");
+    expect(svc.log().slice(from)).not.toMatch(/internal_error/);
+    expect((await fetch(`${svc.baseUrl}/healthz`)).status).toBe(200);
+  });
+
+  it("a client that stops sending gets 408 request_timeout after LIMITS.requestBodyIdleTimeoutMs, and the request ends", async () => {
+    const from = svc.log().length;
+    const sock = await startUpload("192.0.2.212");
+    const response = await new Promise<string>((resolve) => {
+      let text = "";
+      sock.on("data", (d) => {
+        text += d;
+        if (text.includes("}")) resolve(text);
+      });
+      sock.on("close", () => resolve(text));
+    });
+    sock.destroy();
+    expect(response).toMatch(/^HTTP\/1\.1 408/);
+    expect(response).toMatch(/"code":"request_timeout"/);
+    expect(signLines(from)).toMatchObject([{ level: "warn", status: 408, code: "request_timeout" }]);
+  }, LIMITS.requestBodyIdleTimeoutMs + 60_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidRequest, LimitExceeded } from "../../errors";
+import { ClientAborted, InvalidRequest, LimitExceeded, RequestTimeout } from "../../errors";
 import { encodeBase64 } from "../../input/base64";
 import { BLOB_TOKEN_PREFIX, isBlobToken, readJsonWithBlobs, type Blob64 } from "./json-blobs";
 
@@ -543,6 +543,36 @@ describe("readJsonWithBlobs: base64 rules inside blobs", () => {
     }
     const { text } = await read(`{"a":"short`, { blobThreshold: 16 });
     expect(text).toBe(`{"a":"short`);
+  });
+});
+
+describe("readJsonWithBlobs: bodies that fail or stall", () => {
+  const head = enc.encode(`{"document":{"base64":"${"A".repeat(1000)}`);
+
+  it("a body stream that fails mid-way (the client went away) is ClientAborted, not an internal error", async () => {
+    const failing = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(head);
+        controller.error(new Error("Network connection lost."));
+      },
+    });
+    await expect(readJsonWithBlobs(failing, { maxBodyBytes: MiB, maxBlobBytes: MiB, idleTimeoutMs: 5_000 })).rejects.toMatchObject({
+      constructor: ClientAborted,
+      code: "client_aborted",
+      message: expect.stringMatching(/went away.*Network connection lost/),
+    });
+  });
+
+  it("a body that stops arriving for idleTimeoutMs is RequestTimeout", async () => {
+    let sent = false;
+    const stalled = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (!sent) controller.enqueue(head);
+        sent = true;
+        return new Promise(() => {}); // never another chunk, never closed
+      },
+    });
+    await expect(readJsonWithBlobs(stalled, { maxBodyBytes: MiB, maxBlobBytes: MiB, idleTimeoutMs: 50 })).rejects.toMatchObject({ constructor: RequestTimeout, code: "request_timeout" });
   });
 });
 

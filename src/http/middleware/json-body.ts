@@ -37,6 +37,7 @@ export function jsonBody(documentPaths: (path: JsonPath) => boolean) {
       maxBlobBytes: config.maxDocumentBytes,
       blobThreshold: LIMITS.preDecodeThresholdBytes,
       contentLength,
+      idleTimeoutMs: LIMITS.requestBodyIdleTimeoutMs,
     });
     if (!text.trim()) return problemResponse(c, "invalid_json", "The request body is empty.");
     if (blobs.size) {

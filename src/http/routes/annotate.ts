@@ -55,6 +55,7 @@ export const annotateRoute = createRoute({
     200: { description: "The filled document", content: { "application/json": { schema: AnnotateResponse } } },
     400: problem("Malformed JSON, schema violation, id and group together, unknown output format (invalid_query)"),
     401: problem("Missing or unknown API key"),
+    408: problem("The request body stopped arriving (request_timeout)"),
     413: problem("Body, document or image too large; ZIP limits or, with to=pdf, a template too large to render (zip_limit)"),
     415: problem("Not JSON, or the template is not a DOCX (e.g. a PDF)"),
     422: problem("Unusable template or image (docx_invalid, xml_doctype_forbidden, image_invalid, url_forbidden), strict mode (field_not_found); with to=pdf, a document past the renderer's work, page or paragraph limits (render_limit)"),

@@ -26,6 +26,7 @@ export const signRoute = createRoute({
     200: { description: "The signed PDF", content: { "application/json": { schema: SignResponse } } },
     400: problem("Malformed JSON or schema violation"),
     401: problem("Missing or unknown API key"),
+    408: problem("The request body stopped arriving (request_timeout)"),
     409: problem("eventId reused with a different request"),
     413: problem("Body or document too large; a DOCX too large to render (zip_limit)"),
     415: problem("Not JSON, or a document type sign does not take"),

@@ -26,6 +26,7 @@ export const verifyRoute = createRoute({
     200: { description: "The verification report", content: { "application/json": { schema: VerifyResponse } } },
     400: problem("Malformed JSON or schema violation"),
     401: problem("API key required (VERIFY_REQUIRES_AUTH=true) or an invalid key sent"),
+    408: problem("The request body stopped arriving (request_timeout)"),
     413: problem("Body or document too large"),
     415: problem("Not JSON, or not a PDF (DOCX, images)"),
     422: problem(

@@ -16,7 +16,7 @@ export interface RunningService {
   pid: number | undefined;
   /** The local D1/R2 state of this service (`wrangler ... --persist-to`). */
   persistDir: string;
-  /** What wrangler dev printed so far (for failure messages). */
+  /** What wrangler dev printed so far (failure messages, and the worker's access-log lines). */
   log(): string;
   stop(): Promise<void>;
 }
