@@ -4,7 +4,7 @@
  */
 import { UnprocessableContent } from "../errors";
 import { LIMITS } from "../limits";
-import { assertNoDtd, attrByLocal, escapeAttr, localName, parseElements, prefixOf, readAttributes, type XmlElement } from "./xml";
+import { applySplices, assertNoDtd, attrByLocal, escapeAttr, localName, parseElements, prefixOf, readAttributes, type Splice, type XmlElement } from "./xml";
 import { carryEntry, InflateBudget, inflateEntry, makeEntry, readZipDirectory, writeZip, type ZipEntry, type ZipOutputEntry } from "./zip";
 
 export const W_NAMESPACES = new Set([
@@ -34,6 +34,23 @@ const encoder = new TextEncoder();
 export function relTypeName(type: string): string | null {
   for (const base of REL_TYPE_BASES) if (type.startsWith(base)) return type.slice(base.length);
   return null;
+}
+
+/**
+ * The text of a part only scanned (never parsed): UTF-16 when it says so (a byte order mark, or
+ * the zero bytes of `<?` / `<` written in UTF-16), else UTF-8 with bad sequences replaced, so no
+ * encoding hides a `<!DOCTYPE` from the check.
+ */
+function decodeXmlForScan(bytes: Uint8Array): string {
+  const [a, b] = [bytes[0], bytes[1]];
+  const le = (a === 0xff && b === 0xfe) || (a === 0x3c && b === 0x00);
+  if (!le && !((a === 0xfe && b === 0xff) || (a === 0x00 && b === 0x3c))) return new TextDecoder("utf-8").decode(bytes);
+  // Code units are enough to find `<!` (surrogates never look like ASCII).
+  const units = new Uint16Array(bytes.length >> 1);
+  for (let i = 0; i < units.length; i++) units[i] = le ? bytes[2 * i]! | (bytes[2 * i + 1]! << 8) : (bytes[2 * i]! << 8) | bytes[2 * i + 1]!;
+  const parts: string[] = [];
+  for (let i = 0; i < units.length; i += 0x8000) parts.push(String.fromCharCode(...units.subarray(i, i + 0x8000)));
+  return parts.join("");
 }
 
 function dirOf(part: string): string {
@@ -185,6 +202,75 @@ export class DocxPackage {
     }
     this.relsCache.set(relsName.toLowerCase(), out);
     return out;
+  }
+
+  /** Removes the relationships with these ids from `part`'s relationships part (`""` for the package root). */
+  removeRelationships(part: string, ids: ReadonlySet<string>): void {
+    const relsName = part === "" ? "_rels/.rels" : relsPartOf(part);
+    if (!ids.size || !this.has(relsName)) return;
+    const xml = this.readXml(relsName);
+    const splices: Splice[] = [];
+    for (const root of parseElements(xml, relsName)) {
+      for (const el of root.children) {
+        if (localName(el.name) === "Relationship" && ids.has(readAttributes(xml, el).get("Id") ?? "")) splices.push({ start: el.start, end: el.end, text: "" });
+      }
+    }
+    this.setXml(relsName, applySplices(xml, splices));
+    const cached = this.relsCache.get(relsName.toLowerCase());
+    if (cached) this.relsCache.set(relsName.toLowerCase(), cached.filter((r) => !ids.has(r.id)));
+  }
+
+  /** Parts (`""` for the package root) that have a relationships part. */
+  relationshipSources(): string[] {
+    const out: string[] = [];
+    for (const e of this.entries) {
+      const m = /^(.*?)_rels\/([^/]*)\.rels$/i.exec(e.name);
+      if (m) out.push(m[2] === "" && m[1] === "" ? "" : `${m[1]}${m[2]}`);
+    }
+    return out;
+  }
+
+  /**
+   * The package's XML parts: `.xml`, `.rels` and `.vml` entries and any entry [Content_Types].xml
+   * gives an XML content type (by extension or by part name).
+   */
+  xmlPartNames(): string[] {
+    const types = "[Content_Types].xml";
+    const xmlExtensions = new Set(["xml", "rels", "vml"]);
+    const xmlParts = new Set<string>();
+    const ct = this.readXml(types);
+    for (const root of parseElements(ct, types)) {
+      for (const el of root.children) {
+        const a = readAttributes(ct, el);
+        if (!/xml$/i.test((attrByLocal(a, "ContentType") ?? "").trim())) continue;
+        const ext = attrByLocal(a, "Extension");
+        const name = attrByLocal(a, "PartName");
+        if (localName(el.name) === "Default" && ext) xmlExtensions.add(ext.toLowerCase());
+        if (localName(el.name) === "Override" && name) xmlParts.add(name.replace(/^\//, "").toLowerCase());
+      }
+    }
+    return this.entries
+      .filter((e) => !e.name.endsWith("/") && (xmlParts.has(e.name.toLowerCase()) || xmlExtensions.has(e.name.slice(e.name.lastIndexOf(".") + 1).toLowerCase())))
+      .map((e) => e.name);
+  }
+
+  /**
+   * Refuses a DTD (`<!DOCTYPE`, `<!ENTITY`) in any XML part, read or only copied into the output:
+   * whoever opens what Signet returns must not meet one either. Parts already read were checked
+   * then; the others are inflated (within the package budget), checked and let go, except the
+   * small index parts (relationships, content types) that are kept for later reads.
+   */
+  assertNoDtdInAnyPart(): void {
+    for (const name of this.xmlPartNames()) {
+      const key = name.toLowerCase();
+      if (this.texts.has(key) || this.changed.has(key)) continue;
+      if (key.endsWith(".rels") || key === "[content_types].xml") {
+        this.readXml(name);
+        continue;
+      }
+      const bytes = inflateEntry(this.bytes, this.entry(name)!, this.budget, LIMITS.docx.maxXmlPartBytes);
+      assertNoDtd(decodeXmlForScan(bytes), name);
+    }
   }
 
   /** Adds an internal relationship from `part` to `targetPart`; returns its id (`rIdN`, first free N). */

@@ -13,6 +13,7 @@ import { matchesGroup, matchesId, scanControls, type Control } from "./controls"
 import { imageSource, numericOption, valueProblem, type TemplateField } from "./fields";
 import { fillControl, type FillContext, type FillValue, type PreparedImage } from "./fill";
 import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS, STRICT_DRAWING, TRANSITIONAL_DRAWING } from "./images";
+import { stripExternalRelationships } from "./external-links";
 import { DocxPackage, relTypeName, STRICT_W } from "./package";
 import { formatNumber, parseCheckbox, parseIsoDate, textOfValue } from "./values";
 import { applySplices, assertNoDtd, type Splice } from "./xml";
@@ -46,6 +47,9 @@ export class DocxTemplate {
     this.pkg = DocxPackage.open(bytes);
     // Reading them checks the DTD rule on the package's index parts too.
     assertNoDtd(this.pkg.readXml("[Content_Types].xml"), "[Content_Types].xml");
+    // What we return must not make its reader fetch or run anything on opening it (before the
+    // parts are scanned: the main document may lose a linked picture's reference).
+    stripExternalRelationships(this.pkg);
     const names = [this.pkg.mainPart];
     for (const rel of this.pkg.relationships(this.pkg.mainPart)) {
       const type = relTypeName(rel.type);
@@ -60,6 +64,8 @@ export class DocxTemplate {
       for (const m of xml.matchAll(/docPr\b[^>]*?\sid\s*=\s*["'](\d{1,9})["']/g)) this.maxDocPrId = Math.max(this.maxDocPrId, Number(m[1]));
     }
     this.textWidthEmu = textWidthTwips(this.parts[0]!.xml) * EMU_PER_TWIP;
+    // The parts we only copy are returned too: none may carry a DTD either.
+    this.pkg.assertNoDtdInAnyPart();
   }
 
   static open(bytes: Uint8Array): DocxTemplate {

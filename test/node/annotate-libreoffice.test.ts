@@ -261,4 +261,24 @@ describe.skipIf(!haveTools)("LibreOffice opens every annotate output", () => {
     }
     expect(checked).toBeGreaterThan(100);
   });
+
+  it("corpus templates whose external relationships annotate strips (attached templates, mail-merge sources, linked pictures) open with the same text", async () => {
+    const names = ["aspose__Invoice_1", "mailmerge__test_winword2010", "openxmlsdk__mailmerge", "tika__017097", "poi__60316"];
+    const originals: Record<string, Uint8Array> = {};
+    const outputs: Record<string, Uint8Array> = {};
+    for (const name of names) {
+      originals[name] = new Uint8Array(readFileSync(join(CORPUS, "docx", `${name}.docx`)));
+      outputs[`${name}-out`] = fill(originals[name]!, []);
+      const external = Object.entries(unzipSync(outputs[`${name}-out`]!))
+        .filter(([part]) => part.endsWith(".rels"))
+        .flatMap(([, xml]) => strFromU8(xml).match(/<Relationship [^>]*TargetMode="External"[^>]*>/g) ?? []);
+      expect(external.filter((r) => !r.includes("/hyperlink")), name).toEqual([]);
+      expect(outputs[`${name}-out`]).not.toEqual(originals[name]);
+    }
+    const texts = await renderAll({ ...originals, ...outputs });
+    for (const name of names) {
+      expect(texts[`${name}-out`], name).toEqual(expect.any(String));
+      expect(texts[`${name}-out`]!.replace(/\s+/g, " "), name).toBe(texts[name]!.replace(/\s+/g, " "));
+    }
+  });
 });

