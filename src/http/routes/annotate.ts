@@ -44,7 +44,7 @@ export const annotateRoute = createRoute({
   path: "/v1/annotate",
   summary: "Fill the content controls of a DOCX template",
   description:
-    "Fills Word content controls (and SuperDoc's structured content and field annotations) by `id` or `group` with text, dates, numbers, checkboxes, pictures, signatures and table rows, wherever they are (body, tables, headers, footers, notes). Only the touched parts are rewritten; the same template and fields give the same bytes. Fields that match nothing are listed in `unmatched` (422 `field_not_found` with `strict=true`). With `to=pdf` the filled document is laid out and painted as PDF inside the worker (open fonts metric-compatible with the Office fonts; same input, same bytes).",
+    "Fills Word content controls (and SuperDoc's structured content and field annotations) by `id` or `group` with text, dates, numbers, checkboxes, pictures, signatures and table rows, wherever they are (body, tables, headers, footers, notes). Only the touched parts are rewritten; the same template and fields give the same bytes. External relationships other than hyperlinks (a remote attached template, mail-merge sources, linked pictures and OLE objects) are removed from the output with what refers to them; a DTD in any XML part is refused (xml_doctype_forbidden). Fields that match nothing are listed in `unmatched` (422 `field_not_found` with `strict=true`). With `to=pdf` the filled document is laid out and painted as PDF inside the worker (open fonts metric-compatible with the Office fonts; same input, same bytes).",
   security: [{ bearerAuth: [] }],
   middleware: [requireApiKey(), checkQuery, jsonBody(documentOrImage)] as const,
   request: {
