@@ -230,6 +230,13 @@ export const LIMITS = {
      * left out (their box stays empty). JPEGs are embedded without decoding.
      */
     maxPngPixels: 6_000_000,
+    /**
+     * Pixels of the PNG and GIF pictures one document has decoded, together (pdf-lib takes about
+     * 0.3 s per million pixels, to decode and to compress them again); more is 422 `render_limit`.
+     * The corpus's most is 5.0 million. A PNG whose image data inflates past what its header
+     * holds is not decoded at all (its box stays empty): the check stops at the header's size.
+     */
+    maxDecodedPixels: 16_000_000,
     /** Shaped (right-to-left or complex-script) strings remembered per font; the cache is emptied when full. */
     shapedTextCacheEntries: 20_000,
     /**

@@ -8,7 +8,7 @@ import { decodeBase64Payload, type PreDecodedValues } from "../input/base64";
 import { loadContextOf, loadDocument, requireDocumentType } from "../input/document";
 import { fetchPublicResource, UrlBudget } from "../input/safe-fetch";
 import { LIMITS } from "../limits";
-import { assertRenderable } from "../render";
+import { assertRenderable, checkPngData, readPngHeader } from "../render";
 import type { FontSource } from "../render/fonts/types";
 import { concatBytes } from "../util/bytes";
 import { convertDocxToPdf } from "./convert";
@@ -103,6 +103,8 @@ export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps)
     pending.push(p.then((img) => void images.set(i, img)));
   });
   await Promise.all(pending);
+  // A picture painted into the PDF is decoded: one whose data holds more than its header says is refused.
+  if (deps.format === "pdf") for (const [i, image] of images) if (image.info.type === "png") assertPngDecodable(image.bytes, i);
 
   const output = template.fill(fields, images);
   if (deps.format === "pdf") {
@@ -134,6 +136,12 @@ function checkImage(bytes: Uint8Array, claimed: string | null | undefined, key: 
     throw new UnprocessableContent("image_invalid", `${label} claims to be ${claimed} but its bytes are a ${info.type.toUpperCase()} file.`);
   }
   return { key, bytes, info };
+}
+
+function assertPngDecodable(bytes: Uint8Array, i: number): void {
+  const header = readPngHeader(bytes);
+  const problem = !header ? "its header cannot be read" : !checkPngData(bytes, header).fits ? `its image data inflates past the ${header.width}x${header.height} pixels its header gives` : null;
+  if (problem) throw new UnprocessableContent("image_invalid", `The image of fields.${i} is a PNG that cannot be drawn: ${problem}.`);
 }
 
 function decodeImage(text: string, key: string, i: number, maxBytes: number, preDecoded?: PreDecodedValues): PreparedImage {

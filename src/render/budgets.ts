@@ -1,7 +1,8 @@
 /**
  * The renderer's work budgets and their refusal, 422 `render_limit`. Layout ticks for the
  * characters it measures and the pieces it places (tables, headers on every page and balancing
- * trials lay out again, and count again) against `LIMITS.render.maxLayoutWork`. Documents past
+ * trials lay out again, and count again) against `LIMITS.render.maxLayoutWork`; painting counts
+ * the pixels of the pictures it decodes against `LIMITS.paint.maxDecodedPixels`. Documents past
  * the page and paragraph limits are refused the same way.
  */
 import { LimitExceeded } from "../errors";
@@ -30,4 +31,9 @@ export function renderLimit(what: string): LimitExceeded {
 
 export function layoutBudget(max: number = LIMITS.render.maxLayoutWork): WorkBudget {
   return new WorkBudget(max, (m) => renderLimit(`needs more than ${m} units of layout work (characters measured and pieces placed): it is too long or too complex`));
+}
+
+/** Pixels of PNG and GIF pictures pdf-lib decodes for one document (JPEGs are copied, not decoded). */
+export function imageBudget(max: number = LIMITS.paint.maxDecodedPixels): WorkBudget {
+  return new WorkBudget(max, (m) => renderLimit(`has pictures to decode of more than ${m} pixels together`));
 }

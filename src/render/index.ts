@@ -5,3 +5,4 @@
  */
 export { renderDocxToPdf, type RenderOptions } from "./render-docx";
 export { assertRenderable } from "./model/parse-docx";
+export { checkPngData, readPngHeader } from "./paint/png-data";

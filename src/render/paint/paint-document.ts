@@ -11,9 +11,8 @@ import type { Color, DocumentModel } from "../model/types";
 import type { LaidOutDocument, PaintItem } from "../layout/types";
 import { FontEmbedder, type EmbeddedFont } from "./embed-fonts";
 import { addLink, linkTarget } from "./link-annotation";
-import { imageFits } from "./image-check";
-import { gifToPng } from "./gif-to-png";
-import { LIMITS } from "../../limits";
+import { embeddableImage } from "./image-check";
+import { imageBudget } from "../budgets";
 import { joinedWidth } from "../layout/inline/arabic-joining";
 import { hasRtl, visualSegments } from "./bidi-runs";
 import { ContentStreamBuilder, rgbOperands } from "./content-stream";
@@ -49,6 +48,8 @@ class Painter {
   }
   /** Embedded image per image id; null when it is not drawable (other type, corrupt, too large). */
   private readonly images = new Map<string, Promise<PDFImage | null>>();
+  /** Pixels decoded for this document's pictures. */
+  private readonly imageBudget = imageBudget();
 
   constructor(
     private readonly pdf: PDFDocument,
@@ -166,14 +167,10 @@ class Painter {
   private image(id: string): Promise<PDFImage | null> {
     let hit = this.images.get(id);
     if (!hit) {
-      const res = this.model.images.get(id);
-      // GIFs (picture bullets, old logos) are converted to PNG, which pdf-lib embeds.
-      const png = res?.type === "gif" ? gifToPng(res.bytes, LIMITS.paint.maxPngPixels) : null;
-      hit = png
-        ? this.pdf.embedPng(png).catch(() => null)
-        : !res || res.type === "other" || res.type === "gif" || !imageFits(res.bytes, res.type)
-          ? Promise.resolve(null)
-          : (res.type === "png" ? this.pdf.embedPng(res.bytes) : this.pdf.embedJpg(res.bytes)).catch(() => null); // corrupt: leave the box empty
+      const image = embeddableImage(this.model.images.get(id), this.imageBudget);
+      hit = !image
+        ? Promise.resolve(null)
+        : (image.type === "png" ? this.pdf.embedPng(image.bytes) : this.pdf.embedJpg(image.bytes)).catch(() => null); // corrupt: leave the box empty
       this.images.set(id, hit);
     }
     return hit;
