@@ -5,7 +5,8 @@
  * 1032 output bytes per compressed byte, deflate's best), so 3 GiB takes 3.1 MB and no time to make.
  * Runs in workerd and Node.
  */
-import { crc32 } from "../../src/docx/zip";
+import { PNG_SIGNATURE, pngChunk } from "../../src/render/paint/gif-to-png";
+import { concatBytes } from "../../src/util/bytes";
 
 class BitWriter {
   private bytes: number[] = [];
@@ -93,16 +94,6 @@ function zlibWrap(deflate: Uint8Array, inflatedSize: number): Uint8Array {
   return out;
 }
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, data.length);
-  out.set([...type].map((c) => c.charCodeAt(0)), 4);
-  out.set(data, 8);
-  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
-  return out;
-}
-
 /** An 8-bit grey PNG of `width` x `height` whose image data inflates to `inflatedBytes` zeros. */
 export function inflationBombPng(width: number, height: number, inflatedBytes: number): Uint8Array {
   const ihdr = new Uint8Array(13);
@@ -111,14 +102,7 @@ export function inflationBombPng(width: number, height: number, inflatedBytes: n
   v.setUint32(4, height);
   ihdr.set([8, 0, 0, 0, 0], 8);
   const data = zeroBombZlib(inflatedBytes);
-  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr)];
-  for (let at = 0; at < data.length; at += 1 << 20) parts.push(chunk("IDAT", data.subarray(at, at + (1 << 20))));
-  parts.push(chunk("IEND", new Uint8Array(0)));
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  const idat: Uint8Array[] = [];
+  for (let at = 0; at < data.length; at += 1 << 20) idat.push(pngChunk("IDAT", data.subarray(at, at + (1 << 20))));
+  return concatBytes([PNG_SIGNATURE, pngChunk("IHDR", ihdr), ...idat, pngChunk("IEND", new Uint8Array(0))]);
 }

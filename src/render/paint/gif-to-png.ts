@@ -7,6 +7,7 @@
  */
 import { zlibSync } from "fflate";
 import { crc32 } from "../../docx/zip";
+import { concatBytes } from "../../util/bytes";
 
 export function gifToPng(gif: Uint8Array, maxPixels: number): Uint8Array | null {
   try {
@@ -186,7 +187,8 @@ function lzwDecode(data: Uint8Array, minCodeSize: number, limit: number): Uint8A
   return out.subarray(0, n);
 }
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
+/** One PNG chunk: length, type, data and the CRC over type and data. */
+export function pngChunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
   const view = new DataView(out.buffer);
   view.setUint32(0, data.length);
@@ -204,12 +206,7 @@ function encodePng(width: number, height: number, rgba: Uint8Array): Uint8Array 
   ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA, no interlace
   const raw = new Uint8Array(height * (width * 4 + 1));
   for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * width * 4, (y + 1) * width * 4), y * (width * 4 + 1) + 1);
-  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", zlibSync(raw, { level: 6 })), chunk("IEND", new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((s, p) => s + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concatBytes([PNG_SIGNATURE, pngChunk("IHDR", ihdr), pngChunk("IDAT", zlibSync(raw, { level: 6 })), pngChunk("IEND", new Uint8Array(0))]);
 }
+
+export const PNG_SIGNATURE = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);
