@@ -269,20 +269,29 @@ function readCheckbox(xml: string, el: XmlElement): NonNullable<Control["checkbo
 }
 
 /** Interface.md's matching rules. */
-export function matchesId(c: Control, id: string): boolean {
-  if (c.id !== undefined && c.id === id) return true;
-  if (c.tagJson) {
-    const fieldId = c.tagJson.fieldId;
-    return fieldId !== undefined && fieldId !== null && String(fieldId) === id;
-  }
+/** The ids a field's `id` selects this control by: its w:id, and its JSON tag's fieldId or else its plain tag. */
+export function idKeys(c: Control): string[] {
+  const keys: string[] = [];
+  if (c.id !== undefined) keys.push(c.id);
   // A plain tag: Word-authored controls, and SuperDoc's legacy annotations (tag + w:fieldTypeShort).
-  return c.tag !== undefined && c.tag === id;
+  const second = c.tagJson ? jsonKey(c.tagJson.fieldId) : c.tag;
+  if (second !== undefined && second !== c.id) keys.push(second);
+  return keys;
+}
+
+/** The group a field's `group` selects this control by: its JSON tag's group, or else its plain tag. */
+export function groupKey(c: Control): string | undefined {
+  return c.tagJson ? jsonKey(c.tagJson.group) : c.tag;
+}
+
+function jsonKey(v: unknown): string | undefined {
+  return v === undefined || v === null ? undefined : String(v);
+}
+
+export function matchesId(c: Control, id: string): boolean {
+  return idKeys(c).includes(id);
 }
 
 export function matchesGroup(c: Control, group: string): boolean {
-  if (c.tagJson) {
-    const g = c.tagJson.group;
-    return g !== undefined && g !== null && String(g) === group;
-  }
-  return c.tag !== undefined && c.tag === group;
+  return groupKey(c) === group;
 }

@@ -54,6 +54,29 @@ describe("content-control discovery", () => {
   });
 });
 
+describe("matching many fields against many controls", () => {
+  it("finds, in document order, exactly the controls each field selects one by one", () => {
+    // Mixed kinds: w:id, plain tags shared by several controls, SuperDoc JSON tags with groups.
+    const body = Array.from({ length: 3_000 }, (_, i) =>
+      T.para(
+        i % 3 === 0 ? T.wordText({ tag: `t${i % 50}`, id: i }) : i % 3 === 1 ? T.superdocAnnotation({ fieldId: `f${i % 70}`, type: "text", group: `g${i % 7}` }) : T.superdocStructured({ id: i, group: `g${i % 5}` }),
+      ),
+    ).join("");
+    const template = DocxTemplate.open(T.buildDocx({ body }));
+    const fields: TemplateField[] = [
+      ...Array.from({ length: 60 }, (_, k) => ({ id: `t${k}`, type: "text" as const, value: "x" })),
+      ...Array.from({ length: 80 }, (_, k) => ({ id: `f${k}`, type: "text" as const, value: "x" })),
+      ...Array.from({ length: 300 }, (_, k) => ({ id: String(k * 10), type: "text" as const, value: "x" })),
+      ...Array.from({ length: 8 }, (_, k) => ({ group: `g${k}`, type: "text" as const, value: "x" })),
+    ];
+    const { matched, unmatched } = template.match(fields);
+    const oneByOne = fields.map((f) => template.controls.filter((c) => (f.id !== undefined ? matchesId(c, f.id) : matchesGroup(c, f.group!))));
+    expect(matched).toEqual(oneByOne);
+    expect(unmatched).toEqual(oneByOne.flatMap((m, i) => (m.length ? [] : [i])));
+    expect(matched.flat().length).toBeGreaterThan(2_000);
+  });
+});
+
 describe("filling", () => {
   it("the last field for a control wins; a control inside a filled control goes with its parent", () => {
     const inner = T.wordText({ tag: "inner" });

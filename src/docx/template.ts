@@ -9,7 +9,7 @@
  *   const { segments, length } = template.fill(fields, images);
  */
 import { InvalidRequest } from "../errors";
-import { matchesGroup, matchesId, scanControls, type Control } from "./controls";
+import { groupKey, idKeys, scanControls, type Control } from "./controls";
 import { imageSource, numericOption, valueProblem, type TemplateField } from "./fields";
 import { fillControl, type FillContext, type FillValue, type PreparedImage } from "./fill";
 import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS, STRICT_DRAWING, TRANSITIONAL_DRAWING } from "./images";
@@ -42,6 +42,7 @@ export class DocxTemplate {
   readonly parts: ScannedPart[] = [];
   private maxDocPrId = 0;
   private readonly textWidthEmu: number;
+  private index: { byId: Map<string, Control[]>; byGroup: Map<string, Control[]> } | null = null;
 
   private constructor(bytes: Uint8Array) {
     this.pkg = DocxPackage.open(bytes);
@@ -72,15 +73,35 @@ export class DocxTemplate {
     return new DocxTemplate(bytes);
   }
 
+  /**
+   * Controls by the ids and groups that select them, in document order: matching is one lookup
+   * per field (1,000 fields against 49,000 controls took 1.2 s compared one by one).
+   */
+  private controlIndex(): { byId: Map<string, Control[]>; byGroup: Map<string, Control[]> } {
+    if (this.index) return this.index;
+    const byId = new Map<string, Control[]>();
+    const byGroup = new Map<string, Control[]>();
+    const add = (map: Map<string, Control[]>, key: string, c: Control) => {
+      const list = map.get(key);
+      if (list) list.push(c);
+      else map.set(key, [c]);
+    };
+    for (const c of this.controls) {
+      for (const key of idKeys(c)) add(byId, key, c);
+      const group = groupKey(c);
+      if (group !== undefined) add(byGroup, group, c);
+    }
+    this.index = { byId, byGroup };
+    return this.index;
+  }
+
   get controls(): Control[] {
     return this.parts.flatMap((p) => p.controls);
   }
 
   match(fields: readonly TemplateField[]): MatchResult {
-    const all = this.controls;
-    const matched = fields.map((f) =>
-      all.filter((c) => (f.id !== undefined ? matchesId(c, f.id) : f.group !== undefined ? matchesGroup(c, f.group) : false)),
-    );
+    const { byId, byGroup } = this.controlIndex();
+    const matched = fields.map((f) => [...((f.id !== undefined ? byId.get(f.id) : f.group !== undefined ? byGroup.get(f.group) : undefined) ?? [])]);
     const unmatched = matched.flatMap((m, i) => (m.length ? [] : [i]));
     return { matched, unmatched };
   }
