@@ -326,17 +326,22 @@ export class DocxPackage {
   /** The package with changed parts re-compressed and every other entry copied as it was. */
   write(): { segments: Uint8Array[]; length: number } {
     if (!this.isChanged) return { segments: [this.bytes], length: this.bytes.length };
-    const out: ZipOutputEntry[] = [];
+    return writeZip(this.outputEntries().map((o) => o.entry));
+  }
+
+  /** The entries of the package as written: in package order, changed parts re-compressed, added ones last. */
+  outputEntries(): { name: string; entry: ZipOutputEntry }[] {
+    const out: { name: string; entry: ZipOutputEntry }[] = [];
     for (const e of this.entries) {
       const changed = this.changed.get(e.name.toLowerCase());
-      if (changed === undefined) out.push(carryEntry(this.bytes, e));
+      if (changed === undefined) out.push({ name: e.name, entry: carryEntry(this.bytes, e) });
       else {
         const bytes = typeof changed === "string" ? encoder.encode(changed) : changed;
         const made = makeEntry(e.name, bytes, { dosTime: e.dosTime, dosDate: e.dosDate });
-        out.push({ ...made, nameBytes: e.nameBytes, utf8Name: e.utf8Name });
+        out.push({ name: e.name, entry: { ...made, nameBytes: e.nameBytes, utf8Name: e.utf8Name } });
       }
     }
-    for (const a of this.added) out.push(makeEntry(a.name, a.bytes, { store: a.store }));
-    return writeZip(out);
+    for (const a of this.added) out.push({ name: a.name, entry: makeEntry(a.name, a.bytes, { store: a.store }) });
+    return out;
   }
 }

@@ -3,7 +3,7 @@ import { sourceToDocx, type SourceFormat } from "../convert";
 import { DOCX_MEDIA_TYPE } from "../convert/docx-writer";
 import { ConvertLimitExceeded } from "../convert/errors";
 import { DocxTemplate } from "../docx/template";
-import { carryEntry, FIXED_DOS_DATE, FIXED_DOS_TIME, writeZip } from "../docx/zip";
+import { FIXED_DOS_DATE, FIXED_DOS_TIME, writeZip } from "../docx/zip";
 import { ConfigurationError, LimitExceeded, SignetError, UnprocessableContent, UnsupportedDocumentType } from "../errors";
 import type { PreDecodedValues } from "../input/base64";
 import { loadContextOf, loadDocument, requireDocumentType, type DocumentInput } from "../input/document";
@@ -114,15 +114,18 @@ function sourceText(bytes: Uint8Array, from: SourceFormat): string {
 
 /**
  * `from=docx&to=docx`: the package checked as annotate checks a template (ZIP limits, main part,
- * no DTD) and written again with its parts in a stable order ([Content_Types].xml and the package
- * relationships first) and fixed times; part contents are carried byte for byte.
+ * no DTD in any part) and written again with its parts in a stable order ([Content_Types].xml and
+ * the package relationships first) and fixed times; part contents are carried byte for byte,
+ * except that, as from annotate, external relationships other than hyperlinks are removed with
+ * what refers to them (src/docx/external-links.ts).
  */
 function normalizeDocx(bytes: Uint8Array): Uint8Array {
   const template = DocxTemplate.open(bytes);
   const rank = (name: string) => (name === "[Content_Types].xml" ? 0 : name === "_rels/.rels" ? 1 : 2);
-  const entries = [...template.pkg.entries]
-    .filter((e) => !e.name.endsWith("/"))
+  const entries = template.pkg
+    .outputEntries()
+    .filter((o) => !o.name.endsWith("/"))
     .sort((a, b) => rank(a.name) - rank(b.name))
-    .map((e) => ({ ...carryEntry(bytes, e), dosTime: FIXED_DOS_TIME, dosDate: FIXED_DOS_DATE }));
+    .map((o) => ({ ...o.entry, dosTime: FIXED_DOS_TIME, dosDate: FIXED_DOS_DATE }));
   return concatBytes(writeZip(entries).segments);
 }

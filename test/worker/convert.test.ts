@@ -9,6 +9,7 @@ import { DocxPackage } from "../../src/docx/package";
 import * as T from "../../src/docx/testing";
 import { readZipDirectory } from "../../src/docx/zip";
 import { PdfReader } from "../../src/pdf/reader";
+import { linkedTemplate } from "../support/linked-template";
 import { b64, BASE, fromDataUri, latin1, problem } from "./helpers";
 
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -161,6 +162,17 @@ describe("POST /v1/convert from DOCX", () => {
     const entries = readZipDirectory(out);
     expect(entries[0]!.name).toBe("[Content_Types].xml");
     expect(new Set(entries.map((e) => e.dosTime))).toEqual(new Set([0]));
+  });
+
+  it("gives a DOCX back without what would fetch or run on opening it (remote attached template, mail-merge source, linked picture), hyperlinks kept, as annotate does", async () => {
+    const pkg = await docxParts(await convert("?from=docx&to=docx", linkedTemplate(), { "Content-Type": DOCX_TYPE }));
+    for (const name of pkg.xmlPartNames()) expect(pkg.readXml(name), name).not.toContain("attacker.example");
+    expect(pkg.readXml("word/settings.xml")).not.toMatch(/attachedTemplate|mailMerge/);
+    expect(pkg.readXml("word/document.xml")).toContain(`<a:blip r:embed="rIdPic"/>`);
+    expect(pkg.readXml("word/_rels/document.xml.rels")).toContain("https://example.com/terms");
+    // A DTD in a part only carried over is refused as annotate refuses it.
+    const withDtd = T.buildDocx({ body: T.para(T.text("x")), extra: { "customXml/item1.xml": `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "https://attacker.example/e">]><x>&e;</x>` } });
+    expect((await problem(await convert("?from=docx&to=docx", withDtd, { "Content-Type": DOCX_TYPE }))).code).toBe("xml_doctype_forbidden");
   });
 
   it("accepts {document: base64} JSON, as SuperDoc's older backend guide sends it", async () => {

@@ -32,7 +32,8 @@
  * detaches the old buffer so its memory is released at once rather than at the next GC. Besides that, at
  * most one chunk, `blobThreshold` bytes of a pending string and the (small) text are held.
  */
-import { ClientAborted, InvalidRequest, LimitExceeded, RequestTimeout } from "../../errors";
+import { InvalidRequest, LimitExceeded } from "../../errors";
+import { readChunk } from "./read-chunk";
 import { formatBytes } from "../../input/base64";
 
 export interface Blob64 {
@@ -125,29 +126,6 @@ export async function readJsonWithBlobs(
     throw err;
   }
   return scanner.end();
-}
-
-/**
- * The next chunk of the body. The body stream failing is the client's side going away (workerd:
- * "Network connection lost."): ClientAborted, not an internal error; no chunk for `idleTimeoutMs`
- * is a stalled client: RequestTimeout.
- */
-async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>, idleTimeoutMs: number | undefined): Promise<ReadableStreamReadResult<Uint8Array>> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const stalled =
-    idleTimeoutMs === undefined
-      ? null
-      : new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new RequestTimeout(`The request body stalled: no bytes arrived for ${idleTimeoutMs / 1000} s.`)), idleTimeoutMs);
-        });
-  try {
-    const read = reader.read().catch((err: unknown) => {
-      throw new ClientAborted(`The client went away while sending the request body (${err instanceof Error ? err.message : String(err)}).`);
-    });
-    return await (stalled ? Promise.race([read, stalled]) : read);
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-  }
 }
 
 /** Request bodies deliver Uint8Array chunks; other views or buffers are taken as their bytes. */
