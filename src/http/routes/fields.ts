@@ -24,6 +24,7 @@ export const fieldsRoute = createRoute({
     200: { description: "The template's fields", content: { "application/json": { schema: FieldsResponse } } },
     400: problem("Malformed JSON or schema violation"),
     401: problem("Missing or unknown API key"),
+    408: problem("The request body stopped arriving (request_timeout)"),
     413: problem("Body or document too large; ZIP limits (zip_limit)"),
     415: problem("Not JSON, or the document is not a DOCX"),
     422: problem("Unusable template (docx_invalid, xml_doctype_forbidden), url_forbidden"),
