@@ -155,7 +155,7 @@ try {
     if (svc) {
       const body = JSON.stringify({ document: { base64: Buffer.from(docx).toString("base64") }, fields: c.fields?.() ?? [] });
       const t = performance.now();
-      const from = svc.output().length;
+      const from = svc.log().length;
       try {
         // A fresh connection each time: a kept-alive one wrangler dev has since closed fails at once.
         const res = await fetch(`${svc.baseUrl}/v1/annotate?to=pdf`, { method: "POST", headers: { Authorization: `Bearer ${svc.apiKey}`, "Content-Type": "application/json", Connection: "close" }, body });
@@ -163,7 +163,7 @@ try {
         http = `${s(performance.now() - t)} (${res.status}${json.code ? ` ${json.code}` : ""})`;
       } catch (err) {
         // The connection failed (workerd restarting an isolate over its memory limit says so in its output).
-        const said = svc.output().slice(from).split("\n").filter((l) => /error|memory|exceeded/i.test(l)).slice(0, 2).join(" / ");
+        const said = svc.log().slice(from).split("\n").filter((l) => /error|memory|exceeded/i.test(l)).slice(0, 2).join(" / ");
         const cause = (err as { cause?: { code?: string; message?: string } }).cause;
         http = `${s(performance.now() - t)} (no answer: ${(err as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ""}${said ? `; ${said.slice(0, 200)}` : ""})`;
       }

@@ -110,7 +110,7 @@ describe("clients that go away or stall mid-upload", () => {
   /** The access-log lines of `route` printed after `from` characters of wrangler's output. */
   const logLines = (from: number, route = "/v1/sign") =>
     svc
-      .output()
+      .log()
       .slice(from)
       .split("\n")
       .filter((l) => l.startsWith('{"time"') && l.includes(`"route":"${route}"`))
