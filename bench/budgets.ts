@@ -99,6 +99,11 @@ const CASES: Case[] = [
     docx: () => buildDocx({ body: p([r(letters(999_000))]) }),
   },
   {
+    budget: "paragraph.maxChars",
+    input: "one Arabic word of 990,000 characters in a right-to-left paragraph (rendered; 2 MB stored)",
+    docx: () => stored(buildDocx({ body: p([r("\u0628".repeat(990_000))], { bidi: true }) })),
+  },
+  {
     budget: "paint.maxDecodedPixels",
     input: `three ${side} x ${side} PNGs (refused at the third)`,
     docx: () => withPictures(3),
