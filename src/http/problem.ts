@@ -30,6 +30,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   pdf_too_complex: 422,
   pdf_encrypted: 422,
   document_locked: 422,
+  pdf_leading_bytes: 422,
   docx_invalid: 422,
   xml_doctype_forbidden: 422,
   image_invalid: 422,

@@ -20,6 +20,7 @@ import { PdfReader } from "../pdf/reader";
 import type { FontSource } from "../render/fonts/types";
 import { convertDocxToPdf } from "./convert";
 import { inspectForSigning, type SigningInspection } from "../pdf/sign/inspect";
+import { withoutLeadingBytes } from "../pdf/sign/leading-bytes";
 import { signPdf } from "../pdf/sign/sign-pdf";
 import type { SigningEventStore } from "../store/signing-events";
 import { sha256, sha256Hex, sha256Segments, toHex, utf8 } from "../util/bytes";
@@ -115,10 +116,18 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
 
   // A DOCX is rendered first (as /v1/annotate?to=pdf does); the signature covers that PDF.
   const pdfBytes = doc.type === "docx" ? await convertDocxToPdf(doc.bytes, deps.fonts) : doc.bytes;
-  const reader = PdfReader.open(pdfBytes);
+  let reader = PdfReader.open(pdfBytes);
   if (reader.encrypted) throw new PdfEncrypted();
-  const inspection = inspectForSigning(reader);
+  let inspection = inspectForSigning(reader);
   const warnings: string[] = [];
+  const withoutPrefix = withoutLeadingBytes(reader, inspection.countersign);
+  if (withoutPrefix.dropped) {
+    reader = withoutPrefix.reader;
+    inspection = inspectForSigning(reader);
+    warnings.push(
+      `The ${withoutPrefix.dropped} bytes before %PDF- were left out of the signed document: validators disagree where a signature's byte ranges start in a file that does not begin with %PDF-.`,
+    );
+  }
   if (inspection.docMdp === 1) {
     throw new DocumentLocked("The document is certified with no changes allowed (DocMDP P1): it cannot be signed again.");
   }

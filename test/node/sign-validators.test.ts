@@ -39,6 +39,10 @@ beforeAll(async () => {
 afterAll(async () => svc?.stop());
 
 async function sign(pdf: Uint8Array, extra: Record<string, unknown> = {}): Promise<Uint8Array> {
+  return (await signResponse(pdf, extra)).bytes;
+}
+
+async function signResponse(pdf: Uint8Array, extra: Record<string, unknown> = {}): Promise<{ bytes: Uint8Array; body: any }> {
   // extra may replace signer / auditTrail
   const res = await fetch(`${svc.baseUrl}/v1/sign`, {
     method: "POST",
@@ -52,7 +56,7 @@ async function sign(pdf: Uint8Array, extra: Record<string, unknown> = {}): Promi
   });
   const body = (await res.json()) as any;
   if (res.status !== 200) throw new Error(`sign ${res.status}: ${JSON.stringify(body)}`);
-  return Buffer.from(body.document.base64.split(",")[1], "base64");
+  return { bytes: Buffer.from(body.document.base64.split(",")[1], "base64"), body };
 }
 
 /** openssl checks the CMS of signature `index` against the signed bytes and the dev CA. */
@@ -124,6 +128,34 @@ describe("signed output is accepted by pdfsig, mutool, qpdf and openssl", () => 
     expect(sigs[0]!.certificate).toBe("Certificate is Trusted.");
     await opensslAccepts(file, 0);
     await opensslAccepts(file, 1);
+  });
+});
+
+describe("defects found in signing (issue 16)", () => {
+  it("an attachment tree with UTF-16 keys: qpdf lists signet-audit.json and can also open it", async () => {
+    const input = join(CORPUS, "pdf-plain/poppler-test__WithAttachments.pdf");
+    const file = join(work, "attachments-utf16.signed.pdf");
+    writeFileSync(file, await sign(readFileSync(input), { eventId: "attachments-utf16" }));
+    expect((await tool("qpdf", ["--list-attachments", file])).out).toMatch(/^signet-audit\.json -> /m);
+    const shown = await tool("qpdf", [`--show-attachment=signet-audit.json`, file]);
+    expect(shown.out).not.toMatch(/not found|does not exist/i);
+    expect(JSON.parse(shown.out.slice(0, shown.out.lastIndexOf("}") + 1)).eventId).toBe("attachments-utf16");
+    // The earlier attachments are still found by name (their keys sort before ours, by text and by bytes).
+    expect((await tool("qpdf", ["--show-attachment=/usr/share/gnome-about/gnome-64.gif", file])).out.slice(0, 6)).toBe("GIF89a");
+  });
+
+  it("bytes before %PDF-: signed without them, and pdfsig, mutool, qpdf and openssl all accept the signature", async () => {
+    const inputFile = join(CORPUS, "pdf-plain/pdf20examples__PDF_2.0_with_offset_start.pdf");
+    const input = readFileSync(inputFile);
+    const header = input.indexOf("%PDF-");
+    expect(header).toBe(656);
+    const { bytes, body } = await signResponse(input);
+    expect(Buffer.from(bytes.subarray(0, 5)).toString("latin1")).toBe("%PDF-");
+    expect(Buffer.compare(bytes.subarray(0, input.length - header), input.subarray(header))).toBe(0);
+    expect(body.warnings.join(" ")).toMatch(/The 656 bytes before %PDF- were left out/);
+    const file = join(work, "offset-start.signed.pdf");
+    writeFileSync(file, bytes);
+    await expectAccepted(file, 1);
   });
 });
 

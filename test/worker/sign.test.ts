@@ -291,6 +291,30 @@ describe("inputs whose last revision only a rebuilding viewer sees", () => {
   });
 });
 
+describe("inputs with bytes before %PDF-", () => {
+  it("signs the document from %PDF- on, says so, and the signature covers the whole output", async () => {
+    const input = await corpusPdf("pdf20examples__PDF_2.0_with_offset_start.pdf");
+    const header = latin1(input).indexOf("%PDF-");
+    const res = await post("/v1/sign", signRequest(input));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as any;
+    expect(body.warnings.join(" ")).toMatch(new RegExp(`The ${header} bytes before %PDF- were left out`));
+    const out = fromDataUri(body.document.base64);
+    expect(out.subarray(0, input.length - header)).toEqual(input.subarray(header));
+    const report = (await (await post("/v1/verify", { document: { base64: b64(out) } }, { key: null })).json()) as any;
+    expect(report.valid).toBe(true);
+    expect(report.signers[0]).toMatchObject({ coverage: "entire_file", modifications: "none" });
+  });
+
+  it("refuses (422 pdf_leading_bytes) to countersign such a file: its byte ranges are read differently by each validator", async () => {
+    const signed = fromDataUri(((await (await post("/v1/sign", signRequest(await corpusPdf(SIMPLE)))).json()) as any).document.base64);
+    const prefixed = new Uint8Array([...new TextEncoder().encode("@PJL JOB\r\n"), ...signed]);
+    const res = await post("/v1/sign", signRequest(prefixed));
+    expect(res.status).toBe(422);
+    expect((await problem(res)).code).toBe("pdf_leading_bytes");
+  });
+});
+
 describe("certified and locked inputs", () => {
   async function certified(opts: Omit<TestSignOptions, "signer">) {
     const author = await makeSigner("Certifying Author");

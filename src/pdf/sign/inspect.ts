@@ -207,6 +207,11 @@ export function pdfText(s: string): PdfString {
     for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
     return new PdfString(out, false);
   }
+  return utf16Text(s);
+}
+
+/** A JS string as a UTF-16BE PDF text string with a byte order mark. */
+export function utf16Text(s: string): PdfString {
   const out = new Uint8Array(2 + s.length * 2);
   out[0] = 0xfe;
   out[1] = 0xff;

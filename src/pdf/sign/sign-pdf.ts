@@ -7,7 +7,7 @@ import { PdfBudgetExceeded, type PdfReader } from "../reader";
 import { serializePdfValue } from "../serialize";
 import { writeIncrementalUpdate, type UpdateObject } from "../writer/incremental";
 import { incrementalBase } from "./update-base";
-import { arrayOf, dictOf, nameTreeEntries, pdfText, type SigningInspection } from "./inspect";
+import { arrayOf, dictOf, nameTreeEntries, pdfText, utf16Text, type SigningInspection } from "./inspect";
 
 /**
  * Adds one PAdES signature to a PDF as a single incremental update: an invisible
@@ -312,9 +312,11 @@ function withEmbeddedFile(
 ): PdfDict {
   const namesValue = catalog.get("Names");
   const names = dictOf(reader, namesValue) ?? new PdfDict();
-  // Rebuild the EmbeddedFiles tree as one sorted leaf holding the old entries and ours.
+  // Rebuild the EmbeddedFiles tree as one sorted leaf holding the old entries and ours. Readers
+  // search it by the keys' bytes (poppler) or by their text (qpdf): our key takes the encoding the
+  // existing keys use, so that both orders agree.
   const entries = nameTreeEntries(reader, names.get("EmbeddedFiles"));
-  entries.push([pdfText(fileName), spec]);
+  entries.push([nameTreeKey(fileName, entries.map(([key]) => key)), spec]);
   entries.sort((a, b) => compareBytes(a[0].bytes, b[0].bytes));
   const treeRef = context.nextRef();
   changed.push({
@@ -328,6 +330,16 @@ function withEmbeddedFile(
     return catalog;
   }
   return catalog.with({ Names: updatedNames });
+}
+
+/**
+ * A name tree key for `name`: UTF-16BE with a byte order mark when the tree's existing keys are
+ * written so (an ASCII key, 0x73..., would sort before every 0xFE 0xFF key by bytes but after
+ * "/home/..." by text), else as `pdfText` writes it.
+ */
+export function nameTreeKey(name: string, existing: readonly PdfString[]): PdfString {
+  const utf16 = existing.some((k) => k.bytes[0] === 0xfe && k.bytes[1] === 0xff);
+  return utf16 ? utf16Text(name) : pdfText(name);
 }
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
