@@ -33,6 +33,8 @@ export default defineConfig({
                 TEST_TSA_URL: inject("tsaUrl"),
                 // The revocation PKI (test/support/revocation-pki.ts) as JSON.
                 TEST_REVOCATION_PKI: JSON.stringify(inject("revocationPki")),
+                // The loopback KMS, its keys and their certificates (test/support/kms-fixture.ts), as JSON.
+                TEST_KMS: JSON.stringify(inject("kms")),
                 TEST_MIGRATIONS: await readD1Migrations("./migrations"),
                 // `npm run fuzz` lengthens the HTTP fuzz run (test/worker/fuzz-http.test.ts).
                 FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
@@ -64,7 +66,7 @@ export default defineConfig({
         test: {
           name: "tools",
           include: ["test/node/**/*.test.ts"],
-          // The same loopback servers (fixtures, TSA, revocation PKI with its OCSP responder).
+          // The same loopback servers (fixtures, TSA, revocation PKI with its OCSP responder, KMS).
           globalSetup: ["./test/support/global-setup.ts"],
           environment: "node",
           testTimeout: 120_000,

@@ -1,3 +1,5 @@
+import type { AwsKmsSettings } from "./cms/signers/aws-kms";
+import { ConfigurationError } from "./errors";
 import { LIMITS } from "./limits";
 
 /** The Worker's bindings and secrets (see interface.md "Configuration"). */
@@ -6,6 +8,16 @@ export interface Env {
   REPLAYS: R2Bucket;
   SIGNING_KEY?: string;
   SIGNING_CERT?: string;
+  /** `aws`: the signing key is in AWS KMS (AWS_KMS_KEY_ID, AWS_REGION, credentials), not in SIGNING_KEY. */
+  SIGNING_KMS?: string;
+  AWS_KMS_KEY_ID?: string;
+  AWS_REGION?: string;
+  AWS_KMS_ENDPOINT?: string;
+  AWS_KMS_SIGNING_ALGORITHM?: string;
+  AWS_KMS_TIMEOUT_MS?: string;
+  AWS_ACCESS_KEY_ID?: string;
+  AWS_SECRET_ACCESS_KEY?: string;
+  AWS_SESSION_TOKEN?: string;
   TRUSTED_ROOTS?: string;
   API_KEY_HASHES?: string;
   TSA_URL?: string;
@@ -111,4 +123,47 @@ function parseKeyHashes(text: string): Uint8Array[] {
     out.push(bytes);
   }
   return out;
+}
+
+/** Where the signing key lives: the `SIGNING_KEY` secret, or a key in AWS KMS (`SIGNING_KMS=aws`). */
+export type SigningKeySource = { kind: "secret"; keyPem: string | undefined } | { kind: "aws-kms"; settings: AwsKmsSettings };
+
+/** Reads the key's settings; a KMS configuration that lacks something is a ConfigurationError (503). */
+export function signingKeySource(env: Env): SigningKeySource {
+  const kms = env.SIGNING_KMS?.trim().toLowerCase();
+  if (!kms) return { kind: "secret", keyPem: env.SIGNING_KEY };
+  if (kms !== "aws") throw new ConfigurationError(`SIGNING_KMS must be "aws" (or unset for SIGNING_KEY); it is "${kms.slice(0, 32)}".`);
+  const value = (name: keyof Env) => {
+    const v = env[name];
+    return typeof v === "string" && v.trim() ? v.trim() : null;
+  };
+  const required = ["AWS_KMS_KEY_ID", "AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"] as const;
+  const missing = required.filter((name) => !value(name));
+  if (missing.length) throw new ConfigurationError(`SIGNING_KMS=aws needs ${missing.join(", ")}.`);
+  const endpoint = value("AWS_KMS_ENDPOINT");
+  if (endpoint !== null) {
+    let url: URL | null = null;
+    try {
+      url = new URL(endpoint);
+    } catch {
+      /* reported below */
+    }
+    if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password) {
+      throw new ConfigurationError("AWS_KMS_ENDPOINT must be an http(s) URL without credentials.");
+    }
+  }
+  const session = value("AWS_SESSION_TOKEN");
+  return {
+    kind: "aws-kms",
+    settings: {
+      keyId: value("AWS_KMS_KEY_ID")!,
+      region: value("AWS_REGION")!,
+      endpoint,
+      accessKeyId: value("AWS_ACCESS_KEY_ID")!,
+      secretAccessKey: value("AWS_SECRET_ACCESS_KEY")!,
+      ...(session ? { sessionToken: session } : {}),
+      signingAlgorithm: value("AWS_KMS_SIGNING_ALGORITHM"),
+      timeoutMs: positiveInt(env.AWS_KMS_TIMEOUT_MS, LIMITS.kmsTimeoutMs),
+    },
+  };
 }

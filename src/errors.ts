@@ -67,6 +67,12 @@ export class RevocationUnavailable extends SignetError {
     super("revocation_unavailable", message);
   }
 }
+/** The key holder (a cloud KMS) failed, refused to sign or did not answer in time. */
+export class SignerFailed extends SignetError {
+  constructor(message: string) {
+    super("signer_failed", message);
+  }
+}
 /** Content is well-formed JSON but unusable (audit trail rules, strict fields...). */
 export class UnprocessableContent extends SignetError {}
 /** An eventId reused with a different request. */

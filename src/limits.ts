@@ -40,6 +40,9 @@ export const LIMITS = {
     maxResponderCandidates: 8,
   },
 
+  /** One AWS KMS call (GetPublicKey, Sign), connect to answer (env AWS_KMS_TIMEOUT_MS). */
+  kmsTimeoutMs: 10_000,
+
   /** Document type sniffing: the only ZIP parts it inflates are `_rels/.rels` and `[Content_Types].xml`. */
   sniff: {
     /** Compressed bytes of one inspected part. */

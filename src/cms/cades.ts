@@ -2,7 +2,8 @@
  * The CMS signature that goes into a PDF's `/Contents` for `/SubFilter /ETSI.CAdES.detached`:
  * PAdES baseline B-B, or B-T when a signature time-stamp is added.
  *
- * - SignedData v1, digestAlgorithms { SHA-256 }, encapContentInfo id-data without content
+ * - SignedData v1, digestAlgorithms { the signer's: SHA-256, or SHA-384 for a KMS P-384 key },
+ *   encapContentInfo id-data without content
  * - every certificate of the chain (signer first)
  * - one SignerInfo (issuerAndSerialNumber) whose signed attributes are exactly
  *   content-type (id-data), message-digest and signing-certificate-v2; no signing-time
@@ -18,7 +19,7 @@ import { toArrayBuffer } from "./der";
 
 export interface CadesOptions {
   identity: SigningIdentity;
-  /** SHA-256 of the PDF byte ranges. */
+  /** Digest of the PDF byte ranges under the signer's digest algorithm (`identity.signer.digestAlgorithm`). */
   contentDigest: Uint8Array;
   /**
    * Obtains a time-stamp token (DER ContentInfo) for the signature value; its message
@@ -36,7 +37,7 @@ export async function buildCadesDetachedSignature(opts: CadesOptions): Promise<U
     contentType: OID.data,
     contentDigest: opts.contentDigest,
     certificates: identity.certificatesDer,
-    privateKey: identity.privateKey,
+    signer: identity.signer,
     extraSignedAttributes: [await signingCertificateV2Attribute(signerCert)],
     unsignedAttributes: timestamp
       ? async (signatureValue) => {

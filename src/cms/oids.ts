@@ -9,6 +9,7 @@ export const OID = {
   // Keys and signature algorithms
   rsaEncryption: "1.2.840.113549.1.1.1",
   rsassaPss: "1.2.840.113549.1.1.10",
+  mgf1: "1.2.840.113549.1.1.8",
   sha256WithRSAEncryption: "1.2.840.113549.1.1.11",
   sha384WithRSAEncryption: "1.2.840.113549.1.1.12",
   sha512WithRSAEncryption: "1.2.840.113549.1.1.13",

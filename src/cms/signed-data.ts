@@ -1,13 +1,13 @@
 /**
  * Generic CMS SignedData (RFC 5652) assembly with one signer identified by
- * issuerAndSerialNumber, signed attributes, SHA-256 digests and WebCrypto keys.
+ * issuerAndSerialNumber, signed attributes, and a DocumentSigner (signers/: a WebCrypto key or
+ * a KMS key) that decides the digest (SHA-256, or SHA-384 for KMS P-384 keys) and the signature.
  * Used for PAdES signatures (cades.ts) and by the test time-stamp authority.
  */
 import {
   algorithmIdentifier,
   concatBytes,
   explicit,
-  nullValue,
   octetString,
   oid,
   readDer,
@@ -19,9 +19,8 @@ import {
   unsignedInteger,
 } from "./der";
 import { OID } from "./oids";
+import { DIGEST_LENGTHS, DIGEST_OIDS, type DocumentSigner } from "./signers/signer";
 import { certificateParts } from "./x509";
-
-export const SHA256_ALGORITHM = algorithmIdentifier(OID.sha256);
 
 /** An Attribute: SEQUENCE { type, SET OF value }. */
 export function attribute(type: string, ...values: Uint8Array[]): Uint8Array {
@@ -51,48 +50,19 @@ export function ecdsaRawToDer(raw: Uint8Array): Uint8Array {
   return sequence(unsignedInteger(raw.subarray(0, half)), unsignedInteger(raw.subarray(half)));
 }
 
-export interface SignatureAlgorithm {
-  /** Encoded AlgorithmIdentifier for SignerInfo.signatureAlgorithm. */
-  identifier: Uint8Array;
-  params: SubtleCryptoSignAlgorithm;
-  ecdsa: boolean;
-}
-
-/**
- * The signature algorithm for a key. Signed attributes are always hashed with SHA-256,
- * the SignerInfo digest algorithm: sha256WithRSAEncryption (NULL parameters, RFC 4055)
- * or ecdsa-with-SHA256 (no parameters, RFC 5758), for P-256 and P-384 alike, so that
- * every verifier (OpenSSL hashes signed attributes with the digestAlgorithm) agrees.
- */
-export function signatureAlgorithmFor(key: CryptoKey): SignatureAlgorithm {
-  const name = key.algorithm.name.toUpperCase();
-  if (name === "RSASSA-PKCS1-V1_5") {
-    const hash = (key.algorithm as CryptoKeyRsaKeyAlgorithm).hash?.name?.toUpperCase();
-    if (hash && hash !== "SHA-256") throw new Error(`RSA key imported for ${hash}; SHA-256 is required`);
-    return {
-      identifier: algorithmIdentifier(OID.sha256WithRSAEncryption, nullValue()),
-      params: { name: "RSASSA-PKCS1-v1_5" },
-      ecdsa: false,
-    };
-  }
-  if (name === "ECDSA") {
-    return { identifier: algorithmIdentifier(OID.ecdsaWithSHA256), params: { name: "ECDSA", hash: "SHA-256" }, ecdsa: true };
-  }
-  throw new Error(`unsupported signing key algorithm ${key.algorithm.name}`);
-}
-
 export interface SignedDataOptions {
   /** eContentType; `id-data` for a detached document signature. */
   contentType: string;
   /** Encapsulated content; omit for a detached signature. */
   content?: Uint8Array;
-  /** SHA-256 of the content (detached or encapsulated). */
+  /** Digest of the content (detached or encapsulated) under the signer's digest algorithm. */
   contentDigest: Uint8Array;
   /** DER certificates to include, signer first (order kept); none: the field is omitted. */
   certificates: readonly Uint8Array[];
   /** Signer certificate (identifies the signer: issuerAndSerialNumber). Defaults to certificates[0]. */
   signerCertificate?: Uint8Array;
-  privateKey: CryptoKey;
+  /** Holds the key: a digest in, a signature value out (signers/). */
+  signer: DocumentSigner;
   /** Signed attributes besides content-type and message-digest (encoded Attribute TLVs). */
   extraSignedAttributes?: readonly Uint8Array[];
   /** Unsigned attributes, computed from the signature value (e.g. a signature time-stamp). */
@@ -101,29 +71,33 @@ export interface SignedDataOptions {
 
 /** DER ContentInfo(SignedData) with exactly one SignerInfo. */
 export async function buildSignedData(opts: SignedDataOptions): Promise<Uint8Array> {
-  if (opts.contentDigest.length !== 32) throw new Error("contentDigest must be a SHA-256 digest (32 bytes)");
+  const { signer } = opts;
+  if (opts.contentDigest.length !== DIGEST_LENGTHS[signer.digestAlgorithm]) {
+    throw new Error(`contentDigest must be a ${signer.digestAlgorithm} digest (${DIGEST_LENGTHS[signer.digestAlgorithm]} bytes)`);
+  }
   const signerCert = opts.signerCertificate ?? opts.certificates[0];
   if (!signerCert) throw new Error("a signer certificate is required");
-  const signer = certificateParts(signerCert);
-  const alg = signatureAlgorithmFor(opts.privateKey);
+  const signerParts = certificateParts(signerCert);
+  const digestAlgorithm = algorithmIdentifier(DIGEST_OIDS[signer.digestAlgorithm]);
 
   const signedAttrsSet = setOf(
     attribute(OID.contentType, oid(opts.contentType)),
     attribute(OID.messageDigest, octetString(opts.contentDigest)),
     ...(opts.extraSignedAttributes ?? []),
   );
-  // The signature covers the DER of the attributes as a SET OF (tag 0x31).
-  const rawSignature = new Uint8Array(await crypto.subtle.sign(alg.params, opts.privateKey, toArrayBuffer(signedAttrsSet)));
-  const signatureValue = alg.ecdsa ? ecdsaRawToDer(rawSignature) : rawSignature;
+  // The signature covers the DER of the attributes as a SET OF (tag 0x31), hashed with the
+  // SignerInfo's digest algorithm (as every verifier, OpenSSL included, hashes them).
+  const attributesDigest = new Uint8Array(await crypto.subtle.digest(signer.digestAlgorithm, toArrayBuffer(signedAttrsSet)));
+  const signatureValue = await signer.sign(signedAttrsSet, attributesDigest);
 
   const unsigned = opts.unsignedAttributes ? await opts.unsignedAttributes(signatureValue) : [];
 
   const signerInfo = sequence(
     smallInteger(1), // version 1: issuerAndSerialNumber
-    sequence(signer.issuer, signer.serialNumber),
-    SHA256_ALGORITHM,
+    sequence(signerParts.issuer, signerParts.serialNumber),
+    digestAlgorithm,
     tlv(0xa0, readDer(signedAttrsSet).content), // [0] IMPLICIT SignedAttributes
-    alg.identifier,
+    signer.signatureAlgorithm,
     octetString(signatureValue),
     ...(unsigned.length ? [tlv(0xa1, readDer(setOf(...unsigned)).content)] : []), // [1] IMPLICIT UnsignedAttributes
   );
@@ -137,7 +111,7 @@ export async function buildSignedData(opts: SignedDataOptions): Promise<Uint8Arr
   const version = opts.contentType === OID.data ? 1 : 3;
   const signedData = sequence(
     smallInteger(version),
-    setOf(SHA256_ALGORITHM),
+    setOf(digestAlgorithm),
     encapContentInfo,
     // [0] IMPLICIT CertificateSet: kept in the given order (signer first), as most signers do.
     ...(opts.certificates.length ? [tlv(0xa0, concatBytes(opts.certificates))] : []),

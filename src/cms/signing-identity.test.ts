@@ -42,9 +42,8 @@ describe("loadSigningIdentity", () => {
     expect(id.keyAlgorithm).toBe("RSA");
     expect(id.namedCurve).toBeUndefined();
     expect(id.modulusLength).toBe(2048);
-    expect(id.privateKey.type).toBe("private");
-    expect(id.privateKey.extractable).toBe(false);
-    expect(id.privateKey.usages).toEqual(["sign"]);
+    expect(id.keySource).toBe("SIGNING_KEY");
+    expect([id.signer.scheme, id.signer.digestAlgorithm, id.signer.maxSignatureLength]).toEqual(["RSASSA-PKCS1-v1_5", "SHA-256", 256]);
     expect(id.certificatesDer).toEqual(der);
     expect(id.signerCertSha256).toBe(toHex(await sha256(der[0]!)));
     expect(id.signerCertSha256).toMatch(/^[0-9a-f]{64}$/);

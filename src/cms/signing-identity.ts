@@ -1,39 +1,27 @@
 /**
- * The service's signing identity: its private key and certificate chain, read once
- * per isolate from `SIGNING_KEY` / `SIGNING_CERT` (the caller caches the result).
+ * The service's signing identity: who holds the private key (a Worker secret, or a key in AWS
+ * KMS) and the certificate chain from `SIGNING_CERT`, checked to belong together, read once per
+ * isolate (the caller caches the result).
  */
 import * as pkijs from "pkijs";
 import { ConfigurationError } from "../errors";
-import {
-  DerError,
-  TAG,
-  algorithmIdentifier,
-  children,
-  decodeOid,
-  expectTag,
-  integerMagnitude,
-  nullValue,
-  octetString,
-  oid,
-  readDer,
-  sequence,
-  smallInteger,
-  toArrayBuffer,
-  toHex,
-} from "./der";
+import { DerError, bytesEqual, toArrayBuffer, toHex } from "./der";
 import { formatName } from "./names";
-import { OID } from "./oids";
-import { parseCertificatesPem, parsePrivateKeyPem } from "./pem";
+import { parseCertificatesPem } from "./pem";
+import { connectAwsKmsKey, type AwsKmsSettings } from "./signers/aws-kms";
+import { loadLocalKey, type KeyAlgorithm, type NamedCurve } from "./signers/local-key";
+import type { DocumentSigner } from "./signers/signer";
 import { certificateParts, type CertificateParts } from "./x509";
 
-export type KeyAlgorithm = "RSA" | "ECDSA";
-export type NamedCurve = "P-256" | "P-384";
+export type { KeyAlgorithm, NamedCurve } from "./signers/local-key";
 
 export interface SigningIdentity {
-  /** Non-extractable WebCrypto key, usage `sign`. */
-  privateKey: CryptoKey;
-  keyAlgorithm: KeyAlgorithm;
-  /** For ECDSA keys. */
+  /** Signs digests: the Worker-secret key or the KMS key. */
+  signer: DocumentSigner;
+  /** Where the key lives, for operators: `SIGNING_KEY` or the KMS key's ARN. */
+  keySource: string;
+  /** For local keys (`SIGNING_KEY`): what the key is. */
+  keyAlgorithm?: KeyAlgorithm;
   namedCurve?: NamedCurve;
   /** For RSA keys: modulus size in bits. */
   modulusLength?: number;
@@ -49,111 +37,6 @@ export interface SigningIdentity {
   signerIssuer: string;
   /** Last certificate of the chain (the signer itself when the chain has one certificate). */
   rootCertificate: pkijs.Certificate;
-}
-
-const MIN_RSA_BITS = 2048;
-
-const CURVES: Record<string, NamedCurve> = {
-  [OID.secp256r1]: "P-256",
-  [OID.secp384r1]: "P-384",
-};
-
-interface KeyInfo {
-  pkcs8: Uint8Array;
-  keyAlgorithm: KeyAlgorithm;
-  namedCurve?: NamedCurve;
-  modulusLength?: number;
-}
-
-function bitLength(magnitude: Uint8Array): number {
-  if (magnitude.length === 0 || (magnitude.length === 1 && magnitude[0] === 0)) return 0;
-  return (magnitude.length - 1) * 8 + (32 - Math.clz32(magnitude[0]!));
-}
-
-function rsaModulusBits(rsaPrivateKey: Uint8Array): number {
-  const seq = expectTag(readDer(rsaPrivateKey, 0, true), TAG.SEQUENCE, "RSAPrivateKey");
-  const [, modulus] = children(seq);
-  return bitLength(integerMagnitude(expectTag(modulus, TAG.INTEGER, "RSA modulus")));
-}
-
-function curveName(curveOid: string | null, where: string): NamedCurve {
-  if (curveOid === null) throw new ConfigurationError(`${where}: the EC key does not name its curve (explicit parameters are not supported).`);
-  const curve = CURVES[curveOid];
-  if (!curve) {
-    const hint = curveOid === OID.secp521r1 ? " (P-521)" : "";
-    throw new ConfigurationError(`${where}: unsupported EC curve ${curveOid}${hint}; use P-256 or P-384.`);
-  }
-  return curve;
-}
-
-/** The curve OID inside an ECPrivateKey's `[0] parameters`, if present. */
-function sec1Curve(ecPrivateKey: Uint8Array): string | null {
-  const seq = expectTag(readDer(ecPrivateKey, 0, true), TAG.SEQUENCE, "ECPrivateKey");
-  for (const field of children(seq)) {
-    if (field.tag === 0xa0) {
-      const inner = readDer(field.content, 0, true);
-      return inner.tag === TAG.OID ? decodeOid(inner.content) : null;
-    }
-  }
-  return null;
-}
-
-/** Reads the key's algorithm from the PKCS#8 structure (legacy PKCS#1 / SEC1 keys are wrapped first). */
-function describeKey(der: Uint8Array, format: "pkcs8" | "pkcs1-rsa" | "sec1-ec"): KeyInfo {
-  const where = "SIGNING_KEY";
-  if (format === "pkcs1-rsa") {
-    const bits = rsaModulusBits(der);
-    const pkcs8 = sequence(smallInteger(0), algorithmIdentifier(OID.rsaEncryption, nullValue()), octetString(der));
-    return { pkcs8, keyAlgorithm: "RSA", modulusLength: bits };
-  }
-  if (format === "sec1-ec") {
-    const curve = curveName(sec1Curve(der), where);
-    const curveOid = curve === "P-256" ? OID.secp256r1 : OID.secp384r1;
-    const pkcs8 = sequence(smallInteger(0), algorithmIdentifier(OID.ecPublicKey, oid(curveOid)), octetString(der));
-    return { pkcs8, keyAlgorithm: "ECDSA", namedCurve: curve };
-  }
-  const info = expectTag(readDer(der, 0, true), TAG.SEQUENCE, "PrivateKeyInfo");
-  const [version, algId, keyOctets] = children(info);
-  expectTag(version, TAG.INTEGER, "PKCS#8 version");
-  const algParts = children(expectTag(algId, TAG.SEQUENCE, "PKCS#8 AlgorithmIdentifier"));
-  const algOid = decodeOid(expectTag(algParts[0], TAG.OID, "algorithm OID").content);
-  const privateKey = expectTag(keyOctets, TAG.OCTET_STRING, "PKCS#8 privateKey");
-  switch (algOid) {
-    case OID.rsaEncryption:
-      return { pkcs8: der, keyAlgorithm: "RSA", modulusLength: rsaModulusBits(privateKey.content) };
-    case OID.ecPublicKey: {
-      const params = algParts[1];
-      const curveOid = params?.tag === TAG.OID ? decodeOid(params.content) : sec1Curve(privateKey.content);
-      return { pkcs8: der, keyAlgorithm: "ECDSA", namedCurve: curveName(curveOid, where) };
-    }
-    case OID.rsassaPss:
-      throw new ConfigurationError(`${where} is an RSA-PSS-only key; use a plain RSA (rsaEncryption) or ECDSA P-256/P-384 key.`);
-    case OID.ed25519:
-    case OID.ed448:
-      throw new ConfigurationError(`${where} is an EdDSA key; PAdES signing needs RSA (2048+) or ECDSA P-256/P-384.`);
-    default:
-      throw new ConfigurationError(`${where} has an unsupported key algorithm (${algOid}); use RSA (2048+) or ECDSA P-256/P-384.`);
-  }
-}
-
-function importParams(key: { keyAlgorithm: KeyAlgorithm; namedCurve?: NamedCurve }): SubtleCryptoImportKeyAlgorithm {
-  return key.keyAlgorithm === "RSA"
-    ? { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }
-    : { name: "ECDSA", namedCurve: key.namedCurve! };
-}
-
-/** WebCrypto parameters for signing/verifying with this identity's key. */
-export function signParams(keyAlgorithm: KeyAlgorithm): SubtleCryptoSignAlgorithm {
-  return keyAlgorithm === "RSA" ? { name: "RSASSA-PKCS1-v1_5" } : { name: "ECDSA", hash: "SHA-256" };
-}
-
-function describeCertKey(parts: CertificateParts): string {
-  if (parts.publicKeyAlgorithm === OID.rsaEncryption) return "an RSA public key";
-  if (parts.publicKeyAlgorithm === OID.ecPublicKey) {
-    const curve = parts.publicKeyCurve ? CURVES[parts.publicKeyCurve] ?? parts.publicKeyCurve : "unnamed curve";
-    return `an EC public key (${curve})`;
-  }
-  return `a public key of algorithm ${parts.publicKeyAlgorithm}`;
 }
 
 function parseChain(certPem: string): { der: Uint8Array[]; parts: CertificateParts[]; parsed: pkijs.Certificate[] } {
@@ -178,60 +61,36 @@ function parseChain(certPem: string): { der: Uint8Array[]; parts: CertificatePar
  * Throws ConfigurationError with an operator-readable message otherwise.
  */
 export async function loadSigningIdentity(keyPem: string, certPem: string): Promise<SigningIdentity> {
-  const { der: keyDer, format } = parsePrivateKeyPem(keyPem, "SIGNING_KEY");
-  let key: KeyInfo;
-  try {
-    key = describeKey(keyDer, format);
-  } catch (e) {
-    if (e instanceof ConfigurationError) throw e;
-    throw new ConfigurationError(`SIGNING_KEY is not a readable private key${e instanceof DerError ? ` (${e.message})` : ""}.`);
-  }
-  if (key.keyAlgorithm === "RSA" && (key.modulusLength ?? 0) < MIN_RSA_BITS) {
-    throw new ConfigurationError(`SIGNING_KEY is a ${key.modulusLength}-bit RSA key; at least ${MIN_RSA_BITS} bits are required.`);
-  }
-
-  let privateKey: CryptoKey;
-  try {
-    privateKey = await crypto.subtle.importKey("pkcs8", toArrayBuffer(key.pkcs8), importParams(key), false, ["sign"]);
-  } catch (e) {
-    throw new ConfigurationError(
-      `SIGNING_KEY could not be imported as ${key.keyAlgorithm === "RSA" ? "an RSA" : `an ECDSA ${key.namedCurve}`} key` +
-        `${e instanceof Error && e.message ? ` (${e.message})` : ""}.`,
-    );
-  }
-
+  const key = await loadLocalKey(keyPem);
   const chain = parseChain(certPem);
+  await key.checkCertificate(chain.parts[0]!);
+  const { signer, keyAlgorithm, namedCurve, modulusLength } = key;
+  return assembleIdentity({ signer, keySource: "SIGNING_KEY", keyAlgorithm, namedCurve, modulusLength }, chain);
+}
+
+/**
+ * A key in AWS KMS with the chain of `SIGNING_CERT`: the public key KMS gives (GetPublicKey)
+ * must be the first certificate's. KMS unreachable or refusing: SignerFailed (502).
+ */
+export async function loadKmsSigningIdentity(settings: AwsKmsSettings, certPem: string): Promise<SigningIdentity> {
+  const chain = parseChain(certPem);
+  const key = await connectAwsKmsKey(settings);
+  if (!bytesEqual(key.publicKeyInfo, chain.parts[0]!.subjectPublicKeyInfo)) {
+    throw new ConfigurationError(
+      `The public key of the AWS KMS key ${key.keyArn} (${key.keySpec}) is not the one in the first certificate of SIGNING_CERT; ` +
+        "SIGNING_CERT must start with the certificate issued for this KMS key.",
+    );
+  }
+  return assembleIdentity({ signer: key.signer, keySource: key.keyArn }, chain);
+}
+
+type Chain = ReturnType<typeof parseChain>;
+
+async function assembleIdentity(
+  key: Pick<SigningIdentity, "signer" | "keySource" | "keyAlgorithm" | "namedCurve" | "modulusLength">,
+  chain: Chain,
+): Promise<SigningIdentity> {
   const signerParts = chain.parts[0]!;
-  const keyDescription = key.keyAlgorithm === "RSA" ? `an RSA key` : `an ECDSA ${key.namedCurve} key`;
-  const certMatchesAlgorithm =
-    key.keyAlgorithm === "RSA"
-      ? signerParts.publicKeyAlgorithm === OID.rsaEncryption
-      : signerParts.publicKeyAlgorithm === OID.ecPublicKey &&
-        signerParts.publicKeyCurve !== null &&
-        CURVES[signerParts.publicKeyCurve] === key.namedCurve;
-  if (!certMatchesAlgorithm) {
-    throw new ConfigurationError(
-      `SIGNING_KEY is ${keyDescription} but the first certificate of SIGNING_CERT holds ${describeCertKey(signerParts)}; ` +
-        `SIGNING_CERT must start with the certificate of SIGNING_KEY.`,
-    );
-  }
-
-  // Proof that the key and the first certificate belong together: sign a probe and verify it.
-  let publicKey: CryptoKey;
-  try {
-    publicKey = await crypto.subtle.importKey("spki", toArrayBuffer(signerParts.subjectPublicKeyInfo), importParams(key), false, ["verify"]);
-  } catch {
-    throw new ConfigurationError("SIGNING_CERT: the public key of the first certificate could not be imported.");
-  }
-  const probe = new TextEncoder().encode("Signet signing key check");
-  const probeSignature = await crypto.subtle.sign(signParams(key.keyAlgorithm), privateKey, probe);
-  const matches = await crypto.subtle.verify(signParams(key.keyAlgorithm), publicKey, probeSignature, probe);
-  if (!matches) {
-    throw new ConfigurationError(
-      "SIGNING_KEY does not match the first certificate of SIGNING_CERT; the chain must start with the signer certificate of this key.",
-    );
-  }
-
   // The rest of the chain must follow issuer order, so relying parties can build the path.
   for (let i = 0; i + 1 < chain.parsed.length; i++) {
     const child = chain.parsed[i]!;
@@ -262,8 +121,9 @@ export async function loadSigningIdentity(keyPem: string, certPem: string): Prom
   };
 
   return {
-    privateKey,
-    keyAlgorithm: key.keyAlgorithm,
+    signer: key.signer,
+    keySource: key.keySource,
+    ...(key.keyAlgorithm ? { keyAlgorithm: key.keyAlgorithm } : {}),
     ...(key.namedCurve ? { namedCurve: key.namedCurve } : {}),
     ...(key.modulusLength ? { modulusLength: key.modulusLength } : {}),
     certificates: chain.parsed,

@@ -21,6 +21,7 @@ import {
   toHex,
   unsignedInteger,
 } from "./der";
+import { readCappedBody, untilAborted } from "../util/capped-body";
 import { formatName } from "./names";
 import { OID } from "./oids";
 
@@ -312,59 +313,6 @@ function describeStatus(statusInfo: Node): string {
   return text;
 }
 
-function abortError(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new Error("aborted");
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
-async function readCapped(response: Response, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
-  const declared = Number(response.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw new TsaFailed(`The time-stamp response is too large (over ${maxBytes} bytes).`);
-  }
-  if (!response.body) return new Uint8Array(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await untilAborted(reader.read(), signal);
-      if (done) break;
-      total += value.length;
-      if (total > maxBytes) throw new TsaFailed(`The time-stamp response is too large (over ${maxBytes} bytes).`);
-      chunks.push(value);
-    }
-  } catch (e) {
-    reader.cancel().catch(() => {});
-    throw e;
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
-}
-
 function redactUrl(url: URL): string {
   return `${url.protocol}//${url.host}${url.pathname}`;
 }
@@ -437,7 +385,7 @@ export async function requestTimestamp(opts: RequestTimestampOptions): Promise<T
 
   let body: Uint8Array;
   try {
-    body = await readCapped(response, maxBytes, signal);
+    body = await readCappedBody(response, maxBytes, signal, () => new TsaFailed(`The time-stamp response is too large (over ${maxBytes} bytes).`));
   } catch (e) {
     if (e instanceof TsaFailed) throw e;
     if (signal.aborted) throw timedOut();

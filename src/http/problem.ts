@@ -45,6 +45,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   fetch_failed: 502,
   tsa_failed: 502,
   revocation_unavailable: 502,
+  signer_failed: 502,
   configuration_error: 503,
   fetch_timeout: 504,
   internal_error: 500,

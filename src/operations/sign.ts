@@ -1,6 +1,7 @@
-import type { Config, SignatureLevel } from "../config";
+import type { Config, SignatureLevel, SigningKeySource } from "../config";
 import { buildCadesDetachedSignature } from "../cms/cades";
-import { loadSigningIdentity, type SigningIdentity } from "../cms/signing-identity";
+import { loadKmsSigningIdentity, loadSigningIdentity, type SigningIdentity } from "../cms/signing-identity";
+import { DIGEST_LENGTHS } from "../cms/signers/signer";
 import { requestTimestamp } from "../cms/tsa";
 import {
   ConfigurationError,
@@ -44,7 +45,8 @@ export interface SignInput {
 }
 
 export interface SignSecrets {
-  signingKeyPem: string | undefined;
+  /** `SIGNING_KEY`, or a key in AWS KMS (config.ts signingKeySource). */
+  key: SigningKeySource;
   signingCertPem: string | undefined;
 }
 
@@ -200,6 +202,7 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     attachment: { bytes: utf8(JSON.stringify(evidence)), description: "Signet signing evidence: signer, audit trail and metadata" },
     certificatePages,
     contentsCapacity: await placeholderCapacity(identity, tsaUrl),
+    digestAlgorithm: identity.signer.digestAlgorithm,
     buildSignature: async (digest) => {
       if (!stampWith) return buildCadesDetachedSignature({ identity, contentDigest: digest });
       try {
@@ -344,17 +347,20 @@ export function verificationQrPayload(publicBaseUrl: string | null, reference: s
 }
 const QR_MAX_BYTES = 213;
 
-// Keys are imported once per isolate (per secret value).
+// Keys are imported (a KMS key's public key fetched and checked) once per isolate, per setting.
 let identityCache: { source: string; identity: Promise<SigningIdentity> } | null = null;
 
 async function signingIdentity(secrets: SignSecrets): Promise<SigningIdentity> {
-  if (!secrets.signingKeyPem || !secrets.signingCertPem) {
-    throw new ConfigurationError("Signing is not configured: set the SIGNING_KEY and SIGNING_CERT secrets.");
+  const { key, signingCertPem } = secrets;
+  if (key.kind === "secret" && (!key.keyPem || !signingCertPem)) {
+    throw new ConfigurationError("Signing is not configured: set the SIGNING_KEY and SIGNING_CERT secrets (or SIGNING_KMS=aws with a KMS key).");
   }
-  const source = `${secrets.signingKeyPem}\u0000${secrets.signingCertPem}`;
+  if (!signingCertPem) throw new ConfigurationError("Signing is not configured: SIGNING_CERT must hold the certificate chain of the KMS key.");
+  const source = `${JSON.stringify(key)}\u0000${signingCertPem}`;
   if (identityCache?.source !== source) {
-    const identity = loadSigningIdentity(secrets.signingKeyPem, secrets.signingCertPem);
+    const identity = key.kind === "secret" ? loadSigningIdentity(key.keyPem!, signingCertPem) : loadKmsSigningIdentity(key.settings, signingCertPem);
     identityCache = { source, identity };
+    // A failed load (a KMS that did not answer) is tried again by the next request.
     identity.catch(() => {
       if (identityCache?.identity === identity) identityCache = null;
     });
@@ -362,7 +368,8 @@ async function signingIdentity(secrets: SignSecrets): Promise<SigningIdentity> {
   return identityCache.identity;
 }
 
-// The placeholder is sized from a trial CMS (and a trial time-stamp token), once per isolate.
+// The placeholder is sized from a trial CMS with a signature value of the key's longest length
+// (no signing: a KMS key is not asked), and a trial time-stamp token, once per isolate.
 const capacityCache = new Map<string, number>();
 const SIGNATURE_MARGIN = 1024;
 const TIMESTAMP_MARGIN = 2048;
@@ -371,7 +378,9 @@ async function placeholderCapacity(identity: SigningIdentity, tsaUrl: string | n
   const key = `${identity.signerCertSha256}|${tsaUrl ?? ""}`;
   const cached = capacityCache.get(key);
   if (cached) return cached;
-  const trial = await buildCadesDetachedSignature({ identity, contentDigest: new Uint8Array(32) });
+  const { signer } = identity;
+  const sizing = { ...identity, signer: { ...signer, sign: async () => new Uint8Array(signer.maxSignatureLength) } };
+  const trial = await buildCadesDetachedSignature({ identity: sizing, contentDigest: new Uint8Array(DIGEST_LENGTHS[signer.digestAlgorithm]) });
   let capacity = trial.length + SIGNATURE_MARGIN;
   if (tsaUrl) {
     try {
@@ -385,4 +394,3 @@ async function placeholderCapacity(identity: SigningIdentity, tsaUrl: string | n
   capacityCache.set(key, capacity);
   return capacity;
 }
-

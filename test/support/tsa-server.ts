@@ -41,6 +41,7 @@ import {
 } from "../../src/cms/der";
 import { OID } from "../../src/cms/oids";
 import { buildSignedData, signingCertificateV2Attribute } from "../../src/cms/signed-data";
+import { webCryptoSigner } from "../../src/cms/signers/local-key";
 import { certificateParts } from "../../src/cms/x509";
 
 export const TEST_TSA_POLICY = "1.2.3.4.1";
@@ -128,7 +129,7 @@ async function makeToken(signer: TsaSigner, req: ParsedRequest, serial: number, 
     contentDigest: await sha256(content),
     certificates: req.certReq ? (signer.chainDer ?? [signer.certDer]) : [],
     signerCertificate: signer.certDer,
-    privateKey: signer.privateKey,
+    signer: webCryptoSigner(signer.privateKey, 512),
     extraSignedAttributes: [signer.essAttribute],
   });
 }

@@ -7,6 +7,7 @@ declare namespace Cloudflare {
     TEST_TSA_URL: string;
     /** The revocation PKI of test/support/revocation-pki.ts (RevocationPkiInfo as JSON). */
     TEST_REVOCATION_PKI: string;
+    TEST_KMS: string;
     TEST_API_KEY: string;
     TEST_OTHER_API_KEY: string;
     [key: string]: unknown;

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { signingKeySource } from "../../config";
 import { signDocument } from "../../operations/sign";
 import { SigningEventStore } from "../../store/signing-events";
 import type { AppEnv } from "../context";
@@ -33,7 +34,8 @@ export const signRoute = createRoute({
     422: problem(
       "Unusable document or audit trail (no submit event, encrypted, locked, docx_invalid; pdf_unparseable also for a PDF with objects after its last revision that no cross-reference section lists, which viewers show and a signature would hide; pdf_too_complex beyond the reader's work limits); a DOCX past the renderer's work, page or paragraph limits (render_limit)",
     ),
-    502: problem("Fetching the document or the time-stamp failed"),
+    502: problem("Fetching the document or the time-stamp failed (fetch_failed, tsa_failed), or the KMS holding the signing key failed, refused or timed out (signer_failed); nothing is recorded"),
+    503: problem("Signing is not configured, or the KMS key's public key is not SIGNING_CERT's (configuration_error)"),
     504: problem("Fetching the document timed out"),
   },
 });
@@ -43,7 +45,7 @@ export function registerSignRoute(app: OpenAPIHono<AppEnv>) {
     const input = c.req.valid("json");
     const result = await signDocument(input, {
       config: c.get("config"),
-      secrets: { signingKeyPem: c.env.SIGNING_KEY, signingCertPem: c.env.SIGNING_CERT },
+      secrets: { key: signingKeySource(c.env), signingCertPem: c.env.SIGNING_CERT },
       store: new SigningEventStore(c.env.DB, c.env.REPLAYS),
       keyId: c.get("keyId")!,
       selfHost: new URL(c.req.url).hostname,

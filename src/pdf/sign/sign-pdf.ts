@@ -1,7 +1,7 @@
 import { PDFArray, PDFContext, PDFDocument, PDFName, PDFObjectCopier, PDFRef, PDFString, type PDFDict } from "pdf-lib";
 import { PdfUnparseable } from "../../errors";
 import { LIMITS } from "../../limits";
-import { latin1Bytes, sha256Segments, toHex } from "../../util/bytes";
+import { digestSegments, latin1Bytes, sha256Segments, toHex } from "../../util/bytes";
 import { PdfDict, PdfRef, PdfString, isArray, isRef, type PdfValue } from "../model";
 import { PdfBudgetExceeded, type PdfReader } from "../reader";
 import { serializePdfValue } from "../serialize";
@@ -40,6 +40,8 @@ export interface SignPdfOptions {
   certificatePages?: Uint8Array;
   /** Capacity of `/Contents` in bytes (the hex string is twice as long). */
   contentsCapacity: number;
+  /** The hash of the byte ranges (the signer's digest algorithm; default SHA-256). */
+  digestAlgorithm?: "SHA-256" | "SHA-384";
   /** Builds the CMS over the byte-range digest. */
   buildSignature: (byteRangeDigest: Uint8Array) => Promise<Uint8Array>;
 }
@@ -211,7 +213,7 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
 
   const localStart = contentsStart - original.length;
   const localEnd = contentsEnd - original.length;
-  const digest = await sha256Segments([original, update.bytes.subarray(0, localStart), update.bytes.subarray(localEnd)]);
+  const digest = await digestSegments(opts.digestAlgorithm ?? "SHA-256", [original, update.bytes.subarray(0, localStart), update.bytes.subarray(localEnd)]);
   const cms = await opts.buildSignature(digest);
   if (cms.length > opts.contentsCapacity) {
     throw new Error(`signature of ${cms.length} bytes exceeds the ${opts.contentsCapacity}-byte placeholder`);
