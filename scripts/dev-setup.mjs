@@ -3,11 +3,13 @@
  * Local development setup, run by `npm start` and `npm test` (with `--test`) before
  * wrangler / vitest:
  *
- * - When `.dev.vars` is missing or has no SIGNING_KEY: generates a development root CA,
+ * - When `.dev.vars` is missing, or has neither SIGNING_KEY nor SIGNING_KMS: generates a development root CA,
  *   a signing key and certificate (pkijs + WebCrypto, no openssl) and an API key, and
  *   writes `.dev.vars` with SIGNING_KEY, SIGNING_CERT (signer, then CA), API_KEY_HASHES
  *   and the plaintext key as a comment line `# API key: sgn_...`. ALLOW_PRIVATE_URLS is
  *   not set (production-like). Other settings already in the file are kept.
+ * - A `.dev.vars` that signs with a key in AWS KMS (SIGNING_KMS=aws, AWS_KMS_KEY_ID, ..., and
+ *   SIGNING_CERT for that key) is kept as it is; only an API key is added when it has none.
  * - Keeps `.dev-ca.pem` (the development root CA alone) next to it, for openssl/pdfsig.
  * - Without `--test`: applies the local D1 migrations (`wrangler d1 migrations apply DB --local`).
  * - Copies the renderer's fonts (src/render/fonts/files.json: paths from the repository root, in
@@ -104,6 +106,15 @@ async function createDevVars(existingText) {
   );
 }
 
+/** Adds an API key to a kept `.dev.vars` that has none (its other lines stay as they are). */
+async function ensureApiKey(text, vars) {
+  if (/^\s*# API key:/m.test(text) || String(vars.API_KEY_HASHES ?? "").trim()) return;
+  const key = mintApiKey();
+  const lines = [`# API key: ${key}`, formatDevVar("API_KEY_HASHES", await apiKeyDigest(key))];
+  writeFileSync(devVarsPath, `${text.replace(/\n*$/, "\n")}${lines.join("\n")}\n`, { mode: 0o600 });
+  say(`Signet: added an API key to ${devVarsPath}: ${key}`);
+}
+
 function ensureCaFile(vars) {
   if (existsSync(caPath)) return;
   const pem = lastCertificatePem(vars.SIGNING_CERT ?? "");
@@ -189,8 +200,16 @@ async function main() {
   if (fontsOnly) return;
   const text = existsSync(devVarsPath) ? readFileSync(devVarsPath, "utf8") : null;
   const vars = text ? parseDevVars(text) : {};
-  if (!vars.SIGNING_KEY || !String(vars.SIGNING_KEY).trim()) {
+  const hasKey = Boolean(String(vars.SIGNING_KEY ?? "").trim());
+  const kms = String(vars.SIGNING_KMS ?? "").trim();
+  if (!hasKey && !kms) {
     await createDevVars(text);
+  } else if (kms) {
+    // The signing key lives in a KMS: never replace the file (its key cannot be regenerated here).
+    if (!String(vars.SIGNING_CERT ?? "").trim()) console.error(`Signet: ${devVarsPath} sets SIGNING_KMS=${kms} but no SIGNING_CERT (the KMS key's certificate chain).`);
+    await ensureApiKey(text, vars);
+    ensureCaFile(vars);
+    if (!testMode) say(`Signet: using ${devVarsPath} (signing key in KMS: SIGNING_KMS=${kms}, ${vars.AWS_KMS_KEY_ID ?? "no AWS_KMS_KEY_ID"}).`);
   } else {
     ensureCaFile(vars);
     if (!testMode) {
