@@ -79,6 +79,52 @@ export const CertificateOptions = z
   })
   .openapi("CertificateOptions");
 
+const POSITION_KEYS = ["page", "x", "y", "width", "height"] as const;
+const MAX_POINTS = 14_400; // ISO 32000's largest page side
+
+export const SignatureAppearance = z
+  .strictObject({
+    page: z.number().int().min(1).max(1_000_000).optional().openapi({ description: "Page of a new visible field, 1-based (the document's own pages, not the certificate page)." }),
+    x: z.number().min(0).max(MAX_POINTS).optional().openapi({ description: "Left edge in points from the page's lower-left corner (of its visible area, the CropBox)." }),
+    y: z.number().min(0).max(MAX_POINTS).optional().openapi({ description: "Bottom edge in points from the page's lower-left corner." }),
+    width: z.number().min(8).max(MAX_POINTS).optional().openapi({ description: "Width in points." }),
+    height: z.number().min(8).max(MAX_POINTS).optional().openapi({ description: "Height in points." }),
+    image: z.string().min(1).optional().openapi({
+      description: "The signer's drawn signature: a data URI (or base64) of a PNG or JPEG, e.g. from SuperDoc's e-sign pad; drawn on the left of the box.",
+      example: "data:image/png;base64,iVBORw0KGgo...",
+    }),
+  })
+  .refine((a) => POSITION_KEYS.every((k) => a[k] === undefined) || POSITION_KEYS.every((k) => a[k] !== undefined), {
+    message: "Give all of page, x, y, width and height (a new field there), or none of them (the field's own widget)",
+  })
+  .openapi("SignatureAppearance", {
+    description:
+      "A visible signature: the signer's name, the signing time, the reason and the optional image, drawn as the widget's normal appearance (/AP /N). Position it with page, x, y, width and height (points, a new signature field), or give none of them to draw into the widget of the field being signed. Without `appearance` the signature is invisible.",
+  });
+
+export const SignatureOptions = z
+  .strictObject({
+    level: z.enum(["B-B", "B-T", "B-LT", "B-LTA"]).optional().openapi({
+      description:
+        "PAdES baseline level (ETSI EN 319 142-1) for this signature; default: the deployment's `SIGNATURE_LEVEL` (B-T with a time-stamp authority, else B-B). B-T and above need `TSA_URL` (else 422 `signature_level_unavailable`). B-LT adds the validation data (certificates, OCSP responses, CRLs) of every signature's signer and time-stamp chains in a DSS; B-LTA then a document time-stamp. Missing validation data: 502 `revocation_unavailable` unless `REVOCATION_OPTIONAL=true` (then B-T and a warning).",
+    }),
+    field: z.string().min(1).max(1024).optional().openapi({
+      description:
+        "Fully qualified name of an empty signature field of the document to sign (e.g. `Signature1`). Unknown, not a signature field: 422 signature_field_not_found; already signed: 422 signature_field_signed; locked by an earlier signature: 422 signature_field_locked. Without it, a document with exactly one empty signature field that can be signed has that one signed; otherwise Signet adds its own field.",
+      example: "Signature1",
+    }),
+    reason: z.string().trim().min(1).max(500).optional().openapi({
+      description: "The signature's reason (/Reason), also shown in a visible appearance. A seed value dictionary of the field may require one of its reasons. Default /Reason: `Signed electronically by <name>`.",
+      example: "I agree to the terms",
+    }),
+    appearance: SignatureAppearance.optional(),
+  })
+  .refine((s) => s.field === undefined || s.appearance === undefined || POSITION_KEYS.every((k) => s.appearance![k] === undefined), {
+    message: "An existing field is drawn in its own widget: give signature.field or an appearance position, not both",
+    path: ["appearance"],
+  })
+  .openapi("SignatureOptions");
+
 export const SignRequest = z
   .object({
     document: DocumentInput,
@@ -99,14 +145,7 @@ export const SignRequest = z
       .refine((m) => jsonSize(m) <= REQUEST_LIMITS.maxMetadataJsonBytes, `metadata is larger than ${REQUEST_LIMITS.maxMetadataJsonBytes} bytes of JSON`)
       .optional(),
     certificate: CertificateOptions.optional(),
-    signature: z
-      .strictObject({
-        level: z.enum(["B-B", "B-T", "B-LT", "B-LTA"]).optional().openapi({
-          description:
-            "PAdES baseline level (ETSI EN 319 142-1) for this signature; default: the deployment's `SIGNATURE_LEVEL` (B-T with a time-stamp authority, else B-B). B-T and above need `TSA_URL` (else 422 `signature_level_unavailable`). B-LT adds the validation data (certificates, OCSP responses, CRLs) of every signature's signer and time-stamp chains in a DSS; B-LTA then a document time-stamp. Missing validation data: 502 `revocation_unavailable` unless `REVOCATION_OPTIONAL=true` (then B-T and a warning).",
-        }),
-      })
-      .optional(),
+    signature: SignatureOptions.optional(),
   })
   .openapi("SignRequest", {
     example: {

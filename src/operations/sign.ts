@@ -22,6 +22,7 @@ import type { FontSource } from "../render/fonts/types";
 import { convertDocxToPdf } from "./convert";
 import { inspectForSigning, type SigningInspection } from "../pdf/sign/inspect";
 import { withoutLeadingBytes } from "../pdf/sign/leading-bytes";
+import { planSignature, type SignatureRequest } from "./signature-plan";
 import { signPdf } from "../pdf/sign/sign-pdf";
 import type { SigningEventStore } from "../store/signing-events";
 import { sha256, sha256Hex, sha256Segments, toHex, utf8 } from "../util/bytes";
@@ -40,8 +41,8 @@ export interface SignInput {
   eventId?: string;
   metadata?: Record<string, unknown>;
   certificate?: { enabled?: boolean; enable?: boolean; [k: string]: unknown };
-  /** The PAdES level asked for (default: the deployment's SIGNATURE_LEVEL). */
-  signature?: { level?: SignatureLevel };
+  /** The PAdES level asked for (default: the deployment's SIGNATURE_LEVEL); which field, a visible appearance, the reason (signature-plan.ts). */
+  signature?: SignatureRequest & { level?: SignatureLevel };
 }
 
 export interface SignSecrets {
@@ -141,6 +142,15 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
   const wantCertificate = certificateRequested && !countersign;
 
   const signedAt = new Date();
+  const plan = planSignature(reader, inspection, input.signature, {
+    identity,
+    config,
+    signerName: input.signer.name,
+    signedAt,
+    fonts: loadCertificateFonts,
+    preDecoded: deps.preDecoded,
+  });
+  warnings.push(...plan.warnings);
   const reference = mintReference();
   const evidence = {
     signet: { version: 1, kind: "signing-event" },
@@ -198,7 +208,10 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     signedAt,
     signerName: input.signer.name,
     signerEmail: input.signer.email,
-    reason: `Signed electronically by ${input.signer.name}`,
+    reason: plan.reason,
+    field: plan.field ?? undefined,
+    appearance: plan.appearance,
+    subFilter: plan.subFilter,
     attachment: { bytes: utf8(JSON.stringify(evidence)), description: "Signet signing evidence: signer, audit trail and metadata" },
     certificatePages,
     contentsCapacity: await placeholderCapacity(identity, tsaUrl),
@@ -208,7 +221,7 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
       try {
         return await buildCadesDetachedSignature({ identity, contentDigest: digest, timestamp: stampWith });
       } catch (err) {
-        if (!(err instanceof TsaFailed) || !config.tsaOptional) throw err;
+        if (!(err instanceof TsaFailed) || !config.tsaOptional || plan.timestampRequired) throw err;
         warnings.push(`The time-stamp authority failed (${err.message}); the signature is PAdES B-B without a time-stamp.`);
         return buildCadesDetachedSignature({ identity, contentDigest: digest });
       }

@@ -13,6 +13,10 @@ export interface SigningInspection {
   docMdp: 1 | 2 | 3 | null;
   /** A signature locks fields (FieldMDP) — we then add only our signature. */
   fieldMdpLock: boolean;
+  /** The field locks in force: earlier signatures' FieldMDP transforms and signed fields' /Lock. */
+  fieldLocks: FieldLock[];
+  /** Signature fields, signed or empty, in form order. */
+  signatureFields: SignatureFieldInfo[];
   /** Fully qualified names of existing fields. */
   fieldNames: Set<string>;
   /** Names in the EmbeddedFiles name tree and of the files of signature appearances (earlier evidence). */
@@ -27,6 +31,46 @@ export interface SigningInspection {
   countersign: boolean;
 }
 
+/** What a FieldMDP transform (or a field's /Lock) locks. */
+export interface FieldLock {
+  action: "All" | "Include" | "Exclude";
+  fields: string[];
+}
+
+export interface SignatureFieldInfo {
+  /** Fully qualified name. */
+  name: string;
+  ref: PdfRef;
+  dict: PdfDict;
+  /** The field has a value (a signature dictionary). */
+  signed: boolean;
+  /** The field is its own widget (one object), as signers mostly make them. */
+  merged: boolean;
+  /** The widget annotations: the field itself when merged, else its /Kids without /T. */
+  widgets: { ref: PdfRef; dict: PdfDict }[];
+  /** The field's /Lock (FieldMDP to apply when signing it) and /SV (seed values). */
+  lock: PdfDict | null;
+  seedValue: PdfDict | null;
+}
+
+/** Whether `lock` locks the field `name` (ISO 32000-2 Table 237/257). */
+export function lockCovers(lock: FieldLock, name: string): boolean {
+  if (lock.action === "All") return true;
+  const listed = lock.fields.includes(name);
+  return lock.action === "Include" ? listed : !listed;
+}
+
+/** A /Lock dictionary or FieldMDP /TransformParams as a FieldLock (unknown actions lock everything). */
+export function readFieldLock(reader: PdfReader, d: PdfDict | undefined): FieldLock | null {
+  if (!d) return null;
+  const action = reader.resolve(d.get("Action"));
+  const fields = arrayOf(reader, d.get("Fields"))
+    .map((f) => textOf(reader.resolve(f)))
+    .filter((f): f is string => f !== null);
+  if (isName(action, "Include") || isName(action, "Exclude")) return { action: action.name as "Include" | "Exclude", fields };
+  return { action: "All", fields };
+}
+
 const MAX_NODES = 50_000;
 
 export function inspectForSigning(reader: PdfReader): SigningInspection {
@@ -37,6 +81,8 @@ export function inspectForSigning(reader: PdfReader): SigningInspection {
     pageCount,
     docMdp: null,
     fieldMdpLock: false,
+    fieldLocks: [],
+    signatureFields: [],
     fieldNames: new Set(),
     embeddedFileNames: new Set(),
     signatureCount: 0,
@@ -52,7 +98,7 @@ export function inspectForSigning(reader: PdfReader): SigningInspection {
   const acroForm = dictOf(reader, catalog.get("AcroForm"));
   const seen = new Set<string>();
   let budget = MAX_NODES;
-  const visit = (v: PdfValue | undefined, prefix: string, depth: number) => {
+  const visit = (v: PdfValue | undefined, prefix: string, depth: number, inheritedType: PdfValue | undefined) => {
     if (depth > 32 || --budget < 0) return;
     if (isRef(v)) {
       const key = `${v.num} ${v.gen}`;
@@ -64,24 +110,55 @@ export function inspectForSigning(reader: PdfReader): SigningInspection {
     const partial = textOf(reader.resolve(field.get("T")));
     const full = partial === null ? prefix : prefix ? `${prefix}.${partial}` : partial;
     if (full) result.fieldNames.add(full);
-    if (isName(reader.resolve(field.get("FT")), "Sig")) {
-      const value = dictOf(reader, field.get("V"));
+    const ownType = reader.resolve(field.get("FT"));
+    const type = ownType ?? inheritedType;
+    const kids = arrayOf(reader, field.get("Kids"));
+    const value = dictOf(reader, field.get("V"));
+    const lockDict = dictOf(reader, field.get("Lock")) ?? null;
+    if (isName(ownType, "Sig")) {
       if (value) {
         result.signatureCount++;
         for (const ref of arrayOf(reader, value.get("Reference"))) {
-          const method = dictOf(reader, ref)?.get("TransformMethod");
-          if (isName(reader.resolve(method), "FieldMDP")) result.fieldMdpLock = true;
+          const sigRef = dictOf(reader, ref);
+          if (!isName(reader.resolve(sigRef?.get("TransformMethod")), "FieldMDP")) continue;
+          result.fieldMdpLock = true;
+          const lock = readFieldLock(reader, dictOf(reader, sigRef?.get("TransformParams")));
+          if (lock) result.fieldLocks.push(lock);
         }
       }
-      if (dictOf(reader, field.get("Lock"))) result.fieldMdpLock = true;
+      // A lock is in force once its field is signed (before, it says what signing it will lock).
+      if (lockDict && value) {
+        result.fieldMdpLock = true;
+        result.fieldLocks.push(readFieldLock(reader, lockDict)!);
+      }
       for (const spec of appearanceFiles(reader, field)) {
         const name = fileSpecName(reader, spec);
         if (name !== null) result.embeddedFileNames.add(name);
       }
     }
-    for (const kid of arrayOf(reader, field.get("Kids"))) visit(kid, full, depth + 1);
+    // A terminal signature field: named, its kids (if any) are widgets without names.
+    const kidFields = kids.filter((k) => dictOf(reader, k)?.has("T"));
+    if (isName(type, "Sig") && partial !== null && kidFields.length === 0 && isRef(v)) {
+      const widgets = kids.length
+        ? kids.flatMap((k) => {
+            const d = dictOf(reader, k);
+            return isRef(k) && d ? [{ ref: k, dict: d }] : [];
+          })
+        : [{ ref: v, dict: field }];
+      result.signatureFields.push({
+        name: full,
+        ref: v,
+        dict: field,
+        signed: value !== undefined,
+        merged: kids.length === 0,
+        widgets,
+        lock: lockDict,
+        seedValue: dictOf(reader, field.get("SV")) ?? null,
+      });
+    }
+    for (const kid of kids) visit(kid, full, depth + 1, type);
   };
-  for (const f of arrayOf(reader, acroForm?.get("Fields"))) visit(f, "", 0);
+  for (const f of arrayOf(reader, acroForm?.get("Fields"))) visit(f, "", 0, undefined);
 
   const names = dictOf(reader, catalog.get("Names"));
   for (const [key] of nameTreeEntries(reader, names?.get("EmbeddedFiles"))) {

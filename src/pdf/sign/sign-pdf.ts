@@ -1,17 +1,19 @@
-import { PDFArray, PDFContext, PDFDocument, PDFName, PDFObjectCopier, PDFRef, PDFString, type PDFDict } from "pdf-lib";
+import { PDFContext, PDFDocument, PDFName, PDFObjectCopier, PDFRef, PDFString, type PDFContentStream, type PDFDict } from "pdf-lib";
 import { PdfUnparseable } from "../../errors";
 import { LIMITS } from "../../limits";
 import { digestSegments, latin1Bytes, sha256Segments, toHex } from "../../util/bytes";
-import { PdfDict, PdfRef, PdfString, isArray, isRef, type PdfValue } from "../model";
+import { PdfDict, PdfName, PdfRef, PdfString, isArray, isRef, type PdfValue } from "../model";
 import { PdfBudgetExceeded, type PdfReader } from "../reader";
 import { serializePdfValue } from "../serialize";
 import { writeIncrementalUpdate, type UpdateObject } from "../writer/incremental";
+import { annotsInclude } from "./field-choice";
 import { incrementalBase } from "./update-base";
-import { arrayOf, dictOf, nameTreeEntries, pdfText, utf16Text, type SigningInspection } from "./inspect";
+import { arrayOf, dictOf, nameTreeEntries, pdfText, utf16Text, type SignatureFieldInfo, type SigningInspection } from "./inspect";
 
 /**
- * Adds one PAdES signature to a PDF as a single incremental update: an invisible
- * signature widget whose appearance carries the signer's evidence file, the
+ * Adds one PAdES signature to a PDF as a single incremental update: a signature
+ * widget (invisible, or with a drawn appearance; Signet's own field or an empty
+ * field of the document, see field-choice.ts) whose appearance carries the signer's evidence file, the
  * AcroForm entry, the signature dictionary whose `/Contents` is filled after
  * hashing the byte ranges, and, for documents without signatures, certificate
  * pages and the evidence as a document attachment. Pure: bytes and options in,
@@ -30,7 +32,17 @@ export interface SignPdfOptions {
   signedAt: Date;
   signerName: string;
   signerEmail: string;
-  reason: string;
+  /** The signature dictionary's /Reason; null: none (a seed value may ask for none). */
+  reason: string | null;
+  /** An empty signature field of the document to sign (else Signet adds its own field). */
+  field?: SignatureFieldInfo;
+  /**
+   * A visible signature: where (the page index and rectangle in default user space; for an
+   * existing field, its widget's) and the appearance stream drawn for that size.
+   */
+  appearance?: VisibleAppearance;
+  /** Default ETSI.CAdES.detached; a field's seed value may require adbe.pkcs7.detached. */
+  subFilter?: "ETSI.CAdES.detached" | "adbe.pkcs7.detached";
   /**
    * JSON evidence: an associated file of the signature widget's appearance, and, unless
    * `inspection.countersign`, also a document attachment (EmbeddedFiles and the catalog's /AF).
@@ -44,6 +56,13 @@ export interface SignPdfOptions {
   digestAlgorithm?: "SHA-256" | "SHA-384";
   /** Builds the CMS over the byte-range digest. */
   buildSignature: (byteRangeDigest: Uint8Array) => Promise<Uint8Array>;
+}
+
+export interface VisibleAppearance {
+  pageIndex: number;
+  rect: [number, number, number, number];
+  /** Draws the appearance stream (fonts and images registered in `context`) for the rectangle's size. */
+  draw: (context: PDFContext, width: number, height: number) => Promise<PDFContentStream>;
 }
 
 export interface SignedPdf {
@@ -80,9 +99,11 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
   const lastPage = pages[pages.length - 1];
   if (!lastPage) throw new PdfUnparseable("The document has no pages.");
 
-  const widgetRef = context.nextRef();
+  const existing = opts.field;
   const sigRef = context.nextRef();
-  const fieldName = uniqueFieldName(inspection.fieldNames);
+  // Our own field is a merged field + widget; an existing field keeps its objects.
+  const widgetRef = existing ? PDFRef.of(existing.widgets[0]!.ref.num, existing.widgets[0]!.ref.gen) : context.nextRef();
+  const fieldName = existing ? existing.name : uniqueFieldName(inspection.fieldNames);
 
   // 1. Certificate pages, copied from their standalone PDF into the update.
   const newPageRefs: PDFRef[] = [];
@@ -132,32 +153,46 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
       }),
     );
     spec = new PdfRef(specRef.objectNumber, 0);
-    appearance = context.register(context.stream(new Uint8Array(0), { Type: "XObject", Subtype: "Form", BBox: [0, 0, 0, 0], AF: [specRef] }));
   }
+  const [x1, y1, x2, y2] = opts.appearance?.rect ?? [0, 0, 0, 0];
+  const drawn = opts.appearance ? await opts.appearance.draw(context, x2 - x1, y2 - y1) : context.stream(new Uint8Array(0), { Type: "XObject", Subtype: "Form", BBox: [0, 0, 0, 0] });
+  if (spec) drawn.dict.set(PDFName.of("AF"), context.obj([PDFRef.of(spec.num, spec.gen)]));
+  if (spec || opts.appearance) appearance = context.register(drawn);
 
-  // 3. The signature widget (a merged field + widget), on the last page.
-  const widgetPage: PDFRef = newPageRefs.length
-    ? newPageRefs[newPageRefs.length - 1]!
-    : PDFRef.of(lastPage.ref.num, lastPage.ref.gen);
-  context.assign(
-    widgetRef,
-    context.obj({
-      Type: "Annot",
-      Subtype: "Widget",
-      FT: "Sig",
-      T: PDFString.of(fieldName),
-      V: sigRef,
-      F: 132, // Print + Locked
-      Rect: [0, 0, 0, 0],
-      P: widgetPage,
-      ...(appearance ? { AP: { N: appearance } } : {}),
-    }),
-  );
-  if (newPageRefs.length) {
-    const page = context.lookup(widgetPage) as PDFDict;
-    page.set(PDFName.of("Annots"), context.obj([widgetRef]));
+  // 3. The signature widget: our own (a merged field + widget) on the appearance's page or the
+  // last page, or the existing field given its value and appearance.
+  const appearancePage = opts.appearance ? pages[opts.appearance.pageIndex] : undefined;
+  if (opts.appearance && !appearancePage) throw new Error("appearance page out of range");
+  if (existing) {
+    signExistingField(reader, existing, new PdfRef(sigRef.objectNumber, 0), appearance, opts.appearance !== undefined, rewrite);
+    if (appearancePage && !annotsInclude(reader, appearancePage.dict, existing.widgets[0]!.ref)) {
+      addAnnotationToPage(reader, appearancePage.ref, appearancePage.dict, existing.widgets[0]!.ref, rewrite);
+    }
   } else {
-    addAnnotationToPage(reader, lastPage.ref, lastPage.dict, new PdfRef(widgetRef.objectNumber, 0), rewrite);
+    const target = appearancePage ?? lastPage;
+    const widgetPage: PDFRef = newPageRefs.length && !appearancePage
+      ? newPageRefs[newPageRefs.length - 1]!
+      : PDFRef.of(target.ref.num, target.ref.gen);
+    context.assign(
+      widgetRef,
+      context.obj({
+        Type: "Annot",
+        Subtype: "Widget",
+        FT: "Sig",
+        T: PDFString.of(fieldName),
+        V: sigRef,
+        F: 132, // Print + Locked
+        Rect: [x1, y1, x2, y2],
+        P: widgetPage,
+        ...(appearance ? { AP: { N: appearance } } : {}),
+      }),
+    );
+    if (newPageRefs.length && !appearancePage) {
+      const page = context.lookup(widgetPage) as PDFDict;
+      page.set(PDFName.of("Annots"), context.obj([widgetRef]));
+    } else {
+      addAnnotationToPage(reader, target.ref, target.dict, new PdfRef(widgetRef.objectNumber, 0), rewrite);
+    }
   }
 
   // 4. Page tree: append the certificate pages after the signed ones.
@@ -181,7 +216,7 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
 
   // 6. AcroForm: our field joins /Fields; SigFlags 3 (signatures exist, append only), set by the
   // first signature (a later change of the form's flags is not a whitelisted change).
-  catalog = withSignatureField(reader, catalog, new PdfRef(widgetRef.objectNumber, 0), !countersign, context, rewrite);
+  catalog = withSignatureField(reader, catalog, existing ? null : new PdfRef(widgetRef.objectNumber, 0), !countersign, context, rewrite);
   if (catalog !== signedCatalog) rewrite(catalogRef, catalog);
 
   // 7. New objects built with pdf-lib, then our signature dictionary.
@@ -191,10 +226,13 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
     changed.push({ num: ref.objectNumber, gen: ref.generationNumber, body });
   }
   const hexLength = opts.contentsCapacity * 2;
-  const sigHead = `<</Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached ${BYTE_RANGE_PLACEHOLDER} /Contents <`;
+  const sigHead = `<</Type /Sig /Filter /Adobe.PPKLite /SubFilter /${opts.subFilter ?? "ETSI.CAdES.detached"} ${BYTE_RANGE_PLACEHOLDER} /Contents <`;
+  const lock = existing?.lock ? fieldMdpReference(reader, existing.lock, catalogRef) : "";
   const sigTail =
     `> /M ${serializePdfValue(pdfDate(opts.signedAt))} /Name ${serializePdfValue(pdfText(opts.signerName))}` +
-    ` /ContactInfo ${serializePdfValue(pdfText(opts.signerEmail))} /Reason ${serializePdfValue(pdfText(opts.reason))}` +
+    ` /ContactInfo ${serializePdfValue(pdfText(opts.signerEmail))}` +
+    (opts.reason !== null ? ` /Reason ${serializePdfValue(pdfText(opts.reason))}` : "") +
+    lock +
     ` /Prop_Build <</App <</Name /Signet>>>>>>`;
   const sigBody = latin1Bytes(sigHead + "0".repeat(hexLength) + sigTail);
   changed.push({ num: sigRef.objectNumber, gen: 0, body: sigBody });
@@ -276,7 +314,7 @@ function addAnnotationToPage(
 function withSignatureField(
   reader: PdfReader,
   catalog: PdfDict,
-  widget: PdfRef,
+  widget: PdfRef | null,
   setFlags: boolean,
   context: PDFContext,
   rewrite: (ref: PdfRef, value: PdfValue) => void,
@@ -284,15 +322,18 @@ function withSignatureField(
   const formValue = catalog.get("AcroForm");
   const form = dictOf(reader, formValue);
   if (!form) {
+    if (!widget) throw new Error("an existing field without a form");
     const ref = context.register(context.obj({ Fields: [PDFRef.of(widget.num, 0)], SigFlags: 3 }));
     return catalog.with({ AcroForm: new PdfRef(ref.objectNumber, 0) });
   }
-  const fieldsValue = form.get("Fields");
-  const fields = [...arrayOf(reader, fieldsValue), widget];
   let updated = form;
-  // An indirect /Fields array is rewritten in place (the form dictionary stays as signed).
-  if (isRef(fieldsValue) && isArray(reader.resolve(fieldsValue))) rewrite(fieldsValue, fields);
-  else updated = updated.with({ Fields: fields });
+  if (widget) {
+    const fieldsValue = form.get("Fields");
+    const fields = [...arrayOf(reader, fieldsValue), widget];
+    // An indirect /Fields array is rewritten in place (the form dictionary stays as signed).
+    if (isRef(fieldsValue) && isArray(reader.resolve(fieldsValue))) rewrite(fieldsValue, fields);
+    else updated = updated.with({ Fields: fields });
+  }
   const flags = reader.resolve(form.get("SigFlags"));
   if (setFlags) updated = updated.with({ SigFlags: (typeof flags === "number" ? flags : 0) | 3 });
   if (updated === form) return catalog;
@@ -301,6 +342,63 @@ function withSignatureField(
     return catalog;
   }
   return catalog.with({ AcroForm: updated });
+}
+
+/**
+ * An existing empty field receives its value (`/V`), and its widget our appearance (the evidence
+ * rides on it); a visible signature also clears the widget's Hidden, NoView and Invisible flags
+ * and sets Print. Only keys pyHanko's and our own difference rules allow to change when a
+ * signature field is signed (/V /AP /F) are touched.
+ */
+function signExistingField(
+  reader: PdfReader,
+  field: SignatureFieldInfo,
+  sig: PdfRef,
+  appearance: PDFRef | null,
+  visible: boolean,
+  rewrite: (ref: PdfRef, value: PdfValue) => void,
+) {
+  const widget = field.widgets[0]!;
+  const widgetChanges = (dict: PdfDict): Record<string, PdfValue | undefined> => {
+    const flags = reader.resolve(dict.get("F"));
+    const f = typeof flags === "number" ? flags : 0;
+    return {
+      ...(appearance ? { AP: new PdfDict(new Map([["N", new PdfRef(appearance.objectNumber, 0)]])) } : {}),
+      ...(visible ? { F: (f & ~(1 | 2 | 32)) | 4 } : {}), // not Invisible, Hidden, NoView; Print
+    };
+  };
+  if (field.merged) {
+    rewrite(field.ref, field.dict.with({ V: sig, ...widgetChanges(field.dict) }));
+    return;
+  }
+  rewrite(field.ref, field.dict.with({ V: sig }));
+  rewrite(widget.ref, widget.dict.with(widgetChanges(widget.dict)));
+}
+
+/**
+ * The signature reference that applies a field's /Lock when it is signed (ISO 32000-2 §12.8.2.4):
+ * a FieldMDP transform with the lock's action, fields and (PDF 2.0) permission, over the catalog.
+ */
+function fieldMdpReference(reader: PdfReader, lock: PdfDict, catalogRef: PdfRef): string {
+  const action = reader.resolve(lock.get("Action"));
+  const params = new Map<string, PdfValue>([
+    ["Type", new PdfName("TransformParams")],
+    ["Action", action instanceof PdfName ? action : new PdfName("All")],
+    ["V", new PdfName("1.2")],
+  ]);
+  const fields = reader.resolve(lock.get("Fields"));
+  if (isArray(fields)) params.set("Fields", fields.map((f) => reader.resolve(f) ?? null));
+  const p = reader.resolve(lock.get("P"));
+  if (p === 1 || p === 2 || p === 3) params.set("P", p);
+  const reference = new PdfDict(
+    new Map<string, PdfValue>([
+      ["Type", new PdfName("SigRef")],
+      ["TransformMethod", new PdfName("FieldMDP")],
+      ["TransformParams", new PdfDict(params)],
+      ["Data", catalogRef],
+    ]),
+  );
+  return ` /Reference ${serializePdfValue([reference])}`;
 }
 
 function withEmbeddedFile(

@@ -8,7 +8,7 @@
  * level 1 makes the font files 0.7 % larger than level 6.
  */
 import type { Font, Glyph } from "@pdf-lib/fontkit";
-import { PDFString, type PDFDocument, type PDFRef } from "pdf-lib";
+import { PDFString, type PDFContext, type PDFRef } from "pdf-lib";
 import { strToU8, zlibSync } from "fflate";
 import { subsetTrueType } from "./truetype-subset";
 import { decomposedArabic, glyphAdvance } from "../fonts/font-face";
@@ -45,7 +45,8 @@ export class CidFont {
   private readonly aliases = new Map<string, { cid: number; gid: number; text: string; zeroWidth: boolean }>();
 
   constructor(
-    private readonly pdf: PDFDocument,
+    /** The document (or just the context) the font objects are written into. */
+    private readonly pdf: { context: PDFContext },
     private readonly font: Font,
     private readonly bytes: Uint8Array,
     private readonly baseName: string,
