@@ -1,8 +1,9 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { expect } from "vitest";
 
 const run = promisify(execFile);
 
@@ -69,4 +70,54 @@ function derLength(der: Uint8Array): number {
   let len = 0;
   for (let i = 0; i < n; i++) len = len * 256 + der[2 + i]!;
   return 2 + n + len;
+}
+
+/** openssl checks the CMS of signature `index` against the signed bytes and the CA in `caFile`. */
+export async function opensslAccepts(caFile: string, file: string, index: number) {
+  const sig = signatures(readFileSync(file))[index]!;
+  const cmsFile = `${file}.${index}.p7s`;
+  const contentFile = `${file}.${index}.content`;
+  writeFileSync(cmsFile, sig.cms);
+  writeFileSync(contentFile, sig.signed);
+  const openssl = await tool("openssl", ["cms", "-verify", "-binary", "-inform", "DER", "-in", cmsFile, "-content", contentFile, "-CAfile", caFile, "-purpose", "any", "-out", "/dev/null"]);
+  expect(openssl.out, openssl.out).toMatch(/Verification successful/);
+}
+
+/** qpdf's findings on a file, with the file name taken out so two files compare. */
+export async function qpdfFindings(file: string) {
+  const { code, out } = await tool("qpdf", ["--check", file]);
+  const findings = out.split("\n").filter((l) => /^(WARNING|ERROR|qpdf:)/.test(l)).map((l) => l.replaceAll(file, "FILE")).sort();
+  return { code, findings };
+}
+
+/**
+ * pdfsig (with `trust.nssdb`), mutool, qpdf (no finding the original did not have) and openssl
+ * (with `trust.caFile`) accept the last signature of `file`, which has `signedFields` signatures.
+ */
+export async function expectAcceptedBy(trust: { nssdb: string; caFile: string }, file: string, signedFields: number, original?: string) {
+  const pdfsig = await tool("pdfsig", ["-nssdir", trust.nssdb, file]);
+  const sigs = parsePdfsig(pdfsig.out).filter((s) => s.signed);
+  expect(sigs.length, pdfsig.out).toBe(signedFields);
+  const ours = sigs[sigs.length - 1]!;
+  expect(ours.validation, pdfsig.out).toBe("Signature is Valid.");
+  expect(ours.totalDocument, pdfsig.out).toBe(true);
+  if (signedFields === 1) expect(ours.certificate, pdfsig.out).toBe("Certificate is Trusted.");
+
+  // mutool checks the digest over the byte ranges; it has no trust store, so our
+  // development root is reported as a self-signed certificate in the chain.
+  const mutool = await tool("mutool", ["sign", "-v", file]);
+  const lastBlock = mutool.out.split(/^Verifying signature/m).pop()!;
+  expect(lastBlock, mutool.out).toContain("The document is unchanged since signing.");
+  expect(lastBlock, mutool.out).not.toMatch(/Signature error|changed since signing(?!\.)|Digest error/i);
+  expect(lastBlock).toMatch(/Certificate error: Self-signed certificate in chain|Certificate is trusted/i);
+
+  // qpdf: no errors, and no warning the input did not already have.
+  const qpdf = await qpdfFindings(file);
+  const before = original ? await qpdfFindings(original) : { code: 0, findings: [] };
+  expect(qpdf.code === 0 || qpdf.code === 3, qpdf.findings.join("\n")).toBe(true);
+  const norm = (f: string) => f.replace(/ \(object.*|offset \d+/, "");
+  const known = new Set(before.findings.map(norm));
+  expect(qpdf.findings.map(norm).filter((f) => !known.has(f) && !f.startsWith("qpdf: operation succeeded"))).toEqual([]);
+
+  await opensslAccepts(trust.caFile, file, signatures(readFileSync(file)).length - 1);
 }
