@@ -163,6 +163,31 @@ describe("a PDF signed first by poppler under another CA, then by Signet once an
   }
 });
 
+describe("a prepared field signed after another tool's signature (form filling + signature)", () => {
+  it("poppler signs the DSS file, Signet fills its empty field Signature1 with a visible appearance: all valid, FORM_FILLING at most", async () => {
+    const first = await popplerSigned(join(CORPUS, "pdf-plain/dss__unsignedPDFWithSignatureFieldButInvisible.pdf"), "dss-field");
+    const body = await api("/v1/sign", {
+      document: { base64: Buffer.from(first).toString("base64") },
+      signer: { name: "Ada Lovelace", email: "signer@example.com" },
+      auditTrail: [{ type: "submit", timestamp: "2026-11-27T10:00:00Z" }],
+      signature: { appearance: {} },
+    });
+    expect(body.signature.fieldName).toBe("Signature1");
+    const out = new Uint8Array(Buffer.from(body.document.base64.split(",")[1], "base64"));
+    const file = write(out, "dss-field.countersigned.pdf");
+    const sigs = parsePdfsig((await tool("pdfsig", ["-nssdir", nssdb, file])).out).filter((s) => s.signed);
+    // pdfsig lists fields in form order: the prepared field first.
+    expect(sigs.map((s) => [s.field, s.validation])).toEqual([
+      ["Signature1", "Signature is Valid."],
+      ["CustomerSignature", "Signature is Valid."],
+    ]);
+    expect(await mutoolVerdicts(file)).toEqual(["valid", "valid"]);
+    for (const [end, v] of await modelLevels(out)) expect(ALLOWED_MODEL, `signed to ${end}: ${v.reasons.join("; ")}`).toContain(v.level);
+    const r = await verify(out);
+    expect(r.valid).toBe(true);
+  }, 60_000);
+});
+
 describe("the model of pyHanko's rules catches what Signet used to add", () => {
   it("a file attached to the catalog after a signature (/AF, /Names) is OTHER: Values for dict key /AF differ", async () => {
     const signed = (await sign(new Uint8Array(readFileSync(join(CORPUS, "pdf-plain/pdf20examples__Simple_PDF_2.0_file.pdf"))), "model-self-test")).bytes;
