@@ -180,7 +180,7 @@ export const SignResponse = z
       level: z.enum(["B-B", "B-T", "B-LT", "B-LTA"]).openapi({
         description: "The PAdES baseline level reached (lower than asked only with TSA_OPTIONAL/REVOCATION_OPTIONAL, said in `warnings`).",
       }),
-      fieldName: z.string(),
+      fieldName: z.string().openapi({ description: "The signature field signed: the document's own (named by signature.field, or its one empty signature field) or the one Signet added (Signature1, ...)." }),
       signedAt: z.string(),
       certificateSha256: z.string(),
       timestamp: TimestampInfo.nullable().openapi({ description: "The signature time-stamp (B-T and above)." }),
