@@ -23,6 +23,8 @@ const KNOWN_CODES = new Set([
   "audit_trail_missing_submit", "pdf_unparseable", "pdf_too_complex", "pdf_encrypted", "document_locked", "docx_invalid",
   "xml_doctype_forbidden", "image_invalid", "image_too_large", "url_forbidden", "field_not_found",
   "rate_limited", "fetch_failed", "tsa_failed", "fetch_timeout",
+  "pdf_leading_bytes", "signature_field_not_found", "signature_field_signed", "signature_field_locked",
+  "signature_field_unsupported", "seed_value_unsatisfied", "appearance_invalid", "appearance_not_allowed", "signer_failed",
 ]);
 // What a leaked stack trace or internal path looks like.
 const INTERNALS = /\n\s+at\s|\bat [\w$.<>]+ \(|\.(ts|js|mjs):\d+|node_modules|file:\/\//;
@@ -154,6 +156,29 @@ const junkySignBody = fc.record(
   { requiredKeys: [] },
 );
 
+/** signature options: a field, a reason, an appearance anywhere (on or off the page), with a real or broken image. */
+const signatureOptions = fc.record(
+  {
+    field: fc.constantFrom("Signature1", "Signature", "Nobody"),
+    reason: fc.constantFrom("I approve", "Ünïcødé reason ✓"),
+    appearance: fc.oneof(
+      fc.constant({}),
+      fc.record(
+        {
+          page: fc.integer({ min: 1, max: 3 }),
+          x: fc.double({ min: 0, max: 800, noNaN: true }),
+          y: fc.double({ min: 0, max: 900, noNaN: true }),
+          width: fc.double({ min: 8, max: 600, noNaN: true }),
+          height: fc.double({ min: 8, max: 300, noNaN: true }),
+          image: fc.constantFrom(contract.png ? `data:image/png;base64,${b64(contract.png)}` : "AAAA", "data:image/png;base64,AAAA", "data:image/gif;base64,R0lGODlh"),
+        },
+        { requiredKeys: ["page", "x", "y", "width", "height"] },
+      ),
+    ),
+  },
+  { requiredKeys: [] },
+);
+
 const wellFormedSignBody = fc.record(
   {
     document: fc.oneof(documentArb("pdf"), documentArb("signed")),
@@ -165,6 +190,7 @@ const wellFormedSignBody = fc.record(
     eventId: fc.uuid(),
     metadata: fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }),
     certificate: fc.record({ enabled: fc.boolean() }),
+    signature: signatureOptions,
   },
   { requiredKeys: ["document", "signer", "auditTrail"] },
 );
