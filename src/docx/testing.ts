@@ -208,6 +208,11 @@ export function makePng(width: number, height: number, rgb: [number, number, num
   for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
   const raw = new Uint8Array(row.length * height);
   for (let y = 0; y < height; y++) raw.set(row, y * row.length);
+  return encodePng(width, height, 2, raw);
+}
+
+/** A PNG file of 8-bit samples (colour type 2 RGB, 6 RGBA, ...) from its filtered rows (each row: filter byte, samples). */
+export function encodePng(width: number, height: number, colorType: number, raw: Uint8Array): Uint8Array {
   const chunk = (type: string, data: Uint8Array) => {
     const out = new Uint8Array(12 + data.length);
     const dv = new DataView(out.buffer);
@@ -221,7 +226,7 @@ export function makePng(width: number, height: number, rgb: [number, number, num
   const hv = new DataView(ihdr.buffer);
   hv.setUint32(0, width);
   hv.setUint32(4, height);
-  ihdr.set([8, 2, 0, 0, 0], 8);
+  ihdr.set([8, colorType, 0, 0, 0], 8);
   const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlibSync(raw)), chunk("IEND", new Uint8Array(0))];
   const total = parts.reduce((n, p) => n + p.length, 0);
   const png = new Uint8Array(total);

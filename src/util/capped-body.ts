@@ -2,6 +2,7 @@
  * Reading an answer from a remote service we call (time-stamp authority, KMS) within a deadline
  * and a byte cap: a slow or endless body cannot hold the request or fill memory.
  */
+import { concatBytes } from "./bytes";
 
 function abortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error("aborted");
@@ -49,11 +50,5 @@ export async function readCappedBody(response: Response, maxBytes: number, signa
     reader.cancel().catch(() => {});
     throw e;
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
