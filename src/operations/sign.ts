@@ -147,6 +147,7 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     config,
     signerName: input.signer.name,
     signedAt,
+    timestamped: level !== "B-B" && config.tsaUrl !== null,
     fonts: loadCertificateFonts,
     preDecoded: deps.preDecoded,
   });

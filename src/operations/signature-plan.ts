@@ -37,7 +37,16 @@ export function planSignature(
   reader: PdfReader,
   inspection: SigningInspection,
   request: SignatureRequest | undefined,
-  ctx: { identity: SigningIdentity; config: Config; signerName: string; signedAt: Date; fonts: () => AppearanceFonts; preDecoded?: PreDecodedValues },
+  ctx: {
+    identity: SigningIdentity;
+    config: Config;
+    signerName: string;
+    signedAt: Date;
+    /** The signature gets a time-stamp (a level above B-B, with TSA_URL). */
+    timestamped: boolean;
+    fonts: () => AppearanceFonts;
+    preDecoded?: PreDecodedValues;
+  },
 ): SignaturePlan {
   const wanted = request?.appearance;
   const position =
@@ -50,7 +59,7 @@ export function planSignature(
     fieldName: field?.name ?? "",
     digestAlgorithm: ctx.identity.signer.digestAlgorithm,
     requestedReason: request?.reason,
-    timestampAvailable: ctx.config.tsaUrl !== null,
+    timestampAvailable: ctx.timestamped,
     certificates: ctx.identity.certificatesDer,
   });
 

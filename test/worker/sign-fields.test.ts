@@ -186,7 +186,7 @@ describe("what a prepared field says about itself: /Lock and seed values", () =>
     const cases: [string, RegExp][] = [
       ["/SV << /Ff 64 /DigestMethod [/SHA1] >>", /digest SHA1; this deployment's key signs with SHA256/],
       ["/SV << /MDP << /P 2 >> >>", /a certification signature \(MDP P2\)/],
-      ["/SV << /TimeStamp << /URL (https://tsa.example) /Ff 1 >> >>", /a time-stamp, and this deployment has no time-stamp authority/],
+      ["/SV << /TimeStamp << /URL (https://tsa.example) /Ff 1 >> >>", /a time-stamp: ask for signature\.level B-T or above/],
       ["/SV << /Cert << /Ff 8 /SubjectDN [<< /CN (Someone) >>] >> >>", /certificate subject names that Signet does not check/],
       ["/SV << /Ff 1 /Filter /Entrust.PPKEF >>", /signature handler Entrust\.PPKEF/],
     ];

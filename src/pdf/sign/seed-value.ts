@@ -34,7 +34,7 @@ export interface SignatureFacts {
   digestAlgorithm: "SHA-256" | "SHA-384";
   /** `signature.reason` from the request, if any. */
   requestedReason: string | undefined;
-  /** The deployment has a time-stamp authority. */
+  /** The signature will carry a time-stamp (a level above B-B and a time-stamp authority). */
   timestampAvailable: boolean;
   /** The signing chain, signer first (DER). */
   certificates: Uint8Array[];
@@ -116,7 +116,7 @@ export function applySeedValue(reader: PdfReader, sv: PdfDict | null, facts: Sig
   if (isDict(timestamp)) {
     const tsFlags = reader.resolve(timestamp.get("Ff"));
     if (tsFlags === 1) {
-      if (!facts.timestampAvailable) refuse("a time-stamp, and this deployment has no time-stamp authority (TSA_URL)");
+      if (!facts.timestampAvailable) refuse("a time-stamp: ask for signature.level B-T or above, on a deployment with a time-stamp authority (TSA_URL)");
       outcome.timestampRequired = true;
     }
   }
