@@ -13,6 +13,8 @@
  * - final-newline: every file ends with a newline.
  * - import-cycle (src/render): no modules that import each other in a circle, type-only imports
  *   included (scripts/lib/import-cycles.mjs); reported at the cycle's first module.
+ * - doc-link (README.md, docs/*.md): every relative link names a file that exists and, with a
+ *   `#fragment`, a heading of that page (scripts/lib/doc-links.mjs).
  *
  * Comments and string literals are blanked before the code rules run, so prose about
  * `Buffer` or a message mentioning `eval(` does not count; TODOs are looked for in comments.
@@ -20,6 +22,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { brokenLinks, docPages } from "./lib/doc-links.mjs";
 import { importCycles } from "./lib/import-cycles.mjs";
 import { splitCode } from "./lib/split-code.mjs";
 
@@ -102,6 +105,11 @@ export function cycleFindings(root = ROOT, dirs = CYCLE_FREE) {
   return dirs.flatMap((dir) => importCycles(root, dir).map((cycle) => ({ file: cycle[0], line: 1, rule: "import-cycle", message: `modules import each other: ${cycle.join(" -> ")}` })));
 }
 
+/** Documentation links that lead nowhere, `{ file, line, rule, message }`. */
+export function docLinkFindings(root = ROOT) {
+  return docPages(root).flatMap((page) => brokenLinks(root, page, readFileSync(join(root, page), "utf8")).map((f) => ({ file: page, line: f.line, rule: "doc-link", message: f.message })));
+}
+
 function main() {
   const files = sourceFiles();
   let count = 0;
@@ -111,7 +119,7 @@ function main() {
       count++;
     }
   }
-  for (const f of cycleFindings()) {
+  for (const f of [...cycleFindings(), ...docLinkFindings()]) {
     console.log(`${f.file}:${f.line}: ${f.rule}: ${f.message}`);
     count++;
   }

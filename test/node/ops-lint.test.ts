@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { anchors, brokenLinks, slug } from "../../scripts/lib/doc-links.mjs";
 import { findCycles, importCycles, importSpecifiers } from "../../scripts/lib/import-cycles.mjs";
 import { cycleFindings, lintText } from "../../scripts/lint.mjs";
 
@@ -88,5 +89,37 @@ describe("scripts/lib/import-cycles.mjs", () => {
 
   it("finds no import cycle under src/render (npm run lint checks the same)", () => {
     expect(cycleFindings()).toEqual([]);
+  });
+});
+
+describe("scripts/lib/doc-links.mjs", () => {
+  it("makes a heading's anchor as GitHub does, numbering repeated headings", () => {
+    expect(slug("What `valid` means")).toBe("what-valid-means");
+    expect(slug("Size against Cloudflare's limits")).toBe("size-against-cloudflares-limits");
+    expect(slug("Performance (npm run bench, 2 shared cores)")).toBe("performance-npm-run-bench-2-shared-cores");
+    expect([...anchors("# Intro\n## Usage\n```\n# not a heading\n```\n## Usage\n")]).toEqual(["intro", "usage", "usage-1"]);
+  });
+
+  it("flags links to missing files and missing headings with their line, not links in code or to other sites", () => {
+    const root = mkdtempSync(join(tmpdir(), "doc-links-"));
+    try {
+      mkdirSync(join(root, "docs"));
+      writeFileSync(join(root, "docs", "a.md"), "# A page\n## The rule\n");
+      const page = [
+        "[ok](docs/a.md) [ok](docs/a.md#the-rule) [ok](#top) [ok](https://example.com/x.md) [ok](/v1/sign)",
+        "[missing](docs/b.md)",
+        "[no heading](docs/a.md#the-rules) `[code](docs/c.md)`",
+        "```",
+        "[fenced](docs/d.md)",
+        "```",
+        "# Top",
+      ].join("\n");
+      expect(brokenLinks(root, "README.md", page)).toEqual([
+        { line: 2, message: "docs/b.md: docs/b.md does not exist" },
+        { line: 3, message: "docs/a.md#the-rules: docs/a.md has no heading #the-rules" },
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
