@@ -1,7 +1,7 @@
 /**
  * Worst-case time of the renderer's work budgets: hostile documents built to reach each budget
  * (src/limits.ts), timed until Signet answers — the refusal (422 render_limit, image_invalid) or,
- * just under a limit, the rendered PDF. The README's limits table quotes the slowest row of each
+ * just under a limit, the rendered PDF. docs/security.md ("Worst-case times") quotes the slowest row of each
  * budget (the doc comments of src/limits.ts carry them).
  *
  * - Engine: `renderDocxToPdf` in Node (warm: one small render first), the most CPU time (user +

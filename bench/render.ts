@@ -179,7 +179,7 @@ for (const doc of docs) {
 
 const speedup = (peer: Timing, ours: Timing | string) => (typeof ours === "string" ? "-" : `${(peer.median / ours.median).toFixed(0)}x`);
 const lines = [
-  `Render benchmark, ${new Date().toISOString()}. Signet ${RUNS} runs after warm-up; LibreOffice ${LO_RUNS} runs, a new soffice process each. Method in DEVELOPERS.md.`,
+  `Render benchmark, ${new Date().toISOString()}. Signet ${RUNS} runs after warm-up; LibreOffice ${LO_RUNS} runs, a new soffice process each. Method in docs/measuring.md.`,
   ``,
   `| document | pages LO / Signet | Signet engine, Node (median / p95) | Signet HTTP annotate?to=pdf (median / p95) | LibreOffice, fresh profile | LibreOffice, reused profile | LO fresh / engine | LO fresh / HTTP |`,
   `|---|---|---|---|---|---|---|---|`,

@@ -1,6 +1,6 @@
 /**
  * `tsx bench/verify-budgets.ts`: how long POST /v1/verify takes on the hostile inputs that reach
- * each of the verifier's work budgets (README, "Limits"), through `wrangler dev` as users call it,
+ * each of the verifier's work budgets (docs/limits.md; the times are in docs/security.md), through `wrangler dev` as users call it,
  * without an API key (anyone can send these).
  *
  * - keyless signatures: 990 incremental signatures whose /Contents is filler (8.8 MB, as an attacker

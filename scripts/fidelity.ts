@@ -212,7 +212,7 @@ const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const lines = [
   `# Fidelity: Signet against LibreOffice`,
   ``,
-  `${new Date().toISOString()}; method in DEVELOPERS.md. Targets (issue 5): no errors, recall ≥ 98 %, equal pages ≥ 80 %, ≥ 70 % of words within ${POSITION_TOLERANCE_PT} pt.`,
+  `${new Date().toISOString()}; method in docs/measuring.md. Targets (issue 5): no errors, recall ≥ 98 %, equal pages ≥ 80 %, ≥ 70 % of words within ${POSITION_TOLERANCE_PT} pt.`,
   ``,
   ...summary.map((s) => `- ${s}`),
   ``,

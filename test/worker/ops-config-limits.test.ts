@@ -4,7 +4,7 @@ import * as T from "../../src/docx/testing";
 import { createApp } from "../../src/http/app";
 import { BASE, auditTrail, b64, corpusPdf, problem, signer } from "./helpers";
 
-/** Limits an operator sets with MAX_* vars (README "Limits"), each shown to change what a caller gets. */
+/** Limits an operator sets with MAX_* vars (docs/configuration.md, docs/limits.md), each shown to change what a caller gets. */
 
 const app = createApp();
 const { template, png } = T.sampleContract();

@@ -3,7 +3,7 @@
  * of POST /v1/verify calls for every signature field after it has checked the byte
  * ranges. It never throws for a malformed CMS; everything found is in `problems`.
  *
- * Decisions (see also README "What valid means"):
+ * Decisions (see also docs/verify.md, "What `valid` means"):
  * - `intact`: the message-digest attribute (or, without signed attributes, the signature
  *   itself; for `adbe.pkcs7.sha1` also the SHA-1 eContent; for document time-stamps the
  *   TSTInfo imprint) matches the signed bytes. `signatureValid`: the signature verifies with

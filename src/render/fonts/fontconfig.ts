@@ -1,6 +1,6 @@
 /**
  * Font choice as LibreOffice 7.4 on Debian gets it from fontconfig (2.14.1, Debian's conf.d) with the
- * fidelity harness's fonts (DEVELOPERS.md: our font files, the Office names bound to their metric
+ * fidelity harness's fonts (docs/measuring.md: our font files, the Office names bound to their metric
  * substitutes, Liberation hidden). LibreOffice asks fontconfig for every family it does not have
  * (vcl/unx/generic/fontmanager/fontconfig.cxx `PrintFontManager::Substitute`): a pattern of the
  * family name, the text's language and, for glyph fallback, the characters missing; fontconfig adds
