@@ -19,7 +19,7 @@ import { scanControls } from "../src/docx/controls";
 import type { TemplateField } from "../src/docx/fields";
 import { readImageInfo } from "../src/docx/images";
 import { DocxTemplate } from "../src/docx/template";
-import { buildDocx, dataUri, makePng, para, text, wordCheckbox, wordDate, wordPicture, wordText } from "../src/docx/testing";
+import { buildDocx, dataUri, makePng, para, text, wordCheckbox, wordDate, wordPicture, wordText } from "../test/support/docx-templates";
 import { startService } from "../test/node/support/service";
 import { measure, ms, type Timing } from "./stats";
 

@@ -15,7 +15,7 @@
  */
 import { unzipSync, zipSync } from "fflate";
 import { LIMITS } from "../src/limits";
-import { makePng } from "../src/docx/testing";
+import { makePng } from "../test/support/docx-templates";
 import { renderDocxToPdf } from "../src/render";
 import { nodeFontSource } from "../scripts/lib/node-font-source";
 import { buildDocx, inlineImage, p, pageBreak, r, sectPr, table } from "../test/support/docx-builder";

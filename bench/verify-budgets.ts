@@ -20,8 +20,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { appendUpdate, basePdf, makeSigner, manySignaturesPdf, signForTest, type TestSigner } from "../src/pdf/verify/testing";
-import { PdfAssembler } from "../src/pdf/reader/testing";
+import { appendUpdate, basePdf, makeSigner, manySignaturesPdf, signForTest, type TestSigner } from "../test/support/signed-pdfs";
+import { PdfAssembler } from "../test/support/pdf-assembler";
 import { startService } from "../test/node/support/service";
 import { benchInputs, OUT } from "./inputs";
 import { mb, ms } from "./stats";

@@ -15,7 +15,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import * as T from "../src/docx/testing";
+import * as T from "../test/support/docx-templates";
 import { startService, type RunningService } from "../test/node/support/service";
 
 const args = process.argv.slice(2);

@@ -6,7 +6,7 @@ import { TAG, bytesEqual, children, compareBytes, decodeOid, readDer, toArrayBuf
 import { OID } from "./oids";
 import { parseCertificatesPem } from "./pem";
 import { ecdsaRawToDer } from "./signed-data";
-import { type IdentityKind, sha256, testIdentity } from "./test-fixtures";
+import { type IdentityKind, sha256, testIdentity } from "../../test/support/signing-identities";
 import { certificateParts } from "./x509";
 
 const document = new TextEncoder().encode("%PDF-1.7\n% bytes standing in for the PDF byte ranges\n".repeat(20));

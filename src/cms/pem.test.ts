@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigurationError } from "../errors";
 import { normalizePemText, parseCertificatesPem, parsePemBlocks, parsePrivateKeyPem, toPem } from "./pem";
-import { testIdentity } from "./test-fixtures";
+import { testIdentity } from "../../test/support/signing-identities";
 
 async function expectConfigError(fn: () => unknown, message: RegExp) {
   let error: unknown;

@@ -6,7 +6,7 @@ import { TAG, children, explicit, oid, readDer, sequence, toHex } from "./der";
 import { OID } from "./oids";
 import { parseCertificatesPem, parsePrivateKeyPem, toPem } from "./pem";
 import { loadSigningIdentity } from "./signing-identity";
-import { sha256, testIdentity } from "./test-fixtures";
+import { sha256, testIdentity } from "../../test/support/signing-identities";
 
 async function configError(p: Promise<unknown>): Promise<string> {
   try {

@@ -15,7 +15,7 @@ import {
   signatureTimestamper,
   verifyTimestampTokenSignature,
 } from "./tsa";
-import { sha256, testIdentity } from "./test-fixtures";
+import { sha256, testIdentity } from "../../test/support/signing-identities";
 
 const tsaUrl = env.TEST_TSA_URL;
 let tsaRoot: pkijs.Certificate;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { matchesGroup, matchesId, scanControls } from "./controls";
 import type { TemplateField } from "./fields";
 import { DocxTemplate } from "./template";
-import * as T from "./testing";
+import * as T from "../../test/support/docx-templates";
 
 const W = `xmlns:w="${T.W_NS}"`;
 

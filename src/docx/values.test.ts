@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makePng } from "./testing";
+import { makePng } from "../../test/support/docx-templates";
 import { pictureExtent, readImageInfo } from "./images";
 import { formatDate, formatNumber, fullDateValue, parseCheckbox, parseIsoDate, textOfValue } from "./values";
 

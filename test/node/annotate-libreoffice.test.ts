@@ -15,7 +15,7 @@ import { DocxTemplate } from "../../src/docx/template";
 import type { TemplateField } from "../../src/docx/fields";
 import type { PreparedImage } from "../../src/docx/fill";
 import { readImageInfo } from "../../src/docx/images";
-import * as T from "../../src/docx/testing";
+import * as T from "../support/docx-templates";
 
 const run = promisify(execFile);
 const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PdfReader } from "../../src/pdf/reader";
-import { appendUpdate } from "../../src/pdf/verify/testing";
+import { appendUpdate } from "../support/signed-pdfs";
 import { serializePdfValue } from "../../src/pdf/serialize";
 import { PdfRef, type PdfValue } from "../../src/pdf/model";
 import { devSecrets, startService, type RunningService } from "./support/service";

@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as T from "../../src/docx/testing";
+import * as T from "../support/docx-templates";
 import { devSecrets, startService, type RunningService } from "./support/service";
 import { nssDbTrusting, parsePdfsig, tool } from "./support/validators";
 

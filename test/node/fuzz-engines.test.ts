@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCadesDetachedSignature } from "../../src/cms/cades";
-import { pemBody, testIdentity, type TestIdentity } from "../../src/cms/test-fixtures";
+import { pemBody, testIdentity, type TestIdentity } from "../support/signing-identities";
 import { SignetError } from "../../src/errors";
 import { concatBytes } from "../../src/util/bytes";
 import { DocxTemplate } from "../../src/docx/template";

@@ -24,7 +24,7 @@ import {
   DEFAULT_STYLES,
   style,
 } from "../support/docx-builder";
-import { makePng } from "../../src/docx/testing";
+import { makePng } from "../support/docx-templates";
 import { unzipSync, strFromU8 } from "fflate";
 import {
   convertWithLibreOffice,

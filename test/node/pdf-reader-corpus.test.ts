@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PdfEncrypted, PdfUnparseable, SignetError } from "../../src/errors";
 import { PdfReader } from "../../src/pdf/reader";
-import { PdfAssembler, type XrefRow } from "../../src/pdf/reader/testing";
+import { PdfAssembler, type XrefRow } from "../support/pdf-assembler";
 
 /**
  * The reader against real files (../shared/corpus, never copied into the repo):

@@ -21,8 +21,8 @@ import { layoutParagraph } from "../../src/render/layout/inline/paragraph";
 import { layoutContext } from "../../src/render/layout/index";
 import type { LayoutContext, PaintItem } from "../../src/render/layout/types";
 import type { DocumentModel, Paragraph, ParagraphStyle, RunStyle } from "../../src/render/model/types";
-import { paragraphStyle, runStyle } from "../../src/render/model/testing";
-import { makePng } from "../../src/docx/testing";
+import { paragraphStyle, runStyle } from "../support/render-styles";
+import { makePng } from "../support/docx-templates";
 
 const run = promisify(execFile);
 const PNG_1X1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));

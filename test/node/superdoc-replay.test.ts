@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pkg from "../../package.json";
-import * as T from "../../src/docx/testing";
+import * as T from "../support/docx-templates";
 import { devSecrets, startService, type RunningService } from "./support/service";
 import { nssDbTrusting, parsePdfsig, tool } from "./support/validators";
 

@@ -17,7 +17,7 @@ import { SignetError } from "../../src/errors";
 import { PdfReader } from "../../src/pdf/reader";
 import { inspectForSigning } from "../../src/pdf/sign/inspect";
 import type { VerifyReport } from "../../src/pdf/verify/status";
-import { makeSigner, signForTest, type TestSigner } from "../../src/pdf/verify/testing";
+import { makeSigner, signForTest, type TestSigner } from "../support/signed-pdfs";
 import { verifyPdf } from "../../src/pdf/verify/verify-pdf";
 
 const DATA = new URL("../data/attacks/", import.meta.url).pathname;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { deflateSync, unzipSync } from "fflate";
 import { PDFDict, PDFDocument, PDFName } from "pdf-lib";
 import { DocxTemplate } from "../../src/docx/template";
-import * as T from "../../src/docx/testing";
+import * as T from "../support/docx-templates";
 import * as B from "../support/docx-builder";
 import { linkedTemplate } from "../support/linked-template";
 import { readZipDirectory } from "../../src/docx/zip";

@@ -6,7 +6,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DocxPackage } from "../../src/docx/package";
-import * as T from "../../src/docx/testing";
+import * as T from "../support/docx-templates";
 import { readZipDirectory } from "../../src/docx/zip";
 import { PdfReader } from "../../src/pdf/reader";
 import { linkedTemplate } from "../support/linked-template";

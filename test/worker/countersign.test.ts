@@ -14,7 +14,7 @@ import { PdfReader } from "../../src/pdf/reader";
 import { serializePdfValue } from "../../src/pdf/serialize";
 import { appearanceFiles, fileSpecName } from "../../src/pdf/sign/inspect";
 import { findSignatureFields } from "../../src/pdf/verify/fields";
-import { basePdf, makeSigner, signForTest, type TestSigner } from "../../src/pdf/verify/testing";
+import { basePdf, makeSigner, signForTest, type TestSigner } from "../support/signed-pdfs";
 import { auditTrail, b64, corpusPdf, fromDataUri, latin1, post, problem, signer, signRequest } from "./helpers";
 
 const ALLOWED = ["none", "signatures", "form_filling"];

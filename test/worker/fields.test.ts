@@ -1,6 +1,6 @@
 /** POST /v1/fields: a template's fields as the template builder sees them, in document order. */
 import { describe, expect, it } from "vitest";
-import * as T from "../../src/docx/testing";
+import * as T from "../support/docx-templates";
 import { b64, post, problem } from "./helpers";
 
 const template = () =>

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import * as T from "../../src/docx/testing";
+import * as T from "../support/docx-templates";
 import { docxXmlMutation, docxZipMutation, fuzzParams, mutateDocxPart, pdfMutation } from "../support/fuzz-mutations";
 import { auditTrail, b64, BASE, corpusPdf, fromDataUri, post, signer, signRequest } from "./helpers";
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { unzipSync, zipSync } from "fflate";
 import { PDFDocument, PDFName, PDFRawStream } from "pdf-lib";
-import { makePng } from "../../src/docx/testing";
+import { makePng } from "../support/docx-templates";
 import { LIMITS } from "../../src/limits";
 import { checkPngData, readPngHeader } from "../../src/render/paint/png-data";
 import { buildDocx, inlineImage, p } from "../support/docx-builder";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import * as T from "../../src/docx/testing";
+import * as T from "../support/docx-templates";
 import { createApp } from "../../src/http/app";
 import { BASE, auditTrail, b64, corpusPdf, problem, signer } from "./helpers";
 

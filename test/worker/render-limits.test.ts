@@ -8,7 +8,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { PDFDocument } from "pdf-lib";
-import * as T from "../../src/docx/testing";
+import * as T from "../support/docx-templates";
 import { LIMITS } from "../../src/limits";
 import { buildDocx, p, pageBreak, sectPr } from "../support/docx-builder";
 import { b64, fromDataUri, post, problem, signRequest } from "./helpers";

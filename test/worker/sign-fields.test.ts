@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { isArray, isDict, PdfStream, type PdfDict, type PdfRef } from "../../src/pdf/model";
 import { PdfReader } from "../../src/pdf/reader";
 import { inspectForSigning, textOf } from "../../src/pdf/sign/inspect";
-import { appendUpdate, basePdf, makeSigner, signForTest } from "../../src/pdf/verify/testing";
-import { makePng } from "../../src/docx/testing";
+import { appendUpdate, basePdf, makeSigner, signForTest } from "../support/signed-pdfs";
+import { makePng } from "../support/docx-templates";
 import { drawnSignaturePng, pngDataUri } from "../support/signature-png";
 import { auditTrail, b64, corpusPdf, fromDataUri, post, problem, signer, signRequest } from "./helpers";
 

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/limits";
 import type { PdfRef } from "../../src/pdf/model";
 import { PdfReader } from "../../src/pdf/reader";
-import { PdfAssembler } from "../../src/pdf/reader/testing";
+import { PdfAssembler } from "../support/pdf-assembler";
 import { toHex } from "../../src/util/bytes";
-import { basePdf, makeSigner, signForTest, type TestSignOptions } from "../../src/pdf/verify/testing";
+import { basePdf, makeSigner, signForTest, type TestSignOptions } from "../support/signed-pdfs";
 import { auditTrail, b64, corpusPdf, fromDataUri, latin1, post, problem, signer, signRequest } from "./helpers";
 
 const SIMPLE = "pdf20examples__Simple_PDF_2.0_file.pdf";

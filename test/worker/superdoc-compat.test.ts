@@ -5,7 +5,7 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import pkg from "../../package.json";
-import * as T from "../../src/docx/testing";
+import * as T from "../support/docx-templates";
 import { indexOfBytes } from "../../src/pdf/reader/search";
 import { auditTrail, b64, BASE, corpusPdf, fromDataUri, post, signer } from "./helpers";
 

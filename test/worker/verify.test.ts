@@ -4,8 +4,8 @@ import { createApp } from "../../src/http/app";
 import { PdfRef, type PdfValue } from "../../src/pdf/model";
 import { serializePdfValue } from "../../src/pdf/serialize";
 import { PdfReader } from "../../src/pdf/reader";
-import { PdfAssembler } from "../../src/pdf/reader/testing";
-import { appendUpdate, basePdf, makeSigner, manySignaturesPdf, signForTest } from "../../src/pdf/verify/testing";
+import { PdfAssembler } from "../support/pdf-assembler";
+import { appendUpdate, basePdf, makeSigner, manySignaturesPdf, signForTest } from "../support/signed-pdfs";
 import { auditTrail, b64, BASE, corpusPdf, fromDataUri, post, problem, signer, signRequest } from "./helpers";
 
 const SIMPLE = "pdf20examples__Simple_PDF_2.0_file.pdf";

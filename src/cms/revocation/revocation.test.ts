@@ -4,7 +4,7 @@ import { OID } from "../oids";
 import { hashBytes } from "../verify/algorithms";
 import { readBitString } from "../verify/ber";
 import { parseCertificate, type ParsedCertificate } from "../verify/certificate";
-import { makeCert, makeKey, name, type TestKey } from "../verify/test-support";
+import { makeCert, makeKey, name, type TestKey } from "../../../test/support/keys-certificates-cms";
 import { CrlError, parseCrl } from "./crl";
 import { OcspError, encodeOcspRequest, parseOcspResponse } from "./ocsp";
 import { REVOCATION_OID, revocationPointers } from "./pointers";

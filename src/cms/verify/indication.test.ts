@@ -3,7 +3,7 @@ import { NO_FINDING, type RevocationFinding } from "../revocation/status";
 import { parseCertificate, type ParsedCertificate } from "./certificate";
 import { type IndicationFacts, etsiIndication } from "./indication";
 import type { CertificateRevocation } from "./revocation";
-import { makeCert, makeKey, name } from "./test-support";
+import { makeCert, makeKey, name } from "../../../test/support/keys-certificates-cms";
 
 const DAY = 86400_000;
 const now = new Date();

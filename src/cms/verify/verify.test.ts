@@ -5,10 +5,10 @@ import { algorithmIdentifier, concatBytes, explicit, nullValue, octetString, oid
 import { OID } from "../oids";
 import { parseCertificatesPem } from "../pem";
 import { signingCertificateV2Attribute } from "../signed-data";
-import { type IdentityKind, testIdentity } from "../test-fixtures";
+import { type IdentityKind, testIdentity } from "../../../test/support/signing-identities";
 import { requestTimestamp, signatureTimestamper } from "../tsa";
 import { type CmsVerification, type DigestName, type VerifyCmsOptions, hashBytes, verifyCmsSignature } from "./index";
-import { type KeyKind, type TestKey, makeCert, makeCms, makeCmsWithoutAttributes, makeKey, name } from "./test-support";
+import { type KeyKind, type TestKey, makeCert, makeCms, makeCmsWithoutAttributes, makeKey, name } from "../../../test/support/keys-certificates-cms";
 
 const content = new TextEncoder().encode("%PDF-1.7\n% the bytes of the signed byte ranges\n".repeat(40));
 const tampered = content.slice();

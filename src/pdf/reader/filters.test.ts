@@ -4,7 +4,7 @@ import { PdfUnparseable } from "../../errors";
 import { PdfDict, PdfName, type PdfValue } from "../model";
 import { Budget, PdfBudgetExceeded } from "./budget";
 import { decodeFilters, filterSteps } from "./filters";
-import { latin1Decode, latin1Encode, pngUpEncode } from "./testing";
+import { latin1Decode, latin1Encode, pngUpEncode } from "../../../test/support/pdf-assembler";
 
 const n = (s: string) => new PdfName(s);
 const parms = (o: Record<string, number>) => new PdfDict(new Map<string, PdfValue>(Object.entries(o)));

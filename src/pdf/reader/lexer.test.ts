@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PdfName, PdfString } from "../model";
 import { Lexer, TK, type Token } from "./lexer";
-import { latin1Decode, latin1Encode } from "./testing";
+import { latin1Decode, latin1Encode } from "../../../test/support/pdf-assembler";
 
 function tokens(src: string): Token[] {
   const lx = new Lexer(latin1Encode(src));

@@ -5,7 +5,7 @@ import { Budget, PdfBudgetExceeded, type PdfLimits } from "./budget";
 import { Lexer } from "./lexer";
 import { Parser, type ParseContext } from "./parser";
 import { asciiBytes, findAll } from "./search";
-import { latin1Decode, latin1Encode } from "./testing";
+import { latin1Decode, latin1Encode } from "../../../test/support/pdf-assembler";
 
 function parser(src: string | Uint8Array, limits?: Partial<PdfLimits>, extra: Partial<ParseContext> = {}) {
   const bytes = typeof src === "string" ? latin1Encode(src) : src;

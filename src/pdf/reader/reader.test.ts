@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PdfEncrypted, PdfUnparseable } from "../../errors";
 import { PdfDict, PdfRef, PdfStream } from "../model";
 import { PdfBudgetExceeded, PdfReader } from "./index";
-import { latin1Decode, PdfAssembler, type XrefRow } from "./testing";
+import { latin1Decode, PdfAssembler, type XrefRow } from "../../../test/support/pdf-assembler";
 
 const FREE0: XrefRow = { num: 0, type: "f", a: 0, b: 65535 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { latin1Bytes } from "../../util/bytes";
-import { appendUpdate, appendXrefOnly, basePdf, concat, latin1 } from "../verify/testing";
+import { appendUpdate, appendXrefOnly, basePdf, concat, latin1 } from "../../../test/support/signed-pdfs";
 import { PdfReader } from "./reader";
 
 /** basePdf(): catalog 1, page tree 2, pages 3 and 4, content streams 5 and 6, font 7, info 8. */

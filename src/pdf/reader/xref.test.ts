@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PdfUnparseable, SignetError } from "../../errors";
 import { PdfDict, PdfName, PdfRef, PdfString } from "../model";
 import { PdfReader } from "./index";
-import { latin1Decode, latin1Encode, PdfAssembler, pngUpEncode, simplePdf, type XrefRow } from "./testing";
+import { latin1Decode, latin1Encode, PdfAssembler, pngUpEncode, simplePdf, type XrefRow } from "../../../test/support/pdf-assembler";
 
 const FREE0: XrefRow = { num: 0, type: "f", a: 0, b: 65535 };
 

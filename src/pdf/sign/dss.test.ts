@@ -4,7 +4,7 @@ import { toHex } from "../../util/bytes";
 import { PdfString, isArray, isDict } from "../model";
 import { PdfReader } from "../reader";
 import { readDss } from "../verify/dss";
-import { basePdf, makeSigner, signForTest } from "../verify/testing";
+import { basePdf, makeSigner, signForTest } from "../../../test/support/signed-pdfs";
 import { verifyPdf } from "../verify/verify-pdf";
 import { appendDssUpdate, vriKey } from "./dss";
 

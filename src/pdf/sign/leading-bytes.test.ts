@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SignetError } from "../../errors";
 import { PdfReader } from "../reader";
-import { PdfAssembler, latin1Decode, type XrefRow } from "../reader/testing";
+import { PdfAssembler, latin1Decode, type XrefRow } from "../../../test/support/pdf-assembler";
 import { withoutLeadingBytes } from "./leading-bytes";
 
 const FREE0: XrefRow = { num: 0, type: "f", a: 0, b: 65535 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type RevocationFetcher, RevocationFetchError } from "../../cms/revocation/fetch";
-import { basePdf, makeSigner, signForTest } from "../verify/testing";
+import { basePdf, makeSigner, signForTest } from "../../../test/support/signed-pdfs";
 import { gatherLongTermData } from "./long-term";
 
 const offline: RevocationFetcher = {

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifyPdf } from "./verify-pdf";
-import { appendUpdate, appendXrefOnly, basePdf, concat, latin1, makeSigner, signForTest, type TestSigner, type TestSigned } from "./testing";
+import { appendUpdate, appendXrefOnly, basePdf, concat, latin1, makeSigner, signForTest, type TestSigner, type TestSigned } from "../../../test/support/signed-pdfs";
 import type { VerifyReport } from "./status";
 
 let ada: TestSigner;

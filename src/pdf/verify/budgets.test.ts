@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { SignetError } from "../../errors";
 import { LIMITS } from "../../limits";
 import type { CmsVerifier } from "./cms";
-import { PdfAssembler } from "../reader/testing";
-import { appendUpdate, basePdf, makeSigner, manySignaturesPdf, signForTest, type TestSigner } from "./testing";
+import { PdfAssembler } from "../../../test/support/pdf-assembler";
+import { appendUpdate, basePdf, makeSigner, manySignaturesPdf, signForTest, type TestSigner } from "../../../test/support/signed-pdfs";
 import { verifyPdf, type VerifyPdfOptions } from "./verify-pdf";
 
 let ada: TestSigner;

@@ -10,7 +10,7 @@ import { PdfEncrypted } from "../../errors";
 import { PdfStream } from "../model";
 import { PdfReader } from "../reader";
 import { aesCbcDecrypt, aesCbcEncryptNoPad, rc4 } from "../reader/crypt";
-import { latin1Encode, PdfAssembler } from "../reader/testing";
+import { latin1Encode, PdfAssembler } from "../../../test/support/pdf-assembler";
 import { verifyPdf } from "./verify-pdf";
 
 const PADDING = Uint8Array.from([

@@ -12,7 +12,7 @@ import { PdfReader } from "../reader";
 import { serializePdfValue } from "../serialize";
 import { inspectForSigning } from "../sign/inspect";
 import type { VerifyReport } from "./status";
-import { appendUpdate, appendXrefOnly, basePdf, concat, latin1, makeSigner, signForTest, type TestSigned, type TestSigner } from "./testing";
+import { appendUpdate, appendXrefOnly, basePdf, concat, latin1, makeSigner, signForTest, type TestSigned, type TestSigner } from "../../../test/support/signed-pdfs";
 import { verifyPdf } from "./verify-pdf";
 
 let ada: TestSigner;

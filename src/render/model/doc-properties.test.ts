@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { strToU8, unzipSync, zipSync } from "fflate";
-import { buildDocx } from "../../docx/testing";
+import { buildDocx } from "../../../test/support/docx-templates";
 import { LIMITS } from "../../limits";
 import { documentPropertyField } from "./doc-properties";
 import { parseDocx } from "./parse-docx";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { strToU8, unzipSync, zipSync } from "fflate";
-import { buildDocx, makePng, para, text } from "../../docx/testing";
+import { buildDocx, makePng, para, text } from "../../../test/support/docx-templates";
 import { parseDocx } from "./parse-docx";
 import type { Block, Inline, Paragraph, Table } from "./types";
 import { SignetError } from "../../errors";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PdfReader } from "../../reader";
-import { appendUpdate, basePdf } from "../testing";
+import { appendUpdate, basePdf } from "../../../../test/support/signed-pdfs";
 import { PageIndexes } from "./page-index";
 
 /** basePdf(): catalog 1, page tree 2 with pages 3 and 4 (contents 5 and 6). */

@@ -12,7 +12,7 @@ import type { FontBook } from "../../fonts/types";
 import type { DocumentModel, Inline, Paragraph, ParagraphStyle, RunStyle } from "../../model/types";
 import { layoutParagraph } from "./paragraph";
 import type { Exclusions, LayoutContext, LineBox, PaintItem, ParagraphLayout } from "../types";
-import { paragraphStyle, runStyle } from "../../model/testing";
+import { paragraphStyle, runStyle } from "../../../../test/support/render-styles";
 import { layoutContext } from "../index";
 import { LimitExceeded } from "../../../errors";
 import { LIMITS } from "../../../limits";

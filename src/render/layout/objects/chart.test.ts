@@ -9,7 +9,7 @@ import { assetFontSource } from "../../fonts/asset-source";
 import { loadFontBook } from "../../fonts/font-book";
 import type { FontBook } from "../../fonts/types";
 import type { Chart, DocumentModel } from "../../model/types";
-import { runStyle } from "../../model/testing";
+import { runStyle } from "../../../../test/support/render-styles";
 import { chartItems, valueScale } from "./chart";
 import type { PaintItem } from "../types";
 

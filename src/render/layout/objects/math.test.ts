@@ -13,7 +13,7 @@ import { LIMITS } from "../../../limits";
 import type { DocumentModel, MathNode } from "../../model/types";
 import { MATH_FAMILY, readMath } from "../../model/math";
 import { parseTree } from "../../model/xml-tree";
-import { runStyle } from "../../model/testing";
+import { runStyle } from "../../../../test/support/render-styles";
 import { layoutMath, type MathBox } from "./math";
 import type { PaintItem } from "../types";
 

@@ -4,8 +4,8 @@
  * the HTTP tests and the LibreOffice tests in Node.
  */
 import { strToU8, unzipSync, zipSync, zlibSync, type Zippable } from "fflate";
-import { crc32 } from "./zip";
-import { escapeAttr, escapeText } from "./xml";
+import { crc32 } from "../../src/docx/zip";
+import { escapeAttr, escapeText } from "../../src/docx/xml";
 
 export const W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
 const NS =

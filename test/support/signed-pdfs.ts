@@ -4,16 +4,16 @@
  * update with keys made in the test (any digest, certification levels, other
  * SubFilters), and writers for the later revisions attacks append.
  */
-import type { DigestName } from "../../cms/verify";
-import { type KeyKind, makeCert, makeCms, makeKey, name, type TestKey } from "../../cms/verify/test-support";
-import { signingCertificateV2Attribute } from "../../cms/signed-data";
-import { latin1Bytes, toHex } from "../../util/bytes";
-import { PdfDict, PdfRef, PdfString, isArray, isRef, type PdfValue } from "../model";
-import { PdfReader } from "../reader";
-import { PdfAssembler, type XrefRow } from "../reader/testing";
-import { serializePdfValue } from "../serialize";
-import { writeIncrementalUpdate, type UpdateObject } from "../writer/incremental";
-import { digestSegments } from "./digest";
+import type { DigestName } from "../../src/cms/verify";
+import { type KeyKind, makeCert, makeCms, makeKey, name, type TestKey } from "./keys-certificates-cms";
+import { signingCertificateV2Attribute } from "../../src/cms/signed-data";
+import { latin1Bytes, toHex } from "../../src/util/bytes";
+import { PdfDict, PdfRef, PdfString, isArray, isRef, type PdfValue } from "../../src/pdf/model";
+import { PdfReader } from "../../src/pdf/reader";
+import { PdfAssembler, type XrefRow } from "./pdf-assembler";
+import { serializePdfValue } from "../../src/pdf/serialize";
+import { writeIncrementalUpdate, type UpdateObject } from "../../src/pdf/writer/incremental";
+import { digestSegments } from "../../src/pdf/verify/digest";
 
 export interface TestSigner {
   key: TestKey;

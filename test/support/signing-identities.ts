@@ -3,7 +3,7 @@
  * the development PKI, and small DER/PEM utilities.
  */
 import { createDevPki, createRootCa, createSigningCertificate } from "../../scripts/lib/pki.mjs";
-import { loadSigningIdentity, type SigningIdentity } from "./signing-identity";
+import { loadSigningIdentity, type SigningIdentity } from "../../src/cms/signing-identity";
 
 export type IdentityKind = "RSA" | "P-256" | "P-384";
 

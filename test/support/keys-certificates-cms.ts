@@ -23,10 +23,10 @@ import {
   tlv,
   toArrayBuffer,
   utf8String,
-} from "../der";
-import { OID } from "../oids";
-import { attribute, ecdsaRawToDer } from "../signed-data";
-import { DIGEST_OID_BY_NAME, type DigestName, hashBytes } from "./algorithms";
+} from "../../src/cms/der";
+import { OID } from "../../src/cms/oids";
+import { attribute, ecdsaRawToDer } from "../../src/cms/signed-data";
+import { DIGEST_OID_BY_NAME, type DigestName, hashBytes } from "../../src/cms/verify/algorithms";
 
 export interface TestKey {
   /** DER SubjectPublicKeyInfo. */

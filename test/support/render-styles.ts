@@ -2,7 +2,7 @@
  * Model values for tests that lay out hand-built paragraphs: Word's defaults (Calibri 12 pt, left
  * aligned, single spacing) with the fields a test cares about overridden.
  */
-import type { ParagraphStyle, RunStyle } from "./types";
+import type { ParagraphStyle, RunStyle } from "../../src/render/model/types";
 
 export const runStyle = (o: Partial<RunStyle> = {}): RunStyle => ({
   font: "Calibri", size: 12, bold: false, italic: false, underline: "none", strike: false, doubleStrike: false, color: null, highlight: null,
