@@ -19,7 +19,8 @@ import { scanControls } from "../src/docx/controls";
 import type { TemplateField } from "../src/docx/fields";
 import { readImageInfo } from "../src/docx/images";
 import { DocxTemplate } from "../src/docx/template";
-import { buildDocx, dataUri, makePng, para, text, wordCheckbox, wordDate, wordPicture, wordText } from "../test/support/docx-templates";
+import { templateDocx, para, text, wordCheckbox, wordDate, wordPicture, wordText } from "../test/support/docx-templates";
+import { dataUri, makePng } from "../test/support/png-images";
 import { startService } from "../test/node/support/service";
 import { measure, ms, type Timing } from "./stats";
 
@@ -44,7 +45,7 @@ function contract(kind: "controls" | "tags"): Uint8Array {
   for (let i = 1; i <= 60; i++) body.push(para(text(`${i}. ${CLAUSE}`)));
   body.push(para(text("Accepted: "), slot("accepted", wordCheckbox({ tag: "accepted" }))));
   body.push(para(text("Signature: "), kind === "controls" ? wordPicture({ tag: "signature" }) : text("{signature}")));
-  return buildDocx({ body, header: para(text("Services Agreement")), footer: para(text("Confidential")) });
+  return templateDocx({ body: body.join(""), header: para(text("Services Agreement")), footer: para(text("Confidential")) });
 }
 
 const signaturePng = makePng(300, 100, [10, 10, 60]);

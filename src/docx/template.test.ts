@@ -3,6 +3,7 @@ import { matchesGroup, matchesId, scanControls } from "./controls";
 import type { TemplateField } from "./fields";
 import { DocxTemplate } from "./template";
 import * as T from "../../test/support/docx-templates";
+import { partText } from "../../test/support/docx-builder";
 
 const W = `xmlns:w="${T.W_NS}"`;
 
@@ -11,7 +12,7 @@ function fillXml(template: Uint8Array, fields: TemplateField[], part = "word/doc
   const out = new Uint8Array(segments.reduce((n, s) => n + s.length, 0));
   let at = 0;
   for (const s of segments) (out.set(s, at), (at += s.length));
-  return T.partText(out, part);
+  return partText(out, part);
 }
 
 describe("content-control discovery", () => {
@@ -62,7 +63,7 @@ describe("matching many fields against many controls", () => {
         i % 3 === 0 ? T.wordText({ tag: `t${i % 50}`, id: i }) : i % 3 === 1 ? T.superdocAnnotation({ fieldId: `f${i % 70}`, type: "text", group: `g${i % 7}` }) : T.superdocStructured({ id: i, group: `g${i % 5}` }),
       ),
     ).join("");
-    const template = DocxTemplate.open(T.buildDocx({ body }));
+    const template = DocxTemplate.open(T.templateDocx({ body }));
     const fields: TemplateField[] = [
       ...Array.from({ length: 60 }, (_, k) => ({ id: `t${k}`, type: "text" as const, value: "x" })),
       ...Array.from({ length: 80 }, (_, k) => ({ id: `f${k}`, type: "text" as const, value: "x" })),
@@ -80,7 +81,7 @@ describe("matching many fields against many controls", () => {
 describe("filling", () => {
   it("the last field for a control wins; a control inside a filled control goes with its parent", () => {
     const inner = T.wordText({ tag: "inner" });
-    const template = T.buildDocx({ body: `<w:sdt><w:sdtPr><w:tag w:val="outer"/></w:sdtPr><w:sdtContent>${T.para(inner)}</w:sdtContent></w:sdt>` });
+    const template = T.templateDocx({ body: `<w:sdt><w:sdtPr><w:tag w:val="outer"/></w:sdtPr><w:sdtContent>${T.para(inner)}</w:sdtContent></w:sdt>` });
     const xml = fillXml(template, [
       { id: "outer", type: "text", value: "first" },
       { id: "inner", type: "text", value: "inner value" },
@@ -93,7 +94,7 @@ describe("filling", () => {
 
   it("keeps table structure for row- and cell-level controls", () => {
     const cell = (t: string) => `<w:tc><w:tcPr><w:tcW w:w="100" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>${t}</w:t></w:r></w:p></w:tc>`;
-    const template = T.buildDocx({
+    const template = T.templateDocx({
       body:
         `<w:tbl><w:tblGrid><w:gridCol/><w:gridCol/></w:tblGrid><w:sdt><w:sdtPr><w:tag w:val="row"/></w:sdtPr><w:sdtContent><w:tr>${cell("a")}${cell("b")}</w:tr></w:sdtContent></w:sdt>` +
         `<w:tr><w:sdt><w:sdtPr><w:tag w:val="cell"/></w:sdtPr><w:sdtContent>${cell("c")}</w:sdtContent></w:sdt>${cell("d")}</w:tr></w:tbl><w:p/>`,
@@ -109,10 +110,10 @@ describe("filling", () => {
 
   it("fills an empty or missing sdtContent, and leaves untouched text exactly as it was", () => {
     const keep = `<w:p><w:r><w:t xml:space="preserve">  spaced   text  </w:t></w:r></w:p>`;
-    const template = T.buildDocx({
+    const template = T.templateDocx({
       body: `${keep}<w:p><w:sdt><w:sdtPr><w:tag w:val="e"/></w:sdtPr><w:sdtContent/></w:sdt><w:sdt><w:sdtPr><w:tag w:val="m"/></w:sdtPr></w:sdt></w:p>`,
     });
-    const before = T.partText(template, "word/document.xml");
+    const before = partText(template, "word/document.xml");
     const xml = fillXml(template, [
       { id: "e", type: "text", value: "E" },
       { id: "m", type: "text", value: "M" },
@@ -126,7 +127,7 @@ describe("filling", () => {
   });
 
   it("writes the checkbox symbol in the state's font and drops the data binding", () => {
-    const template = T.buildDocx({
+    const template = T.templateDocx({
       body: T.para(
         `<w:sdt><w:sdtPr><w:tag w:val="cb"/><w:dataBinding w:xpath="/a" w:storeItemID="{X}"/><w14:checkbox><w14:checkedState w14:val="F0FE" w14:font="Wingdings"/><w14:uncheckedState w14:val="F0A8" w14:font="Wingdings"/></w14:checkbox></w:sdtPr><w:sdtContent><w:r><w:t>o</w:t></w:r></w:sdtContent></w:sdt>`,
       ),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { makePng } from "../../test/support/docx-templates";
+
 import { pictureExtent, readImageInfo } from "./images";
 import { formatDate, formatNumber, fullDateValue, parseCheckbox, parseIsoDate, textOfValue } from "./values";
+import { makePng } from "../../test/support/png-images";
 
 describe("dates", () => {
   it("parses ISO dates and keeps a date-time's own wall clock", () => {

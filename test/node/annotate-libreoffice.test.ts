@@ -16,6 +16,7 @@ import type { TemplateField } from "../../src/docx/fields";
 import type { PreparedImage } from "../../src/docx/fill";
 import { readImageInfo } from "../../src/docx/images";
 import * as T from "../support/docx-templates";
+import { base64Bytes, dataUri, makePng } from "../support/png-images";
 
 const run = promisify(execFile);
 const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
@@ -73,7 +74,7 @@ function fill(template: Uint8Array, fields: Record<string, unknown>[]): Uint8Arr
   const images = new Map<number, PreparedImage>();
   typed.forEach((f, i) => {
     if ((f.type === "image" || f.type === "signature") && typeof f.value === "string" && f.value.startsWith("data:")) {
-      const bytes = T.base64Bytes(f.value.slice(f.value.indexOf(",") + 1));
+      const bytes = base64Bytes(f.value.slice(f.value.indexOf(",") + 1));
       images.set(i, { key: f.value, bytes, info: readImageInfo(bytes) });
     }
   });
@@ -145,12 +146,12 @@ describe.skipIf(!haveTools)("LibreOffice opens every annotate output", () => {
       { id: "client_name", type: "text", value: "Grace Hopper" },
       { group: "party", type: "text", value: "Navy Yard" },
       { id: "items", type: "table", value: [["Compiler", "1", "0.00"]] },
-      { id: "sig", type: "signature", value: T.dataUri(T.makePng(300, 100, [0, 0, 0])), options: { bottomLabel: { text: "Drawn signature" } } },
+      { id: "sig", type: "signature", value: dataUri(makePng(300, 100, [0, 0, 0])), options: { bottomLabel: { text: "Drawn signature" } } },
     ]);
     const plain = fill(template(), [{ id: "client_name", type: "text", value: "Unstyled", options: { keepTextNodeStyles: false } }]);
     // A SuperDoc e-sign flow: template-builder fields (numeric ids, a group) and typed + drawn signatures.
     const esign = fill(
-      T.buildDocx({
+      T.templateDocx({
         body: [
           T.para(T.text("Buyer: "), T.superdocStructured({ id: 1324567890, alias: "Buyer", group: "buyer" })),
           T.para(T.text("Buyer again: "), T.superdocStructured({ id: 1324567891, alias: "Buyer", group: "buyer" })),
@@ -163,7 +164,7 @@ describe.skipIf(!haveTools)("LibreOffice opens every annotate output", () => {
       [
         { group: "buyer", type: "text", value: "Jane Buyer" },
         { id: "sig-typed", type: "signature", value: "Jane Buyer", options: { bottomLabel: { text: "Signed by Jane" } } },
-        { id: "sig-drawn", type: "signature", value: T.dataUri(T.makePng(400, 120, [10, 10, 10])), options: { dimensions: { width: 200 } } },
+        { id: "sig-drawn", type: "signature", value: dataUri(makePng(400, 120, [10, 10, 10])), options: { dimensions: { width: 200 } } },
         { id: "77", type: "text", value: "Terms accepted" },
         { id: "hdr-field", type: "text", value: "Header value" },
       ],

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as T from "../support/docx-templates";
+import { dataUri, makePng } from "../support/png-images";
 import { devSecrets, startService, type RunningService } from "./support/service";
 import { nssDbTrusting, parsePdfsig, tool } from "./support/validators";
 
@@ -45,7 +46,7 @@ async function pdftotext(pdf: Uint8Array, name: string, page?: number): Promise<
 
 /** A template as SuperDoc's template builder leaves it: structured fields with numeric ids and groups, field annotations for signatures and checkboxes. */
 function superdocTemplate(): Uint8Array {
-  return T.buildDocx({
+  return T.templateDocx({
     body: [
       T.para(T.text("Mutual Non-Disclosure Agreement")),
       T.para(T.text("This agreement is made between Acme Corp and "), T.superdocStructured({ id: 1834567001, alias: "Party name", group: "party" }), T.text(".")),
@@ -76,7 +77,7 @@ function auditTrail(): Record<string, unknown>[] {
 describe("SuperDoc e-sign flow end to end", () => {
   it("annotate to PDF, sign with the audit trail and certificate page, verify", async () => {
     const template = superdocTemplate();
-    const drawn = T.dataUri(T.makePng(400, 120, [20, 20, 80]));
+    const drawn = dataUri(makePng(400, 120, [20, 20, 80]));
 
     // 1. Annotate: the backend example sends the document and the signer's fields.
     const annotated = await post("/v1/annotate?to=pdf", {

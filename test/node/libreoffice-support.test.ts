@@ -24,8 +24,9 @@ import {
   DEFAULT_STYLES,
   style,
 } from "../support/docx-builder";
-import { makePng } from "../support/docx-templates";
+
 import { unzipSync, strFromU8 } from "fflate";
+import { makePng } from "../support/png-images";
 import {
   convertWithLibreOffice,
   fontMatches,

@@ -22,7 +22,8 @@ import { layoutContext } from "../../src/render/layout/index";
 import type { LayoutContext, PaintItem } from "../../src/render/layout/types";
 import type { DocumentModel, Paragraph, ParagraphStyle, RunStyle } from "../../src/render/model/types";
 import { paragraphStyle, runStyle } from "../support/render-styles";
-import { makePng } from "../support/docx-templates";
+import { makePng } from "../support/png-images";
+
 
 const run = promisify(execFile);
 const PNG_1X1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));

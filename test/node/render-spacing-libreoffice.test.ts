@@ -7,8 +7,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
-import { makePng } from "../support/docx-templates";
+
 import { convertWithLibreOffice, libreOfficeAvailable, pdfFonts, wordBoxes, type PageWords } from "./support/libreoffice";
+import { makePng } from "../support/png-images";
 
 const have = await libreOfficeAvailable();
 const auto = { spacing: { before: 100, after: 100, beforeAutospacing: true, afterAutospacing: true } };

@@ -21,7 +21,8 @@ import { renderDocxToPdf } from "../../src/render/index";
 import { layoutContext } from "../../src/render/layout/index";
 import type { FlowCursor, LayoutContext, PaintItem } from "../../src/render/layout/types";
 import type { FontBook } from "../../src/render/fonts/types";
-import { makePng } from "../support/docx-templates";
+import { makePng } from "../support/png-images";
+
 
 /** How far (pt) our word may be from LibreOffice's; both use the same font metrics and widths. */
 const TOLERANCE = 1;

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pkg from "../../package.json";
 import * as T from "../support/docx-templates";
+import { partText } from "../support/docx-builder";
 import { devSecrets, startService, type RunningService } from "./support/service";
 import { nssDbTrusting, parsePdfsig, tool } from "./support/validators";
 
@@ -39,7 +40,7 @@ const auth = () => ({ Authorization: `Bearer ${svc.apiKey}` });
 const base64Of = (dataUri: string) => dataUri.slice(dataUri.indexOf(",") + 1);
 
 const template = () =>
-  T.buildDocx({
+  T.templateDocx({
     body: [
       T.para(T.text("Consulting agreement with "), T.wordText({ tag: "customer_name", placeholder: true }), T.text(".")),
       T.para(T.text("Start date: "), T.wordDate({ tag: "start_date", format: "MMMM d, yyyy" })),
@@ -80,7 +81,7 @@ describe("a SuperDoc client against Signet", () => {
     expect(docxRes.status).toBe(200);
     expect(docxRes.headers.get("content-type")).toBe(DOCX_TYPE);
     const docx = new Uint8Array(await docxRes.arrayBuffer());
-    expect(T.partText(docx, "word/document.xml")).toContain("EUR 120.00");
+    expect(partText(docx, "word/document.xml")).toContain("EUR 120.00");
   });
 
   it("annotate with a bare base64 document (the backend guide), then sign the result, then verify it", async () => {

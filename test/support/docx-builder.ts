@@ -1,7 +1,9 @@
 /**
  * Test support: builds small, valid DOCX packages from WordprocessingML snippets, with Word-like
- * defaults (Calibri 11 pt, 8 pt after, 259/240 auto line spacing, US Letter, 1" margins).
- * Runs in workerd and Node (only fflate). Used by renderer tests, the fidelity harness and benchmarks.
+ * defaults (Calibri 11 pt, 8 pt after, 259/240 auto line spacing, US Letter, 1" margins), and reads
+ * their parts back. Runs in workerd and Node (only fflate). The one DOCX builder of the tests:
+ * renderer tests, the fidelity harness and benchmarks use it directly, and the content-control
+ * templates of test/support/docx-templates.ts are made with it.
  *
  * Lengths in `sectPr`, `p` (indents, spacing) and `table` are twips (1/20 pt) as in the XML, except
  * where a name says otherwise (`sizePt`); `pt(n)` converts.
@@ -11,19 +13,21 @@
  *     headers: { rIdH1: p(["Page ", field("PAGE")]) },
  *   });
  */
-import { strToU8, zipSync, type Zippable } from "fflate";
+import { strToU8, unzipSync, zipSync, type Zippable } from "fflate";
 
 const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
 const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const REL_BASE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/";
-/** Namespaces declared on every part's root, so snippets may use w:, r:, wp:, a:, pic:, w14:. */
+/** Namespaces declared on every part's root, so snippets may use w:, r:, wp:, wpc:, a:, pic:, w14:, w15:. */
 const NS =
   `xmlns:w="${W}" xmlns:r="${R}" ` +
+  `xmlns:wpc="http://schemas.microsoft.com/office/word/2010/wordprocessingCanvas" ` +
   `xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" ` +
   `xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" ` +
   `xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture" ` +
   `xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" ` +
-  `xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml" mc:Ignorable="w14"`;
+  `xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml" ` +
+  `xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml" mc:Ignorable="w14 w15"`;
 const XML_DECL = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n`;
 
 export interface Relationship {
@@ -35,8 +39,15 @@ export interface Relationship {
 }
 
 export interface DocxParts {
-  /** Inner XML of w:body. A default `sectPr()` (Letter, 1" margins) is appended unless it ends with one. */
+  /**
+   * Inner XML of w:body. A default `sectPr()` (Letter, 1" margins, referencing `header` and `footer`)
+   * is appended unless it ends with one.
+   */
   body: string;
+  /** Inner XML of the one default header (word/header1.xml), referenced by the appended sectPr. */
+  header?: string;
+  /** Inner XML of the one default footer (word/footer1.xml), referenced by the appended sectPr. */
+  footer?: string;
   /** Inner XML of w:styles. Default: `DEFAULT_STYLES`; to add styles write `DEFAULT_STYLES + style(...)`. */
   styles?: string;
   /** Inner XML of w:numbering (abstractNum elements, then num elements); see `numbering()`. */
@@ -53,8 +64,11 @@ export interface DocxParts {
   endnotes?: string;
   /** Extra relationships of document.xml (hyperlinks, ...). */
   rels?: Relationship[];
-  /** Images by relationship id → bytes (PNG, JPEG or GIF, sniffed); stored as word/media/<id>.<ext>. */
-  media?: Record<string, Uint8Array>;
+  /**
+   * Images by relationship id → bytes (PNG, JPEG or GIF, sniffed), stored as word/media/<id>.<ext>,
+   * or → `{ bytes, name }` stored as word/media/<name>.
+   */
+  media?: Record<string, Uint8Array | { bytes: Uint8Array; name: string }>;
   /** docProps/core.xml dc:title. */
   title?: string;
   /**
@@ -64,6 +78,8 @@ export interface DocxParts {
   embeddedFonts?: EmbeddedFontPart[];
   /** Extra or replacing package entries (path → text or bytes), for malformed-package tests. */
   extra?: Record<string, string | Uint8Array>;
+  /** Entries to leave out (to test missing parts). */
+  omit?: string[];
 }
 
 export interface EmbeddedFontPart {
@@ -526,6 +542,8 @@ function imageKind(bytes: Uint8Array): { ext: string; type: string } {
 // Package
 
 const CT = "application/vnd.openxmlformats-officedocument.wordprocessingml";
+const DEFAULT_HEADER_ID = "rIdHeader";
+const DEFAULT_FOOTER_ID = "rIdFooter";
 
 export function buildDocx(parts: DocxParts): Uint8Array {
   const files: Record<string, string | Uint8Array> = {};
@@ -543,8 +561,15 @@ export function buildDocx(parts: DocxParts): Uint8Array {
   ];
   const defaults = new Map<string, string>();
 
+  const headers = { ...parts.headers, ...(parts.header !== undefined ? { [DEFAULT_HEADER_ID]: parts.header } : {}) };
+  const footers = { ...parts.footers, ...(parts.footer !== undefined ? { [DEFAULT_FOOTER_ID]: parts.footer } : {}) };
   let body = parts.body;
-  if (!/<\/w:sectPr>\s*$/.test(body)) body += sectPr();
+  if (!/<\/w:sectPr>\s*$/.test(body)) {
+    body += sectPr({
+      headers: parts.header !== undefined ? { default: DEFAULT_HEADER_ID } : undefined,
+      footers: parts.footer !== undefined ? { default: DEFAULT_FOOTER_ID } : undefined,
+    });
+  }
   files["word/document.xml"] = `${XML_DECL}<w:document ${NS}><w:body>${body}</w:body></w:document>`;
   files["word/styles.xml"] = `${XML_DECL}<w:styles ${NS}>${parts.styles ?? DEFAULT_STYLES}</w:styles>`;
   files["word/settings.xml"] = `${XML_DECL}<w:settings ${NS}>${parts.settings ?? DEFAULT_SETTINGS}</w:settings>`;
@@ -578,9 +603,9 @@ export function buildDocx(parts: DocxParts): Uint8Array {
     overrides.push(["/word/endnotes.xml", `${CT}.endnotes+xml`]);
     rels.push({ id: "rIdEndnotes", type: "endnotes", target: "endnotes.xml" });
   }
-  let n = 0;
-  for (const [kind, map] of [["header", parts.headers], ["footer", parts.footers]] as const) {
-    for (const [id, xml] of Object.entries(map ?? {})) {
+  for (const [kind, map] of [["header", headers], ["footer", footers]] as const) {
+    let n = 0;
+    for (const [id, xml] of Object.entries(map)) {
       const name = `${kind}${++n}.xml`;
       const root = kind === "header" ? "w:hdr" : "w:ftr";
       files[`word/${name}`] = `${XML_DECL}<${root} ${NS}>${xml}</${root}>`;
@@ -588,11 +613,13 @@ export function buildDocx(parts: DocxParts): Uint8Array {
       rels.push({ id, type: kind, target: name });
     }
   }
-  for (const [id, bytes] of Object.entries(parts.media ?? {})) {
+  for (const [id, image] of Object.entries(parts.media ?? {})) {
+    const bytes = image instanceof Uint8Array ? image : image.bytes;
     const { ext, type } = imageKind(bytes);
-    files[`word/media/${id}.${ext}`] = bytes;
+    const name = image instanceof Uint8Array ? `${id}.${ext}` : image.name;
+    files[`word/media/${name}`] = bytes;
     defaults.set(ext, type);
-    rels.push({ id, type: "image", target: `media/${id}.${ext}` });
+    rels.push({ id, type: "image", target: `media/${name}` });
   }
   rels.push(...(parts.rels ?? []));
 
@@ -613,15 +640,29 @@ export function buildDocx(parts: DocxParts): Uint8Array {
     overrides.map(([name, type]) => `<Override PartName="${name}" ContentType="${type}"/>`).join("") +
     `</Types>`;
   Object.assign(files, parts.extra ?? {});
+  for (const name of parts.omit ?? []) delete files[name];
 
   // Fixed mtime: the same parts give the same bytes.
   const zippable: Zippable = {};
-  const order = ["[Content_Types].xml", ...Object.keys(files).filter((f) => f !== "[Content_Types].xml")];
+  const order = Object.keys(files).sort((a, b) => Number(b === "[Content_Types].xml") - Number(a === "[Content_Types].xml"));
   for (const name of order) {
     const content = files[name]!;
     zippable[name] = [typeof content === "string" ? strToU8(content) : content, { level: 6, mtime: new Date(2020, 0, 1) }];
   }
   return zipSync(zippable);
+}
+
+/** The text of part `name` of a DOCX package (throws, naming the parts there are, when it is missing). */
+export function partText(docx: Uint8Array, name: string): string {
+  const files = unzipSync(docx);
+  const f = files[name];
+  if (!f) throw new Error(`no part ${name}; have ${Object.keys(files).join(", ")}`);
+  return new TextDecoder().decode(f);
+}
+
+/** The names of a DOCX package's parts. */
+export function partNames(docx: Uint8Array): string[] {
+  return Object.keys(unzipSync(docx));
 }
 
 function relsXml(rels: Relationship[]): string {

@@ -1,91 +1,17 @@
 /**
- * Test support (not used by the service): builds small DOCX templates with Word-style and
- * SuperDoc-style content controls, and reads parts back. Shared by the engine tests in workerd,
- * the HTTP tests and the LibreOffice tests in Node.
+ * Test support (not used by the service): DOCX templates with Word-style and SuperDoc-style content
+ * controls, packaged by test/support/docx-builder.ts, and a sample contract with fields for every
+ * control type. Shared by the engine tests in workerd, the HTTP tests and the LibreOffice tests in Node.
  */
-import { strToU8, unzipSync, zipSync, zlibSync, type Zippable } from "fflate";
-import { crc32 } from "../../src/docx/zip";
 import { escapeAttr, escapeText } from "../../src/docx/xml";
+import { buildDocx, type DocxParts } from "./docx-builder";
+import { base64Bytes, dataUri, makePng, PNG_1X1 } from "./png-images";
 
 export const W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
-const NS =
-  `xmlns:wpc="http://schemas.microsoft.com/office/word/2010/wordprocessingCanvas" ` +
-  `xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" ` +
-  `xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" ` +
-  `xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" ` +
-  `xmlns:w="${W_NS}" xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml" ` +
-  `xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml" mc:Ignorable="w14 w15"`;
 
-const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
-
-export interface TemplateParts {
-  /** Body content (between <w:body> and the final sectPr). */
-  body: string;
-  header?: string;
-  footer?: string;
-  footnotes?: string;
-  /** Extra or replacement entries (name → text or bytes). */
-  extra?: Record<string, string | Uint8Array>;
-  /** Entries to leave out (e.g. to test missing parts). */
-  omit?: string[];
-}
-
-/** A DOCX package from XML snippets. */
-export function buildDocx(t: TemplateParts): Uint8Array {
-  const hasHeader = t.header !== undefined;
-  const hasFooter = t.footer !== undefined;
-  const files: Record<string, string | Uint8Array> = {
-    "[Content_Types].xml":
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
-      `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
-      `<Default Extension="xml" ContentType="application/xml"/>` +
-      `<Default Extension="png" ContentType="image/png"/>` +
-      `<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>` +
-      (hasHeader ? `<Override PartName="/word/header1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/>` : "") +
-      (hasFooter ? `<Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/>` : "") +
-      `</Types>`,
-    "_rels/.rels":
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-      `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>` +
-      `</Relationships>`,
-    "word/_rels/document.xml.rels":
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-      (hasHeader ? `<Relationship Id="rId7" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/>` : "") +
-      (hasFooter ? `<Relationship Id="rId8" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" Target="footer1.xml"/>` : "") +
-      `<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="media/placeholder.png"/>` +
-      `</Relationships>`,
-    "word/media/placeholder.png": base64Bytes(PNG_1X1),
-    "word/document.xml":
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document ${NS}><w:body>${t.body}` +
-      `<w:sectPr>${hasHeader ? `<w:headerReference w:type="default" r:id="rId7"/>` : ""}${hasFooter ? `<w:footerReference w:type="default" r:id="rId8"/>` : ""}` +
-      `<w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr>` +
-      `</w:body></w:document>`,
-  };
-  if (hasHeader) files["word/header1.xml"] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:hdr ${NS}>${t.header}</w:hdr>`;
-  if (hasFooter) files["word/footer1.xml"] = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:ftr ${NS}>${t.footer}</w:ftr>`;
-  Object.assign(files, t.extra ?? {});
-  for (const o of t.omit ?? []) delete files[o];
-  const zippable: Zippable = {};
-  for (const [name, content] of Object.entries(files)) zippable[name] = [typeof content === "string" ? strToU8(content) : content, { level: 6, mtime: new Date(2020, 0, 1) }];
-  return zipSync(zippable);
-}
-
-export function base64Bytes(b64: string): Uint8Array {
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-export function partText(docx: Uint8Array, name: string): string {
-  const files = unzipSync(docx);
-  const f = files[name];
-  if (!f) throw new Error(`no part ${name}; have ${Object.keys(files).join(", ")}`);
-  return new TextDecoder().decode(f);
-}
-
-export function partNames(docx: Uint8Array): string[] {
-  return Object.keys(unzipSync(docx));
+/** A template package: `buildDocx` with the 1×1 placeholder image wordPicture's controls show (rId9). */
+export function templateDocx(t: Omit<DocxParts, "media">): Uint8Array {
+  return buildDocx({ ...t, media: { rId9: { bytes: base64Bytes(PNG_1X1), name: "placeholder.png" } } });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,49 +128,6 @@ export const tableWith = (cells: string[]) =>
     .map((c) => `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/></w:tcPr>${c}</w:tc>`)
     .join("")}</w:tr></w:tbl><w:p/>`;
 
-/** A valid PNG of the given size, one colour (RGB), made here (zlib + CRC). */
-export function makePng(width: number, height: number, rgb: [number, number, number] = [20, 60, 160]): Uint8Array {
-  const row = new Uint8Array(1 + width * 3);
-  for (let x = 0; x < width; x++) row.set(rgb, 1 + x * 3);
-  const raw = new Uint8Array(row.length * height);
-  for (let y = 0; y < height; y++) raw.set(row, y * row.length);
-  return encodePng(width, height, 2, raw);
-}
-
-/** A PNG file of 8-bit samples (colour type 2 RGB, 6 RGBA, ...) from its filtered rows (each row: filter byte, samples). */
-export function encodePng(width: number, height: number, colorType: number, raw: Uint8Array): Uint8Array {
-  const chunk = (type: string, data: Uint8Array) => {
-    const out = new Uint8Array(12 + data.length);
-    const dv = new DataView(out.buffer);
-    dv.setUint32(0, data.length);
-    for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-    out.set(data, 8);
-    dv.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
-    return out;
-  };
-  const ihdr = new Uint8Array(13);
-  const hv = new DataView(ihdr.buffer);
-  hv.setUint32(0, width);
-  hv.setUint32(4, height);
-  ihdr.set([8, colorType, 0, 0, 0], 8);
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlibSync(raw)), chunk("IEND", new Uint8Array(0))];
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  const png = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    png.set(p, at);
-    at += p.length;
-  }
-  return png;
-}
-
-export function dataUri(bytes: Uint8Array, type = "image/png"): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `data:${type};base64,${btoa(s)}`;
-}
-
-export { PNG_1X1 };
 
 // ---------------------------------------------------------------------------------------------
 // A sample contract used by the HTTP, LibreOffice and benchmark runs.
@@ -264,7 +147,7 @@ function contractTemplateBytes(): Uint8Array {
     tableWith([para(text("Signature: "), superdocAnnotation({ fieldId: "sig", type: "signature" })), para(wordPicture({ tag: "logo" }))]),
     para(text("Initials: "), superdocStructured({ id: 55, alias: "Initials" })),
   ].join("");
-  return buildDocx({
+  return templateDocx({
     body,
     header: para(text("Contract for "), superdocStructured({ id: 2001, group: "party" })),
     footer: para(text("Ref "), wordText({ tag: "ref" })),

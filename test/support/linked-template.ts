@@ -4,7 +4,7 @@
  * remote file besides its embedded bytes — with a hyperlink (followed only when clicked) and a
  * text control `client_name`. Every remote target is on attacker.example.
  */
-import { makePng } from "./docx-templates";
+import { makePng } from "./png-images";
 import { buildDocx, DEFAULT_SETTINGS, hyperlink, hyperlinkRel, inlineImage, p, r } from "./docx-builder";
 
 const RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";

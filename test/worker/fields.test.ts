@@ -4,7 +4,7 @@ import * as T from "../support/docx-templates";
 import { b64, post, problem } from "./helpers";
 
 const template = () =>
-  T.buildDocx({
+  T.templateDocx({
     header: T.para(T.text("Ref: "), T.wordText({ tag: "ref", alias: "Reference", id: 11 })),
     body: [
       T.para(T.text("Between Acme and "), T.superdocStructured({ id: 1834567001, alias: "Party name", group: "party" }), T.text(".")),

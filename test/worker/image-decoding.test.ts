@@ -6,12 +6,13 @@
 import { describe, expect, it } from "vitest";
 import { unzipSync, zipSync } from "fflate";
 import { PDFDocument, PDFName, PDFRawStream } from "pdf-lib";
-import { makePng } from "../support/docx-templates";
+
 import { LIMITS } from "../../src/limits";
 import { checkPngData, readPngHeader } from "../../src/render/paint/png-data";
 import { buildDocx, inlineImage, p } from "../support/docx-builder";
 import { inflationBombPng } from "../support/png-bomb";
 import { b64, fromDataUri, post, problem, signRequest } from "./helpers";
+import { makePng } from "../support/png-images";
 
 describe("PNG image data is inflated only as far as its header allows", () => {
   it("stops a 2000 x 2000 grey PNG whose 3 MB of data inflate to 3 GiB after the 4 MB its header holds", () => {

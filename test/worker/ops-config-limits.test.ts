@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import * as T from "../support/docx-templates";
+import { dataUri } from "../support/png-images";
 import { createApp } from "../../src/http/app";
 import { BASE, auditTrail, b64, corpusPdf, problem, signer } from "./helpers";
 
@@ -30,7 +31,7 @@ describe("MAX_* configuration", () => {
   });
 
   it("MAX_IMAGE_BYTES caps an image value of /v1/annotate", async () => {
-    const fields = [{ id: "logo", type: "image", value: T.dataUri(png) }];
+    const fields = [{ id: "logo", type: "image", value: dataUri(png) }];
     const body = { document: { base64: b64(template()) }, fields };
     const refused = await post("/v1/annotate?to=docx", body, { MAX_IMAGE_BYTES: String(png.length - 1) });
     expect(refused.status).toBe(422);

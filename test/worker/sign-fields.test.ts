@@ -7,9 +7,10 @@ import { isArray, isDict, PdfStream, type PdfDict, type PdfRef } from "../../src
 import { PdfReader } from "../../src/pdf/reader";
 import { inspectForSigning, textOf } from "../../src/pdf/sign/inspect";
 import { appendUpdate, basePdf, makeSigner, signForTest } from "../support/signed-pdfs";
-import { makePng } from "../support/docx-templates";
+
 import { drawnSignaturePng, pngDataUri } from "../support/signature-png";
 import { auditTrail, b64, corpusPdf, fromDataUri, post, problem, signer, signRequest } from "./helpers";
+import { makePng } from "../support/png-images";
 
 const DSS_INVISIBLE = "dss__unsignedPDFWithSignatureFieldButInvisible.pdf";
 const ACROFORMS = "pdfbox__form__AcroFormsBasicFields.pdf";

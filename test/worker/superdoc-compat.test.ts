@@ -6,6 +6,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import pkg from "../../package.json";
 import * as T from "../support/docx-templates";
+import { partText } from "../support/docx-builder";
 import { indexOfBytes } from "../../src/pdf/reader/search";
 import { auditTrail, b64, BASE, corpusPdf, fromDataUri, post, signer } from "./helpers";
 
@@ -72,14 +73,14 @@ describe("document as a bare string", () => {
     expect(verified.status).toBe(200);
     expect(((await verified.json()) as any).document.pages).toBe(1);
 
-    const template = T.buildDocx({ body: T.para(T.text("Name: "), T.wordText({ tag: "name" })) });
+    const template = T.templateDocx({ body: T.para(T.text("Name: "), T.wordText({ tag: "name" })) });
     const annotated = await post("/v1/annotate", {
       document: `data:application/vnd.openxmlformats-officedocument.wordprocessingml.document;base64,${b64(template)}`,
       fields: [{ id: "name", type: "text", value: "Ada" }],
     });
     expect(annotated.status).toBe(200);
     const filled = fromDataUri(((await annotated.json()) as any).document.base64);
-    expect(T.partText(filled, "word/document.xml")).toContain(">Ada<");
+    expect(partText(filled, "word/document.xml")).toContain(">Ada<");
 
     const signed = await post("/v1/sign", { document: b64(pdf), signer, auditTrail });
     expect(signed.status).toBe(200);

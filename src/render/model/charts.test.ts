@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { strToU8, unzipSync, zipSync } from "fflate";
-import { buildDocx } from "../../../test/support/docx-templates";
+import { templateDocx } from "../../../test/support/docx-templates";
 import { LIMITS } from "../../limits";
 import { parseDocx } from "./parse-docx";
 import type { Chart, Inline, Paragraph } from "./types";
@@ -19,7 +19,7 @@ const DRAWING =
 
 /** A document whose only paragraph holds a chart drawing pointing at `chartXml` (omitted: the part is missing). */
 function withChart(chartXml: string | undefined): Uint8Array {
-  const base = unzipSync(buildDocx({ body: `<w:p>${DRAWING}</w:p>` }));
+  const base = unzipSync(templateDocx({ body: `<w:p>${DRAWING}</w:p>` }));
   const rels = new TextDecoder().decode(base["word/_rels/document.xml.rels"]!);
   base["word/_rels/document.xml.rels"] = strToU8(rels.replace("</Relationships>", `<Relationship Id="rIdChart" Type="${REL}/chart" Target="charts/chart1.xml"/></Relationships>`));
   if (chartXml !== undefined) base["word/charts/chart1.xml"] = strToU8(chartXml);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { strToU8, unzipSync, zipSync } from "fflate";
-import { buildDocx } from "../../../test/support/docx-templates";
+import { templateDocx } from "../../../test/support/docx-templates";
 import { LIMITS } from "../../limits";
 import { documentPropertyField } from "./doc-properties";
 import { parseDocx } from "./parse-docx";
@@ -42,7 +42,7 @@ const field = (instr: string, cached: string) =>
 
 /** A package whose docProps parts are found by their usual names (no package relationships). */
 function withProps(body: string, core: string, custom = ""): Uint8Array {
-  const files = unzipSync(buildDocx({ body }));
+  const files = unzipSync(templateDocx({ body }));
   files["docProps/core.xml"] = strToU8(`<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/">${core}</cp:coreProperties>`);
   if (custom) files["docProps/custom.xml"] = strToU8(`<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">${custom}</Properties>`);
   return zipSync(files);

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { strToU8, unzipSync, zipSync } from "fflate";
-import { buildDocx, makePng, para, text } from "../../../test/support/docx-templates";
+import { templateDocx, para, text } from "../../../test/support/docx-templates";
+import { makePng } from "../../../test/support/png-images";
 import { parseDocx } from "./parse-docx";
 import type { Block, Inline, Paragraph, Table } from "./types";
 import { SignetError } from "../../errors";
@@ -14,7 +15,7 @@ const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships
 
 /** A package with extra main-part relationships (styles, numbering, theme ...) added to buildDocx's. */
 function docx(body: string, parts: Record<string, string | Uint8Array> = {}, rels: { id: string; type: string; target: string; external?: boolean }[] = []): Uint8Array {
-  const base = unzipSync(buildDocx({ body }));
+  const base = unzipSync(templateDocx({ body }));
   const relXml = new TextDecoder().decode(base["word/_rels/document.xml.rels"]!);
   const known: Record<string, string> = { "word/styles.xml": "styles", "word/numbering.xml": "numbering", "word/theme/theme1.xml": "theme", "word/settings.xml": "settings", "word/footnotes.xml": "footnotes", "word/endnotes.xml": "endnotes", "word/fontTable.xml": "fontTable" };
   const all = [...rels];
