@@ -15,12 +15,12 @@
  */
 import { unzipSync, zipSync } from "fflate";
 import { LIMITS } from "../src/limits";
-import { makePng } from "../test/support/docx-templates";
 import { renderDocxToPdf } from "../src/render";
 import { nodeFontSource } from "../scripts/lib/node-font-source";
 import { buildDocx, inlineImage, p, pageBreak, r, sectPr, table } from "../test/support/docx-builder";
 import { inflationBombPng } from "../test/support/png-bomb";
 import { startService } from "../test/node/support/service";
+import { makePng } from "../test/support/png-images";
 
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const fonts = nodeFontSource();
