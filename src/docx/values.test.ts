@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-
 import { pictureExtent, readImageInfo } from "./images";
 import { formatDate, formatNumber, fullDateValue, parseCheckbox, parseIsoDate, textOfValue } from "./values";
 import { makePng } from "../../test/support/png-images";

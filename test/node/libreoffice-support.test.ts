@@ -24,7 +24,6 @@ import {
   DEFAULT_STYLES,
   style,
 } from "../support/docx-builder";
-
 import { unzipSync, strFromU8 } from "fflate";
 import { makePng } from "../support/png-images";
 import {

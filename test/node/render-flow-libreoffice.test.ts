@@ -8,7 +8,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
-
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "./support/libreoffice";
 import { makePng } from "../support/png-images";
 

@@ -6,7 +6,6 @@
 import { describe, expect, it } from "vitest";
 import { unzipSync, zipSync } from "fflate";
 import { PDFDocument, PDFName, PDFRawStream } from "pdf-lib";
-
 import { LIMITS } from "../../src/limits";
 import { checkPngData, readPngHeader } from "../../src/render/paint/png-data";
 import { buildDocx, inlineImage, p } from "../support/docx-builder";

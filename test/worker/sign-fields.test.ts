@@ -7,7 +7,6 @@ import { isArray, isDict, PdfStream, type PdfDict, type PdfRef } from "../../src
 import { PdfReader } from "../../src/pdf/reader";
 import { inspectForSigning, textOf } from "../../src/pdf/sign/inspect";
 import { appendUpdate, basePdf, makeSigner, signForTest } from "../support/signed-pdfs";
-
 import { drawnSignaturePng, pngDataUri } from "../support/signature-png";
 import { auditTrail, b64, corpusPdf, fromDataUri, post, problem, signer, signRequest } from "./helpers";
 import { makePng } from "../support/png-images";
