@@ -11,10 +11,13 @@
  * - debugger: no `debugger` statements.
  * - todo-issue: a TODO/FIXME names its issue (`TODO(#12)` or `TODO #12`).
  * - final-newline: every file ends with a newline.
- * - import-cycle (src/render): no modules that import each other in a circle, type-only imports
+ * - import-cycle (all of src/): no modules that import each other in a circle, type-only imports
  *   included (scripts/lib/import-cycles.mjs); reported at the cycle's first module.
  * - doc-link (README.md, docs/*.md): every relative link names a file that exists and, with a
  *   `#fragment`, a heading of that page (scripts/lib/doc-links.mjs).
+ * - layer (src/): each folder imports only the folders below it (scripts/lib/layers.mjs, written
+ *   down in docs/architecture.md): engines import neither http/ nor operations/, nothing in src/
+ *   imports scripts/, and only tests beside modules import test/support/.
  *
  * Comments and string literals are blanked before the code rules run, so prose about
  * `Buffer` or a message mentioning `eval(` does not count; TODOs are looked for in comments.
@@ -24,6 +27,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brokenLinks, docPages } from "./lib/doc-links.mjs";
 import { importCycles } from "./lib/import-cycles.mjs";
+import { layerFindings } from "./lib/layers.mjs";
 import { splitCode } from "./lib/split-code.mjs";
 
 const ROOT = join(fileURLToPath(new URL(".", import.meta.url)), "..");
@@ -32,7 +36,7 @@ const EXTENSIONS = /\.(ts|mts|mjs|js)$/;
 const SKIP_DIRS = new Set(["node_modules", "out", ".generated", "fonts"]);
 const LOGGER = "src/http/middleware/access-log.ts";
 /** Folders whose modules must form no import cycle. */
-const CYCLE_FREE = ["src/render"];
+const CYCLE_FREE = ["src"];
 
 /** Every source file under the linted folders, as paths relative to the repository root. */
 export function sourceFiles(root = ROOT) {
@@ -119,7 +123,7 @@ function main() {
       count++;
     }
   }
-  for (const f of [...cycleFindings(), ...docLinkFindings()]) {
+  for (const f of [...cycleFindings(), ...layerFindings(ROOT), ...docLinkFindings()]) {
     console.log(`${f.file}:${f.line}: ${f.rule}: ${f.message}`);
     count++;
   }

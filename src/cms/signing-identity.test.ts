@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { certificateDer, createRootCa, createSigningCertificate, exportPrivateKeyPem, generateKeyPair } from "../../scripts/lib/pki.mjs";
+import { certificateDer, createRootCa, createSigningCertificate, exportPrivateKeyPem, generateKeyPair } from "../../test/support/signing-identities";
 import { ConfigurationError } from "../errors";
 import { TAG, children, explicit, oid, readDer, sequence, toHex } from "./der";
 import { OID } from "./oids";

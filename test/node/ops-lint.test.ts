@@ -1,9 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { anchors, brokenLinks, slug } from "../../scripts/lib/doc-links.mjs";
 import { findCycles, importCycles, importSpecifiers } from "../../scripts/lib/import-cycles.mjs";
+import { layerFindings, layerViolation } from "../../scripts/lib/layers.mjs";
 import { cycleFindings, lintText } from "../../scripts/lint.mjs";
 
 type Finding = { line: number; rule: string; message: string };
@@ -87,8 +89,41 @@ describe("scripts/lib/import-cycles.mjs", () => {
     }
   });
 
-  it("finds no import cycle under src/render (npm run lint checks the same)", () => {
+  it("finds no import cycle anywhere under src/ (npm run lint checks the same)", () => {
     expect(cycleFindings()).toEqual([]);
+  });
+});
+
+describe("scripts/lib/layers.mjs", () => {
+  it("refuses an engine importing http/ or operations/, src/ importing scripts/ or test/, and allows the layers below", () => {
+    expect(layerViolation("src/pdf/reader/x.ts", "src/http/problem.ts")).toMatch(/src\/pdf may not import src\/http/);
+    expect(layerViolation("src/render/layout/x.ts", "src/operations/sign.ts")).toMatch(/src\/render may not import src\/operations/);
+    expect(layerViolation("src/operations/sign.ts", "src/http/app.ts")).toMatch(/may not import src\/http/);
+    expect(layerViolation("src/cms/x.ts", "scripts/lib/pki.mjs")).toMatch(/nothing from scripts/);
+    expect(layerViolation("src/docx/fill.ts", "test/support/docx-builder.ts")).toMatch(/nothing from test/);
+    expect(layerViolation("src/docx/fill.test.ts", "test/support/docx-builder.ts")).toBeUndefined();
+    expect(layerViolation("src/docx/fill.test.ts", "test/node/x.ts")).toMatch(/test\/support\/ only/);
+    expect(layerViolation("src/util/bytes.ts", "src/pdf/model.ts")).toMatch(/nothing outside itself/);
+    expect(layerViolation("src/http/routes/sign.ts", "src/operations/sign.ts")).toBeUndefined();
+    expect(layerViolation("src/evidence/qr.ts", "src/render/index.ts")).toBeUndefined();
+    expect(layerViolation("src/pdf/x.ts", "src/limits.ts")).toBeUndefined();
+    expect(layerViolation("src/newroom/x.ts", "src/util/bytes.ts")).toMatch(/has no layer/);
+  });
+
+  it("reports a planted violation at its line, and none on the repository (npm run lint checks the same)", () => {
+    const root = mkdtempSync(join(tmpdir(), "layers-"));
+    try {
+      mkdirSync(join(root, "src/pdf"), { recursive: true });
+      mkdirSync(join(root, "src/http"), { recursive: true });
+      writeFileSync(join(root, "src/http/problem.ts"), "export const p = 1;\n");
+      writeFileSync(join(root, "src/pdf/reader.ts"), '// reads\nimport { p } from "../http/problem";\nexport const r = p;\n');
+      expect(layerFindings(root)).toEqual([
+        { file: "src/pdf/reader.ts", line: 2, rule: "layer", message: expect.stringMatching(/^src\/pdf may not import src\/http .*"\.\.\/http\/problem"$/) },
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+    expect(layerFindings(fileURLToPath(new URL("../..", import.meta.url)))).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@
  * Test-only helpers for src/cms tests (not imported by the service): identities made with
  * the development PKI, and small DER/PEM utilities.
  */
-import { createDevPki, createRootCa, createSigningCertificate } from "../../scripts/lib/pki.mjs";
+import { createDevPki } from "../../scripts/lib/pki.mjs";
 import { loadSigningIdentity, type SigningIdentity } from "../../src/cms/signing-identity";
 
 export type IdentityKind = "RSA" | "P-256" | "P-384";
@@ -32,7 +32,8 @@ export function testIdentity(kind: IdentityKind): Promise<TestIdentity> {
   return p;
 }
 
-export { createRootCa, createSigningCertificate };
+/** The development PKI's builders (scripts/lib/pki.mjs), for tests beside modules, which import nothing from scripts/. */
+export { certificateDer, createRootCa, createSigningCertificate, exportPrivateKeyPem, generateKeyPair } from "../../scripts/lib/pki.mjs";
 
 export async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
