@@ -1,14 +1,73 @@
 /**
- * The one error hierarchy of Signet. Engines throw these; `http/errors.ts` maps
- * `code` to an HTTP status and a problem+json body in one place. Engines never
- * know about HTTP.
+ * The one error vocabulary of Signet: every machine code a caller can receive (interface.md), with
+ * the HTTP status it answers with. Errors take an `ErrorCode`, so a code cannot be thrown without a
+ * status; `http/problem.ts` turns them into problem+json through this table only. Engines throw
+ * these errors and never build responses (the status belongs to the code, the way a code's meaning
+ * does).
  */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  invalid_request: 400,
+  invalid_base64: 400,
+  invalid_query: 400,
+  unauthorized: 401,
+  not_found: 404,
+  request_timeout: 408,
+  event_id_conflict: 409,
+  payload_too_large: 413,
+  document_too_large: 413,
+  remote_too_large: 413,
+  zip_limit: 413,
+  convert_limit: 413,
+  unsupported_media_type: 415,
+  unsupported_document_type: 415,
+  audit_trail_missing_submit: 422,
+  pdf_unparseable: 422,
+  pdf_too_complex: 422,
+  pdf_encrypted: 422,
+  document_locked: 422,
+  pdf_leading_bytes: 422,
+  signature_field_not_found: 422,
+  signature_field_signed: 422,
+  signature_field_locked: 422,
+  signature_field_unsupported: 422,
+  seed_value_unsatisfied: 422,
+  appearance_invalid: 422,
+  appearance_not_allowed: 422,
+  docx_invalid: 422,
+  xml_doctype_forbidden: 422,
+  image_invalid: 422,
+  image_too_large: 422,
+  url_forbidden: 422,
+  field_not_found: 422,
+  signature_level_unavailable: 422,
+  render_limit: 422,
+  rate_limited: 429,
+  // nginx's "client closed request": nobody reads this response, but the log line says what happened.
+  client_aborted: 499,
+  fetch_failed: 502,
+  tsa_failed: 502,
+  revocation_unavailable: 502,
+  signer_failed: 502,
+  configuration_error: 503,
+  fetch_timeout: 504,
+  internal_error: 500,
+} as const;
+
+/** A machine code of `ERROR_STATUS`. */
+export type ErrorCode = keyof typeof ERROR_STATUS;
+/** Every code, in the table's order (the OpenAPI document's Problem.code lists them). */
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+/** A status some code answers with. */
+export type ErrorStatus = (typeof ERROR_STATUS)[ErrorCode];
+
+/** The base of Signet's errors. */
 export class SignetError extends Error {
   /** Machine code, e.g. `pdf_unparseable` (see interface.md). */
-  readonly code: string;
+  readonly code: ErrorCode;
   /** Optional structured details that are safe to show a caller. */
   readonly details?: Record<string, unknown>;
-  constructor(code: string, message: string, details?: Record<string, unknown>) {
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
     super(message);
     this.name = new.target.name;
     this.code = code;

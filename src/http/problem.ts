@@ -1,68 +1,18 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { SignetError } from "../errors";
+import { ERROR_STATUS, type ErrorCode, type ErrorStatus, SignetError } from "../errors";
 
 /**
  * The one place where errors become HTTP responses: RFC 9457 problem details
  * (`application/problem+json`) with the machine `code` of interface.md, and beside them
  * what SuperDoc's clients read: `message` (same text as `detail`), `error` (the HTTP reason
  * phrase) and, for field-level errors, `details: [{ field, issue }]`. Never a stack trace.
+ * The status comes from the code, through `ERROR_STATUS` (src/errors.ts) only.
  */
-const STATUS_BY_CODE: Record<string, number> = {
-  invalid_json: 400,
-  invalid_request: 400,
-  invalid_base64: 400,
-  invalid_query: 400,
-  unauthorized: 401,
-  not_found: 404,
-  method_not_allowed: 405,
-  request_timeout: 408,
-  event_id_conflict: 409,
-  payload_too_large: 413,
-  document_too_large: 413,
-  remote_too_large: 413,
-  zip_limit: 413,
-  convert_limit: 413,
-  unsupported_media_type: 415,
-  unsupported_document_type: 415,
-  audit_trail_missing_submit: 422,
-  pdf_unparseable: 422,
-  pdf_too_complex: 422,
-  pdf_encrypted: 422,
-  document_locked: 422,
-  pdf_leading_bytes: 422,
-  signature_field_not_found: 422,
-  signature_field_signed: 422,
-  signature_field_locked: 422,
-  signature_field_unsupported: 422,
-  seed_value_unsatisfied: 422,
-  appearance_invalid: 422,
-  appearance_not_allowed: 422,
-  docx_invalid: 422,
-  xml_doctype_forbidden: 422,
-  image_invalid: 422,
-  image_too_large: 422,
-  url_forbidden: 422,
-  field_not_found: 422,
-  signature_level_unavailable: 422,
-  render_limit: 422,
-  rate_limited: 429,
-  // nginx's "client closed request": nobody reads this response, but the log line says what happened.
-  client_aborted: 499,
-  fetch_failed: 502,
-  tsa_failed: 502,
-  revocation_unavailable: 502,
-  signer_failed: 502,
-  configuration_error: 503,
-  fetch_timeout: 504,
-  internal_error: 500,
-};
-
-const TITLES: Record<number, string> = {
+const TITLES: Record<ErrorStatus, string> = {
   400: "Invalid request",
   401: "Unauthorized",
   404: "Not found",
-  405: "Method not allowed",
   408: "Request timeout",
   409: "Conflict",
   413: "Payload too large",
@@ -77,11 +27,10 @@ const TITLES: Record<number, string> = {
 };
 
 /** HTTP reason phrases (RFC 9110), SuperDoc's `error` field. */
-const REASON_PHRASES: Record<number, string> = {
+const REASON_PHRASES: Record<ErrorStatus, string> = {
   400: "Bad Request",
   401: "Unauthorized",
   404: "Not Found",
-  405: "Method Not Allowed",
   408: "Request Timeout",
   409: "Conflict",
   413: "Payload Too Large",
@@ -100,25 +49,21 @@ export interface ProblemFieldError {
   message: string;
 }
 
-export function statusForCode(code: string): number {
-  return STATUS_BY_CODE[code] ?? 500;
-}
-
 export function problemResponse(
   c: Context,
-  code: string,
+  code: ErrorCode,
   detail: string,
   extra: { errors?: ProblemFieldError[]; headers?: Record<string, string>; status?: number } = {},
 ): Response {
-  const status = extra.status ?? statusForCode(code);
+  const status = extra.status ?? ERROR_STATUS[code];
   const body: Record<string, unknown> = {
     type: `/problems/${code}`,
-    title: TITLES[status] ?? "Error",
+    title: TITLES[status as ErrorStatus] ?? "Error",
     status,
     code,
     detail,
     message: detail,
-    error: REASON_PHRASES[status] ?? "Error",
+    error: REASON_PHRASES[status as ErrorStatus] ?? "Error",
   };
   if (extra.errors?.length) {
     body.errors = extra.errors;

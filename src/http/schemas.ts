@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { ERROR_CODES } from "../errors";
 import { LIMITS, REQUEST_LIMITS } from "../limits";
 import { EXAMPLE_PDF_BASE64 } from "./examples";
 
@@ -206,7 +207,7 @@ export const Problem = z
     type: z.string(),
     title: z.string(),
     status: z.number().int(),
-    code: z.string(),
+    code: z.enum(ERROR_CODES).openapi({ description: "The machine code; each operation's responses name the codes it answers with." }),
     detail: z.string(),
     message: z.string().openapi({ description: "Same text as `detail` (SuperDoc clients read `message`)." }),
     error: z.string().openapi({ description: "The HTTP reason phrase (SuperDoc's error field).", example: "Bad Request" }),

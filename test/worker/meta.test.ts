@@ -1,5 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { ERROR_STATUS } from "../../src/errors";
 
 describe("service metadata", () => {
   it("serves an OpenAPI 3.1 document generated from the request schemas", async () => {
@@ -13,6 +14,19 @@ describe("service metadata", () => {
     expect(schema.required).toEqual(expect.arrayContaining(["document", "signer", "auditTrail"]));
     expect(doc.components.schemas.Signer.additionalProperties).toBe(false);
     expect(Object.keys(sign.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "409", "413", "415", "422"]));
+  });
+
+  it("lists every error code of ERROR_STATUS in the Problem schema, and each 4xx/5xx a route declares has a code with that status", async () => {
+    const doc = (await (await SELF.fetch("https://signet.test/openapi.json")).json()) as any;
+    expect(doc.components.schemas.Problem.properties.code.enum).toEqual(Object.keys(ERROR_STATUS));
+    const statuses = new Set(Object.values(ERROR_STATUS).map(String));
+    for (const [path, methods] of Object.entries<any>(doc.paths)) {
+      for (const op of Object.values<any>(methods)) {
+        for (const status of Object.keys(op.responses ?? {}).filter((s) => Number(s) >= 400)) {
+          expect(statuses.has(status), `${path} declares ${status}, which no code answers with`).toBe(true);
+        }
+      }
+    }
   });
 
   it("serves a human-readable reference page and a health check", async () => {

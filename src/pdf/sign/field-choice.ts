@@ -13,7 +13,7 @@
  * Codes: `signature_field_not_found`, `signature_field_signed`, `signature_field_locked`,
  * `signature_field_unsupported`.
  */
-import { UnprocessableContent } from "../../errors";
+import { type ErrorCode, UnprocessableContent } from "../../errors";
 import { isArray, isRef, type PdfDict, type PdfRef } from "../model";
 import type { PdfReader } from "../reader";
 import { arrayOf, lockCovers, type SignatureFieldInfo, type SigningInspection } from "./inspect";
@@ -31,10 +31,10 @@ export interface FieldChoice {
   warnings: string[];
 }
 
-const unprocessable = (code: string, message: string) => new UnprocessableContent(code, message);
+const unprocessable = (code: ErrorCode, message: string) => new UnprocessableContent(code, message);
 
 /** Why `field` cannot be signed, or null. */
-function refusal(field: SignatureFieldInfo, inspection: SigningInspection): { code: string; why: string } | null {
+function refusal(field: SignatureFieldInfo, inspection: SigningInspection): { code: ErrorCode; why: string } | null {
   if (field.signed) return { code: "signature_field_signed", why: `is already signed` };
   if (inspection.fieldLocks.some((lock) => lockCovers(lock, field.name))) {
     return { code: "signature_field_locked", why: "is locked by an earlier signature (FieldMDP): signing it would invalidate that signature" };
