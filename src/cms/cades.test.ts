@@ -2,12 +2,13 @@ import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { describe, expect, it } from "vitest";
 import { buildCadesDetachedSignature } from "./cades";
-import { TAG, bytesEqual, children, compareBytes, decodeOid, readDer, toArrayBuffer } from "./der";
+import { TAG, children, decodeOid, readDer, toArrayBuffer } from "./der";
 import { OID } from "./oids";
 import { parseCertificatesPem } from "./pem";
 import { ecdsaRawToDer } from "./signed-data";
 import { type IdentityKind, sha256, testIdentity } from "../../test/support/signing-identities";
 import { certificateParts } from "./x509";
+import { bytesEqual, compareBytes } from "../util/bytes";
 
 const document = new TextEncoder().encode("%PDF-1.7\n% bytes standing in for the PDF byte ranges\n".repeat(20));
 

@@ -4,9 +4,7 @@
  * profile asks for (no library defaults such as SHA-1 or NULL parameters sneaking in).
  * Parsing of foreign BER (time-stamp tokens) goes through asn1js/pkijs instead.
  */
-import { concatBytes } from "../util/bytes";
-
-export { concatBytes };
+import { compareBytes, concatBytes } from "../util/bytes";
 
 export const TAG = {
   BOOLEAN: 0x01,
@@ -47,16 +45,6 @@ export function tlv(tag: number, content: Uint8Array | readonly Uint8Array[]): U
 
 export function sequence(...items: Uint8Array[]): Uint8Array {
   return tlv(TAG.SEQUENCE, items);
-}
-
-/** Compares two encodings as DER orders SET OF members (octet by octet, shorter first on a tie). */
-export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const d = a[i]! - b[i]!;
-    if (d !== 0) return d;
-  }
-  return a.length - b.length;
 }
 
 /** A DER SET OF: members sorted by their encodings. */
@@ -251,23 +239,11 @@ export function integerMagnitude(node: DerNode): Uint8Array {
   return node.content.subarray(start);
 }
 
-export function toHex(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += b.toString(16).padStart(2, "0");
-  return s;
-}
-
 export function fromHex(hex: string): Uint8Array {
   if (hex.length % 2 !== 0 || /[^0-9a-f]/i.test(hex)) throw new Error("bad hex");
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return out;
-}
-
-export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** A fresh ArrayBuffer copy (WebCrypto and pkijs want plain ArrayBuffers). */

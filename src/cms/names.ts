@@ -2,7 +2,8 @@
  * Readable X.500 names (RFC 4514 string form: most specific RDN first, e.g.
  * `CN=Jane Doe, O=Example, C=FR`) from the DER of a Name.
  */
-import { DerError, TAG, children, decodeOid, readDer, toHex } from "./der";
+import { DerError, TAG, children, decodeOid, readDer } from "./der";
+import { latin1Text, toHex } from "../util/bytes";
 
 const SHORT_NAMES: Record<string, string> = {
   "2.5.4.3": "CN",
@@ -25,12 +26,6 @@ const SHORT_NAMES: Record<string, string> = {
   "0.9.2342.19200300.100.1.1": "UID",
 };
 
-function latin1(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return s;
-}
-
 /** Decodes an ASN.1 directory string; null for a type we do not read as text. */
 export function decodeDirectoryString(tag: number, content: Uint8Array): string | null {
   switch (tag) {
@@ -40,7 +35,7 @@ export function decodeDirectoryString(tag: number, content: Uint8Array): string 
     case TAG.IA5_STRING:
     case TAG.TELETEX_STRING:
     case 0x1a /* VisibleString */:
-      return latin1(content);
+      return latin1Text(content);
     case TAG.BMP_STRING: {
       let s = "";
       for (let i = 0; i + 1 < content.length; i += 2) s += String.fromCharCode((content[i]! << 8) | content[i + 1]!);

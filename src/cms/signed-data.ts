@@ -4,23 +4,11 @@
  * a KMS key) that decides the digest (SHA-256, or SHA-384 for KMS P-384 keys) and the signature.
  * Used for PAdES signatures (cades.ts) and by the test time-stamp authority.
  */
-import {
-  algorithmIdentifier,
-  concatBytes,
-  explicit,
-  octetString,
-  oid,
-  readDer,
-  sequence,
-  setOf,
-  smallInteger,
-  tlv,
-  toArrayBuffer,
-  unsignedInteger,
-} from "./der";
+import { algorithmIdentifier, explicit, octetString, oid, readDer, sequence, setOf, smallInteger, tlv, toArrayBuffer, unsignedInteger } from "./der";
 import { OID } from "./oids";
 import { DIGEST_LENGTHS, DIGEST_OIDS, type DocumentSigner } from "./signers/signer";
 import { certificateParts } from "./x509";
+import { concatBytes } from "../util/bytes";
 
 /** An Attribute: SEQUENCE { type, SET OF value }. */
 export function attribute(type: string, ...values: Uint8Array[]): Uint8Array {

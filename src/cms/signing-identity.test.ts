@@ -2,11 +2,12 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { certificateDer, createRootCa, createSigningCertificate, exportPrivateKeyPem, generateKeyPair } from "../../test/support/signing-identities";
 import { ConfigurationError } from "../errors";
-import { TAG, children, explicit, oid, readDer, sequence, toHex } from "./der";
+import { TAG, children, explicit, oid, readDer, sequence } from "./der";
 import { OID } from "./oids";
 import { parseCertificatesPem, parsePrivateKeyPem, toPem } from "./pem";
 import { loadSigningIdentity } from "./signing-identity";
 import { sha256, testIdentity } from "../../test/support/signing-identities";
+import { toHex } from "../util/bytes";
 
 async function configError(p: Promise<unknown>): Promise<string> {
   try {

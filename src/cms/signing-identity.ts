@@ -5,13 +5,14 @@
  */
 import * as pkijs from "pkijs";
 import { ConfigurationError } from "../errors";
-import { DerError, bytesEqual, toArrayBuffer, toHex } from "./der";
+import { DerError, toArrayBuffer } from "./der";
 import { formatName } from "./names";
 import { parseCertificatesPem } from "./pem";
 import { connectAwsKmsKey, type AwsKmsSettings } from "./signers/aws-kms";
 import { loadLocalKey, type KeyAlgorithm, type NamedCurve } from "./signers/local-key";
 import type { DocumentSigner } from "./signers/signer";
 import { certificateParts, type CertificateParts } from "./x509";
+import { bytesEqual, toHex } from "../util/bytes";
 
 export type { KeyAlgorithm, NamedCurve } from "./signers/local-key";
 

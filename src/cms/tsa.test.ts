@@ -4,7 +4,7 @@ import * as pkijs from "pkijs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TsaFailed } from "../errors";
 import { buildCadesDetachedSignature } from "./cades";
-import { TAG, children, readDer, toArrayBuffer, toHex } from "./der";
+import { TAG, children, readDer, toArrayBuffer } from "./der";
 import { OID } from "./oids";
 import { parseCertificatesPem } from "./pem";
 import {
@@ -16,6 +16,7 @@ import {
   verifyTimestampTokenSignature,
 } from "./tsa";
 import { sha256, testIdentity } from "../../test/support/signing-identities";
+import { toHex } from "../util/bytes";
 
 const tsaUrl = env.TEST_TSA_URL;
 let tsaRoot: pkijs.Certificate;

@@ -9,21 +9,11 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { TsaFailed } from "../errors";
-import {
-  algorithmIdentifier,
-  booleanValue,
-  bytesEqual,
-  nullValue,
-  octetString,
-  sequence,
-  smallInteger,
-  toArrayBuffer,
-  toHex,
-  unsignedInteger,
-} from "./der";
+import { algorithmIdentifier, booleanValue, nullValue, octetString, sequence, smallInteger, toArrayBuffer, unsignedInteger } from "./der";
 import { readCappedBody, untilAborted } from "../util/capped-body";
 import { formatName } from "./names";
 import { OID } from "./oids";
+import { bytesEqual, toHex } from "../util/bytes";
 
 /** Default deadline for one time-stamp exchange (connect + answer + body). */
 export const TSA_TIMEOUT_MS = 10_000;

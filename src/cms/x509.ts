@@ -4,6 +4,7 @@
  */
 import { DerError, TAG, children, decodeOid, expectTag, readDer } from "./der";
 import { OID } from "./oids";
+import { toHex } from "../util/bytes";
 
 export interface CertificateParts {
   /** The TBSCertificate TLV. */
@@ -55,9 +56,7 @@ export function serialNumberHex(parts: CertificateParts): string {
   const node = readDer(parts.serialNumber);
   let start = 0;
   while (start < node.content.length - 1 && node.content[start] === 0) start++;
-  let s = "";
-  for (const b of node.content.subarray(start)) s += b.toString(16).padStart(2, "0");
-  return s;
+  return toHex(node.content.subarray(start));
 }
 
 export { DerError };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { deflateSync, strToU8, zipSync } from "fflate";
 import { LIMITS } from "../limits";
-import { carryEntry, crc32, InflateBudget, inflateEntry, makeEntry, readZipDirectory, writeZip } from "./zip";
+import { carryEntry, InflateBudget, inflateEntry, makeEntry, readZipDirectory, writeZip } from "./zip";
+import { crc32 } from "../util/crc32";
 
 const join = (segments: Uint8Array[]) => {
   const out = new Uint8Array(segments.reduce((n, s) => n + s.length, 0));

@@ -16,6 +16,7 @@ import { findEndOfCentralDirectory, readCentralRecord, u16, u32, u64 } from "../
 import { Inflate, deflateSync } from "fflate";
 import { LimitExceeded, UnprocessableContent } from "../errors";
 import { LIMITS } from "../limits";
+import { crc32 } from "../util/crc32";
 
 export interface ZipEntry {
   name: string;
@@ -207,25 +208,6 @@ export function inflateEntry(b: Uint8Array, e: ZipEntry, budget: InflateBudget, 
   }
   if (crc32(out) !== e.crc32) throw invalid(`The part ${e.name} fails its CRC check.`);
   return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// CRC-32 (IEEE), table driven.
-
-const CRC_TABLE = (() => {
-  const t = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    t[n] = c >>> 0;
-  }
-  return t;
-})();
-
-export function crc32(data: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < data.length; i++) c = CRC_TABLE[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -28,10 +28,11 @@ interface Base64Bytes {
 const nativeFromBase64 = (Uint8Array as unknown as Base64Runtime).fromBase64;
 const nativeToBase64 = (Uint8Array.prototype as unknown as Base64Bytes).toBase64;
 
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/** The standard base64 alphabet (RFC 4648 §4); the URL-safe one is refused. */
+export const BASE64_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 /** char code -> 6-bit value; 64 = whitespace; 65 = padding; 255 = invalid. */
 const DECODE = new Uint8Array(256).fill(255);
-for (let i = 0; i < ALPHABET.length; i++) DECODE[ALPHABET.charCodeAt(i)] = i;
+for (let i = 0; i < BASE64_ALPHABET.length; i++) DECODE[BASE64_ALPHABET.charCodeAt(i)] = i;
 for (const ws of [0x20, 0x09, 0x0a, 0x0d, 0x0c]) DECODE[ws] = 64;
 DECODE[0x3d] = 65;
 
@@ -58,7 +59,8 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
-function describeChar(code: number): string {
+/** A character that is not base64 data, for messages (a hint for the URL-safe alphabet and percent-encoding). */
+export function describeBase64Char(code: number): string {
   if (code === 0x2d || code === 0x5f) {
     return `'${String.fromCharCode(code)}' (the URL-safe base64 alphabet is not accepted; use standard base64 with '+' and '/')`;
   }
@@ -201,7 +203,7 @@ function decodeTable(text: string): Uint8Array {
       pads++;
       if (pads > 2) throw invalid(`Invalid base64: too much '=' padding at position ${i}.`);
     } else if (v !== WS) {
-      throw invalid(`Invalid base64: character ${describeChar(c)} at position ${i} is not in the base64 alphabet.`);
+      throw invalid(`Invalid base64: character ${describeBase64Char(c)} at position ${i} is not in the base64 alphabet.`);
     }
   }
   if ((chars + pads) % 4 !== 0) {
@@ -258,14 +260,14 @@ function encodeTable(bytes: Uint8Array): string {
     let i = off;
     for (; i + 2 < end; i += 3) {
       const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-      s += ALPHABET[v >> 18]! + ALPHABET[(v >> 12) & 63]! + ALPHABET[(v >> 6) & 63]! + ALPHABET[v & 63]!;
+      s += BASE64_ALPHABET[v >> 18]! + BASE64_ALPHABET[(v >> 12) & 63]! + BASE64_ALPHABET[(v >> 6) & 63]! + BASE64_ALPHABET[v & 63]!;
     }
     if (end - i === 1) {
       const v = bytes[i]! << 16;
-      s += `${ALPHABET[v >> 18]!}${ALPHABET[(v >> 12) & 63]!}==`;
+      s += `${BASE64_ALPHABET[v >> 18]!}${BASE64_ALPHABET[(v >> 12) & 63]!}==`;
     } else if (end - i === 2) {
       const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
-      s += `${ALPHABET[v >> 18]!}${ALPHABET[(v >> 12) & 63]!}${ALPHABET[(v >> 6) & 63]!}=`;
+      s += `${BASE64_ALPHABET[v >> 18]!}${BASE64_ALPHABET[(v >> 12) & 63]!}${BASE64_ALPHABET[(v >> 6) & 63]!}=`;
     }
     parts.push(s);
   }

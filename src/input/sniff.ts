@@ -17,6 +17,7 @@
 import { findEndOfCentralDirectory, readCentralRecord, u16, u32, u64 } from "../util/zip-format";
 import { Inflate } from "fflate";
 import { LIMITS } from "../limits";
+import { concatBytes } from "../util/bytes";
 
 export type SniffedType = "pdf" | "docx" | "png" | "jpeg" | "gif" | "zip" | "unknown";
 
@@ -146,13 +147,7 @@ function readPart(b: Uint8Array, entry: ZipEntry): Uint8Array | null {
     return null;
   }
   if (!done) return null;
-  const out = new Uint8Array(total);
-  let o = 0;
-  for (const c of chunks) {
-    out.set(c, o);
-    o += c.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 const OFFICE_DOCUMENT_TYPES = [

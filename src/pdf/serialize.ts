@@ -1,4 +1,5 @@
 import { PdfDict, PdfName, PdfRef, PdfStream, PdfString, type PdfValue } from "./model";
+import { toHex } from "../util/bytes";
 
 /**
  * Serializes a value of our object model as PDF syntax (Latin-1 text). Streams
@@ -41,7 +42,5 @@ function escapeName(n: string): string {
 }
 
 function serializeString(s: PdfString): string {
-  let hex = "";
-  for (const b of s.bytes) hex += b.toString(16).padStart(2, "0");
-  return `<${hex}>`;
+  return `<${toHex(s.bytes)}>`;
 }

@@ -8,10 +8,40 @@ export function toHex(bytes: Uint8Array): string {
   return s;
 }
 
+/** Latin-1 decoding of a byte range (one char per byte), chunked to stay clear of argument limits. */
+export function latin1Text(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  let s = "";
+  if (end - start <= 32) {
+    // Names and keywords are short: a plain loop beats fromCharCode.apply here.
+    for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!);
+    return s;
+  }
+  for (let i = start; i < end; i += 8192) {
+    s += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(end, i + 8192)) as unknown as number[]);
+  }
+  return s;
+}
+
 export function latin1Bytes(text: string): Uint8Array {
   const out = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i) & 0xff;
   return out;
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Octet by octet, shorter first on a tie (the order of DER's SET OF members and of PDF name tree keys). */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
 }
 
 export function utf8(text: string): Uint8Array {

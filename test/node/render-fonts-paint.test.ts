@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { deflateSync } from "node:zlib";
+import { crc32, deflateSync } from "node:zlib";
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFHexString, PDFString } from "pdf-lib";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { loadFontBook } from "../../src/render/fonts/font-book";
@@ -54,22 +54,12 @@ function modelWith(texts: { text: string; style: RunStyle }[], images: Map<strin
 
 /** A real 2x2 RGB PNG (red, green / blue, white), encoded here with zlib. */
 function tinyPng(): Uint8Array {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (b: Buffer) => {
-    let c = 0xffffffff;
-    for (const x of b) c = crcTable[(c ^ x) & 255]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
   const chunk = (type: string, data: Buffer) => {
     const len = Buffer.alloc(4);
     len.writeUInt32BE(data.length);
     const td = Buffer.concat([Buffer.from(type, "ascii"), data]);
     const c = Buffer.alloc(4);
-    c.writeUInt32BE(crc(td));
+    c.writeUInt32BE(crc32(td));
     return Buffer.concat([len, td, c]);
   };
   const ihdr = Buffer.from([0, 0, 0, 2, 0, 0, 0, 2, 8, 2, 0, 0, 0]);

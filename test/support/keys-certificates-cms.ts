@@ -7,26 +7,11 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { ed448 } from "@noble/curves/ed448.js";
 import { brainpoolP256r1 } from "@noble/curves/misc.js";
-import {
-  algorithmIdentifier,
-  booleanValue,
-  concatBytes,
-  explicit,
-  generalizedTime,
-  nullValue,
-  octetString,
-  oid,
-  readDer,
-  sequence,
-  setOf,
-  smallInteger,
-  tlv,
-  toArrayBuffer,
-  utf8String,
-} from "../../src/cms/der";
+import { algorithmIdentifier, booleanValue, explicit, generalizedTime, nullValue, octetString, oid, readDer, sequence, setOf, smallInteger, tlv, toArrayBuffer, utf8String } from "../../src/cms/der";
 import { OID } from "../../src/cms/oids";
 import { attribute, ecdsaRawToDer } from "../../src/cms/signed-data";
 import { DIGEST_OID_BY_NAME, type DigestName, hashBytes } from "../../src/cms/verify/algorithms";
+import { concatBytes } from "../../src/util/bytes";
 
 export interface TestKey {
   /** DER SubjectPublicKeyInfo. */

@@ -3,7 +3,7 @@
  * Runs in workerd and Node.
  */
 import { zlibSync } from "fflate";
-import { crc32 } from "../../src/docx/zip";
+import { crc32 } from "../../src/util/crc32";
 
 /** A 1×1 PNG, base64. */
 export const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";

@@ -7,7 +7,7 @@
 import type { DigestName } from "../../src/cms/verify";
 import { type KeyKind, makeCert, makeCms, makeKey, name, type TestKey } from "./keys-certificates-cms";
 import { signingCertificateV2Attribute } from "../../src/cms/signed-data";
-import { latin1Bytes, toHex } from "../../src/util/bytes";
+import { concatBytes, latin1Bytes, latin1Text, toHex } from "../../src/util/bytes";
 import { PdfDict, PdfRef, PdfString, isArray, isRef, type PdfValue } from "../../src/pdf/model";
 import { PdfReader } from "../../src/pdf/reader";
 import { PdfAssembler, type XrefRow } from "./pdf-assembler";
@@ -214,7 +214,7 @@ export function manySignaturesPdf(count: number): Uint8Array {
     const total = length + update.bytes.length;
     const rangeText = `/ByteRange [0 ${contentsStart} ${contentsEnd} ${total - contentsEnd}]`.padEnd(BR_PLACEHOLDER.length, " ");
     update.bytes.set(latin1Bytes(rangeText), update.bodyOffsets.get(sigNum)! - length + head.indexOf("/ByteRange"));
-    prevXref = length + latin1(update.bytes).lastIndexOf("\nxref\n") + 1;
+    prevXref = length + latin1Text(update.bytes).lastIndexOf("\nxref\n") + 1;
     parts.push(update.bytes);
     length = total;
     size = update.size;
@@ -255,21 +255,10 @@ export function appendXrefOnly(input: Uint8Array, entries: { num: number; offset
 }
 
 export function concat(...parts: (Uint8Array | string)[]): Uint8Array {
-  const bytes = parts.map((p) => (typeof p === "string" ? latin1Bytes(p) : p));
-  const out = new Uint8Array(bytes.reduce((n, b) => n + b.length, 0));
-  let at = 0;
-  for (const b of bytes) {
-    out.set(b, at);
-    at += b.length;
-  }
-  return out;
+  return concatBytes(parts.map((p) => (typeof p === "string" ? latin1Bytes(p) : p)));
 }
 
-export function latin1(bytes: Uint8Array): string {
-  let s = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return s;
-}
+export { latin1Text as latin1 };
 
 function writeUpdate(reader: PdfReader, objects: UpdateObject[]) {
   const original = reader.bytes;

@@ -5,7 +5,6 @@
  * without id-pkix-ocsp-nocheck, the responder's own status too. Chains are completed from
  * the certificates at hand and, when an issuer is missing, from AIA caIssuers addresses.
  */
-import { toHex } from "../der";
 import { LIMITS } from "../../limits";
 import { type ParsedCertificate, isSelfIssued, namesEqual, summarizeCertificate, tryParseCertificate } from "../verify/certificate";
 import { verifyCertificateSignature } from "../verify/signature";
@@ -15,6 +14,7 @@ import { type RevocationFetcher, RevocationFetchError } from "./fetch";
 import { OcspError, encodeOcspRequest, parseOcspResponse } from "./ocsp";
 import { revocationPointers } from "./pointers";
 import { type RevocationFinding, decisiveFinding, findingsFor } from "./status";
+import { toHex } from "../../util/bytes";
 
 const MAX_DEPTH = 8;
 

@@ -4,11 +4,11 @@
  * issuers) are not used: a CRL counts for a certificate only when its issuer is the
  * certificate's issuer and it verifies with that issuer's key.
  */
-import { bytesEqual } from "../der";
 import { BerError, type BerNode, U, expectUniversal, parseBer, readBitString, readOid, readTime, readUnsigned } from "../verify/ber";
 import { type ParsedCertificate, namesEqual } from "../verify/certificate";
 import { verifyCertificateSignature } from "../verify/signature";
 import { REVOCATION_OID } from "./pointers";
+import { bytesEqual } from "../../util/bytes";
 
 export interface Crl {
   der: Uint8Array;

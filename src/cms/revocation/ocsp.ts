@@ -7,7 +7,7 @@
  *   either by the issuing CA itself or by a responder certificate that the CA issued with
  *   id-kp-OCSPSigning (RFC 6960 4.2.2.2). Everything is bounded by the BER reader's budget.
  */
-import { algorithmIdentifier, bytesEqual, explicit, nullValue, octetString, oid, sequence, tlv, unsignedInteger } from "../der";
+import { algorithmIdentifier, explicit, nullValue, octetString, oid, sequence, tlv, unsignedInteger } from "../der";
 import { OID } from "../oids";
 import { type DigestName, hashBytes } from "../verify/algorithms";
 import {
@@ -28,6 +28,7 @@ import { type ParsedCertificate, namesEqual, tryParseCertificate } from "../veri
 import { digestFromAlgorithm, verifyCertificateSignature } from "../verify/signature";
 import { LIMITS } from "../../limits";
 import { REVOCATION_OID } from "./pointers";
+import { bytesEqual } from "../../util/bytes";
 
 export type CertStatus = "good" | "revoked" | "unknown";
 

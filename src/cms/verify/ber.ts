@@ -8,7 +8,8 @@
  * Limits: nesting depth and the number of headers read per parse (a work budget), so
  * hostile input fails fast with BerError instead of exhausting the isolate.
  */
-import { compareBytes, concatBytes, encodeLength } from "../der";
+import { encodeLength } from "../der";
+import { compareBytes, concatBytes } from "../../util/bytes";
 
 export class BerError extends Error {}
 

@@ -2,7 +2,6 @@
  * X.509 certificates as the verifier needs them: exact signed bytes (TBSCertificate),
  * names, validity, key, and the extensions that path building looks at.
  */
-import { bytesEqual, toHex } from "../der";
 import { formatName, nameAttribute } from "../names";
 import { hashBytes } from "./algorithms";
 import {
@@ -18,6 +17,7 @@ import {
   readTime,
   readUnsigned,
 } from "./ber";
+import { bytesEqual, latin1Text, toHex } from "../../util/bytes";
 
 export interface ParsedCertificate {
   /** The certificate as received. */
@@ -75,12 +75,6 @@ const KNOWN_CRITICAL = new Set<string>([
   "2.5.29.16", // privateKeyUsagePeriod
 ]);
 
-function latin1(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return s;
-}
-
 function readExtensions(node: BerNode, cert: ParsedCertificate): void {
   const list = expectUniversal(node.child(0), U.SEQUENCE, "Extensions");
   for (const ext of list.children) {
@@ -127,7 +121,7 @@ function readExtensions(node: BerNode, cert: ParsedCertificate): void {
           for (const c of inner.children) if (c.isContext(0)) cert.authorityKeyId = c.stringValue();
           break;
         case EXT.subjectAltName:
-          for (const c of inner.children) if (c.isContext(1) && !c.constructed) cert.emails.push(latin1(c.content));
+          for (const c of inner.children) if (c.isContext(1) && !c.constructed) cert.emails.push(latin1Text(c.content));
           break;
         default:
           if (critical && !KNOWN_CRITICAL.has(id)) cert.unknownCritical.push(id);

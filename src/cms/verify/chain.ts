@@ -6,9 +6,9 @@
  * issuers must be CAs (basicConstraints cA, keyCertSign when keyUsage is present,
  * pathLenConstraint respected). Revocation is not checked.
  */
-import { bytesEqual } from "../der";
 import { type ParsedCertificate, isSelfIssued, namesEqual, validAt } from "./certificate";
 import { type SignatureCheck, verifyCertificateSignature } from "./signature";
+import { bytesEqual } from "../../util/bytes";
 
 export const MAX_CHAIN_DEPTH = 10;
 const MAX_EXPANSIONS = 200;

@@ -3,7 +3,6 @@
  * content-type and message-digest attributes, the signature over the DER SET OF signed
  * attributes (or over the content digest when there are none), ESS signing-certificate.
  */
-import { bytesEqual } from "../der";
 import { OID } from "../oids";
 import { type DigestName, hashBytes } from "./algorithms";
 import {
@@ -24,6 +23,7 @@ import {
 } from "./ber";
 import { type ParsedCertificate, namesEqual, tryParseCertificate } from "./certificate";
 import { type SignatureCheck, digestFromAlgorithm, signatureAlgorithm, signatureHash, verifySignature } from "./signature";
+import { bytesEqual } from "../../util/bytes";
 
 export const MAX_CERTIFICATES = 64;
 

@@ -20,7 +20,6 @@
  *   error and makes the signature untrusted (the identity shown could be substituted).
  * - Revocation (CRL/OCSP) is not checked.
  */
-import { bytesEqual } from "../der";
 import { OID } from "../oids";
 import { type DigestName, hashBytes, isWeakDigest } from "./algorithms";
 import { BerError } from "./ber";
@@ -29,6 +28,7 @@ import { buildChain, type ChainResult } from "./chain";
 import { CmsError, type SignedData, attributeValues, checkSigner, readSignedData } from "./cms";
 import { rsaModulusBits } from "./signature";
 import { type TokenVerification, tsaDisplayName, verifyTimestampToken } from "./timestamp";
+import { bytesEqual } from "../../util/bytes";
 
 export type { DigestName } from "./algorithms";
 export { createHasher, hashBytes } from "./algorithms";

@@ -14,7 +14,7 @@ import { ed448 } from "@noble/curves/ed448.js";
 import { brainpoolP256r1, brainpoolP384r1, brainpoolP512r1 } from "@noble/curves/misc.js";
 import { p256, p384, p521 } from "@noble/curves/nist.js";
 import { secp256k1 } from "@noble/curves/secp256k1.js";
-import { algorithmIdentifier, bytesEqual, concatBytes, nullValue, octetString, sequence, toArrayBuffer } from "../der";
+import { algorithmIdentifier, nullValue, octetString, sequence, toArrayBuffer } from "../der";
 import {
   CURVE_OIDS,
   type CurveName,
@@ -30,6 +30,7 @@ import {
   isWebCryptoDigest,
 } from "./algorithms";
 import { BerError, type BerNode, U, bytesToBigInt, expectUniversal, parseBer, readBigInt, readBitString, readOid, readUnsigned } from "./ber";
+import { bytesEqual, concatBytes } from "../../util/bytes";
 
 export interface SignatureCheck {
   /** true/false: verified or not; null: algorithm (or key type) not supported. */

@@ -7,7 +7,6 @@
  * CMS signature verifies, and the TSA certificate chains to a trust anchor, is valid at
  * genTime and carries the id-kp-timeStamping extended key usage (RFC 3161 2.3).
  */
-import { bytesEqual } from "../der";
 import { formatName } from "../names";
 import { OID } from "../oids";
 import { type DigestName, hashBytes, isWeakDigest } from "./algorithms";
@@ -16,7 +15,7 @@ import { type ParsedCertificate, summarizeCertificate } from "./certificate";
 import { type ChainResult, buildChain } from "./chain";
 import { CmsError, type SignerCheck, checkSigner, readSignedData } from "./cms";
 import { digestFromAlgorithm } from "./signature";
-import { toHex } from "../der";
+import { bytesEqual, toHex } from "../../util/bytes";
 
 export interface TstInfo {
   policy: string;

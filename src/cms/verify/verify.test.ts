@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCadesDetachedSignature } from "../cades";
-import { algorithmIdentifier, concatBytes, explicit, nullValue, octetString, oid, sequence, setOf, tlv } from "../der";
+import { algorithmIdentifier, explicit, nullValue, octetString, oid, sequence, setOf, tlv } from "../der";
 import { OID } from "../oids";
 import { parseCertificatesPem } from "../pem";
 import { signingCertificateV2Attribute } from "../signed-data";
@@ -9,6 +9,7 @@ import { type IdentityKind, testIdentity } from "../../../test/support/signing-i
 import { requestTimestamp, signatureTimestamper } from "../tsa";
 import { type CmsVerification, type DigestName, type VerifyCmsOptions, hashBytes, verifyCmsSignature } from "./index";
 import { type KeyKind, type TestKey, makeCert, makeCms, makeCmsWithoutAttributes, makeKey, name } from "../../../test/support/keys-certificates-cms";
+import { concatBytes } from "../../util/bytes";
 
 const content = new TextEncoder().encode("%PDF-1.7\n% the bytes of the signed byte ranges\n".repeat(40));
 const tampered = content.slice();

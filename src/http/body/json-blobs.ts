@@ -34,7 +34,7 @@
  */
 import { InvalidRequest, LimitExceeded } from "../../errors";
 import { readChunk } from "./read-chunk";
-import { formatBytes } from "../../input/base64";
+import { BASE64_ALPHABET as ALPHABET, describeBase64Char as describeChar, formatBytes } from "../../input/base64";
 
 export interface Blob64 {
   /** media type of a data: URI prefix (lower-cased, parameters dropped), or null for plain base64 */
@@ -150,7 +150,6 @@ function badControl(code: number): InvalidRequest {
 // ---------------------------------------------------------------------------------------------------------
 // Tables
 
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const V_WS = 64;
 const V_PAD = 65;
 const V_OTHER = 255;
@@ -208,15 +207,6 @@ function hexValue(c: number): number {
   if (c >= 0x61 && c <= 0x66) return c - 0x57;
   if (c >= 0x41 && c <= 0x46) return c - 0x37;
   return -1;
-}
-
-function describeChar(code: number): string {
-  if (code === 0x2d || code === 0x5f) {
-    return `'${String.fromCharCode(code)}' (the URL-safe base64 alphabet is not accepted; use standard base64 with '+' and '/')`;
-  }
-  if (code === 0x25) return "'%' (percent-encoding is not allowed inside base64 data)";
-  if (code >= 0x21 && code <= 0x7e) return `'${String.fromCharCode(code)}'`;
-  return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { PdfName, PdfString } from "../model";
+import { latin1Text } from "../../util/bytes";
 
 /**
  * Layer 1 of the reader: a tokenizer over a byte array (ISO 32000-2 §7.2).
@@ -58,20 +59,6 @@ for (let i = 0; i < 6; i++) {
   HEX_VALUE[0x61 + i] = 10 + i;
 }
 export const hexValue = (c: number | undefined): number => (c === undefined ? -1 : HEX_VALUE[c]!);
-
-/** Latin-1 decoding of a byte range (one char per byte), chunked to stay clear of argument limits. */
-export function latin1(bytes: Uint8Array, start = 0, end = bytes.length): string {
-  let s = "";
-  if (end - start <= 32) {
-    // Names and keywords are short: a plain loop beats fromCharCode.apply here.
-    for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!);
-    return s;
-  }
-  for (let i = start; i < end; i += 8192) {
-    s += String.fromCharCode.apply(null, bytes.subarray(i, Math.min(end, i + 8192)) as unknown as number[]);
-  }
-  return s;
-}
 
 /** A growable byte buffer, reused by the lexer for string and name bodies. */
 class Scratch {
@@ -176,7 +163,7 @@ export class Lexer {
     let p = start;
     while (p < this.end && CHAR_CLASS[b[p]!] === 0) p++;
     this.pos = p;
-    return { kind: TK.Keyword, value: latin1(b, start, p), start, end: p };
+    return { kind: TK.Keyword, value: latin1Text(b, start, p), start, end: p };
   }
 
   private number(): Token {
@@ -215,10 +202,10 @@ export class Lexer {
       return { kind: TK.Real, value: 0, start, end: this.pos };
     }
     if (!real) {
-      if (digits > 15) intPart = Number(latin1(b, intStart, p));
+      if (digits > 15) intPart = Number(latin1Text(b, intStart, p));
       return { kind: TK.Int, value: negative ? -intPart : intPart, start, end: p };
     }
-    let text = latin1(b, intStart, p);
+    let text = latin1Text(b, intStart, p);
     if (digits === 0) text = "0" + text;
     const v = Number(text.endsWith(".") ? text.slice(0, -1) : text);
     return { kind: TK.Real, value: negative ? -v : v, start, end: p };
@@ -235,7 +222,7 @@ export class Lexer {
       p++;
     }
     this.pos = p;
-    if (simple) return { kind: TK.Name, value: new PdfName(latin1(b, start + 1, p)), start, end: p };
+    if (simple) return { kind: TK.Name, value: new PdfName(latin1Text(b, start + 1, p)), start, end: p };
     const s = this.scratch;
     for (let i = start + 1; i < p; i++) {
       const c = b[i]!;
@@ -252,7 +239,7 @@ export class Lexer {
       s.push(c);
     }
     const bytes = s.take();
-    return { kind: TK.Name, value: new PdfName(latin1(bytes)), start, end: p };
+    return { kind: TK.Name, value: new PdfName(latin1Text(bytes)), start, end: p };
   }
 
   private literalString(): Token {

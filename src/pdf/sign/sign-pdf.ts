@@ -1,7 +1,7 @@
 import { PDFContext, PDFDocument, PDFName, PDFObjectCopier, PDFRef, PDFString, type PDFContentStream, type PDFDict } from "pdf-lib";
 import { PdfUnparseable } from "../../errors";
 import { LIMITS } from "../../limits";
-import { digestSegments, latin1Bytes, sha256Segments, toHex } from "../../util/bytes";
+import { compareBytes, digestSegments, latin1Bytes, sha256Segments, toHex } from "../../util/bytes";
 import { PdfDict, PdfName, PdfRef, PdfString, isArray, isRef, type PdfValue } from "../model";
 import { PdfBudgetExceeded, type PdfReader } from "../reader";
 import { serializePdfValue } from "../serialize";
@@ -440,11 +440,5 @@ function withEmbeddedFile(
 export function nameTreeKey(name: string, existing: readonly PdfString[]): PdfString {
   const utf16 = existing.some((k) => k.bytes[0] === 0xfe && k.bytes[1] === 0xff);
   return utf16 ? utf16Text(name) : pdfText(name);
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
 }
 

@@ -24,11 +24,11 @@ import { type ParsedCertificate, summarizeCertificate, tryParseCertificate } fro
 import { type ValidationStatus, etsiIndication } from "../../cms/verify/indication";
 import { type CertificateRevocation, chainRevocation } from "../../cms/verify/revocation";
 import { OID } from "../../cms/oids";
-import { bytesEqual } from "../../cms/der";
 import { hashBytes } from "../../cms/verify/algorithms";
 import type { PdfReader } from "../reader";
 import { type DssContents, readDss } from "./dss";
 import type { PadesLevel, RevocationReport, SignerReport } from "./status";
+import { bytesEqual } from "../../util/bytes";
 
 /** What the long-term assessment needs to know of one signature entry of verify-pdf. */
 export interface LongTermEntry {

@@ -1,6 +1,6 @@
 import { PdfEncrypted, PdfUnparseable } from "../../errors";
 import { LIMITS } from "../../limits";
-import { toHex } from "../../util/bytes";
+import { latin1Text, toHex } from "../../util/bytes";
 import { PdfDict, PdfName, PdfString, type PdfValue } from "../model";
 import { PdfBudgetExceeded, PdfReader, type PdfLimits } from "../reader";
 import { createSecurityHandler } from "../reader/crypt";
@@ -418,7 +418,7 @@ const MAX_PREFIX_READERS = 8;
 function openSignedPrefix(bytes: Uint8Array, end: number, limits: Partial<PdfLimits> | undefined): PdfReader | null {
   let p = end;
   while (p > 0 && (bytes[p - 1] === 0x0a || bytes[p - 1] === 0x0d || bytes[p - 1] === 0x20) && end - p < 4) p--;
-  if (latin1(bytes.subarray(Math.max(0, p - 5), p)) !== "%%EOF") return null;
+  if (latin1Text(bytes.subarray(Math.max(0, p - 5), p)) !== "%%EOF") return null;
   try {
     const prefix = PdfReader.open(bytes.subarray(0, end), { limits });
     return prefix.recovered ? null : prefix;
@@ -426,12 +426,6 @@ function openSignedPrefix(bytes: Uint8Array, end: number, limits: Partial<PdfLim
     if (e instanceof PdfBudgetExceeded || !(e instanceof PdfUnparseable)) throw e;
     return null;
   }
-}
-
-function latin1(b: Uint8Array): string {
-  let s = "";
-  for (const x of b) s += String.fromCharCode(x);
-  return s;
 }
 
 // ------------------------------------------------------------------ document facts

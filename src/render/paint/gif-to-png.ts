@@ -6,8 +6,8 @@
  * 12 bits, no output past the frame; anything malformed gives null (the picture's box stays empty).
  */
 import { zlibSync } from "fflate";
-import { crc32 } from "../../docx/zip";
 import { concatBytes } from "../../util/bytes";
+import { crc32 } from "../../util/crc32";
 
 export function gifToPng(gif: Uint8Array, maxPixels: number): Uint8Array | null {
   try {

@@ -1,4 +1,5 @@
 import { PdfDict, PdfName, PdfRef, PdfStream, PdfString, type PdfValue } from "../../model";
+import { bytesEqual } from "../../../util/bytes";
 
 /**
  * Structural equality of two parsed values (possibly from different revisions of
@@ -35,8 +36,3 @@ export function deepEqual(a: PdfValue | undefined, b: PdfValue | undefined, file
   return false;
 }
 
-export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
