@@ -21,7 +21,7 @@ export const MAY_IMPORT = {
   ...Object.fromEntries(ENGINES.map((e) => [e, [...BASE, ...ENGINES]])),
   store: [...BASE],
   config: [...BASE, "cms"],
-  contract: [...BASE],
+  contract: [...BASE, ...ENGINES],
   operations: [...BASE, ...ENGINES, "store", "config", "contract"],
   http: [...BASE, ...ENGINES, "store", "config", "contract", "operations"],
   index: ["http"],

@@ -75,7 +75,6 @@ export function problemResponse(
     status,
     headers: {
       "Content-Type": "application/problem+json",
-      ...(requestId ? { "X-Request-Id": requestId } : {}),
       ...extra.headers,
     },
   });

@@ -38,6 +38,16 @@ describe("service metadata", () => {
     expect(health.status).toBe(200);
   });
 
+  it("sets X-Request-Id on routes' answers, problems and 404s alike, the problem's requestId the same", async () => {
+    const headers = { "X-Request-Id": "req-42" };
+    const ok = await SELF.fetch("https://signet.test/v1/health", { headers });
+    const missing = await SELF.fetch("https://signet.test/v1/nothing-here", { headers });
+    const bad = await SELF.fetch("https://signet.test/v1/verify", { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: "{" });
+    for (const res of [ok, missing, bad]) expect(res.headers.get("x-request-id")).toBe("req-42");
+    expect([missing.status, bad.status]).toEqual([404, 400]);
+    expect(((await bad.json()) as { requestId: string }).requestId).toBe("req-42");
+  });
+
   it("echoes a sane X-Request-Id and replaces an unsafe one", async () => {
     const echoed = await SELF.fetch("https://signet.test/healthz", { headers: { "X-Request-Id": "abc-123" } });
     expect(echoed.headers.get("x-request-id")).toBe("abc-123");

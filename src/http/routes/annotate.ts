@@ -6,14 +6,9 @@ import type { AppEnv } from "../context";
 import { documentFonts } from "../document-fonts";
 import { requireApiKey } from "../middleware/auth";
 import { documentBase64, jsonBody, type JsonPath } from "../middleware/json-body";
-import { Problem } from "../schemas";
-import { AnnotateQuery, AnnotateRequest, AnnotateResponse } from "../schemas-annotate";
+import { problem } from "../../contract/problem";
+import { AnnotateQuery, AnnotateRequest, AnnotateResponse } from "../../contract/annotate";
 import { streamedJsonResponse } from "../streamed-json";
-
-const problem = (description: string) => ({
-  description,
-  content: { "application/problem+json": { schema: Problem } },
-});
 
 /** `to` / `output_format` (alias) and `strict`; anything else is a 400 `invalid_query`. */
 export function readAnnotateQuery(url: string): { format: OutputFormat; strict: boolean } {
@@ -76,7 +71,6 @@ export function registerAnnotateRoute(app: OpenAPIHono<AppEnv>) {
       `{"document":{"base64":"data:${contentType};base64,`,
       output.segments,
       `","contentType":"${contentType}"},"unmatched":${JSON.stringify(unmatched)}}`,
-      { headers: { "X-Request-Id": c.get("requestId") } },
     ) as never;
   });
 }

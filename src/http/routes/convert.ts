@@ -9,13 +9,8 @@ import { documentFonts } from "../document-fonts";
 import { requireApiKey } from "../middleware/auth";
 import { documentBase64, jsonBody } from "../middleware/json-body";
 import { problemResponse, validationProblem } from "../problem";
-import { Problem } from "../schemas";
-import { ConvertJsonRequest, ConvertJsonResponse, ConvertMultipart, ConvertQuery } from "../schemas-convert";
-
-const problem = (description: string) => ({
-  description,
-  content: { "application/problem+json": { schema: Problem } },
-});
+import { problem } from "../../contract/problem";
+import { ConvertJsonRequest, ConvertJsonResponse, ConvertMultipart, ConvertQuery } from "../../contract/convert";
 
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 /** Raw bodies: the document itself, with its own media type. */
@@ -157,7 +152,7 @@ export function registerConvertRoute(app: OpenAPIHono<AppEnv>) {
       preDecoded: c.get("preDecoded"),
     });
     c.set("documentBytesOut", result.bytes.length);
-    const headers: Record<string, string> = { "X-Request-Id": c.get("requestId"), "X-Signet-Warnings": String(result.warnings.length) };
+    const headers: Record<string, string> = { "X-Signet-Warnings": String(result.warnings.length) };
     if (wantsJson(c.req.header("accept"))) {
       return c.json({ document: { base64: `data:${result.contentType};base64,${encodeBase64(result.bytes)}`, contentType: result.contentType }, warnings: result.warnings }, 200, headers);
     }

@@ -63,7 +63,6 @@ export function registerDocsRoutes(app: OpenAPIHono<AppEnv>) {
         "Content-Type": "application/javascript; charset=utf-8",
         "Cache-Control": "public, max-age=3600",
         "X-Content-Type-Options": "nosniff",
-        "X-Request-Id": c.get("requestId"),
       },
     });
   });

@@ -3,7 +3,7 @@ import { SigningEventStore, type SigningEvidence } from "../../store/signing-eve
 import type { AppEnv } from "../context";
 import { OPTIONAL_KEY, publicOrApiKey } from "../middleware/public-access";
 import { problemResponse } from "../problem";
-import { Problem } from "../schemas";
+import { problem } from "../../contract/problem";
 
 /**
  * Evidence lookups: did Signet make this signature, and when? By the event's
@@ -12,11 +12,6 @@ import { Problem } from "../schemas";
  * signer, no key, no request. Public unless VERIFY_REQUIRES_AUTH=true, like
  * /v1/verify; anonymous callers are rate-limited per client address.
  */
-
-const problem = (description: string) => ({
-  description,
-  content: { "application/problem+json": { schema: Problem } },
-});
 
 /** 128 bits as 32 hex characters; case-insensitive (people type it from paper), stored lowercase. */
 export const EvidenceReference = z

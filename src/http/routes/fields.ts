@@ -3,13 +3,8 @@ import { listFields } from "../../operations/fields";
 import type { AppEnv } from "../context";
 import { requireApiKey } from "../middleware/auth";
 import { documentBase64, jsonBody } from "../middleware/json-body";
-import { Problem } from "../schemas";
-import { FieldsRequest, FieldsResponse } from "../schemas-fields";
-
-const problem = (description: string) => ({
-  description,
-  content: { "application/problem+json": { schema: Problem } },
-});
+import { problem } from "../../contract/problem";
+import { FieldsRequest, FieldsResponse } from "../../contract/fields";
 
 export const fieldsRoute = createRoute({
   method: "post",
@@ -37,6 +32,6 @@ export function registerFieldsRoute(app: OpenAPIHono<AppEnv>) {
   app.openapi(fieldsRoute, async (c) => {
     const input = c.req.valid("json");
     const result = await listFields(input, { config: c.get("config"), selfHost: new URL(c.req.url).hostname, preDecoded: c.get("preDecoded") });
-    return c.json(result, 200, { "X-Request-Id": c.get("requestId") });
+    return c.json(result, 200);
   });
 }

@@ -6,13 +6,9 @@ import type { AppEnv } from "../context";
 import { documentFonts } from "../document-fonts";
 import { requireApiKey } from "../middleware/auth";
 import { documentBase64, jsonBody } from "../middleware/json-body";
-import { Problem, SignRequest, SignResponse } from "../schemas";
+import { problem } from "../../contract/problem";
+import { SignRequest, SignResponse } from "../../contract/sign";
 import { streamedJsonResponse } from "../streamed-json";
-
-const problem = (description: string) => ({
-  description,
-  content: { "application/problem+json": { schema: Problem } },
-});
 
 export const signRoute = createRoute({
   method: "post",
@@ -59,7 +55,6 @@ export function registerSignRoute(app: OpenAPIHono<AppEnv>) {
       '{"document":{"base64":"data:application/pdf;base64,',
       "segments" in output ? output.segments : output.stream,
       `","contentType":"application/pdf"},${tail}`,
-      { headers: { "X-Request-Id": c.get("requestId") } },
     ) as never;
   });
 }

@@ -3,13 +3,8 @@ import { verificationKey, verifyDocument } from "../../operations/verify";
 import type { AppEnv } from "../context";
 import { documentBase64, jsonBody } from "../middleware/json-body";
 import { OPTIONAL_KEY, publicOrApiKey } from "../middleware/public-access";
-import { Problem } from "../schemas";
-import { VerifyKeyResponse, VerifyRequest, VerifyResponse } from "../schemas-verify";
-
-const problem = (description: string) => ({
-  description,
-  content: { "application/problem+json": { schema: Problem } },
-});
+import { problem } from "../../contract/problem";
+import { VerifyKeyResponse, VerifyRequest, VerifyResponse } from "../../contract/verify";
 
 const verifyAccess = publicOrApiKey("verification requests");
 
@@ -62,10 +57,10 @@ export function registerVerifyRoutes(app: OpenAPIHono<AppEnv>) {
       selfHost: new URL(c.req.url).hostname,
       preDecoded: c.get("preDecoded"),
     });
-    return c.json(report, 200, { "X-Request-Id": c.get("requestId") });
+    return c.json(report, 200);
   });
   app.openapi(verifyKeyRoute, async (c) => {
     const key = await verificationKey({ trustedRootsPem: c.env.TRUSTED_ROOTS, signingCertPem: c.env.SIGNING_CERT });
-    return c.json(key, 200, { "X-Request-Id": c.get("requestId") });
+    return c.json(key, 200);
   });
 }

@@ -1,6 +1,6 @@
-import { z } from "@hono/zod-openapi";
+import { z } from "./zod";
 import { EXAMPLE_MARKDOWN_BASE64 } from "./examples";
-import { DocumentInput, OutputDocument } from "./schemas";
+import { DocumentInput, OutputDocument } from "./document";
 
 /** Schemas of POST /v1/convert (SuperDoc's convert, plus JSON input and output like annotate). */
 

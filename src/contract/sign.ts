@@ -1,47 +1,14 @@
-import { z } from "@hono/zod-openapi";
-import { ERROR_CODES } from "../errors";
+import { z } from "./zod";
+import { DocumentInput, OutputDocument } from "./document";
 import { LIMITS, REQUEST_LIMITS } from "../limits";
 import { EXAMPLE_PDF_BASE64 } from "./examples";
 
 /**
- * The zod schemas: the single source of request validation and of the OpenAPI
- * document (`/openapi.json`). Business rules that need the document or the
- * database (submit event, eventId reuse) live in the operations, not here.
+ * The wire shapes of `POST /v1/sign`: the single source of request validation, of the OpenAPI
+ * document (`/openapi.json`) and of the operation's input type (`SignRequestBody`). Business
+ * rules that need the document or the database (submit event, eventId reuse) live in the
+ * operation, not here.
  */
-
-const DocumentObject = z
-  .object({
-    base64: z.string().min(1).optional().openapi({
-      description: "Document bytes as plain base64 or a `data:` URI.",
-      example: "data:application/pdf;base64,JVBERi0xLjcK...",
-    }),
-    url: z.string().min(1).max(2048).optional().openapi({
-      description:
-        "HTTPS address to fetch the document from (no userinfo, public hosts only, ≤ 3 redirects, 10 s).",
-      example: "https://example.com/contract.pdf",
-    }),
-  })
-  .refine((d) => (d.base64 === undefined) !== (d.url === undefined), {
-    message: "Give exactly one of document.base64 or document.url",
-  });
-
-/**
- * `{ base64 }` or `{ url }`; a bare string (base64 or a data URI, as SuperDoc's backend guide
- * sends it) is taken as `{ base64 }`.
- */
-export const DocumentInput = z
-  .union([
-    z
-      .string()
-      .min(1)
-      .transform((base64) => ({ base64, url: undefined as string | undefined }))
-      .openapi({ description: "Plain base64 or a `data:` URI, taken as `{ base64 }`." }),
-    DocumentObject,
-  ])
-  .openapi("DocumentInput", {
-    description: "The document: `{ base64 }` (plain base64 or a `data:` URI), `{ url }`, or a bare base64 / data URI string.",
-    example: { base64: "data:application/pdf;base64,JVBERi0xLjcK..." },
-  });
 
 export const Signer = z
   .strictObject({
@@ -126,6 +93,9 @@ export const SignatureOptions = z
   })
   .openapi("SignatureOptions");
 
+/** `signature` of a sign request after validation. */
+export type SignatureOptionsBody = z.output<typeof SignatureOptions>;
+
 export const SignRequest = z
   .object({
     document: DocumentInput,
@@ -163,12 +133,8 @@ export const SignRequest = z
     },
   });
 
-export const OutputDocument = z
-  .object({
-    base64: z.string().openapi({ description: "The file as a data URI: `data:<type>;base64,...`." }),
-    contentType: z.string().openapi({ example: "application/pdf" }),
-  })
-  .openapi("OutputDocument");
+/** A sign request after validation: the input of operations/sign.ts. */
+export type SignRequestBody = z.output<typeof SignRequest>;
 
 export const TimestampInfo = z
   .object({ time: z.string(), tsa: z.string().nullable(), serialNumber: z.string() })
@@ -201,35 +167,3 @@ export const SignResponse = z
     }),
   })
   .openapi("SignResponse");
-
-export const Problem = z
-  .object({
-    type: z.string(),
-    title: z.string(),
-    status: z.number().int(),
-    code: z.enum(ERROR_CODES).openapi({ description: "The machine code; each operation's responses name the codes it answers with." }),
-    detail: z.string(),
-    message: z.string().openapi({ description: "Same text as `detail` (SuperDoc clients read `message`)." }),
-    error: z.string().openapi({ description: "The HTTP reason phrase (SuperDoc's error field).", example: "Bad Request" }),
-    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-    details: z
-      .array(z.object({ field: z.string(), issue: z.string() }))
-      .optional()
-      .openapi({ description: "The `errors` in SuperDoc's shape, for validation errors." }),
-    requestId: z.string().optional(),
-  })
-  .openapi("Problem", {
-    description: "RFC 9457 problem details with SuperDoc's `error`, `message` and `details` beside them.",
-    example: {
-      type: "/problems/invalid_request",
-      title: "Invalid request",
-      status: 400,
-      code: "invalid_request",
-      detail: "signer.email: Invalid email address",
-      message: "signer.email: Invalid email address",
-      error: "Bad Request",
-      errors: [{ path: "signer.email", message: "Invalid email address" }],
-      details: [{ field: "signer.email", issue: "Invalid email address" }],
-      requestId: "2b4c6f0e9a1d4e3f",
-    },
-  });

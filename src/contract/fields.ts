@@ -1,12 +1,15 @@
-import { z } from "@hono/zod-openapi";
+import { z } from "./zod";
 import { EXAMPLE_DOCX_BASE64 } from "./examples";
-import { DocumentInput } from "./schemas";
+import { DocumentInput } from "./document";
 
 /** Schemas of POST /v1/fields (Signet's own: the template builder's view of a template). */
 
 export const FieldsRequest = z
   .object({ document: DocumentInput })
   .openapi("FieldsRequest", { example: { document: { base64: EXAMPLE_DOCX_BASE64 } } });
+
+/** A fields request after validation: the input of operations/fields.ts. */
+export type FieldsRequestBody = z.output<typeof FieldsRequest>;
 
 export const TemplateField = z
   .object({

@@ -1,9 +1,9 @@
-import { z } from "@hono/zod-openapi";
+import { z } from "./zod";
 import { FIELD_TYPES, valueProblem, type FieldType } from "../docx/fields";
 import { isNumericValue } from "../docx/values";
 import { LIMITS } from "../limits";
 import { EXAMPLE_DOCX_BASE64 } from "./examples";
-import { DocumentInput, OutputDocument } from "./schemas";
+import { DocumentInput, OutputDocument } from "./document";
 
 /** Schemas of POST /v1/annotate (interface.md). Unknown option keys are accepted and ignored. */
 
@@ -66,6 +66,9 @@ export const AnnotateRequest = z
       ],
     },
   });
+
+/** An annotate request after validation: the input of operations/annotate.ts. */
+export type AnnotateRequestBody = z.output<typeof AnnotateRequest>;
 
 export const AnnotateQuery = z.object({
   to: z.string().optional().openapi({ description: "Output format: `docx` (default) or `pdf`.", example: "docx" }),

@@ -1,7 +1,7 @@
-import { z } from "@hono/zod-openapi";
+import { z } from "./zod";
 import { COVERAGE_LEVELS, MODIFICATION_LEVELS } from "../pdf/verify/status";
 import { EXAMPLE_PDF_BASE64 } from "./examples";
-import { DocumentInput } from "./schemas";
+import { DocumentInput } from "./document";
 
 /**
  * Schemas of `POST /v1/verify` and `GET /v1/verify/key` (interface.md): the
@@ -12,6 +12,9 @@ import { DocumentInput } from "./schemas";
 export const VerifyRequest = z
   .object({ document: DocumentInput })
   .openapi("VerifyRequest", { example: { document: { base64: `data:application/pdf;base64,${EXAMPLE_PDF_BASE64}` } } });
+
+/** A verify request after validation: the input of operations/verify.ts. */
+export type VerifyRequestBody = z.output<typeof VerifyRequest>;
 
 const VerifyProblem = z
   .object({
