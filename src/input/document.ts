@@ -5,7 +5,7 @@
 import { InvalidRequest, UnsupportedDocumentType } from "../errors";
 import { LIMITS } from "../limits";
 import { decodeBase64Payload, type PreDecodedValues } from "./base64";
-import { fetchPublicResource, type UrlBudget } from "./safe-fetch";
+import { fetchPublicResource, UrlBudget } from "./safe-fetch";
 import { sniffDocumentType, type SniffedType } from "./sniff";
 
 export interface DocumentInput {
@@ -33,16 +33,16 @@ export interface LoadedDocument {
 
 export type DocumentKind = "pdf" | "docx";
 
-/** The load context of an operation's dependencies (its config, host, pre-decoded values). */
-export function loadContextOf(
-  deps: {
-    config: { maxDocumentBytes: number; allowPrivateUrls: boolean; fetchTimeoutMs?: number };
-    selfHost?: string;
-    preDecoded?: PreDecodedValues;
-    fetch?: typeof fetch;
-  },
-  urlBudget: UrlBudget,
-): LoadContext {
+/** What of an operation's dependencies loading its document reads (its config, host, pre-decoded values). */
+export interface DocumentDeps {
+  config: { maxDocumentBytes: number; allowPrivateUrls: boolean; fetchTimeoutMs?: number };
+  selfHost?: string;
+  preDecoded?: PreDecodedValues;
+  fetch?: typeof fetch;
+}
+
+/** The load context of an operation's dependencies. */
+export function loadContextOf(deps: DocumentDeps, urlBudget: UrlBudget): LoadContext {
   return {
     maxDocumentBytes: deps.config.maxDocumentBytes,
     timeoutMs: deps.config.fetchTimeoutMs,
@@ -87,6 +87,20 @@ export async function loadDocument(input: DocumentInput, ctx: LoadContext): Prom
     fetch: ctx.fetch,
   });
   return { bytes, type: sniffDocumentType(bytes) };
+}
+
+/**
+ * An operation's `document`, loaded under its dependencies' size cap and URL rules and narrowed to
+ * the types the operation takes (415 otherwise): how sign, annotate, verify and fields load theirs.
+ */
+export async function loadDocumentFor<K extends DocumentKind>(
+  operation: string,
+  allowed: readonly K[],
+  input: DocumentInput,
+  deps: DocumentDeps,
+  urlBudget = new UrlBudget(),
+): Promise<LoadedDocument & { type: K }> {
+  return requireDocumentType(await loadDocument(input, loadContextOf(deps, urlBudget)), allowed, operation);
 }
 
 const TYPE_NAMES: Record<SniffedType, string> = {

@@ -5,13 +5,14 @@ import type { PreparedImage } from "../docx/fill";
 import { claimedImageType, readImageInfo } from "../docx/images";
 import { DocxTemplate } from "../docx/template";
 import { decodeBase64Payload, type PreDecodedValues } from "../input/base64";
-import { loadContextOf, loadDocument, requireDocumentType } from "../input/document";
+import { loadDocumentFor } from "../input/document";
 import { fetchPublicResource, UrlBudget } from "../input/safe-fetch";
 import { LIMITS } from "../limits";
 import { assertRenderable, checkPngData, readPngHeader } from "../render";
 import type { FontSource } from "../render/fonts/types";
 import { concatBytes } from "../util/bytes";
 import { convertDocxToPdf } from "./convert";
+import type { AnnotateRequestBody } from "../contract/annotate";
 
 /**
  * The annotate operation: template in, filled DOCX out. Order matters for "fast, nothing
@@ -24,10 +25,7 @@ export const DOCX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.wo
 
 export type OutputFormat = "docx" | "pdf";
 
-export interface AnnotateInput {
-  document: { base64?: string; url?: string };
-  fields: (Omit<TemplateField, "id" | "group"> & { id?: string | number; group?: string | number })[];
-}
+export type AnnotateInput = AnnotateRequestBody;
 
 export interface AnnotateDeps {
   config: Pick<Config, "maxDocumentBytes" | "allowPrivateUrls"> & Partial<Pick<Config, "fetchTimeoutMs" | "maxImageBytes">>;
@@ -68,8 +66,7 @@ export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps)
     throw new InvalidRequest("invalid_request", `The request names ${urlCount} URLs (document and images); at most ${urlBudget.max} are fetched per request.`);
   }
 
-  const doc = await loadDocument(input.document, loadContextOf(deps, urlBudget));
-  requireDocumentType(doc, ["docx"], "annotate");
+  const doc = await loadDocumentFor("annotate", ["docx"], input.document, deps, urlBudget);
 
   // A template too large to render is refused before the (memory-hungry) fill.
   if (deps.format === "pdf") assertRenderable(doc.bytes);

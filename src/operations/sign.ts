@@ -14,36 +14,29 @@ import {
 } from "../errors";
 import { renderCertificatePages } from "../evidence/certificate-page";
 import { loadCertificateFonts } from "../evidence/fonts";
+import { QR_MAX_BYTES } from "../evidence/qr";
 import type { PreDecodedValues } from "../input/base64";
-import { loadDocument, requireDocumentType } from "../input/document";
-import { UrlBudget } from "../input/safe-fetch";
+import { loadDocumentFor } from "../input/document";
 import { PdfReader } from "../pdf/reader";
 import type { FontSource } from "../render/fonts/types";
 import { convertDocxToPdf } from "./convert";
 import { inspectForSigning, type SigningInspection } from "../pdf/sign/inspect";
 import { withoutLeadingBytes } from "../pdf/sign/leading-bytes";
-import { planSignature, type SignatureRequest } from "./signature-plan";
+import { planSignature } from "./signature-plan";
 import { signPdf } from "../pdf/sign/sign-pdf";
 import type { SigningEventStore } from "../store/signing-events";
 import { sha256, sha256Hex, sha256Segments, toHex, utf8 } from "../util/bytes";
 import { extendToLongTerm } from "./long-term-signing";
 import { canonicalJson } from "../util/canonical-json";
+import type { SignRequestBody } from "../contract/sign";
 
 /**
  * The signing operation: document in, signed PDF out, event recorded. Knows
  * nothing of HTTP; the route hands it validated input and shapes the result.
  */
 
-export interface SignInput {
-  document: { base64?: string; url?: string };
-  signer: { email: string; name: string; ip?: string; userAgent?: string };
-  auditTrail: { type?: string; timestamp: string; data?: unknown; [k: string]: unknown }[];
-  eventId?: string;
-  metadata?: Record<string, unknown>;
-  certificate?: { enabled?: boolean; enable?: boolean; [k: string]: unknown };
-  /** The PAdES level asked for (default: the deployment's SIGNATURE_LEVEL); which field, a visible appearance, the reason (signature-plan.ts). */
-  signature?: SignatureRequest & { level?: SignatureLevel };
-}
+/** The validated request (src/contract/sign.ts); `signature` holds the PAdES level, the field, the appearance and the reason. */
+export type SignInput = SignRequestBody;
 
 export interface SignSecrets {
   /** `SIGNING_KEY`, or a key in AWS KMS (config.ts signingKeySource). */
@@ -99,15 +92,7 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
   const identity = await signingIdentity(deps.secrets);
   const level = requestedLevel(input, config);
 
-  const doc = await loadDocument(input.document, {
-    maxDocumentBytes: config.maxDocumentBytes,
-    timeoutMs: config.fetchTimeoutMs,
-    allowPrivateUrls: config.allowPrivateUrls,
-    selfHost: deps.selfHost,
-    urlBudget: new UrlBudget(),
-    preDecoded: deps.preDecoded,
-  });
-  requireDocumentType(doc, ["pdf", "docx"], "sign");
+  const doc = await loadDocumentFor("sign", ["pdf", "docx"], input.document, deps);
   const inputSha256 = await sha256Hex(doc.bytes);
   const requestSha256 = await sha256Hex(canonicalJson({ ...input, document: { sha256: inputSha256 } }));
 
@@ -359,7 +344,6 @@ export function verificationQrPayload(publicBaseUrl: string | null, reference: s
   const url = publicBaseUrl ? `${publicBaseUrl}/verify#ref=${reference}` : null;
   return url && new TextEncoder().encode(url).length <= QR_MAX_BYTES ? url : reference;
 }
-const QR_MAX_BYTES = 213;
 
 // Keys are imported (a KMS key's public key fetched and checked) once per isolate, per setting.
 let identityCache: { source: string; identity: Promise<SigningIdentity> } | null = null;

@@ -15,12 +15,10 @@ import { chooseSignatureField, pagePlacement, widgetPlacement } from "../pdf/sig
 import type { SignatureFieldInfo, SigningInspection } from "../pdf/sign/inspect";
 import { applySeedValue, type SubFilter } from "../pdf/sign/seed-value";
 import type { VisibleAppearance } from "../pdf/sign/sign-pdf";
+import type { SignatureOptionsBody } from "../contract/sign";
 
-export interface SignatureRequest {
-  field?: string;
-  reason?: string;
-  appearance?: { page?: number; x?: number; y?: number; width?: number; height?: number; image?: string };
-}
+/** `signature` of the sign request (src/contract/sign.ts); its `level` is read by operations/sign.ts. */
+export type SignatureRequest = SignatureOptionsBody;
 
 export interface SignaturePlan {
   field: SignatureFieldInfo | null;

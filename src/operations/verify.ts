@@ -5,12 +5,12 @@ import { certificateParts } from "../cms/x509";
 import { OID } from "../cms/oids";
 import { ConfigurationError } from "../errors";
 import type { PreDecodedValues } from "../input/base64";
-import { loadDocument, requireDocumentType } from "../input/document";
-import { UrlBudget } from "../input/safe-fetch";
+import { loadDocumentFor } from "../input/document";
 import { createRevocationFetcher } from "../cms/revocation/fetch";
 import type { VerifyReport } from "../pdf/verify/status";
 import { verifyPdf } from "../pdf/verify/verify-pdf";
 import { sha256Hex } from "../util/bytes";
+import type { VerifyRequestBody } from "../contract/verify";
 
 /**
  * The verification operation: document in (base64 or URL, PDF only), report out.
@@ -18,9 +18,7 @@ import { sha256Hex } from "../util/bytes";
  * chain (always trusted), parsed once per isolate. Knows nothing of HTTP.
  */
 
-export interface VerifyInput {
-  document: { base64?: string; url?: string };
-}
+export type VerifyInput = VerifyRequestBody;
 
 export interface VerifySecrets {
   trustedRootsPem: string | undefined;
@@ -37,15 +35,7 @@ export interface VerifyDeps {
 
 export async function verifyDocument(input: VerifyInput, deps: VerifyDeps): Promise<VerifyReport> {
   const anchors = trustAnchors(deps.secrets);
-  const doc = await loadDocument(input.document, {
-    maxDocumentBytes: deps.config.maxDocumentBytes,
-    timeoutMs: deps.config.fetchTimeoutMs,
-    allowPrivateUrls: deps.config.allowPrivateUrls,
-    selfHost: deps.selfHost,
-    urlBudget: new UrlBudget(),
-    preDecoded: deps.preDecoded,
-  });
-  const pdf = requireDocumentType(doc, ["pdf"], "verify");
+  const pdf = await loadDocumentFor("verify", ["pdf"], input.document, deps);
   const onlineRevocation = deps.config.verifyOnlineRevocation
     ? createRevocationFetcher({ allowPrivateUrls: deps.config.allowPrivateUrls, timeoutMs: deps.config.fetchTimeoutMs, selfHost: deps.selfHost })
     : undefined;
