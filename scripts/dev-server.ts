@@ -22,7 +22,7 @@
  */
 import { lookup } from "node:dns/promises";
 import { existsSync, readFileSync } from "node:fs";
-import { isIP } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent, fetch as undiciFetch } from "undici";
@@ -69,8 +69,7 @@ export function publicOnlyOutbound(trustedHosts: ReadonlySet<string> = new Set()
       connect: {
         timeout: connectTimeoutMs,
         // Connect to the address checked above, whatever a second lookup would say.
-        lookup: (_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) =>
-          opts?.all ? cb(null, [vetted]) : cb(null, vetted.address, vetted.family),
+        lookup: ((_host, opts, cb) => (opts?.all ? cb(null, [vetted]) : cb(null, vetted.address, vetted.family))) as LookupFunction,
       },
     });
     try {

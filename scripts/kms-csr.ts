@@ -66,7 +66,7 @@ async function main() {
     process.exit(2);
   }
   try {
-    process.stdout.write(await kmsCertificateRequest(process.env as Env, subject));
+    process.stdout.write(await kmsCertificateRequest(process.env as unknown as Env, subject));
   } catch (e) {
     console.error(`kms:csr: ${e instanceof SignetError || e instanceof Error ? e.message : String(e)}`);
     process.exit(1);

@@ -36,12 +36,12 @@ if (checkIndex === -1) {
   for (const [name, hash] of hashes) console.log(`${hash}  ${name}`);
 } else {
   const before = new Map(
-    readFileSync(process.argv[checkIndex + 1], "utf8")
+    readFileSync(process.argv[checkIndex + 1]!, "utf8")
       .split("\n")
       .filter(Boolean)
       .map((l) => {
         const [hash, name] = l.split("  ");
-        return [name, hash] as const;
+        return [name!, hash!] as const;
       }),
   );
   let differ = 0;

@@ -149,7 +149,8 @@ export async function fetchPublicResource(url: string, opts: FetchOptions): Prom
   const seconds = opts.timeoutMs % 1000 === 0 ? `${opts.timeoutMs / 1000} s` : `${opts.timeoutMs} ms`;
   try {
     for (let hop = 0; ; hop++) {
-      const init: RequestInit = opts.post
+      // fetch's own parameter type (Node tools' typecheck sees the DOM's RequestInit, which takes no shared-buffer bytes).
+      const init: Parameters<typeof fetch>[1] = opts.post
         ? {
             method: "POST",
             redirect: "manual",

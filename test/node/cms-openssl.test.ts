@@ -60,7 +60,7 @@ describe.each(cases)("openssl cms -verify: $name", ({ name, opts }) => {
     writeFileSync(files.ca, pki.caCertificatePem);
     writeFileSync(files.content, content);
     const tampered = content.slice();
-    tampered[100] ^= 0x01;
+    tampered[100]! ^= 0x01;
     writeFileSync(files.tampered, tampered);
     const identity = await loadSigningIdentity(pki.signingKeyPem, pki.signingCertPem);
     writeFileSync(files.cms, await buildCadesDetachedSignature({ identity, contentDigest: await sha256(content) }));

@@ -121,7 +121,7 @@ async function loVerticalLines(pdf: Uint8Array, y: number): Promise<VerticalLine
     const width = Number(header[1]);
     const row = ppm.subarray(header[0].length + Math.round(y * RASTER_SCALE) * width * 3);
     const out: VerticalLine[] = [];
-    let run: { colour: string; from: number; to: number } | null = null;
+    let run = null as { colour: string; from: number; to: number } | null;
     const flush = () => {
       if (run) out.push({ colour: run.colour, x: (run.from + run.to) / 2 / RASTER_SCALE });
       run = null;

@@ -86,7 +86,7 @@ describe("the document's own signature field, signed in place", () => {
   for (const [name, field] of [
     ["dss__unsignedPDFWithSignatureFieldButInvisible.pdf", "Signature1"],
     ["pdfbox__form__AcroFormsBasicFields.pdf", "Signature"],
-  ]) {
+  ] as const) {
     it(`${name}: pdfsig lists one signature field, ${field}, signed and valid; mutool, qpdf and openssl accept it`, async () => {
       const input = join(CORPUS, "pdf-plain", name);
       expect(parsePdfsig((await tool("pdfsig", [input])).out)).toMatchObject([{ field, signed: false }]);

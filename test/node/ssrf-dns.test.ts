@@ -103,7 +103,7 @@ beforeAll(async () => {
   const envFile = join(dir, "vars.env");
   writeFileSync(envFile, Object.entries(vars).map(([k, v]) => formatDevVar(k, v)).join("\n") + "\n");
   const persist = join(dir, "state");
-  const env = { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" };
+  const env: NodeJS.ProcessEnv = { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" };
   await run(join(ROOT, "node_modules/.bin/wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], { cwd: ROOT, env });
   const preload = join(dir, "hostile-dns.mjs");
   writeFileSync(preload, DNS_PRELOAD);

@@ -58,7 +58,7 @@ describe("a SuperDoc client against Signet", () => {
 
   it("convert from=docx with axios and FormData (the reference's Node example) returns the PDF as the body", async () => {
     const form = new FormData();
-    form.append("file", new Blob([template()], { type: DOCX_TYPE }), "agreement.docx");
+    form.append("file", new Blob([new Uint8Array(template())], { type: DOCX_TYPE }), "agreement.docx");
     const res = await axios.post(`${svc.baseUrl}/v1/convert?from=docx`, form, { headers: auth(), responseType: "arraybuffer", validateStatus: () => true });
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("application/pdf");

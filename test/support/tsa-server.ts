@@ -105,7 +105,7 @@ async function makeToken(signer: TsaSigner, req: ParsedRequest, serial: number, 
   let imprint = req.messageImprint;
   if (variant === "bad-imprint") {
     imprint = imprint.slice();
-    imprint[imprint.length - 1] ^= 0xff;
+    imprint[imprint.length - 1]! ^= 0xff;
   }
   let nonce = req.nonce;
   if (variant === "bad-nonce") nonce = unsignedInteger(Uint8Array.of(0x12, 0x34, 0x56, 0x78));

@@ -23,7 +23,7 @@ export async function serviceFor(signer: PkiSigner | "dev", extra: Record<string
   const key = JSON.stringify([signer, extra]);
   let svc = services.get(key);
   if (!svc) {
-    const identity = signer === "dev" ? {} : { SIGNING_KEY: pki.signers[signer].keyPem, SIGNING_CERT: pki.signers[signer].chainPem };
+    const identity: Record<string, string> = signer === "dev" ? {} : { SIGNING_KEY: pki.signers[signer].keyPem, SIGNING_CERT: pki.signers[signer].chainPem };
     svc = await startService({ ...identity, TSA_URL: ltvTsaUrl, ALLOW_PRIVATE_URLS: "true", ...extra });
     services.set(key, svc);
   }
