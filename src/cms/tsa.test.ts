@@ -109,14 +109,12 @@ describe("RFC 3161 client against the test TSA", () => {
     );
   });
 
-  it("never hangs: a silent TSA fails after the timeout", async () => {
+  it("never hangs: a silent TSA is refused by the timeout, which the message names", async () => {
     expect(TSA_TIMEOUT_MS).toBeLessThan(15_000);
-    const started = Date.now();
     await expectTsaFailed(
       requestTimestamp({ url: `${tsaUrl}/slow`, messageImprint: new Uint8Array(32), timeoutMs: 1_000 }),
       /did not answer within 1 s/,
     );
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it("uses the injected fetch", async () => {

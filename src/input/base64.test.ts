@@ -108,34 +108,25 @@ describe("decodeBase64Payload: size cap before decoding", () => {
   });
 
   it("refuses an oversized payload without decoding it (invalid characters are never looked at)", () => {
+    // Every character is invalid: looking at any of them would answer invalid_base64 instead.
     const huge = "!".repeat(40 * 1024 * 1024);
-    const t0 = Date.now();
     expectCode(() => dec(huge, MAX), LimitExceeded, "document_too_large", /25 MiB/);
-    expect(Date.now() - t0).toBeLessThan(2000);
   });
 });
 
-describe("performance for 25 MiB documents", () => {
-  it("encodes and decodes 25 MiB quickly", () => {
+describe("25 MiB documents (timed by bench/decoders.ts)", () => {
+  it("encodes and decodes 25 MiB: the data: URI, plain and portable decoders give the bytes back", () => {
     const bytes = randomBytes(MAX);
-    let t = performance.now();
     const b64 = encodeBase64(bytes);
-    const encodeMs = performance.now() - t;
-    t = performance.now();
     const back = dec(`data:application/pdf;base64,${b64}`).bytes;
-    const decodeMs = performance.now() - t;
     expect(back.length).toBe(bytes.length);
     expect(back[12345]).toBe(bytes[12345]);
     expect(back[MAX - 1]).toBe(bytes[MAX - 1]);
-    t = performance.now();
     const plain = dec(b64).bytes;
-    const plainMs = performance.now() - t;
     expect(plain.length).toBe(MAX);
-    t = performance.now();
+    expect(plain[MAX - 1]).toBe(bytes[MAX - 1]);
     const portable = __portable.decode(b64);
-    const portableMs = performance.now() - t;
     expect(portable.length).toBe(MAX);
-    console.log(`25 MiB base64: encode ${encodeMs.toFixed(0)} ms, decode ${decodeMs.toFixed(0)} ms (data: URI) / ${plainMs.toFixed(0)} ms (plain), portable decode ${portableMs.toFixed(0)} ms`);
-    expect(encodeMs + decodeMs).toBeLessThan(5000);
+    expect(portable[12345]).toBe(bytes[12345]);
   });
 });

@@ -321,13 +321,11 @@ describe("what annotate returns carries nothing that fetches or runs on opening"
   });
 });
 
-describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
-  const timed = async (template: Uint8Array, fields: unknown[] = [{ id: "client_name", type: "text", value: "x" }]) => {
-    const t = performance.now();
+describe("POST /v1/annotate refuses hostile and broken input with a problem", () => {
+  const refused = async (template: Uint8Array, fields: unknown[] = [{ id: "client_name", type: "text", value: "x" }]) => {
     const res = await annotate(template, fields);
-    const ms = performance.now() - t;
     const p = await problem(res);
-    return { status: res.status, code: p.code, ms, detail: p.detail };
+    return { status: res.status, code: p.code, detail: p.detail };
   };
 
   it("422 xml_doctype_forbidden for a DOCTYPE, entities or a billion-laughs part", async () => {
@@ -335,7 +333,7 @@ describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
     const external = `<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><w:hdr xmlns:w="${T.W_NS}"><w:p><w:r><w:t>&xxe;</w:t></w:r></w:p></w:hdr>`;
     const cases: Record<string, string>[] = [{ "word/document.xml": laughs }, { "word/header1.xml": external }, { "[Content_Types].xml": `<?xml version="1.0"?><!DOCTYPE Types><Types/>` }];
     for (const extra of cases) {
-      const r = await timed(T.templateDocx({ body: T.para(T.wordText({ tag: "client_name" })), header: T.para(T.text("h")), extra }));
+      const r = await refused(T.templateDocx({ body: T.para(T.wordText({ tag: "client_name" })), header: T.para(T.text("h")), extra }));
       expect(r.status, Object.keys(extra)[0]).toBe(422);
       expect(r.code).toBe("xml_doctype_forbidden");
     }
@@ -344,7 +342,7 @@ describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
   it("413 zip_limit for a zip bomb with honest headers and for one whose header lies", async () => {
     const zeros = new Uint8Array(24 * 1024 * 1024);
     const bomb = T.templateDocx({ body: "", extra: { "word/media/bomb.bin": zeros } });
-    const honest = await timed(bomb);
+    const honest = await refused(bomb);
     expect(honest.status).toBe(413);
     expect(honest.code).toBe("zip_limit");
     expect(honest.detail).toMatch(/zip bomb/);
@@ -352,7 +350,7 @@ describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
     // document.xml declares 2 KB but inflates to 24 MB of XML.
     const bigXml = new TextEncoder().encode(`<?xml version="1.0"?><w:document xmlns:w="${T.W_NS}"><w:body>${"<w:p/>".repeat(4 * 1024 * 1024)}</w:body></w:document>`);
     const lying = patchDeclaredSize(T.templateDocx({ body: "", extra: { "word/document.xml": bigXml } }), "word/document.xml", 2048);
-    const r = await timed(lying);
+    const r = await refused(lying);
     expect(r.status).toBe(413);
     expect(r.code).toBe("zip_limit");
     expect(r.detail).toMatch(/lies/);
@@ -361,23 +359,23 @@ describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
 
   it("422 docx_invalid for duplicate or unsafe entry names and corrupt parts", async () => {
     const template = T.templateDocx({ body: T.para(T.wordText({ tag: "client_name" })), extra: { "word/documenX.xml": "<x/>" } });
-    const dup = await timed(renameEntry(template, "word/documenX.xml", "word/document.xml"));
+    const dup = await refused(renameEntry(template, "word/documenX.xml", "word/document.xml"));
     expect([dup.status, dup.code]).toEqual([422, "docx_invalid"]);
     expect(dup.detail).toMatch(/two entries/);
-    const caseDup = await timed(T.templateDocx({ body: "", extra: { "WORD/DOCUMENT.XML": "<x/>" } }));
+    const caseDup = await refused(T.templateDocx({ body: "", extra: { "WORD/DOCUMENT.XML": "<x/>" } }));
     expect([caseDup.status, caseDup.code]).toEqual([422, "docx_invalid"]);
-    const unsafe = await timed(renameEntry(T.templateDocx({ body: "", extra: { "word/aa/evil.xml": "<x/>" } }), "word/aa/evil.xml", "word/../evil.xml"));
+    const unsafe = await refused(renameEntry(T.templateDocx({ body: "", extra: { "word/aa/evil.xml": "<x/>" } }), "word/aa/evil.xml", "word/../evil.xml"));
     expect([unsafe.status, unsafe.code]).toEqual([422, "docx_invalid"]);
-    const broken = await timed(T.templateDocx({ body: T.para(T.wordText({ tag: "client_name" })) + "<w:p><w:r><w:t>unclosed</w:r></w:p>" }));
+    const broken = await refused(T.templateDocx({ body: T.para(T.wordText({ tag: "client_name" })) + "<w:p><w:r><w:t>unclosed</w:r></w:p>" }));
     expect([broken.status, broken.code]).toEqual([422, "docx_invalid"]);
   });
 
   it("415 for a PDF (or an image) as the template", async () => {
     const pdf = await corpusPdf("pdf20examples__Simple_PDF_2.0_file.pdf");
-    const r = await timed(pdf);
+    const r = await refused(pdf);
     expect([r.status, r.code]).toEqual([415, "unsupported_document_type"]);
     expect(r.detail).toMatch(/Expected a DOCX document for annotate; the bytes look like a PDF document/);
-    const img = await timed(png);
+    const img = await refused(png);
     expect([img.status, img.code]).toEqual([415, "unsupported_document_type"]);
   });
 
@@ -391,14 +389,14 @@ describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
       `${env.FIXTURE_BASE_URL}/text`, // a URL serving text
     ];
     for (const value of cases) {
-      const r = await timed(contractTemplate(), [{ id: "logo", type: "image", value }]);
+      const r = await refused(contractTemplate(), [{ id: "logo", type: "image", value }]);
       expect([r.status, r.code], value.slice(0, 40)).toEqual([422, "image_invalid"]);
     }
   });
 
   it("422 url_forbidden for image URLs Signet must not fetch; 400 beyond 20 URLs", async () => {
     for (const value of ["file:///etc/passwd", "ftp://example.com/a.png", "https://user:pw@example.com/a.png"]) {
-      const r = await timed(contractTemplate(), [{ id: "logo", type: "image", value }]);
+      const r = await refused(contractTemplate(), [{ id: "logo", type: "image", value }]);
       expect([r.status, r.code], value).toEqual([422, "url_forbidden"]);
     }
     // Without ALLOW_PRIVATE_URLS, loopback and private hosts are refused for images too.
@@ -409,7 +407,7 @@ describe("POST /v1/annotate refuses hostile and broken input quickly", () => {
       ),
     ).rejects.toMatchObject({ code: "url_forbidden" });
     const many = Array.from({ length: 21 }, (_, i) => ({ id: `img${i}`, type: "image", value: `https://example.com/${i}.png` }));
-    const r = await timed(contractTemplate(), many);
+    const r = await refused(contractTemplate(), many);
     expect([r.status, r.code]).toEqual([400, "invalid_request"]);
   });
 

@@ -63,7 +63,7 @@ describe("FlateDecode", () => {
     junk.fill(0x41, z.length);
     expect(decode(junk, n("FlateDecode"))).toEqual(text);
   });
-  it("stops a 200 MB flate bomb at the per-stream cap, quickly", () => {
+  it("stops a 200 MB flate bomb at the per-stream cap, before decoding the rest", () => {
     // 200 MB of zeros deflate to ~200 KB; built in pieces so the test never holds 200 MB.
     const chunks: Uint8Array[] = [];
     const def = new Deflate({ level: 9 }, (c) => chunks.push(c));
@@ -76,10 +76,7 @@ describe("FlateDecode", () => {
       at += c.length;
     }
     expect(bomb.length).toBeLessThan(1 << 20);
-    const t0 = Date.now();
     expect(() => decode(bomb, n("FlateDecode"))).toThrow(/more than 33554432 bytes.*maxStreamBytes/);
-    const elapsed = Date.now() - t0;
-    expect(elapsed).toBeLessThan(2000); // decoding all of it would take far longer and 200 MB
     // A lower per-stream cap stops it even sooner, and the error is a budget error (never "repaired").
     expect(() => decode(bomb, n("FlateDecode"), undefined, new Budget({ maxStreamBytes: 1_000_000 }))).toThrow(PdfBudgetExceeded);
   });

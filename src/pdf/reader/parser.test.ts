@@ -71,9 +71,7 @@ describe("parser: budgets", () => {
   it("stops huge arrays and dictionaries at maxCollectionSize", () => {
     const n = 1_000_001;
     const big = "[" + "0 ".repeat(n) + "]";
-    const t0 = Date.now();
     expect(() => parse(big)).toThrow(/more than 1000000 elements/);
-    expect(Date.now() - t0).toBeLessThan(5000);
     expect(() => parse("<< " + Array.from({ length: 11 }, (_, i) => `/K${i} 1`).join(" ") + " >>", { maxCollectionSize: 10 })).toThrow(
       PdfBudgetExceeded,
     );

@@ -2,10 +2,16 @@ import { zlibSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { PdfUnparseable, SignetError } from "../../errors";
 import { PdfDict, PdfName, PdfRef, PdfString } from "../model";
+import { PdfBudgetExceeded } from "./budget";
 import { PdfReader } from "./index";
 import { latin1Decode, latin1Encode, PdfAssembler, pngUpEncode, simplePdf, type XrefRow } from "../../../test/support/pdf-assembler";
 
 const FREE0: XrefRow = { num: 0, type: "f", a: 0, b: 65535 };
+/**
+ * Work budgets a file of a few pages needs a small part of (the defaults allow 2,000,000 units and
+ * 500,000 objects): reading that stays under them did not scan, parse or follow what it should not.
+ */
+const SMALL_FILE_LIMITS = { maxParsedObjects: 100, maxWorkUnits: 2_000 };
 
 /** Catalog 1, Pages 2, pages 3..(2+n), written into `pdf` (no xref yet). */
 function writeDoc(pdf: PdfAssembler, pages = 2) {
@@ -228,7 +234,7 @@ describe("reconstruction", () => {
 });
 
 describe("mutated files", () => {
-  it("open and read, or fail with PdfUnparseable: never another error, never slowly", () => {
+  it("open and read, or fail with PdfUnparseable: never another error, never past a small work budget", () => {
     let x = 2024;
     const rnd = (n: number) => {
       x ^= x << 13;
@@ -240,7 +246,6 @@ describe("mutated files", () => {
     };
     const { bytes: base } = simplePdf(4);
     let ok = 0;
-    const t0 = Date.now();
     for (let i = 0; i < 400; i++) {
       let b = base.slice();
       const kind = i % 4;
@@ -255,15 +260,17 @@ describe("mutated files", () => {
         }
       } else b = b.subarray(0, rnd(b.length));
       try {
-        const r = PdfReader.open(b);
+        // A work budget a 4-page file needs a small part of: no mutation may make reading it costly.
+        const r = PdfReader.open(b, { limits: SMALL_FILE_LIMITS });
         for (const p of r.pages()) r.inheritedPageAttribute(p.dict, "MediaBox");
         ok++;
       } catch (e) {
         expect(e).toBeInstanceOf(PdfUnparseable);
+        // Refused for what the file says (a count past a limit is fine), never for the work of reading it.
+        if (e instanceof PdfBudgetExceeded) expect((e as Error).message).not.toMatch(/units of work|limit maxParsedObjects/);
       }
     }
     expect(ok).toBeGreaterThan(100);
-    expect(Date.now() - t0).toBeLessThan(10_000);
   });
 });
 
@@ -527,26 +534,22 @@ describe("xref streams and object streams", () => {
 });
 
 describe("hostile input", () => {
-  it("scans past fake object headers hidden in strings in linear time", () => {
+  it("scans past fake object headers hidden in strings without parsing them", () => {
     const pdf = new PdfAssembler();
     writeDoc(pdf, 1);
     pdf.obj(9, "[" + "(10 0 obj [) ".repeat(100_000) + "]");
     pdf.text("trailer << /Root 1 0 R >>\n%%EOF\n");
-    const t0 = Date.now();
-    const r = PdfReader.open(pdf.bytes());
+    const r = PdfReader.open(pdf.bytes(), { limits: SMALL_FILE_LIMITS });
     expect(r.recovered).toBe(true);
     expect(r.pages()).toHaveLength(1);
-    expect(Date.now() - t0).toBeLessThan(3000);
   });
 
-  it("scans an unterminated object full of fake headers in linear time", () => {
+  it("scans an unterminated object full of fake headers without parsing them", () => {
     const pdf = new PdfAssembler();
     writeDoc(pdf, 1);
     pdf.text("9 0 obj\n[" + "(10 0 obj [) ".repeat(100_000)); // never closed
-    const t0 = Date.now();
-    const r = PdfReader.open(pdf.bytes());
+    const r = PdfReader.open(pdf.bytes(), { limits: SMALL_FILE_LIMITS });
     expect(r.pages()).toHaveLength(1);
-    expect(Date.now() - t0).toBeLessThan(3000);
   });
 
   it("does not re-parse one large object for many xref entries pointing inside it", () => {
@@ -566,10 +569,9 @@ describe("hostile input", () => {
     }
     const xref = pdf.table(rows, `/Size ${10 + fakes} /Root 1 0 R`);
     pdf.startxref(xref);
-    const t0 = Date.now();
-    const r = PdfReader.open(pdf.bytes());
+    // 20,001 kids are looked at (work units), but the large object is parsed once, not per entry.
+    const r = PdfReader.open(pdf.bytes(), { limits: { maxParsedObjects: 100 } });
     expect(r.pages().length).toBeLessThanOrEqual(2); // the real page, and at most the first fake (a page-less array is skipped)
-    expect(Date.now() - t0).toBeLessThan(3000);
   });
 
   it("ignores a `trailer` inside an object's string", () => {
