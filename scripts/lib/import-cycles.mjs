@@ -23,7 +23,7 @@ export function importSpecifiers(text) {
 }
 
 /** Files of the module graph under `dir` (relative to `root`, with `/`), declaration files left out. */
-function moduleFiles(root, dir) {
+export function moduleFiles(root, dir) {
   const out = [];
   const walk = (d) => {
     for (const name of readdirSync(d)) {
@@ -37,7 +37,7 @@ function moduleFiles(root, dir) {
 }
 
 /** The file a relative specifier of `from` names, if it exists (`./a` → `a.ts` or `a/index.ts`; `./a.js` → `a.ts`). */
-function resolve(root, from, spec) {
+export function resolveImport(root, from, spec) {
   const base = join(dirname(from), spec).split(sep).join("/");
   const candidates = [base, `${base}.ts`, `${base}.mts`, `${base}.mjs`, `${base}.js`, base.replace(/\.js$/, ".ts"), base.replace(/\.mjs$/, ".mts"), `${base}/index.ts`];
   return candidates.find((c) => MODULE.test(c) && existsSync(join(root, c)) && statSync(join(root, c)).isFile());
@@ -55,7 +55,7 @@ export function importGraph(root, dir) {
     const targets = new Set();
     for (const spec of importSpecifiers(readFileSync(join(root, file), "utf8"))) {
       if (!spec.startsWith(".")) continue;
-      const target = resolve(root, file, spec);
+      const target = resolveImport(root, file, spec);
       if (target && inside.has(target)) targets.add(target);
     }
     graph.set(file, [...targets].sort());

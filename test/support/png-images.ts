@@ -3,6 +3,7 @@
  * Runs in workerd and Node.
  */
 import { zlibSync } from "fflate";
+import { concatBytes } from "../../src/util/bytes";
 import { crc32 } from "../../src/util/crc32";
 
 /** A 1×1 PNG, base64. */
@@ -40,15 +41,7 @@ export function encodePng(width: number, height: number, colorType: number, raw:
   hv.setUint32(0, width);
   hv.setUint32(4, height);
   ihdr.set([8, colorType, 0, 0, 0], 8);
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlibSync(raw)), chunk("IEND", new Uint8Array(0))];
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  const png = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    png.set(p, at);
-    at += p.length;
-  }
-  return png;
+  return concatBytes([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlibSync(raw)), chunk("IEND", new Uint8Array(0))]);
 }
 
 export function dataUri(bytes: Uint8Array, type = "image/png"): string {
