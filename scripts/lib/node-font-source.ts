@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { NODE_FONT_PACKAGE_PATHS } from "../../src/render/fonts/catalog";
 import type { FontSource } from "../../src/render/fonts/types";
+import { nodeShaper } from "./node-harfbuzz";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -27,5 +28,6 @@ export function nodeFontSource(): FontSource {
       }
       return hit;
     },
+    shaper: nodeShaper,
   };
 }

@@ -1,4 +1,4 @@
-import type { FontSource } from "./fonts/types";
+import type { FontBook, FontSource } from "./fonts/types";
 import type { LaidOutDocument } from "./layout/types";
 import type { DocumentModel } from "./model/types";
 import { parseDocx } from "./model/parse-docx";
@@ -13,8 +13,12 @@ export interface RenderOptions {
 
 /** Renders a DOCX to PDF bytes. A package that cannot be read throws 422 `docx_invalid`. */
 export async function renderDocxToPdf(docx: Uint8Array, opts: RenderOptions): Promise<Uint8Array> {
-  const { laidOut, images } = await layOut(docx, opts);
-  return paintDocument(laidOut, { images });
+  const { laidOut, images, fonts } = await layOut(docx, opts);
+  try {
+    return await paintDocument(laidOut, { images });
+  } finally {
+    fonts.release();
+  }
 }
 
 /**
@@ -22,8 +26,13 @@ export async function renderDocxToPdf(docx: Uint8Array, opts: RenderOptions): Pr
  * large document's model (about 20 MB for 180 pages of tables) would otherwise be held until the
  * PDF is saved.
  */
-async function layOut(docx: Uint8Array, opts: RenderOptions): Promise<{ laidOut: LaidOutDocument; images: DocumentModel["images"] }> {
+async function layOut(docx: Uint8Array, opts: RenderOptions): Promise<{ laidOut: LaidOutDocument; images: DocumentModel["images"]; fonts: FontBook }> {
   const model = parseDocx(docx);
   const fonts = await loadFontBook(model, opts.fonts);
-  return { laidOut: layoutDocument(model, fonts), images: model.images };
+  try {
+    return { laidOut: layoutDocument(model, fonts), images: model.images, fonts };
+  } catch (e) {
+    fonts.release();
+    throw e;
+  }
 }

@@ -5,6 +5,7 @@
  */
 import { NODE_FONT_PACKAGE_PATHS } from "./catalog";
 import type { FontSource } from "./types";
+import { workerShaper } from "../shaping/worker-module";
 
 export interface AssetsBinding {
   fetch(req: Request | string): Promise<Response>;
@@ -30,6 +31,7 @@ export function assetFontSource(assets: AssetsBinding): FontSource {
       }
       return hit;
     },
+    shaper: workerShaper,
   };
 }
 

@@ -8,19 +8,22 @@ import type { EmbeddedFont, EmbeddedStyle } from "../model/embedded-fonts";
 import { NODE_FONT_PACKAGE_PATHS, styleName } from "./catalog";
 import { normalizeFamily } from "./fontconfig";
 import { LoadedFace } from "./font-face";
+import type { Shaper } from "../shaping/harfbuzz";
 
 export interface EmbeddedFaces {
   /** The embedded face of `family` nearest the style (weight before posture), or undefined. */
   face(family: string, bold: boolean, italic: boolean): LoadedFace | undefined;
+  /** Frees the faces' memory in the shaper (they live for one document). */
+  release(): void;
 }
 
-export function embeddedFaces(fonts: readonly EmbeddedFont[]): EmbeddedFaces {
+export function embeddedFaces(fonts: readonly EmbeddedFont[], shaper: Shaper): EmbeddedFaces {
   const byFamily = new Map<string, Map<EmbeddedStyle, LoadedFace>>();
   for (const f of fonts) {
     const key = normalizeFamily(f.family);
     const styles = byFamily.get(key) ?? new Map<EmbeddedStyle, LoadedFace>();
     if (styles.has(f.style)) continue;
-    const face = trustedFace(f.family, f.style, f.bytes);
+    const face = trustedFace(f.family, f.style, f.bytes, shaper);
     if (!face) continue;
     styles.set(f.style, face);
     byFamily.set(key, styles);
@@ -34,6 +37,9 @@ export function embeddedFaces(fonts: readonly EmbeddedFont[]): EmbeddedFaces {
         if (face) return face;
       }
       return undefined;
+    },
+    release() {
+      for (const styles of byFamily.values()) for (const face of styles.values()) face.releaseShaper();
     },
   };
 }
@@ -50,14 +56,17 @@ function faceId(postscriptName: string | null | undefined, family: string, style
 }
 
 /** A face that parses and measures (metrics, a cmap lookup, advances), or undefined. */
-function trustedFace(family: string, style: EmbeddedStyle, bytes: Uint8Array): LoadedFace | undefined {
+function trustedFace(family: string, style: EmbeddedStyle, bytes: Uint8Array, shaper: Shaper): LoadedFace | undefined {
+  let face: LoadedFace | undefined;
   try {
     const parsed = new LoadedFace("embedded", bytes);
-    const face = new LoadedFace(faceId(parsed.font.postscriptName, family, style), bytes);
+    face = new LoadedFace(faceId(parsed.font.postscriptName, family, style), bytes);
+    face.useShaper(shaper);
     const probe = [face.ascent(12), face.descent(12), face.lineHeight(12), face.widthOf("Hamburgefonstiv 0123", 12)];
-    if (!probe.every((n) => Number.isFinite(n)) || face.lineHeight(12) <= 0 || !face.covers(0x41)) return undefined;
-    return face;
+    if (probe.every((n) => Number.isFinite(n)) && face.lineHeight(12) > 0 && face.covers(0x41)) return face;
   } catch {
-    return undefined;
+    // Not a font we can use: the family is substituted.
   }
+  face?.releaseShaper();
+  return undefined;
 }

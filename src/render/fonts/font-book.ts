@@ -11,6 +11,7 @@ import { isEastAsian, isEastAsianShared } from "./east-asian";
 import { faceFromBytes, LoadedFace } from "./font-face";
 import { embeddedFaces, type EmbeddedFaces } from "./embedded-faces";
 import type { FaceRequest, FontBook, FontFace, FontSource } from "./types";
+import type { Shaper } from "../shaping/harfbuzz";
 
 /** Loaded when the document names no font at all (Word's built-in default is Times New Roman). */
 const LAST_RESORT: { family: FamilyId; bold: boolean; italic: boolean } = { family: "Tinos", bold: false, italic: false };
@@ -35,7 +36,7 @@ function styleOrder(bold: boolean, italic: boolean): [boolean, boolean][] {
 
 export async function loadFontBook(model: DocumentModel, source: FontSource): Promise<FontBook> {
   const usage = collectUsage(model);
-  const loader = new FaceLoader(source);
+  const loader = new FaceLoader(source, await source.shaper());
 
   // Primary faces, in parallel.
   const primaries = [...usage.values()];
@@ -69,13 +70,16 @@ export async function loadFontBook(model: DocumentModel, source: FontSource): Pr
       }
     }
   }
-  return new LoadedFontBook(loader, model.fontTable, languages, embeddedFaces(model.embeddedFonts ?? []));
+  return new LoadedFontBook(loader, model.fontTable, languages, embeddedFaces(model.embeddedFonts ?? [], loader.shaper));
 }
 
 class FaceLoader {
   readonly loaded = new Map<string, LoadedFace>();
   private readonly missing = new Set<string>();
-  constructor(private readonly source: FontSource) {}
+  constructor(
+    private readonly source: FontSource,
+    readonly shaper: Shaper,
+  ) {}
 
   get(file: string): LoadedFace | undefined {
     return this.loaded.get(file);
@@ -91,6 +95,7 @@ class FaceLoader {
     }
     // A concurrent load of the same file may have finished meanwhile: both give the cached face.
     const face = faceFromBytes(file, bytes);
+    face.useShaper(this.shaper);
     this.loaded.set(file, face);
     return face;
   }
@@ -123,6 +128,10 @@ class LoadedFontBook implements FontBook {
 
   face(req: FaceRequest): FontFace {
     return this.resolve(req).primary;
+  }
+
+  release(): void {
+    this.embedded.release();
   }
 
   split(text: string, req: FaceRequest): { text: string; face: FontFace }[] {

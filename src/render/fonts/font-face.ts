@@ -4,7 +4,9 @@
  */
 import fontkit from "@pdf-lib/fontkit";
 import type { Font } from "@pdf-lib/fontkit";
-import type { FontFace } from "./types";
+import type { Shaper, ShapingFace } from "../shaping/harfbuzz";
+import { LIMITS } from "../../limits";
+import type { FontFace, ShapedText, ShapeFlags } from "./types";
 
 interface VerticalMetrics {
   /** Font units above the baseline, including the line gap. */
@@ -78,6 +80,12 @@ export class LoadedFace implements FontFace {
   private readonly metrics: VerticalMetrics;
   private readonly advances = new Map<number, number>();
   private readonly coverage = new Map<number, boolean>();
+  /** The face in HarfBuzz (set by `useShaper` before layout). */
+  private shaping: ShapingFace | undefined;
+  /** Shaped texts, keyed by flags and text (bounded: emptied when full). */
+  private readonly shapedCache = new Map<string, ShapedText>();
+  /** LibreOffice forms no ligatures in a fixed-pitch face (vcl: SalLayoutFlags for monospaced fonts). */
+  private readonly fixedPitch: boolean;
 
   constructor(
     readonly id: string,
@@ -86,6 +94,28 @@ export class LoadedFace implements FontFace {
     this.font = fontkit.create(bytes);
     this.unitsPerEm = this.font.unitsPerEm || 1000;
     this.metrics = verticalMetrics(this.font);
+    this.fixedPitch = Boolean((this.font as unknown as { post?: { isFixedPitch?: number } }).post?.isFixedPitch);
+  }
+
+  /**
+   * Loads the face into `shaper` (once; a face is shared by the documents of an isolate, as is its
+   * shaper). A file HarfBuzz refuses (over its size limit) is measured unshaped, glyph by glyph.
+   */
+  useShaper(shaper: Shaper): void {
+    if (this.shaping) return;
+    this.shapedCache.clear();
+    try {
+      this.shaping = shaper.face(this.bytes);
+    } catch {
+      this.shaping = undefined;
+    }
+  }
+
+  /** Frees the face's memory in the shaper (a document's embedded faces, after painting). */
+  releaseShaper(): void {
+    this.shaping?.destroy();
+    this.shaping = undefined;
+    this.shapedCache.clear();
   }
 
   ascent(size: number): number {
@@ -100,16 +130,92 @@ export class LoadedFace implements FontFace {
     return ((this.metrics.ascent + this.metrics.descent) / this.unitsPerEm) * size;
   }
 
-  /** Sum of glyph advances (no kerning, no shaping: ligatures and contextual forms are not applied). */
-  widthOf(text: string, size: number): number {
+  /**
+   * `text` shaped by HarfBuzz as LibreOffice shapes a text portion (GSUB and GPOS with the font's
+   * default features: ligatures, contextual and joining forms, mark positioning; kerning only when
+   * asked; no ligatures in a fixed-pitch face). Joins on either side are given to HarfBuzz as a
+   * zero-width joiner of context, outside the shaped text. Without a shaper (a face HarfBuzz
+   * refused), one glyph per code point from the cmap.
+   */
+  shaped(text: string, flags: ShapeFlags = {}): ShapedText {
+    const key = `${flags.kern ? 1 : 0}${flags.joinBefore ? 1 : 0}${flags.joinAfter ? 1 : 0}${flags.rtl ? 1 : 0}${text}`;
+    let run = this.shapedCache.get(key);
+    if (run) return run;
+    run = this.shaping ? this.shapeWithHarfBuzz(text, flags) : this.unshaped(text, !!flags.rtl);
+    if (this.shapedCache.size >= LIMITS.paragraph.widthCacheEntries) this.shapedCache.clear();
+    this.shapedCache.set(key, run);
+    return run;
+  }
+
+  private shapeWithHarfBuzz(text: string, flags: ShapeFlags): ShapedText {
+    const pre = flags.joinBefore ? "\u200d" : "";
+    const post = flags.joinAfter ? "\u200d" : "";
+    const features = [];
+    if (!flags.kern) features.push({ tag: "kern", value: 0 });
+    if (this.fixedPitch) features.push({ tag: "liga", value: 0 }, { tag: "clig", value: 0 });
+    const run = this.shaping!.shape(pre + text + post, {
+      start: pre.length,
+      end: pre.length + text.length,
+      features,
+      ...(flags.rtl ? { direction: "rtl" as const } : {}),
+    });
+    if (pre) for (let i = 0; i < run.clusters.length; i++) run.clusters[i] = run.clusters[i]! - pre.length;
+    return run;
+  }
+
+  /** One glyph per code point (cmap), its hmtx advance; right to left reversed. */
+  private unshaped(text: string, rtl: boolean): ShapedText {
+    const cps: { cp: number; at: number }[] = [];
+    for (let i = 0; i < text.length; ) {
+      const cp = text.codePointAt(i)!;
+      cps.push({ cp, at: i });
+      i += cp > 0xffff ? 2 : 1;
+    }
+    if (rtl) cps.reverse();
+    const n = cps.length;
+    const run = { glyphs: new Uint32Array(n), clusters: new Uint32Array(n), xAdvances: new Int32Array(n), xOffsets: new Int32Array(n), yOffsets: new Int32Array(n), unitsPerEm: this.unitsPerEm };
+    cps.forEach(({ cp, at }, i) => {
+      const gid = this.font.hasGlyphForCodePoint(cp) ? this.font.glyphForCodePoint(cp).id : 0;
+      run.glyphs[i] = gid;
+      run.clusters[i] = at;
+      run.xAdvances[i] = this.advance(cp);
+    });
+    return run;
+  }
+
+  widthOf(text: string, size: number, flags?: ShapeFlags): number {
     // LibreOffice lays text out on a 8640 dpi reference device (1/120 pt a pixel) with the face at
     // a whole pixel size, and HarfBuzz's advances are rounded to whole pixels glyph by glyph
     // before they are summed (Tinos 8 pt "e" is 426 px = 3.55 pt, not 3.5508; a line of 120 of
-    // them is 8520 twips wide, measured by where LibreOffice breaks it).
-    const scale = Math.round(size * PX_PER_PT) / this.unitsPerEm;
+    // them is 8520 twips wide, measured by where LibreOffice breaks it). Kerned and ligature
+    // advances are rounded the same way.
+    if (!text) return 0;
+    const scale = this.pixelScale(size);
+    const adv = this.shaped(text, flags).xAdvances;
     let px = 0;
-    for (const ch of text) px += Math.round(this.advance(ch.codePointAt(0)!) * scale);
+    for (let i = 0; i < adv.length; i++) px += Math.round(adv[i]! * scale);
     return px / PX_PER_PT;
+  }
+
+  /**
+   * The advance of each UTF-16 unit of `text` as shaped (pt): a cluster's glyphs on its first unit
+   * (a ligature's whole width on its first letter, a mark's on its own unit), 0 on the others. A word
+   * broken by characters is cut by these, as LibreOffice cuts a shaped word.
+   */
+  advancesOf(text: string, size: number, flags?: ShapeFlags): number[] {
+    const out = new Array<number>(text.length).fill(0);
+    const scale = this.pixelScale(size);
+    const run = this.shaped(text, flags);
+    for (let i = 0; i < run.glyphs.length; i++) {
+      const at = Math.min(run.clusters[i]!, text.length - 1);
+      out[at] = out[at]! + Math.round(run.xAdvances[i]! * scale) / PX_PER_PT;
+    }
+    return out;
+  }
+
+  /** Pixels of LibreOffice's reference device per font unit at `size` (the face set at whole pixels). */
+  private pixelScale(size: number): number {
+    return Math.round(size * PX_PER_PT) / this.unitsPerEm;
   }
 
   covers(codePoint: number): boolean {

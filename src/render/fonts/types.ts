@@ -1,3 +1,5 @@
+import type { Shaper } from "../shaping/harfbuzz";
+
 /**
  * What layout and paint need from fonts. Fonts are loaded (async) before layout, from a
  * `FontSource` (the static-assets binding in the worker, the file system in Node tools); after
@@ -7,6 +9,33 @@
 /** Where font files come from: returns the bytes of a file like "Carlito-Bold.ttf", or null. */
 export interface FontSource {
   load(file: string): Promise<Uint8Array | null>;
+  /** The shaping engine (HarfBuzz) of this environment: the worker's imported module, Node's compiled file. */
+  shaper(): Promise<Shaper>;
+}
+
+/**
+ * How a stretch of text is shaped. `kern`: the face's kerning (GPOS and kern table) is applied, as
+ * LibreOffice does for a run with w:kern (any value) and for a package without a styles part.
+ * `joinBefore`/`joinAfter`: the text continues a word on that side (a run boundary inside an Arabic
+ * word, a kashida's cut), so its end letters take their joining forms.
+ */
+export interface ShapeFlags {
+  kern?: boolean;
+  joinBefore?: boolean;
+  joinAfter?: boolean;
+  /** Shape right to left (an item at an odd bidi level); default: from the text's script. */
+  rtl?: boolean;
+}
+
+/** A shaped stretch of text (HarfBuzz), glyphs in visual order; clusters are UTF-16 offsets into the text. */
+export interface ShapedText {
+  readonly glyphs: Uint32Array;
+  readonly clusters: Uint32Array;
+  /** Font units. */
+  readonly xAdvances: Int32Array;
+  readonly xOffsets: Int32Array;
+  readonly yOffsets: Int32Array;
+  readonly unitsPerEm: number;
 }
 
 /** One loaded face (a family in one weight/style). */
@@ -20,8 +49,13 @@ export interface FontFace {
   descent(size: number): number;
   /** Height of one single-spaced line for this size, pt (ascent + descent + line gap as Word computes it). */
   lineHeight(size: number): number;
-  /** Advance width of `text` at `size`, pt (with kerning off, as Word does by default). */
-  widthOf(text: string, size: number): number;
+  /**
+   * Advance width of `text` at `size`, pt: the text shaped by HarfBuzz (ligatures, contextual
+   * forms; kerning only when `flags.kern`), each glyph's advance rounded to LibreOffice's 1/120 pt.
+   */
+  widthOf(text: string, size: number, flags?: ShapeFlags): number;
+  /** The advance of each UTF-16 unit of `text` as shaped (a cluster's glyphs on its first unit), pt. */
+  advancesOf?(text: string, size: number, flags?: ShapeFlags): number[];
   /** Whether the face has a glyph for this code point. */
   covers(codePoint: number): boolean;
   /** Top and bottom of a code point's glyph outline, pt above the baseline at `size` (null: no glyph). */
@@ -45,4 +79,6 @@ export interface FontBook {
    * a fallback face (wide-coverage Noto) for characters it lacks.
    */
   split(text: string, req: FaceRequest): { text: string; face: FontFace }[];
+  /** Frees what the document's own faces hold in the shaper (its embedded fonts): call once painted. */
+  release(): void;
 }

@@ -13,7 +13,7 @@ export type PaintItem =
    * `text` draws others (vertical forms of punctuation); `joinBefore`/`joinAfter`: part of a word
    * stretched by a kashida, its first/last letter shaped as joined across the stretch.
    */
-  | { kind: "text"; x: number; y: number; text: string; face: FontFace; size: number; color: Color | null; charSpacing?: number; scale?: number; width: number; rtl?: boolean; typed?: string; joinBefore?: boolean; joinAfter?: boolean; noteLabelOf?: string }
+  | { kind: "text"; x: number; y: number; text: string; face: FontFace; size: number; color: Color | null; charSpacing?: number; scale?: number; width: number; rtl?: boolean; typed?: string; kern?: boolean; joinBefore?: boolean; joinAfter?: boolean; noteLabelOf?: string }
   /** Filled rectangle (shading, highlight). */
   | { kind: "rect"; x: number; y: number; width: number; height: number; fill: Color }
   /** Straight line (borders, underline, strike, leaders drawn as lines). */

@@ -38,6 +38,8 @@ export interface RunProps {
   smallCaps?: boolean;
   vertAlign?: RunStyle["vertAlign"];
   charSpacing?: number;
+  /** w:kern: pair kerning on (any non-zero value: LibreOffice ignores the size threshold). */
+  kern?: boolean;
   position?: number;
   scale?: number;
   hidden?: boolean;
@@ -199,6 +201,13 @@ export function readRunProps(rPr: XNode | undefined, env: ReadEnv): RunProps {
       case "spacing":
         p.charSpacing = twips(c.attr("val"));
         break;
+      case "kern": {
+        // LibreOffice turns kerning on for any w:kern but 0, whatever the run's size (measured:
+        // w:kern="28" kerns "AV" at 11 pt; w:kern="0" and no w:kern do not).
+        const v = parseFloat(c.attr("val") ?? "0");
+        p.kern = Number.isFinite(v) && v !== 0;
+        break;
+      }
       case "position":
         p.position = halfPoints(c.attr("val"));
         break;
@@ -469,6 +478,7 @@ export function toRunStyle(p: RunProps): RunStyle {
   if (p.fontEastAsia && p.fontEastAsia !== s.font) s.fontEastAsia = p.fontEastAsia;
   if (p.fontComplex && p.fontComplex !== s.font) s.fontComplex = p.fontComplex;
   if (p.eastAsiaHint) s.eastAsiaHint = true;
+  if (p.kern) s.kern = true;
   const cjk = p.eastAsiaLang ? CJK_LANGUAGE.exec(p.eastAsiaLang) : null;
   if (cjk) {
     const lang = cjk[1]!.toLowerCase() as "zh" | "ja" | "ko";

@@ -41,8 +41,9 @@ export class Styles {
   ) {
     const defaults = root?.child("docDefaults");
     // A package without a styles part gets Word 2007's defaults in LibreOffice, Calibri 11 pt
-    // (measured); a styles part without fonts keeps Times New Roman (toRunStyle).
-    this.defaultRun = root ? readRunProps(defaults?.child("rPrDefault")?.child("rPr"), env) : { font: "Calibri", size: 11, sizeComplex: 11 };
+    // (measured), kerned (LibreOffice's own default: "AV" kerned there); a styles part without
+    // fonts keeps Times New Roman (toRunStyle).
+    this.defaultRun = root ? readRunProps(defaults?.child("rPrDefault")?.child("rPr"), env) : { font: "Calibri", size: 11, sizeComplex: 11, kern: true };
     const lang = defaults?.child("rPrDefault")?.child("rPr")?.child("lang");
     this.languages = { latin: lang?.attr("val"), complex: lang?.attr("bidi") };
     this.defaultPara = readParaProps(defaults?.child("pPrDefault")?.child("pPr"), env);

@@ -44,6 +44,8 @@ export interface RunStyle {
   position: number;
   /** Horizontal scale in percent (w:w), 100 = normal. */
   scale: number;
+  /** Pair kerning applied (w:kern), as LibreOffice does; absent: off. */
+  kern?: boolean;
   /** Hidden text (w:vanish): not rendered. */
   hidden: boolean;
   /** Right-to-left run (w:rtl). */

@@ -7,26 +7,15 @@
  * fonts, loaded machine) pako's deflate took 37 ms of 43 ms painting, fflate level 1 takes 12 ms;
  * level 1 makes the font files 0.7 % larger than level 6.
  */
-import type { Font, Glyph } from "@pdf-lib/fontkit";
+import type { Font } from "@pdf-lib/fontkit";
 import { PDFString, type PDFContext, type PDFRef } from "pdf-lib";
 import { strToU8, zlibSync } from "fflate";
 import { subsetTrueType } from "./truetype-subset";
-import { decomposedArabic, glyphAdvance } from "../fonts/font-face";
+import { glyphAdvance, type LoadedFace } from "../fonts/font-face";
+import type { ShapedText, ShapeFlags } from "../fonts/types";
+import { isDefaultIgnorable } from "../layout/inline/arabic-joining";
+import { num } from "./content-stream";
 import { LIMITS } from "../../limits";
-
-/**
- * Word draws no ligatures by default, and layout measured each character's own advance: with
- * ligatures on, painted text would differ from the measured width. Arabic joining forms (init,
- * medi, fina, rlig) stay on: fontkit picks them from the script.
- */
-const FEATURES = { liga: false, clig: false, dlig: false };
-
-/**
- * Scripts drawn glyph by glyph without shaping: Latin, Greek, Cyrillic, Armenian, punctuation,
- * symbols, and CJK (ideographs, kana, Hangul syllables, full-width forms: one glyph per character).
- */
-const SIMPLE_TEXT =
-  /^[\u0000-\u058f\u1d00-\u1fff\u2000-\u2bff\u2e00-\u2e7f\u2e80-\u2fdf\u3000-\u9fff\ua640-\ua69f\ua720-\ua7ff\uac00-\ud7af\uf900-\ufaff\ufb00-\ufb06\ufe20-\ufe2f\ufe30-\ufe4f\uff00-\uffef]*$/u;
 
 export class CidFont {
   readonly ref: PDFRef;
@@ -34,12 +23,13 @@ export class CidFont {
   private readonly used = new Map<number, string>();
   /** Code point → its glyph id as 4 hex digits (the glyph is marked used when first seen). */
   private readonly hexByCodePoint = new Map<number, string>();
-  /** Shaped text ("l"/"r" + text) → its glyph string. */
-  private readonly shaped = new Map<string, string>();
+  /** Shaped text (flags, size and text) → its operators. */
+  private readonly shown = new Map<string, string>();
   /**
    * Glyphs drawn for a text other than their own, each under its own CID above the font's glyph
    * ids (a CIDToGIDMap stream maps it back to the glyph), so ToUnicode gives the text: characters
-   * no glyph draws (all on .notdef: a copy of "水仙花" would read one character three times) and
+   * no glyph draws (all on .notdef: a copy of "水仙花" would read one character three times), a
+   * glyph shaping makes for several texts (an alef base for آ and ٱ; a ligature's second letter),
    * mirrored brackets in right-to-left text (")" drawn for a typed "(").
    */
   private readonly aliases = new Map<string, { cid: number; gid: number; text: string; zeroWidth: boolean }>();
@@ -50,96 +40,92 @@ export class CidFont {
     private readonly font: Font,
     private readonly bytes: Uint8Array,
     private readonly baseName: string,
+    /** The face HarfBuzz shapes with (the renderer's); without one, text is drawn a glyph per code point. */
+    private readonly face?: LoadedFace,
   ) {
     this.ref = pdf.context.nextRef();
   }
 
-  /** The glyph string for `text` as hex, 4 digits per glyph id (one segment in logical order; right-to-left segments come out in visual order). */
-  encode(text: string, rtl: boolean, typed?: string): string {
-    // Letters the font lacks but draws by their decomposition (ۀ as ە + ٔ), as the layout measured them.
-    let decomposed = false;
-    if (/[\u0622-\u0626\u06c0\u06c2\u06d3]/.test(text)) {
-      const drawn = [...text].map((ch) => (this.font.hasGlyphForCodePoint(ch.codePointAt(0)!) ? ch : (decomposedArabic(ch.codePointAt(0)!) ?? ch))).join("");
-      decomposed = drawn !== text;
-      text = drawn;
-    }
-    // A zero-width non-joiner: a blank glyph (the space's) under its own CID, no width, its own text.
-    if (text === "\u200c") return hex4(this.aliasCid(this.font.glyphForCodePoint(0x20)?.id ?? 0, text, true));
-    if (!rtl && typed !== undefined && typed !== text) return this.encodeTyped(text, typed);
-    if (!rtl && SIMPLE_TEXT.test(text)) return this.encodeDirect(text, false);
-    // fontkit's shaping costs about 0.5 ms a call even for one word (plan and feature setup): the
-    // Persian poi__stress004 spent 10 s in it. Words repeat, so glyph strings are kept per font.
-    const key = rtl ? `r${text}` : `l${text}`;
-    const hit = this.shaped.get(key);
-    if (hit !== undefined) return hit;
-    // fontkit hands back one shared .notdef glyph whose code points are the first missing
-    // character's: text with missing characters is drawn unshaped so each keeps its own CID.
-    const hex = this.lacksAnyOf(text) ? this.encodeDirect(text, rtl) : this.shape(text, rtl, decomposed);
-    if (this.shaped.size >= LIMITS.paint.shapedTextCacheEntries) this.shaped.clear();
-    this.shaped.set(key, hex);
-    return hex;
-  }
-
-  private shape(text: string, rtl: boolean, decomposed = false): string {
-    // Complex scripts and right-to-left text: fontkit shapes (joining forms) and orders the glyphs.
-    let glyphs: Glyph[];
-    try {
-      glyphs = this.font.layout(text, FEATURES as unknown as string[]).glyphs as Glyph[];
-    } catch {
-      // fontkit's GPOS code throws on some fonts' mark anchors (null anchor): draw the plain glyphs.
-      return this.encodeDirect(text, rtl);
-    }
-    if (decomposed) return this.shapeDecomposed(glyphs, rtl);
-    const texts = glyphTexts(glyphs, text, rtl);
-    let hex = "";
-    glyphs.forEach((g, i) => {
-      const chars = texts[i]!;
-      if (g.id === 0 && chars) {
-        hex += hex4(this.aliasCid(0, chars));
-        return;
-      }
-      const known = this.used.get(g.id);
-      if (!known) this.used.set(g.id, chars);
-      else if (chars && known !== chars) {
-        // One glyph drawing several characters (Noto Sans Arabic's alef base for آ and ٱ): each
-        // other text gets a CID of its own, so copied text reads what was typed.
-        hex += hex4(this.aliasCid(g.id, chars));
-        return;
-      }
-      hex += hex4(g.id);
-    });
-    return hex;
+  /** The glyph string for `text` as hex, a glyph per code point from the cmap (no shaping: a signature's appearance). */
+  encode(text: string, rtl = false): string {
+    return this.encodeDirect(text, rtl);
   }
 
   /**
-   * Glyphs of text with letters drawn by their decomposition: the base letter's glyph copies as the
-   * letter typed (ە + ٔ → ۀ) and its mark as nothing, as LibreOffice's text reads (the glyphs stay
-   * in fontkit's order: a right-to-left mark, with no advance, before its base lands over it).
+   * The operators that draw `text` (one segment, logical order; a right-to-left one comes out in
+   * visual order) from the current text position, at `size`: HarfBuzz's glyphs (the face's
+   * `shaped`, as layout measured them) in TJ arrays, where a glyph's advance differs from its width
+   * in the PDF (kerning, a mark with no advance) an adjustment, where GPOS moves a glyph (a mark over
+   * its letter) an offset: sideways in the array, up or down by text rise. Each cluster's text goes
+   * to ToUnicode on its widest glyph (a ligature copies as "ffi", a reordered Devanagari syllable as
+   * typed), the cluster's other glyphs copy as nothing. `typed`: the characters a left-to-right
+   * segment stands for where it draws others (mirrored brackets): drawn glyph by glyph.
    */
-  private shapeDecomposed(glyphs: Glyph[], rtl: boolean): string {
-    const list = [...glyphs];
-    const isMark = (g: Glyph | undefined) => !!g && g.codePoints?.length === 1 && g.codePoints[0]! >= 0x653 && g.codePoints[0]! <= 0x655;
+  show(text: string, rtl: boolean, size: number, flags: ShapeFlags = {}, typed?: string): string {
+    // A zero-width non-joiner: a blank glyph (the space's) under its own CID, no width, its own text.
+    if (text === "\u200c") return `<${hex4(this.aliasCid(this.font.glyphForCodePoint(0x20)?.id ?? 0, text, true))}> Tj`;
+    if (!rtl && typed !== undefined && typed !== text) return `<${this.encodeTyped(text, typed)}> Tj`;
+    if (!this.face) return `<${this.encodeDirect(text, rtl)}> Tj`;
+    const key = `${rtl ? 1 : 0}${flags.kern ? 1 : 0}${flags.joinBefore ? 1 : 0}${flags.joinAfter ? 1 : 0}${size}\u0000${text}`;
+    const hit = this.shown.get(key);
+    if (hit !== undefined) return hit;
+    const ops = this.shapedOps(text, size, { ...flags, ...(rtl ? { rtl: true } : {}) });
+    if (this.shown.size >= LIMITS.paint.shapedTextCacheEntries) this.shown.clear();
+    this.shown.set(key, ops);
+    return ops;
+  }
+
+  private shapedOps(text: string, size: number, flags: ShapeFlags): string {
+    const run = this.face!.shaped(text, flags);
+    const texts = clusterTexts(run, text, !!flags.rtl);
+    const em = 1000 / run.unitsPerEm;
+    let out = "";
+    let array = "";
     let hex = "";
-    for (let i = 0; i < list.length; i++) {
-      let g = list[i]!;
-      let mark: Glyph | undefined;
-      if (rtl && isMark(g) && list[i + 1]) [mark, g] = [g, list[++i]!];
-      else if (!rtl && isMark(list[i + 1])) mark = list[++i];
-      const chars = String.fromCodePoint(...(g.codePoints ?? []));
-      const composed = mark ? (chars + String.fromCodePoint(mark.codePoints![0]!)).normalize("NFC") : chars;
-      if (mark && [...composed].length === 1) {
-        const base = hex4(this.aliasCid(g.id, composed));
-        const over = hex4(this.aliasCid(mark.id, ""));
-        hex += rtl ? over + base : base + over;
-        continue;
+    let rise = 0;
+    const adjust = (n: number) => {
+      if (Math.abs(n) < 0.01) return;
+      if (hex) array += `<${hex}>`;
+      hex = "";
+      array += ` ${num(n)} `;
+    };
+    const flush = () => {
+      if (hex) array += `<${hex}>`;
+      if (array) out += `[${array.trim()}] TJ `;
+      array = hex = "";
+    };
+    for (let i = 0; i < run.glyphs.length; i++) {
+      const gid = run.glyphs[i]!;
+      const cid = this.cidFor(gid, texts[i]!);
+      const dy = run.yOffsets[i]! ? num((run.yOffsets[i]! * size) / run.unitsPerEm) : "0";
+      if (dy !== String(rise)) {
+        flush();
+        out += `${dy} Ts `;
+        rise = Number(dy);
       }
-      for (const one of mark ? (rtl ? [mark, g] : [g, mark]) : [g]) {
-        const text = String.fromCodePoint(...(one.codePoints ?? []));
-        if (!this.used.get(one.id)) this.used.set(one.id, text);
-        hex += hex4(one.id);
-      }
+      const dx = run.xOffsets[i]! * em;
+      adjust(-dx);
+      hex += hex4(cid);
+      adjust(this.pdfWidth(gid) - run.xAdvances[i]! * em + dx);
     }
-    return hex;
+    flush();
+    if (rise) out += "0 Ts ";
+    return out.trim();
+  }
+
+  /** The CID drawing glyph `gid` for `text`: the glyph itself when first used, or used for the same text. */
+  private cidFor(gid: number, text: string): number {
+    const known = this.used.get(gid);
+    if (gid !== 0 && (known === undefined || known === text)) {
+      this.used.set(gid, text);
+      return gid;
+    }
+    return this.aliasCid(gid, text);
+  }
+
+  /** The width the PDF's W array gives glyph `gid` and its aliases (1000 units an em; see `finish`). */
+  private pdfWidth(gid: number): number {
+    return Math.round((glyphAdvance(this.font, gid) * 1000) / (this.font.unitsPerEm || 1000));
   }
 
   /** Code point → glyph, no shaping; `reverse` puts a right-to-left segment in visual order. */
@@ -161,11 +147,6 @@ export class CidFont {
     }
     if (reverse) glyphs.reverse();
     return glyphs.join("");
-  }
-
-  private lacksAnyOf(text: string): boolean {
-    for (const ch of text) if (!this.font.hasGlyphForCodePoint(ch.codePointAt(0)!)) return true;
-    return false;
   }
 
   /** Left-to-right text drawn with other characters than typed (mirrored brackets): glyphs of `text`, ToUnicode of `typed`. */
@@ -314,25 +295,28 @@ function toUnicodeCMap(entries: readonly (readonly [number, string])[]): string 
 
 
 /**
- * The text each shaped glyph stands for. fontkit keeps one glyph object per glyph id with the code
- * points it was first made for, so a glyph shared by several characters (an alef base that a font's
- * ccmp makes for آ, أ and ٱ alike) reports the first one. Such a glyph takes the characters at its
- * place in the text instead (glyph order, from the end for right-to-left, each glyph consuming as
- * many as it reports); where the counts do not add up, the reported code points are kept.
+ * The text each shaped glyph copies as: a cluster's characters (from its first UTF-16 offset to the
+ * next cluster's) on its widest glyph (first of the widest), nothing on its other glyphs. Format characters that draw
+ * nothing (direction marks, joiners) are left out of the copied text, except a zero-width non-joiner,
+ * which is part of Persian words (LibreOffice's text keeps it).
  */
-function glyphTexts(glyphs: Glyph[], text: string, rtl: boolean): string[] {
-  const reported = glyphs.map((g) => String.fromCodePoint(...(g.codePoints ?? [])));
-  // Only a glyph reporting characters the text does not have is stale (a ligature across a mark
-  // comes out of order, so positions are trusted only there).
-  const has = (t: string) => [...t].every((c) => text.includes(c));
-  if (reported.every(has)) return reported;
-  const chars = [...text];
-  if (reported.reduce((n, t) => n + [...t].length, 0) !== chars.length) return reported;
-  let at = rtl ? chars.length : 0;
-  return reported.map((t) => {
-    const n = [...t].length;
-    const from = rtl ? at - n : at;
-    at = rtl ? at - n : at + n;
-    return has(t) ? t : chars.slice(from, from + n).join("");
-  });
+function clusterTexts(run: ShapedText, text: string, rtl: boolean): string[] {
+  const starts = [...new Set(run.clusters)].sort((a, b) => a - b);
+  const end = new Map(starts.map((c, i) => [c, starts[i + 1] ?? text.length]));
+  const carrier = new Map<number, number>();
+  for (let i = 0; i < run.glyphs.length; i++) {
+    const c = run.clusters[i]!;
+    const best = carrier.get(c);
+    if (best === undefined || run.xAdvances[i]! > run.xAdvances[best]!) carrier.set(c, i);
+  }
+  const out = new Array<string>(run.glyphs.length).fill("");
+  for (const [c, i] of carrier) {
+    let t = "";
+    for (const ch of text.slice(c, end.get(c))) if (ch === "\u200c" || !isDefaultIgnorable(ch.codePointAt(0)!)) t += ch;
+    // Letters one right-to-left glyph draws (lam-alef) are mapped in visual order: text extraction
+    // reverses the line, glyphs' text included, and reads them as typed. (LibreOffice maps them in
+    // reading order, and pdftotext reads "اإلنسان" for "الإنسان".)
+    out[i] = rtl && /^\p{L}{2,}$/u.test(t) ? [...t].reverse().join("") : t;
+  }
+  return out;
 }

@@ -68,9 +68,9 @@ export class ContentStreamBuilder {
     }
   }
 
-  /** Shows a glyph string (hex, 4 digits per glyph id) with its origin at (x, y), PDF coordinates. */
-  show(x: number, y: number, hexGlyphs: string): void {
-    this.parts.push(`1 0 0 1 ${num(x)} ${num(y)} Tm <${hexGlyphs}> Tj`);
+  /** Shows glyphs (`ops`: Tj/TJ operators, from the embedded font) with their origin at (x, y), PDF coordinates. */
+  show(x: number, y: number, ops: string): void {
+    if (ops) this.parts.push(`1 0 0 1 ${num(x)} ${num(y)} Tm ${ops}`);
   }
 
   /** A filled rectangle (lower-left corner at x, y). */

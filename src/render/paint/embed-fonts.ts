@@ -5,22 +5,21 @@
  * The font objects are ours (cid-font.ts, truetype-subset.ts), not pdf-lib's embedFont: fontkit's
  * subsetter wrote broken outlines for several of our fonts, and pdf-lib re-parsed each font file and
  * ran full OpenType layout for every string (about 1 s for three pages). The face's parsed font is
- * reused; simple scripts are mapped code point → glyph directly (what Word draws: no ligatures, no
- * kerning); only right-to-left or complex-script text goes through fontkit's shaping.
+ * reused; text is drawn with the glyphs HarfBuzz shaped for layout (the face's `shaped`).
  */
-import fontkit from "@pdf-lib/fontkit";
 import type { PDFDocument, PDFRef } from "pdf-lib";
-import { LoadedFace } from "../fonts/font-face";
-import type { FontFace } from "../fonts/types";
+import type { LoadedFace } from "../fonts/font-face";
+import type { FontFace, ShapeFlags } from "../fonts/types";
 import { CidFont } from "./cid-font";
 
 export interface EmbeddedFont {
   readonly ref: PDFRef;
   /**
-   * The glyph string for `text` as hex digits (one segment, logical order; RTL segments come out
-   * reversed); `typed`: the characters the text stands for, where it draws others (mirrored brackets).
+   * The operators drawing `text` at `size` from the text position (one segment, logical order;
+   * right-to-left segments come out in visual order); `typed`: the characters the text stands for,
+   * where it draws others (mirrored brackets).
    */
-  encode(text: string, rtl: boolean, typed?: string): string;
+  show(text: string, rtl: boolean, size: number, flags?: ShapeFlags, typed?: string): string;
 }
 
 export class FontEmbedder {
@@ -32,9 +31,9 @@ export class FontEmbedder {
   async font(face: FontFace): Promise<EmbeddedFont> {
     let f = this.fonts.get(face.id);
     if (!f) {
-      const parsed = face instanceof LoadedFace ? face.font : fontkit.create(face.bytes);
       const name = `${subsetTag(this.fonts.size)}+${face.id.replace(/[^A-Za-z0-9-]/g, "") || "Font"}`;
-      f = new CidFont(this.pdf, parsed, face.bytes, name);
+      const loaded = face as LoadedFace;
+      f = new CidFont(this.pdf, loaded.font, loaded.bytes, name, loaded);
       this.fonts.set(face.id, f);
     }
     return f;

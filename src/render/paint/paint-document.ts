@@ -9,12 +9,12 @@ import { PDFDocument, PDFName, type PDFImage, type PDFPage } from "pdf-lib";
 import { strToU8, zlibSync } from "fflate";
 import type { Color, DocumentModel } from "../model/types";
 import type { LaidOutDocument, PaintItem } from "../layout/types";
-import { FontEmbedder, type EmbeddedFont } from "./embed-fonts";
+import { FontEmbedder } from "./embed-fonts";
 import { addLink, linkTarget } from "./link-annotation";
 import { embeddableImage } from "./image-check";
 import { imageBudget } from "../budgets";
-import { joinedWidth } from "../layout/inline/arabic-joining";
-import { hasRtl, visualSegments } from "./bidi-runs";
+import type { ShapeFlags } from "../fonts/types";
+import { hasRtl, visualSegments, type Segment } from "./bidi-runs";
 import { ContentStreamBuilder, rgbOperands } from "./content-stream";
 
 const LETTER = { width: 612, height: 792 };
@@ -58,35 +58,6 @@ class Painter {
     this.fonts = new FontEmbedder(pdf);
   }
 
-  /**
-   * Part of a right-to-left word stretched by kashidas: shaped with a tatweel on the joined side(s),
-   * so its end letters take their joining forms, and drawn without that tatweel (the layout fills
-   * the stretch with a bar).
-   */
-  private showJoined(content: ContentStreamBuilder, font: EmbeddedFont, item: Extract<PaintItem, { kind: "text" }>, y: number, stretch: number): void {
-    const TATWEEL = "\u0640";
-    const tatweelGlyph = font.encode(TATWEEL, false);
-    const segs = visualSegments((item.joinBefore ? TATWEEL : "") + item.text + (item.joinAfter ? TATWEEL : ""), true);
-    let x = item.x;
-    segs.forEach((seg, i) => {
-      let hex = font.encode(seg.text, seg.rtl, seg.typed);
-      let text = seg.text;
-      // Segments come in visual order: the logically first one (the joined-before side) is last.
-      if (seg.rtl && item.joinBefore && i === segs.length - 1 && text.startsWith(TATWEEL) && hex.endsWith(tatweelGlyph)) {
-        hex = hex.slice(0, -tatweelGlyph.length);
-        text = text.slice(1);
-      }
-      if (seg.rtl && item.joinAfter && i === 0 && text.endsWith(TATWEEL) && hex.startsWith(tatweelGlyph)) {
-        hex = hex.slice(tatweelGlyph.length);
-        text = text.slice(0, -1);
-      }
-      if (hex) content.show(x, y, hex);
-      if (seg.zeroWidth) return;
-      const joined = joinedWidth(item.face, seg.text, item.size) - (seg.text.length - text.length) * item.face.widthOf(TATWEEL, item.size);
-      x += (joined + (item.charSpacing ?? 0) * [...text].length) * stretch;
-    });
-  }
-
   async paintPage(page: PDFPage, pageHeight: number, items: PaintItem[]): Promise<void> {
     // Resource names per page, counted in painting order: F1, F2 ... and Im1, Im2 ...
     const fontKeys = new Map<string, string>();
@@ -112,15 +83,20 @@ class Painter {
           // reversed (see bidi-runs.ts); plain left-to-right text is one segment.
           const stretch = scale / 100;
           let x = item.x;
-          if (item.joinBefore || item.joinAfter) {
-            this.showJoined(content, font, item, flipY(item.y), stretch);
-            break;
-          }
-          for (const seg of item.rtl || hasRtl(item.text) ? visualSegments(item.text, item.rtl) : [{ text: item.text, rtl: false, typed: item.typed }]) {
-            content.show(x, flipY(item.y), font.encode(seg.text, seg.rtl, seg.typed));
-            if (seg.zeroWidth) continue;
-            x += (joinedWidth(item.face, seg.text, item.size) + (item.charSpacing ?? 0) * [...seg.text].length) * stretch;
-          }
+          const segs: Segment[] = item.rtl || hasRtl(item.text) ? visualSegments(item.text, item.rtl) : [{ text: item.text, rtl: false, typed: item.typed }];
+          // A word going on across a run boundary or a kashida joins on its logically first and last
+          // segments (segments come in visual order: a right-to-left item's first is the last).
+          const first = item.rtl ? segs.length - 1 : 0;
+          const last = item.rtl ? 0 : segs.length - 1;
+          segs.forEach((seg, i) => {
+            const flags: ShapeFlags = {};
+            if (item.kern) flags.kern = true;
+            if (item.joinBefore && i === first) flags.joinBefore = true;
+            if (item.joinAfter && i === last) flags.joinAfter = true;
+            content.show(x, flipY(item.y), font.show(seg.text, seg.rtl, item.size, flags, seg.typed));
+            if (seg.zeroWidth) return;
+            x += (item.face.widthOf(seg.text, item.size, seg.rtl ? { ...flags, rtl: true } : flags) + (item.charSpacing ?? 0) * [...seg.text].length) * stretch;
+          });
           break;
         }
         case "rect": {

@@ -3,7 +3,8 @@
  * the line stretch and by how much, and how a stretched word is drawn.
  */
 import type { PaintItem } from "../types";
-import { joinedWidth, needsJoining } from "./arabic-joining";
+import { needsJoining } from "./arabic-joining";
+import { shapedWidth } from "./shaping";
 import { kashidaPositions } from "./kashida";
 import type { Piece } from "./piece";
 
@@ -55,7 +56,6 @@ export function planKashidas(pieces: Piece[], from: number, to: number, free: nu
 export function kashidaWordItems(pc: Piece, x: number, w: number, y: number, at: number[], add: number, out: PaintItem[]): void {
   const cuts = [0, ...at, pc.text.length];
   const scale = pc.style.scale / 100;
-  const tatweel = pc.face.widthOf("\u0640", pc.size);
   const bar = pc.face.glyphBounds?.(TATWEEL, pc.size) ?? null;
   let right = x + w;
   for (let i = 0; i + 1 < cuts.length; i++) {
@@ -63,9 +63,10 @@ export function kashidaWordItems(pc: Piece, x: number, w: number, y: number, at:
     const stretchAfter = i + 2 < cuts.length;
     const before = i > 0 || !!pc.joinBefore;
     const after = stretchAfter || (i + 2 === cuts.length && !!pc.joinAfter);
-    const shaped = (before ? "\u0640" : "") + part + (after ? "\u0640" : "");
-    const width = (joinedWidth(pc.face, shaped, pc.size) - tatweel * (Number(before) + Number(after))) * scale + pc.style.charSpacing * [...part].length;
+    const flags = { ...(pc.style.kern ? { kern: true } : {}), ...(before ? { joinBefore: true } : {}), ...(after ? { joinAfter: true } : {}) };
+    const width = shapedWidth(pc.face, part, pc.size, flags) * scale + pc.style.charSpacing * [...part].length;
     const item: Extract<PaintItem, { kind: "text" }> = { kind: "text", x: right - width, y, text: part, face: pc.face, size: pc.size, color: pc.style.color, width, rtl: true };
+    if (pc.style.kern) item.kern = true;
     if (before) item.joinBefore = true;
     if (after) item.joinAfter = true;
     if (pc.style.charSpacing) item.charSpacing = pc.style.charSpacing;

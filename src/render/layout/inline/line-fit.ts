@@ -5,7 +5,7 @@
  * opportunity on the line is cut between characters.
  */
 import { isEastAsian } from "../../fonts/east-asian";
-import { joinedAdvances, joinedWidth } from "./arabic-joining";
+import { shapeFlags, shapedAdvances, shapedWidth } from "./shaping";
 import type { Piece } from "./piece";
 import { isLamAlefTail, isMark } from "./script";
 import { measureWork } from "../../budgets";
@@ -88,7 +88,7 @@ export function splitPiece(pieces: Piece[], i: number, k: number, budget: WorkBu
     let chars = 0;
     for (const _ of text) chars++;
     // Each part is drawn (and measured) on its own, Arabic letters joined within it.
-    return { ...pc, text, chars, breakAfter, width: (joinedWidth(pc.face, text, pc.size) * pc.style.scale) / 100 + pc.style.charSpacing * chars };
+    return { ...pc, text, chars, breakAfter, width: (shapedWidth(pc.face, text, pc.size, shapeFlags(pc)) * pc.style.scale) / 100 + pc.style.charSpacing * chars };
   };
   pieces.splice(i, 1, make(pc.text.slice(0, k), true), make(pc.text.slice(k), pc.breakAfter));
 }
@@ -104,9 +104,9 @@ function fitChars(pc: Piece, room: number): number {
   let w = 0;
   let k = 0;
   const t = pc.text;
-  // Arabic letters are measured in the forms they take in the whole word (a ligature's alef, with
-  // no width of its own, stays with its lam).
-  const joined = joinedAdvances(pc.face, t, pc.size);
+  // Letters are measured as shaped in the whole word (Arabic joining forms; a ligature's later
+  // letters, with no width of their own, stay with its first).
+  const joined = shapedAdvances(pc.face, t, pc.size, shapeFlags(pc));
   while (k < t.length) {
     const cp = t.codePointAt(k)!;
     let len = cp > 0xffff ? 2 : 1;

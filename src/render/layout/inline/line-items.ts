@@ -110,6 +110,7 @@ class LineItems {
     const item: TextItem = { kind: "text", x, y, text: pc.text, face: pc.face, size: pc.size, color: pc.style.color, width: w };
     if (pc.style.charSpacing) item.charSpacing = pc.style.charSpacing;
     if (pc.style.scale !== 100) item.scale = pc.style.scale;
+    if (pc.style.kern) item.kern = true;
     if (rtlWord) item.rtl = true;
     if (pc.noteLabelOf) item.noteLabelOf = pc.noteLabelOf;
     if (pc.joinBefore) item.joinBefore = true;
@@ -171,7 +172,7 @@ class LineItems {
 
 /** Pieces that can be drawn as one text item. */
 function sameLook(a: Piece, b: Piece): boolean {
-  return a.face === b.face && a.size === b.size && a.rise === b.rise && a.style.color === b.style.color && a.style.charSpacing === b.style.charSpacing && a.style.scale === b.style.scale;
+  return a.face === b.face && a.size === b.size && a.rise === b.rise && a.style.color === b.style.color && a.style.charSpacing === b.style.charSpacing && a.style.scale === b.style.scale && !a.style.kern === !b.style.kern;
 }
 
 /** Text of a portion drawn by a fallback face is never merged with another portion's text. */

@@ -11,7 +11,8 @@ import { isEastAsian } from "../../fonts/east-asian";
 import type { Inline, Paragraph, RunStyle } from "../../model/types";
 import { mathObject } from "../objects/math";
 import type { LayoutContext, ObjectInline } from "../types";
-import { joinedWidth, joiningType } from "./arabic-joining";
+import { joiningType } from "./arabic-joining";
+import { shapeFlags, shapedWidth } from "./shaping";
 import { resolveLevels } from "./bidi";
 import { applyChineseBreaks, lineBreakOpportunities } from "./line-break";
 import type { Atom, Piece } from "./piece";
@@ -157,9 +158,7 @@ function joinAcrossRuns(pieces: Piece[]): void {
 }
 
 function joinedPieceWidth(pc: Piece): number {
-  const shaped = (pc.joinBefore ? "\u0640" : "") + pc.text + (pc.joinAfter ? "\u0640" : "");
-  const unit = joinedWidth(pc.face, shaped, 1) - pc.face.widthOf("\u0640", 1) * (Number(!!pc.joinBefore) + Number(!!pc.joinAfter));
-  return (unit * pc.size * pc.style.scale) / 100 + pc.style.charSpacing * pc.chars;
+  return (shapedWidth(pc.face, pc.text, pc.size, shapeFlags(pc)) * pc.style.scale) / 100 + pc.style.charSpacing * pc.chars;
 }
 
 const TATWEEL = 0x640;

@@ -7,7 +7,7 @@ import { LIMITS } from "../../../limits";
 import { hasEastAsian, isEastAsian, isEastAsianShared } from "../../fonts/east-asian";
 import type { FontBook, FontFace } from "../../fonts/types";
 import type { RunStyle } from "../../model/types";
-import { joinedWidth } from "./arabic-joining";
+import { shapeFlags, shapedWidth } from "./shaping";
 import { bidiClass } from "./bidi";
 import { isBreakingSpace } from "./line-break";
 import { SMALL_CAPS_SCALE, SUPERSCRIPT_SCALE, type Atom, type Piece } from "./piece";
@@ -301,7 +301,7 @@ function pushPiece(atom: Atom, t: string, face: FontFace, metrics: FontFace, bas
   const style = atom.style;
   const size = lower ? base.size * SMALL_CAPS_SCALE : base.size;
   const drawn = lower ? t.toUpperCase() : t;
-  const width = (cachedWidth(face, drawn, size) * style.scale) / 100 + style.charSpacing * chars;
+  const width = (cachedWidth(face, drawn, size, !!style.kern) * style.scale) / 100 + style.charSpacing * chars;
   out.push({
     kind: space ? "space" : "text",
     text: drawn,
@@ -329,16 +329,16 @@ function pushPiece(atom: Atom, t: string, face: FontFace, metrics: FontFace, bas
  */
 const widthCache = new WeakMap<FontFace, Map<string, number>>();
 
-function cachedWidth(face: FontFace, text: string, size: number): number {
+function cachedWidth(face: FontFace, text: string, size: number, kern: boolean): number {
   let cache = widthCache.get(face);
   if (!cache) {
     cache = new Map();
     widthCache.set(face, cache);
   }
-  const key = `${size}\u0000${text}`;
+  const key = `${kern ? "k" : ""}${size}\u0000${text}`;
   let w = cache.get(key);
   if (w === undefined) {
-    w = joinedWidth(face, text, size);
+    w = shapedWidth(face, text, size, shapeFlags({ style: { kern } }));
     if (cache.size >= LIMITS.paragraph.widthCacheEntries) cache.clear();
     cache.set(key, w);
   }
