@@ -77,7 +77,7 @@ export class CidFont {
 
   private shapedOps(text: string, size: number, flags: ShapeFlags): string {
     const run = this.face!.shaped(text, flags);
-    const texts = clusterTexts(run, text, !!flags.rtl);
+    const texts = clusterTexts(run, text);
     const em = 1000 / run.unitsPerEm;
     let out = "";
     let array = "";
@@ -300,7 +300,7 @@ function toUnicodeCMap(entries: readonly (readonly [number, string])[]): string 
  * nothing (direction marks, joiners) are left out of the copied text, except a zero-width non-joiner,
  * which is part of Persian words (LibreOffice's text keeps it).
  */
-function clusterTexts(run: ShapedText, text: string, rtl: boolean): string[] {
+function clusterTexts(run: ShapedText, text: string): string[] {
   const starts = [...new Set(run.clusters)].sort((a, b) => a - b);
   const end = new Map(starts.map((c, i) => [c, starts[i + 1] ?? text.length]));
   const carrier = new Map<number, number>();
@@ -313,10 +313,7 @@ function clusterTexts(run: ShapedText, text: string, rtl: boolean): string[] {
   for (const [c, i] of carrier) {
     let t = "";
     for (const ch of text.slice(c, end.get(c))) if (ch === "\u200c" || !isDefaultIgnorable(ch.codePointAt(0)!)) t += ch;
-    // Letters one right-to-left glyph draws (lam-alef) are mapped in visual order: text extraction
-    // reverses the line, glyphs' text included, and reads them as typed. (LibreOffice maps them in
-    // reading order, and pdftotext reads "اإلنسان" for "الإنسان".)
-    out[i] = rtl && /^\p{L}{2,}$/u.test(t) ? [...t].reverse().join("") : t;
+    out[i] = t;
   }
   return out;
 }
