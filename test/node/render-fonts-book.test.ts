@@ -53,7 +53,7 @@ function model(paragraphs: Paragraph[], fontTable: FontTableEntry[] = []): Docum
 function recordingSource(): FontSource & { asked: string[] } {
   const inner = nodeFontSource();
   const asked: string[] = [];
-  return { asked, load: (file) => (asked.push(file), inner.load(file)) };
+  return { asked, load: (file) => (asked.push(file), inner.load(file)), shaper: inner.shaper };
 }
 
 describe("font catalog", () => {

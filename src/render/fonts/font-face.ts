@@ -61,6 +61,9 @@ export function faceFromBytes(file: string, bytes: Uint8Array): LoadedFace {
   return face;
 }
 
+/** Shaped texts longer than this (UTF-16 units) are not cached. */
+const MAX_CACHED_TEXT = 64;
+
 /** Pixels per point of LibreOffice's layout reference device (VirtualDevice RefDevMode::MSO1, 6 x 1440 dpi). */
 const PX_PER_PT = 120;
 
@@ -142,6 +145,8 @@ export class LoadedFace implements FontFace {
     let run = this.shapedCache.get(key);
     if (run) return run;
     run = this.shaping ? this.shapeWithHarfBuzz(text, flags) : this.unshaped(text, !!flags.rtl);
+    // Words recur, lines (paint shapes a line's merged words) seldom: long texts are not kept.
+    if (text.length > MAX_CACHED_TEXT) return run;
     if (this.shapedCache.size >= LIMITS.paragraph.widthCacheEntries) this.shapedCache.clear();
     this.shapedCache.set(key, run);
     return run;

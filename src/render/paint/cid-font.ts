@@ -23,8 +23,10 @@ export class CidFont {
   private readonly used = new Map<number, string>();
   /** Code point → its glyph id as 4 hex digits (the glyph is marked used when first seen). */
   private readonly hexByCodePoint = new Map<number, string>();
-  /** Shaped text (flags, size and text) → its operators. */
+  /** Shaped text (flags, size and text) → its operators; only short texts (words, labels) recur. */
   private readonly shown = new Map<string, string>();
+  /** Glyph id → its width in the PDF (1000 units an em). */
+  private readonly widths = new Map<number, number>();
   /**
    * Glyphs drawn for a text other than their own, each under its own CID above the font's glyph
    * ids (a CIDToGIDMap stream maps it back to the glyph), so ToUnicode gives the text: characters
@@ -70,6 +72,7 @@ export class CidFont {
     const hit = this.shown.get(key);
     if (hit !== undefined) return hit;
     const ops = this.shapedOps(text, size, { ...flags, ...(rtl ? { rtl: true } : {}) });
+    if (text.length > MAX_CACHED_TEXT) return ops;
     if (this.shown.size >= LIMITS.paint.shapedTextCacheEntries) this.shown.clear();
     this.shown.set(key, ops);
     return ops;
@@ -83,16 +86,19 @@ export class CidFont {
     let array = "";
     let hex = "";
     let rise = 0;
+    let plain = true;
     const adjust = (n: number) => {
       if (Math.abs(n) < 0.01) return;
+      plain = false;
       if (hex) array += `<${hex}>`;
       hex = "";
       array += ` ${num(n)} `;
     };
     const flush = () => {
       if (hex) array += `<${hex}>`;
-      if (array) out += `[${array.trim()}] TJ `;
+      if (array) out += plain ? `${array} Tj ` : `[${array.trim()}] TJ `;
       array = hex = "";
+      plain = true;
     };
     for (let i = 0; i < run.glyphs.length; i++) {
       const gid = run.glyphs[i]!;
@@ -104,7 +110,7 @@ export class CidFont {
         rise = Number(dy);
       }
       const dx = run.xOffsets[i]! * em;
-      adjust(-dx);
+      if (dx) adjust(-dx);
       hex += hex4(cid);
       adjust(this.pdfWidth(gid) - run.xAdvances[i]! * em + dx);
     }
@@ -125,7 +131,12 @@ export class CidFont {
 
   /** The width the PDF's W array gives glyph `gid` and its aliases (1000 units an em; see `finish`). */
   private pdfWidth(gid: number): number {
-    return Math.round((glyphAdvance(this.font, gid) * 1000) / (this.font.unitsPerEm || 1000));
+    let w = this.widths.get(gid);
+    if (w === undefined) {
+      w = Math.round((glyphAdvance(this.font, gid) * 1000) / (this.font.unitsPerEm || 1000));
+      this.widths.set(gid, w);
+    }
+    return w;
   }
 
   /** Code point → glyph, no shaping; `reverse` puts a right-to-left segment in visual order. */
@@ -251,6 +262,9 @@ export class CidFont {
 
 const hex4 = (n: number) => n.toString(16).padStart(4, "0");
 
+/** Texts longer than this (a line's merged words) are drawn once: not kept. */
+const MAX_CACHED_TEXT = 64;
+
 /** CIDToGIDMap (compressed): identity for the font's own glyph ids, then the alias CIDs' glyphs. */
 function cidToGidMap(numGlyphs: number, aliasGlyphs: number[]): Uint8Array {
   const bytes = new Uint8Array((numGlyphs + aliasGlyphs.length) * 2);
@@ -301,19 +315,34 @@ function toUnicodeCMap(entries: readonly (readonly [number, string])[]): string 
  * which is part of Persian words (LibreOffice's text keeps it).
  */
 function clusterTexts(run: ShapedText, text: string): string[] {
-  const starts = [...new Set(run.clusters)].sort((a, b) => a - b);
-  const end = new Map(starts.map((c, i) => [c, starts[i + 1] ?? text.length]));
-  const carrier = new Map<number, number>();
-  for (let i = 0; i < run.glyphs.length; i++) {
+  // Clusters are monotone (HarfBuzz's MONOTONE_CHARACTERS level): increasing in visual order left
+  // to right, decreasing right to left. A cluster ends where the next one (in logical order) starts.
+  const n = run.glyphs.length;
+  const rtl = n > 1 && run.clusters[0]! > run.clusters[n - 1]!;
+  const out = new Array<string>(n).fill("");
+  let i = 0;
+  while (i < n) {
     const c = run.clusters[i]!;
-    const best = carrier.get(c);
-    if (best === undefined || run.xAdvances[i]! > run.xAdvances[best]!) carrier.set(c, i);
-  }
-  const out = new Array<string>(run.glyphs.length).fill("");
-  for (const [c, i] of carrier) {
+    let j = i + 1;
+    let carrier = i;
+    while (j < n && run.clusters[j] === c) {
+      if (run.xAdvances[j]! > run.xAdvances[carrier]!) carrier = j;
+      j++;
+    }
+    // The next cluster in logical order: after this group left to right, before it right to left.
+    const k = rtl ? i - 1 : j;
+    const end = k >= 0 && k < n && run.clusters[k]! > c ? run.clusters[k]! : nextAbove(run.clusters, c, text.length);
     let t = "";
-    for (const ch of text.slice(c, end.get(c))) if (ch === "\u200c" || !isDefaultIgnorable(ch.codePointAt(0)!)) t += ch;
-    out[i] = t;
+    for (const ch of text.slice(c, end)) if (ch === "\u200c" || !isDefaultIgnorable(ch.codePointAt(0)!)) t += ch;
+    out[carrier] = t;
+    i = j;
   }
   return out;
+}
+
+/** The smallest cluster value above `c`, else `end` (the fallback when the order is not as expected). */
+function nextAbove(clusters: Uint32Array, c: number, end: number): number {
+  let best = end;
+  for (const v of clusters) if (v > c && v < best) best = v;
+  return best;
 }

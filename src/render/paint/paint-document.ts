@@ -94,7 +94,7 @@ class Painter {
             if (item.joinBefore && i === first) flags.joinBefore = true;
             if (item.joinAfter && i === last) flags.joinAfter = true;
             content.show(x, flipY(item.y), font.show(seg.text, seg.rtl, item.size, flags, seg.typed));
-            if (seg.zeroWidth) return;
+            if (seg.zeroWidth || i === segs.length - 1) return;
             x += (item.face.widthOf(seg.text, item.size, seg.rtl ? { ...flags, rtl: true } : flags) + (item.charSpacing ?? 0) * [...seg.text].length) * stretch;
           });
           break;
