@@ -231,6 +231,11 @@ export const LIMITS = {
     maxPieceChars: 1_000,
     /** Word widths cached per font face (the cache is emptied when it reaches this size). */
     widthCacheEntries: 20_000,
+    /**
+     * Shaped words (HarfBuzz glyph runs, about 0.3 KB each) cached per font face, emptied when full:
+     * layout keeps their widths per size (above), paint its own strings, so fewer are needed.
+     */
+    shapedCacheEntries: 4_096,
   },
 
   /** DOCX renderer, painting (src/render/paint). */

@@ -147,7 +147,7 @@ export class LoadedFace implements FontFace {
     run = this.shaping ? this.shapeWithHarfBuzz(text, flags) : this.unshaped(text, !!flags.rtl);
     // Words recur, lines (paint shapes a line's merged words) seldom: long texts are not kept.
     if (text.length > MAX_CACHED_TEXT) return run;
-    if (this.shapedCache.size >= LIMITS.paragraph.widthCacheEntries) this.shapedCache.clear();
+    if (this.shapedCache.size >= LIMITS.paragraph.shapedCacheEntries) this.shapedCache.clear();
     this.shapedCache.set(key, run);
     return run;
   }
