@@ -66,6 +66,9 @@ export const MAX_SHAPED_FONT_BYTES = 32 * 1024 * 1024;
 /** Text longer than this (UTF-16 units) is refused in one call: the caller splits paragraphs. */
 export const MAX_SHAPED_TEXT_UNITS = 1 << 20;
 
+/** A scratch area up to this size stays allocated between calls. */
+const KEPT_SCRATCH_BYTES = 64 * 1024;
+
 /** Distinct languages one shaper interns (HarfBuzz never frees them). */
 const MAX_LANGUAGES = 256;
 
@@ -206,34 +209,56 @@ class HarfBuzzShaper implements Shaper {
     const end = Math.max(start, Math.min(o.end ?? text.length, text.length));
     const buf = this.buffer;
     hb.hb_buffer_clear_contents(buf);
-    const textPtr = this.alloc(Math.max(2, text.length * 2));
-    const featurePtr = o.features?.length ? this.alloc(o.features.length * FEATURE_BYTES) : 0;
-    try {
-      const units = new Uint16Array(hb.memory.buffer, textPtr, text.length);
-      for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
-      hb.hb_buffer_set_cluster_level(buf, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS);
-      hb.hb_buffer_set_flags(buf, (start === 0 ? HB_BUFFER_FLAG_BOT : 0) | (end === text.length ? HB_BUFFER_FLAG_EOT : 0));
-      hb.hb_buffer_add_utf16(buf, textPtr, text.length, start, end - start);
-      if (o.script) hb.hb_buffer_set_script(buf, scriptTag(o.script));
-      if (o.direction) hb.hb_buffer_set_direction(buf, DIRECTION[o.direction]);
-      const language = o.language ? this.language(o.language) : 0;
-      if (language) hb.hb_buffer_set_language(buf, language);
-      hb.hb_buffer_guess_segment_properties(buf); // fills in only what was not set
-      if (featurePtr) {
-        const view = new DataView(hb.memory.buffer, featurePtr, o.features!.length * FEATURE_BYTES);
-        o.features!.forEach((f, i) => {
-          view.setUint32(i * FEATURE_BYTES, tag(f.tag), true);
-          view.setUint32(i * FEATURE_BYTES + 4, f.value >>> 0, true);
-          view.setUint32(i * FEATURE_BYTES + 8, f.start ?? 0, true);
-          view.setUint32(i * FEATURE_BYTES + 12, f.end ?? 0xffffffff, true);
-        });
-      }
-      hb.hb_shape(font, buf, featurePtr, o.features?.length ?? 0);
-      return this.readGlyphs(buf, upem);
-    } finally {
-      hb.free(textPtr);
-      if (featurePtr) hb.free(featurePtr);
+    // One scratch area for the text and the features, kept between calls (grown when too small):
+    // a word is shaped in microseconds, and two mallocs and frees a call were a good part of it.
+    const featureBytes = (o.features?.length ?? 0) * FEATURE_BYTES;
+    const base = this.scratch(featureBytes + Math.max(2, text.length * 2));
+    const featurePtr = featureBytes ? base : 0;
+    const textPtr = base + featureBytes;
+    const units = new Uint16Array(hb.memory.buffer, textPtr, text.length);
+    for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+    hb.hb_buffer_set_cluster_level(buf, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS);
+    hb.hb_buffer_set_flags(buf, (start === 0 ? HB_BUFFER_FLAG_BOT : 0) | (end === text.length ? HB_BUFFER_FLAG_EOT : 0));
+    hb.hb_buffer_add_utf16(buf, textPtr, text.length, start, end - start);
+    if (o.script) hb.hb_buffer_set_script(buf, scriptTag(o.script));
+    if (o.direction) hb.hb_buffer_set_direction(buf, DIRECTION[o.direction]);
+    const language = o.language ? this.language(o.language) : 0;
+    if (language) hb.hb_buffer_set_language(buf, language);
+    hb.hb_buffer_guess_segment_properties(buf); // fills in only what was not set
+    if (featurePtr) {
+      // Views made after hb_buffer_add_utf16: growing memory there detaches earlier ones.
+      const view = new DataView(hb.memory.buffer, featurePtr, featureBytes);
+      o.features!.forEach((f, i) => {
+        view.setUint32(i * FEATURE_BYTES, tag(f.tag), true);
+        view.setUint32(i * FEATURE_BYTES + 4, f.value >>> 0, true);
+        view.setUint32(i * FEATURE_BYTES + 8, f.start ?? 0, true);
+        view.setUint32(i * FEATURE_BYTES + 12, f.end ?? 0xffffffff, true);
+      });
     }
+    hb.hb_shape(font, buf, featurePtr, o.features?.length ?? 0);
+    const run = this.readGlyphs(buf, upem);
+    // A paragraph-sized scratch area is given back; a word-sized one is kept.
+    if (this.scratchBytes > KEPT_SCRATCH_BYTES) this.releaseScratch();
+    return run;
+  }
+
+  private scratchPtr = 0;
+  private scratchBytes = 0;
+
+  /** At least `bytes` of the module's memory for one call (the text must be copied in after any growth). */
+  private scratch(bytes: number): number {
+    if (bytes > this.scratchBytes) {
+      this.releaseScratch();
+      const size = Math.max(bytes, 1024);
+      this.scratchPtr = this.alloc(size);
+      this.scratchBytes = size;
+    }
+    return this.scratchPtr;
+  }
+
+  private releaseScratch(): void {
+    if (this.scratchPtr) this.hb.free(this.scratchPtr);
+    this.scratchPtr = this.scratchBytes = 0;
   }
 
   /** Copies the buffer's glyph infos and positions out of linear memory. */

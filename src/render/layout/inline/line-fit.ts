@@ -84,13 +84,18 @@ export function fitLine(pieces: Piece[], start: number, left: number, right: num
 export function splitPiece(pieces: Piece[], i: number, k: number, budget: WorkBudget): void {
   const pc = pieces[i]!;
   budget.tick(measureWork(pc.text.length + pieces.length - i)); // both parts measured, the rest moved up
-  const make = (text: string, breakAfter: boolean): Piece => {
+  const make = (text: string, breakAfter: boolean, first: boolean): Piece => {
     let chars = 0;
     for (const _ of text) chars++;
-    // Each part is drawn (and measured) on its own, Arabic letters joined within it.
-    return { ...pc, text, chars, breakAfter, width: (shapedWidth(pc.face, text, pc.size, shapeFlags(pc)) * pc.style.scale) / 100 + pc.style.charSpacing * chars };
+    // Each part is drawn (and measured) on its own, Arabic letters joined within it (and across
+    // the piece's own joins to other runs, not across the cut).
+    const part: Piece = { ...pc, text, chars, breakAfter };
+    if (first) delete part.joinAfter;
+    else delete part.joinBefore;
+    part.width = (shapedWidth(pc.face, text, pc.size, shapeFlags(part)) * pc.style.scale) / 100 + pc.style.charSpacing * chars;
+    return part;
   };
-  pieces.splice(i, 1, make(pc.text.slice(0, k), true), make(pc.text.slice(k), pc.breakAfter));
+  pieces.splice(i, 1, make(pc.text.slice(0, k), true, true), make(pc.text.slice(k), pc.breakAfter, false));
 }
 
 /** The line ends at piece `i`'s soft hyphen: the piece shows a hyphen. */
