@@ -144,12 +144,45 @@ export class LoadedFace implements FontFace {
     const key = `${flags.kern ? 1 : 0}${flags.joinBefore ? 1 : 0}${flags.joinAfter ? 1 : 0}${flags.rtl ? 1 : 0}${text}`;
     let run = this.shapedCache.get(key);
     if (run) return run;
-    run = this.shaping ? this.shapeWithHarfBuzz(text, flags) : this.unshaped(text, !!flags.rtl);
-    // Words recur, lines (paint shapes a line's merged words) seldom: long texts are not kept.
-    if (text.length > MAX_CACHED_TEXT) return run;
+    // A long left-to-right text (paint draws a line's merged words as one) is shaped word by word
+    // and space by space, as layout measured it: the words come from the cache, and the line has
+    // the advances its pieces were measured with. Long texts themselves are not kept.
+    if (text.length > MAX_CACHED_TEXT) return !flags.rtl && / /.test(text) ? this.shapedByWords(text, flags) : this.shapeUncached(text, flags);
+    run = this.shapeUncached(text, flags);
     if (this.shapedCache.size >= LIMITS.paragraph.shapedCacheEntries) this.shapedCache.clear();
     this.shapedCache.set(key, run);
     return run;
+  }
+
+  private shapeUncached(text: string, flags: ShapeFlags): ShapedText {
+    return this.shaping ? this.shapeWithHarfBuzz(text, flags) : this.unshaped(text, !!flags.rtl);
+  }
+
+  /** `text` shaped a stretch of spaces or of other characters at a time, the runs joined in order. */
+  private shapedByWords(text: string, flags: ShapeFlags): ShapedText {
+    const parts: { run: ShapedText; at: number }[] = [];
+    const chunks = text.match(/ +|[^ ]+/g) ?? [];
+    let at = 0;
+    chunks.forEach((chunk, i) => {
+      const own: ShapeFlags = {};
+      if (flags.kern) own.kern = true;
+      if (flags.joinBefore && i === 0) own.joinBefore = true;
+      if (flags.joinAfter && i === chunks.length - 1) own.joinAfter = true;
+      parts.push({ run: this.shaped(chunk, own), at });
+      at += chunk.length;
+    });
+    const n = parts.reduce((sum, p) => sum + p.run.glyphs.length, 0);
+    const out = { glyphs: new Uint32Array(n), clusters: new Uint32Array(n), xAdvances: new Int32Array(n), xOffsets: new Int32Array(n), yOffsets: new Int32Array(n), unitsPerEm: this.unitsPerEm };
+    let k = 0;
+    for (const { run, at: offset } of parts) {
+      out.glyphs.set(run.glyphs, k);
+      out.xAdvances.set(run.xAdvances, k);
+      out.xOffsets.set(run.xOffsets, k);
+      out.yOffsets.set(run.yOffsets, k);
+      for (let i = 0; i < run.clusters.length; i++) out.clusters[k + i] = run.clusters[i]! + offset;
+      k += run.glyphs.length;
+    }
+    return out;
   }
 
   private shapeWithHarfBuzz(text: string, flags: ShapeFlags): ShapedText {
