@@ -168,7 +168,8 @@ export class LoadedFace implements FontFace {
       if (flags.kern) own.kern = true;
       if (flags.joinBefore && i === 0) own.joinBefore = true;
       if (flags.joinAfter && i === chunks.length - 1) own.joinAfter = true;
-      parts.push({ run: this.shaped(chunk, own), at });
+      // A long word or run of spaces is shaped alone, uncached (never split again).
+      parts.push({ run: chunk.length > MAX_CACHED_TEXT ? this.shapeUncached(chunk, own) : this.shaped(chunk, own), at });
       at += chunk.length;
     });
     const n = parts.reduce((sum, p) => sum + p.run.glyphs.length, 0);
