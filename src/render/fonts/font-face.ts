@@ -1,6 +1,7 @@
 /**
- * One parsed TrueType face (fontkit) behind the FontFace contract: advance widths cached per code
- * point, coverage, and the vertical metrics LibreOffice uses for a single-spaced line.
+ * One parsed TrueType face behind the FontFace contract: the same file in HarfBuzz (text shaped and
+ * measured as LibreOffice shapes it) and in fontkit (coverage, outlines' bounds, the vertical metrics
+ * LibreOffice uses for a single-spaced line, the tables paint embeds).
  */
 import fontkit from "@pdf-lib/fontkit";
 import type { Font } from "@pdf-lib/fontkit";

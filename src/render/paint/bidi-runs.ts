@@ -2,11 +2,11 @@
  * Visual order inside one text item. Layout (layout/inline/bidi.ts) cuts lines into items of one
  * embedding level and marks those at an odd level `rtl`: such an item is drawn right to left as a
  * whole, its punctuation mirrored ("(" drawn as ")") and placed by the reversal, its letters in
- * segments fontkit shapes (Arabic joining) and reverses. An item not marked (text from elsewhere)
+ * segments HarfBuzz shapes (Arabic joining) and reverses. An item not marked (text from elsewhere)
  * falls back to a best-effort split: a span from the first to the last right-to-left letter is
  * drawn right to left, numbers inside it stay left to right.
  *
- * The text stays in logical order inside each segment: fontkit shapes it (Arabic joining) and
+ * The text stays in logical order inside each segment: HarfBuzz shapes it (Arabic joining) and
  * draws the glyphs of a segment whose script is right-to-left in reverse, which is the visual order.
  */
 import { fromPresentationForms, isDefaultIgnorable } from "../layout/inline/arabic-joining";
@@ -93,7 +93,7 @@ function rightToLeftSegments(text: string): Segment[] {
     let j = i + 1;
     // Joiners and direction marks draw nothing and are not text (LibreOffice extracts none):
     // dropped, ending the shaping segment, so a zero-width non-joiner keeps the letters on both
-    // sides apart. Handed to fontkit they became space glyphs with a space's advance.
+    // sides apart, as LibreOffice keeps them.
     if (isDefaultIgnorable(cp)) {
       // A zero-width non-joiner is part of Persian words ("مقدمه‌ی"): LibreOffice's text keeps it.
       if (cp === 0x200c) groups.push({ text: "\u200c", rtl: false, zeroWidth: true });
