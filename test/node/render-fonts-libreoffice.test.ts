@@ -6,7 +6,6 @@
  * them against `fc-match` over many more names).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { strToU8, zipSync } from "fflate";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
@@ -60,7 +59,9 @@ const DOCS: Record<string, Uint8Array> = {
   // Symbols and Arabic a monospace face lacks: DejaVu Sans Mono, monospace's second face.
   monoSymbols: B.buildDocx({ body: line("Status ★ done ✓ open ☐", "Courier New") + rtlLine(ARABIC, "Courier New") }),
   // A package without a styles part: Calibri 11 pt (Word 2007's defaults), not Times New Roman 10 pt.
-  noStyles: packageWithoutStyles("A document without a styles part comes out in Calibri at eleven points, as in LibreOffice."),
+  noStyles: B.buildDocxWithoutStyles(
+    `<w:p><w:r><w:t>A document without a styles part comes out in Calibri at eleven points, as in LibreOffice.</w:t></w:r></w:p><w:p><w:r><w:t>Second line.</w:t></w:r></w:p>`,
+  ),
 };
 
 const results = new Map<string, { lo: Uint8Array; ours: Uint8Array }>();
@@ -122,18 +123,3 @@ describe.skipIf(!have)("font choice against LibreOffice", () => {
 });
 
 /** A minimal package: content types, the relationship to document.xml, and document.xml alone. */
-function packageWithoutStyles(text: string): Uint8Array {
-  const w = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`;
-  return zipSync({
-    "[Content_Types].xml": strToU8(
-      `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
-        `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>` +
-        `<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
-    ),
-    "_rels/.rels": strToU8(
-      `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-        `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
-    ),
-    "word/document.xml": strToU8(`<?xml version="1.0"?><w:document ${w}><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p><w:p><w:r><w:t>Second line.</w:t></w:r></w:p></w:body></w:document>`),
-  });
-}

@@ -8,7 +8,6 @@
  * and every run of a package without a styles part (its own default). Ligatures are formed
  * whatever w14:ligatures says; character spacing does not turn kerning on.
  */
-import { strToU8, zipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
@@ -20,21 +19,6 @@ const have = await libreOfficeAvailable();
 const TOLERANCE = 0.35;
 const TEXT = "AVAVAV To Wa office fi";
 
-function withoutStyles(text: string): Uint8Array {
-  const w = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"`;
-  return zipSync({
-    "[Content_Types].xml": strToU8(
-      `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
-        `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>` +
-        `<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
-    ),
-    "_rels/.rels": strToU8(
-      `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-        `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
-    ),
-    "word/document.xml": strToU8(`<?xml version="1.0"?><w:document ${w}><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:body></w:document>`),
-  });
-}
 
 const run = (props: B.RunProps) => B.p(B.r(TEXT, props));
 const CASES: Record<string, Uint8Array> = {
@@ -44,7 +28,7 @@ const CASES: Record<string, Uint8Array> = {
   docDefaults: B.buildDocx({ body: run({ font: "Calibri" }), styles: B.DEFAULT_STYLES.replace(`<w:sz w:val="22"/>`, `<w:kern w:val="2"/><w:sz w:val="22"/>`) }),
   spacing: B.buildDocx({ body: run({ font: "Calibri", spacing: -10 }) }),
   ligaturesNone: B.buildDocx({ body: run({ font: "Calibri", extra: `<w14:ligatures w14:val="none"/>` }) }),
-  noStyles: withoutStyles(TEXT),
+  noStyles: B.buildDocxWithoutStyles(`<w:p><w:r><w:t>${TEXT}</w:t></w:r></w:p>`),
   scripts: B.buildDocx({
     body:
       B.p(B.r("السلام عليكم ورحمة الله", { rtl: true }), { bidi: true }) +

@@ -678,3 +678,22 @@ function relsXml(rels: Relationship[]): string {
     `</Relationships>`
   );
 }
+
+/**
+ * A package of nothing but a main document part whose body is `body` (no styles, settings or font
+ * table parts): LibreOffice gives such a document Word 2007's defaults (Calibri 11 pt) and kerns it.
+ */
+export function buildDocxWithoutStyles(body: string): Uint8Array {
+  return zipSync({
+    "[Content_Types].xml": strToU8(
+      `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+        `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>` +
+        `<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+    ),
+    "_rels/.rels": strToU8(
+      `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+        `<Relationship Id="rId1" Type="${REL_BASE}officeDocument" Target="word/document.xml"/></Relationships>`,
+    ),
+    "word/document.xml": strToU8(`<?xml version="1.0"?><w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`),
+  });
+}
