@@ -18,7 +18,7 @@ import { PdfReader } from "../src/pdf/reader";
 import { inspectForSigning } from "../src/pdf/sign/inspect";
 import { signPdf } from "../src/pdf/sign/sign-pdf";
 import { devSecrets, startService } from "../test/node/support/service";
-import { benchInputs } from "./inputs";
+import { benchInputs, signRequestJson } from "./inputs";
 import { mb, measure, ms, workerdPeakRss, type Timing } from "./stats";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -70,18 +70,7 @@ const rows: string[][] = [];
 const row = (...cells: string[]) => rows.push(cells);
 const ratio = (peer: Timing, ours: Timing) => `${(peer.median / ours.median).toFixed(1)}x`;
 
-const body = (bytes: Uint8Array, eventId: string) =>
-  JSON.stringify({
-    document: { base64: Buffer.from(bytes).toString("base64") },
-    signer: { name: "Ada Lovelace", email: "ada@example.com", ip: "203.0.113.7", userAgent: "bench" },
-    auditTrail: [
-      { type: "ready", timestamp: "2026-11-21T09:58:00Z" },
-      ...Array.from({ length: 40 }, (_, i) => ({ type: "field_change", timestamp: `2026-11-21T09:59:${String(i).padStart(2, "0")}Z`, data: { fieldId: "name", value: "Ada".slice(0, (i % 3) + 1) } })),
-      { type: "submit", timestamp: "2026-11-21T10:00:00Z" },
-    ],
-    eventId,
-    metadata: { bench: true },
-  });
+const body = signRequestJson;
 
 console.log(`Signet benchmark, ${RUNS} runs each after warm-up, ${new Date().toISOString()}\n`);
 const svc = await startService({ RATE_LIMITS: "off" }); // measure the service, not its rate limits
