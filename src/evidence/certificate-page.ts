@@ -1,21 +1,26 @@
 /**
- * The audit-trail certificate page(s): a standalone A4 PDF made with
- * @pdfme/generator, which the signer appends to the document before signing.
+ * The audit-trail certificate page(s): A4 pages made with @pdfme/generator (the
+ * template engine: pages, schema positions, plugins), which the signer appends to
+ * the document before signing.
  *
  * Pure: no Hono, no env; fonts come in as bytes. Everything is laid out here
  * (fonts measured with font-metrics.ts, text pre-wrapped or truncated to fit),
  * so pdfme only draws: nothing is clipped, nothing overlaps, and long trails
- * flow over as many pages as needed. Everything a page draws lives in its own
- * content stream and resources (no outlines, no annotations, no forms), so the
- * pages survive pdf-lib's copyPages. The same input gives the same bytes.
+ * flow over as many pages as needed. Text is drawn by our plugin (text-layer.ts)
+ * with fonts parsed and subset once per isolate (page-fonts.ts); the pages come
+ * out as objects the signer writes into its update as they are (no second load).
+ * Everything a page draws lives in its own content streams and resources (no
+ * outlines, no annotations, no forms). The same input gives the same bytes.
  */
 import { generate } from "@pdfme/generator";
 import type { Font, Plugin, Schema, Template } from "@pdfme/common";
-import { line, rectangle, text } from "@pdfme/schemas";
+import { line, rectangle } from "@pdfme/schemas";
+import { writeStandalonePdf, type AppendablePages } from "../pdf/writer/appendable-pages";
 import { collapseAuditTrail, type AuditEntry, type AuditLine } from "./collapse";
-import { parseFontMetrics, type FontMetrics } from "./font-metrics";
+import type { FontMetrics } from "./font-metrics";
+import { PageFont } from "./page-fonts";
 import { encodeQr } from "./qr";
-import { QR_SCHEMA_TYPE, qrPlugin } from "./qr-plugin";
+import { PageLayers, QR_SCHEMA_TYPE, TEXT_SCHEMA_TYPE } from "./page-layers";
 import { printable, truncate, truncateMiddle, wrap } from "./text-fit";
 import type { CertificateFonts, CertificatePageInput } from "./types";
 
@@ -82,18 +87,6 @@ interface Metrics {
   regular: FontMetrics;
   bold: FontMetrics;
   mono: FontMetrics;
-}
-
-// Keyed by the font's buffer (whole-buffer views only, see ownBytes), so the
-// bundled fonts are parsed once per isolate.
-const metricsCache = new WeakMap<ArrayBuffer, FontMetrics>();
-function metricsOf(bytes: Uint8Array<ArrayBuffer>): FontMetrics {
-  let m = metricsCache.get(bytes.buffer);
-  if (!m) {
-    m = parseFontMetrics(bytes);
-    metricsCache.set(bytes.buffer, m);
-  }
-  return m;
 }
 
 /** pdfme wants a Uint8Array that owns a plain ArrayBuffer. */
@@ -221,7 +214,7 @@ class PageSchemas {
     this.out[name] = o.lines.join("\n");
     this.schemas.push({
       name,
-      type: "text",
+      type: TEXT_SCHEMA_TYPE,
       position: { x: o.x, y: o.y },
       width: o.width,
       height: boxH,
@@ -304,15 +297,28 @@ function mm2ptInner(widthMm: number): number {
   return (widthMm - 2 * CELL_PAD) * PT;
 }
 
+/** The certificate page(s) as a standalone A4 PDF (what the signer appends, as a file of its own). */
+export async function renderCertificatePages(input: CertificatePageInput, fonts: CertificateFonts): Promise<Uint8Array> {
+  return writeStandalonePdf(await buildCertificatePages(input, fonts), {
+    Title: "Signature certificate",
+    Author: "Signet",
+    Creator: "Signet",
+    Producer: "Signet",
+    Subject: `Audit trail for event ${input.eventId}`,
+  });
+}
+
 /**
- * Renders the certificate page(s) as a standalone A4 PDF.
+ * Lays out and draws the certificate page(s), as objects ready to be written into a PDF.
  * Throws RangeError when `signedAt` is invalid or `qrPayload` is over 213 bytes.
  */
-export async function renderCertificatePages(input: CertificatePageInput, fonts: CertificateFonts): Promise<Uint8Array> {
-  const regularBytes = ownBytes(fonts.regular);
-  const boldBytes = ownBytes(fonts.bold);
-  const monoBytes = fonts.mono ? ownBytes(fonts.mono) : regularBytes;
-  const m: Metrics = { regular: metricsOf(regularBytes), bold: metricsOf(boldBytes), mono: metricsOf(monoBytes) };
+export async function buildCertificatePages(input: CertificatePageInput, fonts: CertificateFonts): Promise<AppendablePages> {
+  const pageFonts = {
+    [FONT_NAME.regular]: PageFont.of(fonts.regular, "NotoSans-Regular"),
+    [FONT_NAME.bold]: PageFont.of(fonts.bold, "NotoSans-Bold"),
+    [FONT_NAME.mono]: fonts.mono ? PageFont.of(fonts.mono, "NotoSansMono-Regular") : PageFont.of(fonts.regular, "NotoSans-Regular"),
+  };
+  const m: Metrics = { regular: pageFonts[FONT_NAME.regular]!.metrics, bold: pageFonts[FONT_NAME.bold]!.metrics, mono: pageFonts[FONT_NAME.mono]!.metrics };
   const signedAtText = formatUtc(input.signedAt);
   encodeQr(input.qrPayload); // fail fast (RangeError) on a payload too long for the QR code
 
@@ -474,28 +480,18 @@ export async function renderCertificatePages(input: CertificatePageInput, fonts:
     basePdf: { width: PAGE_W, height: PAGE_H, padding: [0, 0, 0, 0] },
     schemas: pages.map((p) => p.schemas),
   };
+  // pdfme checks that every font a schema names is given; our text plugin draws with page-fonts.ts.
+  const regularBytes = ownBytes(fonts.regular);
   const font: Font = {
-    [FONT_NAME.regular]: { data: regularBytes, fallback: true, subset: true },
-    [FONT_NAME.bold]: { data: boldBytes, subset: true },
-    [FONT_NAME.mono]: { data: monoBytes, subset: true },
+    [FONT_NAME.regular]: { data: regularBytes, fallback: true },
+    [FONT_NAME.bold]: { data: regularBytes },
+    [FONT_NAME.mono]: { data: regularBytes },
   };
-  const plugins: Record<string, Plugin> = { text, rectangle, line, [QR_SCHEMA_TYPE]: qrPlugin as Plugin };
-  return generate({
-    template,
-    inputs: [out],
-    plugins,
-    options: {
-      font,
-      title: "Signature certificate",
-      author: "Signet",
-      creator: "Signet",
-      producer: "Signet",
-      subject: `Audit trail for event ${input.eventId}`,
-      lang: "en",
-      creationDate: input.signedAt,
-      modificationDate: input.signedAt,
-    },
-  });
+  const layers = new PageLayers(pageFonts);
+  const plugins: Record<string, Plugin> = { [TEXT_SCHEMA_TYPE]: layers.textPlugin, rectangle, line, [QR_SCHEMA_TYPE]: layers.qrPlugin };
+  // pdfme saves its document (bytes we do not need); its pages, drawn, are taken as they are.
+  await generate({ template, inputs: [out], plugins, options: { font, creationDate: input.signedAt, modificationDate: input.signedAt } });
+  return layers.pagesOf();
 
   function drawTable(p: PageSchemas, top: number, slice: Row[], firstIndex: number, metrics: Metrics): void {
     // Header row.

@@ -12,7 +12,7 @@ import {
   TsaFailed,
   UnprocessableContent,
 } from "../errors";
-import { renderCertificatePages } from "../evidence/certificate-page";
+import { buildCertificatePages } from "../evidence/certificate-page";
 import { loadCertificateFonts } from "../evidence/fonts";
 import type { PreDecodedValues } from "../input/base64";
 import { loadDocument, requireDocumentType } from "../input/document";
@@ -24,6 +24,7 @@ import { inspectForSigning, type SigningInspection } from "../pdf/sign/inspect";
 import { withoutLeadingBytes } from "../pdf/sign/leading-bytes";
 import { planSignature, type SignatureRequest } from "./signature-plan";
 import { signPdf } from "../pdf/sign/sign-pdf";
+import type { AppendablePages } from "../pdf/writer/appendable-pages";
 import type { SigningEventStore } from "../store/signing-events";
 import { sha256, sha256Hex, sha256Segments, toHex, utf8 } from "../util/bytes";
 import { extendToLongTerm } from "./long-term-signing";
@@ -170,9 +171,9 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     auditTrail: input.auditTrail,
   };
 
-  let certificatePages: Uint8Array | undefined;
+  let certificatePages: AppendablePages | undefined;
   if (wantCertificate) {
-    certificatePages = await renderCertificatePages(
+    certificatePages = await buildCertificatePages(
       {
         signer: input.signer,
         eventId,
