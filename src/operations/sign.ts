@@ -25,7 +25,7 @@ import { withoutLeadingBytes } from "../pdf/sign/leading-bytes";
 import { planSignature, type SignatureRequest } from "./signature-plan";
 import { signPdf } from "../pdf/sign/sign-pdf";
 import type { AppendablePages } from "../pdf/writer/appendable-pages";
-import type { SigningEventStore } from "../store/signing-events";
+import type { SigningEventRecord, SigningEventStore } from "../store/signing-events";
 import { sha256, sha256Hex, sha256Segments, toHex, utf8 } from "../util/bytes";
 import { extendToLongTerm } from "./long-term-signing";
 import { canonicalJson } from "../util/canonical-json";
@@ -82,6 +82,11 @@ export interface SignDeps {
   preDecoded?: PreDecodedValues;
   /** Fonts for rendering DOCX input (the static-assets binding in the worker). */
   fonts?: FontSource;
+  /**
+   * Runs work that may outlive the response (the worker's `waitUntil`): storing the output for
+   * replays goes on while the response streams. Without it, that work is awaited before returning.
+   */
+  background?: (task: Promise<unknown>) => void;
 }
 
 export async function signDocument(input: SignInput, deps: SignDeps): Promise<SignResult> {
@@ -99,6 +104,9 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
   }
   const identity = await signingIdentity(deps.secrets);
   const level = requestedLevel(input, config);
+  // A named event may have been recorded already: asked now, answered while the document loads.
+  const prior = input.eventId !== undefined ? store.find(keyId, input.eventId) : null;
+  prior?.catch(() => {});
 
   const doc = await loadDocument(input.document, {
     maxDocumentBytes: config.maxDocumentBytes,
@@ -112,8 +120,8 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
   const inputSha256 = await sha256Hex(doc.bytes);
   const requestSha256 = await sha256Hex(canonicalJson({ ...input, document: { sha256: inputSha256 } }));
 
-  if (input.eventId !== undefined) {
-    const replay = await replayIfRecorded(store, keyId, input.eventId, requestSha256);
+  if (prior) {
+    const replay = await replayOf(store, await prior, requestSha256);
     if (replay) return replay;
   }
   const eventId = input.eventId ?? crypto.randomUUID();
@@ -269,37 +277,37 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     warnings,
   };
 
-  // Record the event; keep the output for replays when the caller named the event.
+  // Record the event, then keep the output for replays when the caller named the event. The record
+  // comes first: a signed output (the signer's name, email and address) is never stored without one,
+  // and its storing goes on while the response streams (a retry meanwhile waits for it: replayOf).
   const replayKey = input.eventId !== undefined ? `replays/${keyId}/${await sha256Hex(eventId)}/${output.sha256}.pdf` : null;
-  if (replayKey) await store.putReplay(replayKey, output.segments, output.length);
-  let recorded: boolean;
-  try {
-    recorded = await store.insert({
-      keyId,
-      eventId,
-      requestSha256,
-      signerName: input.signer.name,
-      signerEmail: input.signer.email,
-      inputSha256,
-      outputSha256: output.sha256,
-      replayKey,
-      responseJson: JSON.stringify(fields),
-      signedAt: fields.signature.signedAt,
-      reference,
-    });
-  } catch (err) {
-    // No record points at the stored output (a signed PDF with the signer's name, email and
-    // address in it): remove it, whatever made the insert fail. The key is this attempt's own
-    // (it ends in this output's SHA-256), so a concurrent winner's output is never touched.
-    if (replayKey) await store.deleteReplay(replayKey).catch(() => undefined);
-    throw err;
-  }
+  const recorded = await store.insert({
+    keyId,
+    eventId,
+    requestSha256,
+    signerName: input.signer.name,
+    signerEmail: input.signer.email,
+    inputSha256,
+    outputSha256: output.sha256,
+    replayKey,
+    responseJson: JSON.stringify(fields),
+    signedAt: fields.signature.signedAt,
+    reference,
+  });
   if (!recorded) {
     // A concurrent request with the same eventId won the race: answer as a retry would.
-    if (replayKey) await store.deleteReplay(replayKey);
-    const replay = await replayIfRecorded(store, keyId, eventId, requestSha256);
+    const replay = await replayOf(store, await store.find(keyId, eventId), requestSha256);
     if (replay) return replay;
     throw new EventIdConflict(`eventId "${eventId}" was already used.`);
+  }
+  if (replayKey) {
+    const storing = store.putReplay(replayKey, output.segments, output.length).catch(async (err: unknown) => {
+      // Without its output the event can no longer be replayed: say so to later retries (409), not 500.
+      await store.forgetReplay(keyId, eventId, replayKey).catch(() => {});
+      throw err;
+    });
+    if (deps.background) deps.background(storing);
+    else await storing;
   }
   return { ...fields, output: { segments: output.segments, length: output.length } };
 }
@@ -319,23 +327,38 @@ function requestedLevel(input: SignInput, config: Config): SignatureLevel {
   return level;
 }
 
-async function replayIfRecorded(
-  store: SigningEventStore,
-  keyId: string,
-  eventId: string,
-  requestSha256: string,
-): Promise<SignResult | null> {
-  const prior = await store.find(keyId, eventId);
+/** The recorded answer to a retry of `prior`'s request, or null when the event is new. */
+async function replayOf(store: SigningEventStore, prior: SigningEventRecord | null, requestSha256: string): Promise<SignResult | null> {
   if (!prior) return null;
+  const { eventId } = prior;
   if (prior.requestSha256 !== requestSha256) {
     throw new EventIdConflict(`eventId "${eventId}" was already used with a different request.`);
   }
-  const stored = prior.replayKey ? await store.getReplay(prior.replayKey) : null;
+  const recent = Date.now() - Date.parse(prior.signedAt) < REPLAY_WAIT_RECENT_MS;
+  const stored = !prior.replayKey ? null : recent ? await waitForReplay(store, prior.keyId, eventId, prior.replayKey) : await store.getReplay(prior.replayKey);
   if (!stored) throw new EventIdConflict(`eventId "${eventId}" was already used and its output is no longer kept.`);
   const fields = JSON.parse(prior.responseJson) as SignResultFields;
   fields.reference ??= prior.reference ?? null;
   return { ...fields, output: { stream: stored.body, length: stored.size } };
 }
+
+/**
+ * The stored output of a recent event. The record is written before the output is stored, so a
+ * retry that arrives while the first request's output is still being stored waits for it (about
+ * REPLAY_WAIT_MS at most), unless storing failed (the record then no longer names it).
+ */
+async function waitForReplay(store: SigningEventStore, keyId: string, eventId: string, replayKey: string) {
+  for (let waited = 0, step = 50; ; waited += step, step *= 2) {
+    const stored = await store.getReplay(replayKey);
+    if (stored || waited >= REPLAY_WAIT_MS) return stored;
+    await new Promise((resolve) => setTimeout(resolve, step));
+    const record = await store.find(keyId, eventId);
+    if (record?.replayKey !== replayKey) return null;
+  }
+}
+const REPLAY_WAIT_MS = 6_000;
+/** Events older than this are not waited for: their output was stored long ago, or never will be. */
+const REPLAY_WAIT_RECENT_MS = 10 * 60_000;
 
 /** Why a countersigned document has no certificate page, and where the evidence went instead. */
 function countersignWarning(inspection: SigningInspection): string {

@@ -5,6 +5,7 @@ import type { PdfRef } from "../../src/pdf/model";
 import { PdfReader } from "../../src/pdf/reader";
 import { PdfAssembler } from "../../src/pdf/reader/testing";
 import { toHex } from "../../src/util/bytes";
+import { SigningEventStore } from "../../src/store/signing-events";
 import { basePdf, makeSigner, signForTest, type TestSignOptions } from "../../src/pdf/verify/testing";
 import { auditTrail, b64, corpusPdf, fromDataUri, latin1, post, problem, signer, signRequest } from "./helpers";
 
@@ -80,6 +81,31 @@ describe("POST /v1/sign", () => {
     // Another API key's identical eventId is a different event.
     const other = await post("/v1/sign", { ...req, signer: { ...signer, name: "Someone Else" } }, { key: env.TEST_OTHER_API_KEY });
     expect(other.status).toBe(200);
+  });
+
+  it("a retry while the first output is still being stored waits for it; one whose storing failed gets 409", async () => {
+    // The record is written first and the output stored while the response streams: a retry in
+    // between finds the record before the object. Here the object is taken away and put back later.
+    const input = await corpusPdf(SIMPLE);
+    const req = signRequest(input, { eventId: "evt-storing" });
+    const first = (await (await post("/v1/sign", req)).json()) as any;
+    const { replay_key: key, key_id: keyId } = (await env.DB.prepare("SELECT replay_key, key_id FROM signing_events WHERE event_id = ?").bind("evt-storing").first<any>())!;
+    const stored = new Uint8Array(await (await env.REPLAYS.get(key))!.arrayBuffer());
+    await env.REPLAYS.delete(key);
+    const retry = post("/v1/sign", req);
+    await new Promise((r) => setTimeout(r, 300));
+    await env.REPLAYS.put(key, stored);
+    const again = (await (await retry).json()) as any;
+    expect(again.document.base64).toBe(first.document.base64);
+
+    // Storing failed: the record stops naming the object (forgetReplay), and the waiting retry ends.
+    await env.REPLAYS.delete(key);
+    const failed = post("/v1/sign", req);
+    await new Promise((r) => setTimeout(r, 300));
+    await new SigningEventStore(env.DB, env.REPLAYS).forgetReplay(keyId, "evt-storing", key);
+    const res = await failed;
+    expect(res.status).toBe(409);
+    expect((await problem(res)).detail).toMatch(/no longer kept/);
   });
 
   it("records every signing event in D1", async () => {

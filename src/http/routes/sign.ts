@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { signingKeySource } from "../../config";
 import { signDocument } from "../../operations/sign";
 import { SigningEventStore } from "../../store/signing-events";
@@ -40,6 +41,23 @@ export const signRoute = createRoute({
   },
 });
 
+/** The worker's waitUntil, logging what fails there (the response has gone by then). */
+function backgroundOf(c: Context<AppEnv>): ((task: Promise<unknown>) => void) | undefined {
+  let ctx: { waitUntil(task: Promise<unknown>): void };
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    return undefined; // no execution context (app.request in tests): the operation awaits instead
+  }
+  const requestId = c.get("requestId");
+  return (task) =>
+    ctx.waitUntil(
+      task.catch((err: unknown) => {
+        console.error(JSON.stringify({ level: "error", requestId, message: "storing the signed output for replays failed", error: String(err) }));
+      }),
+    );
+}
+
 export function registerSignRoute(app: OpenAPIHono<AppEnv>) {
   app.openapi(signRoute, async (c) => {
     const input = c.req.valid("json");
@@ -51,6 +69,7 @@ export function registerSignRoute(app: OpenAPIHono<AppEnv>) {
       selfHost: new URL(c.req.url).hostname,
       preDecoded: c.get("preDecoded"),
       fonts: documentFonts(c.env),
+      background: backgroundOf(c),
     });
     const { output, ...fields } = result;
     c.set("documentBytesOut", output.length);
