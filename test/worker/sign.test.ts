@@ -90,6 +90,7 @@ describe("POST /v1/sign", () => {
     const req = signRequest(input, { eventId: "evt-storing" });
     const first = (await (await post("/v1/sign", req)).json()) as any;
     const { replay_key: key, key_id: keyId } = (await env.DB.prepare("SELECT replay_key, key_id FROM signing_events WHERE event_id = ?").bind("evt-storing").first<any>())!;
+    await expect.poll(async () => (await env.REPLAYS.head(key)) !== null, { timeout: 5_000 }).toBe(true);
     const stored = new Uint8Array(await (await env.REPLAYS.get(key))!.arrayBuffer());
     await env.REPLAYS.delete(key);
     const retry = post("/v1/sign", req);
@@ -132,10 +133,11 @@ describe("POST /v1/sign", () => {
     } finally {
       await env.DB.exec("DROP TRIGGER fail_signing_event_insert;");
     }
-    // With D1 back, the same event signs, and its replay is kept.
+    // With D1 back, the same event signs, and its replay is kept (stored while the response streams).
     const res = await post("/v1/sign", signRequest(await corpusPdf(SIMPLE), { eventId }));
     expect(res.status).toBe(200);
-    expect(await replays()).toHaveLength(1);
+    await res.arrayBuffer();
+    await expect.poll(async () => (await replays()).length, { timeout: 5_000 }).toBe(1);
   });
 
   it("fetches the document from a URL", async () => {
