@@ -42,7 +42,7 @@ function invalid(message: string): InvalidRequest {
   return new InvalidRequest("invalid_base64", message);
 }
 
-function tooLarge(maxBytes: number): LimitExceeded {
+export function documentTooLarge(maxBytes: number): LimitExceeded {
   return new LimitExceeded(
     "document_too_large",
     `The document is larger than the limit of ${formatBytes(maxBytes)} (${maxBytes} bytes).`,
@@ -160,14 +160,14 @@ export function decodeBase64Payload(
   const early = opts.preDecoded?.get(text);
   if (early) {
     if (early.error?.code === "document_too_large" || (early.bytes && early.bytes.length > opts.maxBytes)) {
-      throw tooLarge(opts.maxBytes);
+      throw documentTooLarge(opts.maxBytes);
     }
     if (early.error || !early.bytes) throw invalid(early.error?.message ?? "The base64 payload is invalid.");
     if (early.bytes.length === 0) throw invalid("The base64 payload is empty.");
     return { bytes: early.bytes, mediaType: early.mediaType };
   }
   const { data, dataStart, mediaType } = splitDataUri(text);
-  if (decodedSizeUpperBound(data, dataStart, opts.maxBytes) > opts.maxBytes) throw tooLarge(opts.maxBytes);
+  if (decodedSizeUpperBound(data, dataStart, opts.maxBytes) > opts.maxBytes) throw documentTooLarge(opts.maxBytes);
 
   const payload = dataStart === 0 ? data : data.slice(dataStart);
   let bytes: Uint8Array | null = null;
@@ -181,7 +181,7 @@ export function decodeBase64Payload(
   }
   if (!bytes) bytes = decodeTable(payload);
   if (bytes.length === 0) throw invalid("The base64 payload is empty.");
-  if (bytes.length > opts.maxBytes) throw tooLarge(opts.maxBytes);
+  if (bytes.length > opts.maxBytes) throw documentTooLarge(opts.maxBytes);
   return { bytes, mediaType };
 }
 

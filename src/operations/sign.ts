@@ -15,7 +15,7 @@ import {
 import { buildCertificatePages } from "../evidence/certificate-page";
 import { loadCertificateFonts } from "../evidence/fonts";
 import type { PreDecodedValues } from "../input/base64";
-import { loadDocument, requireDocumentType } from "../input/document";
+import { loadDocument, requireDocumentType, type DocumentInput } from "../input/document";
 import { UrlBudget } from "../input/safe-fetch";
 import { PdfReader } from "../pdf/reader";
 import type { FontSource } from "../render/fonts/types";
@@ -36,7 +36,7 @@ import { canonicalJson } from "../util/canonical-json";
  */
 
 export interface SignInput {
-  document: { base64?: string; url?: string };
+  document: DocumentInput;
   signer: { email: string; name: string; ip?: string; userAgent?: string };
   auditTrail: { type?: string; timestamp: string; data?: unknown; [k: string]: unknown }[];
   eventId?: string;
@@ -117,7 +117,7 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     preDecoded: deps.preDecoded,
   });
   requireDocumentType(doc, ["pdf", "docx"], "sign");
-  const inputSha256 = await sha256Hex(doc.bytes);
+  const inputSha256 = doc.sha256 ?? (await sha256Hex(doc.bytes));
   const requestSha256 = await sha256Hex(canonicalJson({ ...input, document: { sha256: inputSha256 } }));
 
   if (prior) {

@@ -5,7 +5,7 @@ import { certificateParts } from "../cms/x509";
 import { OID } from "../cms/oids";
 import { ConfigurationError } from "../errors";
 import type { PreDecodedValues } from "../input/base64";
-import { loadDocument, requireDocumentType } from "../input/document";
+import { loadDocument, requireDocumentType, type DocumentInput } from "../input/document";
 import { UrlBudget } from "../input/safe-fetch";
 import { createRevocationFetcher } from "../cms/revocation/fetch";
 import type { VerifyReport } from "../pdf/verify/status";
@@ -19,7 +19,7 @@ import { sha256Hex } from "../util/bytes";
  */
 
 export interface VerifyInput {
-  document: { base64?: string; url?: string };
+  document: DocumentInput;
 }
 
 export interface VerifySecrets {

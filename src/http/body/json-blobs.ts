@@ -34,6 +34,7 @@
  */
 import { InvalidRequest, LimitExceeded } from "../../errors";
 import { readChunk } from "./read-chunk";
+import { transferBuffer, trimBytes as trim } from "./growable-bytes";
 import { formatBytes } from "../../input/base64";
 
 export interface Blob64 {
@@ -621,29 +622,6 @@ class BlobDecoder {
   }
 }
 
-interface TransferableBuffer {
-  transfer?: (newLength?: number) => ArrayBuffer;
-}
-
-/** A buffer of `size` bytes holding `out`'s first bytes, made by `ArrayBuffer.prototype.transfer` (which
- * detaches `out`, releasing its memory now, and may resize in place); null where unavailable. */
-function transferBuffer(out: Uint8Array, size: number): Uint8Array | null {
-  const buffer = out.buffer as ArrayBuffer & TransferableBuffer;
-  if (typeof buffer.transfer !== "function" || out.byteOffset !== 0 || out.length !== buffer.byteLength) return null;
-  try {
-    return new Uint8Array(buffer.transfer(size));
-  } catch {
-    return null;
-  }
-}
-
-/** `out[0..len)`, as a view when the slack is small, else as an exact buffer (moved, not copied, if possible). */
-function trim(out: Uint8Array, len: number): Uint8Array {
-  const slack = out.length - len;
-  if (slack === 0) return out;
-  if (slack < 64 * 1024 || slack * 8 < len) return out.subarray(0, len);
-  return transferBuffer(out, len) ?? out.slice(0, len);
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // The JSON scanner
