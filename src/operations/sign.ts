@@ -15,15 +15,15 @@ import {
 import { buildCertificatePages } from "../evidence/certificate-page";
 import { loadCertificateFonts } from "../evidence/fonts";
 import type { PreDecodedValues } from "../input/base64";
-import { loadDocument, requireDocumentType, type DocumentInput } from "../input/document";
+import { loadDocument, requireDocumentType, type DocumentInput, type LoadedDocument } from "../input/document";
 import { UrlBudget } from "../input/safe-fetch";
 import { PdfReader } from "../pdf/reader";
 import type { FontSource } from "../render/fonts/types";
 import { convertDocxToPdf } from "./convert";
 import { inspectForSigning, type SigningInspection } from "../pdf/sign/inspect";
 import { withoutLeadingBytes } from "../pdf/sign/leading-bytes";
-import { planSignature, type SignatureRequest } from "./signature-plan";
-import { signPdf } from "../pdf/sign/sign-pdf";
+import { planSignature, type SignaturePlan, type SignatureRequest } from "./signature-plan";
+import { signPdf, type SignedPdf } from "../pdf/sign/sign-pdf";
 import type { AppendablePages } from "../pdf/writer/appendable-pages";
 import type { SigningEventRecord, SigningEventStore } from "../store/signing-events";
 import { sha256, sha256Hex, sha256Segments, toHex, utf8 } from "../util/bytes";
@@ -89,8 +89,75 @@ export interface SignDeps {
   background?: (task: Promise<unknown>) => void;
 }
 
+/**
+ * Signs in named phases (as pyHanko's PdfSigner does): a session (who signs, at which level, which
+ * document, is it a retry), the document to be signed (rendered, inspected, the field and appearance
+ * planned, the evidence and certificate pages built), the signature itself (CMS and time-stamp into
+ * the byte ranges), post-signature processing (B-LT/B-LTA validation data and document time-stamp),
+ * then the event recorded and the output kept for retries.
+ */
 export async function signDocument(input: SignInput, deps: SignDeps): Promise<SignResult> {
+  const session = await initSigningSession(input, deps);
+  if (session.replay) return session.replay;
+  const tbs = await prepareTbsDocument(input, session, deps);
+  const signed = await performSignature(input, session, tbs, deps);
+  const output = await postSignatureProcessing(session, tbs, signed, deps);
+  return recordSigningEvent(input, session, output, deps);
+}
+
+/** Who signs with which key at which level, the document loaded and hashed, and whether this is a retry. */
+interface SigningSession {
+  identity: SigningIdentity;
+  level: SignatureLevel;
+  /** The time-stamp authority of this signature (null at B-B). */
+  tsaUrl: string | null;
+  doc: LoadedDocument & { type: "pdf" | "docx" };
+  inputSha256: string;
+  requestSha256: string;
+  eventId: string;
+  signedAt: Date;
+  /** The recorded answer when the request is a retry of a recorded event. */
+  replay: SignResult | null;
+}
+
+async function initSigningSession(input: SignInput, deps: SignDeps): Promise<SigningSession> {
   const { config, store, keyId } = deps;
+  checkAuditTrail(input, config);
+  const identity = await signingIdentity(deps.secrets);
+  const level = requestedLevel(input, config);
+  // A named event may have been recorded already: asked now, answered while the document loads.
+  const prior = input.eventId !== undefined ? store.find(keyId, input.eventId) : null;
+  prior?.catch(() => {});
+
+  const doc = requireDocumentType(
+    await loadDocument(input.document, {
+      maxDocumentBytes: config.maxDocumentBytes,
+      timeoutMs: config.fetchTimeoutMs,
+      allowPrivateUrls: config.allowPrivateUrls,
+      selfHost: deps.selfHost,
+      urlBudget: new UrlBudget(),
+      preDecoded: deps.preDecoded,
+    }),
+    ["pdf", "docx"],
+    "sign",
+  );
+  const inputSha256 = doc.sha256 ?? (await sha256Hex(doc.bytes));
+  const requestSha256 = await sha256Hex(canonicalJson({ ...input, document: { sha256: inputSha256 } }));
+  const replay = prior ? await replayOf(store, await prior, requestSha256) : null;
+  return {
+    identity,
+    level,
+    tsaUrl: level === "B-B" ? null : config.tsaUrl,
+    doc,
+    inputSha256,
+    requestSha256,
+    eventId: input.eventId ?? crypto.randomUUID(),
+    signedAt: new Date(),
+    replay,
+  };
+}
+
+function checkAuditTrail(input: SignInput, config: Config): void {
   if (input.auditTrail.length > config.maxAuditTrailEntries) {
     throw new InvalidRequest("invalid_request", `auditTrail: at most ${config.maxAuditTrailEntries} entries`, {
       errors: [{ path: "auditTrail", message: `At most ${config.maxAuditTrailEntries} entries` }],
@@ -102,36 +169,84 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
       'The audit trail must include at least one event with type "submit".',
     );
   }
-  const identity = await signingIdentity(deps.secrets);
-  const level = requestedLevel(input, config);
-  // A named event may have been recorded already: asked now, answered while the document loads.
-  const prior = input.eventId !== undefined ? store.find(keyId, input.eventId) : null;
-  prior?.catch(() => {});
+}
 
-  const doc = await loadDocument(input.document, {
-    maxDocumentBytes: config.maxDocumentBytes,
-    timeoutMs: config.fetchTimeoutMs,
-    allowPrivateUrls: config.allowPrivateUrls,
-    selfHost: deps.selfHost,
-    urlBudget: new UrlBudget(),
-    preDecoded: deps.preDecoded,
-  });
-  requireDocumentType(doc, ["pdf", "docx"], "sign");
-  const inputSha256 = doc.sha256 ?? (await sha256Hex(doc.bytes));
-  const requestSha256 = await sha256Hex(canonicalJson({ ...input, document: { sha256: inputSha256 } }));
+/** The document as it will be signed: its reader and inspection, the signature's plan, evidence and pages. */
+interface TbsDocument {
+  reader: PdfReader;
+  inspection: SigningInspection;
+  plan: SignaturePlan;
+  reference: string;
+  evidence: Uint8Array;
+  certificatePages: AppendablePages | undefined;
+  warnings: string[];
+}
 
-  if (prior) {
-    const replay = await replayOf(store, await prior, requestSha256);
-    if (replay) return replay;
-  }
-  const eventId = input.eventId ?? crypto.randomUUID();
-
+async function prepareTbsDocument(input: SignInput, session: SigningSession, deps: SignDeps): Promise<TbsDocument> {
+  const { doc, identity, level, signedAt } = session;
+  const { config } = deps;
   // A DOCX is rendered first (as /v1/annotate?to=pdf does); the signature covers that PDF.
   const pdfBytes = doc.type === "docx" ? await convertDocxToPdf(doc.bytes, deps.fonts) : doc.bytes;
+  const warnings: string[] = [];
+  const { reader, inspection } = openForSigning(pdfBytes, warnings);
+  // A countersignature adds only what every earlier signature allows (a signature field and its
+  // widget, the evidence inside its appearance): never pages, never catalog changes.
+  const certificateRequested = input.certificate?.enabled ?? input.certificate?.enable ?? true;
+  if (inspection.countersign && certificateRequested) warnings.push(countersignWarning(inspection));
+
+  const plan = planSignature(reader, inspection, input.signature, {
+    identity,
+    config,
+    signerName: input.signer.name,
+    signedAt,
+    timestamped: session.tsaUrl !== null,
+    fonts: loadCertificateFonts,
+    preDecoded: deps.preDecoded,
+  });
+  warnings.push(...plan.warnings);
+  const reference = mintReference();
+  const evidence = {
+    signet: { version: 1, kind: "signing-event" },
+    eventId: session.eventId,
+    signedAt: signedAt.toISOString(),
+    signer: input.signer,
+    document: {
+      sha256: session.inputSha256,
+      type: doc.type,
+      pages: inspection.pageCount,
+      sizeBytes: doc.bytes.length,
+      ...(doc.type === "docx" ? { renderedPdfSha256: await sha256Hex(pdfBytes) } : {}),
+    },
+    certificate: { subject: identity.signerSubject, sha256: identity.signerCertSha256 },
+    metadata: input.metadata ?? null,
+    auditTrail: input.auditTrail,
+  };
+  const certificatePages =
+    certificateRequested && !inspection.countersign
+      ? await buildCertificatePages(
+          {
+            signer: input.signer,
+            eventId: session.eventId,
+            signedAt,
+            documentSha256: session.inputSha256,
+            documentPages: inspection.pageCount,
+            certificate: { subject: identity.signerSubject, issuer: identity.signerIssuer, sha256: identity.signerCertSha256 },
+            auditTrail: input.auditTrail,
+            qrPayload: verificationQrPayload(config.publicBaseUrl, reference),
+            reference,
+            level,
+          },
+          await loadCertificateFonts(),
+        )
+      : undefined;
+  return { reader, inspection, plan, reference, evidence: utf8(JSON.stringify(evidence)), certificatePages, warnings };
+}
+
+/** The PDF opened and inspected for signing: not encrypted, not locked, any bytes before %PDF- left out (with a warning). */
+function openForSigning(pdfBytes: Uint8Array, warnings: string[]): { reader: PdfReader; inspection: SigningInspection } {
   let reader = PdfReader.open(pdfBytes);
   if (reader.encrypted) throw new PdfEncrypted();
   let inspection = inspectForSigning(reader);
-  const warnings: string[] = [];
   const withoutPrefix = withoutLeadingBytes(reader, inspection.countersign);
   if (withoutPrefix.dropped) {
     reader = withoutPrefix.reader;
@@ -143,67 +258,22 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
   if (inspection.docMdp === 1) {
     throw new DocumentLocked("The document is certified with no changes allowed (DocMDP P1): it cannot be signed again.");
   }
-  // A countersignature adds only what every earlier signature allows (a signature field and its
-  // widget, the evidence inside its appearance): never pages, never catalog changes.
-  const { countersign } = inspection;
-  const certificateRequested = input.certificate?.enabled ?? input.certificate?.enable ?? true;
-  if (countersign && certificateRequested) warnings.push(countersignWarning(inspection));
-  const wantCertificate = certificateRequested && !countersign;
+  return { reader, inspection };
+}
 
-  const signedAt = new Date();
-  const plan = planSignature(reader, inspection, input.signature, {
-    identity,
-    config,
-    signerName: input.signer.name,
-    signedAt,
-    timestamped: level !== "B-B" && config.tsaUrl !== null,
-    fonts: loadCertificateFonts,
-    preDecoded: deps.preDecoded,
-  });
-  warnings.push(...plan.warnings);
-  const reference = mintReference();
-  const evidence = {
-    signet: { version: 1, kind: "signing-event" },
-    eventId,
-    signedAt: signedAt.toISOString(),
-    signer: input.signer,
-    document: {
-      sha256: inputSha256,
-      type: doc.type,
-      pages: inspection.pageCount,
-      sizeBytes: doc.bytes.length,
-      ...(doc.type === "docx" ? { renderedPdfSha256: await sha256Hex(pdfBytes) } : {}),
-    },
-    certificate: { subject: identity.signerSubject, sha256: identity.signerCertSha256 },
-    metadata: input.metadata ?? null,
-    auditTrail: input.auditTrail,
-  };
+interface PerformedSignature {
+  signed: SignedPdf;
+  /** The signature time-stamp, when the TSA answered. */
+  timestamp: SignResultFields["signature"]["timestamp"];
+  warnings: string[];
+}
 
-  let certificatePages: AppendablePages | undefined;
-  if (wantCertificate) {
-    certificatePages = await buildCertificatePages(
-      {
-        signer: input.signer,
-        eventId,
-        signedAt,
-        documentSha256: inputSha256,
-        documentPages: inspection.pageCount,
-        certificate: {
-          subject: identity.signerSubject,
-          issuer: identity.signerIssuer,
-          sha256: identity.signerCertSha256,
-        },
-        auditTrail: input.auditTrail,
-        qrPayload: verificationQrPayload(config.publicBaseUrl, reference),
-        reference,
-        level,
-      },
-      await loadCertificateFonts(),
-    );
-  }
-
+/** The incremental update written and its byte ranges signed (CMS, with the signature time-stamp above B-B). */
+async function performSignature(input: SignInput, session: SigningSession, tbs: TbsDocument, deps: SignDeps): Promise<PerformedSignature> {
+  const { identity, tsaUrl } = session;
+  const { config } = deps;
+  const warnings = [...tbs.warnings];
   let timestamp: SignResultFields["signature"]["timestamp"] = null;
-  const tsaUrl = level === "B-B" ? null : config.tsaUrl;
   const stampWith = tsaUrl
     ? async (signatureValue: Uint8Array) => {
         const stamp = await requestTimestamp({ url: tsaUrl, messageImprint: await sha256(signatureValue) });
@@ -213,17 +283,17 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     : undefined;
 
   const signed = await signPdf({
-    reader,
-    inspection,
-    signedAt,
+    reader: tbs.reader,
+    inspection: tbs.inspection,
+    signedAt: session.signedAt,
     signerName: input.signer.name,
     signerEmail: input.signer.email,
-    reason: plan.reason,
-    field: plan.field ?? undefined,
-    appearance: plan.appearance,
-    subFilter: plan.subFilter,
-    attachment: { bytes: utf8(JSON.stringify(evidence)), description: "Signet signing evidence: signer, audit trail and metadata" },
-    certificatePages,
+    reason: tbs.plan.reason,
+    field: tbs.plan.field ?? undefined,
+    appearance: tbs.plan.appearance,
+    subFilter: tbs.plan.subFilter,
+    attachment: { bytes: tbs.evidence, description: "Signet signing evidence: signer, audit trail and metadata" },
+    certificatePages: tbs.certificatePages,
     contentsCapacity: await placeholderCapacity(identity, tsaUrl),
     digestAlgorithm: identity.signer.digestAlgorithm,
     buildSignature: async (digest) => {
@@ -231,13 +301,27 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
       try {
         return await buildCadesDetachedSignature({ identity, contentDigest: digest, timestamp: stampWith });
       } catch (err) {
-        if (!(err instanceof TsaFailed) || !config.tsaOptional || plan.timestampRequired) throw err;
+        if (!(err instanceof TsaFailed) || !config.tsaOptional || tbs.plan.timestampRequired) throw err;
         warnings.push(`The time-stamp authority failed (${err.message}); the signature is PAdES B-B without a time-stamp.`);
         return buildCadesDetachedSignature({ identity, contentDigest: digest });
       }
     },
   });
+  return { signed, timestamp, warnings };
+}
 
+interface SignedOutput {
+  segments: Uint8Array[];
+  length: number;
+  sha256: string;
+  fields: SignResultFields;
+}
+
+/** B-LT/B-LTA: validation data and the document time-stamp appended; then the answer's fields. */
+async function postSignatureProcessing(session: SigningSession, tbs: TbsDocument, performed: PerformedSignature, deps: SignDeps): Promise<SignedOutput> {
+  const { signed, timestamp } = performed;
+  const { level, tsaUrl } = session;
+  const warnings = [...performed.warnings];
   let output = { segments: signed.segments, length: signed.length, sha256: signed.sha256 };
   let reached: SignatureLevel = timestamp ? "B-T" : "B-B";
   let documentTimestamp: SignResultFields["signature"]["documentTimestamp"] = null;
@@ -250,9 +334,9 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
         fieldName: signed.fieldName,
         level,
         tsaUrl,
-        config,
+        config: deps.config,
         selfHost: deps.selfHost,
-        timestampCapacity: (await placeholderCapacity(identity, tsaUrl)) + TIMESTAMP_MARGIN,
+        timestampCapacity: (await placeholderCapacity(session.identity, tsaUrl)) + TIMESTAMP_MARGIN,
       });
       reached = extended.level;
       documentTimestamp = extended.documentTimestamp;
@@ -261,42 +345,49 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
       output = { segments: extended.segments, length, sha256: toHex(await sha256Segments(extended.segments)) };
     }
   }
-
   const fields: SignResultFields = {
     signature: {
       level: reached,
       fieldName: signed.fieldName,
-      signedAt: signedAt.toISOString(),
-      certificateSha256: identity.signerCertSha256,
+      signedAt: session.signedAt.toISOString(),
+      certificateSha256: session.identity.signerCertSha256,
       timestamp,
       documentTimestamp,
     },
-    eventId,
+    eventId: session.eventId,
     sha256: output.sha256,
-    reference,
+    reference: tbs.reference,
     warnings,
   };
+  return { ...output, fields };
+}
 
-  // Record the event, then keep the output for replays when the caller named the event. The record
-  // comes first: a signed output (the signer's name, email and address) is never stored without one,
-  // and its storing goes on while the response streams (a retry meanwhile waits for it: replayOf).
+/**
+ * Records the event, then keeps the output for replays when the caller named the event. The record
+ * comes first: a signed output (the signer's name, email and address) is never stored without one,
+ * and its storing goes on while the response streams (a retry meanwhile waits for it: replayOf).
+ */
+async function recordSigningEvent(input: SignInput, session: SigningSession, output: SignedOutput, deps: SignDeps): Promise<SignResult> {
+  const { store, keyId } = deps;
+  const { eventId } = session;
+  const { fields } = output;
   const replayKey = input.eventId !== undefined ? `replays/${keyId}/${await sha256Hex(eventId)}/${output.sha256}.pdf` : null;
   const recorded = await store.insert({
     keyId,
     eventId,
-    requestSha256,
+    requestSha256: session.requestSha256,
     signerName: input.signer.name,
     signerEmail: input.signer.email,
-    inputSha256,
+    inputSha256: session.inputSha256,
     outputSha256: output.sha256,
     replayKey,
     responseJson: JSON.stringify(fields),
     signedAt: fields.signature.signedAt,
-    reference,
+    reference: fields.reference,
   });
   if (!recorded) {
     // A concurrent request with the same eventId won the race: answer as a retry would.
-    const replay = await replayOf(store, await store.find(keyId, eventId), requestSha256);
+    const replay = await replayOf(store, await store.find(keyId, eventId), session.requestSha256);
     if (replay) return replay;
     throw new EventIdConflict(`eventId "${eventId}" was already used.`);
   }
