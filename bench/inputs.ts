@@ -89,3 +89,11 @@ export function signRequestFields(eventId: string) {
 export function signRequestJson(bytes: Uint8Array, eventId: string): string {
   return JSON.stringify({ document: { base64: Buffer.from(bytes).toString("base64") }, ...signRequestFields(eventId) });
 }
+
+/** The same request as multipart/form-data: the document as the part `file`, the rest as the JSON part `request`. */
+export function signRequestMultipart(bytes: Uint8Array, eventId: string): FormData {
+  const form = new FormData();
+  form.append("file", new Blob([bytes], { type: "application/pdf" }), "document.pdf");
+  form.append("request", new Blob([JSON.stringify(signRequestFields(eventId))], { type: "application/json" }));
+  return form;
+}

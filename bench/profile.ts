@@ -9,16 +9,19 @@
  * Printed per request: wall time seen by the client, CPU time of the worker, the rest (waiting for
  * D1/R2 and the loopback transport), and the CPU time by phase and by (our frame, library).
  * BENCH_PROFILE_OUT=dir also writes each .cpuprofile (open it in Chrome DevTools) and the bundle's source map.
+ * BENCH_PROFILE_BINARY=1 sends the document as multipart/form-data (verify: the raw PDF body) and signs with
+ * Accept: application/pdf.
  */
 import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startService, type RunningService } from "../test/node/support/service";
 import { Inspector, type CpuProfile } from "./cdp";
-import { benchInputs, signRequestJson } from "./inputs";
+import { benchInputs, signRequestJson, signRequestMultipart } from "./inputs";
 import { SourceMap } from "./source-map";
 
 const RUNS = Number(process.env.BENCH_PROFILE_RUNS ?? 30);
 const OUT = process.env.BENCH_PROFILE_OUT;
+const BINARY = process.env.BENCH_PROFILE_BINARY === "1";
 const ROOT = new URL("../", import.meta.url).pathname;
 const args = process.argv.slice(2);
 const operation = args[0] === "verify" ? "verify" : "sign";
@@ -36,8 +39,8 @@ function libraryOf(source: string | null): string {
 
 /** Phases of a request, from our innermost frame's file and function (first match wins). */
 const PHASES: [RegExp, string][] = [
-  [/^src\/http\/body\/|json-body\.ts/, "request body in (JSON scan, base64 decode)"],
-  [/^src\/http\/streamed-json\.ts/, "response out (base64 encode)"],
+  [/^src\/http\/body\/|json-body\.ts|document-request\.ts/, "request body in (JSON scan and base64 decode, or multipart)"],
+  [/^src\/http\/streamed-json\.ts|pdf-response\.ts/, "response out (base64 encode, or the PDF as it is)"],
   [/^src\/evidence\//, "certificate page: layout and pdfme generate"],
   [/sign-pdf\.ts/, "signPdf: copy pages, new objects, write update"],
   [/^src\/cms\//, "CMS signature"],
@@ -118,12 +121,16 @@ function bundleMapPath(): string {
 
 let counter = 0;
 async function request(svc: RunningService, bytes: Uint8Array): Promise<void> {
-  const body = operation === "sign" ? signRequestJson(bytes, `profile-${process.pid}-${counter++}`) : JSON.stringify({ document: { base64: Buffer.from(bytes).toString("base64") } });
-  const res = await fetch(`${svc.baseUrl}/v1/${operation}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Authorization: `Bearer ${svc.apiKey}` },
-    body,
-  });
+  const eventId = `profile-${process.pid}-${counter++}`;
+  const [body, headers]: [BodyInit, Record<string, string>] =
+    operation === "sign"
+      ? BINARY
+        ? [signRequestMultipart(bytes, eventId), { Accept: "application/pdf" }]
+        : [signRequestJson(bytes, eventId), { "Content-Type": "application/json" }]
+      : BINARY
+        ? [bytes, { "Content-Type": "application/pdf" }]
+        : [JSON.stringify({ document: { base64: Buffer.from(bytes).toString("base64") } }), { "Content-Type": "application/json" }];
+  const res = await fetch(`${svc.baseUrl}/v1/${operation}`, { method: "POST", headers: { ...headers, Authorization: `Bearer ${svc.apiKey}` }, body });
   if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
   await res.arrayBuffer();
 }
@@ -152,7 +159,7 @@ try {
     if (OUT) writeFileSync(join(OUT, `${operation}-${input.name}.cpuprofile`), JSON.stringify(profile));
     const c = charge(profile, map);
     const per = (v: number) => `${(v / RUNS).toFixed(1)} ms`;
-    console.log(`\n## ${operation} ${input.name}: ${RUNS} requests, per request: wall (client) ${wall.toFixed(1)} ms, worker CPU ${per(c.busy)}, not on the worker's CPU (D1/R2 waits, transport) ${(wall - c.busy / RUNS).toFixed(1)} ms\n`);
+    console.log(`\n## ${operation} ${input.name}${BINARY ? " (binary)" : " (JSON)"}: ${RUNS} requests, per request: wall (client) ${wall.toFixed(1)} ms, worker CPU ${per(c.busy)}, not on the worker's CPU (D1/R2 waits, transport) ${(wall - c.busy / RUNS).toFixed(1)} ms\n`);
     console.log("| phase | CPU ms per request |\n|---|---|");
     for (const [k, v] of [...c.phase].sort((a, b) => b[1] - a[1])) console.log(`| ${k} | ${per(v)} |`);
     console.log("\n| our innermost frame / leaf library | CPU ms per request |\n|---|---|");

@@ -1,4 +1,4 @@
-import { encodeBase64 } from "../input/base64";
+import { encodeBase64Bytes } from "../input/base64";
 
 /**
  * A JSON response whose one large field (a document as a base64 data URI) is
@@ -28,7 +28,7 @@ export function streamedJsonResponse(
       if (stage === "document") {
         const next = await slices.next();
         if (!next.done) {
-          controller.enqueue(encoder.encode(next.value));
+          controller.enqueue(next.value);
           return;
         }
         stage = "after";
@@ -53,10 +53,10 @@ export function streamedJsonResponse(
 const SLICE = 3 * 128 * 1024;
 
 /**
- * The document as base64 text in slices of SLICE bytes. Segments may be tiny (a DOCX is many ZIP
+ * The document as base64 (ASCII bytes) in slices of SLICE bytes. Segments may be tiny (a DOCX is many ZIP
  * records) or large (a 25 MB original): small ones are gathered, large ones encoded from views.
  */
-async function* base64Slices(document: Iterable<Uint8Array> | ReadableStream<Uint8Array>): AsyncGenerator<string> {
+async function* base64Slices(document: Iterable<Uint8Array> | ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   let carry: Uint8Array | null = null; // fewer than SLICE bytes waiting for more
   let carried = 0;
   for await (const segment of chunksOf(document)) {
@@ -67,18 +67,18 @@ async function* base64Slices(document: Iterable<Uint8Array> | ReadableStream<Uin
       carried += n;
       at = n;
       if (carried < SLICE) continue;
-      yield encodeBase64(carry);
+      yield encodeBase64Bytes(carry);
       carry = null;
       carried = 0;
     }
-    for (; segment.length - at >= SLICE; at += SLICE) yield encodeBase64(segment.subarray(at, at + SLICE));
+    for (; segment.length - at >= SLICE; at += SLICE) yield encodeBase64Bytes(segment.subarray(at, at + SLICE));
     if (at < segment.length) {
       carry = new Uint8Array(SLICE);
       carry.set(segment.subarray(at));
       carried = segment.length - at;
     }
   }
-  if (carry) yield encodeBase64(carry.subarray(0, carried));
+  if (carry) yield encodeBase64Bytes(carry.subarray(0, carried));
 }
 
 async function* chunksOf(document: Iterable<Uint8Array> | ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
