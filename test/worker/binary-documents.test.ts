@@ -186,3 +186,18 @@ describe("hostile binary requests get problem+json 4xx", () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe("the OpenAPI document describes the binary paths", () => {
+  it("sign takes multipart (file + request) and answers application/pdf with Signet-Result; verify takes the raw PDF", async () => {
+    const doc = (await (await SELF.fetch(`${BASE}/openapi.json`)).json()) as any;
+    const sign = doc.paths["/v1/sign"].post;
+    expect(Object.keys(sign.requestBody.content)).toEqual(["application/json", "multipart/form-data"]);
+    expect(Object.keys(sign.responses["200"].content)).toEqual(["application/json", "application/pdf"]);
+    expect(sign.responses["200"].headers["Signet-Result"].description).toMatch(/\\uXXXX/);
+    expect(doc.components.schemas.SignResult.properties).toHaveProperty("eventId");
+    expect(doc.components.schemas.SignResult.properties).not.toHaveProperty("document");
+    expect(doc.components.schemas.SignRequestFields.properties).not.toHaveProperty("document");
+    const verify = doc.paths["/v1/verify"].post;
+    expect(Object.keys(verify.requestBody.content)).toEqual(expect.arrayContaining(["application/json", "multipart/form-data", "application/pdf"]));
+  });
+});
