@@ -50,7 +50,7 @@ export async function readDocumentRequest<Json extends z.ZodType, Fields extends
 ): Promise<z.output<Json> | (z.output<Fields> & { document: DocumentInput }) | Response> {
   const contentType = (c.req.header("content-type") ?? "").trim();
   const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
-  if (mediaType === "application/json") return readJson(c, spec.json);
+  if (mediaType === "application/json") return readJsonRequest(c, spec.json);
   if (mediaType === "multipart/form-data") return readMultipartRequest(c, contentType, spec);
   if (spec.raw && (DOCUMENT_TYPES as readonly string[]).includes(mediaType)) {
     const config = c.get("config");
@@ -59,6 +59,7 @@ export async function readDocumentRequest<Json extends z.ZodType, Fields extends
       tooLarge: () => (config.maxDocumentBytes <= config.maxBodyBytes ? documentTooLarge(config.maxDocumentBytes) : bodyTooLarge(config.maxBodyBytes)),
       contentLength: declaredLength(c),
       idleTimeoutMs: LIMITS.requestBodyIdleTimeoutMs,
+      sha256: spec.operation === "sign",
     });
     return { document: { received } } as z.output<Fields> & { document: DocumentInput };
   }
@@ -66,7 +67,8 @@ export async function readDocumentRequest<Json extends z.ZodType, Fields extends
   return problemResponse(c, "unsupported_media_type", `Send the ${spec.operation} request as ${takes}; not ${mediaType || "without a Content-Type"}.`);
 }
 
-async function readJson<Json extends z.ZodType>(c: Context<AppEnv>, schema: Json): Promise<z.output<Json> | Response> {
+/** A JSON request (large base64 decoded as it streams in) validated by `schema`, or the problem response. */
+export async function readJsonRequest<Json extends z.ZodType>(c: Context<AppEnv>, schema: Json): Promise<z.output<Json> | Response> {
   let result: z.output<Json> | Response | undefined;
   const early = await jsonDocumentBody(c, async () => {
     let json: unknown;
@@ -90,7 +92,9 @@ async function readMultipartRequest<Json extends z.ZodType, Fields extends z.Zod
   const maxRequestBytes = LIMITS.multipart.maxRequestPartBytes;
   const parts = await readMultipart(c.req.raw.body, contentType, {
     parts: {
-      file: { maxBytes: config.maxDocumentBytes, tooLarge: () => documentTooLarge(config.maxDocumentBytes), sha256: true, presize: true },
+      // Sign records the document's SHA-256 (evidence, certificate page, request identity): hashed as it
+      // arrives. Verify does not use it (~110 ms of CPU saved on 25 MB).
+      file: { maxBytes: config.maxDocumentBytes, tooLarge: () => documentTooLarge(config.maxDocumentBytes), sha256: spec.operation === "sign", presize: true },
       request: {
         maxBytes: maxRequestBytes,
         tooLarge: () => new LimitExceeded("payload_too_large", `The part request is larger than ${maxRequestBytes} bytes.`, { maxBytes: maxRequestBytes }),

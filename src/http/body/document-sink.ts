@@ -1,6 +1,6 @@
 import { toHex } from "../../util/bytes";
 import { GrowableBytes } from "./growable-bytes";
-import { readChunk } from "./read-chunk";
+import { consumeBody } from "./read-chunk";
 
 /** A document received from a binary body: its bytes and their SHA-256 (lowercase hex) when it was asked for. */
 export interface ReceivedDocument {
@@ -58,31 +58,19 @@ function openDigest() {
 }
 
 /**
- * A raw request body that is the document itself, hashed as it arrives. The cap is `maxBytes`
+ * A raw request body that is the document itself, hashed as it arrives when asked. The cap is `maxBytes`
  * (`tooLarge()` past it, before anything is read when the declared length says so); a client that
  * stalls is 408, one that goes away 499 (readChunk).
  */
 export async function readRawDocument(
   body: ReadableStream<Uint8Array> | null,
-  opts: { maxBytes: number; tooLarge: () => Error; contentLength?: number; idleTimeoutMs?: number },
+  opts: { maxBytes: number; tooLarge: () => Error; contentLength?: number; idleTimeoutMs?: number; sha256: boolean },
 ): Promise<ReceivedDocument> {
   if (opts.contentLength !== undefined && opts.contentLength > opts.maxBytes) {
     await body?.cancel().catch(() => {});
     throw opts.tooLarge();
   }
-  const sink = new DocumentSink(opts.maxBytes, opts.tooLarge, true, opts.contentLength);
+  const sink = new DocumentSink(opts.maxBytes, opts.tooLarge, opts.sha256, opts.contentLength);
   if (!body) return sink.finish();
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await readChunk(reader, opts.idleTimeoutMs);
-      if (done) break;
-      sink.write(value);
-    }
-    return await sink.finish();
-  } catch (err) {
-    sink.abandon();
-    await reader.cancel(err).catch(() => {});
-    throw err;
-  }
+  return consumeBody(body, opts.idleTimeoutMs, { take: (chunk) => sink.write(chunk), finish: () => sink.finish(), abandon: () => sink.abandon() });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ClientAborted, InvalidRequest, LimitExceeded, RequestTimeout, SignetError } from "../../errors";
-import { toHex } from "../../util/bytes";
+import { concatBytes, toHex } from "../../util/bytes";
 import { multipartBoundary, readMultipart, type ReadMultipartOptions } from "./multipart";
 
 const enc = new TextEncoder();
@@ -16,16 +16,7 @@ function pseudoRandomBytes(n: number, seed: number): Uint8Array {
   return out;
 }
 
-function concat(parts: (string | Uint8Array)[]): Uint8Array {
-  const bytes = parts.map((p) => (typeof p === "string" ? enc.encode(p) : p));
-  const out = new Uint8Array(bytes.reduce((n, b) => n + b.length, 0));
-  let o = 0;
-  for (const b of bytes) {
-    out.set(b, o);
-    o += b.length;
-  }
-  return out;
-}
+const concat = (parts: (string | Uint8Array)[]) => concatBytes(parts.map((p) => (typeof p === "string" ? enc.encode(p) : p)));
 
 /** A body of `parts`, each `[headers, data]`, between the boundaries. */
 function body(parts: [string, string | Uint8Array][], opts: { preamble?: string; epilogue?: string; close?: boolean } = {}): Uint8Array {

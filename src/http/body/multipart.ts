@@ -1,7 +1,7 @@
 import { InvalidRequest, LimitExceeded, SignetError } from "../../errors";
 import { concatBytes, latin1Bytes } from "../../util/bytes";
 import { DocumentSink } from "./document-sink";
-import { readChunk } from "./read-chunk";
+import { consumeBody } from "./read-chunk";
 
 /**
  * A `multipart/form-data` body (RFC 7578) read as it streams in, for the binary document paths of
@@ -84,22 +84,16 @@ export async function readMultipart(
   }
   const scanner = new MultipartScanner(multipartBoundary(contentType), opts);
   if (!body) return scanner.end();
-  const reader = body.getReader();
   let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await readChunk(reader, opts.idleTimeoutMs);
-      if (done) break;
-      total += value.length;
+  return consumeBody(body, opts.idleTimeoutMs, {
+    take(chunk) {
+      total += chunk.length;
       if (total > opts.maxBodyBytes) throw tooLarge();
-      scanner.feed(value);
-    }
-    return await scanner.end();
-  } catch (err) {
-    scanner.abandon();
-    await reader.cancel(err).catch(() => {});
-    throw err;
-  }
+      scanner.feed(chunk);
+    },
+    finish: () => scanner.end(),
+    abandon: () => scanner.abandon(),
+  });
 }
 
 const enum State {
@@ -143,6 +137,7 @@ class PartSink {
 
 class MultipartScanner {
   private readonly delimiter: Uint8Array;
+  private readonly skip: Uint8Array;
   private state = State.Preamble;
   /** Bytes at the end of the last chunk that begin the delimiter (the body continues or a boundary ends it). */
   private carry: Uint8Array;
@@ -158,6 +153,9 @@ class MultipartScanner {
     private readonly opts: ReadMultipartOptions,
   ) {
     this.delimiter = latin1Bytes(`\r\n--${boundary}`);
+    // Horspool's shifts: how far the delimiter may move when byte b is under its last position.
+    this.skip = new Uint8Array(256).fill(this.delimiter.length);
+    for (let k = 0; k < this.delimiter.length - 1; k++) this.skip[this.delimiter[k]!] = this.delimiter.length - 1 - k;
     // The first boundary may open the body with no CRLF before it: start as if one had come.
     this.carry = this.delimiter.subarray(0, 2);
     this.maxHeaderBytes = opts.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
@@ -222,13 +220,15 @@ class MultipartScanner {
       this.emit(this.carry);
       this.carry = new Uint8Array(0);
     }
-    for (let j = chunk.indexOf(CR, i); j >= 0; j = chunk.indexOf(CR, j + 1)) {
+    const at = this.findDelimiter(chunk, i);
+    if (at >= 0) {
+      this.emit(chunk.subarray(i, at));
+      return this.boundaryFound(at + d.length);
+    }
+    // A delimiter may begin in the chunk's last bytes and end in the next chunk.
+    for (let j = chunk.indexOf(CR, Math.max(i, chunk.length - d.length + 1)); j >= 0; j = chunk.indexOf(CR, j + 1)) {
       let k = 1;
-      while (k < d.length && j + k < chunk.length && chunk[j + k] === d[k]) k++;
-      if (k === d.length) {
-        this.emit(chunk.subarray(i, j));
-        return this.boundaryFound(j + d.length);
-      }
+      while (j + k < chunk.length && chunk[j + k] === d[k]) k++;
       if (j + k === chunk.length) {
         this.emit(chunk.subarray(i, j));
         this.carry = chunk.slice(j);
@@ -237,6 +237,27 @@ class MultipartScanner {
     }
     this.emit(chunk.subarray(i));
     return chunk.length;
+  }
+
+  /**
+   * Where the whole delimiter starts in chunk[from..], or -1: Boyer-Moore-Horspool, comparing from the
+   * delimiter's end and skipping by the last byte seen (mostly the whole delimiter's length in
+   * binary data, where searching for every CR took ~110 ms of a 25 MB upload).
+   */
+  private findDelimiter(chunk: Uint8Array, from: number): number {
+    const d = this.delimiter;
+    const last = d.length - 1;
+    const skip = this.skip;
+    for (let i = from + last; i < chunk.length; i += skip[chunk[i]!]!) {
+      let k = last;
+      let j = i;
+      while (k >= 0 && chunk[j] === d[k]) {
+        k--;
+        j--;
+      }
+      if (k < 0) return j + 1;
+    }
+    return -1;
   }
 
   private emit(bytes: Uint8Array): void {

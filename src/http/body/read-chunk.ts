@@ -26,6 +26,30 @@ export function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>, idleT
   });
 }
 
+/**
+ * Hands every chunk of `body` to `take`, then resolves with `finish()`; on any error (also one `take`
+ * throws) `abandon` runs and the stream is cancelled.
+ */
+export async function consumeBody<T>(
+  body: ReadableStream<Uint8Array>,
+  idleTimeoutMs: number | undefined,
+  sink: { take(chunk: Uint8Array): void; finish(): Promise<T>; abandon(): void },
+): Promise<T> {
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await readChunk(reader, idleTimeoutMs);
+      if (done) break;
+      sink.take(value);
+    }
+    return await sink.finish();
+  } catch (err) {
+    sink.abandon();
+    await reader.cancel(err).catch(() => {});
+    throw err;
+  }
+}
+
 const watches = new WeakMap<ReadableStreamDefaultReader<Uint8Array>, IdleWatch>();
 
 function watchOf(reader: ReadableStreamDefaultReader<Uint8Array>, idleTimeoutMs: number): IdleWatch {
