@@ -5,8 +5,10 @@
  *   D1 and R2 writes, an eventId per request), warm, ≥ 30 runs, median / p95.
  * - Engine: Signet's signing engine alone in Node (no HTTP, no certificate page)
  *   beside @signpdf (placeholder-plain + P12 signer), the peer of issue #2.
- * - Memory: the workerd process's peak RSS (VmHWM) in a fresh service that
- *   signs the 25 MB file, beside its peak after start-up and warm-up.
+ * - HTTP twice: JSON in and out (the default), and multipart in with the PDF out
+ *   (`Accept: application/pdf`), the binary path for large files.
+ * - Memory: the workerd process's resident memory in a fresh service over 30
+ *   consecutive 25 MB signatures (binary path), sampled every 5, and its peak.
  */
 import forge from "node-forge";
 import { SignPdf } from "@signpdf/signpdf";

@@ -2,7 +2,8 @@
  * `tsx bench/verify.ts`: POST /v1/verify beside poppler's pdfsig, on the same files, in the same run.
  *
  * - Corpus: every file of ../shared/corpus/pdf-signed, verified once per pass (one warm-up pass, then
- *   BENCH_PASSES passes) through `wrangler dev` (a Node client, as users call it) and with `pdfsig`
+ *   BENCH_PASSES passes) through `wrangler dev` (a Node client, as users call it; JSON with base64, and
+ *   the raw PDF as the body) and with `pdfsig`
  *   (one process per file, as users run it, checking certificates against an NSS database).
  *   Median / p95 of the per-file times.
  * - 25 MB: bench/out/25mb.pdf signed by Signet itself (certificate page on), then verified
