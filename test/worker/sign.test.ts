@@ -117,7 +117,7 @@ describe("POST /v1/sign", () => {
     expect(row.input_sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("deletes the stored replay when recording the event in D1 fails, attempt after attempt (a real D1 failure: a trigger that aborts the insert)", async () => {
+  it("keeps no replay when recording the event in D1 fails, attempt after attempt (the record is written first; a real D1 failure: a trigger that aborts the insert)", async () => {
     const eventId = "evt-d1-insert-fails";
     const prefix = `/${toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(eventId))))}/`;
     const replays = async () => (await env.REPLAYS.list({ prefix: "replays/" })).objects.filter((o) => o.key.includes(prefix));
