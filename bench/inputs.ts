@@ -70,3 +70,30 @@ export async function benchInputs(): Promise<{ name: string; bytes: Uint8Array }
   }
   return out;
 }
+
+/** The sign request of the benchmarks: a signer, a 42-event audit trail, an eventId (so D1 and R2 both write) and metadata. */
+export function signRequestFields(eventId: string) {
+  return {
+    signer: { name: "Ada Lovelace", email: "ada@example.com", ip: "203.0.113.7", userAgent: "bench" },
+    auditTrail: [
+      { type: "ready", timestamp: "2026-11-21T09:58:00Z" },
+      ...Array.from({ length: 40 }, (_, i) => ({ type: "field_change", timestamp: `2026-11-21T09:59:${String(i).padStart(2, "0")}Z`, data: { fieldId: "name", value: "Ada".slice(0, (i % 3) + 1) } })),
+      { type: "submit", timestamp: "2026-11-21T10:00:00Z" },
+    ],
+    eventId,
+    metadata: { bench: true },
+  };
+}
+
+/** The same request as JSON with the document in base64 (the SuperDoc contract). */
+export function signRequestJson(bytes: Uint8Array, eventId: string): string {
+  return JSON.stringify({ document: { base64: Buffer.from(bytes).toString("base64") }, ...signRequestFields(eventId) });
+}
+
+/** The same request as multipart/form-data: the document as the part `file`, the rest as the JSON part `request`. */
+export function signRequestMultipart(bytes: Uint8Array, eventId: string): FormData {
+  const form = new FormData();
+  form.append("file", new Blob([bytes as Uint8Array<ArrayBuffer>], { type: "application/pdf" }), "document.pdf");
+  form.append("request", new Blob([JSON.stringify(signRequestFields(eventId))], { type: "application/json" }));
+  return form;
+}

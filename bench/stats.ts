@@ -21,9 +21,9 @@ export async function measure(runs: number, fn: () => Promise<unknown>, warmup =
 export const ms = (n: number) => `${n.toFixed(1)} ms`;
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-/** Peak resident memory (VmHWM) of a process and the workerd processes below it (Linux). */
+/** Peak resident memory (VmHWM; or the current VmRSS) of the workerd processes below a process (Linux). */
 import { readFileSync, readdirSync } from "node:fs";
-export function workerdPeakRss(rootPid: number): number {
+export function workerdPeakRss(rootPid: number, field: "VmHWM" | "VmRSS" = "VmHWM"): number {
   const children = new Map<number, number[]>();
   const names = new Map<number, string>();
   for (const entry of readdirSync("/proc")) {
@@ -43,7 +43,7 @@ export function workerdPeakRss(rootPid: number): number {
     for (const kid of children.get(pid) ?? []) {
       if (names.get(kid) === "workerd") {
         const status = readFileSync(`/proc/${kid}/status`, "utf8");
-        peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024);
+        peak = Math.max(peak, Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024);
       }
       walk(kid);
     }

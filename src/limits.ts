@@ -10,6 +10,13 @@ export const LIMITS = {
   maxDocumentBytes: 25 * 1024 * 1024,
   /** Longest wait for the next bytes of a request body; a client that stalls longer gets 408 `request_timeout`. */
   requestBodyIdleTimeoutMs: 15_000,
+  /** multipart/form-data bodies of sign and verify (the document as the part `file`). */
+  multipart: {
+    /** Bytes of the JSON part `request` (the sign request without its document). */
+    maxRequestPartBytes: 16 * 1024 * 1024,
+    /** Bytes of one part's header block. */
+    maxPartHeaderBytes: 8 * 1024,
+  },
 
   /** Remote fetches: hops, time, count per request. */
   maxRedirects: 3,

@@ -96,28 +96,41 @@ export const SignatureOptions = z
 /** `signature` of a sign request after validation. */
 export type SignatureOptionsBody = z.output<typeof SignatureOptions>;
 
-export const SignRequest = z
+/** The sign request's fields beside its document (the JSON part `request` of a multipart request). */
+const signRequestFields = {
+  signer: Signer,
+  auditTrail: z.array(AuditTrailEntry).min(1).max(LIMITS.maxAuditTrailEntries).refine(
+    (t) => jsonSize(t) <= REQUEST_LIMITS.maxAuditTrailJsonBytes,
+    `auditTrail is larger than ${REQUEST_LIMITS.maxAuditTrailJsonBytes} bytes of JSON`,
+  ),
+  eventId: z
+    .string()
+    .min(1)
+    .max(REQUEST_LIMITS.maxEventIdLength)
+    .regex(/^[^\u0000-\u001f\u007f]+$/, "eventId must not contain control characters")
+    .optional()
+    .openapi({ description: "Idempotency key of this signing event, scoped to your API key.", example: "evt_123" }),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .refine((m) => jsonSize(m) <= REQUEST_LIMITS.maxMetadataJsonBytes, `metadata is larger than ${REQUEST_LIMITS.maxMetadataJsonBytes} bytes of JSON`)
+    .optional(),
+  certificate: CertificateOptions.optional(),
+  signature: SignatureOptions.optional(),
+};
+
+export const SignRequestFields = z.object(signRequestFields).openapi("SignRequestFields", {
+  description: "The sign request without its document: the JSON part `request` of a multipart/form-data request (a `document` field there is refused).",
+});
+
+export const SignMultipart = z
   .object({
-    document: DocumentInput,
-    signer: Signer,
-    auditTrail: z.array(AuditTrailEntry).min(1).max(LIMITS.maxAuditTrailEntries).refine(
-      (t) => jsonSize(t) <= REQUEST_LIMITS.maxAuditTrailJsonBytes,
-      `auditTrail is larger than ${REQUEST_LIMITS.maxAuditTrailJsonBytes} bytes of JSON`,
-    ),
-    eventId: z
-      .string()
-      .min(1)
-      .max(REQUEST_LIMITS.maxEventIdLength)
-      .regex(/^[^\u0000-\u001f\u007f]+$/, "eventId must not contain control characters")
-      .optional()
-      .openapi({ description: "Idempotency key of this signing event, scoped to your API key.", example: "evt_123" }),
-    metadata: z
-      .record(z.string(), z.unknown())
-      .refine((m) => jsonSize(m) <= REQUEST_LIMITS.maxMetadataJsonBytes, `metadata is larger than ${REQUEST_LIMITS.maxMetadataJsonBytes} bytes of JSON`)
-      .optional(),
-    certificate: CertificateOptions.optional(),
-    signature: SignatureOptions.optional(),
+    file: z.string().openapi({ type: "string", format: "binary", description: "The document (PDF or DOCX), as `FormData.append('file', blob, name)` sends it. Its type is decided by its bytes." }),
+    request: SignRequestFields,
   })
+  .openapi("SignMultipart", { description: "A binary sign request: the document as the part `file`, the other fields as the JSON part `request` (Content-Type application/json, or none)." });
+
+export const SignRequest = z
+  .object({ document: DocumentInput, ...signRequestFields })
   .openapi("SignRequest", {
     example: {
       document: { base64: `data:application/pdf;base64,${EXAMPLE_PDF_BASE64}` },
@@ -167,3 +180,8 @@ export const SignResponse = z
     }),
   })
   .openapi("SignResponse");
+
+export const SignResult = SignResponse.omit({ document: true }).openapi("SignResult", {
+  description:
+    "The `Signet-Result` header of a binary sign response (`Accept: application/pdf`): the fields of SignResponse without the document, as JSON in which every character outside printable ASCII is escaped as \\uXXXX, so the header is ASCII and `JSON.parse(header)` gives the fields back exactly.",
+});

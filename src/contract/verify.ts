@@ -9,6 +9,17 @@ import { DocumentInput } from "./document";
  * `/openapi.json`.
  */
 
+export const VerifyRequestFields = z.strictObject({}).openapi("VerifyRequestFields", {
+  description: "The JSON part `request` of a multipart verify request: optional, and empty (the document is the part `file`).",
+});
+
+export const VerifyMultipart = z
+  .object({
+    file: z.string().openapi({ type: "string", format: "binary", description: "The PDF, as `FormData.append('file', blob, name)` sends it." }),
+    request: VerifyRequestFields.optional(),
+  })
+  .openapi("VerifyMultipart");
+
 export const VerifyRequest = z
   .object({ document: DocumentInput })
   .openapi("VerifyRequest", { example: { document: { base64: `data:application/pdf;base64,${EXAMPLE_PDF_BASE64}` } } });

@@ -1,21 +1,26 @@
 /**
- * The audit-trail certificate page(s): a standalone A4 PDF made with
- * @pdfme/generator, which the signer appends to the document before signing.
+ * The audit-trail certificate page(s): A4 pages made with @pdfme/generator (the
+ * template engine: pages, schema positions, plugins), which the signer appends to
+ * the document before signing.
  *
  * Pure: no Hono, no env; fonts come in as bytes. Everything is laid out here
  * (fonts measured with font-metrics.ts, text pre-wrapped or truncated to fit),
  * so pdfme only draws: nothing is clipped, nothing overlaps, and long trails
- * flow over as many pages as needed. Everything a page draws lives in its own
- * content stream and resources (no outlines, no annotations, no forms), so the
- * pages survive pdf-lib's copyPages. The same input gives the same bytes.
+ * flow over as many pages as needed. Text is drawn by our plugin (text-layer.ts)
+ * with fonts parsed and subset once per isolate (page-fonts.ts); the pages come
+ * out as objects the signer writes into its update as they are (no second load).
+ * Everything a page draws lives in its own content streams and resources (no
+ * outlines, no annotations, no forms). The same input gives the same bytes.
  */
 import { generate } from "@pdfme/generator";
 import type { Font, Plugin, Schema, Template } from "@pdfme/common";
-import { line, rectangle, text } from "@pdfme/schemas";
+import { line, rectangle } from "@pdfme/schemas";
+import { writeStandalonePdf, type AppendablePages } from "../pdf/writer/appendable-pages";
 import { collapseAuditTrail, type AuditEntry, type AuditLine } from "./collapse";
-import { parseFontMetrics, type FontMetrics } from "./font-metrics";
+import type { FontMetrics } from "./font-metrics";
+import { PageFont } from "./page-fonts";
 import { encodeQr } from "./qr";
-import { QR_SCHEMA_TYPE, qrPlugin } from "./qr-plugin";
+import { PageLayers, QR_SCHEMA_TYPE, TEXT_SCHEMA_TYPE } from "./page-layers";
 import { printable, truncate, truncateMiddle, wrap } from "./text-fit";
 import type { CertificateFonts, CertificatePageInput } from "./types";
 
@@ -82,18 +87,6 @@ interface Metrics {
   regular: FontMetrics;
   bold: FontMetrics;
   mono: FontMetrics;
-}
-
-// Keyed by the font's buffer (whole-buffer views only, see ownBytes), so the
-// bundled fonts are parsed once per isolate.
-const metricsCache = new WeakMap<ArrayBuffer, FontMetrics>();
-function metricsOf(bytes: Uint8Array<ArrayBuffer>): FontMetrics {
-  let m = metricsCache.get(bytes.buffer);
-  if (!m) {
-    m = parseFontMetrics(bytes);
-    metricsCache.set(bytes.buffer, m);
-  }
-  return m;
 }
 
 /** pdfme wants a Uint8Array that owns a plain ArrayBuffer. */
@@ -221,7 +214,7 @@ class PageSchemas {
     this.out[name] = o.lines.join("\n");
     this.schemas.push({
       name,
-      type: "text",
+      type: TEXT_SCHEMA_TYPE,
       position: { x: o.x, y: o.y },
       width: o.width,
       height: boxH,
@@ -304,65 +297,202 @@ function mm2ptInner(widthMm: number): number {
   return (widthMm - 2 * CELL_PAD) * PT;
 }
 
+/** The certificate page(s) as a standalone A4 PDF (what the signer appends, as a file of its own). */
+export async function renderCertificatePages(input: CertificatePageInput, fonts: CertificateFonts): Promise<Uint8Array> {
+  return writeStandalonePdf(await buildCertificatePages(input, fonts), {
+    Title: "Signature certificate",
+    Author: "Signet",
+    Creator: "Signet",
+    Producer: "Signet",
+    Subject: `Audit trail for event ${input.eventId}`,
+  });
+}
+
 /**
- * Renders the certificate page(s) as a standalone A4 PDF.
+ * Lays out and draws the certificate page(s), as objects ready to be written into a PDF.
  * Throws RangeError when `signedAt` is invalid or `qrPayload` is over 213 bytes.
  */
-export async function renderCertificatePages(input: CertificatePageInput, fonts: CertificateFonts): Promise<Uint8Array> {
-  const regularBytes = ownBytes(fonts.regular);
-  const boldBytes = ownBytes(fonts.bold);
-  const monoBytes = fonts.mono ? ownBytes(fonts.mono) : regularBytes;
-  const m: Metrics = { regular: metricsOf(regularBytes), bold: metricsOf(boldBytes), mono: metricsOf(monoBytes) };
-  const signedAtText = formatUtc(input.signedAt);
+export async function buildCertificatePages(input: CertificatePageInput, fonts: CertificateFonts): Promise<AppendablePages> {
   encodeQr(input.qrPayload); // fail fast (RangeError) on a payload too long for the QR code
+  const pageFonts = certificatePageFonts(fonts);
+  const layout = new CertificateLayout(input, {
+    regular: pageFonts[FONT_NAME.regular]!.metrics,
+    bold: pageFonts[FONT_NAME.bold]!.metrics,
+    mono: pageFonts[FONT_NAME.mono]!.metrics,
+  });
+  layout.drawFirstPage();
+  layout.drawAuditTrail();
+  layout.drawFooters();
+  return generatePages(layout, input, fonts, pageFonts);
+}
 
-  const out: Record<string, string> = {};
-  const ids = { next: 0 };
-  const pages: PageSchemas[] = [];
-  const newPage = () => {
-    const p = new PageSchemas(out, ids, m);
-    pages.push(p);
-    return p;
+/** The fonts our plugins draw with, by the names the template gives them (parsed and subset once per isolate). */
+function certificatePageFonts(fonts: CertificateFonts): Record<string, PageFont> {
+  return {
+    [FONT_NAME.regular]: PageFont.of(fonts.regular, "NotoSans-Regular"),
+    [FONT_NAME.bold]: PageFont.of(fonts.bold, "NotoSans-Bold"),
+    [FONT_NAME.mono]: fonts.mono ? PageFont.of(fonts.mono, "NotoSansMono-Regular") : PageFont.of(fonts.regular, "NotoSans-Regular"),
   };
+}
 
-  // ---------- page 1: header band, statement, key/value sections ----------
-  const first = newPage();
-  first.rect(0, 0, PAGE_W, BAND_H_FIRST, COLOR.band);
-  first.text({ x: MARGIN_X, y: 8.5, width: 130, lines: ["Signature certificate"], font: "bold", size: SIZE.title, color: COLOR.bandText, lineHeight: 1.2 });
-  first.text({ x: MARGIN_X, y: 19.2, width: 130, lines: ["Audit trail and signing evidence recorded by Signet"], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2 });
-  const levelText = input.level === "B-B" ? "PAdES B-B" : `PAdES ${input.level} \u00b7 time-stamped`;
-  first.text({ x: PAGE_W - MARGIN_X - 50, y: 19.2, width: 50, lines: [levelText], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2, align: "right" });
+/**
+ * pdfme runs the template and draws the shapes; our plugins draw the fitted text and the QR code
+ * into a layer per page (page-layers.ts), which become the pages as they are.
+ */
+async function generatePages(layout: CertificateLayout, input: CertificatePageInput, fonts: CertificateFonts, pageFonts: Record<string, PageFont>): Promise<AppendablePages> {
+  const template: Template = {
+    basePdf: { width: PAGE_W, height: PAGE_H, padding: [0, 0, 0, 0] },
+    schemas: layout.pages.map((p) => p.schemas),
+  };
+  // pdfme checks that every font a schema names is given; our text plugin draws with page-fonts.ts.
+  const regularBytes = ownBytes(fonts.regular);
+  const font: Font = {
+    [FONT_NAME.regular]: { data: regularBytes, fallback: true },
+    [FONT_NAME.bold]: { data: regularBytes },
+    [FONT_NAME.mono]: { data: regularBytes },
+  };
+  const layers = new PageLayers(pageFonts);
+  const plugins: Record<string, Plugin> = { [TEXT_SCHEMA_TYPE]: layers.textPlugin, rectangle, line, [QR_SCHEMA_TYPE]: layers.qrPlugin };
+  // pdfme saves its document (bytes we do not need); its pages, drawn, are taken as they are.
+  await generate({ template, inputs: [layout.values], plugins, options: { font, creationDate: input.signedAt, modificationDate: input.signedAt } });
+  return layers.pagesOf();
+}
 
-  let y = BAND_H_FIRST + 6;
-  const intro =
-    "This page was added by Signet before signing; the digital signature covers it, so any change to it " +
-    "invalidates the signature. It records who signed, when, the document that was signed and what happened " +
-    "while it was open. The complete audit trail is in the JSON file attached to this PDF.";
-  y += first.text({ x: MARGIN_X, y, width: CONTENT_W, lines: wrap(intro, m.regular, SIZE.intro, CONTENT_W * PT, 4), font: "regular", size: SIZE.intro, color: COLOR.muted });
-  y += 3;
+interface KeyValue {
+  key: string;
+  value: string;
+  font?: FontKey;
+  size?: number;
+  maxLines?: number;
+  muted?: boolean;
+  /** Break anywhere (ids, hashes) rather than at words, keep the ends when shortening. */
+  opaque?: boolean;
+}
 
-  const heading = (page: PageSchemas, title: string, right?: string) => {
-    page.text({ x: MARGIN_X, y, width: 120, lines: [title], font: "bold", size: SIZE.heading, color: COLOR.heading, lineHeight: 1.2 });
+const FULL_VALUE_W = PAGE_W - MARGIN_X - VALUE_X;
+
+/** The pages' template, laid out top to bottom: `y` is where the next block goes on the current page. */
+class CertificateLayout {
+  readonly values: Record<string, string> = {};
+  readonly pages: PageSchemas[] = [];
+  private readonly ids = { next: 0 };
+  private y = 0;
+
+  constructor(
+    private readonly input: CertificatePageInput,
+    private readonly m: Metrics,
+  ) {}
+
+  private newPage(): PageSchemas {
+    const page = new PageSchemas(this.values, this.ids, this.m);
+    this.pages.push(page);
+    return page;
+  }
+
+  private get page(): PageSchemas {
+    return this.pages[this.pages.length - 1]!;
+  }
+
+  /** Page 1: the header band, the statement, and the signer, signing, document and certificate sections. */
+  drawFirstPage(): void {
+    this.newPage();
+    this.drawFirstBand();
+    this.drawIntro();
+    this.drawSigner();
+    this.drawSigning();
+    this.drawDocument();
+    this.drawSigningCertificate();
+  }
+
+  private drawFirstBand(): void {
+    const page = this.page;
+    page.rect(0, 0, PAGE_W, BAND_H_FIRST, COLOR.band);
+    page.text({ x: MARGIN_X, y: 8.5, width: 130, lines: ["Signature certificate"], font: "bold", size: SIZE.title, color: COLOR.bandText, lineHeight: 1.2 });
+    page.text({ x: MARGIN_X, y: 19.2, width: 130, lines: ["Audit trail and signing evidence recorded by Signet"], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2 });
+    const levelText = this.input.level === "B-B" ? "PAdES B-B" : `PAdES ${this.input.level} \u00b7 time-stamped`;
+    page.text({ x: PAGE_W - MARGIN_X - 50, y: 19.2, width: 50, lines: [levelText], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2, align: "right" });
+    this.y = BAND_H_FIRST + 6;
+  }
+
+  private drawIntro(): void {
+    const intro =
+      "This page was added by Signet before signing; the digital signature covers it, so any change to it " +
+      "invalidates the signature. It records who signed, when, the document that was signed and what happened " +
+      "while it was open. The complete audit trail is in the JSON file attached to this PDF.";
+    this.y += this.page.text({ x: MARGIN_X, y: this.y, width: CONTENT_W, lines: wrap(intro, this.m.regular, SIZE.intro, CONTENT_W * PT, 4), font: "regular", size: SIZE.intro, color: COLOR.muted });
+    this.y += 3;
+  }
+
+  private drawSigner(): void {
+    const { signer } = this.input;
+    this.drawHeading("Signer");
+    this.drawKeyValues([
+      { key: "Name", value: signer.name, font: "bold", size: SIZE.name, maxLines: 2 },
+      { key: "Email", value: signer.email, maxLines: 2 },
+      { key: "IP address", value: signer.ip ?? "not recorded", muted: !signer.ip, font: signer.ip ? "mono" : "regular", size: signer.ip ? SIZE.mono + 0.4 : SIZE.value },
+      { key: "User agent", value: signer.userAgent ?? "not recorded", muted: !signer.userAgent, size: 8, maxLines: 3 },
+    ], FULL_VALUE_W);
+    this.y += 3;
+  }
+
+  private drawSigning(): void {
+    this.drawHeading("Signing");
+    this.drawKeyValues([
+      { key: "Event ID", value: this.input.eventId, font: "mono", size: SIZE.mono, maxLines: 2, opaque: true },
+      { key: "Signed at", value: formatUtc(this.input.signedAt) },
+      { key: "Signature", value: LEVEL_TEXT[this.input.level] },
+    ], FULL_VALUE_W);
+    this.y += 3;
+  }
+
+  /** The document's facts beside the QR code, with a caption saying what the code carries. */
+  private drawDocument(): void {
+    const { input } = this;
+    this.drawHeading("Document");
+    const qrTop = this.y;
+    const besideQr = QR_X - 3 - VALUE_X;
+    const rows: KeyValue[] = [{ key: "SHA-256 (as received)", value: input.documentSha256, font: "mono", size: SIZE.mono, opaque: true }];
+    if (input.documentPages !== undefined) rows.push({ key: "Pages", value: String(input.documentPages) });
+    if (input.reference) rows.push({ key: "Reference", value: input.reference, maxLines: 2 });
+    this.drawKeyValues(rows, besideQr);
+    const caption =
+      input.qrPayload === input.documentSha256
+        ? "The QR code carries the document's SHA-256."
+        : /^https?:\/\//i.test(input.qrPayload)
+          ? "The QR code carries the verification address."
+          : "The QR code carries the evidence reference.";
+    this.y += 0.6;
+    this.y += this.page.text({ x: VALUE_X, y: this.y, width: besideQr, lines: wrap(caption, this.m.regular, SIZE.key, besideQr * PT, 2), font: "regular", size: SIZE.key, color: COLOR.muted });
+    this.page.qr(QR_X, qrTop - 2, QR_BOX, input.qrPayload);
+    this.y = Math.max(this.y, qrTop - 2 + QR_BOX - 2) + 3;
+  }
+
+  private drawSigningCertificate(): void {
+    const { certificate } = this.input;
+    this.drawHeading("Signing certificate");
+    this.drawKeyValues([
+      { key: "Subject", value: certificate.subject, maxLines: 2 },
+      { key: "Issuer", value: certificate.issuer, maxLines: 2 },
+      { key: "SHA-256 fingerprint", value: certificate.sha256, font: "mono", size: SIZE.mono, opaque: true },
+    ], FULL_VALUE_W);
+    this.y += 3;
+  }
+
+  private drawHeading(title: string, right?: string): void {
+    const page = this.page;
+    page.text({ x: MARGIN_X, y: this.y, width: 120, lines: [title], font: "bold", size: SIZE.heading, color: COLOR.heading, lineHeight: 1.2 });
     if (right) {
       const w = 80;
-      page.text({ x: PAGE_W - MARGIN_X - w, y: y + 0.9, width: w, lines: [truncate(right, m.regular, SIZE.key, w * PT)], font: "regular", size: SIZE.key, color: COLOR.muted, lineHeight: 1.2, align: "right" });
+      page.text({ x: PAGE_W - MARGIN_X - w, y: this.y + 0.9, width: w, lines: [truncate(right, this.m.regular, SIZE.key, w * PT)], font: "regular", size: SIZE.key, color: COLOR.muted, lineHeight: 1.2, align: "right" });
     }
-    y += mm(SIZE.heading * 1.2) + 1.2;
-    page.rule(MARGIN_X, y, CONTENT_W, 0.25, COLOR.rule);
-    y += 1.8;
-  };
-
-  interface KeyValue {
-    key: string;
-    value: string;
-    font?: FontKey;
-    size?: number;
-    maxLines?: number;
-    muted?: boolean;
-    /** Break anywhere (ids, hashes) rather than at words, keep the ends when shortening. */
-    opaque?: boolean;
+    this.y += mm(SIZE.heading * 1.2) + 1.2;
+    page.rule(MARGIN_X, this.y, CONTENT_W, 0.25, COLOR.rule);
+    this.y += 1.8;
   }
-  const keyValues = (page: PageSchemas, rows: KeyValue[], valueWidth: number) => {
+
+  /** Keys in the left column, values fitted (truncated or wrapped) to `valueWidth` mm. */
+  private drawKeyValues(rows: KeyValue[], valueWidth: number): void {
+    const { m } = this;
     for (const r of rows) {
       const font = r.font ?? "regular";
       const size = r.size ?? SIZE.value;
@@ -370,167 +500,102 @@ export async function renderCertificatePages(input: CertificatePageInput, fonts:
       const widthPt = valueWidth * PT;
       const clean = printable(r.value, metrics);
       const maxLines = r.maxLines ?? 1;
-      let lines: string[];
-      if (maxLines === 1) lines = [r.opaque ? truncateMiddle(clean, metrics, size, widthPt) : truncate(clean, metrics, size, widthPt)];
-      else lines = wrap(clean, metrics, size, widthPt, maxLines);
+      const lines =
+        maxLines === 1 ? [r.opaque ? truncateMiddle(clean, metrics, size, widthPt) : truncate(clean, metrics, size, widthPt)] : wrap(clean, metrics, size, widthPt, maxLines);
       // Align the key's baseline with the value's first baseline.
       const keyShift = mm(((LINE - 1) * size) / 2 + (metrics.ascender / metrics.unitsPerEm) * size - ((LINE - 1) * SIZE.key) / 2 - (m.regular.ascender / m.regular.unitsPerEm) * SIZE.key);
-      page.text({ x: MARGIN_X, y: y + keyShift, width: KEY_W, lines: [truncate(r.key, m.regular, SIZE.key, KEY_W * PT)], font: "regular", size: SIZE.key, color: COLOR.muted });
-      const h = page.text({ x: VALUE_X, y, width: valueWidth, lines, font, size, color: r.muted ? COLOR.muted : COLOR.text });
-      y += h + 0.6;
+      this.page.text({ x: MARGIN_X, y: this.y + keyShift, width: KEY_W, lines: [truncate(r.key, m.regular, SIZE.key, KEY_W * PT)], font: "regular", size: SIZE.key, color: COLOR.muted });
+      const h = this.page.text({ x: VALUE_X, y: this.y, width: valueWidth, lines, font, size, color: r.muted ? COLOR.muted : COLOR.text });
+      this.y += h + 0.6;
     }
-  };
-  const fullValueW = PAGE_W - MARGIN_X - VALUE_X;
+  }
 
-  heading(first, "Signer");
-  keyValues(first, [
-    { key: "Name", value: input.signer.name, font: "bold", size: SIZE.name, maxLines: 2 },
-    { key: "Email", value: input.signer.email, maxLines: 2 },
-    { key: "IP address", value: input.signer.ip ?? "not recorded", muted: !input.signer.ip, font: input.signer.ip ? "mono" : "regular", size: input.signer.ip ? SIZE.mono + 0.4 : SIZE.value },
-    { key: "User agent", value: input.signer.userAgent ?? "not recorded", muted: !input.signer.userAgent, size: 8, maxLines: 3 },
-  ], fullValueW);
-  y += 3;
+  /** The audit trail table, from where page 1 ends over as many continuation pages as its rows need. */
+  drawAuditTrail(): void {
+    const { input, m } = this;
+    const lines = collapseAuditTrail(input.auditTrail as AuditEntry[]);
+    const rows = buildRows(lines, m, input.auditTrail.length);
+    this.drawHeading("Audit trail", `${thousands(input.auditTrail.length)} events \u00b7 ${thousands(lines.length)} lines`);
+    const explain = "In time order (UTC). Consecutive events of the same type and field are collapsed into one line (\u00d7 count, first\u2013last time, final value).";
+    this.y += this.page.text({ x: MARGIN_X, y: this.y, width: CONTENT_W, lines: wrap(explain, m.regular, SIZE.key, CONTENT_W * PT, 2), font: "regular", size: SIZE.key, color: COLOR.muted });
+    this.y += 1.2;
 
-  heading(first, "Signing");
-  keyValues(first, [
-    { key: "Event ID", value: input.eventId, font: "mono", size: SIZE.mono, maxLines: 2, opaque: true },
-    { key: "Signed at", value: signedAtText },
-    { key: "Signature", value: LEVEL_TEXT[input.level] },
-  ], fullValueW);
-  y += 3;
-
-  heading(first, "Document");
-  const qrTop = y;
-  const besideQr = QR_X - 3 - VALUE_X;
-  const docRows: KeyValue[] = [
-    { key: "SHA-256 (as received)", value: input.documentSha256, font: "mono", size: SIZE.mono, opaque: true },
-  ];
-  if (input.documentPages !== undefined) docRows.push({ key: "Pages", value: String(input.documentPages) });
-  if (input.reference) docRows.push({ key: "Reference", value: input.reference, maxLines: 2 });
-  keyValues(first, docRows, besideQr);
-  const qrCaption =
-    input.qrPayload === input.documentSha256
-      ? "The QR code carries the document's SHA-256."
-      : /^https?:\/\//i.test(input.qrPayload)
-        ? "The QR code carries the verification address."
-        : "The QR code carries the evidence reference.";
-  y += 0.6;
-  y += first.text({ x: VALUE_X, y, width: besideQr, lines: wrap(qrCaption, m.regular, SIZE.key, besideQr * PT, 2), font: "regular", size: SIZE.key, color: COLOR.muted });
-  first.qr(QR_X, qrTop - 2, QR_BOX, input.qrPayload);
-  y = Math.max(y, qrTop - 2 + QR_BOX - 2) + 3;
-
-  heading(first, "Signing certificate");
-  keyValues(first, [
-    { key: "Subject", value: input.certificate.subject, maxLines: 2 },
-    { key: "Issuer", value: input.certificate.issuer, maxLines: 2 },
-    { key: "SHA-256 fingerprint", value: input.certificate.sha256, font: "mono", size: SIZE.mono, opaque: true },
-  ], fullValueW);
-  y += 3;
-
-  // ---------- audit trail table ----------
-  const lines = collapseAuditTrail(input.auditTrail as AuditEntry[]);
-  const rows = buildRows(lines, m, input.auditTrail.length);
-  heading(first, "Audit trail", `${thousands(input.auditTrail.length)} events \u00b7 ${thousands(lines.length)} lines`);
-  const explain = "In time order (UTC). Consecutive events of the same type and field are collapsed into one line (\u00d7 count, first\u2013last time, final value).";
-  y += first.text({ x: MARGIN_X, y, width: CONTENT_W, lines: wrap(explain, m.regular, SIZE.key, CONTENT_W * PT, 2), font: "regular", size: SIZE.key, color: COLOR.muted });
-  y += 1.2;
-
-  const pageSlices: { page: PageSchemas; top: number; rows: Row[]; firstIndex: number }[] = [];
-  let page = first;
-  let rowIndex = 0;
-  for (;;) {
-    const capacity = Math.floor((BODY_BOTTOM - (y + ROW_H)) / ROW_H);
-    const take = rows.slice(rowIndex, rowIndex + Math.max(capacity, 0));
-    if (take.length > 0) {
-      pageSlices.push({ page, top: y, rows: take, firstIndex: rowIndex });
-      rowIndex += take.length;
+    const slices: { page: PageSchemas; top: number; rows: Row[]; firstIndex: number }[] = [];
+    let rowIndex = 0;
+    for (;;) {
+      const capacity = Math.floor((BODY_BOTTOM - (this.y + ROW_H)) / ROW_H);
+      const take = rows.slice(rowIndex, rowIndex + Math.max(capacity, 0));
+      if (take.length > 0) {
+        slices.push({ page: this.page, top: this.y, rows: take, firstIndex: rowIndex });
+        rowIndex += take.length;
+      }
+      if (rowIndex >= rows.length) break;
+      this.newContinuationPage();
     }
-    if (rowIndex >= rows.length) break;
-    page = newPage();
+    for (const slice of slices) drawTable(slice.page, slice.top, slice.rows, slice.firstIndex, m);
+  }
+
+  private newContinuationPage(): void {
+    const page = this.newPage();
     page.rect(0, 0, PAGE_W, BAND_H_NEXT, COLOR.band);
     page.text({ x: MARGIN_X, y: 7.8, width: 120, lines: ["Signature certificate"], font: "bold", size: 12, color: COLOR.bandText, lineHeight: 1.2 });
     page.text({ x: PAGE_W - MARGIN_X - 70, y: 9.0, width: 70, lines: ["Audit trail (continued)"], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2, align: "right" });
-    y = BAND_H_NEXT + 6;
+    this.y = BAND_H_NEXT + 6;
   }
-  for (const slice of pageSlices) drawTable(slice.page, slice.top, slice.rows, slice.firstIndex, m);
 
-  // ---------- footers ----------
-  const total = pages.length;
-  pages.forEach((p, i) => {
-    p.rule(MARGIN_X, FOOTER_RULE_Y, CONTENT_W, 0.25, COLOR.rule);
-    const right = `Page ${i + 1} of ${total} of the certificate`;
-    const rightW = 60;
-    p.text({ x: PAGE_W - MARGIN_X - rightW, y: FOOTER_TEXT_Y, width: rightW, lines: [right], font: "regular", size: SIZE.footer, color: COLOR.muted, lineHeight: 1.2, align: "right" });
-    const leftW = CONTENT_W - rightW - 4;
-    const prefix = "Signet \u00b7 event ";
-    const prefixW = mm(m.regular.widthOf(prefix, SIZE.footer)) + 0.6;
-    p.text({ x: MARGIN_X, y: FOOTER_TEXT_Y, width: prefixW + 2, lines: [prefix.trimEnd()], font: "regular", size: SIZE.footer, color: COLOR.muted, lineHeight: 1.2 });
-    const id = truncateMiddle(printable(input.eventId, m.mono), m.mono, SIZE.footer, (leftW - prefixW) * PT);
-    p.text({ x: MARGIN_X + prefixW, y: FOOTER_TEXT_Y, width: leftW - prefixW, lines: [id], font: "mono", size: SIZE.footer, color: COLOR.muted, lineHeight: 1.2 });
-  });
-
-  // ---------- generate ----------
-  const template: Template = {
-    basePdf: { width: PAGE_W, height: PAGE_H, padding: [0, 0, 0, 0] },
-    schemas: pages.map((p) => p.schemas),
-  };
-  const font: Font = {
-    [FONT_NAME.regular]: { data: regularBytes, fallback: true, subset: true },
-    [FONT_NAME.bold]: { data: boldBytes, subset: true },
-    [FONT_NAME.mono]: { data: monoBytes, subset: true },
-  };
-  const plugins: Record<string, Plugin> = { text, rectangle, line, [QR_SCHEMA_TYPE]: qrPlugin as Plugin };
-  return generate({
-    template,
-    inputs: [out],
-    plugins,
-    options: {
-      font,
-      title: "Signature certificate",
-      author: "Signet",
-      creator: "Signet",
-      producer: "Signet",
-      subject: `Audit trail for event ${input.eventId}`,
-      lang: "en",
-      creationDate: input.signedAt,
-      modificationDate: input.signedAt,
-    },
-  });
-
-  function drawTable(p: PageSchemas, top: number, slice: Row[], firstIndex: number, metrics: Metrics): void {
-    // Header row.
-    p.rect(MARGIN_X, top, CONTENT_W, ROW_H, COLOR.headerBg);
-    let x = MARGIN_X;
-    const baselineShift = rowTextShift(metrics.bold);
-    for (const c of COLUMNS) {
-      p.text({ x: x + CELL_PAD, y: top - baselineShift, width: c.width - 2 * CELL_PAD, lines: [c.title], font: "bold", size: SIZE.table, color: COLOR.heading, lineHeight: mm2pt(ROW_H) / SIZE.table, align: c.align });
-      x += c.width;
-    }
-    const rowsTop = top + ROW_H;
-    // Stripes and the end-of-trail note.
-    slice.forEach((r, i) => {
-      if ((firstIndex + i) % 2 === 1 && !r.note) p.rect(MARGIN_X, rowsTop + i * ROW_H, CONTENT_W, ROW_H, COLOR.stripe);
+  /** Every page: a rule, the event id on the left, "Page i of n" on the right. */
+  drawFooters(): void {
+    const { m } = this;
+    const total = this.pages.length;
+    this.pages.forEach((p, i) => {
+      p.rule(MARGIN_X, FOOTER_RULE_Y, CONTENT_W, 0.25, COLOR.rule);
+      const right = `Page ${i + 1} of ${total} of the certificate`;
+      const rightW = 60;
+      p.text({ x: PAGE_W - MARGIN_X - rightW, y: FOOTER_TEXT_Y, width: rightW, lines: [right], font: "regular", size: SIZE.footer, color: COLOR.muted, lineHeight: 1.2, align: "right" });
+      const leftW = CONTENT_W - rightW - 4;
+      const prefix = "Signet \u00b7 event ";
+      const prefixW = mm(m.regular.widthOf(prefix, SIZE.footer)) + 0.6;
+      p.text({ x: MARGIN_X, y: FOOTER_TEXT_Y, width: prefixW + 2, lines: [prefix.trimEnd()], font: "regular", size: SIZE.footer, color: COLOR.muted, lineHeight: 1.2 });
+      const id = truncateMiddle(printable(this.input.eventId, m.mono), m.mono, SIZE.footer, (leftW - prefixW) * PT);
+      p.text({ x: MARGIN_X + prefixW, y: FOOTER_TEXT_Y, width: leftW - prefixW, lines: [id], font: "mono", size: SIZE.footer, color: COLOR.muted, lineHeight: 1.2 });
     });
-    p.rule(MARGIN_X, rowsTop + slice.filter((r) => !r.note).length * ROW_H, CONTENT_W, 0.25, COLOR.rule);
-    // One text schema per column (and per weight), one line per row.
-    const lh = mm2pt(ROW_H) / SIZE.table;
-    x = MARGIN_X;
-    for (const c of COLUMNS) {
-      for (const bold of [false, true]) {
-        if (!slice.some((r) => !r.note && r.bold === bold)) continue;
-        const lines = slice.map((r) => (!r.note && r.bold === bold ? r.cells[c.key] ?? "" : ""));
-        // Trailing blank lines add nothing; keep the column box as short as its content.
-        while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-        const fm = bold ? metrics.bold : metrics.regular;
-        p.text({ x: x + CELL_PAD, y: rowsTop - rowTextShift(fm), width: c.width - 2 * CELL_PAD, lines, font: bold ? "bold" : "regular", size: SIZE.table, color: bold ? COLOR.submit : COLOR.text, lineHeight: lh, align: c.align });
-      }
-      x += c.width;
+  }
+}
+
+/** One slice of the audit trail table on a page: header row, stripes, one text box per column and weight, the end note. */
+function drawTable(p: PageSchemas, top: number, slice: Row[], firstIndex: number, metrics: Metrics): void {
+  // Header row.
+  p.rect(MARGIN_X, top, CONTENT_W, ROW_H, COLOR.headerBg);
+  let x = MARGIN_X;
+  const baselineShift = rowTextShift(metrics.bold);
+  for (const c of COLUMNS) {
+    p.text({ x: x + CELL_PAD, y: top - baselineShift, width: c.width - 2 * CELL_PAD, lines: [c.title], font: "bold", size: SIZE.table, color: COLOR.heading, lineHeight: mm2pt(ROW_H) / SIZE.table, align: c.align });
+    x += c.width;
+  }
+  const rowsTop = top + ROW_H;
+  // Stripes and the end-of-trail note.
+  slice.forEach((r, i) => {
+    if ((firstIndex + i) % 2 === 1 && !r.note) p.rect(MARGIN_X, rowsTop + i * ROW_H, CONTENT_W, ROW_H, COLOR.stripe);
+  });
+  p.rule(MARGIN_X, rowsTop + slice.filter((r) => !r.note).length * ROW_H, CONTENT_W, 0.25, COLOR.rule);
+  // One text schema per column (and per weight), one line per row.
+  const lh = mm2pt(ROW_H) / SIZE.table;
+  x = MARGIN_X;
+  for (const c of COLUMNS) {
+    for (const bold of [false, true]) {
+      if (!slice.some((r) => !r.note && r.bold === bold)) continue;
+      const lines = slice.map((r) => (!r.note && r.bold === bold ? r.cells[c.key] ?? "" : ""));
+      // Trailing blank lines add nothing; keep the column box as short as its content.
+      while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+      const fm = bold ? metrics.bold : metrics.regular;
+      p.text({ x: x + CELL_PAD, y: rowsTop - rowTextShift(fm), width: c.width - 2 * CELL_PAD, lines, font: bold ? "bold" : "regular", size: SIZE.table, color: bold ? COLOR.submit : COLOR.text, lineHeight: lh, align: c.align });
     }
-    const noteIndex = slice.findIndex((r) => r.note);
-    if (noteIndex >= 0) {
-      const note = slice[noteIndex]!.note!;
-      p.text({ x: MARGIN_X + CELL_PAD, y: rowsTop + noteIndex * ROW_H + 0.8 - rowTextShift(metrics.regular), width: CONTENT_W - 2 * CELL_PAD, lines: [truncate(note, metrics.regular, SIZE.table, (CONTENT_W - 2 * CELL_PAD) * PT)], font: "regular", size: SIZE.table, color: COLOR.muted, lineHeight: lh, align: "center" });
-    }
+    x += c.width;
+  }
+  const noteIndex = slice.findIndex((r) => r.note);
+  if (noteIndex >= 0) {
+    const note = slice[noteIndex]!.note!;
+    p.text({ x: MARGIN_X + CELL_PAD, y: rowsTop + noteIndex * ROW_H + 0.8 - rowTextShift(metrics.regular), width: CONTENT_W - 2 * CELL_PAD, lines: [truncate(note, metrics.regular, SIZE.table, (CONTENT_W - 2 * CELL_PAD) * PT)], font: "regular", size: SIZE.table, color: COLOR.muted, lineHeight: lh, align: "center" });
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * Just enough TrueType/OpenType parsing to measure text for layout: the
  * character map (cmap formats 4 and 12), advance widths (hmtx) and vertical
- * metrics (hhea). Pure and fast; the certificate page lays out every line
- * itself so that pdfme never has to wrap, clip or overflow anything.
+ * metrics (hhea), plus what a PDF font descriptor states (bounding box, italic
+ * angle, cap height, fixed pitch). Pure and fast; the certificate page lays out
+ * every line itself so that pdfme never has to wrap, clip or overflow anything.
  *
  * Widths are the sum of glyph advances (no kerning, no ligatures); the layout
  * keeps a safety margin (see FIT_SLACK in text-fit.ts) over what pdfme's own
@@ -18,8 +19,16 @@ export interface FontMetrics {
   glyphId(codePoint: number): number;
   /** Advance width in font units for a code point (the .notdef advance when missing). */
   advance(codePoint: number): number;
+  /** Advance width in font units of a glyph id. */
+  glyphAdvance(glyphId: number): number;
   /** Width of `text` in points at `size`. */
   widthOf(text: string, size: number): number;
+  /** For the PDF font descriptor, in font units: head's bounding box, OS/2's cap height (or the ascender). */
+  bbox: readonly [number, number, number, number];
+  capHeight: number;
+  /** post's italic angle (degrees) and fixed-pitch flag. */
+  italicAngle: number;
+  fixedPitch: boolean;
 }
 
 function tag(view: DataView, offset: number): string {
@@ -47,6 +56,12 @@ export function parseFontMetrics(bytes: Uint8Array): FontMetrics {
 
   const head = table("head");
   const unitsPerEm = view.getUint16(head + 18);
+  const bbox = [view.getInt16(head + 36), view.getInt16(head + 38), view.getInt16(head + 40), view.getInt16(head + 42)] as const;
+  const os2 = tables.get("OS/2");
+  const capHeight = os2 && os2.length >= 90 && view.getUint16(os2.offset) >= 2 ? view.getInt16(os2.offset + 88) : null;
+  const post = tables.get("post");
+  const italicAngle = post && post.length >= 16 ? view.getInt32(post.offset + 4) / 65536 : 0;
+  const fixedPitch = post && post.length >= 16 ? view.getUint32(post.offset + 12) !== 0 : false;
   const hhea = table("hhea");
   const ascender = view.getInt16(hhea + 4);
   const descender = view.getInt16(hhea + 6);
@@ -135,8 +150,13 @@ export function parseFontMetrics(bytes: Uint8Array): FontMetrics {
     unitsPerEm,
     ascender,
     descender,
+    bbox,
+    capHeight: capHeight ?? ascender,
+    italicAngle,
+    fixedPitch,
     glyphId,
     advance,
+    glyphAdvance: advanceOfGlyph,
     widthOf(text, size) {
       let units = 0;
       for (const ch of text) units += advance(ch.codePointAt(0)!);

@@ -302,8 +302,20 @@ class Builder {
   }
 }
 
-/** Encodes `text` (as UTF-8) into a QR symbol, level M, the smallest version 1–10 that fits. */
+/** Recent symbols: a certificate checks its payload before drawing it, and draws it once. */
+const recent = new Map<string, QrMatrix>();
+
+/** Encodes `text` (as UTF-8) into a QR symbol, level M, the smallest version 1–10 that fits. Treat it as read-only. */
 export function encodeQr(text: string): QrMatrix {
+  const hit = recent.get(text);
+  if (hit) return hit;
+  const symbol = encodeSymbol(text);
+  if (recent.size >= 8) recent.delete(recent.keys().next().value!);
+  recent.set(text, symbol);
+  return symbol;
+}
+
+function encodeSymbol(text: string): QrMatrix {
   const payload = new TextEncoder().encode(text);
   let version = 0;
   for (let v = 1; v <= QR_MAX_VERSION; v++) {

@@ -1,9 +1,10 @@
-import { encodeBase64 } from "../input/base64";
+import { encodeBase64Bytes } from "../input/base64";
 
 /**
  * A JSON response whose one large field (a document as a base64 data URI) is
- * streamed: the document is read segment by segment and encoded in slices, so
- * a 25 MB PDF never exists as one 33 MB string in the isolate.
+ * streamed: the document is read segment by segment and encoded in slices as the
+ * client reads (a pull stream: nothing is encoded ahead of what the connection
+ * takes), so a 25 MB PDF never exists as one 33 MB string in the isolate.
  *
  * `before` must end just inside the opening quote of the string value and
  * `after` start with its closing quote.
@@ -15,48 +16,89 @@ export function streamedJsonResponse(
   init: { status?: number; headers?: Record<string, string> } = {},
 ): Response {
   const encoder = new TextEncoder();
-  const SLICE = 3 * 64 * 1024; // multiple of 3: base64 slices concatenate cleanly
-  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-  const pump = async () => {
-    const writer = writable.getWriter();
-    try {
-      await writer.write(encoder.encode(before));
-      // Segments may be tiny (a DOCX is many ZIP records): gather them into full slices, so the
-      // response goes out in a few large chunks instead of thousands of small writes.
-      const slice = new Uint8Array(SLICE);
-      let fill = 0;
-      const emit = async (chunk: Uint8Array) => {
-        for (let at = 0; at < chunk.length; ) {
-          const n = Math.min(SLICE - fill, chunk.length - at);
-          slice.set(chunk.subarray(at, at + n), fill);
-          fill += n;
-          at += n;
-          if (fill === SLICE) {
-            await writer.write(encoder.encode(encodeBase64(slice)));
-            fill = 0;
-          }
-        }
-      };
-      if (document instanceof ReadableStream) {
-        const reader = document.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          await emit(value);
-        }
-      } else {
-        for (const segment of document) await emit(segment);
+  const slices = base64Slices(document);
+  let stage: "before" | "document" | "after" | "done" = "before";
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (stage === "before") {
+        controller.enqueue(encoder.encode(before));
+        stage = "document";
+        return;
       }
-      if (fill) await writer.write(encoder.encode(encodeBase64(slice.subarray(0, fill))));
-      await writer.write(encoder.encode(after));
-      await writer.close();
-    } catch (err) {
-      await writer.abort(err).catch(() => {});
-    }
-  };
-  void pump();
-  return new Response(readable, {
+      if (stage === "document") {
+        const next = await slices.next();
+        if (!next.done) {
+          controller.enqueue(next.value);
+          return;
+        }
+        stage = "after";
+      }
+      if (stage === "after") {
+        controller.enqueue(encoder.encode(after));
+        stage = "done";
+      }
+      controller.close();
+    },
+    async cancel(reason) {
+      await slices.return?.(reason);
+    },
+  });
+  return new Response(body, {
     status: init.status ?? 200,
     headers: { "Content-Type": "application/json; charset=utf-8", ...init.headers },
   });
+}
+
+/** Slice size of the encoding: a multiple of 3, so base64 slices concatenate cleanly. */
+const SLICE = 3 * 128 * 1024;
+
+/**
+ * The document as base64 (ASCII bytes) in slices of SLICE bytes. Segments may be tiny (a DOCX is many ZIP
+ * records) or large (a 25 MB original): small ones are gathered, large ones encoded from views.
+ */
+async function* base64Slices(document: Iterable<Uint8Array> | ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let carry: Uint8Array | null = null; // fewer than SLICE bytes waiting for more
+  let carried = 0;
+  for await (const segment of chunksOf(document)) {
+    let at = 0;
+    if (carry) {
+      const n = Math.min(SLICE - carried, segment.length);
+      carry.set(segment.subarray(0, n), carried);
+      carried += n;
+      at = n;
+      if (carried < SLICE) continue;
+      yield encodeBase64Bytes(carry);
+      carry = null;
+      carried = 0;
+    }
+    for (; segment.length - at >= SLICE; at += SLICE) yield encodeBase64Bytes(segment.subarray(at, at + SLICE));
+    if (at < segment.length) {
+      carry = new Uint8Array(SLICE);
+      carry.set(segment.subarray(at));
+      carried = segment.length - at;
+    }
+  }
+  if (carry) yield encodeBase64Bytes(carry.subarray(0, carried));
+}
+
+async function* chunksOf(document: Iterable<Uint8Array> | ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  if (!(document instanceof ReadableStream)) {
+    yield* document;
+    return;
+  }
+  const reader = document.getReader();
+  let finished = false;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) {
+        finished = true;
+        return;
+      }
+      yield value;
+    }
+  } finally {
+    // The client went away: stop the source too (an R2 object body).
+    if (!finished) await reader.cancel().catch(() => {});
+  }
 }

@@ -43,7 +43,7 @@ function invalid(message: string): InvalidRequest {
   return new InvalidRequest("invalid_base64", message);
 }
 
-function tooLarge(maxBytes: number): LimitExceeded {
+export function documentTooLarge(maxBytes: number): LimitExceeded {
   return new LimitExceeded(
     "document_too_large",
     `The document is larger than the limit of ${formatBytes(maxBytes)} (${maxBytes} bytes).`,
@@ -162,14 +162,14 @@ export function decodeBase64Payload(
   const early = opts.preDecoded?.get(text);
   if (early) {
     if (early.error?.code === "document_too_large" || (early.bytes && early.bytes.length > opts.maxBytes)) {
-      throw tooLarge(opts.maxBytes);
+      throw documentTooLarge(opts.maxBytes);
     }
     if (early.error || !early.bytes) throw invalid(early.error?.message ?? "The base64 payload is invalid.");
     if (early.bytes.length === 0) throw invalid("The base64 payload is empty.");
     return { bytes: early.bytes, mediaType: early.mediaType };
   }
   const { data, dataStart, mediaType } = splitDataUri(text);
-  if (decodedSizeUpperBound(data, dataStart, opts.maxBytes) > opts.maxBytes) throw tooLarge(opts.maxBytes);
+  if (decodedSizeUpperBound(data, dataStart, opts.maxBytes) > opts.maxBytes) throw documentTooLarge(opts.maxBytes);
 
   const payload = dataStart === 0 ? data : data.slice(dataStart);
   let bytes: Uint8Array | null = null;
@@ -183,7 +183,7 @@ export function decodeBase64Payload(
   }
   if (!bytes) bytes = decodeTable(payload);
   if (bytes.length === 0) throw invalid("The base64 payload is empty.");
-  if (bytes.length > opts.maxBytes) throw tooLarge(opts.maxBytes);
+  if (bytes.length > opts.maxBytes) throw documentTooLarge(opts.maxBytes);
   return { bytes, mediaType };
 }
 
@@ -245,6 +245,54 @@ function decodeTable(text: string): Uint8Array {
   return o === out.length ? out : out.subarray(0, o);
 }
 
+/** Each 12-bit group's two base64 characters as one little-endian 16-bit unit (ASCII bytes). */
+const PAIRS = (() => {
+  const pairs = new Uint16Array(4096);
+  for (let i = 0; i < 4096; i++) pairs[i] = BASE64_ALPHABET.charCodeAt(i >> 6) | (BASE64_ALPHABET.charCodeAt(i & 63) << 8);
+  return pairs;
+})();
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const ASCII = new TextEncoder();
+const ASCII_TEXT = new TextDecoder("latin1");
+
+/**
+ * Standard, padded base64 of `bytes` as ASCII bytes: what a response body needs. Without a native
+ * encoder (Node 22), a table writes the bytes directly: building a string of 4-character pieces and
+ * encoding it again took 1.7 s for 5 MB in Node.
+ */
+export function encodeBase64Bytes(bytes: Uint8Array): Uint8Array {
+  // workerd's native encoder and TextEncoder beat the table (measured: 40 MB in ~75 ms vs ~120 ms).
+  if (nativeToBase64) return ASCII.encode(nativeToBase64.call(bytes));
+  const whole = bytes.length - (bytes.length % 3);
+  const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
+  if (LITTLE_ENDIAN) {
+    const units = new Uint16Array(out.buffer, 0, out.length >> 1);
+    for (let i = 0, u = 0; i < whole; i += 3, u += 2) {
+      const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+      units[u] = PAIRS[v >> 12]!;
+      units[u + 1] = PAIRS[v & 4095]!;
+    }
+  } else {
+    for (let i = 0, o = 0; i < whole; i += 3, o += 4) {
+      const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+      out[o] = BASE64_ALPHABET.charCodeAt(v >> 18);
+      out[o + 1] = BASE64_ALPHABET.charCodeAt((v >> 12) & 63);
+      out[o + 2] = BASE64_ALPHABET.charCodeAt((v >> 6) & 63);
+      out[o + 3] = BASE64_ALPHABET.charCodeAt(v & 63);
+    }
+  }
+  const rest = bytes.length - whole;
+  if (rest) {
+    const o = (whole / 3) * 4;
+    const v = (bytes[whole]! << 16) | (rest === 2 ? bytes[whole + 1]! << 8 : 0);
+    out[o] = BASE64_ALPHABET.charCodeAt(v >> 18);
+    out[o + 1] = BASE64_ALPHABET.charCodeAt((v >> 12) & 63);
+    out[o + 2] = rest === 2 ? BASE64_ALPHABET.charCodeAt((v >> 6) & 63) : 0x3d;
+    out[o + 3] = 0x3d;
+  }
+  return out;
+}
+
 /** Standard, padded base64 of `bytes` (no line breaks). */
 export function encodeBase64(bytes: Uint8Array): string {
   if (nativeToBase64) return nativeToBase64.call(bytes);
@@ -252,26 +300,7 @@ export function encodeBase64(bytes: Uint8Array): string {
 }
 
 function encodeTable(bytes: Uint8Array): string {
-  const parts: string[] = [];
-  const CHUNK = 3 * 16384; // multiple of 3 so only the last chunk pads
-  for (let off = 0; off < bytes.length; off += CHUNK) {
-    const end = Math.min(off + CHUNK, bytes.length);
-    let s = "";
-    let i = off;
-    for (; i + 2 < end; i += 3) {
-      const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-      s += BASE64_ALPHABET[v >> 18]! + BASE64_ALPHABET[(v >> 12) & 63]! + BASE64_ALPHABET[(v >> 6) & 63]! + BASE64_ALPHABET[v & 63]!;
-    }
-    if (end - i === 1) {
-      const v = bytes[i]! << 16;
-      s += `${BASE64_ALPHABET[v >> 18]!}${BASE64_ALPHABET[(v >> 12) & 63]!}==`;
-    } else if (end - i === 2) {
-      const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8);
-      s += `${BASE64_ALPHABET[v >> 18]!}${BASE64_ALPHABET[(v >> 12) & 63]!}${BASE64_ALPHABET[(v >> 6) & 63]!}=`;
-    }
-    parts.push(s);
-  }
-  return parts.join("");
+  return ASCII_TEXT.decode(encodeBase64Bytes(bytes));
 }
 
 /** Exposed for tests: the portable decoder and encoder used when the runtime lacks native base64. */

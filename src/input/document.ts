@@ -4,13 +4,18 @@
  */
 import { InvalidRequest, UnsupportedDocumentType } from "../errors";
 import { LIMITS } from "../limits";
-import { decodeBase64Payload, type PreDecodedValues } from "./base64";
+import { decodeBase64Payload, documentTooLarge, type PreDecodedValues } from "./base64";
 import { fetchPublicResource, UrlBudget } from "./safe-fetch";
 import { sniffDocumentType, type SniffedType } from "./sniff";
 
 export interface DocumentInput {
   base64?: string;
   url?: string;
+  /**
+   * The document as it arrived in a binary request body (a multipart part or the raw body), with
+   * its SHA-256 when the edge hashed it on the way in. Never from JSON: the HTTP edge sets it.
+   */
+  received?: { bytes: Uint8Array; sha256: string | null };
 }
 
 export interface LoadContext {
@@ -29,6 +34,8 @@ export interface LoadContext {
 export interface LoadedDocument {
   bytes: Uint8Array;
   type: SniffedType;
+  /** Lowercase hex SHA-256 of `bytes`, when already known (hashed as it arrived). */
+  sha256?: string;
 }
 
 export type DocumentKind = "pdf" | "docx";
@@ -62,6 +69,11 @@ const ACCEPT_DOCUMENT =
  * LimitExceeded (`document_too_large`, `remote_too_large`), UrlForbidden, FetchFailed.
  */
 export async function loadDocument(input: DocumentInput, ctx: LoadContext): Promise<LoadedDocument> {
+  if (input.received) {
+    const { bytes, sha256 } = input.received;
+    if (bytes.length > ctx.maxDocumentBytes) throw documentTooLarge(ctx.maxDocumentBytes);
+    return { bytes, type: sniffDocumentType(bytes), ...(sha256 ? { sha256 } : {}) };
+  }
   const hasBase64 = typeof input.base64 === "string";
   const hasUrl = typeof input.url === "string";
   if (hasBase64 === hasUrl) {

@@ -12,19 +12,20 @@ import {
   TsaFailed,
   UnprocessableContent,
 } from "../errors";
-import { renderCertificatePages } from "../evidence/certificate-page";
+import { buildCertificatePages } from "../evidence/certificate-page";
 import { loadCertificateFonts } from "../evidence/fonts";
 import { QR_MAX_BYTES } from "../evidence/qr";
 import type { PreDecodedValues } from "../input/base64";
-import { loadDocumentFor } from "../input/document";
+import { loadDocumentFor, type DocumentInput, type LoadedDocument } from "../input/document";
 import { PdfReader } from "../pdf/reader";
 import type { FontSource } from "../render/fonts/types";
 import { convertDocxToPdf } from "./convert";
 import { inspectForSigning, type SigningInspection } from "../pdf/sign/inspect";
 import { withoutLeadingBytes } from "../pdf/sign/leading-bytes";
-import { planSignature } from "./signature-plan";
-import { signPdf } from "../pdf/sign/sign-pdf";
-import type { SigningEventStore } from "../store/signing-events";
+import { planSignature, type SignaturePlan, type SignatureRequest } from "./signature-plan";
+import { signPdf, type SignedPdf } from "../pdf/sign/sign-pdf";
+import type { AppendablePages } from "../pdf/writer/appendable-pages";
+import type { SigningEventRecord, SigningEventStore } from "../store/signing-events";
 import { sha256, sha256Hex, sha256Segments, toHex, utf8 } from "../util/bytes";
 import { extendToLongTerm } from "./long-term-signing";
 import { canonicalJson } from "../util/canonical-json";
@@ -35,8 +36,11 @@ import type { SignRequestBody } from "../contract/sign";
  * nothing of HTTP; the route hands it validated input and shapes the result.
  */
 
-/** The validated request (src/contract/sign.ts); `signature` holds the PAdES level, the field, the appearance and the reason. */
-export type SignInput = SignRequestBody;
+/**
+ * The validated request (src/contract/sign.ts); `signature` holds the PAdES level, the field, the appearance and the
+ * reason. Its document may also be one that arrived as bytes in a binary request (`DocumentInput.received`).
+ */
+export type SignInput = Omit<SignRequestBody, "document"> & { document: DocumentInput };
 
 export interface SignSecrets {
   /** `SIGNING_KEY`, or a key in AWS KMS (config.ts signingKeySource). */
@@ -74,10 +78,71 @@ export interface SignDeps {
   preDecoded?: PreDecodedValues;
   /** Fonts for rendering DOCX input (the static-assets binding in the worker). */
   fonts?: FontSource;
+  /**
+   * Runs work that may outlive the response (the worker's `waitUntil`): storing the output for
+   * replays goes on while the response streams. Without it, that work is awaited before returning.
+   */
+  background?: (task: Promise<unknown>) => void;
 }
 
+/**
+ * Signs in named phases (as pyHanko's PdfSigner does): a session (who signs, at which level, which
+ * document, is it a retry), the document to be signed (rendered, inspected, the field and appearance
+ * planned, the evidence and certificate pages built), the signature itself (CMS and time-stamp into
+ * the byte ranges), post-signature processing (B-LT/B-LTA validation data and document time-stamp),
+ * then the event recorded and the output kept for retries.
+ */
 export async function signDocument(input: SignInput, deps: SignDeps): Promise<SignResult> {
+  const session = await initSigningSession(input, deps);
+  if (session.replay) return session.replay;
+  const tbs = await prepareTbsDocument(input, session, deps);
+  const signed = await performSignature(input, session, tbs, deps);
+  const output = await postSignatureProcessing(session, tbs, signed, deps);
+  return recordSigningEvent(input, session, output, deps);
+}
+
+/** Who signs with which key at which level, the document loaded and hashed, and whether this is a retry. */
+interface SigningSession {
+  identity: SigningIdentity;
+  level: SignatureLevel;
+  /** The time-stamp authority of this signature (null at B-B). */
+  tsaUrl: string | null;
+  doc: LoadedDocument & { type: "pdf" | "docx" };
+  inputSha256: string;
+  requestSha256: string;
+  eventId: string;
+  signedAt: Date;
+  /** The recorded answer when the request is a retry of a recorded event. */
+  replay: SignResult | null;
+}
+
+async function initSigningSession(input: SignInput, deps: SignDeps): Promise<SigningSession> {
   const { config, store, keyId } = deps;
+  checkAuditTrail(input, config);
+  const identity = await signingIdentity(deps.secrets);
+  const level = requestedLevel(input, config);
+  // A named event may have been recorded already: asked now, answered while the document loads.
+  const prior = input.eventId !== undefined ? store.find(keyId, input.eventId) : null;
+  prior?.catch(() => {});
+
+  const doc = await loadDocumentFor("sign", ["pdf", "docx"], input.document, deps);
+  const inputSha256 = doc.sha256 ?? (await sha256Hex(doc.bytes));
+  const requestSha256 = await sha256Hex(canonicalJson({ ...input, document: { sha256: inputSha256 } }));
+  const replay = prior ? await replayOf(store, await prior, requestSha256) : null;
+  return {
+    identity,
+    level,
+    tsaUrl: level === "B-B" ? null : config.tsaUrl,
+    doc,
+    inputSha256,
+    requestSha256,
+    eventId: input.eventId ?? crypto.randomUUID(),
+    signedAt: new Date(),
+    replay,
+  };
+}
+
+function checkAuditTrail(input: SignInput, config: Config): void {
   if (input.auditTrail.length > config.maxAuditTrailEntries) {
     throw new InvalidRequest("invalid_request", `auditTrail: at most ${config.maxAuditTrailEntries} entries`, {
       errors: [{ path: "auditTrail", message: `At most ${config.maxAuditTrailEntries} entries` }],
@@ -89,25 +154,84 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
       'The audit trail must include at least one event with type "submit".',
     );
   }
-  const identity = await signingIdentity(deps.secrets);
-  const level = requestedLevel(input, config);
+}
 
-  const doc = await loadDocumentFor("sign", ["pdf", "docx"], input.document, deps);
-  const inputSha256 = await sha256Hex(doc.bytes);
-  const requestSha256 = await sha256Hex(canonicalJson({ ...input, document: { sha256: inputSha256 } }));
+/** The document as it will be signed: its reader and inspection, the signature's plan, evidence and pages. */
+interface TbsDocument {
+  reader: PdfReader;
+  inspection: SigningInspection;
+  plan: SignaturePlan;
+  reference: string;
+  evidence: Uint8Array;
+  certificatePages: AppendablePages | undefined;
+  warnings: string[];
+}
 
-  if (input.eventId !== undefined) {
-    const replay = await replayIfRecorded(store, keyId, input.eventId, requestSha256);
-    if (replay) return replay;
-  }
-  const eventId = input.eventId ?? crypto.randomUUID();
-
+async function prepareTbsDocument(input: SignInput, session: SigningSession, deps: SignDeps): Promise<TbsDocument> {
+  const { doc, identity, level, signedAt } = session;
+  const { config } = deps;
   // A DOCX is rendered first (as /v1/annotate?to=pdf does); the signature covers that PDF.
   const pdfBytes = doc.type === "docx" ? await convertDocxToPdf(doc.bytes, deps.fonts) : doc.bytes;
+  const warnings: string[] = [];
+  const { reader, inspection } = openForSigning(pdfBytes, warnings);
+  // A countersignature adds only what every earlier signature allows (a signature field and its
+  // widget, the evidence inside its appearance): never pages, never catalog changes.
+  const certificateRequested = input.certificate?.enabled ?? input.certificate?.enable ?? true;
+  if (inspection.countersign && certificateRequested) warnings.push(countersignWarning(inspection));
+
+  const plan = planSignature(reader, inspection, input.signature, {
+    identity,
+    config,
+    signerName: input.signer.name,
+    signedAt,
+    timestamped: session.tsaUrl !== null,
+    fonts: loadCertificateFonts,
+    preDecoded: deps.preDecoded,
+  });
+  warnings.push(...plan.warnings);
+  const reference = mintReference();
+  const evidence = {
+    signet: { version: 1, kind: "signing-event" },
+    eventId: session.eventId,
+    signedAt: signedAt.toISOString(),
+    signer: input.signer,
+    document: {
+      sha256: session.inputSha256,
+      type: doc.type,
+      pages: inspection.pageCount,
+      sizeBytes: doc.bytes.length,
+      ...(doc.type === "docx" ? { renderedPdfSha256: await sha256Hex(pdfBytes) } : {}),
+    },
+    certificate: { subject: identity.signerSubject, sha256: identity.signerCertSha256 },
+    metadata: input.metadata ?? null,
+    auditTrail: input.auditTrail,
+  };
+  const certificatePages =
+    certificateRequested && !inspection.countersign
+      ? await buildCertificatePages(
+          {
+            signer: input.signer,
+            eventId: session.eventId,
+            signedAt,
+            documentSha256: session.inputSha256,
+            documentPages: inspection.pageCount,
+            certificate: { subject: identity.signerSubject, issuer: identity.signerIssuer, sha256: identity.signerCertSha256 },
+            auditTrail: input.auditTrail,
+            qrPayload: verificationQrPayload(config.publicBaseUrl, reference),
+            reference,
+            level,
+          },
+          await loadCertificateFonts(),
+        )
+      : undefined;
+  return { reader, inspection, plan, reference, evidence: utf8(JSON.stringify(evidence)), certificatePages, warnings };
+}
+
+/** The PDF opened and inspected for signing: not encrypted, not locked, any bytes before %PDF- left out (with a warning). */
+function openForSigning(pdfBytes: Uint8Array, warnings: string[]): { reader: PdfReader; inspection: SigningInspection } {
   let reader = PdfReader.open(pdfBytes);
   if (reader.encrypted) throw new PdfEncrypted();
   let inspection = inspectForSigning(reader);
-  const warnings: string[] = [];
   const withoutPrefix = withoutLeadingBytes(reader, inspection.countersign);
   if (withoutPrefix.dropped) {
     reader = withoutPrefix.reader;
@@ -119,67 +243,22 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
   if (inspection.docMdp === 1) {
     throw new DocumentLocked("The document is certified with no changes allowed (DocMDP P1): it cannot be signed again.");
   }
-  // A countersignature adds only what every earlier signature allows (a signature field and its
-  // widget, the evidence inside its appearance): never pages, never catalog changes.
-  const { countersign } = inspection;
-  const certificateRequested = input.certificate?.enabled ?? input.certificate?.enable ?? true;
-  if (countersign && certificateRequested) warnings.push(countersignWarning(inspection));
-  const wantCertificate = certificateRequested && !countersign;
+  return { reader, inspection };
+}
 
-  const signedAt = new Date();
-  const plan = planSignature(reader, inspection, input.signature, {
-    identity,
-    config,
-    signerName: input.signer.name,
-    signedAt,
-    timestamped: level !== "B-B" && config.tsaUrl !== null,
-    fonts: loadCertificateFonts,
-    preDecoded: deps.preDecoded,
-  });
-  warnings.push(...plan.warnings);
-  const reference = mintReference();
-  const evidence = {
-    signet: { version: 1, kind: "signing-event" },
-    eventId,
-    signedAt: signedAt.toISOString(),
-    signer: input.signer,
-    document: {
-      sha256: inputSha256,
-      type: doc.type,
-      pages: inspection.pageCount,
-      sizeBytes: doc.bytes.length,
-      ...(doc.type === "docx" ? { renderedPdfSha256: await sha256Hex(pdfBytes) } : {}),
-    },
-    certificate: { subject: identity.signerSubject, sha256: identity.signerCertSha256 },
-    metadata: input.metadata ?? null,
-    auditTrail: input.auditTrail,
-  };
+interface PerformedSignature {
+  signed: SignedPdf;
+  /** The signature time-stamp, when the TSA answered. */
+  timestamp: SignResultFields["signature"]["timestamp"];
+  warnings: string[];
+}
 
-  let certificatePages: Uint8Array | undefined;
-  if (wantCertificate) {
-    certificatePages = await renderCertificatePages(
-      {
-        signer: input.signer,
-        eventId,
-        signedAt,
-        documentSha256: inputSha256,
-        documentPages: inspection.pageCount,
-        certificate: {
-          subject: identity.signerSubject,
-          issuer: identity.signerIssuer,
-          sha256: identity.signerCertSha256,
-        },
-        auditTrail: input.auditTrail,
-        qrPayload: verificationQrPayload(config.publicBaseUrl, reference),
-        reference,
-        level,
-      },
-      await loadCertificateFonts(),
-    );
-  }
-
+/** The incremental update written and its byte ranges signed (CMS, with the signature time-stamp above B-B). */
+async function performSignature(input: SignInput, session: SigningSession, tbs: TbsDocument, deps: SignDeps): Promise<PerformedSignature> {
+  const { identity, tsaUrl } = session;
+  const { config } = deps;
+  const warnings = [...tbs.warnings];
   let timestamp: SignResultFields["signature"]["timestamp"] = null;
-  const tsaUrl = level === "B-B" ? null : config.tsaUrl;
   const stampWith = tsaUrl
     ? async (signatureValue: Uint8Array) => {
         const stamp = await requestTimestamp({ url: tsaUrl, messageImprint: await sha256(signatureValue) });
@@ -189,17 +268,17 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
     : undefined;
 
   const signed = await signPdf({
-    reader,
-    inspection,
-    signedAt,
+    reader: tbs.reader,
+    inspection: tbs.inspection,
+    signedAt: session.signedAt,
     signerName: input.signer.name,
     signerEmail: input.signer.email,
-    reason: plan.reason,
-    field: plan.field ?? undefined,
-    appearance: plan.appearance,
-    subFilter: plan.subFilter,
-    attachment: { bytes: utf8(JSON.stringify(evidence)), description: "Signet signing evidence: signer, audit trail and metadata" },
-    certificatePages,
+    reason: tbs.plan.reason,
+    field: tbs.plan.field ?? undefined,
+    appearance: tbs.plan.appearance,
+    subFilter: tbs.plan.subFilter,
+    attachment: { bytes: tbs.evidence, description: "Signet signing evidence: signer, audit trail and metadata" },
+    certificatePages: tbs.certificatePages,
     contentsCapacity: await placeholderCapacity(identity, tsaUrl),
     digestAlgorithm: identity.signer.digestAlgorithm,
     buildSignature: async (digest) => {
@@ -207,13 +286,27 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
       try {
         return await buildCadesDetachedSignature({ identity, contentDigest: digest, timestamp: stampWith });
       } catch (err) {
-        if (!(err instanceof TsaFailed) || !config.tsaOptional || plan.timestampRequired) throw err;
+        if (!(err instanceof TsaFailed) || !config.tsaOptional || tbs.plan.timestampRequired) throw err;
         warnings.push(`The time-stamp authority failed (${err.message}); the signature is PAdES B-B without a time-stamp.`);
         return buildCadesDetachedSignature({ identity, contentDigest: digest });
       }
     },
   });
+  return { signed, timestamp, warnings };
+}
 
+interface SignedOutput {
+  segments: Uint8Array[];
+  length: number;
+  sha256: string;
+  fields: SignResultFields;
+}
+
+/** B-LT/B-LTA: validation data and the document time-stamp appended; then the answer's fields. */
+async function postSignatureProcessing(session: SigningSession, tbs: TbsDocument, performed: PerformedSignature, deps: SignDeps): Promise<SignedOutput> {
+  const { signed, timestamp } = performed;
+  const { level, tsaUrl } = session;
+  const warnings = [...performed.warnings];
   let output = { segments: signed.segments, length: signed.length, sha256: signed.sha256 };
   let reached: SignatureLevel = timestamp ? "B-T" : "B-B";
   let documentTimestamp: SignResultFields["signature"]["documentTimestamp"] = null;
@@ -226,9 +319,9 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
         fieldName: signed.fieldName,
         level,
         tsaUrl,
-        config,
+        config: deps.config,
         selfHost: deps.selfHost,
-        timestampCapacity: (await placeholderCapacity(identity, tsaUrl)) + TIMESTAMP_MARGIN,
+        timestampCapacity: (await placeholderCapacity(session.identity, tsaUrl)) + TIMESTAMP_MARGIN,
       });
       reached = extended.level;
       documentTimestamp = extended.documentTimestamp;
@@ -237,53 +330,60 @@ export async function signDocument(input: SignInput, deps: SignDeps): Promise<Si
       output = { segments: extended.segments, length, sha256: toHex(await sha256Segments(extended.segments)) };
     }
   }
-
   const fields: SignResultFields = {
     signature: {
       level: reached,
       fieldName: signed.fieldName,
-      signedAt: signedAt.toISOString(),
-      certificateSha256: identity.signerCertSha256,
+      signedAt: session.signedAt.toISOString(),
+      certificateSha256: session.identity.signerCertSha256,
       timestamp,
       documentTimestamp,
     },
-    eventId,
+    eventId: session.eventId,
     sha256: output.sha256,
-    reference,
+    reference: tbs.reference,
     warnings,
   };
+  return { ...output, fields };
+}
 
-  // Record the event; keep the output for replays when the caller named the event.
+/**
+ * Records the event, then keeps the output for replays when the caller named the event. The record
+ * comes first: a signed output (the signer's name, email and address) is never stored without one,
+ * and its storing goes on while the response streams (a retry meanwhile waits for it: replayOf).
+ */
+async function recordSigningEvent(input: SignInput, session: SigningSession, output: SignedOutput, deps: SignDeps): Promise<SignResult> {
+  const { store, keyId } = deps;
+  const { eventId } = session;
+  const { fields } = output;
   const replayKey = input.eventId !== undefined ? `replays/${keyId}/${await sha256Hex(eventId)}/${output.sha256}.pdf` : null;
-  if (replayKey) await store.putReplay(replayKey, output.segments, output.length);
-  let recorded: boolean;
-  try {
-    recorded = await store.insert({
-      keyId,
-      eventId,
-      requestSha256,
-      signerName: input.signer.name,
-      signerEmail: input.signer.email,
-      inputSha256,
-      outputSha256: output.sha256,
-      replayKey,
-      responseJson: JSON.stringify(fields),
-      signedAt: fields.signature.signedAt,
-      reference,
-    });
-  } catch (err) {
-    // No record points at the stored output (a signed PDF with the signer's name, email and
-    // address in it): remove it, whatever made the insert fail. The key is this attempt's own
-    // (it ends in this output's SHA-256), so a concurrent winner's output is never touched.
-    if (replayKey) await store.deleteReplay(replayKey).catch(() => undefined);
-    throw err;
-  }
+  const recorded = await store.insert({
+    keyId,
+    eventId,
+    requestSha256: session.requestSha256,
+    signerName: input.signer.name,
+    signerEmail: input.signer.email,
+    inputSha256: session.inputSha256,
+    outputSha256: output.sha256,
+    replayKey,
+    responseJson: JSON.stringify(fields),
+    signedAt: fields.signature.signedAt,
+    reference: fields.reference,
+  });
   if (!recorded) {
     // A concurrent request with the same eventId won the race: answer as a retry would.
-    if (replayKey) await store.deleteReplay(replayKey);
-    const replay = await replayIfRecorded(store, keyId, eventId, requestSha256);
+    const replay = await replayOf(store, await store.find(keyId, eventId), session.requestSha256);
     if (replay) return replay;
     throw new EventIdConflict(`eventId "${eventId}" was already used.`);
+  }
+  if (replayKey) {
+    const storing = store.putReplay(replayKey, output.segments, output.length).catch(async (err: unknown) => {
+      // Without its output the event can no longer be replayed: say so to later retries (409), not 500.
+      await store.forgetReplay(keyId, eventId, replayKey).catch(() => {});
+      throw err;
+    });
+    if (deps.background) deps.background(storing);
+    else await storing;
   }
   return { ...fields, output: { segments: output.segments, length: output.length } };
 }
@@ -303,23 +403,38 @@ function requestedLevel(input: SignInput, config: Config): SignatureLevel {
   return level;
 }
 
-async function replayIfRecorded(
-  store: SigningEventStore,
-  keyId: string,
-  eventId: string,
-  requestSha256: string,
-): Promise<SignResult | null> {
-  const prior = await store.find(keyId, eventId);
+/** The recorded answer to a retry of `prior`'s request, or null when the event is new. */
+async function replayOf(store: SigningEventStore, prior: SigningEventRecord | null, requestSha256: string): Promise<SignResult | null> {
   if (!prior) return null;
+  const { eventId } = prior;
   if (prior.requestSha256 !== requestSha256) {
     throw new EventIdConflict(`eventId "${eventId}" was already used with a different request.`);
   }
-  const stored = prior.replayKey ? await store.getReplay(prior.replayKey) : null;
+  const recent = Date.now() - Date.parse(prior.signedAt) < REPLAY_WAIT_RECENT_MS;
+  const stored = !prior.replayKey ? null : recent ? await waitForReplay(store, prior.keyId, eventId, prior.replayKey) : await store.getReplay(prior.replayKey);
   if (!stored) throw new EventIdConflict(`eventId "${eventId}" was already used and its output is no longer kept.`);
   const fields = JSON.parse(prior.responseJson) as SignResultFields;
   fields.reference ??= prior.reference ?? null;
   return { ...fields, output: { stream: stored.body, length: stored.size } };
 }
+
+/**
+ * The stored output of a recent event. The record is written before the output is stored, so a
+ * retry that arrives while the first request's output is still being stored waits for it (about
+ * REPLAY_WAIT_MS at most), unless storing failed (the record then no longer names it).
+ */
+async function waitForReplay(store: SigningEventStore, keyId: string, eventId: string, replayKey: string) {
+  for (let waited = 0, step = 50; ; waited += step, step *= 2) {
+    const stored = await store.getReplay(replayKey);
+    if (stored || waited >= REPLAY_WAIT_MS) return stored;
+    await new Promise((resolve) => setTimeout(resolve, step));
+    const record = await store.find(keyId, eventId);
+    if (record?.replayKey !== replayKey) return null;
+  }
+}
+const REPLAY_WAIT_MS = 6_000;
+/** Events older than this are not waited for: their output was stored long ago, or never will be. */
+const REPLAY_WAIT_RECENT_MS = 10 * 60_000;
 
 /** Why a countersigned document has no certificate page, and where the evidence went instead. */
 function countersignWarning(inspection: SigningInspection): string {

@@ -5,7 +5,7 @@ import { certificateParts } from "../cms/x509";
 import { OID } from "../cms/oids";
 import { ConfigurationError } from "../errors";
 import type { PreDecodedValues } from "../input/base64";
-import { loadDocumentFor } from "../input/document";
+import { loadDocumentFor, type DocumentInput } from "../input/document";
 import { createRevocationFetcher } from "../cms/revocation/fetch";
 import type { VerifyReport } from "../pdf/verify/status";
 import { verifyPdf } from "../pdf/verify/verify-pdf";
@@ -18,7 +18,8 @@ import type { VerifyRequestBody } from "../contract/verify";
  * chain (always trusted), parsed once per isolate. Knows nothing of HTTP.
  */
 
-export type VerifyInput = VerifyRequestBody;
+/** The validated request (src/contract/verify.ts); its document may also be bytes from a binary request. */
+export type VerifyInput = Omit<VerifyRequestBody, "document"> & { document: DocumentInput };
 
 export interface VerifySecrets {
   trustedRootsPem: string | undefined;

@@ -128,6 +128,14 @@ export class SigningEventStore {
     await Promise.all([this.replays.put(key, readable, { httpMetadata: { contentType: "application/pdf" } }), writing]);
   }
 
+  /** The event's output could not be stored: its record stops naming it (retries get 409, not a missing object). */
+  async forgetReplay(keyId: string, eventId: string, replayKey: string): Promise<void> {
+    await this.db
+      .prepare("UPDATE signing_events SET replay_key = NULL WHERE key_id = ?1 AND event_id = ?2 AND replay_key = ?3")
+      .bind(keyId, eventId, replayKey)
+      .run();
+  }
+
   async getReplay(key: string): Promise<{ body: ReadableStream<Uint8Array>; size: number } | null> {
     const obj = await this.replays.get(key);
     return obj ? { body: obj.body, size: obj.size } : null;

@@ -10,13 +10,9 @@ import { renderCertificatePages } from "../../src/evidence/certificate-page";
 import { collapseAuditTrail, type AuditEntry } from "../../src/evidence/collapse";
 import { encodeQr, QR_MAX_BYTES } from "../../src/evidence/qr";
 import type { CertificateFonts, CertificatePageInput } from "../../src/evidence/types";
+import { certificateFontsFromFiles } from "./support/certificate-fonts";
 
-const FONT_DIR = new URL("../../src/evidence/fonts/", import.meta.url);
-const fonts: CertificateFonts = {
-  regular: readFileSync(new URL("NotoSans-Regular.ttf", FONT_DIR)),
-  bold: readFileSync(new URL("NotoSans-Bold.ttf", FONT_DIR)),
-  mono: readFileSync(new URL("NotoSansMono-Regular.ttf", FONT_DIR)),
-};
+const fonts: CertificateFonts = certificateFontsFromFiles();
 
 const MM = 72 / 25.4;
 const DOC_SHA = "5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef";

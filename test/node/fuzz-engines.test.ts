@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildCadesDetachedSignature } from "../../src/cms/cades";
+import { buildCertificatePages } from "../../src/evidence/certificate-page";
 import { pemBody, testIdentity, type TestIdentity } from "../support/signing-identities";
 import { SignetError } from "../../src/errors";
 import { concatBytes } from "../../src/util/bytes";
@@ -16,6 +17,7 @@ import { signPdf } from "../../src/pdf/sign/sign-pdf";
 import { verifyPdf } from "../../src/pdf/verify/verify-pdf";
 import { renderDocxToPdf } from "../../src/render";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
+import { certificateFontsFromFiles } from "./support/certificate-fonts";
 import { docxXmlMutation, docxZipMutation, fuzzParams, fuzzTimeout, mutateDocxPart, pdfMutation, type Mutation } from "../support/fuzz-mutations";
 
 /**
@@ -50,8 +52,20 @@ function corpusFiles(dir: string, ext: string): CorpusFile[] {
 
 const PDFS = [...corpusFiles("pdf-plain", ".pdf"), ...corpusFiles("pdf-signed", ".pdf")];
 const DOCXS = corpusFiles("docx", ".docx");
-// The certificate-page stand-in appended by the signer: a small real PDF.
-const APPENDED = readFileSync(join(CORPUS, "pdf-plain/pdf20examples__Simple_PDF_2.0_file.pdf"));
+// A real certificate page, appended to every document without signatures.
+const APPENDED = await buildCertificatePages(
+  {
+    signer: { name: "Fuzz", email: "fuzz@example.com" },
+    eventId: "fuzz",
+    signedAt: new Date(Date.UTC(2026, 10, 21, 10, 0, 0)),
+    documentSha256: "0".repeat(64),
+    certificate: { subject: "CN=Fuzz", issuer: "CN=Fuzz CA", sha256: "1".repeat(64) },
+    auditTrail: [{ type: "submit", timestamp: "2026-11-21T10:00:00Z" }],
+    qrPayload: "0".repeat(32),
+    level: "B-B",
+  },
+  certificateFontsFromFiles(),
+);
 
 /** Runs `work`; a thrown value must be one of our errors. Returns the result or null. */
 async function signetOnly<T>(what: string, work: () => Promise<T> | T): Promise<T | null> {

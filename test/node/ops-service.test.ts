@@ -100,7 +100,14 @@ describe("clients that go away or stall mid-upload", () => {
     return new Promise((resolve, reject) => {
       const sock = connect(Number(port), "127.0.0.1", () => {
         const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${svc.apiKey}\r\nCF-Connecting-IP: ${address}\r\nContent-Type: ${type}\r\nContent-Length: 5000000\r\n\r\n`;
-        const body = type === "application/json" ? `{"document":{"base64":"${"A".repeat(200_000)}` : `# Title\n\n${"Some text. ".repeat(20_000)}`;
+        const body =
+          type === "application/json"
+            ? `{"document":{"base64":"${"A".repeat(200_000)}`
+            : type.startsWith("multipart/")
+              ? `--x\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n${"%".repeat(200_000)}`
+              : type === "application/pdf"
+                ? `%PDF-1.7\n${"%".repeat(200_000)}`
+                : `# Title\n\n${"Some text. ".repeat(20_000)}`;
         sock.write(head + body, () => resolve(sock));
       });
       sock.on("error", reject);
@@ -116,10 +123,12 @@ describe("clients that go away or stall mid-upload", () => {
       .filter((l) => l.startsWith('{"time"') && l.includes(`"route":"${route}"`))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
 
-  it("a client that disconnects mid-upload (JSON to sign, a raw Markdown body to convert) is logged as a warning with its own code, not as a 500 with a stack", async () => {
+  it("a client that disconnects mid-upload (JSON or multipart to sign, a raw Markdown body to convert, a raw PDF to verify) is logged as a warning with its own code, not as a 500 with a stack", async () => {
     for (const [address, path, type, route] of [
       ["192.0.2.211", "/v1/sign", "application/json", "/v1/sign"],
       ["192.0.2.213", "/v1/convert?from=md&to=pdf", "text/markdown", "/v1/convert"],
+      ["192.0.2.214", "/v1/sign", "multipart/form-data; boundary=x", "/v1/sign"],
+      ["192.0.2.215", "/v1/verify", "application/pdf", "/v1/verify"],
     ] as const) {
       const from = svc.log().length;
       const sock = await startUpload(address, path, type);
@@ -138,20 +147,31 @@ describe("clients that go away or stall mid-upload", () => {
     expect((await fetch(`${svc.baseUrl}/healthz`)).status).toBe(200);
   });
 
-  it("a client that stops sending gets 408 request_timeout after LIMITS.requestBodyIdleTimeoutMs, and the request ends", async () => {
+  it("a client that stops sending (JSON or multipart to sign, a raw PDF to verify) gets 408 request_timeout after LIMITS.requestBodyIdleTimeoutMs, and the request ends", async () => {
+    const uploads = [
+      ["192.0.2.212", "/v1/sign", "application/json"],
+      ["192.0.2.216", "/v1/sign", "multipart/form-data; boundary=x"],
+      ["192.0.2.217", "/v1/verify", "application/pdf"],
+    ] as const;
     const from = svc.log().length;
-    const sock = await startUpload("192.0.2.212");
-    const response = await new Promise<string>((resolve) => {
-      let text = "";
-      sock.on("data", (d) => {
-        text += d;
-        if (text.includes("}")) resolve(text);
-      });
-      sock.on("close", () => resolve(text));
-    });
-    sock.destroy();
-    expect(response).toMatch(/^HTTP\/1\.1 408/);
-    expect(response).toMatch(/"code":"request_timeout"/);
-    expect(logLines(from)).toMatchObject([{ level: "warn", status: 408, code: "request_timeout" }]);
+    // The three stall side by side: one idle window for all.
+    await Promise.all(
+      uploads.map(async ([address, path, type]) => {
+        const sock = await startUpload(address, path, type);
+        const response = await new Promise<string>((resolve) => {
+          let text = "";
+          sock.on("data", (d) => {
+            text += d;
+            if (text.includes("}")) resolve(text);
+          });
+          sock.on("close", () => resolve(text));
+        });
+        sock.destroy();
+        expect(response, type).toMatch(/^HTTP\/1\.1 408/);
+        expect(response, type).toMatch(/"code":"request_timeout"/);
+      }),
+    );
+    expect(logLines(from, "/v1/sign")).toMatchObject([{ status: 408, code: "request_timeout" }, { status: 408, code: "request_timeout" }]);
+    expect(logLines(from, "/v1/verify")).toMatchObject([{ level: "warn", status: 408, code: "request_timeout" }]);
   }, LIMITS.requestBodyIdleTimeoutMs + 60_000);
 });

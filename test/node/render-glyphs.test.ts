@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render";
-import { subsetTrueType } from "../../src/render/paint/truetype-subset";
+import { subsetTrueType } from "../../src/pdf/font/truetype-subset";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { buildDocx, p, r } from "../support/docx-builder";
 import * as B2 from "../support/docx-builder";

@@ -88,6 +88,31 @@ describe("signed output is accepted by pdfsig, mutool, qpdf and openssl", () => 
   });
 });
 
+describe("binary documents (multipart in, PDF out) through wrangler dev", () => {
+  it("a 1000-page PDF sent as the part file comes back as the body, Signet-Result round-trips a non-ASCII signer, and the validators accept it", async () => {
+    const input = readFileSync(join(CORPUS, "pdf-plain/itext__PdfReaderTest__1000PagesDocumentWithFullCompression.pdf"));
+    const form = new FormData();
+    form.append("file", new Blob([input], { type: "application/pdf" }), "long.pdf");
+    const name = "Zoë Ångström-Łukasz 山田 ✍";
+    form.append("request", JSON.stringify({ signer: { name, email: "zoe@example.com" }, auditTrail: [{ type: "submit", timestamp: "2026-11-21T10:00:00Z" }], eventId: `binary-${name}` }));
+    const res = await fetch(`${svc.baseUrl}/v1/sign`, { method: "POST", headers: { Authorization: `Bearer ${svc.apiKey}`, Accept: "application/pdf" }, body: form });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/pdf");
+    const result = JSON.parse(res.headers.get("signet-result")!);
+    expect(result.eventId).toBe(`binary-${name}`);
+    const out = new Uint8Array(await res.arrayBuffer());
+    expect(Number(res.headers.get("content-length"))).toBe(out.length);
+    expect(createHash("sha256").update(out).digest("hex")).toBe(result.sha256);
+    const file = join(work, "binary.signed.pdf");
+    writeFileSync(file, out);
+    await expectAccepted(file, 1, join(CORPUS, "pdf-plain/itext__PdfReaderTest__1000PagesDocumentWithFullCompression.pdf"));
+    // The raw body to verify gives the same verdict.
+    const verified = (await (await fetch(`${svc.baseUrl}/v1/verify`, { method: "POST", headers: { "Content-Type": "application/pdf" }, body: out })).json()) as any;
+    expect(verified.valid).toBe(true);
+    expect(verified.signers[0].name).toBe(name);
+  });
+});
+
 describe("defects found in signing (issue 16)", () => {
   it("an attachment tree with UTF-16 keys: qpdf lists signet-audit.json and can also open it", async () => {
     const input = join(CORPUS, "pdf-plain/poppler-test__WithAttachments.pdf");

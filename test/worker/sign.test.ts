@@ -5,6 +5,7 @@ import type { PdfRef } from "../../src/pdf/model";
 import { PdfReader } from "../../src/pdf/reader";
 import { PdfAssembler } from "../support/pdf-assembler";
 import { toHex } from "../../src/util/bytes";
+import { SigningEventStore } from "../../src/store/signing-events";
 import { basePdf, makeSigner, signForTest, type TestSignOptions } from "../support/signed-pdfs";
 import { auditTrail, b64, corpusPdf, fromDataUri, latin1, post, problem, signer, signRequest } from "./helpers";
 
@@ -82,6 +83,32 @@ describe("POST /v1/sign", () => {
     expect(other.status).toBe(200);
   });
 
+  it("a retry while the first output is still being stored waits for it; one whose storing failed gets 409", async () => {
+    // The record is written first and the output stored while the response streams: a retry in
+    // between finds the record before the object. Here the object is taken away and put back later.
+    const input = await corpusPdf(SIMPLE);
+    const req = signRequest(input, { eventId: "evt-storing" });
+    const first = (await (await post("/v1/sign", req)).json()) as any;
+    const { replay_key: key, key_id: keyId } = (await env.DB.prepare("SELECT replay_key, key_id FROM signing_events WHERE event_id = ?").bind("evt-storing").first<any>())!;
+    await expect.poll(async () => (await env.REPLAYS.head(key)) !== null, { timeout: 5_000 }).toBe(true);
+    const stored = new Uint8Array(await (await env.REPLAYS.get(key))!.arrayBuffer());
+    await env.REPLAYS.delete(key);
+    const retry = post("/v1/sign", req);
+    await new Promise((r) => setTimeout(r, 300));
+    await env.REPLAYS.put(key, stored);
+    const again = (await (await retry).json()) as any;
+    expect(again.document.base64).toBe(first.document.base64);
+
+    // Storing failed: the record stops naming the object (forgetReplay), and the waiting retry ends.
+    await env.REPLAYS.delete(key);
+    const failed = post("/v1/sign", req);
+    await new Promise((r) => setTimeout(r, 300));
+    await new SigningEventStore(env.DB, env.REPLAYS).forgetReplay(keyId, "evt-storing", key);
+    const res = await failed;
+    expect(res.status).toBe(409);
+    expect((await problem(res)).detail).toMatch(/no longer kept/);
+  });
+
   it("records every signing event in D1", async () => {
     const input = await corpusPdf(SIMPLE);
     const body = (await (await post("/v1/sign", signRequest(input, { eventId: "evt-recorded" }))).json()) as any;
@@ -90,7 +117,7 @@ describe("POST /v1/sign", () => {
     expect(row.input_sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("deletes the stored replay when recording the event in D1 fails, attempt after attempt (a real D1 failure: a trigger that aborts the insert)", async () => {
+  it("keeps no replay when recording the event in D1 fails, attempt after attempt (the record is written first; a real D1 failure: a trigger that aborts the insert)", async () => {
     const eventId = "evt-d1-insert-fails";
     const prefix = `/${toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(eventId))))}/`;
     const replays = async () => (await env.REPLAYS.list({ prefix: "replays/" })).objects.filter((o) => o.key.includes(prefix));
@@ -106,10 +133,11 @@ describe("POST /v1/sign", () => {
     } finally {
       await env.DB.exec("DROP TRIGGER fail_signing_event_insert;");
     }
-    // With D1 back, the same event signs, and its replay is kept.
+    // With D1 back, the same event signs, and its replay is kept (stored while the response streams).
     const res = await post("/v1/sign", signRequest(await corpusPdf(SIMPLE), { eventId }));
     expect(res.status).toBe(200);
-    expect(await replays()).toHaveLength(1);
+    await res.arrayBuffer();
+    await expect.poll(async () => (await replays()).length, { timeout: 5_000 }).toBe(1);
   });
 
   it("fetches the document from a URL", async () => {

@@ -576,6 +576,38 @@ describe("readJsonWithBlobs: bodies that fail or stall", () => {
   });
 });
 
+describe("readJsonWithBlobs: long runs (decoded natively where the runtime can: workerd's setFromBase64)", () => {
+  const data = pseudoRandomBytes(200_000, 17);
+  const b64run = encodeBase64(data);
+
+  it("a 200 KB document in any chunking decodes to its bytes, padding and all", async () => {
+    for (const size of [1000, 4095, 4096, 4097, 65_536, 300_000]) {
+      for (const tail of [0, 1, 2]) {
+        const bytes = data.subarray(0, data.length - tail);
+        const { blobs } = await read(`{"document":{"base64":"${encodeBase64(bytes)}"}}`, { blobThreshold: 16, chunk: fixed(size) });
+        expect([...blobs.values()][0]?.bytes, `chunks of ${size}, ${tail} bytes short`).toEqual(bytes);
+      }
+    }
+  });
+
+  it("a raw newline, tab, CR or form feed deep inside a long run is invalid JSON, never skipped as whitespace", async () => {
+    for (const raw of ["\n", "\t", "\r", "\f"]) {
+      const body = `{"a":"${b64run.slice(0, 90_000)}${raw}${b64run.slice(90_000)}"}`;
+      const err = await read(body, { blobThreshold: 16, chunk: fixed(65_536) }).catch((e: unknown) => e);
+      expect((err as InvalidRequest).code, JSON.stringify(raw)).toBe("invalid_json");
+    }
+  });
+
+  it("a bad character deep inside a long run is reported at its position; spaces and escaped newlines are skipped", async () => {
+    const bad = `{"a":"${b64run.slice(0, 100_000)}-${b64run.slice(100_000)}"}`;
+    const { blobs } = await read(bad, { blobThreshold: 16, chunk: fixed(65_536) });
+    expect([...blobs.values()][0]?.error?.message).toMatch(/'-' .*URL-safe.* at position 100000/);
+    const wrapped = b64run.replace(/.{76}/g, (line, at: number) => (at % 152 === 0 ? `${line}\\n` : `${line} `));
+    const { blobs: ok } = await read(`{"a":"${wrapped}"}`, { blobThreshold: 16, chunk: fixed(65_536) });
+    expect([...ok.values()][0]?.bytes).toEqual(data);
+  });
+});
+
 describe("readJsonWithBlobs: size caps", () => {
   it("maxBlobBytes: exactly the cap decodes, one byte more is document_too_large and text stays valid", async () => {
     for (const max of [30, 31, 32, 33, 1000]) {

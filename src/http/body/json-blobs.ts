@@ -34,6 +34,7 @@
  */
 import { InvalidRequest, LimitExceeded } from "../../errors";
 import { readChunk } from "./read-chunk";
+import { transferBuffer, trimBytes as trim } from "./growable-bytes";
 import { BASE64_ALPHABET as ALPHABET, describeBase64Char as describeChar, formatBytes } from "../../input/base64";
 
 export interface Blob64 {
@@ -202,6 +203,37 @@ function decodeQuads(buf: Uint8Array, i: number, end: number, out: Uint8Array, o
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+interface NativeBase64Target {
+  setFromBase64?: (text: string, options: { lastChunkHandling: "stop-before-partial" }) => { read: number; written: number };
+}
+/** workerd decodes base64 natively (`Uint8Array.prototype.setFromBase64`); Node 22 does not: the JS loop then does all. */
+const NATIVE_SET_FROM_BASE64 = typeof (Uint8Array.prototype as NativeBase64Target).setFromBase64 === "function";
+const LATIN1 = NATIVE_SET_FROM_BASE64 ? new TextDecoder("latin1") : null;
+/** Bytes that end a native run: the string's end, escapes, padding, and the raw whitespace JSON forbids in strings. */
+const NATIVE_RUN_STOPS = [QUOTE, BACKSLASH, 0x3d, 0x09, 0x0a, 0x0c, 0x0d];
+const NATIVE_RUN_MIN = 4096;
+
+/**
+ * Decodes the leading whole quads of buf[i..end) natively into out[o..]; returns [bytes read, bytes
+ * written], or null when there is nothing worth it or the run is not plain base64 (the JS loop then
+ * handles it, and reports any error with its position).
+ */
+function decodeNativeRun(buf: Uint8Array, i: number, end: number, out: Uint8Array, o: number): [number, number] | null {
+  const view = buf.subarray(i, end);
+  let stop = view.length;
+  for (const b of NATIVE_RUN_STOPS) {
+    const at = view.indexOf(b);
+    if (at >= 0 && at < stop) stop = at;
+  }
+  if (stop < NATIVE_RUN_MIN || out.length - o < 3) return null;
+  try {
+    const { read, written } = (out.subarray(o) as NativeBase64Target).setFromBase64!(LATIN1!.decode(view.subarray(0, stop)), { lastChunkHandling: "stop-before-partial" });
+    return [read, written];
+  } catch {
+    return null;
+  }
+}
+
 function hexValue(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;
   if (c >= 0x61 && c <= 0x66) return c - 0x57;
@@ -264,6 +296,9 @@ class BlobDecoder {
    */
   feed(buf: Uint8Array, start: number, end: number): number {
     let i = start;
+    // Native decoding is tried once per chunk, at the first quad boundary in P_DATA: a chunk broken up
+    // by escapes (base64 wrapped with "\n") is left to the loop rather than rescanned at every quad.
+    let tryNative = NATIVE_SET_FROM_BASE64;
     while (i < end) {
       if (this.esc !== ESC_NONE) {
         this.at = this.pos + (i - start);
@@ -280,6 +315,14 @@ class BlobDecoder {
         let n = this.n;
         let o = this.o;
         for (;;) {
+          if (n === 0 && tryNative) {
+            tryNative = false;
+            const done = decodeNativeRun(buf, i, end, out, o);
+            if (done) {
+              i += done[0];
+              o += done[1];
+            }
+          }
           if (n === 0) {
             // Quads that fit in the buffer and in the chunk.
             const quads = decodeQuads(buf, i, Math.min(end, i + Math.floor((cap - o) / 3) * 4), out, o);
@@ -569,29 +612,6 @@ class BlobDecoder {
   }
 }
 
-interface TransferableBuffer {
-  transfer?: (newLength?: number) => ArrayBuffer;
-}
-
-/** A buffer of `size` bytes holding `out`'s first bytes, made by `ArrayBuffer.prototype.transfer` (which
- * detaches `out`, releasing its memory now, and may resize in place); null where unavailable. */
-function transferBuffer(out: Uint8Array, size: number): Uint8Array | null {
-  const buffer = out.buffer as ArrayBuffer & TransferableBuffer;
-  if (typeof buffer.transfer !== "function" || out.byteOffset !== 0 || out.length !== buffer.byteLength) return null;
-  try {
-    return new Uint8Array(buffer.transfer(size));
-  } catch {
-    return null;
-  }
-}
-
-/** `out[0..len)`, as a view when the slack is small, else as an exact buffer (moved, not copied, if possible). */
-function trim(out: Uint8Array, len: number): Uint8Array {
-  const slack = out.length - len;
-  if (slack === 0) return out;
-  if (slack < 64 * 1024 || slack * 8 < len) return out.subarray(0, len);
-  return transferBuffer(out, len) ?? out.slice(0, len);
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // The JSON scanner

@@ -7,8 +7,8 @@ import { readBodyCapped } from "../body/read-capped";
 import type { AppEnv } from "../context";
 import { documentFonts } from "../document-fonts";
 import { requireApiKey } from "../middleware/auth";
-import { documentBase64, jsonBody } from "../middleware/json-body";
-import { problemResponse, validationProblem } from "../problem";
+import { readJsonRequest } from "../document-request";
+import { problemResponse } from "../problem";
 import { problem } from "../../contract/problem";
 import { ConvertJsonRequest, ConvertJsonResponse, ConvertMultipart, ConvertQuery } from "../../contract/convert";
 
@@ -83,8 +83,6 @@ function wantsJson(accept: string | undefined): boolean {
   return types.length > 0 && types.every((t) => t === "application/json" || /^application\/[\w.+-]*\+json$/.test(t));
 }
 
-const jsonDocumentBody = jsonBody(documentBase64);
-
 /** The document of the request, however it came; or a problem response. */
 async function readInput(c: Context<AppEnv>): Promise<{ input: ConvertInput; name?: string } | Response> {
   const contentType = (c.req.header("content-type") ?? "").trim();
@@ -94,18 +92,8 @@ async function readInput(c: Context<AppEnv>): Promise<{ input: ConvertInput; nam
   const length = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
 
   if (mediaType === "application/json") {
-    let result: { input: ConvertInput } | Response | undefined;
-    const early = await jsonDocumentBody(c, async () => {
-      let json: unknown;
-      try {
-        json = JSON.parse(await c.req.text());
-      } catch {
-        throw new InvalidRequest("invalid_json", "The request body is not valid JSON.");
-      }
-      const parsed = ConvertJsonRequest.safeParse(json);
-      result = parsed.success ? { input: { document: parsed.data.document } } : validationProblem(c, parsed.error.issues);
-    });
-    return early ?? result!;
+    const request = await readJsonRequest(c, ConvertJsonRequest);
+    return request instanceof Response ? request : { input: { document: request.document } };
   }
   if (mediaType === "multipart/form-data") {
     const body = await readBodyCapped(c.req.raw.body, config.maxBodyBytes, length);

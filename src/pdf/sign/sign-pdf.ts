@@ -1,10 +1,11 @@
-import { PDFContext, PDFDocument, PDFName, PDFObjectCopier, PDFRef, PDFString, type PDFContentStream, type PDFDict } from "pdf-lib";
+import { PDFContext, PDFName, PDFRef, PDFString, type PDFContentStream } from "pdf-lib";
 import { PdfUnparseable } from "../../errors";
 import { LIMITS } from "../../limits";
 import { compareBytes, digestSegments, latin1Bytes, sha256Segments, toHex } from "../../util/bytes";
 import { PdfDict, PdfName, PdfRef, PdfString, isArray, isRef, type PdfValue } from "../model";
 import { PdfBudgetExceeded, type PdfReader } from "../reader";
 import { serializePdfValue } from "../serialize";
+import { pageDictionary, type AppendablePages } from "../writer/appendable-pages";
 import { writeIncrementalUpdate, type UpdateObject } from "../writer/incremental";
 import { annotsInclude } from "./field-choice";
 import { incrementalBase } from "./update-base";
@@ -48,8 +49,8 @@ export interface SignPdfOptions {
    * `inspection.countersign`, also a document attachment (EmbeddedFiles and the catalog's /AF).
    */
   attachment?: { bytes: Uint8Array; description: string };
-  /** A standalone PDF whose pages are appended before signing (never when countersigning). */
-  certificatePages?: Uint8Array;
+  /** Pages appended before signing, written as they come (never when countersigning). */
+  certificatePages?: AppendablePages;
   /** Capacity of `/Contents` in bytes (the hex string is twice as long). */
   contentsCapacity: number;
   /** The hash of the byte ranges (the signer's digest algorithm; default SHA-256). */
@@ -105,27 +106,20 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
   const widgetRef = existing ? PDFRef.of(existing.widgets[0]!.ref.num, existing.widgets[0]!.ref.gen) : context.nextRef();
   const fieldName = existing ? existing.name : uniqueFieldName(inspection.fieldNames);
 
-  // 1. Certificate pages, copied from their standalone PDF into the update.
+  // 1. Certificate pages: their objects numbered into the update (page dictionaries in step 3).
   const newPageRefs: PDFRef[] = [];
-  if (opts.certificatePages) {
-    const certDoc = await PDFDocument.load(opts.certificatePages, { updateMetadata: false });
+  const certificatePages = opts.certificatePages;
+  if (certificatePages && pages.length + certificatePages.pages.length > LIMITS.pdf.maxPages) {
     // What we sign we must be able to verify: the output stays within the reader's page limit.
-    if (pages.length + certDoc.getPageCount() > LIMITS.pdf.maxPages) {
-      throw new PdfBudgetExceeded(
-        `The PDF has ${pages.length} pages; with ${certDoc.getPageCount()} certificate page(s) the signed document would pass the ${LIMITS.pdf.maxPages} pages Signet reads (limit maxPages). Sign it with certificate.enabled false.`,
-      );
-    }
-    const copier = PDFObjectCopier.for(certDoc.context, context);
-    for (const page of certDoc.getPages()) {
-      const copied = copier.copy(page.node);
-      copied.set(PDFName.of("Parent"), PDFRef.of(pagesRef.num, pagesRef.gen));
-      // The original tree may carry inheritable /Rotate or /CropBox; pin ours.
-      copied.set(PDFName.of("Rotate"), context.obj(0));
-      const mediaBox = copied.get(PDFName.of("MediaBox"));
-      if (mediaBox) copied.set(PDFName.of("CropBox"), mediaBox);
-      copied.delete(PDFName.of("Annots"));
-      newPageRefs.push(context.register(copied));
-    }
+    throw new PdfBudgetExceeded(
+      `The PDF has ${pages.length} pages; with ${certificatePages.pages.length} certificate page(s) the signed document would pass the ${LIMITS.pdf.maxPages} pages Signet reads (limit maxPages). Sign it with certificate.enabled false.`,
+    );
+  }
+  const numbers = certificatePages?.objects.map(() => context.nextRef().objectNumber) ?? [];
+  const certificateRef = (local: number) => `${numbers[local]} 0 R`;
+  if (certificatePages) {
+    certificatePages.objects.forEach((body, k) => changed.push({ num: numbers[k]!, gen: 0, body: body(certificateRef) }));
+    for (let i = 0; i < certificatePages.pages.length; i++) newPageRefs.push(context.nextRef());
   }
 
   // 2. The evidence file: an associated file of the widget's appearance (ISO 32000-2 form
@@ -187,12 +181,20 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
         ...(appearance ? { AP: { N: appearance } } : {}),
       }),
     );
-    if (newPageRefs.length && !appearancePage) {
-      const page = context.lookup(widgetPage) as PDFDict;
-      page.set(PDFName.of("Annots"), context.obj([widgetRef]));
-    } else {
+    if (!newPageRefs.length || appearancePage) {
       addAnnotationToPage(reader, target.ref, target.dict, new PdfRef(widgetRef.objectNumber, 0), rewrite);
     }
+  }
+  if (certificatePages) {
+    // Our pages: the tree's /Parent, no inheritable /Rotate or /CropBox from the original tree;
+    // our own widget on the last one unless it is drawn on a page of the document.
+    const widgetOnLast = !existing && !appearancePage;
+    newPageRefs.forEach((pageRef, i) => {
+      const box = `[${certificatePages.pages[i]!.mediaBox.join(" ")}]`;
+      const annots = widgetOnLast && i === newPageRefs.length - 1 ? ` /Annots [${widgetRef.objectNumber} 0 R]` : "";
+      const body = pageDictionary(certificatePages, i, certificateRef, `${pagesRef.num} ${pagesRef.gen} R`, ` /CropBox ${box} /Rotate 0${annots}`);
+      changed.push({ num: pageRef.objectNumber, gen: 0, body });
+    });
   }
 
   // 4. Page tree: append the certificate pages after the signed ones.

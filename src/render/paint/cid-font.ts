@@ -1,6 +1,6 @@
 /**
  * One embedded font as PDF objects: a Type0 font with Identity-H encoding over a CIDFontType2 whose
- * CIDs are the original glyph ids (CIDToGIDMap /Identity), the subset font file (truetype-subset.ts),
+ * CIDs are the original glyph ids (CIDToGIDMap /Identity), the subset font file (pdf/font/truetype-subset.ts),
  * widths of the glyphs used, and a ToUnicode CMap so the text can be selected, searched and copied.
  * The objects are written by `finish()`, once every string of the document has been encoded.
  * Streams are compressed with fflate, not pdf-lib's pako: in a profile of a 3-page document (two
@@ -10,7 +10,9 @@
 import type { Font } from "@pdf-lib/fontkit";
 import { PDFString, type PDFContext, type PDFRef } from "pdf-lib";
 import { strToU8, zlibSync } from "fflate";
-import { subsetTrueType } from "./truetype-subset";
+import { subsetTrueType } from "../../pdf/font/truetype-subset";
+import { cidWidths } from "../../pdf/font/cid-widths";
+import { toUnicodeCMap } from "../../pdf/font/to-unicode";
 import { glyphAdvance, type LoadedFace } from "../fonts/font-face";
 import type { ShapedText, ShapeFlags } from "../fonts/types";
 import { isDefaultIgnorable } from "../layout/inline/arabic-joining";
@@ -216,17 +218,7 @@ export class CidFont {
       }),
     );
 
-    // W: [first [w1 w2 ...]] for each run of consecutive glyph ids.
-    const widths: (number | number[])[] = [];
-    for (let i = 0; i < gids.length; ) {
-      const first = gids[i]!;
-      const run: number[] = [];
-      while (i < gids.length && gids[i] === first + run.length) {
-        run.push(scale(glyphAdvance(font, gids[i]!)));
-        i++;
-      }
-      widths.push(first, run);
-    }
+    const widths = cidWidths(gids, (gid) => scale(glyphAdvance(font, gid)));
     const aliases = [...this.aliases.values()];
     if (aliases.length) widths.push(aliases[0]!.cid, aliases.map((a) => (a.zeroWidth ? 0 : scale(glyphAdvance(font, a.gid)))));
 
@@ -277,34 +269,6 @@ function cidToGidMap(numGlyphs: number, aliasGlyphs: number[]): Uint8Array {
     bytes[(numGlyphs + i) * 2 + 1] = gid & 0xff;
   });
   return zlibSync(bytes, { level: 6 });
-}
-
-/** The ToUnicode CMap: each glyph id to the UTF-16BE text it was drawn for. */
-function toUnicodeCMap(entries: readonly (readonly [number, string])[]): string {
-  const utf16 = (s: string) => {
-    let out = "";
-    for (let i = 0; i < s.length; i++) out += hex4(s.charCodeAt(i));
-    return out;
-  };
-  const lines = [
-    "/CIDInit /ProcSet findresource begin",
-    "12 dict begin",
-    "begincmap",
-    "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
-    "/CMapName /Adobe-Identity-UCS def",
-    "/CMapType 2 def",
-    "1 begincodespacerange",
-    "<0000> <ffff>",
-    "endcodespacerange",
-  ];
-  for (let i = 0; i < entries.length; i += 100) {
-    const chunk = entries.slice(i, i + 100);
-    lines.push(`${chunk.length} beginbfchar`);
-    for (const [gid, text] of chunk) lines.push(`<${hex4(gid)}> <${utf16(text)}>`);
-    lines.push("endbfchar");
-  }
-  lines.push("endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end");
-  return lines.join("\n");
 }
 
 

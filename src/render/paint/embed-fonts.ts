@@ -2,7 +2,7 @@
  * One embedded subset font per face id, with a deterministic subset tag ("AAAAAA+Carlito-Regular",
  * "AAAAAB+...") so the same document gives the same bytes and tools (pdffonts) recognise subsets.
  *
- * The font objects are ours (cid-font.ts, truetype-subset.ts), not pdf-lib's embedFont: fontkit's
+ * The font objects are ours (cid-font.ts, pdf/font/truetype-subset.ts), not pdf-lib's embedFont: fontkit's
  * subsetter wrote broken outlines for several of our fonts, and pdf-lib re-parsed each font file and
  * ran full OpenType layout for every string (about 1 s for three pages). The face's parsed font is
  * reused; text is drawn with the glyphs HarfBuzz shaped for layout (the face's `shaped`).

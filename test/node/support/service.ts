@@ -16,6 +16,8 @@ export interface RunningService {
   pid: number | undefined;
   /** The local D1/R2 state of this service (`wrangler ... --persist-to`). */
   persistDir: string;
+  /** wrangler dev's DevTools port (/json lists the worker's inspector WebSocket). */
+  inspectorPort: number;
   /** What wrangler dev printed so far (failure messages, and the worker's access-log lines). */
   log(): string;
   stop(): Promise<void>;
@@ -58,9 +60,10 @@ export async function startService(extraVars: Record<string, string> = {}): Prom
     env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" },
   });
   const port = await freePort();
+  const inspectorPort = await freePort();
   const child: ChildProcess = spawn(
     wrangler,
-    ["dev", "--ip", "127.0.0.1", "--port", String(port), "--env-file", envFile, "--persist-to", persist, "--inspector-port", String(await freePort()), "--show-interactive-dev-session=false"],
+    ["dev", "--ip", "127.0.0.1", "--port", String(port), "--env-file", envFile, "--persist-to", persist, "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false"],
     { cwd: ROOT, env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   let log = "";
@@ -85,6 +88,7 @@ export async function startService(extraVars: Record<string, string> = {}): Prom
     vars,
     pid: child.pid,
     persistDir: persist,
+    inspectorPort,
     log: () => log,
     async stop() {
       if (child.exitCode === null && child.pid) {
