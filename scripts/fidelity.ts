@@ -16,7 +16,8 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "../test/node/support/libreoffice";
-import { compareWords, corpusSets, docPlaced, docRecall, manifestOrder, POSITION_TOLERANCE_PT, setTable, totals, type DocResult } from "./lib/fidelity-compare";
+import { compareWords, corpusSets, docPlaced, docPlacedAligned, docRecall, manifestOrder, POSITION_TOLERANCE_PT, setTable, totals, type DocResult } from "./lib/fidelity-compare";
+import { describeDivergence } from "./lib/fidelity-lines";
 import { brokenGlyphs, GLYPH_CHECK_PAGES } from "./lib/fidelity-glyphs";
 import { writePair } from "./lib/fidelity-images";
 
@@ -200,7 +201,7 @@ const summary = [
   `rendered without error: ${t.renderedWithoutError} / ${t.documents}`,
   `word recall: mean ${pct(t.meanRecall)}, overall ${pct(t.overallRecall)}`,
   `equal page count: ${t.equalPageCount} / ${t.measured} (${pct(t.measured ? t.equalPageCount / t.measured : 0)})`,
-  `words within ${POSITION_TOLERANCE_PT} pt: ${pct(t.placedShare)}`,
+  `words within ${POSITION_TOLERANCE_PT} pt: ${pct(t.placedShare)} (page by page, each page's first text line aligned: ${pct(t.placedAlignedShare)})`,
   `documents with glyphs a viewer cannot draw (MuPDF, first ${GLYPH_CHECK_PAGES} pages): ${t.withBrokenGlyphs} / ${t.renderedWithoutError}`,
   renderTimes.length ? `Signet render time: median ${renderTimes[Math.floor(renderTimes.length / 2)]!.toFixed(0)} ms, max ${renderTimes.at(-1)!.toFixed(0)} ms (Node, first render of each document)` : "",
 ].filter(Boolean);
@@ -221,11 +222,11 @@ const lines = [
   `Worst ${worst.length} (side by side, Signet left, LibreOffice right): ${worst.map((d) => `[${d.name}](pairs${suffix}/${d.name.replace(/\.docx$/, ".png")})`).join(", ")}`,
   ``,
   ...(results.some((d) => d.error) ? [`Errors: ${results.filter((d) => d.error).map((d) => d.name).join(", ")}`, ``] : []),
-  `| document | pages LO / Signet | LO words | recall | within ${POSITION_TOLERANCE_PT} pt | broken glyphs | render ms | error |`,
-  `|---|---|---|---|---|---|---|---|`,
+  `| document | pages LO / Signet | LO words | recall | within ${POSITION_TOLERANCE_PT} pt | per page, aligned | first divergence (LibreOffice page) | broken glyphs | render ms | error |`,
+  `|---|---|---|---|---|---|---|---|---|---|`,
   ...results.map((d) => {
     const c = d.cmp;
-    return `| ${cell(d.name)} | ${c ? `${c.pagesReference} / ${d.error ? "-" : c.pagesOurs}` : "-"} | ${c?.words ?? "-"} | ${c ? pct(docRecall(d)) : "-"} | ${c ? pct(docPlaced(d)) : "-"} | ${d.brokenGlyphs ?? "-"} | ${d.renderMs?.toFixed(0) ?? "-"} | ${cell(d.error ?? (d.referenceError ? `LibreOffice: ${d.referenceError}` : ""))} |`;
+    return `| ${cell(d.name)} | ${c ? `${c.pagesReference} / ${d.error ? "-" : c.pagesOurs}` : "-"} | ${c?.words ?? "-"} | ${c ? pct(docRecall(d)) : "-"} | ${c ? pct(docPlaced(d)) : "-"} | ${c ? pct(docPlacedAligned(d)) : "-"} | ${c && !d.error ? cell(describeDivergence(c.divergence)) : "-"} | ${d.brokenGlyphs ?? "-"} | ${d.renderMs?.toFixed(0) ?? "-"} | ${cell(d.error ?? (d.referenceError ? `LibreOffice: ${d.referenceError}` : ""))} |`;
   }),
   ``,
 ];

@@ -8,8 +8,13 @@
  *   the same text on the same page. Distance is the larger of the left-edge and bottom-edge
  *   differences: the bottom edge sits a font's descent under the baseline, so it moves less than
  *   the top when two PDFs declare slightly different ascents for the same font.
+ * - per page (`placedAligned`): the same, page by page, once each LibreOffice page's first text line
+ *   is aligned with Signet's (scripts/lib/fidelity-lines.ts): a page broken elsewhere earlier in the
+ *   document (drift) no longer costs the pages after it; errors inside a page still count.
+ * - `divergence`: the first page where the two part, and how.
  */
 import type { PageWords, Word } from "../../test/node/support/libreoffice";
+import { alignedPlacement, firstDivergence, type Divergence } from "./fidelity-lines";
 
 export const POSITION_TOLERANCE_PT = 5;
 
@@ -20,6 +25,10 @@ export interface WordComparison {
   recalled: number;
   /** LibreOffice words Signet places on the same page within the tolerance. */
   placed: number;
+  /** LibreOffice words in place on their page once the page's first text line is aligned. */
+  placedAligned: number;
+  /** The first page where the renderings part (none: every line in place, same page count). */
+  divergence?: Divergence;
   pagesReference: number;
   pagesOurs: number;
 }
@@ -63,7 +72,15 @@ export function compareWords(reference: PageWords[], ours: PageWords[], toleranc
       }
     }
   });
-  return { words, recalled, placed, pagesReference: reference.length, pagesOurs: ours.length };
+  return {
+    words,
+    recalled,
+    placed,
+    placedAligned: alignedPlacement(reference, ours, tolerance),
+    divergence: firstDivergence(reference, ours, tolerance),
+    pagesReference: reference.length,
+    pagesOurs: ours.length,
+  };
 }
 
 export interface DocResult {
@@ -90,6 +107,8 @@ export interface Totals {
   equalPageCount: number;
   /** All placed words / all LibreOffice words. */
   placedShare: number;
+  /** The same, page by page with each page's first text line aligned. */
+  placedAlignedShare: number;
   /** Rendered documents with at least one glyph a viewer cannot draw. */
   withBrokenGlyphs: number;
 }
@@ -102,6 +121,10 @@ export function docRecall(d: DocResult): number {
 }
 export function docPlaced(d: DocResult): number {
   return d.cmp && !d.error ? share(d.cmp.placed, d.cmp.words) : 0;
+}
+/** Per-page share (first lines aligned); results saved before the measure existed have none. */
+export function docPlacedAligned(d: DocResult): number {
+  return d.cmp && !d.error ? share(d.cmp.placedAligned ?? Number.NaN, d.cmp.words) : 0;
 }
 
 export function totals(results: DocResult[]): Totals {
@@ -117,6 +140,7 @@ export function totals(results: DocResult[]): Totals {
     overallRecall: share(measured.reduce((n, d) => n + (d.cmp?.recalled ?? 0), 0), allWords),
     equalPageCount: measured.filter((d) => d.cmp && d.cmp.pagesOurs === d.cmp.pagesReference).length,
     placedShare: share(measured.reduce((n, d) => n + (d.cmp?.placed ?? 0), 0), allWords),
+    placedAlignedShare: share(measured.reduce((n, d) => n + (d.error ? 0 : (d.cmp?.placedAligned ?? Number.NaN)), 0), allWords),
     withBrokenGlyphs: results.filter((d) => !d.error && (d.brokenGlyphs ?? 0) > 0).length,
   };
 }
@@ -134,6 +158,9 @@ export interface SetMeasures {
   medianDocPlaced: number;
   /** Documents with at least 90 % of their words in place. */
   docsNinetyPlaced: number;
+  /** Per page, first lines aligned: all words, and the mean of the documents' shares. */
+  placedAlignedShare: number;
+  meanDocPlacedAligned: number;
 }
 
 export function setMeasures(results: DocResult[]): SetMeasures {
@@ -149,6 +176,8 @@ export function setMeasures(results: DocResult[]): SetMeasures {
     meanDocPlaced: placed.length ? placed.reduce((a, b) => a + b, 0) / placed.length : 0,
     medianDocPlaced: placed.length ? (placed.length % 2 ? placed[mid]! : (placed[mid - 1]! + placed[mid]!) / 2) : 0,
     docsNinetyPlaced: placed.filter((p) => p >= 0.9).length,
+    placedAlignedShare: t.placedAlignedShare,
+    meanDocPlacedAligned: measured.length ? measured.reduce((n, d) => n + docPlacedAligned(d), 0) / measured.length : 0,
   };
 }
 
@@ -178,13 +207,13 @@ export function corpusSets(results: DocResult[], manifestOrder: string[]): { nam
 
 /** The issue's table: one Markdown row per set. */
 export function setTable(sets: { name: string; results: DocResult[] }[]): string[] {
-  const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+  const pct = (x: number) => (Number.isNaN(x) ? "-" : `${(100 * x).toFixed(1)} %`);
   return [
-    `| set | documents | word recall (mean) | equal pages | words within ${POSITION_TOLERANCE_PT} pt (all words) | per-document mean within ${POSITION_TOLERANCE_PT} pt (median) | documents with ≥ 90 % in place |`,
-    `|---|---|---|---|---|---|---|`,
+    `| set | documents | word recall (mean) | equal pages | words within ${POSITION_TOLERANCE_PT} pt (all words) | per-document mean within ${POSITION_TOLERANCE_PT} pt (median) | documents with ≥ 90 % in place | per page, first lines aligned: all words (per-document mean) |`,
+    `|---|---|---|---|---|---|---|---|`,
     ...sets.map(({ name, results }) => {
       const m = setMeasures(results);
-      return `| ${name} | ${m.documents === results.length ? m.documents : `${m.documents} of ${results.length}`} | ${pct(m.meanRecall)} | ${pct(m.equalPages)} | ${pct(m.placedShare)} | ${pct(m.meanDocPlaced)} (${pct(m.medianDocPlaced)}) | ${m.docsNinetyPlaced} |`;
+      return `| ${name} | ${m.documents === results.length ? m.documents : `${m.documents} of ${results.length}`} | ${pct(m.meanRecall)} | ${pct(m.equalPages)} | ${pct(m.placedShare)} | ${pct(m.meanDocPlaced)} (${pct(m.medianDocPlaced)}) | ${m.docsNinetyPlaced} | ${pct(m.placedAlignedShare)} (${pct(m.meanDocPlacedAligned)}) |`;
     }),
   ];
 }

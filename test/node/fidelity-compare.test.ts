@@ -15,7 +15,7 @@ describe("compareWords", () => {
   const reference = [page(w("The", 72, 100), w("quick", 100, 100), w("fox", 140, 100)), page(w("Second", 72, 100))];
 
   it("counts a copy as full recall and every word placed", () => {
-    expect(compareWords(reference, reference)).toEqual({ words: 4, recalled: 4, placed: 4, pagesReference: 2, pagesOurs: 2 });
+    expect(compareWords(reference, reference)).toEqual({ words: 4, recalled: 4, placed: 4, placedAligned: 4, divergence: undefined, pagesReference: 2, pagesOurs: 2 });
   });
 
   it("places words moved by up to 5 pt and not those moved further", () => {
@@ -38,6 +38,55 @@ describe("compareWords", () => {
 
   it("compares text after NFKC normalisation (ligatures, compatibility forms)", () => {
     expect(compareWords([page(w("office", 72, 100))], [page(w("o\uFB03ce", 72, 100))]).placed).toBe(1);
+  });
+});
+
+describe("per-page measure and first divergence", () => {
+  /** A document of `n` one-word lines, 20 pt apart, `perPage` a page, starting at y = 100. */
+  const doc = (n: number, perPage: number, shift = (_line: number) => 0) => {
+    const pages: PageWords[] = [];
+    for (let i = 0; i < n; i++) {
+      const k = i % perPage;
+      if (k === 0) pages.push(page());
+      pages.at(-1)!.words.push(w(`line${i}`, 72, 100 + 20 * k + shift(i)));
+    }
+    return pages;
+  };
+
+  it("a page broken one line earlier costs the strict measure every later page, the per-page measure only the lines pushed on each page", () => {
+    const lo = doc(30, 10);
+    const ours = doc(30, 9);
+    const cmp = compareWords(lo, ours);
+    expect(cmp.placed).toBe(9);
+    // Each LibreOffice page is aligned on its first line: only the lines Signet pushed to the next page are out of place
+    // (one more on each page, as each of Signet's pages holds a line less).
+    expect(cmp.placedAligned).toBe(9 + 8 + 7);
+    expect(cmp.divergence).toMatchObject({ page: 1, kind: "earlier-break", text: "line9", oursPage: 2 });
+  });
+
+  it("a page broken one line later is a later break on the next page", () => {
+    const cmp = compareWords(doc(30, 10), doc(30, 11));
+    expect(cmp.divergence).toMatchObject({ page: 2, kind: "later-break", text: "line10", oursPage: 1 });
+    // Page 2 is aligned on its second line, the first that Signet draws on its page 2 (page 3 on its third).
+    expect(cmp.placedAligned).toBe(10 + 9 + 8);
+  });
+
+  it("a line drawn lower on its page: the offset and the line where the renderings part", () => {
+    const cmp = compareWords(doc(10, 10), doc(10, 10, (i) => (i >= 4 ? 7 : 0)));
+    expect(cmp.placed).toBe(4);
+    expect(cmp.divergence).toMatchObject({ page: 1, kind: "line", text: "line4", dy: 7, dx: 0 });
+  });
+
+  it("a running header repeated on every page is not an anchor: the body is aligned on its own first line", () => {
+    const withHeader = (pages: PageWords[]) => pages.map((pg) => page(w("Header", 72, 50), ...pg.words));
+    const cmp = compareWords(withHeader(doc(30, 10)), withHeader(doc(30, 9)));
+    expect(cmp.placedAligned).toBe(3 + 9 + 8 + 7);
+    expect(cmp.placed).toBe(1 + 9 + 1 + 1);
+  });
+
+  it("all lines in place with another page count: the divergence is the page count", () => {
+    const lo = doc(10, 10);
+    expect(compareWords(lo, [...lo, page()]).divergence).toEqual({ page: 2, kind: "page-count", text: "", y: 0 });
   });
 });
 
@@ -66,6 +115,7 @@ describe("totals", () => {
       overallRecall: 0.5,
       equalPageCount: 1,
       placedShare: 0.5,
+      placedAlignedShare: 0.5,
       withBrokenGlyphs: 1,
     });
   });
