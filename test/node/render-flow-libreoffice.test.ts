@@ -545,6 +545,26 @@ const cases: Record<string, Uint8Array> = {
         { jc: "both", ind: { firstLine: 284 }, spacing: { after: 200, line: 276, lineRule: "auto" } },
       ) + B.sectPr({ ...B.A4, margins: { top: 1417, right: 1417, bottom: 1134, left: 1417 } }),
   }),
+  // Page breaks with nothing between them in one paragraph break once (in one run, across runs,
+  // at the paragraph's start); a space or a tab between them, or separate paragraphs, count each.
+  consecutiveBreaks: B.buildDocx({
+    body:
+      B.p(`<w:r><w:t>Alpha</w:t>${`<w:br w:type="page"/>`.repeat(3)}<w:t>Bravo</w:t></w:r>`) +
+      B.p(["Charlie", ...Array.from({ length: 5 }, () => B.pageBreak()), "Delta"]) +
+      B.p([B.pageBreak(), B.pageBreak(), "Echo"]) +
+      B.p(`<w:r><w:t>Foxtrot</w:t><w:br w:type="page"/><w:t xml:space="preserve"> </w:t><w:br w:type="page"/><w:t>Golf</w:t></w:r>`) +
+      B.p([B.pageBreak()]) +
+      B.p([B.pageBreak()]) +
+      B.p("Hotel"),
+  }),
+  // After text, a line break while a page break is pending takes the break away from there (LibreOffice
+  // 7.4): with more text after it in the paragraph, the next paragraph starts a page instead.
+  pageBreakThenLineBreak: B.buildDocx({
+    body:
+      B.p(`<w:r><w:t>Alpha</w:t><w:br w:type="page"/><w:br/><w:t>Bravo</w:t></w:r>`) +
+      B.p(`<w:r><w:t>Charlie</w:t><w:br w:type="page"/><w:br/><w:br w:type="page"/><w:t>Delta</w:t></w:r>`) +
+      B.p([B.pageBreak(), `<w:r><w:br/></w:r>`, "Echo"]),
+  }),
 };
 
 describe.skipIf(!have)("page flow matches LibreOffice", () => {
@@ -784,6 +804,16 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a soft hyphen where the line ends shows a hyphen", () => {
     check("softHyphen");
+  });
+
+  it("page breaks with nothing between them in one paragraph give one page; with a space between, or in paragraphs, one each", () => {
+    const r = check("consecutiveBreaks");
+    expect(r.firstWords[1]).toEqual(["Alpha", "Bravo", "Delta", "Echo", "", "Golf", "", "Hotel"]);
+  });
+
+  it("a line break after a page break that follows text moves the break to the next paragraph", () => {
+    const r = check("pageBreakThenLineBreak");
+    expect(r.firstWords[1]).toEqual(["Alpha", "Charlie", "Delta", "Echo"]);
   });
 
   it("an endnote referenced only from inside a table is printed after the body", () => {

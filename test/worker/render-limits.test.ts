@@ -89,13 +89,19 @@ describe("DOCX layout stops at its budgets with 422 render_limit, fast", () => {
     await expectRenderLimit(await post("/v1/sign", signRequest(docx)), /paragraph of more than 1000000 characters/);
   });
 
-  it("5,100 page breaks, in one run or one per paragraph: 422 render_limit, not 500 and not a shortened PDF", async () => {
-    const oneRun = buildDocx({ body: p(["a", `<w:r>${`<w:br w:type="page"/>`.repeat(5_100)}</w:r>`, "b"]) });
+  it("5,100 page breaks, in one run between characters or one per paragraph: 422 render_limit, not 500 and not a shortened PDF", async () => {
+    const oneRun = buildDocx({ body: p(["a", `<w:r>${`<w:br w:type="page"/><w:t>x</w:t>`.repeat(5_100)}</w:r>`, "b"]) });
     const paragraphs = buildDocx({ body: Array.from({ length: 5_100 }, (_, i) => p([`page ${i}`, pageBreak()])).join("") });
     for (const docx of [oneRun, paragraphs]) {
       await expectRenderLimit(await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] }), /more than 5000 pages/);
     }
     await expectRenderLimit(await post("/v1/sign", signRequest(paragraphs)), /more than 5000 pages/);
+  });
+
+  it("5,100 page breaks with nothing between them in one run break once, as LibreOffice does: 2 pages", async () => {
+    const docx = buildDocx({ body: p(["a", `<w:r>${`<w:br w:type="page"/>`.repeat(5_100)}</w:r>`, "b"]) });
+    const pdf = await expectRendersPdf(await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] }));
+    expect(pdf.getPageCount()).toBe(2);
   });
 
   it("a 20-paragraph header on each of 4,990 pages runs out of layout work before the page limit", async () => {

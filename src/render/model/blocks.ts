@@ -178,8 +178,50 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   readInlines(p, rc);
   // A display equation (m:oMathPara) alone in its paragraph is centred, as Word's default centerGroup.
   if (para.inlines.length === 1 && para.inlines[0]!.type === "box" && para.inlines[0]!.math?.display) para.style = { ...para.style, align: "center" };
+  const carried = story.carriedPageBreak;
+  story.carriedPageBreak = collapseDeferredBreaks(para);
   leadingPageBreakToBreakBefore(para);
+  if (carried) para.style = { ...para.style, pageBreakBefore: true };
   return para;
+}
+
+/**
+ * LibreOffice's DOCX import defers a page (or column) break until the paragraph's next character
+ * (a space or tab counts; a bookmark or an empty run does not) and breaks there once (measured on
+ * minimal documents, LibreOffice 7.4; writerfilter's `deferBreak`): breaks with nothing between them
+ * in one paragraph give one page, however many (3 in a run: 2 pages, not 4). Breaks in separate
+ * paragraphs each count. After text, a line break while a break is pending takes it away from there
+ * ("A", page break, line break, "B" is one paragraph on one page); when more text follows in the
+ * paragraph, the next paragraph starts a page instead (returns true), else the break is lost.
+ */
+function collapseDeferredBreaks(para: Paragraph): boolean {
+  const out: Inline[] = [];
+  let pending: number | undefined;
+  let text = false;
+  let takenAway = false;
+  let carry = false;
+  for (const inline of para.inlines) {
+    if (inline.type === "text" && inline.text === "") out.push(inline);
+    else if (inline.type === "break" && inline.kind !== "line") {
+      if (pending === undefined) pending = out.push(inline) - 1;
+      // A page break pending with a column break: the page break wins.
+      else if (inline.kind === "page") out[pending] = inline;
+    } else if (inline.type === "break") {
+      if (pending !== undefined && text) {
+        out.splice(pending, 1);
+        takenAway = true;
+      }
+      pending = undefined;
+      out.push(inline);
+    } else {
+      if (takenAway) carry = true;
+      pending = undefined;
+      text = true;
+      out.push(inline);
+    }
+  }
+  para.inlines = out;
+  return carry;
 }
 
 /**

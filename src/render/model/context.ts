@@ -23,6 +23,8 @@ export interface Story {
   noteLabel?: string;
   /** Inside a note body: the note's `kind:id`. */
   noteKey?: string;
+  /** A page break LibreOffice's import moves onto the story's next paragraph (model/blocks.ts). */
+  carriedPageBreak?: boolean;
 }
 
 export interface FieldFrame {
