@@ -85,6 +85,8 @@ export interface LineBox {
   baseline: number;
   /** Proportional-spacing room below a paragraph's last line (inside `height`): like space after, it need not fit at a page bottom. */
   extraBelow?: number;
+  /** Proportional-spacing room above the text of a line after the first (inside `height`; dropped at a page top). */
+  extraAbove?: number;
   items: PaintItem[];
   /** An explicit page or column break ends this line (w:br type=page/column inside the paragraph). */
   breakAfter?: "page" | "column";
@@ -175,6 +177,8 @@ export interface StackedBlocks {
   continueTrim?: Map<number, number>;
   /** Space after the last block, included in `height` (LibreOffice drops it below a page's last footnote). */
   spaceBelow?: number;
+  /** The last line's proportional extra below, included in `height`: it may run past a page bottom (a table cell's, LibreOffice). */
+  endSlack?: number;
 }
 /** block/stack.ts; `inCell`: the stack is a table cell's content, which grows to hold its wrapped floats. */
 export type StackBlocks = (blocks: Block[], width: number, ctx: LayoutContext, opts?: { inCell?: boolean }) => StackedBlocks;

@@ -340,7 +340,7 @@ function splitRow(p: PreparedTable, r: number, consumed: Map<GridCell, number> |
       continue;
     }
     let to = from;
-    if (c.height - from <= room + EPS) to = c.height;
+    if (c.height - from - (c.endSlack ?? 0) <= room + EPS) to = c.height;
     else for (const bp of c.breakPoints) if (bp > from + EPS && bp - from <= room + EPS) to = Math.max(to, bp);
     if (to > from + EPS) progress = true;
     cut.set(g, to);

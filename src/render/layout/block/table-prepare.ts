@@ -87,9 +87,12 @@ function withCellEndSpacing(stack: StackedBlocks, blocks: Block[], width: number
   // Whole twips, truncated, as LibreOffice computes proportional lines.
   const height = Math.floor((natural + (last.style.line.value - 1) * DEFAULT_FACE_LINE_EM * size) * 20 + 1e-6) / 20;
   const delta = height - line.height;
-  if (Math.abs(delta) < EPS) return stack;
+  // The extra below the cell's last line need not fit above a page bottom (LibreOffice splits a row
+  // whose one-line cell fits without it), unless space after follows it.
+  const endSlack = (stack.spaceBelow ?? 0) > EPS ? 0 : height - natural;
+  if (Math.abs(delta) < EPS) return { ...stack, endSlack };
   const breakPoints = stack.breakPoints.map((bp) => (bp >= stack.height - EPS ? bp + delta : bp));
-  return { ...stack, height: stack.height + delta, breakPoints };
+  return { ...stack, height: stack.height + delta, breakPoints, endSlack };
 }
 
 /** Box height of one cell: margins around its content. */
