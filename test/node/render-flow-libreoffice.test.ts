@@ -545,6 +545,16 @@ const cases: Record<string, Uint8Array> = {
         { jc: "both", ind: { firstLine: 284 }, spacing: { after: 200, line: 276, lineRule: "auto" } },
       ) + B.sectPr({ ...B.A4, margins: { top: 1417, right: 1417, bottom: 1134, left: 1417 } }),
   }),
+  // Line heights are whole twips (Carlito 11 pt single-spaced: 13.45 pt, so 49 lines on an A4 page,
+  // not 50), and a proportional line is the rounded font height times the whole percentage,
+  // truncated (Noto Sans 12 pt at 293/240: 327 tw x 122 % = 398 tw).
+  wholeTwipLines: B.buildDocx({
+    body:
+      Array.from({ length: 60 }, (_, i) => B.p(`Line ${i} single`, { spacing: { after: 0, line: 240, lineRule: "auto" }, run: { font: "Calibri", sizePt: 11 } })).join("") +
+      B.p("Proportional", { pageBreakBefore: true, spacing: { after: 0, line: 240, lineRule: "auto" } }) +
+      Array.from({ length: 40 }, (_, i) => B.p(`Row ${i} spaced`, { spacing: { after: 120, line: 293, lineRule: "auto" }, run: { font: "Verdana", sizePt: 12 } })).join("") +
+      B.sectPr({ ...B.A4, margins: { top: 1701, bottom: 1701, left: 1985, right: 1985 } }),
+  }),
   // Page breaks with nothing between them in one paragraph break once (in one run, across runs,
   // at the paragraph's start); a space or a tab between them, or separate paragraphs, count each.
   consecutiveBreaks: B.buildDocx({
@@ -804,6 +814,12 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a soft hyphen where the line ends shows a hyphen", () => {
     check("softHyphen");
+  });
+
+  it("line heights are whole twips and proportional lines whole percent of them, so pages break after the same line", () => {
+    const r = check("wholeTwipLines");
+    expect(r.firstWords[1]).toEqual(["Line", "Line", "Proportional", "Row"]);
+    expect(r.lastWords[1][0]).toBe("single");
   });
 
   it("page breaks with nothing between them in one paragraph give one page; with a space between, or in paragraphs, one each", () => {

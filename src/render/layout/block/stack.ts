@@ -116,11 +116,10 @@ function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext, join = 
   const breakPoints: number[] = [];
   const continueTrim = new Map<number, number>();
   const lineTops: number[] = [];
-  const multiple = p.style.line.rule === "auto" ? p.style.line.value : 1;
   let y = top;
   laid.lines.forEach((line, i) => {
     // Lines after the first carry their proportional extra above the text (see inline/paragraph.ts).
-    if (i > 0 && multiple > 1) continueTrim.set(y, (line.height - (line.extraBelow ?? 0)) * (1 - 1 / multiple));
+    if (i > 0 && line.extraAbove) continueTrim.set(y, line.extraAbove);
     lineTops.push(y);
     for (const item of line.items) lineItems.push(translateItem(item, 0, y));
     y += line.height;

@@ -12,6 +12,7 @@ import type { Block, Border, DocumentModel, Inline, Paragraph, RunStyle, Table, 
 import type { FlowCursor, LayoutContext, PaintItem } from "../types";
 import { placeTable } from "./table";
 import { stackBlocks } from "./stack";
+import { wholeTwips } from "../inline/line-height";
 import { LIMITS } from "../../../limits";
 import { layoutContext } from "../index";
 
@@ -194,7 +195,8 @@ describe("placeTable geometry", () => {
     d.style = { ...d.style, spaceBefore: 30, contextualSpacing: true };
     const s = stackBlocks([a, b, d], 200, ctx);
     const y = (t: string) => s.items.find((i): i is Extract<PaintItem, { kind: "text" }> => i.kind === "text" && i.text === t)!.y;
-    const lh = ctx.fonts.face({ family: "Calibri", bold: false, italic: false }).lineHeight(11);
+    // Line heights are whole twips (LibreOffice).
+    const lh = wholeTwips(ctx.fonts.face({ family: "Calibri", bold: false, italic: false }).lineHeight(11));
     expect(y("B") - y("A")).toBeCloseTo(lh + 10, 3);
     expect(y("D") - y("B")).toBeCloseTo(lh, 3);
     expect(s.height).toBeCloseTo(3 * lh + 10, 3);

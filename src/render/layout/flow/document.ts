@@ -295,7 +295,6 @@ class DocumentFlow {
       keepLines: style.keepLines,
       widowControl: style.widowControl,
       pageBreakBefore: style.pageBreakBefore,
-      lineMultiple: style.line.rule === "auto" ? style.line.value : 1,
     };
   }
 

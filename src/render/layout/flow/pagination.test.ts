@@ -130,7 +130,7 @@ describe("flow: splitting paragraphs across pages", () => {
 
   it("a continued line at a page top loses the extra of proportional line spacing", () => {
     const p = pager();
-    placeParagraph(p, para(7), rules({ widowControl: false, lineMultiple: 1.25 }));
+    placeParagraph(p, para(7, 20, (i) => (i > 0 ? { extraAbove: 4 } : {})), rules({ widowControl: false }));
     // 20 pt lines at 1.25 carry 4 pt above the text: the sixth line starts 4 pt higher.
     expect(p.pages[1]!.items[0]).toMatchObject({ y: 96 });
     expect(p.pages[1]!.items[1]).toMatchObject({ y: 116 });

@@ -16,8 +16,6 @@ export interface ParagraphFlowRules {
   pageBreakBefore: boolean;
   /** Space after of the paragraph above: the gap is the larger of it and the space before (LibreOffice). */
   previousAfter?: number;
-  /** Multiple of proportional line spacing (auto rule), when above 1: lines 2+ carry its extra above the text. */
-  lineMultiple?: number;
 }
 
 /** Where each line of the paragraph went. */
@@ -134,8 +132,7 @@ export function placeParagraph(pager: Pager, layout: ParagraphLayout, rules: Par
       const line = lines[i]!;
       if (k > 0) pushBelowFloats(pager, line.height);
       // LibreOffice drops a continued line's proportional-spacing extra at the top of a page.
-      const multiple = rules.lineMultiple ?? 1;
-      const trim = i > 0 && multiple > 1 && pager.atAreaTop() ? line.height * (1 - 1 / multiple) : 0;
+      const trim = i > 0 && pager.atAreaTop() ? (line.extraAbove ?? 0) : 0;
       emitLine(pager, line, placed, trim);
       widths[i] = width;
       i++;

@@ -11,6 +11,7 @@ import { loadFontBook } from "../../fonts/font-book";
 import type { FontBook } from "../../fonts/types";
 import type { DocumentModel, Inline, Paragraph, ParagraphStyle, RunStyle } from "../../model/types";
 import { layoutParagraph } from "./paragraph";
+import { wholeTwips } from "./line-height";
 import type { Exclusions, LayoutContext, LineBox, PaintItem, ParagraphLayout } from "../types";
 import { paragraphStyle, runStyle } from "../../../../test/support/render-styles";
 import { layoutContext } from "../index";
@@ -213,7 +214,7 @@ describe("layoutParagraph: line heights and breaks", () => {
     const out = layoutParagraph({ ...para([]), markStyle: rs({ size: 20 }) }, 300, c);
     const face = c.fonts.face({ family: "Calibri", bold: false, italic: false });
     expect(out.lines).toHaveLength(1);
-    expect(out.lines[0]!.height).toBeCloseTo(face.lineHeight(20), 2);
+    expect(out.lines[0]!.height).toBeCloseTo(wholeTwips(face.lineHeight(20)), 2);
     expect(out.lines[0]!.baseline).toBeCloseTo(face.ascent(20), 2);
   });
 
@@ -240,7 +241,7 @@ describe("layoutParagraph: line heights and breaks", () => {
     expect(out.lines).toHaveLength(2);
     expect(right(texts(out.lines[0]!).at(-1)!)).toBeCloseTo(300, 2);
     expect(out.lines[1]!.items).toEqual([]);
-    expect(out.lines[1]!.height).toBeCloseTo(c.fonts.face({ family: "Calibri", bold: false, italic: false }).lineHeight(20), 2);
+    expect(out.lines[1]!.height).toBeCloseTo(wholeTwips(c.fonts.face({ family: "Calibri", bold: false, italic: false }).lineHeight(20)), 2);
   });
 
   it("returns anchored objects as floats with their line, outside the text", async () => {

@@ -18,7 +18,7 @@ import type { Paragraph } from "../../model/types";
 import type { Exclusions, FloatingObject, LayoutContext, LayoutParagraph, LineBox, ParagraphLayout } from "../types";
 import { arrangeLine } from "./line-arrange";
 import { fitLine, showSoftHyphen, splitPiece, type LineFit } from "./line-fit";
-import { naturalHeight, spacedLine, type ParagraphFonts } from "./line-height";
+import { naturalHeight, proportionalExtra, spacedLine, type ParagraphFonts } from "./line-height";
 import { lineItems } from "./line-items";
 import type { Piece } from "./piece";
 import { buildPieces } from "./pieces";
@@ -90,7 +90,7 @@ class ParagraphLayouter {
     const rule = this.p.style.line;
     const last = this.lines[this.lines.length - 1];
     if (rule.rule === "auto" && rule.value > 1 && last) {
-      const extra = (rule.value - 1) * this.lastNatural;
+      const extra = proportionalExtra(this.lastNatural, rule.value);
       last.height += extra;
       last.extraBelow = extra;
     }
@@ -132,7 +132,9 @@ class ParagraphLayouter {
     const { natural, ascent, fontHeight } = naturalHeight(this.pieces, start, end, lineIndex === 0, this.paragraphFonts);
     this.lastNatural = fontHeight;
     const spaced = spacedLine(this.p.style, this.ctx.linePitch, natural, ascent, lineIndex === 0, fontHeight);
-    return lineItems(this.pieces, arranged, spaced.height + place.dy, spaced.baseline + place.dy, this.p, span.width, this.ctx);
+    const box = lineItems(this.pieces, arranged, spaced.height + place.dy, spaced.baseline + place.dy, this.p, span.width, this.ctx);
+    if (spaced.extraAbove) box.extraAbove = spaced.extraAbove;
+    return box;
   }
 
   /** Width of the line being laid out (the next one of `lines`). */
