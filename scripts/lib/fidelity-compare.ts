@@ -13,8 +13,8 @@
  *   document (drift) no longer costs the pages after it; errors inside a page still count.
  * - `divergence`: the first page where the two part, and how.
  */
-import type { PageWords, Word } from "../../test/node/support/libreoffice";
-import { alignedPlacement, firstDivergence, type Divergence } from "./fidelity-lines";
+import type { PageWords } from "../../test/node/support/libreoffice";
+import { alignedPlacement, firstDivergence, matchWords, norm, poolOf, type Divergence } from "./fidelity-lines";
 
 export const POSITION_TOLERANCE_PT = 5;
 
@@ -33,15 +33,11 @@ export interface WordComparison {
   pagesOurs: number;
 }
 
-const norm = (s: string) => s.normalize("NFKC");
-
 function counts(pages: PageWords[]): Map<string, number> {
   const m = new Map<string, number>();
   for (const pg of pages) for (const w of pg.words) m.set(norm(w.text), (m.get(norm(w.text)) ?? 0) + 1);
   return m;
 }
-
-export const wordDistance = (a: Word, b: Word): number => Math.max(Math.abs(a.xMin - b.xMin), Math.abs(a.yMax - b.yMax));
 
 export function compareWords(reference: PageWords[], ours: PageWords[], tolerance = POSITION_TOLERANCE_PT): WordComparison {
   const refCounts = counts(reference);
@@ -54,24 +50,7 @@ export function compareWords(reference: PageWords[], ours: PageWords[], toleranc
   }
 
   let placed = 0;
-  reference.forEach((refPage, i) => {
-    const candidates = new Map<string, Word[]>();
-    for (const w of ours[i]?.words ?? []) {
-      const key = norm(w.text);
-      if (!candidates.has(key)) candidates.set(key, []);
-      candidates.get(key)!.push(w);
-    }
-    for (const w of refPage.words) {
-      const pool = candidates.get(norm(w.text));
-      if (!pool?.length) continue;
-      let best = 0;
-      for (let k = 1; k < pool.length; k++) if (wordDistance(w, pool[k]!) < wordDistance(w, pool[best]!)) best = k;
-      if (wordDistance(w, pool[best]!) <= tolerance) {
-        placed++;
-        pool.splice(best, 1);
-      }
-    }
-  });
+  reference.forEach((refPage, i) => (placed += matchWords(refPage.words, poolOf(ours[i]?.words ?? []), 0, tolerance)));
   return {
     words,
     recalled,

@@ -27,7 +27,8 @@ export interface TextLine {
   x: number;
 }
 
-const norm = (s: string) => s.normalize("NFKC");
+/** Words compare after NFKC normalisation (ligatures, compatibility forms). */
+export const norm = (s: string): string => s.normalize("NFKC");
 
 /** Each page's lines in reading order. */
 export function textLines(pages: PageWords[]): TextLine[][] {
@@ -55,7 +56,7 @@ const distance = (a: Word, b: Word, dy: number) => Math.max(Math.abs(a.xMin - b.
  * Matches `ref` words against `pool` words of the same text (nearest unused one, shifted down by
  * `dy`), taking matched words out of the pool; returns how many lie within `tolerance`.
  */
-function matchWords(ref: Word[], pool: Map<string, Word[]>, dy: number, tolerance: number): number {
+export function matchWords(ref: Word[], pool: Map<string, Word[]>, dy: number, tolerance: number): number {
   let placed = 0;
   for (const w of ref) {
     const cands = pool.get(norm(w.text));
@@ -70,7 +71,8 @@ function matchWords(ref: Word[], pool: Map<string, Word[]>, dy: number, toleranc
   return placed;
 }
 
-function poolOf(words: Word[]): Map<string, Word[]> {
+/** Words by their text (NFKC), each list a pool the matching takes words from. */
+export function poolOf(words: Word[]): Map<string, Word[]> {
   const m = new Map<string, Word[]>();
   for (const w of words) {
     const key = norm(w.text);
