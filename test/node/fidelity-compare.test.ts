@@ -155,7 +155,7 @@ describe("side-by-side images", () => {
 describe("setMeasures and the corpus sets", () => {
   const doc = (name: string, words: number, placed: number, pages = [1, 1], extra: Partial<DocResult> = {}): DocResult => ({
     name,
-    cmp: { words, recalled: words, placed, pagesReference: pages[0]!, pagesOurs: pages[1]! },
+    cmp: { words, recalled: words, placed, placedAligned: Math.min(words, placed + 5), pagesReference: pages[0]!, pagesOurs: pages[1]! },
     ...extra,
   });
 
@@ -167,6 +167,9 @@ describe("setMeasures and the corpus sets", () => {
     expect(m.meanDocPlaced).toBeCloseTo((1 + 0.1 + 0.95) / 3);
     expect(m.medianDocPlaced).toBeCloseTo(0.95);
     expect(m.docsNinetyPlaced).toBe(2);
+    // The per-page measure beside them: 100 + 35 + 100 of 500 words, documents 1, 35/300 and 1.
+    expect(m.placedAlignedShare).toBeCloseTo(235 / 500);
+    expect(m.meanDocPlacedAligned).toBeCloseTo((1 + 35 / 300 + 1) / 3);
   });
 
   it("splits the corpus by MANIFEST order: the first 77 documents, then the rest", () => {
