@@ -19,7 +19,15 @@ import { scanControls } from "../src/docx/controls";
 import type { TemplateField } from "../src/docx/fields";
 import { readImageInfo } from "../src/docx/images";
 import { DocxTemplate } from "../src/docx/template";
-import { templateDocx, para, text, wordCheckbox, wordDate, wordPicture, wordText } from "../test/support/docx-templates";
+import {
+  templateDocx,
+  para,
+  text,
+  wordCheckbox,
+  wordDate,
+  wordPicture,
+  wordText,
+} from "../test/support/docx-templates";
 import { dataUri, makePng } from "../test/support/png-images";
 import { startService } from "../test/node/support/service";
 import { measure, ms, type Timing } from "./stats";
@@ -36,16 +44,35 @@ function contract(kind: "controls" | "tags"): Uint8Array {
   const slot = (tag: string, control: string) => (kind === "controls" ? control : text(`{${tag}}`));
   const body: string[] = [
     para(text("SERVICES AGREEMENT")),
-    para(text("This agreement is made between "), slot("client_name", wordText({ tag: "client_name", placeholder: true })), text(" of "), slot("client_address", wordText({ tag: "client_address" }))),
-    para(text("and "), slot("supplier_name", wordText({ tag: "supplier_name" })), text(", represented by "), slot("supplier_rep", wordText({ tag: "supplier_rep" }))),
+    para(
+      text("This agreement is made between "),
+      slot("client_name", wordText({ tag: "client_name", placeholder: true })),
+      text(" of "),
+      slot("client_address", wordText({ tag: "client_address" })),
+    ),
+    para(
+      text("and "),
+      slot("supplier_name", wordText({ tag: "supplier_name" })),
+      text(", represented by "),
+      slot("supplier_rep", wordText({ tag: "supplier_rep" })),
+    ),
     para(text("Effective date: "), slot("effective_date", wordDate({ tag: "effective_date", format: "MMMM d, yyyy" }))),
     para(text("Fee: "), slot("fee", wordText({ tag: "fee" })), text(" EUR per month.")),
-    para(text("Reference: "), slot("reference", wordText({ tag: "reference" })), text("  Contact: "), slot("email", wordText({ tag: "email" }))),
+    para(
+      text("Reference: "),
+      slot("reference", wordText({ tag: "reference" })),
+      text("  Contact: "),
+      slot("email", wordText({ tag: "email" })),
+    ),
   ];
   for (let i = 1; i <= 60; i++) body.push(para(text(`${i}. ${CLAUSE}`)));
   body.push(para(text("Accepted: "), slot("accepted", wordCheckbox({ tag: "accepted" }))));
   body.push(para(text("Signature: "), kind === "controls" ? wordPicture({ tag: "signature" }) : text("{signature}")));
-  return templateDocx({ body: body.join(""), header: para(text("Services Agreement")), footer: para(text("Confidential")) });
+  return templateDocx({
+    body: body.join(""),
+    header: para(text("Services Agreement")),
+    footer: para(text("Confidential")),
+  });
 }
 
 const signaturePng = makePng(300, 100, [10, 10, 60]);
@@ -62,7 +89,11 @@ const values = {
 };
 
 const signetFields: TemplateField[] = [
-  ...["client_name", "client_address", "supplier_name", "supplier_rep", "reference", "email"].map((id) => ({ id, type: "text" as const, value: values[id as keyof typeof values] })),
+  ...["client_name", "client_address", "supplier_name", "supplier_rep", "reference", "email"].map((id) => ({
+    id,
+    type: "text" as const,
+    value: values[id as keyof typeof values],
+  })),
   { id: "effective_date", type: "date", value: values.effective_date },
   { id: "fee", type: "number", value: values.fee, options: { decimals: 2 } },
   { id: "accepted", type: "checkbox", value: true },
@@ -82,7 +113,12 @@ function signetEngine(): number {
 
 function docxtemplaterPeer(): number {
   const doc = new Docxtemplater(new PizZip(withTags), { paragraphLoop: true, linebreaks: true });
-  doc.render({ ...values, effective_date: "May 5, 2025", accepted: "☒", signature: "[signature image: needs the commercial image module]" });
+  doc.render({
+    ...values,
+    effective_date: "May 5, 2025",
+    accepted: "☒",
+    signature: "[signature image: needs the commercial image module]",
+  });
   return doc.getZip().generate({ type: "uint8array", compression: "DEFLATE" }).length;
 }
 
@@ -122,7 +158,9 @@ function xmlRows(): string[][] {
 const row = (name: string, t: Timing) => `| ${name} | ${ms(t.median)} | ${ms(t.p95)} |`;
 
 console.log(`Annotate benchmark, ${RUNS} runs each after warm-up, ${new Date().toISOString()}\n`);
-console.log(`Template: ${(withControls.length / 1024).toFixed(1)} KB DOCX, ${DocxTemplate.open(withControls).controls.length} content controls, 10 fields (6 text, date, number, checkbox, signature picture).\n`);
+console.log(
+  `Template: ${(withControls.length / 1024).toFixed(1)} KB DOCX, ${DocxTemplate.open(withControls).controls.length} content controls, 10 fields (6 text, date, number, checkbox, signature picture).\n`,
+);
 
 const engine = await measure(RUNS, async () => signetEngine());
 const dxt = await measure(RUNS, async () => docxtemplaterPeer());
@@ -155,7 +193,9 @@ console.log(row("Signet HTTP (wrangler dev, workerd: JSON in, base64 data URI ou
 console.log(row("Signet engine (Node)", engine));
 console.log(row("docxtemplater 3 + PizZip (Node; picture as text)", dxt));
 console.log(row("easy-template-x 7 (Node; picture included)", etx));
-console.log(`\nEngine vs docxtemplater: ${(dxt.median / engine.median).toFixed(1)}x; vs easy-template-x: ${(etx.median / engine.median).toFixed(1)}x.`);
+console.log(
+  `\nEngine vs docxtemplater: ${(dxt.median / engine.median).toFixed(1)}x; vs easy-template-x: ${(etx.median / engine.median).toFixed(1)}x.`,
+);
 
 console.log("\nXML layer (median of 15):\n");
 console.log("| part | Signet tokenizer: find controls | @xmldom/xmldom parse | parse + serialize |");

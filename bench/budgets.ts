@@ -41,7 +41,9 @@ const side = Math.floor(Math.sqrt(LIMITS.paint.maxPngPixels));
 const withPictures = (count: number) =>
   buildDocx({
     body: Array.from({ length: count }, (_, k) => p([picture(k)])).join(""),
-    media: Object.fromEntries(Array.from({ length: count }, (_, k) => [`rIdP${k}`, makePng(side, side, [k * 40, 90, 160])])),
+    media: Object.fromEntries(
+      Array.from({ length: count }, (_, k) => [`rIdP${k}`, makePng(side, side, [k * 40, 90, 160])]),
+    ),
   });
 const photoField = `<w:sdt><w:sdtPr><w:tag w:val="photo"/></w:sdtPr><w:sdtContent>${p("x")}</w:sdtContent></w:sdt>`;
 
@@ -59,19 +61,36 @@ const CASES: Case[] = [
     input: "a 20-paragraph header on each of 4,990 pages",
     docx: () =>
       buildDocx({
-        body: Array.from({ length: 4_990 }, () => p([pageBreak()])).join("") + sectPr({ headers: { default: "rIdH1" } }),
+        body:
+          Array.from({ length: 4_990 }, () => p([pageBreak()])).join("") + sectPr({ headers: { default: "rIdH1" } }),
         headers: { rIdH1: Array.from({ length: 20 }, (_, i) => p(`Header line ${i} ${letters(40, i)}`)).join("") },
       }),
   },
   {
     budget: "render.maxLayoutWork",
     input: "150,000 one-word paragraphs on 200-inch pages (5.4 MB stored)",
-    docx: () => stored(buildDocx({ body: Array.from({ length: 150_000 }, (_, i) => p(letters(3, i))).join("") + sectPr({ width: 288_000, height: 288_000 }) })),
+    docx: () =>
+      stored(
+        buildDocx({
+          body:
+            Array.from({ length: 150_000 }, (_, i) => p(letters(3, i))).join("") +
+            sectPr({ width: 288_000, height: 288_000 }),
+        }),
+      ),
   },
   {
     budget: "render.maxLayoutWork",
     input: "a table of 8,000 rows of 10 cells (9.6 MB stored)",
-    docx: () => stored(buildDocx({ body: table(Array.from({ length: 8_000 }, (_, i) => Array.from({ length: 10 }, (_, j) => letters(3, i * 10 + j))), { widths: Array(10).fill(900) }) + p("") })),
+    docx: () =>
+      stored(
+        buildDocx({
+          body:
+            table(
+              Array.from({ length: 8_000 }, (_, i) => Array.from({ length: 10 }, (_, j) => letters(3, i * 10 + j))),
+              { widths: Array(10).fill(900) },
+            ) + p(""),
+        }),
+      ),
   },
   {
     budget: "render.maxLayoutWork",
@@ -117,12 +136,24 @@ const CASES: Case[] = [
     budget: "PNG data (its header's size)",
     input: "a picture value of 2000 x 2000 grey inflating to 3 GiB (refused, image_invalid)",
     docx: () => buildDocx({ body: p(photoField) }),
-    fields: () => [{ id: "photo", type: "image", value: `data:image/png;base64,${Buffer.from(inflationBombPng(2000, 2000, 3 * 1024 ** 3)).toString("base64")}` }],
+    fields: () => [
+      {
+        id: "photo",
+        type: "image",
+        value: `data:image/png;base64,${Buffer.from(inflationBombPng(2000, 2000, 3 * 1024 ** 3)).toString("base64")}`,
+      },
+    ],
   },
   {
     budget: "PNG data (its header's size)",
     input: "the same PNG as a picture of the DOCX (box left empty)",
-    docx: () => stored(buildDocx({ body: p([inlineImage("rIdBomb", 100, 100)]), media: { rIdBomb: inflationBombPng(2000, 2000, 3 * 1024 ** 3) } })),
+    docx: () =>
+      stored(
+        buildDocx({
+          body: p([inlineImage("rIdBomb", 100, 100)]),
+          media: { rIdBomb: inflationBombPng(2000, 2000, 3 * 1024 ** 3) },
+        }),
+      ),
   },
 ];
 
@@ -146,7 +177,9 @@ async function engine(docx: Uint8Array): Promise<{ cpu: number; wall: number; an
 }
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-console.log(`Work budgets, worst case, ${new Date().toISOString()} (engine: most CPU of ${RUNS} runs; HTTP: one run, wall time)\n`);
+console.log(
+  `Work budgets, worst case, ${new Date().toISOString()} (engine: most CPU of ${RUNS} runs; HTTP: one run, wall time)\n`,
+);
 
 await renderDocxToPdf(buildDocx({ body: p("warm-up") }), { fonts });
 const rows: string[] = [];
@@ -158,17 +191,30 @@ try {
     const e = c.fields ? null : await engine(docx);
     let http = "";
     if (svc) {
-      const body = JSON.stringify({ document: { base64: Buffer.from(docx).toString("base64") }, fields: c.fields?.() ?? [] });
+      const body = JSON.stringify({
+        document: { base64: Buffer.from(docx).toString("base64") },
+        fields: c.fields?.() ?? [],
+      });
       const t = performance.now();
       const from = svc.log().length;
       try {
         // A fresh connection each time: a kept-alive one wrangler dev has since closed fails at once.
-        const res = await fetch(`${svc.baseUrl}/v1/annotate?to=pdf`, { method: "POST", headers: { Authorization: `Bearer ${svc.apiKey}`, "Content-Type": "application/json", Connection: "close" }, body });
+        const res = await fetch(`${svc.baseUrl}/v1/annotate?to=pdf`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${svc.apiKey}`, "Content-Type": "application/json", Connection: "close" },
+          body,
+        });
         const json = (await res.json()) as { code?: string };
         http = `${s(performance.now() - t)} (${res.status}${json.code ? ` ${json.code}` : ""})`;
       } catch (err) {
         // The connection failed (workerd restarting an isolate over its memory limit says so in its output).
-        const said = svc.log().slice(from).split("\n").filter((l) => /error|memory|exceeded/i.test(l)).slice(0, 2).join(" / ");
+        const said = svc
+          .log()
+          .slice(from)
+          .split("\n")
+          .filter((l) => /error|memory|exceeded/i.test(l))
+          .slice(0, 2)
+          .join(" / ");
         const cause = (err as { cause?: { code?: string; message?: string } }).cause;
         http = `${s(performance.now() - t)} (no answer: ${(err as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ""}${said ? `; ${said.slice(0, 200)}` : ""})`;
       }
@@ -180,4 +226,6 @@ try {
 } finally {
   await svc?.stop();
 }
-console.log(`\n| budget | hostile input | engine (Node), CPU and wall | HTTP annotate?to=pdf (wrangler dev), wall |\n|---|---|---|---|\n${rows.join("\n")}`);
+console.log(
+  `\n| budget | hostile input | engine (Node), CPU and wall | HTTP annotate?to=pdf (wrangler dev), wall |\n|---|---|---|---|\n${rows.join("\n")}`,
+);

@@ -31,14 +31,24 @@ const OUT = new URL("./out/", import.meta.url).pathname;
 /** The fixture contract plus a schedule of service levels: about ten pages. */
 export function tenPageContract(): string {
   const base = readFileSync(new URL("../test/fixtures/convert/md/contract-msa.md", import.meta.url), "utf8");
-  const services = ["Data platform", "Reporting portal", "Ingestion API", "Support desk", "Backups", "Identity provider"];
+  const services = [
+    "Data platform",
+    "Reporting portal",
+    "Ingestion API",
+    "Support desk",
+    "Backups",
+    "Identity provider",
+  ];
   let schedule = "\n\n## Schedule 3 — Service Levels\n\n";
-  schedule += "3.1 Provider shall meet the service levels below in each calendar month. A failure to meet a service level entitles Customer to the service credit shown, which is Customer's sole financial remedy for that failure unless the failure also amounts to a material breach.\n\n";
-  schedule += "| Service | Availability | Response (P1) | Resolution (P1) | Service credit |\n|---|---:|---:|---:|---:|\n";
+  schedule +=
+    "3.1 Provider shall meet the service levels below in each calendar month. A failure to meet a service level entitles Customer to the service credit shown, which is Customer's sole financial remedy for that failure unless the failure also amounts to a material breach.\n\n";
+  schedule +=
+    "| Service | Availability | Response (P1) | Resolution (P1) | Service credit |\n|---|---:|---:|---:|---:|\n";
   for (const s of services) schedule += `| ${s} | 99.9 % | 30 minutes | 4 hours | 5 % of the monthly fee |\n`;
   for (let k = 2; k <= 9; k++) {
     schedule += `\n3.${k} **${services[(k - 2) % services.length]}.** Provider shall monitor the ${services[(k - 2) % services.length]!.toLowerCase()} continuously, record every incident with its start and end time, and report the monthly availability to Customer within five (5) Business Days after the end of each month. `;
-    schedule += "Planned maintenance announced at least five (5) Business Days in advance and performed outside business hours does not count as unavailability, up to eight (8) hours a month. Provider shall give Customer a root-cause analysis of every priority 1 incident within ten (10) Business Days, with the measures taken to prevent its recurrence.\n";
+    schedule +=
+      "Planned maintenance announced at least five (5) Business Days in advance and performed outside business hours does not count as unavailability, up to eight (8) hours a month. Provider shall give Customer a root-cause analysis of every priority 1 incident within ten (10) Business Days, with the measures taken to prevent its recurrence.\n";
   }
   return base + schedule;
 }
@@ -46,15 +56,20 @@ export function tenPageContract(): string {
 const markdown = tenPageContract();
 const fonts = nodeFontSource();
 const offline = { allowPrivateUrls: false, maxImageBytes: 5 * 1024 * 1024, timeoutMs: 1000 };
-const toPdf = async () => renderDocxToPdf((await sourceToDocx("md", markdown, { ...offline, urlBudget: new UrlBudget() })).docx, { fonts });
+const toPdf = async () =>
+  renderDocxToPdf((await sourceToDocx("md", markdown, { ...offline, urlBudget: new UrlBudget() })).docx, { fonts });
 
-console.log(`Convert benchmark (Markdown contract → PDF), Signet ${RUNS} runs after warm-up, pandoc + LibreOffice ${PEER_RUNS} runs, ${new Date().toISOString()}\n`);
+console.log(
+  `Convert benchmark (Markdown contract → PDF), Signet ${RUNS} runs after warm-up, pandoc + LibreOffice ${PEER_RUNS} runs, ${new Date().toISOString()}\n`,
+);
 
 const pdf = await toPdf();
 const pages = await pdfPageCount(pdf);
 const toDocxOnly = await measure(RUNS, () => sourceToDocx("md", markdown, { ...offline, urlBudget: new UrlBudget() }));
 const engine = await measure(RUNS, toPdf);
-console.log(`Signet engine: ${pages} pages, Markdown → DOCX ${ms(toDocxOnly.median)}, Markdown → PDF ${ms(engine.median)} (p95 ${ms(engine.p95)})`);
+console.log(
+  `Signet engine: ${pages} pages, Markdown → DOCX ${ms(toDocxOnly.median)}, Markdown → PDF ${ms(engine.median)} (p95 ${ms(engine.p95)})`,
+);
 
 let http: Timing | string;
 const svc = await startService({ RATE_LIMITS: "off" });
@@ -62,7 +77,11 @@ try {
   const post = async () => {
     const form = new FormData();
     form.append("file", new Blob([markdown], { type: "text/markdown" }), "contract.md");
-    const res = await fetch(`${svc.baseUrl}/v1/convert?from=md`, { method: "POST", headers: { Authorization: `Bearer ${svc.apiKey}` }, body: form });
+    const res = await fetch(`${svc.baseUrl}/v1/convert?from=md`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${svc.apiKey}` },
+      body: form,
+    });
     if (res.status !== 200) throw new Error(`convert answered ${res.status}: ${await res.text()}`);
     await res.arrayBuffer();
   };
@@ -92,7 +111,9 @@ const peer = await measure(
   1,
 );
 rmSync(dir, { recursive: true, force: true });
-console.log(`pandoc → DOCX → LibreOffice → PDF: ${peerPages} pages, ${ms(peer.median)} (p95 ${ms(peer.p95)}); pandoc alone ${ms(pandocOnly.median)}`);
+console.log(
+  `pandoc → DOCX → LibreOffice → PDF: ${peerPages} pages, ${ms(peer.median)} (p95 ${ms(peer.p95)}); pandoc alone ${ms(pandocOnly.median)}`,
+);
 
 const fmt = (t: Timing | string) => (typeof t === "string" ? t : `${ms(t.median)} / ${ms(t.p95)}`);
 const table = [
@@ -106,4 +127,7 @@ const table = [
 ].join("\n");
 console.log(`\n${table}\n`);
 mkdirSync(OUT, { recursive: true });
-writeFileSync(join(OUT, "convert.md"), `# Convert benchmark\n\n${new Date().toISOString()}; ${RUNS} Signet runs, ${PEER_RUNS} pandoc + LibreOffice runs.\n\n${table}\n`);
+writeFileSync(
+  join(OUT, "convert.md"),
+  `# Convert benchmark\n\n${new Date().toISOString()}; ${RUNS} Signet runs, ${PEER_RUNS} pandoc + LibreOffice runs.\n\n${table}\n`,
+);

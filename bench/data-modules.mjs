@@ -10,7 +10,8 @@ registerHooks({
     // The bytes are read when the module runs (outside V8's heap), never inlined in its source.
     const read = `new Uint8Array((await import("node:fs")).readFileSync(${JSON.stringify(path)}))`;
     if (path.endsWith(".ttf")) return { format: "module", shortCircuit: true, source: `export default ${read};` };
-    if (path.endsWith(".wasm")) return { format: "module", shortCircuit: true, source: `export default new WebAssembly.Module(${read});` };
+    if (path.endsWith(".wasm"))
+      return { format: "module", shortCircuit: true, source: `export default new WebAssembly.Module(${read});` };
     return nextLoad(url, context);
   },
 });

@@ -36,12 +36,20 @@ const time = async (name: string, fn: () => unknown) => {
 };
 
 await time("encodeBase64 (25 MiB)", () => encodeBase64(doc));
-await time("decodeBase64Payload, data: URI", () => decodeBase64Payload(`data:application/pdf;base64,${b64}`, { maxBytes: SIZE }));
+await time("decodeBase64Payload, data: URI", () =>
+  decodeBase64Payload(`data:application/pdf;base64,${b64}`, { maxBytes: SIZE }),
+);
 await time("decodeBase64Payload, plain", () => decodeBase64Payload(b64, { maxBytes: SIZE }));
 await time("portable decoder", () => __portable.decode(b64));
 for (const withLength of [true, false]) {
-  await time(`readJsonWithBlobs (${(body.length / MiB).toFixed(1)} MiB body, Content-Length ${withLength ? "given" : "absent"})`, () =>
-    readJsonWithBlobs(bodyStream(), { maxBodyBytes: 40 * MiB, maxBlobBytes: SIZE, contentLength: withLength ? body.length : undefined }),
+  await time(
+    `readJsonWithBlobs (${(body.length / MiB).toFixed(1)} MiB body, Content-Length ${withLength ? "given" : "absent"})`,
+    () =>
+      readJsonWithBlobs(bodyStream(), {
+        maxBodyBytes: 40 * MiB,
+        maxBlobBytes: SIZE,
+        contentLength: withLength ? body.length : undefined,
+      }),
   );
 }
 console.log("\nRequest-body decoders, 25 MiB document (Node)");

@@ -21,7 +21,12 @@ async function textDocument(pages: number): Promise<Uint8Array> {
     const page = doc.addPage([595, 842]);
     page.drawText(`Page ${p + 1}`, { x: 50, y: 800, size: 16, font, color: rgb(0.1, 0.1, 0.3) });
     for (let line = 0; line < 40; line++) {
-      page.drawText(LOREM.slice((line * 7) % 60, ((line * 7) % 60) + 90), { x: 50, y: 770 - line * 17, size: 10, font });
+      page.drawText(LOREM.slice((line * 7) % 60, ((line * 7) % 60) + 90), {
+        x: 50,
+        y: 770 - line * 17,
+        size: 10,
+        font,
+      });
     }
   }
   return doc.save({ useObjectStreams: false });
@@ -77,7 +82,11 @@ export function signRequestFields(eventId: string) {
     signer: { name: "Ada Lovelace", email: "ada@example.com", ip: "203.0.113.7", userAgent: "bench" },
     auditTrail: [
       { type: "ready", timestamp: "2026-11-21T09:58:00Z" },
-      ...Array.from({ length: 40 }, (_, i) => ({ type: "field_change", timestamp: `2026-11-21T09:59:${String(i).padStart(2, "0")}Z`, data: { fieldId: "name", value: "Ada".slice(0, (i % 3) + 1) } })),
+      ...Array.from({ length: 40 }, (_, i) => ({
+        type: "field_change",
+        timestamp: `2026-11-21T09:59:${String(i).padStart(2, "0")}Z`,
+        data: { fieldId: "name", value: "Ada".slice(0, (i % 3) + 1) },
+      })),
       { type: "submit", timestamp: "2026-11-21T10:00:00Z" },
     ],
     eventId,

@@ -44,14 +44,23 @@ const body = (level: string) =>
   });
 
 async function sign(svc: RunningService, level: string): Promise<Uint8Array> {
-  const res = await fetch(`${svc.baseUrl}/v1/sign`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${svc.apiKey}` }, body: body(level) });
-  if (res.status !== 200) throw new Error(`sign ${level}: HTTP ${res.status}: ${await res.text()}\n${svc.log().split("\n").slice(-30).join("\n")}`);
+  const res = await fetch(`${svc.baseUrl}/v1/sign`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${svc.apiKey}` },
+    body: body(level),
+  });
+  if (res.status !== 200)
+    throw new Error(
+      `sign ${level}: HTTP ${res.status}: ${await res.text()}\n${svc.log().split("\n").slice(-30).join("\n")}`,
+    );
   const json = (await res.json()) as { document: { base64: string }; signature: { level: string } };
   if (json.signature.level !== level) throw new Error(`asked ${level}, got ${json.signature.level}`);
   return new Uint8Array(Buffer.from(json.document.base64.split(",")[1]!, "base64"));
 }
 
-console.log(`Signet long-term signing benchmark (${pdf.name}, local responders), ${RUNS} runs each after warm-up, ${new Date().toISOString()}\n`);
+console.log(
+  `Signet long-term signing benchmark (${pdf.name}, local responders), ${RUNS} runs each after warm-up, ${new Date().toISOString()}\n`,
+);
 const svc = await startService({
   SIGNING_KEY: pki.signers.good.keyPem,
   SIGNING_CERT: pki.signers.good.chainPem,
@@ -70,7 +79,9 @@ try {
       if (level === "B-LTA") lta = out;
     });
     timings[level] = t.median;
-    rows.push(`| ${level} | ${ms(t.median)} / ${ms(t.p95)} | ${level === "B-T" ? "" : `+${ms(t.median - timings["B-T"]!)}`} |`);
+    rows.push(
+      `| ${level} | ${ms(t.median)} / ${ms(t.p95)} | ${level === "B-T" ? "" : `+${ms(t.median - timings["B-T"]!)}`} |`,
+    );
   }
   console.log("| level | POST /v1/sign (median / p95) | over B-T |");
   console.log("|---|---|---|");
@@ -81,9 +92,14 @@ try {
   const nssDir = await nssDbTrusting(pki.rootPem);
   const verifyBody = JSON.stringify({ document: { base64: Buffer.from(lta!).toString("base64") } });
   const http = await measure(RUNS, async () => {
-    const res = await fetch(`${svc.baseUrl}/v1/verify`, { method: "POST", headers: { "Content-Type": "application/json" }, body: verifyBody });
+    const res = await fetch(`${svc.baseUrl}/v1/verify`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: verifyBody,
+    });
     const json = (await res.json()) as { signers: { indication: string }[] };
-    if (json.signers[0]?.indication !== "TOTAL_PASSED") throw new Error(`verify: ${JSON.stringify(json).slice(0, 300)}`);
+    if (json.signers[0]?.indication !== "TOTAL_PASSED")
+      throw new Error(`verify: ${JSON.stringify(json).slice(0, 300)}`);
   });
   const anchors = parseCertificatesPem(pki.rootPem, "root");
   const engine = await measure(RUNS, () => verifyPdf(lta!, { trustAnchors: anchors }));
@@ -91,12 +107,18 @@ try {
     const r = spawnSync("pdfsig", ["-nssdir", nssDir, file], { stdio: "ignore", timeout: 60_000 });
     if (r.error) throw r.error;
   });
-  console.log(`\nVerifying the B-LTA file (${(lta!.length / 1024).toFixed(0)} KiB: signature, DSS, document time-stamp, DSS):`);
+  console.log(
+    `\nVerifying the B-LTA file (${(lta!.length / 1024).toFixed(0)} KiB: signature, DSS, document time-stamp, DSS):`,
+  );
   console.log("| verifier | median / p95 |");
   console.log("|---|---|");
-  console.log(`| Signet POST /v1/verify (revocation from the DSS, level, indication) | ${ms(http.median)} / ${ms(http.p95)} |`);
+  console.log(
+    `| Signet POST /v1/verify (revocation from the DSS, level, indication) | ${ms(http.median)} / ${ms(http.p95)} |`,
+  );
   console.log(`| Signet engine in Node | ${ms(engine.median)} / ${ms(engine.p95)} |`);
-  console.log(`| pdfsig (process per file; no DSS, no document time-stamps) | ${ms(pdfsig.median)} / ${ms(pdfsig.p95)} |`);
+  console.log(
+    `| pdfsig (process per file; no DSS, no document time-stamps) | ${ms(pdfsig.median)} / ${ms(pdfsig.p95)} |`,
+  );
 } finally {
   await svc.stop();
   await tsa.close();

@@ -26,10 +26,17 @@ import { mb } from "./stats";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 // workerd's crypto.subtle.timingSafeEqual (API-key checks), which Node's WebCrypto lacks: Node's own.
-(crypto.subtle as unknown as { timingSafeEqual: (a: ArrayBufferView, b: ArrayBufferView) => boolean }).timingSafeEqual = (a, b) =>
-  timingSafeEqual(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+(crypto.subtle as unknown as { timingSafeEqual: (a: ArrayBufferView, b: ArrayBufferView) => boolean }).timingSafeEqual =
+  (a, b) =>
+    timingSafeEqual(
+      new Uint8Array(a.buffer, a.byteOffset, a.byteLength),
+      new Uint8Array(b.buffer, b.byteOffset, b.byteLength),
+    );
 // workerd's FixedLengthStream (R2 puts of a known length): an identity transform here.
-(globalThis as { FixedLengthStream?: unknown }).FixedLengthStream ??= class extends TransformStream<Uint8Array, Uint8Array> {
+(globalThis as { FixedLengthStream?: unknown }).FixedLengthStream ??= class extends TransformStream<
+  Uint8Array,
+  Uint8Array
+> {
   constructor(_length: number) {
     super();
   }
@@ -41,7 +48,10 @@ console.log = (...args: unknown[]) => {
 };
 const { vars, apiKey } = devSecrets();
 
-const platform = await getPlatformProxy<{ DB: D1Database; REPLAYS: R2Bucket }>({ configPath: join(ROOT, "wrangler.toml"), persist: { path: mkdtempSync(join(tmpdir(), "signet-memory-")) } });
+const platform = await getPlatformProxy<{ DB: D1Database; REPLAYS: R2Bucket }>({
+  configPath: join(ROOT, "wrangler.toml"),
+  persist: { path: mkdtempSync(join(tmpdir(), "signet-memory-")) },
+});
 // R2 through the platform proxy takes only bodies of a known length (workerd's FixedLengthStream, which
 // Node lacks): the stream Signet hands R2 is gathered into a Blob first, one copy the isolate never makes.
 // That copy (and the proxy's transport) is kept out of the measured window: the put waits until the
@@ -63,7 +73,11 @@ const REPLAYS = Object.assign(Object.create(replays) as R2Bucket, {
 const env = { ...vars, RATE_LIMITS: "off", DB: platform.env.DB, REPLAYS };
 for (const file of ["0001_signing_events.sql", "0002_evidence_reference.sql", "0003_api_keys.sql"]) {
   const sql = readFileSync(join(ROOT, "migrations", file), "utf8");
-  for (const statement of sql.split(/;\s*$/m).map((s) => s.trim()).filter((s) => s && !/^--[^\n]*$/.test(s))) await env.DB.prepare(statement).run();
+  for (const statement of sql
+    .split(/;\s*$/m)
+    .map((s) => s.trim())
+    .filter((s) => s && !/^--[^\n]*$/.test(s)))
+    await env.DB.prepare(statement).run();
 }
 
 let heapPeak = 0;
@@ -94,10 +108,26 @@ function chunked(parts: Uint8Array[]): ReadableStream<Uint8Array> {
   });
 }
 
-async function call(path: string, body: ReadableStream<Uint8Array>, headers: Record<string, string>, keep = false): Promise<{ status: number; sha256: string; headers: Headers; kept: Uint8Array[]; peaks: { heap: number; buffers: number } }> {
+async function call(
+  path: string,
+  body: ReadableStream<Uint8Array>,
+  headers: Record<string, string>,
+  keep = false,
+): Promise<{
+  status: number;
+  sha256: string;
+  headers: Headers;
+  kept: Uint8Array[];
+  peaks: { heap: number; buffers: number };
+}> {
   const waits: Promise<unknown>[] = [];
   const ctx = { waitUntil: (p: Promise<unknown>) => void waits.push(p), passThroughOnException() {}, props: {} };
-  const req = new Request(`http://localhost${path}`, { method: "POST", headers: { Authorization: `Bearer ${apiKey}`, ...headers }, body, duplex: "half" } as RequestInit);
+  const req = new Request(`http://localhost${path}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${apiKey}`, ...headers },
+    body,
+    duplex: "half",
+  } as RequestInit);
   let read!: () => void;
   responseRead = new Promise((resolve) => (read = resolve));
   const res = await app.fetch(req, env as never, ctx as never);
@@ -121,8 +151,12 @@ const big = (await benchInputs()).find((i) => i.name === "25mb.pdf")!;
 const enc = new TextEncoder();
 const boundary = "signet-bench-boundary";
 const multipart = (eventId: string) => [
-  enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="request"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(signRequestFields(eventId))}\r\n`),
-  enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="25mb.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+  enc.encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="request"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(signRequestFields(eventId))}\r\n`,
+  ),
+  enc.encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="25mb.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+  ),
   big.bytes,
   enc.encode(`\r\n--${boundary}--\r\n`),
 ];
@@ -134,8 +168,12 @@ global.gc?.();
 const base = process.memoryUsage();
 const above = (peak: number, rest: number) => `${mb(Math.max(0, peak - rest))} (${mb(peak)})`;
 if (mode === "sign") {
-  console.log(`Node ${process.version}; before the requests: heap ${mb(base.heapUsed)} (the app, wrangler's platform proxy), ArrayBuffers ${mb(base.arrayBuffers)} (incl. the client's copy of the 25 MB input), RSS ${mb(base.rss)}\n`);
-  console.log("| request (25 MB PDF) | status | V8 heap peak above that (absolute) | ArrayBuffers peak above that (absolute) |\n|---|---|---|---|");
+  console.log(
+    `Node ${process.version}; before the requests: heap ${mb(base.heapUsed)} (the app, wrangler's platform proxy), ArrayBuffers ${mb(base.arrayBuffers)} (incl. the client's copy of the 25 MB input), RSS ${mb(base.rss)}\n`,
+  );
+  console.log(
+    "| request (25 MB PDF) | status | V8 heap peak above that (absolute) | ArrayBuffers peak above that (absolute) |\n|---|---|---|---|",
+  );
 }
 const headers = { "Content-Type": `multipart/form-data; boundary=${boundary}`, Accept: "application/pdf" };
 for (let run = 0; run < 3; run++) {
@@ -147,9 +185,12 @@ for (let run = 0; run < 3; run++) {
     mode === "sign"
       ? await call("/v1/sign", chunked(multipart(`memory-${process.pid}-${run}`)), headers, last)
       : await call("/v1/verify", chunked([toVerify!]), { "Content-Type": "application/pdf" });
-  if (mode === "sign" && JSON.parse(res.headers.get("signet-result") ?? "{}").sha256 !== res.sha256) throw new Error("the streamed PDF does not match Signet-Result's sha256");
+  if (mode === "sign" && JSON.parse(res.headers.get("signet-result") ?? "{}").sha256 !== res.sha256)
+    throw new Error("the streamed PDF does not match Signet-Result's sha256");
   const what = mode === "sign" ? "sign, multipart in, PDF out" : "verify, raw PDF body";
-  console.log(`| ${what} (run ${run + 1}) | ${res.status} | ${above(res.peaks.heap, base.heapUsed)} | ${above(res.peaks.buffers, base.arrayBuffers)} |`);
+  console.log(
+    `| ${what} (run ${run + 1}) | ${res.status} | ${above(res.peaks.heap, base.heapUsed)} | ${above(res.peaks.buffers, base.arrayBuffers)} |`,
+  );
   if (mode === "sign" && last) writeFileSync(SIGNED, Buffer.concat(res.kept));
 }
 clearInterval(sampler);

@@ -39,7 +39,10 @@ function libraryOf(source: string | null): string {
 
 /** Phases of a request, from our innermost frame's file and function (first match wins). */
 const PHASES: [RegExp, string][] = [
-  [/^src\/http\/body\/|json-body\.ts|document-request\.ts/, "request body in (JSON scan and base64 decode, or multipart)"],
+  [
+    /^src\/http\/body\/|json-body\.ts|document-request\.ts/,
+    "request body in (JSON scan and base64 decode, or multipart)",
+  ],
   [/^src\/http\/streamed-json\.ts|pdf-response\.ts/, "response out (base64 encode, or the PDF as it is)"],
   [/^src\/evidence\//, "certificate page: layout and pdfme generate"],
   [/sign-pdf\.ts/, "signPdf: copy pages, new objects, write update"],
@@ -68,7 +71,11 @@ function charge(profile: CpuProfile, map: SourceMap): Charge {
     let s = sourceCache.get(id);
     if (s === undefined) {
       const f = byId.get(id)!.callFrame;
-      s = f.url.endsWith("index.js") ? libraryOf(map.sourceAt(f.lineNumber, f.columnNumber)) : f.functionName.startsWith("(") ? f.functionName : "(native)";
+      s = f.url.endsWith("index.js")
+        ? libraryOf(map.sourceAt(f.lineNumber, f.columnNumber))
+        : f.functionName.startsWith("(")
+          ? f.functionName
+          : "(native)";
       sourceCache.set(id, s);
     }
     return s;
@@ -89,7 +96,12 @@ function charge(profile: CpuProfile, map: SourceMap): Charge {
         break;
       }
     }
-    const phase = leafLib === "(garbage collector)" ? "garbage collection" : ours ? (PHASES.find(([re]) => re.test(ours!))?.[1] ?? "other (ours)") : "runtime and libraries outside a request frame";
+    const phase =
+      leafLib === "(garbage collector)"
+        ? "garbage collection"
+        : ours
+          ? (PHASES.find(([re]) => re.test(ours!))?.[1] ?? "other (ours)")
+          : "runtime and libraries outside a request frame";
     add(out.phase, phase, dt);
     add(out.pair, `${ours ?? "-"} / ${leafLib}`, dt);
   });
@@ -129,13 +141,22 @@ async function request(svc: RunningService, bytes: Uint8Array): Promise<void> {
         : [signRequestJson(bytes, eventId), { "Content-Type": "application/json" }]
       : BINARY
         ? [bytes as Uint8Array<ArrayBuffer>, { "Content-Type": "application/pdf" }]
-        : [JSON.stringify({ document: { base64: Buffer.from(bytes).toString("base64") } }), { "Content-Type": "application/json" }];
-  const res = await fetch(`${svc.baseUrl}/v1/${operation}`, { method: "POST", headers: { ...headers, Authorization: `Bearer ${svc.apiKey}` }, body });
+        : [
+            JSON.stringify({ document: { base64: Buffer.from(bytes).toString("base64") } }),
+            { "Content-Type": "application/json" },
+          ];
+  const res = await fetch(`${svc.baseUrl}/v1/${operation}`, {
+    method: "POST",
+    headers: { ...headers, Authorization: `Bearer ${svc.apiKey}` },
+    body,
+  });
   if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
   await res.arrayBuffer();
 }
 
-const inputs = (await benchInputs()).filter((i) => (only.length ? only.some((o) => i.name.includes(o)) : i.name !== "25mb.pdf"));
+const inputs = (await benchInputs()).filter((i) =>
+  only.length ? only.some((o) => i.name.includes(o)) : i.name !== "25mb.pdf",
+);
 const svc = await startService({ RATE_LIMITS: "off" });
 try {
   const map = bundleMap();
@@ -146,7 +167,11 @@ try {
     let bytes = input.bytes;
     if (operation === "verify") {
       // Verify what Signet signed.
-      const res = await fetch(`${svc.baseUrl}/v1/sign`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${svc.apiKey}` }, body: signRequestJson(bytes, `profile-signed-${input.name}`) });
+      const res = await fetch(`${svc.baseUrl}/v1/sign`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${svc.apiKey}` },
+        body: signRequestJson(bytes, `profile-signed-${input.name}`),
+      });
       const json = (await res.json()) as { document: { base64: string } };
       bytes = new Uint8Array(Buffer.from(json.document.base64.split(",")[1]!, "base64"));
     }
@@ -159,7 +184,9 @@ try {
     if (OUT) writeFileSync(join(OUT, `${operation}-${input.name}.cpuprofile`), JSON.stringify(profile));
     const c = charge(profile, map);
     const per = (v: number) => `${(v / RUNS).toFixed(1)} ms`;
-    console.log(`\n## ${operation} ${input.name}${BINARY ? " (binary)" : " (JSON)"}: ${RUNS} requests, per request: wall (client) ${wall.toFixed(1)} ms, worker CPU ${per(c.busy)}, not on the worker's CPU (D1/R2 waits, transport) ${(wall - c.busy / RUNS).toFixed(1)} ms\n`);
+    console.log(
+      `\n## ${operation} ${input.name}${BINARY ? " (binary)" : " (JSON)"}: ${RUNS} requests, per request: wall (client) ${wall.toFixed(1)} ms, worker CPU ${per(c.busy)}, not on the worker's CPU (D1/R2 waits, transport) ${(wall - c.busy / RUNS).toFixed(1)} ms\n`,
+    );
     console.log("| phase | CPU ms per request |\n|---|---|");
     for (const [k, v] of [...c.phase].sort((a, b) => b[1] - a[1])) console.log(`| ${k} | ${per(v)} |`);
     console.log("\n| our innermost frame / leaf library | CPU ms per request |\n|---|---|");

@@ -4,7 +4,19 @@
  * clauses (two levels), a fee table with a repeated header row, a header, and a footer with
  * "Page N of M" fields; the contract has a content control `client_name` for annotate.
  */
-import { A4, buildDocx, DEFAULT_STYLES, field, numbering, numberingPart, p, r, sectPr, table, type ParagraphProps } from "../test/support/docx-builder";
+import {
+  A4,
+  buildDocx,
+  DEFAULT_STYLES,
+  field,
+  numbering,
+  numberingPart,
+  p,
+  r,
+  sectPr,
+  table,
+  type ParagraphProps,
+} from "../test/support/docx-builder";
 
 const CLAUSE = [
   "The Supplier shall provide the Services described in Schedule 1 with reasonable skill and care, in accordance with good industry practice and all applicable laws and regulations.",
@@ -29,16 +41,27 @@ const control = (tag: string, placeholder: string) =>
 const pageFooter = p(["Page ", field("PAGE"), " of ", field("NUMPAGES")], { style: "Footer", jc: "center" });
 
 function feeTable(rows: number): string {
-  const body = Array.from({ length: rows }, (_, i) => [`Service line ${i + 1}`, `${(i % 5) + 1}`, `${(1250 + i * 75).toFixed(2)} EUR`]);
+  const body = Array.from({ length: rows }, (_, i) => [
+    `Service line ${i + 1}`,
+    `${(i % 5) + 1}`,
+    `${(1250 + i * 75).toFixed(2)} EUR`,
+  ]);
   return table([["Item", "Quantity", "Monthly fee"], ...body], { widths: [4680, 1800, 2880], headerRows: 1 });
 }
 
 export function contract(): Uint8Array {
   const body: string[] = [
     p("SERVICES AGREEMENT", { style: "Title", jc: "center" }),
-    p(["This Agreement is made between ", control("client_name", "Click or tap here to enter text."), " (the Customer) and Analytical Engines Ltd (the Supplier)."], {
-      jc: "both",
-    }),
+    p(
+      [
+        "This Agreement is made between ",
+        control("client_name", "Click or tap here to enter text."),
+        " (the Customer) and Analytical Engines Ltd (the Supplier).",
+      ],
+      {
+        jc: "both",
+      },
+    ),
   ];
   for (let s = 0; s < 4; s++) {
     body.push(p(["Definitions", "Services", "Fees and Payment", "Term and Termination"][s]!, { style: "Heading1" }));
@@ -49,19 +72,36 @@ export function contract(): Uint8Array {
     if (s === 2) body.push(feeTable(6), p(""));
   }
   body.push(p("Signatures", { style: "Heading1" }));
-  body.push(table([["For the Customer", "For the Supplier"], ["\n\nName:\nDate:", "\n\nName:\nDate:"]], { widths: [4680, 4680] }));
+  body.push(
+    table(
+      [
+        ["For the Customer", "For the Supplier"],
+        ["\n\nName:\nDate:", "\n\nName:\nDate:"],
+      ],
+      { widths: [4680, 4680] },
+    ),
+  );
   body.push(sectPr({ ...A4, headers: { default: "rIdH" }, footers: { default: "rIdF" } }));
   return buildDocx({
     title: "Services Agreement",
     body: body.join(""),
     numbering: numberingPart(clauses),
-    headers: { rIdH: p("Services Agreement: confidential", { style: "Header", jc: "right", run: { sizePt: 9, color: "595959" } }) },
+    headers: {
+      rIdH: p("Services Agreement: confidential", {
+        style: "Header",
+        jc: "right",
+        run: { sizePt: 9, color: "595959" },
+      }),
+    },
     footers: { rIdF: pageFooter },
   });
 }
 
 export function report(): Uint8Array {
-  const body: string[] = [p("Annual Operations Report", { style: "Title" }), p("Prepared for the board of directors", { run: { i: true } })];
+  const body: string[] = [
+    p("Annual Operations Report", { style: "Title" }),
+    p("Prepared for the board of directors", { run: { i: true } }),
+  ];
   const chapter: ParagraphProps = { style: "Heading1", pageBreakBefore: true };
   for (let ch = 1; ch <= 10; ch++) {
     body.push(p(`Chapter ${ch}: Operations review`, ch === 1 ? { style: "Heading1" } : chapter));
@@ -83,4 +123,3 @@ export function report(): Uint8Array {
     footers: { rIdF: pageFooter },
   });
 }
-

@@ -48,7 +48,9 @@ interface Row {
 const rows: Row[] = [];
 let memory = "";
 
-console.log(`Render benchmark, Signet ${RUNS} runs after warm-up, LibreOffice ${LO_RUNS} runs, ${new Date().toISOString()}\n`);
+console.log(
+  `Render benchmark, Signet ${RUNS} runs after warm-up, LibreOffice ${LO_RUNS} runs, ${new Date().toISOString()}\n`,
+);
 
 const engineResults = new Map<string, { timing: Timing | string; pages: number | null }>();
 for (const doc of docs) {
@@ -114,7 +116,11 @@ for (const doc of docs) {
   rmSync(dir, { recursive: true, force: true });
   capped.set(
     doc.name,
-    reply === null ? `died (out of memory?) with a ${HEAP_CAP_MB} MB heap` : reply.error ? `error: ${reply.error.slice(0, 80)}` : `ok with a ${HEAP_CAP_MB} MB heap, process peak RSS ${mb((reply.maxRssKb ?? 0) * 1024)}`,
+    reply === null
+      ? `died (out of memory?) with a ${HEAP_CAP_MB} MB heap`
+      : reply.error
+        ? `error: ${reply.error.slice(0, 80)}`
+        : `ok with a ${HEAP_CAP_MB} MB heap, process peak RSS ${mb((reply.maxRssKb ?? 0) * 1024)}`,
   );
 }
 
@@ -122,7 +128,9 @@ for (const doc of docs) {
 if (process.env.BENCH_ENGINE_ONLY === "1") {
   for (const doc of docs) {
     const r = engineResults.get(doc.name)!;
-    console.log(`${doc.name}: engine ${typeof r.timing === "string" ? r.timing : fmt(r.timing)}, ${r.pages ?? "-"} pages; ${capped.get(doc.name)}`);
+    console.log(
+      `${doc.name}: engine ${typeof r.timing === "string" ? r.timing : fmt(r.timing)}, ${r.pages ?? "-"} pages; ${capped.get(doc.name)}`,
+    );
   }
   console.log(["", ...stageLines].join("\n"));
   process.exit(0);
@@ -133,7 +141,10 @@ const svc = await startService();
 try {
   const peakBefore = workerdPeakRss(svc.pid!);
   for (const doc of docs) {
-    const body = JSON.stringify({ document: { base64: Buffer.from(doc.bytes).toString("base64") }, fields: [{ id: "client_name", type: "text", value: "Ada Lovelace" }] });
+    const body = JSON.stringify({
+      document: { base64: Buffer.from(doc.bytes).toString("base64") },
+      fields: [{ id: "client_name", type: "text", value: "Ada Lovelace" }],
+    });
     const post = () =>
       fetch(`${svc.baseUrl}/v1/annotate?to=pdf`, {
         method: "POST",
@@ -177,7 +188,8 @@ for (const doc of docs) {
   });
 }
 
-const speedup = (peer: Timing, ours: Timing | string) => (typeof ours === "string" ? "-" : `${(peer.median / ours.median).toFixed(0)}x`);
+const speedup = (peer: Timing, ours: Timing | string) =>
+  typeof ours === "string" ? "-" : `${(peer.median / ours.median).toFixed(0)}x`;
 const lines = [
   `Render benchmark, ${new Date().toISOString()}. Signet ${RUNS} runs after warm-up; LibreOffice ${LO_RUNS} runs, a new soffice process each. Method in docs/measuring.md.`,
   ``,

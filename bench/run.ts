@@ -32,9 +32,9 @@ const identity = await loadSigningIdentity(vars.SIGNING_KEY!, vars.SIGNING_CERT!
 // The peer signs with a PKCS#12 holding the same key and chain.
 const p12 = (() => {
   const key = forge.pki.privateKeyFromPem(vars.SIGNING_KEY!);
-  const certs = vars.SIGNING_CERT!.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)!.map((p) =>
-    forge.pki.certificateFromPem(p),
-  );
+  const certs = vars
+    .SIGNING_CERT!.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g)!
+    .map((p) => forge.pki.certificateFromPem(p));
   const asn1 = forge.pkcs12.toPkcs12Asn1(key, certs, "bench", { algorithm: "3des" });
   return Buffer.from(forge.asn1.toDer(asn1).getBytes(), "binary");
 })();
@@ -132,18 +132,30 @@ if (big) {
   try {
     const small = (await benchInputs())[0]!;
     for (let i = 0; i < 3; i++) {
-      await (await fetch(`${fresh.baseUrl}/v1/sign`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${fresh.apiKey}` }, body: body(small.bytes, `mem-${i}`) })).arrayBuffer();
+      await (
+        await fetch(`${fresh.baseUrl}/v1/sign`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${fresh.apiKey}` },
+          body: body(small.bytes, `mem-${i}`),
+        })
+      ).arrayBuffer();
     }
     const before = workerdPeakRss(fresh.pid!, "VmRSS");
     const samples: string[] = [];
     for (let i = 1; i <= 30; i++) {
-      const res = await fetch(`${fresh.baseUrl}/v1/sign`, { method: "POST", headers: { Accept: "application/pdf", Authorization: `Bearer ${fresh.apiKey}` }, body: signRequestMultipart(big.bytes, `mem-big-${i}`) });
+      const res = await fetch(`${fresh.baseUrl}/v1/sign`, {
+        method: "POST",
+        headers: { Accept: "application/pdf", Authorization: `Bearer ${fresh.apiKey}` },
+        body: signRequestMultipart(big.bytes, `mem-big-${i}`),
+      });
       if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
       if (i % 5 === 0) samples.push(`${i}: ${mb(workerdPeakRss(fresh.pid!, "VmRSS"))}`);
     }
     const peak = workerdPeakRss(fresh.pid!);
-    console.log(`\nworkerd RSS: ${mb(before)} after start-up and warm-up; after n consecutive 25 MB signatures ${samples.join(", ")}; peak ${mb(peak)}.`);
+    console.log(
+      `\nworkerd RSS: ${mb(before)} after start-up and warm-up; after n consecutive 25 MB signatures ${samples.join(", ")}; peak ${mb(peak)}.`,
+    );
   } finally {
     await fresh.stop();
   }

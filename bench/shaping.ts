@@ -39,7 +39,9 @@ const us = (n: number) => `${(n * 1000).toFixed(1)} µs`;
 const fmt = (t: Timing, unit = ms) => `${unit(t.median)} / ${unit(t.p95)}`;
 
 const coldTimes = Array.from({ length: COLD_RUNS }, () => {
-  const r = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--cold"], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--cold"], {
+    encoding: "utf8",
+  });
   return (JSON.parse(r.stdout.trim().split("\n").pop()!) as { ms: number }).ms;
 }).sort((a, b) => a - b);
 const cold: Timing = { runs: COLD_RUNS, median: coldTimes[COLD_RUNS >> 1]!, p95: coldTimes[COLD_RUNS - 1]! };

@@ -3,7 +3,9 @@
  * bundle wrangler dev built comes from. Mappings are decoded once (base64 VLQ, ECMA-426).
  */
 const VLQ = new Int8Array(128).fill(-1);
-"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".split("").forEach((c, i) => (VLQ[c.charCodeAt(0)] = i));
+"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+  .split("")
+  .forEach((c, i) => (VLQ[c.charCodeAt(0)] = i));
 
 export class SourceMap {
   /** Per generated line: [generated column, source index] pairs, columns ascending. */
@@ -68,6 +70,6 @@ export class SourceMap {
         lo = mid + 1;
       } else hi = mid - 1;
     }
-    return found < 0 ? null : this.sources[row[found * 2 + 1]!] ?? null;
+    return found < 0 ? null : (this.sources[row[found * 2 + 1]!] ?? null);
   }
 }

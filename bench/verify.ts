@@ -89,8 +89,14 @@ async function signedBig(svc: RunningService): Promise<Uint8Array> {
 }
 
 console.log(`Signet verify benchmark, ${new Date().toISOString()}\n`);
-const files = readdirSync(CORPUS).filter((f) => f.endsWith(".pdf")).sort();
-const corpus = files.map((f) => ({ name: f, path: join(CORPUS, f), bytes: new Uint8Array(readFileSync(join(CORPUS, f))) }));
+const files = readdirSync(CORPUS)
+  .filter((f) => f.endsWith(".pdf"))
+  .sort();
+const corpus = files.map((f) => ({
+  name: f,
+  path: join(CORPUS, f),
+  bytes: new Uint8Array(readFileSync(join(CORPUS, f))),
+}));
 const corpusBodies = corpus.map((c) => body(c.bytes));
 
 const svc = await startService({ RATE_LIMITS: "off" }); // measure the service, not its rate limits
@@ -140,14 +146,22 @@ try {
   const http = await measure(RUNS, () => verifyHttp(svc, bigBody));
   const raw = await measure(RUNS, () => verifyHttpRaw(svc, big));
   const peer = await measure(RUNS, async () => pdfsig(bigPath));
-  rows.push([`signed 25 MB file (${mb(big.length)})`, `${ms(http.median)} / ${ms(http.p95)}`, `${ms(raw.median)} / ${ms(raw.p95)}`, `${ms(peer.median)} / ${ms(peer.p95)}`, `${(peer.median / http.median).toFixed(1)}x JSON, ${(peer.median / raw.median).toFixed(1)}x raw`]);
+  rows.push([
+    `signed 25 MB file (${mb(big.length)})`,
+    `${ms(http.median)} / ${ms(http.p95)}`,
+    `${ms(raw.median)} / ${ms(raw.p95)}`,
+    `${ms(peer.median)} / ${ms(peer.p95)}`,
+    `${(peer.median / http.median).toFixed(1)}x JSON, ${(peer.median / raw.median).toFixed(1)}x raw`,
+  ]);
   const engine = await measure(Math.min(RUNS, 10), () => verifyPdf(big, { trustAnchors: [] }));
   rows.push([`(Signet engine alone in Node, 25 MB)`, `${ms(engine.median)} / ${ms(engine.p95)}`, "", "", ""]);
 } finally {
   await svc.stop();
 }
 
-console.log("| input | Signet POST /v1/verify, JSON (median / p95) | Signet POST /v1/verify, raw PDF body (median / p95) | pdfsig (median / p95) | pdfsig time / Signet time (medians) |");
+console.log(
+  "| input | Signet POST /v1/verify, JSON (median / p95) | Signet POST /v1/verify, raw PDF body (median / p95) | pdfsig (median / p95) | pdfsig time / Signet time (medians) |",
+);
 console.log("|---|---|---|---|---|");
 for (const r of rows) console.log(`| ${r.join(" | ")} |`);
 

@@ -69,13 +69,25 @@ export function publicOnlyOutbound(trustedHosts: ReadonlySet<string> = new Set()
       connect: {
         timeout: connectTimeoutMs,
         // Connect to the address checked above, whatever a second lookup would say.
-        lookup: ((_host, opts, cb) => (opts?.all ? cb(null, [vetted]) : cb(null, vetted.address, vetted.family))) as LookupFunction,
+        lookup: ((_host, opts, cb) =>
+          opts?.all ? cb(null, [vetted]) : cb(null, vetted.address, vetted.family)) as LookupFunction,
       },
     });
     try {
-      const body = request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer());
-      const res = await undiciFetch(url, { method: request.method, headers: request.headers as never, body, redirect: "manual", dispatcher });
-      return new Response(res.body as never, { status: res.status, statusText: res.statusText, headers: res.headers as never });
+      const body =
+        request.method === "GET" || request.method === "HEAD" ? undefined : new Uint8Array(await request.arrayBuffer());
+      const res = await undiciFetch(url, {
+        method: request.method,
+        headers: request.headers as never,
+        body,
+        redirect: "manual",
+        dispatcher,
+      });
+      return new Response(res.body as never, {
+        status: res.status,
+        statusText: res.statusText,
+        headers: res.headers as never,
+      });
     } catch (err) {
       return refusal(`connection to ${url.hostname} failed: ${(err as Error).message}`);
     }
@@ -124,7 +136,9 @@ async function main() {
     },
   });
   await worker.ready;
-  console.log(`Signet listening on ${await worker.url} (outbound network: ${allowPrivate ? "public and private (ALLOW_PRIVATE_URLS=true)" : "public only"})`);
+  console.log(
+    `Signet listening on ${await worker.url} (outbound network: ${allowPrivate ? "public and private (ALLOW_PRIVATE_URLS=true)" : "public only"})`,
+  );
 
   let stopping = false;
   const stop = async () => {

@@ -23,7 +23,16 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatDevVar, parseDevVars } from "./lib/dev-vars.mjs";
@@ -131,7 +140,12 @@ function migrationsFingerprint() {
   return readdirSync(dir)
     .filter((f) => f.endsWith(".sql"))
     .sort()
-    .map((f) => `${f}:${createHash("sha256").update(readFileSync(join(dir, f))).digest("hex")}`)
+    .map(
+      (f) =>
+        `${f}:${createHash("sha256")
+          .update(readFileSync(join(dir, f)))
+          .digest("hex")}`,
+    )
     .join("\n");
 }
 
@@ -206,10 +220,16 @@ async function main() {
     await createDevVars(text);
   } else if (kms) {
     // The signing key lives in a KMS: never replace the file (its key cannot be regenerated here).
-    if (!String(vars.SIGNING_CERT ?? "").trim()) console.error(`Signet: ${devVarsPath} sets SIGNING_KMS=${kms} but no SIGNING_CERT (the KMS key's certificate chain).`);
+    if (!String(vars.SIGNING_CERT ?? "").trim())
+      console.error(
+        `Signet: ${devVarsPath} sets SIGNING_KMS=${kms} but no SIGNING_CERT (the KMS key's certificate chain).`,
+      );
     await ensureApiKey(text, vars);
     ensureCaFile(vars);
-    if (!testMode) say(`Signet: using ${devVarsPath} (signing key in KMS: SIGNING_KMS=${kms}, ${vars.AWS_KMS_KEY_ID ?? "no AWS_KMS_KEY_ID"}).`);
+    if (!testMode)
+      say(
+        `Signet: using ${devVarsPath} (signing key in KMS: SIGNING_KMS=${kms}, ${vars.AWS_KMS_KEY_ID ?? "no AWS_KMS_KEY_ID"}).`,
+      );
   } else {
     ensureCaFile(vars);
     if (!testMode) {

@@ -35,7 +35,9 @@ const names = readdirSync(CORPUS)
   .sort();
 const results: DocResult[] = [];
 for (const name of names) {
-  const sha = createHash("sha256").update(readFileSync(join(CORPUS, name))).digest("hex");
+  const sha = createHash("sha256")
+    .update(readFileSync(join(CORPUS, name)))
+    .digest("hex");
   const refPath = join(OUT, "lo-cache", `${sha}.pdf`);
   const oursPath = join(signetDir, name.replace(/\.docx$/, ".pdf"));
   if (!existsSync(refPath)) {
@@ -43,21 +45,34 @@ for (const name of names) {
     continue;
   }
   if (!existsSync(oursPath)) {
-    results.push({ name, error: "no Signet PDF", cmp: compareWords(await wordBoxes(new Uint8Array(readFileSync(refPath))), []) });
+    results.push({
+      name,
+      error: "no Signet PDF",
+      cmp: compareWords(await wordBoxes(new Uint8Array(readFileSync(refPath))), []),
+    });
     continue;
   }
-  const [ref, ours] = await Promise.all([wordBoxes(new Uint8Array(readFileSync(refPath))), wordBoxes(new Uint8Array(readFileSync(oursPath)))]);
+  const [ref, ours] = await Promise.all([
+    wordBoxes(new Uint8Array(readFileSync(refPath))),
+    wordBoxes(new Uint8Array(readFileSync(oursPath))),
+  ]);
   results.push({ name, cmp: compareWords(ref, ours) });
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 const parted = results.filter((d) => d.cmp && !d.error);
-parted.sort((a, b) => (a.cmp!.divergence?.page ?? Infinity) - (b.cmp!.divergence?.page ?? Infinity) || a.name.localeCompare(b.name));
+parted.sort(
+  (a, b) =>
+    (a.cmp!.divergence?.page ?? Infinity) - (b.cmp!.divergence?.page ?? Infinity) || a.name.localeCompare(b.name),
+);
 for (const d of parted) {
   const c = d.cmp!;
-  console.log(`${d.name}\tpages ${c.pagesReference}/${c.pagesOurs}\tin place ${pct(docPlaced(d))}, per page ${pct(docPlacedAligned(d))}\t${describeDivergence(c.divergence) || "in step"}`);
+  console.log(
+    `${d.name}\tpages ${c.pagesReference}/${c.pagesOurs}\tin place ${pct(docPlaced(d))}, per page ${pct(docPlacedAligned(d))}\t${describeDivergence(c.divergence) || "in step"}`,
+  );
 }
 const kinds = new Map<string, number>();
-for (const d of parted) kinds.set(d.cmp!.divergence?.kind ?? "in step", (kinds.get(d.cmp!.divergence?.kind ?? "in step") ?? 0) + 1);
+for (const d of parted)
+  kinds.set(d.cmp!.divergence?.kind ?? "in step", (kinds.get(d.cmp!.divergence?.kind ?? "in step") ?? 0) + 1);
 console.log(`\n${[...kinds].map(([k, n]) => `${k}: ${n}`).join(", ")}`);
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ results }, null, 1));

@@ -15,8 +15,24 @@ import { fork, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "../test/node/support/libreoffice";
-import { compareWords, corpusSets, docPlaced, docPlacedAligned, docRecall, manifestOrder, POSITION_TOLERANCE_PT, setTable, totals, type DocResult } from "./lib/fidelity-compare";
+import {
+  convertWithLibreOffice,
+  libreOfficeAvailable,
+  wordBoxes,
+  type PageWords,
+} from "../test/node/support/libreoffice";
+import {
+  compareWords,
+  corpusSets,
+  docPlaced,
+  docPlacedAligned,
+  docRecall,
+  manifestOrder,
+  POSITION_TOLERANCE_PT,
+  setTable,
+  totals,
+  type DocResult,
+} from "./lib/fidelity-compare";
 import { describeDivergence } from "./lib/fidelity-lines";
 import { brokenGlyphs, GLYPH_CHECK_PAGES } from "./lib/fidelity-glyphs";
 import { writePair } from "./lib/fidelity-images";
@@ -31,7 +47,6 @@ const MANIFEST = new URL("../../shared/corpus/MANIFEST.tsv", import.meta.url).pa
 const OUT = new URL("../bench/out/fidelity/", import.meta.url).pathname;
 const LO_CACHE = join(OUT, "lo-cache");
 const SIGNET_OUT = join(OUT, "signet");
-
 
 function parseArgs(argv: string[]) {
   const only: string[] = [];
@@ -105,7 +120,11 @@ let child: ChildProcess | undefined;
 const childScript = new URL("./lib/fidelity-render-child.ts", import.meta.url).pathname;
 
 function renderInChild(path: string): Promise<Rendered> {
-  child ??= fork(childScript, [], { execArgv: ["--import", "tsx"], serialization: "advanced", stdio: ["ignore", "ignore", "pipe", "ipc"] });
+  child ??= fork(childScript, [], {
+    execArgv: ["--import", "tsx"],
+    serialization: "advanced",
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+  });
   const c = child;
   let stderr = "";
   c.stderr?.on("data", (d) => (stderr = (stderr + d).slice(-500)));
@@ -120,9 +139,17 @@ function renderInChild(path: string): Promise<Rendered> {
       }
       resolve(r);
     };
-    const timer = setTimeout(() => done({ error: `timeout: no result after ${SIGNET_TIMEOUT_MS / 1000} s` }, true), SIGNET_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => done({ error: `timeout: no result after ${SIGNET_TIMEOUT_MS / 1000} s` }, true),
+      SIGNET_TIMEOUT_MS,
+    );
     c.once("message", (m: Rendered) => done(m, false));
-    c.once("exit", (code, signal) => done({ error: `renderer process died (${signal ?? `exit ${code}`}): ${stderr.trim().split("\n").pop() ?? ""}` }, true));
+    c.once("exit", (code, signal) =>
+      done(
+        { error: `renderer process died (${signal ?? `exit ${code}`}): ${stderr.trim().split("\n").pop() ?? ""}` },
+        true,
+      ),
+    );
     c.send({ path });
   });
 }
@@ -203,7 +230,9 @@ const summary = [
   `equal page count: ${t.equalPageCount} / ${t.measured} (${pct(t.measured ? t.equalPageCount / t.measured : 0)})`,
   `words within ${POSITION_TOLERANCE_PT} pt: ${pct(t.placedShare)} (page by page, each page's first text line aligned: ${pct(t.placedAlignedShare)})`,
   `documents with glyphs a viewer cannot draw (MuPDF, first ${GLYPH_CHECK_PAGES} pages): ${t.withBrokenGlyphs} / ${t.renderedWithoutError}`,
-  renderTimes.length ? `Signet render time: median ${renderTimes[Math.floor(renderTimes.length / 2)]!.toFixed(0)} ms, max ${renderTimes.at(-1)!.toFixed(0)} ms (Node, first render of each document)` : "",
+  renderTimes.length
+    ? `Signet render time: median ${renderTimes[Math.floor(renderTimes.length / 2)]!.toFixed(0)} ms, max ${renderTimes.at(-1)!.toFixed(0)} ms (Node, first render of each document)`
+    : "",
 ].filter(Boolean);
 
 // The issue's table: the documents the renderer was tuned on and those that came after them.
@@ -221,7 +250,15 @@ const lines = [
   ``,
   `Worst ${worst.length} (side by side, Signet left, LibreOffice right): ${worst.map((d) => `[${d.name}](pairs${suffix}/${d.name.replace(/\.docx$/, ".png")})`).join(", ")}`,
   ``,
-  ...(results.some((d) => d.error) ? [`Errors: ${results.filter((d) => d.error).map((d) => d.name).join(", ")}`, ``] : []),
+  ...(results.some((d) => d.error)
+    ? [
+        `Errors: ${results
+          .filter((d) => d.error)
+          .map((d) => d.name)
+          .join(", ")}`,
+        ``,
+      ]
+    : []),
   `| document | pages LO / Signet | LO words | recall | within ${POSITION_TOLERANCE_PT} pt | per page, aligned | first divergence (LibreOffice page) | broken glyphs | render ms | error |`,
   `|---|---|---|---|---|---|---|---|---|---|`,
   ...results.map((d) => {

@@ -13,7 +13,10 @@ await runScript(async (argv) => {
   const key = mintApiKey();
   const id = mintKeyId();
   await applyLocalMigrations(flags);
-  await execute(flags, insertKeySql({ id, sha256: await apiKeyDigest(key), name, createdAt: new Date().toISOString() }));
+  await execute(
+    flags,
+    insertKeySql({ id, sha256: await apiKeyDigest(key), name, createdAt: new Date().toISOString() }),
+  );
   console.log(`Created ${id} ("${name}") in the ${flags.remote ? "remote" : "local"} D1 database.`);
   console.log(`API key (shown once; only its digest is stored):\n\n  ${key}\n`);
   console.log(`Revoke it with: npm run key:revoke -- ${id}${flags.remote ? " --remote" : ""}`);

@@ -11,7 +11,20 @@ await runScript(async (argv) => {
     return;
   }
   const table = [["id", "name", "sha256", "created", "status"]];
-  for (const r of rows) table.push([r.id, r.name, `${r.sha256_prefix}...`, r.created_at, r.revoked_at ? `revoked ${r.revoked_at}` : "active"]);
+  for (const r of rows)
+    table.push([
+      r.id,
+      r.name,
+      `${r.sha256_prefix}...`,
+      r.created_at,
+      r.revoked_at ? `revoked ${r.revoked_at}` : "active",
+    ]);
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => String(row[i]).length)));
-  for (const row of table) console.log(row.map((cell, i) => String(cell).padEnd(widths[i])).join("  ").trimEnd());
+  for (const row of table)
+    console.log(
+      row
+        .map((cell, i) => String(cell).padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    );
 });

@@ -14,9 +14,11 @@ async function main() {
   const digest = await apiKeyDigest(key);
   console.log(`API key (give it to the client; it is not stored anywhere):\n\n  ${key}\n`);
   console.log(`Add this digest to API_KEY_HASHES (comma-separated):\n\n  ${digest}\n`);
-  console.log("In production: wrangler secret put API_KEY_HASHES (enter the existing digests and this one, comma-separated).");
+  console.log(
+    "In production: wrangler secret put API_KEY_HASHES (enter the existing digests and this one, comma-separated).",
+  );
   console.log("Locally: append it to API_KEY_HASHES in .dev.vars.");
-  console.log("Or keep keys in D1 instead (revocable at once): npm run key:create -- --name \"...\" [--remote].");
+  console.log('Or keep keys in D1 instead (revocable at once): npm run key:create -- --name "..." [--remote].');
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

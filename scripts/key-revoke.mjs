@@ -9,6 +9,7 @@ await runScript(async (argv) => {
   const id = positional[0];
   const sql = revokeKeySql(id, new Date().toISOString());
   const { rows } = await execute(flags, sql);
-  if (rows.length !== 1) throw new Error(`no active key ${id} (see npm run key:list${flags.remote ? " -- --remote" : ""})`);
+  if (rows.length !== 1)
+    throw new Error(`no active key ${id} (see npm run key:list${flags.remote ? " -- --remote" : ""})`);
   console.log(`Revoked ${id}: requests with it now get 401.`);
 });

@@ -35,14 +35,18 @@ export function encodeSubject(subject: string): Uint8Array {
     .map((part) => {
       const eq = part.indexOf("=");
       const key = part.slice(0, eq).trim().toUpperCase();
-      const value = part.slice(eq + 1).trim().replace(/\\,/g, ",");
+      const value = part
+        .slice(eq + 1)
+        .trim()
+        .replace(/\\,/g, ",");
       const attribute = ATTRIBUTES[key];
-      if (eq < 1 || !attribute || !value) throw new Error(`--subject: cannot read "${part}" (use CN, O, OU, L, ST, C, E)`);
+      if (eq < 1 || !attribute || !value)
+        throw new Error(`--subject: cannot read "${part}" (use CN, O, OU, L, ST, C, E)`);
       if (key === "C" && !/^[A-Z]{2}$/.test(value)) throw new Error("--subject: C must be a two-letter country code");
       const encoded = attribute.tag === 0x0c ? utf8String(value) : tlv(attribute.tag, new TextEncoder().encode(value));
       return setOf(sequence(oid(attribute.oid), encoded));
     });
-  if (!rdns.length) throw new Error("--subject is required, e.g. --subject \"CN=Acme Document Signing,O=Acme Ltd,C=DE\"");
+  if (!rdns.length) throw new Error('--subject is required, e.g. --subject "CN=Acme Document Signing,O=Acme Ltd,C=DE"');
   return sequence(...rdns);
 }
 

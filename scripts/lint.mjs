@@ -89,29 +89,47 @@ export function lintText(path, text) {
     const n = i + 1;
     const raw = rawLines[i] ?? "";
     if (runsInWorker) {
-      if (NODE_IMPORT.test(raw) && /\b(from|import|require)\b/.test(line)) add(n, "worker-runtime", "no node: imports in code that runs in workerd");
+      if (NODE_IMPORT.test(raw) && /\b(from|import|require)\b/.test(line))
+        add(n, "worker-runtime", "no node: imports in code that runs in workerd");
       for (const [pattern, message] of WORKER_RUNTIME) if (pattern.test(line)) add(n, "worker-runtime", message);
-      if (/\bconsole\.log\s*\(/.test(line) && path !== LOGGER) add(n, "console-log", `console.log only in ${LOGGER} (use console.error for diagnostics)`);
+      if (/\bconsole\.log\s*\(/.test(line) && path !== LOGGER)
+        add(n, "console-log", `console.log only in ${LOGGER} (use console.error for diagnostics)`);
     }
-    if (isTest && /\b(it|test|describe|suite|bench)\s*\.\s*only\s*\(/.test(line)) add(n, "focused-test", "no .only( in tests");
+    if (isTest && /\b(it|test|describe|suite|bench)\s*\.\s*only\s*\(/.test(line))
+      add(n, "focused-test", "no .only( in tests");
     if (DEBUGGER.test(line)) add(n, "debugger", "no debugger statements");
     const comment = commentLines[i] ?? "";
     if (/\b(TODO|FIXME|XXX)\b/.test(comment) && !/\b(TODO|FIXME|XXX)\b\s*\(?\s*#\d+/.test(comment)) {
       add(n, "todo-issue", "a TODO names its issue: TODO(#12)");
     }
   });
-  if (text.length > 0 && !text.endsWith("\n")) add(rawLines.length, "final-newline", "the file does not end with a newline");
+  if (text.length > 0 && !text.endsWith("\n"))
+    add(rawLines.length, "final-newline", "the file does not end with a newline");
   return findings;
 }
 
 /** Findings about the import graph: one per cycle under the CYCLE_FREE folders, `{ file, line, rule, message }`. */
 export function cycleFindings(root = ROOT, dirs = CYCLE_FREE) {
-  return dirs.flatMap((dir) => importCycles(root, dir).map((cycle) => ({ file: cycle[0], line: 1, rule: "import-cycle", message: `modules import each other: ${cycle.join(" -> ")}` })));
+  return dirs.flatMap((dir) =>
+    importCycles(root, dir).map((cycle) => ({
+      file: cycle[0],
+      line: 1,
+      rule: "import-cycle",
+      message: `modules import each other: ${cycle.join(" -> ")}`,
+    })),
+  );
 }
 
 /** Documentation links that lead nowhere, `{ file, line, rule, message }`. */
 export function docLinkFindings(root = ROOT) {
-  return docPages(root).flatMap((page) => brokenLinks(root, page, readFileSync(join(root, page), "utf8")).map((f) => ({ file: page, line: f.line, rule: "doc-link", message: f.message })));
+  return docPages(root).flatMap((page) =>
+    brokenLinks(root, page, readFileSync(join(root, page), "utf8")).map((f) => ({
+      file: page,
+      line: f.line,
+      rule: "doc-link",
+      message: f.message,
+    })),
+  );
 }
 
 function main() {

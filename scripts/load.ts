@@ -29,7 +29,8 @@ const CONNECTIONS = flag("--connections", 8);
 // A slow response is counted as a time-out (an error) rather than waited on forever.
 const TIMEOUT_S = 60;
 
-const corpus = (p: string) => new Uint8Array(readFileSync(fileURLToPath(new URL(`../../shared/corpus/${p}`, import.meta.url))));
+const corpus = (p: string) =>
+  new Uint8Array(readFileSync(fileURLToPath(new URL(`../../shared/corpus/${p}`, import.meta.url))));
 const b64 = (b: Uint8Array) => Buffer.from(b).toString("base64");
 
 interface Operation {
@@ -84,14 +85,18 @@ async function main() {
     const toPdf: Operation = { name: "annotate→pdf", path: "/v1/annotate?to=pdf", auth: true, body: annotateBody };
     const probe = await post(svc, toPdf);
     if (probe.status === 200) ops.push(toPdf);
-    else if (probe.json?.code === "pdf_output_not_supported_yet") console.log("annotate→pdf left out: the service answers 422 pdf_output_not_supported_yet (renderer not wired yet).");
+    else if (probe.json?.code === "pdf_output_not_supported_yet")
+      console.log(
+        "annotate→pdf left out: the service answers 422 pdf_output_not_supported_yet (renderer not wired yet).",
+      );
     else throw new Error(`annotate→pdf probe: ${probe.status} ${JSON.stringify(probe.json)}`);
     for (const op of ops.slice(1)) {
       const r = await post(svc, op);
       if (r.status !== 200) throw new Error(`warm-up ${op.name} failed: ${r.status} ${JSON.stringify(r.json)}`);
     }
 
-    const share = (i: number) => Math.max(1, Math.floor(CONNECTIONS / ops.length) + (i < CONNECTIONS % ops.length ? 1 : 0));
+    const share = (i: number) =>
+      Math.max(1, Math.floor(CONNECTIONS / ops.length) + (i < CONNECTIONS % ops.length ? 1 : 0));
     console.log(`Load: ${DURATION_S} s, ${ops.map((op, i) => `${op.name} x${share(i)}`).join(", ")} connections`);
     const latencies = new Map<string, number[]>(ops.map((op) => [op.name, []]));
     const runs = ops.map((op, i) => {
@@ -104,14 +109,19 @@ async function main() {
         duration: DURATION_S,
         timeout: TIMEOUT_S,
       });
-      instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.get(op.name)!.push(responseTime));
+      instance.on("response", (_client: unknown, _status: number, _bytes: number, responseTime: number) =>
+        latencies.get(op.name)!.push(responseTime),
+      );
       return instance as unknown as Promise<autocannon.Result>;
     });
     const results = await Promise.all(runs);
 
     const rows = ops.map((op, i) => {
       const r = results[i]!;
-      const lat = latencies.get(op.name)!.slice().sort((a, b) => a - b);
+      const lat = latencies
+        .get(op.name)!
+        .slice()
+        .sort((a, b) => a - b);
       return {
         operation: op.name,
         connections: share(i),
@@ -123,12 +133,17 @@ async function main() {
         timeouts: r.timeouts,
         non2xx: r.non2xx,
         "5xx": (r as unknown as Record<string, number>)["5xx"] ?? 0,
-        statuses: JSON.stringify(Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, (v as { count: number }).count]))),
+        statuses: JSON.stringify(
+          Object.fromEntries(
+            Object.entries(r.statusCodeStats ?? {}).map(([k, v]) => [k, (v as { count: number }).count]),
+          ),
+        ),
       };
     });
     const all = [...latencies.values()].flat().sort((a, b) => a - b);
     const duration = Math.max(...results.map((r) => r.duration));
-    const sum = (k: "requests" | "errors" | "timeouts" | "non2xx" | "5xx") => rows.reduce((n, r) => n + Number(r[k]), 0);
+    const sum = (k: "requests" | "errors" | "timeouts" | "non2xx" | "5xx") =>
+      rows.reduce((n, r) => n + Number(r[k]), 0);
     rows.push({
       operation: "total",
       connections: rows.reduce((n, r) => n + r.connections, 0),
@@ -145,7 +160,9 @@ async function main() {
     console.table(rows);
     const total = rows[rows.length - 1]!;
     failed = total["5xx"] > 0 || total.errors > 0 || total.timeouts > 0;
-    console.log(failed ? "FAIL: 5xx, connection errors or time-outs" : "OK: no 5xx, no connection errors, no time-outs");
+    console.log(
+      failed ? "FAIL: 5xx, connection errors or time-outs" : "OK: no 5xx, no connection errors, no time-outs",
+    );
   } finally {
     await svc.stop();
   }

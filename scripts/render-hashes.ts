@@ -16,7 +16,9 @@ const CORPUS = new URL("../../shared/corpus/docx/", import.meta.url).pathname;
 async function hashAll(): Promise<Map<string, string>> {
   const fonts = nodeFontSource();
   const out = new Map<string, string>();
-  for (const name of readdirSync(CORPUS).filter((n) => n.endsWith(".docx")).sort()) {
+  for (const name of readdirSync(CORPUS)
+    .filter((n) => n.endsWith(".docx"))
+    .sort()) {
     let line: string;
     try {
       const pdf = await renderDocxToPdf(new Uint8Array(readFileSync(CORPUS + name)), { fonts });

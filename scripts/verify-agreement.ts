@@ -113,7 +113,16 @@ export async function computeAgreement(opts: { only?: (file: string) => boolean 
     for (const t of theirs) {
       const mine = match.get(t) ?? null;
       const ours = refused ? false : mine ? mine.intact && mine.signatureValid === true : null;
-      rows.push({ file, field: t.field, pdfsig: t.validation, verdict: t.verdict, ours, signer: mine, refused, reason });
+      rows.push({
+        file,
+        field: t.field,
+        pdfsig: t.validation,
+        verdict: t.verdict,
+        ours,
+        signer: mine,
+        refused,
+        reason,
+      });
     }
   }
   const withVerdict = rows.filter((r) => r.verdict !== null);
@@ -121,7 +130,15 @@ export async function computeAgreement(opts: { only?: (file: string) => boolean 
   const agree = judged.filter((r) => r.ours === r.verdict);
   const disagree = judged.filter((r) => r.ours !== r.verdict);
   const unmatched = withVerdict.filter((r) => r.ours === null);
-  return { files: files.length, rows, judged, agree, disagree, unmatched, rate: judged.length ? agree.length / judged.length : 1 };
+  return {
+    files: files.length,
+    rows,
+    judged,
+    agree,
+    disagree,
+    unmatched,
+    rate: judged.length ? agree.length / judged.length : 1,
+  };
 }
 
 export function describeRow(r: AgreementRow): string {
@@ -129,7 +146,10 @@ export function describeRow(r: AgreementRow): string {
   const ours = r.refused
     ? `refused (${r.refused})`
     : s
-      ? `intact=${s.intact} signatureValid=${s.signatureValid} coverage=${s.coverage} [${s.problems.filter((p) => p.severity === "error").map((p) => p.code).join(",")}]`
+      ? `intact=${s.intact} signatureValid=${s.signatureValid} coverage=${s.coverage} [${s.problems
+          .filter((p) => p.severity === "error")
+          .map((p) => p.code)
+          .join(",")}]`
       : "not listed";
   return `${r.file} [${r.field}] pdfsig="${r.pdfsig}" ours=${r.ours} ${ours}`;
 }
@@ -140,11 +160,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const t0 = Date.now();
   const a = await computeAgreement();
   const withVerdict = a.rows.filter((r) => r.verdict !== null).length;
-  console.log(`Signet verify vs pdfsig over ${a.files} files of ../shared/corpus/pdf-signed (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  console.log(`pdfsig lists ${a.rows.length} signature fields; it reaches a verdict on ${withVerdict}; Signet lists ${a.judged.length} of those by field name.`);
-  console.log(`Agreement: ${a.agree.length} / ${a.judged.length} = ${(a.rate * 100).toFixed(1)} % (denominator: signatures with a pdfsig verdict that both tools list)`);
+  console.log(
+    `Signet verify vs pdfsig over ${a.files} files of ../shared/corpus/pdf-signed (${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+  console.log(
+    `pdfsig lists ${a.rows.length} signature fields; it reaches a verdict on ${withVerdict}; Signet lists ${a.judged.length} of those by field name.`,
+  );
+  console.log(
+    `Agreement: ${a.agree.length} / ${a.judged.length} = ${(a.rate * 100).toFixed(1)} % (denominator: signatures with a pdfsig verdict that both tools list)`,
+  );
   if (a.unmatched.length) console.log(`Not listed by Signet (left out of the denominator): ${a.unmatched.length}`);
   for (const r of a.disagree) console.log(`  DISAGREE ${describeRow(r)}`);
   for (const r of a.unmatched) console.log(`  UNMATCHED ${describeRow(r)}`);
-  if (process.argv.includes("--list")) for (const r of a.rows) console.log(`  ${r.verdict === r.ours ? "same" : "diff"} ${describeRow(r)}`);
+  if (process.argv.includes("--list"))
+    for (const r of a.rows) console.log(`  ${r.verdict === r.ours ? "same" : "diff"} ${describeRow(r)}`);
 }

@@ -79,8 +79,16 @@ const LEVELS: Record<string, [Level, string]> = {
 /** Indications asserted by DSS tests that the manifest's column does not spell out. */
 const INDICATIONS: Record<string, [Expected["indication"], string | undefined, string]> = {
   "dss__DSS-1683.pdf": ["INDETERMINATE", undefined, "DSS1683Test (simple report)"],
-  "dss__self-issued-qesig.pdf": ["INDETERMINATE", "CERTIFICATE_CHAIN_GENERAL_FAILURE", "PAdESEndEntityCertIssuedByNotCACertTest"],
-  "dss__mra__john-doe-lta.pdf": ["TOTAL_PASSED", undefined, "ThirdCountryLOTLTest (with the MRA trusted list configured)"],
+  "dss__self-issued-qesig.pdf": [
+    "INDETERMINATE",
+    "CERTIFICATE_CHAIN_GENERAL_FAILURE",
+    "PAdESEndEntityCertIssuedByNotCACertTest",
+  ],
+  "dss__mra__john-doe-lta.pdf": [
+    "TOTAL_PASSED",
+    undefined,
+    "ThirdCountryLOTLTest (with the MRA trusted list configured)",
+  ],
 };
 
 /** Tests that say which of several signatures fails (DSS2451Test: one TOTAL_FAILED/FORMAT_FAILURE, one not failed; pdfsig names the second). */
@@ -104,11 +112,14 @@ function manifestExpectations(): Map<string, string> {
 /** The indication the manifest's expectation text states, if it states one. */
 function statedIndication(text: string): Pick<Expected, "indication" | "subIndication"> | null {
   const expect = /EXPECT: ([^;\t]*)/.exec(text)?.[1] ?? "";
-  if (/HASH_FAILURE|hash failure/.test(expect) || /HASH_FAILURE/.test(text.slice(0, 0))) return { indication: "TOTAL_FAILED", subIndication: "HASH_FAILURE" };
-  if (/TOTAL_FAILED \/ FORMAT_FAILURE/.test(expect)) return { indication: "TOTAL_FAILED", subIndication: "FORMAT_FAILURE" };
+  if (/HASH_FAILURE|hash failure/.test(expect) || /HASH_FAILURE/.test(text.slice(0, 0)))
+    return { indication: "TOTAL_FAILED", subIndication: "HASH_FAILURE" };
+  if (/TOTAL_FAILED \/ FORMAT_FAILURE/.test(expect))
+    return { indication: "TOTAL_FAILED", subIndication: "FORMAT_FAILURE" };
   if (/TOTAL_FAILED/.test(expect)) return { indication: "TOTAL_FAILED" };
   if (/not intact|expects signature not intact/.test(expect)) return { indication: "TOTAL_FAILED" };
-  if (/inconsistent signature dictionary|dictionary-inconsistency|spoofing detected/.test(expect)) return { indication: "TOTAL_FAILED", subIndication: "FORMAT_FAILURE" };
+  if (/inconsistent signature dictionary|dictionary-inconsistency|spoofing detected/.test(expect))
+    return { indication: "TOTAL_FAILED", subIndication: "FORMAT_FAILURE" };
   if (/expects intact & valid/.test(expect)) return { indication: "NOT_FAILED" };
   if (/Indication\.TOTAL_PASSED/.test(text)) return { indication: "TOTAL_PASSED" };
   return null;
@@ -134,12 +145,16 @@ function agreesIndication(e: Expected, s: SignerReport): boolean {
 export async function computeEtsiAgreement(): Promise<EtsiRow[]> {
   const manifest = manifestExpectations();
   const rows: EtsiRow[] = [];
-  for (const file of readdirSync(SIGNED).filter((f) => f.startsWith("dss__") && f.endsWith(".pdf")).sort()) {
+  for (const file of readdirSync(SIGNED)
+    .filter((f) => f.startsWith("dss__") && f.endsWith(".pdf"))
+    .sort()) {
     const text = manifest.get(file) ?? "";
     let signers: SignerReport[] = [];
     let refused: string | null = null;
     try {
-      signers = (await verifyPdf(new Uint8Array(readFileSync(join(SIGNED, file))), { trustAnchors: [] })).signers.filter((s) => s.kind === "signature");
+      signers = (
+        await verifyPdf(new Uint8Array(readFileSync(join(SIGNED, file))), { trustAnchors: [] })
+      ).signers.filter((s) => s.kind === "signature");
     } catch (e) {
       if (!(e instanceof SignetError)) throw e;
       refused = `${e.code}: ${e.message}`;
@@ -148,14 +163,30 @@ export async function computeEtsiAgreement(): Promise<EtsiRow[]> {
     const testStated = INDICATIONS[file];
     const level = LEVELS[file];
     const first: Expected = {
-      source: [level?.[1], testStated?.[2], stated ? `MANIFEST: ${/EXPECT: ([^;\t]*)/.exec(text)?.[1] ?? "Indication"}` : null].filter(Boolean).join("; ") || "default (no trust anchors: INDETERMINATE)",
+      source:
+        [
+          level?.[1],
+          testStated?.[2],
+          stated ? `MANIFEST: ${/EXPECT: ([^;\t]*)/.exec(text)?.[1] ?? "Indication"}` : null,
+        ]
+          .filter(Boolean)
+          .join("; ") || "default (no trust anchors: INDETERMINATE)",
       ...(level ? { level: level[0] } : {}),
-      ...(testStated ? { indication: testStated[0], subIndication: testStated[1] } : stated ?? {}),
+      ...(testStated ? { indication: testStated[0], subIndication: testStated[1] } : (stated ?? {})),
     };
     const pdfsigCount = Number(/(\d+) sig\(s\) per pdfsig/.exec(text)?.[1] ?? "0");
     if (refused) {
       for (let i = 0; i < Math.max(1, pdfsigCount); i++) {
-        rows.push({ file, field: "?", index: i, expected: i === 0 ? first : { source: "default" }, signer: null, refused, agrees: false, levelAgrees: null });
+        rows.push({
+          file,
+          field: "?",
+          index: i,
+          expected: i === 0 ? first : { source: "default" },
+          signer: null,
+          refused,
+          agrees: false,
+          levelAgrees: null,
+        });
       }
       continue;
     }
@@ -167,7 +198,16 @@ export async function computeEtsiAgreement(): Promise<EtsiRow[]> {
           ? first
           : { source: "default (no trust anchors: INDETERMINATE)" };
       const levelAgrees = "level" in expected ? s.level === expected.level : null;
-      rows.push({ file, field: s.fieldName, index: i, expected, signer: s, refused: null, agrees: agreesIndication(expected, s) && levelAgrees !== false, levelAgrees });
+      rows.push({
+        file,
+        field: s.fieldName,
+        index: i,
+        expected,
+        signer: s,
+        refused: null,
+        agrees: agreesIndication(expected, s) && levelAgrees !== false,
+        levelAgrees,
+      });
     });
   }
   return rows;
@@ -176,7 +216,9 @@ export async function computeEtsiAgreement(): Promise<EtsiRow[]> {
 export function describeEtsiRow(r: EtsiRow): string {
   const e = r.expected;
   const want = `${e.indication ?? "INDETERMINATE"}${e.subIndication ? `/${e.subIndication}` : ""}${"level" in e ? ` level ${e.level}` : ""}`;
-  const got = r.signer ? `${r.signer.indication}/${r.signer.subIndication ?? "-"} level ${r.signer.level}` : `refused (${r.refused})`;
+  const got = r.signer
+    ? `${r.signer.indication}/${r.signer.subIndication ?? "-"} level ${r.signer.level}`
+    : `refused (${r.refused})`;
   return `${r.file} [${r.field}] expected ${want} (${e.source}); Signet ${got}`;
 }
 
@@ -187,7 +229,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const levels = rows.filter((r) => r.levelAgrees !== null);
   console.log(`Signet level and ETSI indication vs EU DSS's test suite, dss__* files of ../shared/corpus/pdf-signed`);
   console.log(`Signatures: ${rows.length}; agree: ${agree} = ${((agree / rows.length) * 100).toFixed(1)} %`);
-  console.log(`Of which with a level stated by the suite: ${levels.length}; level agrees: ${levels.filter((r) => r.levelAgrees).length}`);
+  console.log(
+    `Of which with a level stated by the suite: ${levels.length}; level agrees: ${levels.filter((r) => r.levelAgrees).length}`,
+  );
   for (const r of rows.filter((x) => !x.agrees)) console.log(`  DISAGREE ${describeEtsiRow(r)}`);
-  if (process.argv.includes("--list")) for (const r of rows) console.log(`  ${r.agrees ? "same" : "diff"} ${describeEtsiRow(r)}`);
+  if (process.argv.includes("--list"))
+    for (const r of rows) console.log(`  ${r.agrees ? "same" : "diff"} ${describeEtsiRow(r)}`);
 }

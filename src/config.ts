@@ -95,7 +95,10 @@ export function readConfig(env: Env): Config {
     maxDocumentBytes: positiveInt(env.MAX_DOCUMENT_BYTES, LIMITS.maxDocumentBytes),
     fetchTimeoutMs: positiveInt(env.MAX_FETCH_MS, LIMITS.fetchTimeoutMs),
     maxImageBytes: positiveInt(env.MAX_IMAGE_BYTES, LIMITS.docx.maxImageBytes),
-    maxAuditTrailEntries: Math.min(positiveInt(env.MAX_AUDIT_TRAIL_ENTRIES, LIMITS.maxAuditTrailEntries), LIMITS.maxAuditTrailEntries),
+    maxAuditTrailEntries: Math.min(
+      positiveInt(env.MAX_AUDIT_TRAIL_ENTRIES, LIMITS.maxAuditTrailEntries),
+      LIMITS.maxAuditTrailEntries,
+    ),
     publicBaseUrl: env.PUBLIC_BASE_URL?.trim().replace(/\/+$/, "") || null,
     rateLimitsEnabled: (env.RATE_LIMITS ?? "").trim().toLowerCase() !== "off",
   };
@@ -126,13 +129,15 @@ function parseKeyHashes(text: string): Uint8Array[] {
 }
 
 /** Where the signing key lives: the `SIGNING_KEY` secret, or a key in AWS KMS (`SIGNING_KMS=aws`). */
-export type SigningKeySource = { kind: "secret"; keyPem: string | undefined } | { kind: "aws-kms"; settings: AwsKmsSettings };
+export type SigningKeySource =
+  { kind: "secret"; keyPem: string | undefined } | { kind: "aws-kms"; settings: AwsKmsSettings };
 
 /** Reads the key's settings; a KMS configuration that lacks something is a ConfigurationError (503). */
 export function signingKeySource(env: Env): SigningKeySource {
   const kms = env.SIGNING_KMS?.trim().toLowerCase();
   if (!kms) return { kind: "secret", keyPem: env.SIGNING_KEY };
-  if (kms !== "aws") throw new ConfigurationError(`SIGNING_KMS must be "aws" (or unset for SIGNING_KEY); it is "${kms.slice(0, 32)}".`);
+  if (kms !== "aws")
+    throw new ConfigurationError(`SIGNING_KMS must be "aws" (or unset for SIGNING_KEY); it is "${kms.slice(0, 32)}".`);
   const value = (name: keyof Env) => {
     const v = env[name];
     return typeof v === "string" && v.trim() ? v.trim() : null;

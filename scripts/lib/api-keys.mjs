@@ -60,6 +60,7 @@ export const LIST_KEYS_SQL =
   "SELECT id, name, substr(sha256, 1, 12) AS sha256_prefix, created_at, revoked_at FROM api_keys ORDER BY created_at, id";
 
 export function revokeKeySql(id, revokedAt) {
-  if (!KEY_ID_SHAPE.test(id)) throw new Error(`not a key id: ${id} (ids look like key_0123456789abcdef; see npm run key:list)`);
+  if (!KEY_ID_SHAPE.test(id))
+    throw new Error(`not a key id: ${id} (ids look like key_0123456789abcdef; see npm run key:list)`);
   return `UPDATE api_keys SET revoked_at = ${sqlText(revokedAt)} WHERE id = ${sqlText(id)} AND revoked_at IS NULL RETURNING id`;
 }

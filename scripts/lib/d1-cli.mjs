@@ -67,7 +67,9 @@ export async function execute(flags, sql) {
   } catch (err) {
     const out = `${err.stdout ?? ""}${err.stderr ?? ""}`;
     if (/no such table: api_keys/.test(out)) {
-      throw new Error(`The database has no api_keys table: run npx wrangler d1 migrations apply ${DATABASE} ${flags.remote ? "--remote" : "--local"}`);
+      throw new Error(
+        `The database has no api_keys table: run npx wrangler d1 migrations apply ${DATABASE} ${flags.remote ? "--remote" : "--local"}`,
+      );
     }
     throw new Error(`wrangler d1 execute failed:\n${out || err.message}`);
   }

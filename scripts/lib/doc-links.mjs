@@ -9,7 +9,11 @@ import { dirname, join, relative } from "node:path";
 /** The documentation pages checked, relative to `root`. */
 export function docPages(root) {
   const docs = join(root, "docs");
-  const pages = existsSync(docs) ? readdirSync(docs).filter((n) => n.endsWith(".md")).map((n) => `docs/${n}`) : [];
+  const pages = existsSync(docs)
+    ? readdirSync(docs)
+        .filter((n) => n.endsWith(".md"))
+        .map((n) => `docs/${n}`)
+    : [];
   return ["README.md", ...pages.sort()];
 }
 
@@ -76,7 +80,8 @@ export function brokenLinks(root, page, text) {
       if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("/")) continue; // other sites, the service's own paths
       const [file, fragment] = target.split("#", 2);
       if (!file) {
-        if (fragment && !ownAnchors.has(fragment.toLowerCase())) findings.push({ line: i + 1, message: `${target}: ${page} has no heading #${fragment}` });
+        if (fragment && !ownAnchors.has(fragment.toLowerCase()))
+          findings.push({ line: i + 1, message: `${target}: ${page} has no heading #${fragment}` });
         continue;
       }
       const path = join(root, dirname(page), decodeURIComponent(file));

@@ -39,7 +39,11 @@ function counts(pages: PageWords[]): Map<string, number> {
   return m;
 }
 
-export function compareWords(reference: PageWords[], ours: PageWords[], tolerance = POSITION_TOLERANCE_PT): WordComparison {
+export function compareWords(
+  reference: PageWords[],
+  ours: PageWords[],
+  tolerance = POSITION_TOLERANCE_PT,
+): WordComparison {
   const refCounts = counts(reference);
   const ourCounts = counts(ours);
   let words = 0;
@@ -116,10 +120,19 @@ export function totals(results: DocResult[]): Totals {
     measured: measured.length,
     renderedWithoutError: results.filter((d) => !d.error).length,
     meanRecall: measured.length ? measured.reduce((n, d) => n + docRecall(d), 0) / measured.length : 0,
-    overallRecall: share(measured.reduce((n, d) => n + (d.cmp?.recalled ?? 0), 0), allWords),
+    overallRecall: share(
+      measured.reduce((n, d) => n + (d.cmp?.recalled ?? 0), 0),
+      allWords,
+    ),
     equalPageCount: measured.filter((d) => d.cmp && d.cmp.pagesOurs === d.cmp.pagesReference).length,
-    placedShare: share(measured.reduce((n, d) => n + (d.cmp?.placed ?? 0), 0), allWords),
-    placedAlignedShare: share(measured.reduce((n, d) => n + (d.error ? 0 : (d.cmp?.placedAligned ?? Number.NaN)), 0), allWords),
+    placedShare: share(
+      measured.reduce((n, d) => n + (d.cmp?.placed ?? 0), 0),
+      allWords,
+    ),
+    placedAlignedShare: share(
+      measured.reduce((n, d) => n + (d.error ? 0 : (d.cmp?.placedAligned ?? Number.NaN)), 0),
+      allWords,
+    ),
     withBrokenGlyphs: results.filter((d) => !d.error && (d.brokenGlyphs ?? 0) > 0).length,
   };
 }

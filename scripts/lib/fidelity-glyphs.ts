@@ -18,10 +18,15 @@ export async function brokenGlyphs(pdf: Uint8Array): Promise<number | null> {
     const path = join(dir, "in.pdf");
     writeFileSync(path, pdf);
     const stderr = await new Promise<string | null>((resolve) => {
-      execFile("mutool", ["draw", "-q", "-o", "/dev/null", "-r", "10", path, `1-${GLYPH_CHECK_PAGES}`], { maxBuffer: 64 * 1024 * 1024, timeout: 120_000 }, (err, _out, errText) => {
-        if (err && (err as NodeJS.ErrnoException).code === "ENOENT") resolve(null);
-        else resolve(String(errText));
-      });
+      execFile(
+        "mutool",
+        ["draw", "-q", "-o", "/dev/null", "-r", "10", path, `1-${GLYPH_CHECK_PAGES}`],
+        { maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+        (err, _out, errText) => {
+          if (err && (err as NodeJS.ErrnoException).code === "ENOENT") resolve(null);
+          else resolve(String(errText));
+        },
+      );
     });
     if (stderr === null) return null;
     const broken = new Set<string>();

@@ -44,7 +44,11 @@ export async function firstPageRgb(pdf: Uint8Array, dpi = 50): Promise<Rgb> {
   const dir = mkdtempSync(join(tmpdir(), "signet-ppm-"));
   try {
     writeFileSync(join(dir, "in.pdf"), pdf);
-    await run("pdftoppm", ["-r", String(dpi), "-f", "1", "-l", "1", "-singlefile", join(dir, "in.pdf"), join(dir, "page")], { timeout: 120_000 });
+    await run(
+      "pdftoppm",
+      ["-r", String(dpi), "-f", "1", "-l", "1", "-singlefile", join(dir, "in.pdf"), join(dir, "page")],
+      { timeout: 120_000 },
+    );
     return parsePpm(new Uint8Array(readFileSync(join(dir, "page.ppm"))));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -68,7 +72,8 @@ export function sideBySide(images: Rgb[], gap = 12): Rgb {
 
 export function encodePng(img: Rgb): Uint8Array {
   const raw = new Uint8Array((img.width * 3 + 1) * img.height);
-  for (let y = 0; y < img.height; y++) raw.set(img.data.subarray(y * img.width * 3, (y + 1) * img.width * 3), y * (img.width * 3 + 1) + 1);
+  for (let y = 0; y < img.height; y++)
+    raw.set(img.data.subarray(y * img.width * 3, (y + 1) * img.width * 3), y * (img.width * 3 + 1) + 1);
   const chunk = (type: string, body: Uint8Array) => {
     const out = new Uint8Array(12 + body.length);
     const dv = new DataView(out.buffer);
@@ -82,7 +87,12 @@ export function encodePng(img: Rgb): Uint8Array {
   new DataView(ihdr.buffer).setUint32(0, img.width);
   new DataView(ihdr.buffer).setUint32(4, img.height);
   ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", new Uint8Array())];
+  const parts = [
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", new Uint8Array()),
+  ];
   const png = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
   let at = 0;
   for (const part of parts) {

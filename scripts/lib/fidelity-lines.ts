@@ -50,7 +50,8 @@ export function textLines(pages: PageWords[]): TextLine[][] {
   });
 }
 
-const distance = (a: Word, b: Word, dy: number) => Math.max(Math.abs(a.xMin - b.xMin), Math.abs(a.yMax - (b.yMax + dy)));
+const distance = (a: Word, b: Word, dy: number) =>
+  Math.max(Math.abs(a.xMin - b.xMin), Math.abs(a.yMax - (b.yMax + dy)));
 
 /**
  * Matches `ref` words against `pool` words of the same text (nearest unused one, shifted down by
@@ -102,7 +103,13 @@ export interface Anchor {
  * (so a running header or a repeated label is skipped), found in Signet's output within
  * ANCHOR_PAGES pages.
  */
-function anchorsOf(i: number, ref: TextLine[][], ours: TextLine[][], refCounts: Map<string, number>, ourCounts: Map<string, number>): Anchor[] {
+function anchorsOf(
+  i: number,
+  ref: TextLine[][],
+  ours: TextLine[][],
+  refCounts: Map<string, number>,
+  ourCounts: Map<string, number>,
+): Anchor[] {
   const out: Anchor[] = [];
   const lines = ref[i] ?? [];
   for (let k = 0; k < Math.min(lines.length, ANCHOR_LINES); k++) {
@@ -139,12 +146,33 @@ export function alignedPlacement(reference: PageWords[], ours: PageWords[], tole
     const place = (anchor: Anchor | undefined, commit: boolean) => {
       const split = anchor?.line ?? lines.length;
       const same = commit ? (pools[i] ?? empty) : clonePool(pools[i] ?? empty);
-      const other = !anchor ? empty : anchor.page === i ? same : commit ? pools[anchor.page]! : clonePool(pools[anchor.page]!);
+      const other = !anchor
+        ? empty
+        : anchor.page === i
+          ? same
+          : commit
+            ? pools[anchor.page]!
+            : clonePool(pools[anchor.page]!);
       // Above the anchor only repeated lines (running headers) are compared; a line of the page's
       // own text above the anchor is out of place (it is where Signet parted from the page).
       const repeated = lines.slice(0, split).filter((l) => !anchor || refCounts.get(l.text) !== 1);
-      const above = matchWords(repeated.flatMap((l) => l.words), same, 0, tolerance);
-      return above + (anchor ? matchWords(lines.slice(split).flatMap((l) => l.words), other, anchor.dy, tolerance) : 0);
+      const above = matchWords(
+        repeated.flatMap((l) => l.words),
+        same,
+        0,
+        tolerance,
+      );
+      return (
+        above +
+        (anchor
+          ? matchWords(
+              lines.slice(split).flatMap((l) => l.words),
+              other,
+              anchor.dy,
+              tolerance,
+            )
+          : 0)
+      );
     };
     let best: Anchor | undefined;
     let bestPlaced = place(undefined, false);
@@ -219,7 +247,8 @@ export function firstDivergence(reference: PageWords[], ours: PageWords[], toler
       return div;
     }
   }
-  if (ref.length !== ours.length) return { page: Math.min(ref.length, ours.length) + 1, kind: "page-count", text: "", y: 0 };
+  if (ref.length !== ours.length)
+    return { page: Math.min(ref.length, ours.length) + 1, kind: "page-count", text: "", y: 0 };
   return undefined;
 }
 
@@ -230,6 +259,12 @@ export function describeDivergence(d: Divergence | undefined): string {
   if (!d) return "";
   if (d.kind === "page-count") return `p${d.page} page count`;
   const where =
-    d.oursPage === undefined ? "" : d.kind === "line" ? ` (dy ${d.dy}, dx ${d.dx})` : d.kind === "missing" ? ` (its first word: dy ${d.dy}, dx ${d.dx})` : ` (Signet p${d.oursPage})`;
+    d.oursPage === undefined
+      ? ""
+      : d.kind === "line"
+        ? ` (dy ${d.dy}, dx ${d.dx})`
+        : d.kind === "missing"
+          ? ` (its first word: dy ${d.dy}, dx ${d.dx})`
+          : ` (Signet p${d.oursPage})`;
   return `p${d.page} y ${d.y} ${d.kind}${where}: "${d.text}"`;
 }

@@ -39,7 +39,16 @@ export function moduleFiles(root, dir) {
 /** The file a relative specifier of `from` names, if it exists (`./a` → `a.ts` or `a/index.ts`; `./a.js` → `a.ts`). */
 export function resolveImport(root, from, spec) {
   const base = join(dirname(from), spec).split(sep).join("/");
-  const candidates = [base, `${base}.ts`, `${base}.mts`, `${base}.mjs`, `${base}.js`, base.replace(/\.js$/, ".ts"), base.replace(/\.mjs$/, ".mts"), `${base}/index.ts`];
+  const candidates = [
+    base,
+    `${base}.ts`,
+    `${base}.mts`,
+    `${base}.mjs`,
+    `${base}.js`,
+    base.replace(/\.js$/, ".ts"),
+    base.replace(/\.mjs$/, ".mts"),
+    `${base}/index.ts`,
+  ];
   return candidates.find((c) => MODULE.test(c) && existsSync(join(root, c)) && statSync(join(root, c)).isFile());
 }
 

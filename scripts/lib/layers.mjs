@@ -40,16 +40,20 @@ export function layerOf(path) {
  */
 export function layerViolation(from, target) {
   const isTest = /\.test\.ts$/.test(from);
-  if (target.startsWith("scripts/")) return "src/ imports nothing from scripts/ (scripts import src/, not the other way)";
+  if (target.startsWith("scripts/"))
+    return "src/ imports nothing from scripts/ (scripts import src/, not the other way)";
   if (target.startsWith("test/")) {
     if (isTest && target.startsWith("test/support/")) return undefined;
-    return isTest ? "tests in src/ import helpers from test/support/ only" : "code in src/ imports nothing from test/ (test helpers live in test/support/)";
+    return isTest
+      ? "tests in src/ import helpers from test/support/ only"
+      : "code in src/ imports nothing from test/ (test helpers live in test/support/)";
   }
   const a = layerOf(from);
   const b = layerOf(target);
   if (a === undefined || b === undefined || a === b) return undefined;
   const allowed = MAY_IMPORT[a];
-  if (allowed === undefined) return `src/${a} has no layer in scripts/lib/layers.mjs (add it, and to docs/architecture.md)`;
+  if (allowed === undefined)
+    return `src/${a} has no layer in scripts/lib/layers.mjs (add it, and to docs/architecture.md)`;
   if (allowed.includes(b)) return undefined;
   return `src/${a} may not import src/${b} (it may import: ${allowed.length ? allowed.join(", ") : "nothing outside itself"})`;
 }
@@ -62,7 +66,10 @@ export function layerFindings(root) {
     for (const spec of importSpecifiers(text)) {
       if (!spec.startsWith(".")) continue;
       // An import of a file that does not exist still names its folder: `../../scripts/x` is judged as written.
-      const message = layerViolation(file, resolveImport(root, file, spec) ?? join(file, "..", spec).split("\\").join("/"));
+      const message = layerViolation(
+        file,
+        resolveImport(root, file, spec) ?? join(file, "..", spec).split("\\").join("/"),
+      );
       if (!message) continue;
       const line = text.slice(0, text.indexOf(spec)).split("\n").length;
       findings.push({ file, line, rule: "layer", message: `${message}: "${spec}"` });

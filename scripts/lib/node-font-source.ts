@@ -23,7 +23,9 @@ export function nodeFontSource(): FontSource {
       let hit = cache.get(file);
       if (!hit) {
         const path = nodeFontPath(file);
-        hit = path ? readFile(path).then((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)) : Promise.resolve(null);
+        hit = path
+          ? readFile(path).then((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength))
+          : Promise.resolve(null);
         cache.set(file, hit);
       }
       return hit;

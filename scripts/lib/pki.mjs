@@ -56,7 +56,10 @@ export async function generateKeyPair(spec = {}) {
     );
   }
   if (type === "ECDSA") {
-    return crypto.subtle.generateKey({ name: "ECDSA", namedCurve: spec.namedCurve ?? "P-256" }, true, ["sign", "verify"]);
+    return crypto.subtle.generateKey({ name: "ECDSA", namedCurve: spec.namedCurve ?? "P-256" }, true, [
+      "sign",
+      "verify",
+    ]);
   }
   throw new Error(`unknown key type ${type}`);
 }
@@ -102,7 +105,9 @@ function buildName(name) {
   push(OIDS.organizationalUnitName, name.OU);
   push(OIDS.commonName, name.CN);
   // pkijs would put every attribute into one multi-valued RDN; encode the usual form ourselves.
-  const der = new asn1js.Sequence({ value: atvs.map((atv) => new asn1js.Set({ value: [atv.toSchema()] })) }).toBER(false);
+  const der = new asn1js.Sequence({ value: atvs.map((atv) => new asn1js.Set({ value: [atv.toSchema()] })) }).toBER(
+    false,
+  );
   return pkijs.RelativeDistinguishedNames.fromBER(der);
 }
 
@@ -164,17 +169,39 @@ export async function issueCertificate(opts) {
   const ski = await subjectKeyIdentifier(cert.subjectPublicKeyInfo);
   const extensions = [];
   if (opts.ca) {
-    const bc = new pkijs.BasicConstraints({ cA: true, ...(opts.pathLength !== undefined ? { pathLenConstraint: opts.pathLength } : {}) });
-    extensions.push(new pkijs.Extension({ extnID: OIDS.basicConstraints, critical: true, extnValue: bc.toSchema().toBER(false), parsedValue: bc }));
+    const bc = new pkijs.BasicConstraints({
+      cA: true,
+      ...(opts.pathLength !== undefined ? { pathLenConstraint: opts.pathLength } : {}),
+    });
+    extensions.push(
+      new pkijs.Extension({
+        extnID: OIDS.basicConstraints,
+        critical: true,
+        extnValue: bc.toSchema().toBER(false),
+        parsedValue: bc,
+      }),
+    );
   } else {
     const bc = new pkijs.BasicConstraints({ cA: false });
-    extensions.push(new pkijs.Extension({ extnID: OIDS.basicConstraints, critical: true, extnValue: bc.toSchema().toBER(false), parsedValue: bc }));
+    extensions.push(
+      new pkijs.Extension({
+        extnID: OIDS.basicConstraints,
+        critical: true,
+        extnValue: bc.toSchema().toBER(false),
+        parsedValue: bc,
+      }),
+    );
   }
   extensions.push(keyUsageExtension(opts.keyUsage));
   if (opts.extKeyUsage?.length) {
     const eku = new pkijs.ExtKeyUsage({ keyPurposes: opts.extKeyUsage });
     extensions.push(
-      new pkijs.Extension({ extnID: OIDS.extKeyUsage, critical: !!opts.extKeyUsageCritical, extnValue: eku.toSchema().toBER(false), parsedValue: eku }),
+      new pkijs.Extension({
+        extnID: OIDS.extKeyUsage,
+        critical: !!opts.extKeyUsageCritical,
+        extnValue: eku.toSchema().toBER(false),
+        parsedValue: eku,
+      }),
     );
   }
   extensions.push(
@@ -186,8 +213,16 @@ export async function issueCertificate(opts) {
   );
   const issuerSki = opts.issuer ? await subjectKeyIdentifier(opts.issuer.certificate.subjectPublicKeyInfo) : ski;
   if (opts.issuer) {
-    const aki = new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: issuerSki.buffer }) });
-    extensions.push(new pkijs.Extension({ extnID: OIDS.authorityKeyIdentifier, critical: false, extnValue: aki.toSchema().toBER(false) }));
+    const aki = new pkijs.AuthorityKeyIdentifier({
+      keyIdentifier: new asn1js.OctetString({ valueHex: issuerSki.buffer }),
+    });
+    extensions.push(
+      new pkijs.Extension({
+        extnID: OIDS.authorityKeyIdentifier,
+        critical: false,
+        extnValue: aki.toSchema().toBER(false),
+      }),
+    );
   }
   cert.extensions = extensions;
 
@@ -212,7 +247,9 @@ export function certificatePem(cert) {
  */
 export async function createRootCa(opts = {}) {
   const keyType = opts.keyType ?? "RSA";
-  const keys = await generateKeyPair(keyType === "RSA" ? { type: "RSA", modulusLength: 3072 } : { type: "ECDSA", namedCurve: "P-384" });
+  const keys = await generateKeyPair(
+    keyType === "RSA" ? { type: "RSA", modulusLength: 3072 } : { type: "ECDSA", namedCurve: "P-384" },
+  );
   const certificate = await issueCertificate({
     subject: { CN: opts.CN ?? "Signet Development Root CA", O: opts.O ?? "Signet (development)" },
     publicKey: keys.publicKey,
@@ -222,7 +259,12 @@ export async function createRootCa(opts = {}) {
     keyUsage: ["keyCertSign", "cRLSign"],
     years: 10,
   });
-  return { certificate, privateKey: keys.privateKey, publicKey: keys.publicKey, certificatePem: certificatePem(certificate) };
+  return {
+    certificate,
+    privateKey: keys.privateKey,
+    publicKey: keys.publicKey,
+    certificatePem: certificatePem(certificate),
+  };
 }
 
 /**
@@ -233,7 +275,9 @@ export async function createRootCa(opts = {}) {
 export async function createSigningCertificate(ca, opts = {}) {
   const keyType = opts.keyType ?? "RSA";
   const keys = await generateKeyPair(
-    keyType === "RSA" ? { type: "RSA", modulusLength: opts.modulusLength ?? 2048 } : { type: "ECDSA", namedCurve: opts.namedCurve ?? "P-256" },
+    keyType === "RSA"
+      ? { type: "RSA", modulusLength: opts.modulusLength ?? 2048 }
+      : { type: "ECDSA", namedCurve: opts.namedCurve ?? "P-256" },
   );
   const certificate = await issueCertificate({
     subject: { CN: opts.CN ?? "Signet Development Signer", O: opts.O ?? "Signet (development)" },
@@ -260,7 +304,11 @@ export async function createSigningCertificate(ca, opts = {}) {
  */
 export async function createTsaCertificate(ca, opts = {}) {
   const keyType = opts.keyType ?? "ECDSA";
-  const keys = await generateKeyPair(keyType === "RSA" ? { type: "RSA", modulusLength: 2048 } : { type: "ECDSA", namedCurve: opts.namedCurve ?? "P-256" });
+  const keys = await generateKeyPair(
+    keyType === "RSA"
+      ? { type: "RSA", modulusLength: 2048 }
+      : { type: "ECDSA", namedCurve: opts.namedCurve ?? "P-256" },
+  );
   const certificate = await issueCertificate({
     subject: { CN: opts.CN ?? "Signet Test TSA", O: opts.O ?? "Signet (development)" },
     publicKey: keys.publicKey,
@@ -285,7 +333,10 @@ export async function createTsaCertificate(ca, opts = {}) {
  */
 export async function createDevPki(opts = {}) {
   const ca = await createRootCa({ keyType: opts.caKeyType ?? "RSA" });
-  const signer = await createSigningCertificate(ca, { keyType: opts.signerKeyType ?? "RSA", namedCurve: opts.namedCurve });
+  const signer = await createSigningCertificate(ca, {
+    keyType: opts.signerKeyType ?? "RSA",
+    namedCurve: opts.namedCurve,
+  });
   return {
     ca,
     signer,

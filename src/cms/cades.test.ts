@@ -60,7 +60,9 @@ describe.each(["RSA", "P-256", "P-384"] as IdentityKind[])("buildCadesDetachedSi
 
     // Signed attributes: exactly content-type, message-digest, signing-certificate-v2; no signing-time.
     const attrs = si.signedAttrs!.attributes;
-    expect(attrs.map((a) => a.type).sort()).toEqual([OID.contentType, OID.messageDigest, OID.signingCertificateV2].sort());
+    expect(attrs.map((a) => a.type).sort()).toEqual(
+      [OID.contentType, OID.messageDigest, OID.signingCertificateV2].sort(),
+    );
     expect(attrs.some((a) => a.type === OID.signingTime)).toBe(false);
     for (const a of attrs) expect(a.values).toHaveLength(1);
     const ct = attrs.find((a) => a.type === OID.contentType)!.values[0] as asn1js.ObjectIdentifier;
@@ -105,7 +107,13 @@ describe.each(["RSA", "P-256", "P-384"] as IdentityKind[])("buildCadesDetachedSi
     const cms = await buildCadesDetachedSignature({ identity, contentDigest: await sha256(document) });
     const root = pkijs.Certificate.fromBER(toArrayBuffer(parseCertificatesPem(caPem)[0]!));
     const sd = parseSignedData(cms);
-    const result = await sd.verify({ signer: 0, data: toArrayBuffer(document), checkChain: true, trustedCerts: [root], extendedMode: true });
+    const result = await sd.verify({
+      signer: 0,
+      data: toArrayBuffer(document),
+      checkChain: true,
+      trustedCerts: [root],
+      extendedMode: true,
+    });
     expect(result.signatureVerified).toBe(true);
     expect(result.signerCertificateVerified).toBe(true);
 
@@ -116,10 +124,15 @@ describe.each(["RSA", "P-256", "P-384"] as IdentityKind[])("buildCadesDetachedSi
 
   it("signs the digest it is given (a different digest gives a different message-digest)", async () => {
     const { identity } = await testIdentity(kind);
-    const a = parseSignedData(await buildCadesDetachedSignature({ identity, contentDigest: new Uint8Array(32).fill(1) }));
-    const md = a.signerInfos[0]!.signedAttrs!.attributes.find((x) => x.type === OID.messageDigest)!.values[0] as asn1js.OctetString;
+    const a = parseSignedData(
+      await buildCadesDetachedSignature({ identity, contentDigest: new Uint8Array(32).fill(1) }),
+    );
+    const md = a.signerInfos[0]!.signedAttrs!.attributes.find((x) => x.type === OID.messageDigest)!
+      .values[0] as asn1js.OctetString;
     expect(new Uint8Array(md.valueBlock.valueHexView)).toEqual(new Uint8Array(32).fill(1));
-    await expect(buildCadesDetachedSignature({ identity, contentDigest: new Uint8Array(20) })).rejects.toThrow(/SHA-256/);
+    await expect(buildCadesDetachedSignature({ identity, contentDigest: new Uint8Array(20) })).rejects.toThrow(
+      /SHA-256/,
+    );
   });
 });
 
@@ -136,7 +149,8 @@ describe("buildCadesDetachedSignature determinism and encoding", () => {
     const { identity } = await testIdentity("P-256");
     const digest = await sha256(document);
     const sizes = new Set<number>();
-    for (let i = 0; i < 5; i++) sizes.add((await buildCadesDetachedSignature({ identity, contentDigest: digest })).length);
+    for (let i = 0; i < 5; i++)
+      sizes.add((await buildCadesDetachedSignature({ identity, contentDigest: digest })).length);
     expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(2);
   });
 

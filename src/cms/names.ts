@@ -95,9 +95,7 @@ export function nameAttributes(nameDer: Uint8Array): NameAttribute[][] {
 export function formatName(nameDer: Uint8Array): string {
   return nameAttributes(nameDer)
     .reverse()
-    .map((rdn) =>
-      rdn.map((a) => `${a.type}=${a.hex ? a.value : escapeValue(a.value)}`).join("+"),
-    )
+    .map((rdn) => rdn.map((a) => `${a.type}=${a.hex ? a.value : escapeValue(a.value)}`).join("+"))
     .join(", ");
 }
 

@@ -27,7 +27,10 @@ describe("PEM parsing", async () => {
     "double-escaped \\\\n": certPem.replace(/\n/g, "\\\\n"),
     "surrounding double quotes and spaces": `  "${certPem.replace(/\n/g, "\\n")}"  `,
     "surrounding single quotes": `'${certPem}'`,
-    "indented lines and blank lines": certPem.split("\n").map((l) => `   ${l}   `).join("\n\n"),
+    "indented lines and blank lines": certPem
+      .split("\n")
+      .map((l) => `   ${l}   `)
+      .join("\n\n"),
     "openssl text around blocks": `subject=CN = x\nissuer=CN = y\n${certPem}\nBag Attributes\n`,
     "byte order mark": `\uFEFF${certPem}`,
   };
@@ -61,7 +64,11 @@ describe("PEM parsing", async () => {
   it("round-trips through toPem", () => {
     const [cert] = parseCertificatesPem(certPem);
     expect(parsePemBlocks(toPem("CERTIFICATE", cert!), "X")[0]!.der).toEqual(cert);
-    expect(toPem("CERTIFICATE", cert!).split("\n").every((l) => l.length <= 64)).toBe(true);
+    expect(
+      toPem("CERTIFICATE", cert!)
+        .split("\n")
+        .every((l) => l.length <= 64),
+    ).toBe(true);
   });
 
   it("gives clear configuration errors", async () => {
@@ -70,7 +77,10 @@ describe("PEM parsing", async () => {
     await expectConfigError(() => parseCertificatesPem("   "), /SIGNING_CERT is not set/);
     await expectConfigError(() => parseCertificatesPem("hello world"), /holds no PEM block/);
     await expectConfigError(() => parseCertificatesPem(block), /has no END line/);
-    await expectConfigError(() => parseCertificatesPem(`${block}-----END PRIVATE KEY-----`), /ends with "END PRIVATE KEY"/);
+    await expectConfigError(
+      () => parseCertificatesPem(`${block}-----END PRIVATE KEY-----`),
+      /ends with "END PRIVATE KEY"/,
+    );
     await expectConfigError(
       () => parseCertificatesPem("-----BEGIN CERTIFICATE-----\nnot*base64!\n-----END CERTIFICATE-----"),
       /does not hold valid base64/,
@@ -81,7 +91,10 @@ describe("PEM parsing", async () => {
     );
     await expectConfigError(() => parseCertificatesPem(keyPem), /holds a private key/);
     await expectConfigError(() => parsePrivateKeyPem(certPem), /exactly one private key/);
-    await expectConfigError(() => parsePrivateKeyPem(certPem.split("-----END CERTIFICATE-----")[0] + "-----END CERTIFICATE-----"), /holds a certificate/);
+    await expectConfigError(
+      () => parsePrivateKeyPem(certPem.split("-----END CERTIFICATE-----")[0] + "-----END CERTIFICATE-----"),
+      /holds a certificate/,
+    );
     await expectConfigError(
       () => parsePrivateKeyPem(keyPem.replace(/PRIVATE KEY/g, "ENCRYPTED PRIVATE KEY")),
       /encrypted private key/,
@@ -89,7 +102,9 @@ describe("PEM parsing", async () => {
     await expectConfigError(
       () =>
         parsePrivateKeyPem(
-          keyPem.replace(/PRIVATE KEY/g, "RSA PRIVATE KEY").replace("-----\n", "-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n\n"),
+          keyPem
+            .replace(/PRIVATE KEY/g, "RSA PRIVATE KEY")
+            .replace("-----\n", "-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n\n"),
         ),
       /encrypted legacy PEM/,
     );

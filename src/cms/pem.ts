@@ -49,7 +49,9 @@ function decodeBase64(body: string, setting: string, label: string, index: numbe
   try {
     readDer(out, 0, true);
   } catch (e) {
-    throw new ConfigurationError(`${where} is not a DER structure (${e instanceof DerError ? e.message : "unreadable"}).`);
+    throw new ConfigurationError(
+      `${where} is not a DER structure (${e instanceof DerError ? e.message : "unreadable"}).`,
+    );
   }
   return out;
 }
@@ -62,7 +64,9 @@ export function parsePemBlocks(text: string | undefined | null, setting: string)
   if (text === undefined || text === null || text.trim() === "") {
     throw new ConfigurationError(`${setting} is not set.`);
   }
-  const lines = normalizePemText(text).split("\n").map((l) => l.trim());
+  const lines = normalizePemText(text)
+    .split("\n")
+    .map((l) => l.trim());
   const blocks: PemBlock[] = [];
   let current: { label: string; body: string[]; headers: boolean } | null = null;
   for (const line of lines) {
@@ -83,7 +87,10 @@ export function parsePemBlocks(text: string | undefined | null, setting: string)
             `export an unencrypted PKCS#8 key (openssl pkcs8 -topk8 -nocrypt).`,
         );
       }
-      blocks.push({ label: current.label, der: decodeBase64(current.body.join(""), setting, current.label, blocks.length + 1) });
+      blocks.push({
+        label: current.label,
+        der: decodeBase64(current.body.join(""), setting, current.label, blocks.length + 1),
+      });
       current = null;
       continue;
     }
@@ -106,7 +113,9 @@ export function parseCertificatesPem(text: string | undefined | null, setting = 
     if (b.label === "CERTIFICATE" || b.label === "X509 CERTIFICATE" || b.label === "TRUSTED CERTIFICATE") {
       certs.push(b.der);
     } else if (/PRIVATE KEY/.test(b.label)) {
-      throw new ConfigurationError(`${setting} holds a private key; it must hold certificates only (the key goes in SIGNING_KEY).`);
+      throw new ConfigurationError(
+        `${setting} holds a private key; it must hold certificates only (the key goes in SIGNING_KEY).`,
+      );
     } else {
       throw new ConfigurationError(`${setting}: unexpected PEM block "${b.label}" (expected CERTIFICATE).`);
     }
@@ -139,7 +148,9 @@ export function parsePrivateKeyPem(
           `Keep it safe as a Worker secret.`,
       );
     case "CERTIFICATE":
-      throw new ConfigurationError(`${setting} holds a certificate; it must hold the private key (the chain goes in SIGNING_CERT).`);
+      throw new ConfigurationError(
+        `${setting} holds a certificate; it must hold the private key (the chain goes in SIGNING_CERT).`,
+      );
     default:
       throw new ConfigurationError(`${setting}: unexpected PEM block "${block.label}" (expected PRIVATE KEY).`);
   }

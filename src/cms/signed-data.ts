@@ -4,7 +4,19 @@
  * a KMS key) that decides the digest (SHA-256, or SHA-384 for KMS P-384 keys) and the signature.
  * Used for PAdES signatures (cades.ts) and by the test time-stamp authority.
  */
-import { algorithmIdentifier, explicit, octetString, oid, readDer, sequence, setOf, smallInteger, tlv, toArrayBuffer, unsignedInteger } from "./der";
+import {
+  algorithmIdentifier,
+  explicit,
+  octetString,
+  oid,
+  readDer,
+  sequence,
+  setOf,
+  smallInteger,
+  tlv,
+  toArrayBuffer,
+  unsignedInteger,
+} from "./der";
 import { OID } from "./oids";
 import { DIGEST_LENGTHS, DIGEST_OIDS, type DocumentSigner } from "./signers/signer";
 import { certificateParts } from "./x509";
@@ -61,7 +73,9 @@ export interface SignedDataOptions {
 export async function buildSignedData(opts: SignedDataOptions): Promise<Uint8Array> {
   const { signer } = opts;
   if (opts.contentDigest.length !== DIGEST_LENGTHS[signer.digestAlgorithm]) {
-    throw new Error(`contentDigest must be a ${signer.digestAlgorithm} digest (${DIGEST_LENGTHS[signer.digestAlgorithm]} bytes)`);
+    throw new Error(
+      `contentDigest must be a ${signer.digestAlgorithm} digest (${DIGEST_LENGTHS[signer.digestAlgorithm]} bytes)`,
+    );
   }
   const signerCert = opts.signerCertificate ?? opts.certificates[0];
   if (!signerCert) throw new Error("a signer certificate is required");
@@ -75,7 +89,9 @@ export async function buildSignedData(opts: SignedDataOptions): Promise<Uint8Arr
   );
   // The signature covers the DER of the attributes as a SET OF (tag 0x31), hashed with the
   // SignerInfo's digest algorithm (as every verifier, OpenSSL included, hashes them).
-  const attributesDigest = new Uint8Array(await crypto.subtle.digest(signer.digestAlgorithm, toArrayBuffer(signedAttrsSet)));
+  const attributesDigest = new Uint8Array(
+    await crypto.subtle.digest(signer.digestAlgorithm, toArrayBuffer(signedAttrsSet)),
+  );
   const signatureValue = await signer.sign(signedAttrsSet, attributesDigest);
 
   const unsigned = opts.unsignedAttributes ? await opts.unsignedAttributes(signatureValue) : [];

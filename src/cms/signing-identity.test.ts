@@ -1,6 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { certificateDer, createRootCa, createSigningCertificate, exportPrivateKeyPem, generateKeyPair } from "../../test/support/signing-identities";
+import {
+  certificateDer,
+  createRootCa,
+  createSigningCertificate,
+  exportPrivateKeyPem,
+  generateKeyPair,
+} from "../../test/support/signing-identities";
 import { ConfigurationError } from "../errors";
 import { TAG, children, explicit, oid, readDer, sequence } from "./der";
 import { OID } from "./oids";
@@ -44,7 +50,11 @@ describe("loadSigningIdentity", () => {
     expect(id.namedCurve).toBeUndefined();
     expect(id.modulusLength).toBe(2048);
     expect(id.keySource).toBe("SIGNING_KEY");
-    expect([id.signer.scheme, id.signer.digestAlgorithm, id.signer.maxSignatureLength]).toEqual(["RSASSA-PKCS1-v1_5", "SHA-256", 256]);
+    expect([id.signer.scheme, id.signer.digestAlgorithm, id.signer.maxSignatureLength]).toEqual([
+      "RSASSA-PKCS1-v1_5",
+      "SHA-256",
+      256,
+    ]);
     expect(id.certificatesDer).toEqual(der);
     expect(id.signerCertSha256).toBe(toHex(await sha256(der[0]!)));
     expect(id.signerCertSha256).toMatch(/^[0-9a-f]{64}$/);
@@ -82,11 +92,18 @@ describe("loadSigningIdentity", () => {
     const inner = innerKey(parsePrivateKeyPem(ec.keyPem).der);
     const fields = children(readDer(inner, 0, true)).filter((f) => f.tag !== 0xa0);
     // SEC1 with the curve named in [0] parameters, as `openssl ecparam -genkey` writes it.
-    const withCurve = sequence(fields[0]!.bytes, fields[1]!.bytes, explicit(0, oid(OID.secp384r1)), ...fields.slice(2).map((f) => f.bytes));
+    const withCurve = sequence(
+      fields[0]!.bytes,
+      fields[1]!.bytes,
+      explicit(0, oid(OID.secp384r1)),
+      ...fields.slice(2).map((f) => f.bytes),
+    );
     expect((await loadSigningIdentity(toPem("EC PRIVATE KEY", withCurve), ec.certPem)).namedCurve).toBe("P-384");
     // Without parameters the curve is unknown: a clear error rather than a guess.
     const withoutCurve = sequence(...fields.map((f) => f.bytes));
-    expect(await configError(loadSigningIdentity(toPem("EC PRIVATE KEY", withoutCurve), ec.certPem))).toMatch(/does not name its curve/);
+    expect(await configError(loadSigningIdentity(toPem("EC PRIVATE KEY", withoutCurve), ec.certPem))).toMatch(
+      /does not name its curve/,
+    );
   });
 
   it("refuses a key that does not match the first certificate", async () => {
@@ -102,7 +119,9 @@ describe("loadSigningIdentity", () => {
     expect(await configError(loadSigningIdentity(p256.keyPem, rsa.certPem))).toMatch(
       /SIGNING_KEY is an ECDSA P-256 key but the first certificate of SIGNING_CERT holds an RSA public key/,
     );
-    expect(await configError(loadSigningIdentity(p256.keyPem, p384.certPem))).toMatch(/holds an EC public key \(P-384\)/);
+    expect(await configError(loadSigningIdentity(p256.keyPem, p384.certPem))).toMatch(
+      /holds an EC public key \(P-384\)/,
+    );
     expect(await configError(loadSigningIdentity(rsa.keyPem, p256.certPem))).toMatch(/SIGNING_KEY is an RSA key/);
   });
 
@@ -112,8 +131,13 @@ describe("loadSigningIdentity", () => {
     const [signer] = parseCertificatesPem(certPem);
     const wrongRoot = parseCertificatesPem(other.certPem)[1]!;
     const chain = toPem("CERTIFICATE", signer!) + toPem("CERTIFICATE", wrongRoot);
-    expect(await configError(loadSigningIdentity(keyPem, chain))).toMatch(/certificate #2 is not the issuer of certificate #1/);
-    const reversed = parseCertificatesPem(certPem).reverse().map((d) => toPem("CERTIFICATE", d)).join("");
+    expect(await configError(loadSigningIdentity(keyPem, chain))).toMatch(
+      /certificate #2 is not the issuer of certificate #1/,
+    );
+    const reversed = parseCertificatesPem(certPem)
+      .reverse()
+      .map((d) => toPem("CERTIFICATE", d))
+      .join("");
     expect(await configError(loadSigningIdentity(keyPem, reversed))).toMatch(/does not match the first certificate/);
   });
 
@@ -121,7 +145,9 @@ describe("loadSigningIdentity", () => {
     const ca = await createRootCa({ keyType: "ECDSA" });
     const small = await generateKeyPair({ type: "RSA", modulusLength: 1024 });
     const keyPem = await exportPrivateKeyPem(small.privateKey);
-    expect(await configError(loadSigningIdentity(keyPem, ca.certificatePem))).toMatch(/1024-bit RSA key; at least 2048 bits/);
+    expect(await configError(loadSigningIdentity(keyPem, ca.certificatePem))).toMatch(
+      /1024-bit RSA key; at least 2048 bits/,
+    );
   });
 
   it("refuses unsupported curves and malformed material", async () => {
@@ -133,9 +159,13 @@ describe("loadSigningIdentity", () => {
     const { keyPem } = await testIdentity("RSA");
     expect(await configError(loadSigningIdentity(keyPem, ""))).toMatch(/SIGNING_CERT is not set/);
     const garbageCert = toPem("CERTIFICATE", Uint8Array.of(0x30, 0x03, 0x02, 0x01, 0x01));
-    expect(await configError(loadSigningIdentity(keyPem, garbageCert))).toMatch(/certificate #1 is not a readable X.509 certificate/);
+    expect(await configError(loadSigningIdentity(keyPem, garbageCert))).toMatch(
+      /certificate #1 is not a readable X.509 certificate/,
+    );
     const garbageKey = toPem("PRIVATE KEY", Uint8Array.of(0x30, 0x03, 0x02, 0x01, 0x00));
-    expect(await configError(loadSigningIdentity(garbageKey, certPem))).toMatch(/SIGNING_KEY is not a readable private key/);
+    expect(await configError(loadSigningIdentity(garbageKey, certPem))).toMatch(
+      /SIGNING_KEY is not a readable private key/,
+    );
   });
 
   it("formats subjects with escaping, RFC 4514 order", async () => {

@@ -71,7 +71,10 @@ describe("RFC 3161 client against the test TSA", () => {
     expect(await verifyTimestampTokenSignature(info)).toBe(true);
 
     // The TSA certificate chains to the TSA's CA.
-    const chain = new pkijs.CertificateChainValidationEngine({ certs: [info.signerCertificate!], trustedCerts: [tsaRoot] });
+    const chain = new pkijs.CertificateChainValidationEngine({
+      certs: [info.signerCertificate!],
+      trustedCerts: [tsaRoot],
+    });
     expect((await chain.verify()).result).toBe(true);
   });
 
@@ -85,15 +88,30 @@ describe("RFC 3161 client against the test TSA", () => {
 
   it("turns every failure mode into TsaFailed with a clear message", async () => {
     const messageImprint = new Uint8Array(32).fill(9);
-    await expectTsaFailed(requestTimestamp({ url: `${tsaUrl}/fail`, messageImprint }), /refused the request: rejection: the test TSA rejects this request \(badRequest\)/);
+    await expectTsaFailed(
+      requestTimestamp({ url: `${tsaUrl}/fail`, messageImprint }),
+      /refused the request: rejection: the test TSA rejects this request \(badRequest\)/,
+    );
     await expectTsaFailed(requestTimestamp({ url: `${tsaUrl}/500`, messageImprint }), /answered HTTP 500/);
-    await expectTsaFailed(requestTimestamp({ url: `${tsaUrl}/wrong-type`, messageImprint }), /content type "text\/plain"/);
+    await expectTsaFailed(
+      requestTimestamp({ url: `${tsaUrl}/wrong-type`, messageImprint }),
+      /content type "text\/plain"/,
+    );
     await expectTsaFailed(requestTimestamp({ url: `${tsaUrl}/garbage`, messageImprint }), /not a valid TimeStampResp/);
     await expectTsaFailed(requestTimestamp({ url: `${tsaUrl}/bad-nonce`, messageImprint }), /nonce does not match/);
-    await expectTsaFailed(requestTimestamp({ url: `${tsaUrl}/bad-imprint`, messageImprint }), /different message imprint/);
-    await expectTsaFailed(requestTimestamp({ url: `${tsaUrl}/bad-signature`, messageImprint }), /signature does not verify/);
+    await expectTsaFailed(
+      requestTimestamp({ url: `${tsaUrl}/bad-imprint`, messageImprint }),
+      /different message imprint/,
+    );
+    await expectTsaFailed(
+      requestTimestamp({ url: `${tsaUrl}/bad-signature`, messageImprint }),
+      /signature does not verify/,
+    );
     await expectTsaFailed(requestTimestamp({ url: `${tsaUrl}/nowhere`, messageImprint }), /answered HTTP 404/);
-    await expectTsaFailed(requestTimestamp({ url: tsaUrl, messageImprint, maxResponseBytes: 100 }), /too large \(over 100 bytes\)/);
+    await expectTsaFailed(
+      requestTimestamp({ url: tsaUrl, messageImprint, maxResponseBytes: 100 }),
+      /too large \(over 100 bytes\)/,
+    );
     await expectTsaFailed(requestTimestamp({ url: "ftp://tsa.example/", messageImprint }), /must use http: or https:/);
     await expectTsaFailed(requestTimestamp({ url: "not a url", messageImprint }), /not a valid URL/);
   });
@@ -124,7 +142,10 @@ describe("RFC 3161 client against the test TSA", () => {
       expect(new Headers(init?.headers).get("content-type")).toBe("application/timestamp-query");
       return new Response("nope", { status: 503 });
     };
-    await expectTsaFailed(requestTimestamp({ url: "https://tsa.example/ts", messageImprint: new Uint8Array(32), fetch: fakeFetch }), /HTTP 503/);
+    await expectTsaFailed(
+      requestTimestamp({ url: "https://tsa.example/ts", messageImprint: new Uint8Array(32), fetch: fakeFetch }),
+      /HTTP 503/,
+    );
     expect(calls).toEqual(["https://tsa.example/ts"]);
   });
 
@@ -134,7 +155,11 @@ describe("RFC 3161 client against the test TSA", () => {
       seen = { url: String(input), auth: new Headers(init?.headers).get("authorization") };
       return new Response("nope", { status: 401 });
     };
-    const p = requestTimestamp({ url: "https://us%C3%A9r:s3cr%40t@tsa.example/ts?token=abc", messageImprint: new Uint8Array(32), fetch: fakeFetch });
+    const p = requestTimestamp({
+      url: "https://us%C3%A9r:s3cr%40t@tsa.example/ts?token=abc",
+      messageImprint: new Uint8Array(32),
+      fetch: fakeFetch,
+    });
     await expectTsaFailed(p, /^The time-stamp authority at https:\/\/tsa\.example\/ts answered HTTP 401\.$/);
     expect(seen!.url).toBe("https://tsa.example/ts?token=abc");
     expect(seen!.auth).toBe(`Basic ${btoa(String.fromCharCode(...new TextEncoder().encode("usér:s3cr@t")))}`);
@@ -146,33 +171,36 @@ describe("RFC 3161 client against the test TSA", () => {
 });
 
 describe("PAdES B-T: signature time-stamp as unsigned attribute", () => {
-  it.each(["RSA", "P-256"] as const)("adds id-aa-signatureTimeStampToken over the signature value (%s)", async (kind) => {
-    const { identity } = await testIdentity(kind);
-    const stamper = signatureTimestamper({ url: tsaUrl });
-    let seen: Uint8Array | null = null;
-    const cms = await buildCadesDetachedSignature({
-      identity,
-      contentDigest: await sha256(new TextEncoder().encode("doc")),
-      timestamp: async (sig) => {
-        seen = sig;
-        return stamper.timestamp(sig);
-      },
-    });
-    const sd = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(toArrayBuffer(cms)).content });
-    const si = sd.signerInfos[0]!;
-    const signatureValue = new Uint8Array(si.signature.valueBlock.valueHexView);
-    expect(seen).toEqual(signatureValue);
-    expect(si.unsignedAttrs!.attributes.map((a) => a.type)).toEqual([OID.signatureTimeStampToken]);
-    expect(si.signedAttrs!.attributes.map((a) => a.type)).not.toContain(OID.signingTime);
-    const tokenDer = new Uint8Array((si.unsignedAttrs!.attributes[0]!.values[0] as asn1js.Sequence).toBER());
-    const info = parseTimestampToken(tokenDer);
-    expect(toHex(info.messageImprint.hashedMessage)).toBe(toHex(await sha256(signatureValue)));
-    expect(await verifyTimestampTokenSignature(info)).toBe(true);
-    expect(stamper.result()!.genTime.getTime()).toBe(info.genTime.getTime());
-    // The signature itself still verifies.
-    const ok = await sd.verify({ signer: 0, data: toArrayBuffer(new TextEncoder().encode("doc")) });
-    expect(ok).toBe(true);
-  });
+  it.each(["RSA", "P-256"] as const)(
+    "adds id-aa-signatureTimeStampToken over the signature value (%s)",
+    async (kind) => {
+      const { identity } = await testIdentity(kind);
+      const stamper = signatureTimestamper({ url: tsaUrl });
+      let seen: Uint8Array | null = null;
+      const cms = await buildCadesDetachedSignature({
+        identity,
+        contentDigest: await sha256(new TextEncoder().encode("doc")),
+        timestamp: async (sig) => {
+          seen = sig;
+          return stamper.timestamp(sig);
+        },
+      });
+      const sd = new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(toArrayBuffer(cms)).content });
+      const si = sd.signerInfos[0]!;
+      const signatureValue = new Uint8Array(si.signature.valueBlock.valueHexView);
+      expect(seen).toEqual(signatureValue);
+      expect(si.unsignedAttrs!.attributes.map((a) => a.type)).toEqual([OID.signatureTimeStampToken]);
+      expect(si.signedAttrs!.attributes.map((a) => a.type)).not.toContain(OID.signingTime);
+      const tokenDer = new Uint8Array((si.unsignedAttrs!.attributes[0]!.values[0] as asn1js.Sequence).toBER());
+      const info = parseTimestampToken(tokenDer);
+      expect(toHex(info.messageImprint.hashedMessage)).toBe(toHex(await sha256(signatureValue)));
+      expect(await verifyTimestampTokenSignature(info)).toBe(true);
+      expect(stamper.result()!.genTime.getTime()).toBe(info.genTime.getTime());
+      // The signature itself still verifies.
+      const ok = await sd.verify({ signer: 0, data: toArrayBuffer(new TextEncoder().encode("doc")) });
+      expect(ok).toBe(true);
+    },
+  );
 
   it("propagates TsaFailed from the time-stamp callback", async () => {
     const { identity } = await testIdentity("RSA");

@@ -9,7 +9,16 @@
 import * as asn1js from "asn1js";
 import * as pkijs from "pkijs";
 import { TsaFailed } from "../errors";
-import { algorithmIdentifier, booleanValue, nullValue, octetString, sequence, smallInteger, toArrayBuffer, unsignedInteger } from "./der";
+import {
+  algorithmIdentifier,
+  booleanValue,
+  nullValue,
+  octetString,
+  sequence,
+  smallInteger,
+  toArrayBuffer,
+  unsignedInteger,
+} from "./der";
 import { readCappedBody, untilAborted } from "../util/capped-body";
 import { formatName } from "./names";
 import { OID } from "./oids";
@@ -79,7 +88,14 @@ const HASH_NAMES: Record<string, string> = {
   [OID.sha512]: "SHA-512",
 };
 
-const PKI_STATUS = ["granted", "grantedWithMods", "rejection", "waiting", "revocationWarning", "revocationNotification"];
+const PKI_STATUS = [
+  "granted",
+  "grantedWithMods",
+  "rejection",
+  "waiting",
+  "revocationWarning",
+  "revocationNotification",
+];
 const PKI_FAILURE_INFO: Record<number, string> = {
   0: "badAlg",
   2: "badRequest",
@@ -148,7 +164,10 @@ function generalNameText(name: pkijs.GeneralName): string | null {
   }
 }
 
-function findSignerCertificate(signedData: pkijs.SignedData, certificates: pkijs.Certificate[]): pkijs.Certificate | null {
+function findSignerCertificate(
+  signedData: pkijs.SignedData,
+  certificates: pkijs.Certificate[],
+): pkijs.Certificate | null {
   const signerInfo = signedData.signerInfos[0];
   if (!signerInfo) return null;
   const sid = signerInfo.sid;
@@ -189,7 +208,9 @@ export function parseTimestampToken(token: Uint8Array): TimestampTokenInfo {
     if (e instanceof TimestampTokenError) throw e;
     throw new TimestampTokenError("The time-stamp token's TSTInfo is malformed.");
   }
-  const certificates = (signedData.certificates ?? []).filter((c): c is pkijs.Certificate => c instanceof pkijs.Certificate);
+  const certificates = (signedData.certificates ?? []).filter(
+    (c): c is pkijs.Certificate => c instanceof pkijs.Certificate,
+  );
   const signerCertificate = findSignerCertificate(signedData, certificates);
 
   let tsaName = tst.tsa ? generalNameText(tst.tsa) : null;
@@ -342,7 +363,8 @@ export async function requestTimestamp(opts: RequestTimestampOptions): Promise<T
   const request = encodeTimestampRequest(opts.messageImprint, nonce);
 
   const signal = AbortSignal.timeout(timeoutMs);
-  const timedOut = () => new TsaFailed(`The time-stamp authority at ${where} did not answer within ${timeoutMs / 1000} s.`);
+  const timedOut = () =>
+    new TsaFailed(`The time-stamp authority at ${where} did not answer within ${timeoutMs / 1000} s.`);
 
   let response: Response;
   try {
@@ -358,7 +380,9 @@ export async function requestTimestamp(opts: RequestTimestampOptions): Promise<T
     );
   } catch (e) {
     if (signal.aborted) throw timedOut();
-    throw new TsaFailed(`The time-stamp authority at ${where} could not be reached (${e instanceof Error ? e.message : String(e)}).`);
+    throw new TsaFailed(
+      `The time-stamp authority at ${where} could not be reached (${e instanceof Error ? e.message : String(e)}).`,
+    );
   }
 
   if (response.status !== 200) {
@@ -375,17 +399,29 @@ export async function requestTimestamp(opts: RequestTimestampOptions): Promise<T
 
   let body: Uint8Array;
   try {
-    body = await readCappedBody(response, maxBytes, signal, () => new TsaFailed(`The time-stamp response is too large (over ${maxBytes} bytes).`));
+    body = await readCappedBody(
+      response,
+      maxBytes,
+      signal,
+      () => new TsaFailed(`The time-stamp response is too large (over ${maxBytes} bytes).`),
+    );
   } catch (e) {
     if (e instanceof TsaFailed) throw e;
     if (signal.aborted) throw timedOut();
-    throw new TsaFailed(`Reading the time-stamp response from ${where} failed (${e instanceof Error ? e.message : String(e)}).`);
+    throw new TsaFailed(
+      `Reading the time-stamp response from ${where} failed (${e instanceof Error ? e.message : String(e)}).`,
+    );
   }
 
   return checkTimestampResponse(body, opts.messageImprint, nonce, where);
 }
 
-async function checkTimestampResponse(body: Uint8Array, imprint: Uint8Array, nonce: Uint8Array, where: string): Promise<TimestampResult> {
+async function checkTimestampResponse(
+  body: Uint8Array,
+  imprint: Uint8Array,
+  nonce: Uint8Array,
+  where: string,
+): Promise<TimestampResult> {
   const bad = (why: string) => new TsaFailed(`The time-stamp authority at ${where} sent ${why}`);
   let parts: Node[];
   try {

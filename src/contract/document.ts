@@ -8,8 +8,7 @@ const DocumentObject = z
       example: "data:application/pdf;base64,JVBERi0xLjcK...",
     }),
     url: z.string().min(1).max(2048).optional().openapi({
-      description:
-        "HTTPS address to fetch the document from (no userinfo, public hosts only, ≤ 3 redirects, 10 s).",
+      description: "HTTPS address to fetch the document from (no userinfo, public hosts only, ≤ 3 redirects, 10 s).",
       example: "https://example.com/contract.pdf",
     }),
   })
@@ -31,7 +30,8 @@ export const DocumentInput = z
     DocumentObject,
   ])
   .openapi("DocumentInput", {
-    description: "The document: `{ base64 }` (plain base64 or a `data:` URI), `{ url }`, or a bare base64 / data URI string.",
+    description:
+      "The document: `{ base64 }` (plain base64 or a `data:` URI), `{ url }`, or a bare base64 / data URI string.",
     example: { base64: "data:application/pdf;base64,JVBERi0xLjcK..." },
   });
 

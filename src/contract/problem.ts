@@ -7,10 +7,14 @@ export const Problem = z
     type: z.string(),
     title: z.string(),
     status: z.number().int(),
-    code: z.enum(ERROR_CODES).openapi({ description: "The machine code; each operation's responses name the codes it answers with." }),
+    code: z
+      .enum(ERROR_CODES)
+      .openapi({ description: "The machine code; each operation's responses name the codes it answers with." }),
     detail: z.string(),
     message: z.string().openapi({ description: "Same text as `detail` (SuperDoc clients read `message`)." }),
-    error: z.string().openapi({ description: "The HTTP reason phrase (SuperDoc's error field).", example: "Bad Request" }),
+    error: z
+      .string()
+      .openapi({ description: "The HTTP reason phrase (SuperDoc's error field).", example: "Bad Request" }),
     errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
     details: z
       .array(z.object({ field: z.string(), issue: z.string() }))

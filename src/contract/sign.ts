@@ -52,13 +52,23 @@ const MAX_POINTS = 14_400; // ISO 32000's largest page side
 
 export const SignatureAppearance = z
   .strictObject({
-    page: z.number().int().min(1).max(1_000_000).optional().openapi({ description: "Page of a new visible field, 1-based (the document's own pages, not the certificate page)." }),
-    x: z.number().min(0).max(MAX_POINTS).optional().openapi({ description: "Left edge in points from the page's lower-left corner (of its visible area, the CropBox)." }),
-    y: z.number().min(0).max(MAX_POINTS).optional().openapi({ description: "Bottom edge in points from the page's lower-left corner." }),
+    page: z.number().int().min(1).max(1_000_000).optional().openapi({
+      description: "Page of a new visible field, 1-based (the document's own pages, not the certificate page).",
+    }),
+    x: z.number().min(0).max(MAX_POINTS).optional().openapi({
+      description: "Left edge in points from the page's lower-left corner (of its visible area, the CropBox).",
+    }),
+    y: z
+      .number()
+      .min(0)
+      .max(MAX_POINTS)
+      .optional()
+      .openapi({ description: "Bottom edge in points from the page's lower-left corner." }),
     width: z.number().min(8).max(MAX_POINTS).optional().openapi({ description: "Width in points." }),
     height: z.number().min(8).max(MAX_POINTS).optional().openapi({ description: "Height in points." }),
     image: z.string().min(1).optional().openapi({
-      description: "The signer's drawn signature: a data URI (or base64) of a PNG or JPEG, e.g. from SuperDoc's e-sign pad; drawn on the left of the box.",
+      description:
+        "The signer's drawn signature: a data URI (or base64) of a PNG or JPEG, e.g. from SuperDoc's e-sign pad; drawn on the left of the box.",
       example: "data:image/png;base64,iVBORw0KGgo...",
     }),
   })
@@ -82,15 +92,20 @@ export const SignatureOptions = z
       example: "Signature1",
     }),
     reason: z.string().trim().min(1).max(500).optional().openapi({
-      description: "The signature's reason (/Reason), also shown in a visible appearance. A seed value dictionary of the field may require one of its reasons. Default /Reason: `Signed electronically by <name>`.",
+      description:
+        "The signature's reason (/Reason), also shown in a visible appearance. A seed value dictionary of the field may require one of its reasons. Default /Reason: `Signed electronically by <name>`.",
       example: "I agree to the terms",
     }),
     appearance: SignatureAppearance.optional(),
   })
-  .refine((s) => s.field === undefined || s.appearance === undefined || POSITION_KEYS.every((k) => s.appearance![k] === undefined), {
-    message: "An existing field is drawn in its own widget: give signature.field or an appearance position, not both",
-    path: ["appearance"],
-  })
+  .refine(
+    (s) =>
+      s.field === undefined || s.appearance === undefined || POSITION_KEYS.every((k) => s.appearance![k] === undefined),
+    {
+      message: "An existing field is drawn in its own widget: give signature.field or an appearance position, not both",
+      path: ["appearance"],
+    },
+  )
   .openapi("SignatureOptions");
 
 /** `signature` of a sign request after validation. */
@@ -99,10 +114,14 @@ export type SignatureOptionsBody = z.output<typeof SignatureOptions>;
 /** The sign request's fields beside its document (the JSON part `request` of a multipart request). */
 const signRequestFields = {
   signer: Signer,
-  auditTrail: z.array(AuditTrailEntry).min(1).max(LIMITS.maxAuditTrailEntries).refine(
-    (t) => jsonSize(t) <= REQUEST_LIMITS.maxAuditTrailJsonBytes,
-    `auditTrail is larger than ${REQUEST_LIMITS.maxAuditTrailJsonBytes} bytes of JSON`,
-  ),
+  auditTrail: z
+    .array(AuditTrailEntry)
+    .min(1)
+    .max(LIMITS.maxAuditTrailEntries)
+    .refine(
+      (t) => jsonSize(t) <= REQUEST_LIMITS.maxAuditTrailJsonBytes,
+      `auditTrail is larger than ${REQUEST_LIMITS.maxAuditTrailJsonBytes} bytes of JSON`,
+    ),
   eventId: z
     .string()
     .min(1)
@@ -112,39 +131,49 @@ const signRequestFields = {
     .openapi({ description: "Idempotency key of this signing event, scoped to your API key.", example: "evt_123" }),
   metadata: z
     .record(z.string(), z.unknown())
-    .refine((m) => jsonSize(m) <= REQUEST_LIMITS.maxMetadataJsonBytes, `metadata is larger than ${REQUEST_LIMITS.maxMetadataJsonBytes} bytes of JSON`)
+    .refine(
+      (m) => jsonSize(m) <= REQUEST_LIMITS.maxMetadataJsonBytes,
+      `metadata is larger than ${REQUEST_LIMITS.maxMetadataJsonBytes} bytes of JSON`,
+    )
     .optional(),
   certificate: CertificateOptions.optional(),
   signature: SignatureOptions.optional(),
 };
 
 export const SignRequestFields = z.object(signRequestFields).openapi("SignRequestFields", {
-  description: "The sign request without its document: the JSON part `request` of a multipart/form-data request (a `document` field there is refused).",
+  description:
+    "The sign request without its document: the JSON part `request` of a multipart/form-data request (a `document` field there is refused).",
 });
 
 export const SignMultipart = z
   .object({
-    file: z.string().openapi({ type: "string", format: "binary", description: "The document (PDF or DOCX), as `FormData.append('file', blob, name)` sends it. Its type is decided by its bytes." }),
+    file: z.string().openapi({
+      type: "string",
+      format: "binary",
+      description:
+        "The document (PDF or DOCX), as `FormData.append('file', blob, name)` sends it. Its type is decided by its bytes.",
+    }),
     request: SignRequestFields,
   })
-  .openapi("SignMultipart", { description: "A binary sign request: the document as the part `file`, the other fields as the JSON part `request` (Content-Type application/json, or none)." });
-
-export const SignRequest = z
-  .object({ document: DocumentInput, ...signRequestFields })
-  .openapi("SignRequest", {
-    example: {
-      document: { base64: `data:application/pdf;base64,${EXAMPLE_PDF_BASE64}` },
-      signer: { name: "Ada Lovelace", email: "ada@example.com", ip: "203.0.113.7", userAgent: "Mozilla/5.0" },
-      auditTrail: [
-        { type: "ready", timestamp: "2026-11-21T09:59:00Z" },
-        { type: "field_change", timestamp: "2026-11-21T09:59:30Z", data: { fieldId: "name", value: "Ada Lovelace" } },
-        { type: "submit", timestamp: "2026-11-21T10:00:00Z" },
-      ],
-      eventId: "contract-42-ada",
-      metadata: { documentId: "contract-42" },
-      certificate: { enabled: true },
-    },
+  .openapi("SignMultipart", {
+    description:
+      "A binary sign request: the document as the part `file`, the other fields as the JSON part `request` (Content-Type application/json, or none).",
   });
+
+export const SignRequest = z.object({ document: DocumentInput, ...signRequestFields }).openapi("SignRequest", {
+  example: {
+    document: { base64: `data:application/pdf;base64,${EXAMPLE_PDF_BASE64}` },
+    signer: { name: "Ada Lovelace", email: "ada@example.com", ip: "203.0.113.7", userAgent: "Mozilla/5.0" },
+    auditTrail: [
+      { type: "ready", timestamp: "2026-11-21T09:59:00Z" },
+      { type: "field_change", timestamp: "2026-11-21T09:59:30Z", data: { fieldId: "name", value: "Ada Lovelace" } },
+      { type: "submit", timestamp: "2026-11-21T10:00:00Z" },
+    ],
+    eventId: "contract-42-ada",
+    metadata: { documentId: "contract-42" },
+    certificate: { enabled: true },
+  },
+});
 
 /** A sign request after validation: the input of operations/sign.ts. */
 export type SignRequestBody = z.output<typeof SignRequest>;
@@ -158,14 +187,19 @@ export const SignResponse = z
     document: OutputDocument,
     signature: z.object({
       level: z.enum(["B-B", "B-T", "B-LT", "B-LTA"]).openapi({
-        description: "The PAdES baseline level reached (lower than asked only with TSA_OPTIONAL/REVOCATION_OPTIONAL, said in `warnings`).",
+        description:
+          "The PAdES baseline level reached (lower than asked only with TSA_OPTIONAL/REVOCATION_OPTIONAL, said in `warnings`).",
       }),
-      fieldName: z.string().openapi({ description: "The signature field signed: the document's own (named by signature.field, or its one empty signature field) or the one Signet added (Signature1, ...)." }),
+      fieldName: z.string().openapi({
+        description:
+          "The signature field signed: the document's own (named by signature.field, or its one empty signature field) or the one Signet added (Signature1, ...).",
+      }),
       signedAt: z.string(),
       certificateSha256: z.string(),
       timestamp: TimestampInfo.nullable().openapi({ description: "The signature time-stamp (B-T and above)." }),
       documentTimestamp: TimestampInfo.nullable().openapi({
-        description: "B-LTA: the document time-stamp (`/SubFilter /ETSI.RFC3161`) over the signature and its validation data.",
+        description:
+          "B-LTA: the document time-stamp (`/SubFilter /ETSI.RFC3161`) over the signature and its validation data.",
       }),
     }),
     eventId: z.string(),
@@ -176,7 +210,8 @@ export const SignResponse = z
       example: "3f2a9c0d6b1e4f8a9d7c5b3a1e0f2d4c",
     }),
     warnings: z.array(z.string()).openapi({
-      description: "What Signet did differently from the request, e.g. no certificate page on a document that already carries signatures.",
+      description:
+        "What Signet did differently from the request, e.g. no certificate page on a document that already carries signatures.",
     }),
   })
   .openapi("SignResponse");

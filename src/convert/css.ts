@@ -81,7 +81,10 @@ export function parseDeclarations(text: string): Declarations {
     const colon = decl.indexOf(":");
     if (colon < 0) continue;
     const prop = decl.slice(0, colon).trim().toLowerCase();
-    const value = decl.slice(colon + 1).replace(/!\s*important\s*$/i, "").trim();
+    const value = decl
+      .slice(colon + 1)
+      .replace(/!\s*important\s*$/i, "")
+      .trim();
     if (prop && value) out.set(prop, value);
   }
   return out;
@@ -156,8 +159,14 @@ function expandShorthands(d: Declarations): Declarations {
     const v = d.get(box);
     if (v === undefined) continue;
     const [t, r = t, b = t, l = r] = v.split(/\s+/);
-    for (const [side, val] of [["top", t], ["right", r], ["bottom", b], ["left", l]] as const) {
-      if (!d.has(`${box}-${side}`) || [...d.keys()].indexOf(`${box}-${side}`) < [...d.keys()].indexOf(box)) d.set(`${box}-${side}`, val!);
+    for (const [side, val] of [
+      ["top", t],
+      ["right", r],
+      ["bottom", b],
+      ["left", l],
+    ] as const) {
+      if (!d.has(`${box}-${side}`) || [...d.keys()].indexOf(`${box}-${side}`) < [...d.keys()].indexOf(box))
+        d.set(`${box}-${side}`, val!);
     }
   }
   const border = d.get("border");
@@ -179,12 +188,39 @@ function expandShorthands(d: Declarations): Declarations {
 // Values
 
 const NAMED_COLORS: Record<string, string> = {
-  black: "000000", white: "FFFFFF", red: "FF0000", green: "008000", blue: "0000FF", yellow: "FFFF00",
-  gray: "808080", grey: "808080", silver: "C0C0C0", maroon: "800000", navy: "000080", purple: "800080",
-  teal: "008080", olive: "808000", lime: "00FF00", aqua: "00FFFF", fuchsia: "FF00FF", orange: "FFA500",
-  darkgray: "A9A9A9", darkgrey: "A9A9A9", lightgray: "D3D3D3", lightgrey: "D3D3D3", darkblue: "00008B",
-  darkred: "8B0000", darkgreen: "006400", whitesmoke: "F5F5F5", gainsboro: "DCDCDC", dimgray: "696969",
-  dimgrey: "696969", steelblue: "4682B4", lightblue: "ADD8E6", lightyellow: "FFFFE0", beige: "F5F5DC",
+  black: "000000",
+  white: "FFFFFF",
+  red: "FF0000",
+  green: "008000",
+  blue: "0000FF",
+  yellow: "FFFF00",
+  gray: "808080",
+  grey: "808080",
+  silver: "C0C0C0",
+  maroon: "800000",
+  navy: "000080",
+  purple: "800080",
+  teal: "008080",
+  olive: "808000",
+  lime: "00FF00",
+  aqua: "00FFFF",
+  fuchsia: "FF00FF",
+  orange: "FFA500",
+  darkgray: "A9A9A9",
+  darkgrey: "A9A9A9",
+  lightgray: "D3D3D3",
+  lightgrey: "D3D3D3",
+  darkblue: "00008B",
+  darkred: "8B0000",
+  darkgreen: "006400",
+  whitesmoke: "F5F5F5",
+  gainsboro: "DCDCDC",
+  dimgray: "696969",
+  dimgrey: "696969",
+  steelblue: "4682B4",
+  lightblue: "ADD8E6",
+  lightyellow: "FFFFE0",
+  beige: "F5F5DC",
 };
 
 /** `#abc`, `#aabbcc`, `rgb(1, 2, 3)`, a named colour → `RRGGBB`; `transparent`/unknown → undefined. */
@@ -192,13 +228,21 @@ export function parseColor(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const v = value.trim().toLowerCase();
   let m = /^#([0-9a-f]{3})$/.exec(v);
-  if (m) return m[1]!.split("").map((ch) => ch + ch).join("").toUpperCase();
+  if (m)
+    return m[1]!
+      .split("")
+      .map((ch) => ch + ch)
+      .join("")
+      .toUpperCase();
   m = /^#([0-9a-f]{6})(?:[0-9a-f]{2})?$/.exec(v);
   if (m) return m[1]!.toUpperCase();
   m = /^rgba?\(\s*(\d+)[\s,]+(\d+)[\s,]+(\d+)(?:[\s,/]+([\d.]+%?))?\s*\)$/.exec(v);
   if (m) {
     if (m[4] !== undefined && parseFloat(m[4]) === 0) return undefined;
-    return [m[1], m[2], m[3]].map((n) => Math.min(255, Number(n)).toString(16).padStart(2, "0")).join("").toUpperCase();
+    return [m[1], m[2], m[3]]
+      .map((n) => Math.min(255, Number(n)).toString(16).padStart(2, "0"))
+      .join("")
+      .toUpperCase();
   }
   return NAMED_COLORS[v];
 }
@@ -241,7 +285,14 @@ export function lengthPt(value: string | undefined, fontPt: number, percentOf?: 
 }
 
 const FONT_SIZE_KEYWORDS: Record<string, number> = {
-  "xx-small": 7, "x-small": 7.5, small: 10, medium: 12, large: 13.5, "x-large": 18, "xx-large": 24, "xxx-large": 36,
+  "xx-small": 7,
+  "x-small": 7.5,
+  small: 10,
+  medium: 12,
+  large: 13.5,
+  "x-large": 18,
+  "xx-large": 24,
+  "xxx-large": 36,
 };
 
 /** `font-size` in points, from the parent's size. */
@@ -258,10 +309,20 @@ export function fontSizePt(value: string | undefined, parentPt: number): number 
 /** The first family of a `font-family` list that is not a generic one, or the generic's Office face. */
 export function fontFamily(value: string | undefined): string | undefined {
   if (!value) return undefined;
-  const families = value.split(",").map((f) => f.trim().replace(/^["']|["']$/g, "")).filter(Boolean);
+  const families = value
+    .split(",")
+    .map((f) => f.trim().replace(/^["']|["']$/g, ""))
+    .filter(Boolean);
   const GENERIC: Record<string, string> = {
-    serif: "Times New Roman", "sans-serif": "Arial", monospace: "Courier New", "system-ui": "Arial", "ui-sans-serif": "Arial",
-    "ui-serif": "Times New Roman", "ui-monospace": "Courier New", cursive: "Comic Sans MS", fantasy: "Arial",
+    serif: "Times New Roman",
+    "sans-serif": "Arial",
+    monospace: "Courier New",
+    "system-ui": "Arial",
+    "ui-sans-serif": "Arial",
+    "ui-serif": "Times New Roman",
+    "ui-monospace": "Courier New",
+    cursive: "Comic Sans MS",
+    fantasy: "Arial",
   };
   const first = families[0];
   if (!first) return undefined;

@@ -9,11 +9,19 @@ const documentXml = (docx: Uint8Array) => strFromU8(unzipSync(docx)["word/docume
 describe("DOCX writer", () => {
   it("writes the same bytes for the same document", () => {
     const model = markdownToModel("# A\n\n- b\n\n| x | y |\n|---|---|\n| 1 | 2 |\n\nc[^1]\n\n[^1]: d");
-    expect(writeDocx(model, WORD_THEME, new Map())).toEqual(writeDocx(markdownToModel("# A\n\n- b\n\n| x | y |\n|---|---|\n| 1 | 2 |\n\nc[^1]\n\n[^1]: d"), WORD_THEME, new Map()));
+    expect(writeDocx(model, WORD_THEME, new Map())).toEqual(
+      writeDocx(
+        markdownToModel("# A\n\n- b\n\n| x | y |\n|---|---|\n| 1 | 2 |\n\nc[^1]\n\n[^1]: d"),
+        WORD_THEME,
+        new Map(),
+      ),
+    );
   });
 
   it("merges rowspan cells vertically and spans columns on the table grid", () => {
-    const { base, ...model } = htmlToModel(`<table><tr><td rowspan="2">a</td><td>b</td></tr><tr><td>c</td></tr><tr><td colspan="2">d</td></tr></table>`);
+    const { base, ...model } = htmlToModel(
+      `<table><tr><td rowspan="2">a</td><td>b</td></tr><tr><td>c</td></tr><tr><td colspan="2">d</td></tr></table>`,
+    );
     const xml = documentXml(writeDocx(model, browserTheme(base.font, base.sizePt), new Map()));
     expect(xml.match(/<w:vMerge w:val="restart"\/>/g)).toHaveLength(1);
     expect(xml.match(/<w:vMerge\/>/g)).toHaveLength(1);
@@ -22,7 +30,9 @@ describe("DOCX writer", () => {
   });
 
   it("keeps given column widths and gives the rest by content, within the text width", () => {
-    const { base, ...model } = htmlToModel(`<table style="width:100%"><tr><td style="width:72pt">x</td><td>a long description of the item</td><td>9</td></tr></table>`);
+    const { base, ...model } = htmlToModel(
+      `<table style="width:100%"><tr><td style="width:72pt">x</td><td>a long description of the item</td><td>9</td></tr></table>`,
+    );
     const xml = documentXml(writeDocx(model, browserTheme(base.font, base.sizePt), new Map()));
     const cols = [...xml.matchAll(/<w:gridCol w:w="(\d+)"\/>/g)].map((m) => Number(m[1]));
     expect(cols.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(9360 + cols.length);

@@ -5,11 +5,29 @@
  * Table Grid table style, so the file opens and edits as a Word user expects. The output is
  * deterministic: no clock times, no random ids.
  */
-import { IMAGE_CONTENT_TYPES, IMAGE_EXTENSIONS, inlineDrawingXml, pictureExtent, TRANSITIONAL_DRAWING, type ImageInfo } from "../docx/images";
+import {
+  IMAGE_CONTENT_TYPES,
+  IMAGE_EXTENSIONS,
+  inlineDrawingXml,
+  pictureExtent,
+  TRANSITIONAL_DRAWING,
+  type ImageInfo,
+} from "../docx/images";
 import { dropForbiddenChars, escapeAttr, escapeText } from "../docx/xml";
 import { makeEntry, writeZip } from "../docx/zip";
 import { concatBytes } from "../util/bytes";
-import { PAGE, type Block, type BorderSpec, type DocumentModel, type Inline, type ListRef, type Marks, type Paragraph, type ParagraphStyle, type Table } from "./model";
+import {
+  PAGE,
+  type Block,
+  type BorderSpec,
+  type DocumentModel,
+  type Inline,
+  type ListRef,
+  type Marks,
+  type Paragraph,
+  type ParagraphStyle,
+  type Table,
+} from "./model";
 
 export const DOCX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
@@ -25,7 +43,13 @@ export interface DocxTheme {
 }
 
 export const WORD_THEME: DocxTheme = { kind: "word", font: "Calibri", sizePt: 11, afterPt: 8, line: 1.08 };
-export const browserTheme = (font: string, sizePt: number): DocxTheme => ({ kind: "browser", font, sizePt, afterPt: 0, line: 1 });
+export const browserTheme = (font: string, sizePt: number): DocxTheme => ({
+  kind: "browser",
+  font,
+  sizePt,
+  afterPt: 0,
+  line: 1,
+});
 
 /** A picture ready to embed, by the `src` the model names; a src missing here is shown as its alt text. */
 export interface EmbeddableImage {
@@ -42,17 +66,20 @@ const LIST_INDENT_TWIPS = 720;
 const HANGING_TWIPS = 360;
 const TEXT_WIDTH_TWIPS = twips(PAGE.textWidthPt);
 
-export function writeDocx(model: DocumentModel, theme: DocxTheme, images: ReadonlyMap<string, EmbeddableImage>): Uint8Array {
+export function writeDocx(
+  model: DocumentModel,
+  theme: DocxTheme,
+  images: ReadonlyMap<string, EmbeddableImage>,
+): Uint8Array {
   const w = new DocumentWriter(theme, images);
   const body = w.blocks(model.blocks);
   const footnotes = model.footnotes.map((f) => ({ id: w.footnoteNumber(f.id), xml: w.footnoteBody(f.blocks) }));
   const sect =
-    `<w:sectPr>${footnotes.length ? "<w:footnotePr><w:numFmt w:val=\"decimal\"/></w:footnotePr>" : ""}` +
+    `<w:sectPr>${footnotes.length ? '<w:footnotePr><w:numFmt w:val="decimal"/></w:footnotePr>' : ""}` +
     `<w:pgSz w:w="${twips(PAGE.widthPt)}" w:h="${twips(PAGE.heightPt)}"/>` +
     `<w:pgMar w:top="${twips(PAGE.marginPt)}" w:right="${twips(PAGE.marginPt)}" w:bottom="${twips(PAGE.marginPt)}" w:left="${twips(PAGE.marginPt)}" w:header="720" w:footer="720" w:gutter="0"/>` +
     `<w:cols w:space="720"/></w:sectPr>`;
-  const document =
-    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="${W_NS}" xmlns:r="${R_NS}"><w:body>${body || "<w:p/>"}${sect}</w:body></w:document>`;
+  const document = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:document xmlns:w="${W_NS}" xmlns:r="${R_NS}"><w:body>${body || "<w:p/>"}${sect}</w:body></w:document>`;
 
   const rels: string[] = [
     rel("rIdStyles", `${REL}/styles`, "styles.xml"),
@@ -68,12 +95,18 @@ export function writeDocx(model: DocumentModel, theme: DocxTheme, images: Readon
   const numbering = w.numberingXml();
   if (numbering) {
     rels.push(rel("rIdNumbering", `${REL}/numbering`, "numbering.xml"));
-    overrides.push(["/word/numbering.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"]);
+    overrides.push([
+      "/word/numbering.xml",
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml",
+    ]);
     parts.push(["word/numbering.xml", numbering]);
   }
   if (footnotes.length) {
     rels.push(rel("rIdFootnotes", `${REL}/footnotes`, "footnotes.xml"));
-    overrides.push(["/word/footnotes.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"]);
+    overrides.push([
+      "/word/footnotes.xml",
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml",
+    ]);
     parts.push(["word/footnotes.xml", footnotesXml(footnotes)]);
   }
   rels.push(...w.relationships);
@@ -81,13 +114,30 @@ export function writeDocx(model: DocumentModel, theme: DocxTheme, images: Readon
   const contentTypes =
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
     `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>` +
-    [...mediaTypes].map((ext) => `<Default Extension="${ext}" ContentType="${ext === "png" ? IMAGE_CONTENT_TYPES.png : ext === "gif" ? IMAGE_CONTENT_TYPES.gif : IMAGE_CONTENT_TYPES.jpeg}"/>`).join("") +
+    [...mediaTypes]
+      .map(
+        (ext) =>
+          `<Default Extension="${ext}" ContentType="${ext === "png" ? IMAGE_CONTENT_TYPES.png : ext === "gif" ? IMAGE_CONTENT_TYPES.gif : IMAGE_CONTENT_TYPES.jpeg}"/>`,
+      )
+      .join("") +
     overrides.map(([part, type]) => `<Override PartName="${part}" ContentType="${type}"/>`).join("") +
     `</Types>`;
 
   const entries = [
     makeEntry("[Content_Types].xml", utf8(contentTypes)),
-    makeEntry("_rels/.rels", utf8(relsXml([rel("rId1", `${REL}/officeDocument`, "word/document.xml"), rel("rId2", "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties", "docProps/core.xml")]))),
+    makeEntry(
+      "_rels/.rels",
+      utf8(
+        relsXml([
+          rel("rId1", `${REL}/officeDocument`, "word/document.xml"),
+          rel(
+            "rId2",
+            "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties",
+            "docProps/core.xml",
+          ),
+        ]),
+      ),
+    ),
     makeEntry("docProps/core.xml", utf8(coreXml(model.title))),
     makeEntry("word/document.xml", utf8(document)),
     makeEntry("word/_rels/document.xml.rels", utf8(relsXml(rels))),
@@ -111,7 +161,10 @@ class DocumentWriter {
   readonly media: { name: string; ext: string; bytes: Uint8Array }[] = [];
   private readonly linkRels = new Map<string, string>();
   private readonly imageRels = new Map<string, string>();
-  private readonly lists = new Map<number, { ordered: boolean; start: number; format: NonNullable<ListRef["format"]>; numId: number }>();
+  private readonly lists = new Map<
+    number,
+    { ordered: boolean; start: number; format: NonNullable<ListRef["format"]>; numId: number }
+  >();
   private readonly footnoteIds = new Map<string, number>();
   private docPrId = 0;
 
@@ -150,7 +203,10 @@ class DocumentWriter {
           spaceAfterTable = undefined;
         }
       } else {
-        const p = spaceAfterTable === undefined ? b : { ...b, props: { ...b.props, spaceBeforePt: Math.max(b.props?.spaceBeforePt ?? 0, spaceAfterTable) } };
+        const p =
+          spaceAfterTable === undefined
+            ? b
+            : { ...b, props: { ...b.props, spaceBeforePt: Math.max(b.props?.spaceBeforePt ?? 0, spaceAfterTable) } };
         out += this.paragraph(p, pendingBreak);
         spaceAfterTable = undefined;
       }
@@ -201,13 +257,19 @@ class DocumentWriter {
     const spacing: string[] = [];
     if (props.spaceBeforePt !== undefined) spacing.push(`w:before="${twips(props.spaceBeforePt)}"`);
     if (props.spaceAfterPt !== undefined) spacing.push(`w:after="${twips(props.spaceAfterPt)}"`);
-    if (props.lineMultiple !== undefined) spacing.push(`w:line="${Math.round(props.lineMultiple * this.theme.line * 240)}" w:lineRule="auto"`);
+    if (props.lineMultiple !== undefined)
+      spacing.push(`w:line="${Math.round(props.lineMultiple * this.theme.line * 240)}" w:lineRule="auto"`);
     if (spacing.length) ppr += `<w:spacing ${spacing.join(" ")}/>`;
     const ind: string[] = [];
     if (indentLeft || numbered || props.indentLeftPt !== undefined) ind.push(`w:left="${indentLeft}"`);
     if (props.indentRightPt) ind.push(`w:right="${twips(props.indentRightPt)}"`);
     if (hanging) ind.push(`w:hanging="${hanging}"`);
-    else if (props.firstLinePt) ind.push(props.firstLinePt < 0 ? `w:hanging="${twips(-props.firstLinePt)}"` : `w:firstLine="${twips(props.firstLinePt)}"`);
+    else if (props.firstLinePt)
+      ind.push(
+        props.firstLinePt < 0
+          ? `w:hanging="${twips(-props.firstLinePt)}"`
+          : `w:firstLine="${twips(props.firstLinePt)}"`,
+      );
     if (ind.length) ppr += `<w:ind ${ind.join(" ")}/>`;
     if (props.align && props.align !== "left") ppr += `<w:jc w:val="${props.align}"/>`;
     // A line of code alone (a list of identifiers) is as tall as the code font: the paragraph mark
@@ -234,8 +296,10 @@ class DocumentWriter {
         case "link": {
           const inner = this.inlines(i.children, base, true);
           if (!inner) break;
-          if (i.href.startsWith("#") && i.href.length > 1) out += `<w:hyperlink w:anchor="${escapeAttr(bookmarkName(i.href.slice(1)))}">${inner}</w:hyperlink>`;
-          else if (/^(https?|mailto|ftp):/i.test(i.href)) out += `<w:hyperlink r:id="${this.linkRel(i.href)}">${inner}</w:hyperlink>`;
+          if (i.href.startsWith("#") && i.href.length > 1)
+            out += `<w:hyperlink w:anchor="${escapeAttr(bookmarkName(i.href.slice(1)))}">${inner}</w:hyperlink>`;
+          else if (/^(https?|mailto|ftp):/i.test(i.href))
+            out += `<w:hyperlink r:id="${this.linkRel(i.href)}">${inner}</w:hyperlink>`;
           else out += inner;
           break;
         }
@@ -262,14 +326,25 @@ class DocumentWriter {
       this.relationships.push(rel(relId, `${REL}/image`, `media/${name}`));
       this.imageRels.set(i.src, relId);
     }
-    const extent = pictureExtent(img.info, { width: i.widthPx, height: i.heightPx, maxWidthEmu: TEXT_WIDTH_TWIPS * 635 });
+    const extent = pictureExtent(img.info, {
+      width: i.widthPx,
+      height: i.heightPx,
+      maxWidthEmu: TEXT_WIDTH_TWIPS * 635,
+    });
     // A picture wider than the text (given width) is scaled down to it, keeping its ratio.
     const maxCx = TEXT_WIDTH_TWIPS * 635;
     if (extent.cx > maxCx) {
       extent.cy = Math.max(1, Math.round((extent.cy * maxCx) / extent.cx));
       extent.cx = maxCx;
     }
-    const drawing = inlineDrawingXml((l) => `w:${l}`, { relId, extent, docPrId: ++this.docPrId, name: `Picture ${this.docPrId}`, description: i.alt || undefined, ns: TRANSITIONAL_DRAWING });
+    const drawing = inlineDrawingXml((l) => `w:${l}`, {
+      relId,
+      extent,
+      docPrId: ++this.docPrId,
+      name: `Picture ${this.docPrId}`,
+      description: i.alt || undefined,
+      ns: TRANSITIONAL_DRAWING,
+    });
     return `<w:r>${drawing}</w:r>`;
   }
 
@@ -287,7 +362,12 @@ class DocumentWriter {
   private listOf(ref: ListRef) {
     let list = this.lists.get(ref.listId);
     if (!list) {
-      list = { ordered: ref.ordered, start: ref.start, format: ref.format ?? (ref.ordered ? "decimal" : "bullet"), numId: this.lists.size + 1 };
+      list = {
+        ordered: ref.ordered,
+        start: ref.start,
+        format: ref.format ?? (ref.ordered ? "decimal" : "bullet"),
+        numId: this.lists.size + 1,
+      };
       this.lists.set(ref.listId, list);
     }
     return list;
@@ -324,9 +404,11 @@ class DocumentWriter {
     let tblPr = `<w:tblStyle w:val="${this.theme.kind === "word" ? "TableGrid" : "TableNormal"}"/><w:tblW w:w="${grid.reduce((a, b) => a + b, 0)}" w:type="dxa"/>`;
     if (t.align === "center") tblPr += `<w:jc w:val="center"/>`;
     if (t.indentPt) tblPr += `<w:tblInd w:w="${twips(t.indentPt)}" w:type="dxa"/>`;
-    if (borders) tblPr += `<w:tblBorders>${["top", "left", "bottom", "right"].map((s) => borderXml(s, borders)).join("")}</w:tblBorders>`;
+    if (borders)
+      tblPr += `<w:tblBorders>${["top", "left", "bottom", "right"].map((s) => borderXml(s, borders)).join("")}</w:tblBorders>`;
     tblPr += `<w:tblLayout w:type="fixed"/>`;
-    if (this.theme.kind === "browser") tblPr += `<w:tblCellMar><w:left w:w="15" w:type="dxa"/><w:right w:w="15" w:type="dxa"/></w:tblCellMar>`;
+    if (this.theme.kind === "browser")
+      tblPr += `<w:tblCellMar><w:left w:w="15" w:type="dxa"/><w:right w:w="15" w:type="dxa"/></w:tblCellMar>`;
     tblPr += `<w:tblLook w:val="04A0" w:firstRow="1" w:lastRow="0" w:firstColumn="1" w:lastColumn="0" w:noHBand="0" w:noVBand="1"/>`;
     let rows = "";
     // Columns still covered by a rowspan from above: column → rows left.
@@ -353,30 +435,42 @@ class DocumentWriter {
         place(this.cell(cell, grid, col, span, cell.rowSpanBelow ? "restart" : undefined), span);
       }
       fillCovered();
-      if (col < cols) cells += `<w:tc><w:tcPr><w:tcW w:w="${grid.slice(col).reduce((a, b) => a + b, 0)}" w:type="dxa"/>${cols - col > 1 ? `<w:gridSpan w:val="${cols - col}"/>` : ""}</w:tcPr><w:p/></w:tc>`;
+      if (col < cols)
+        cells += `<w:tc><w:tcPr><w:tcW w:w="${grid.slice(col).reduce((a, b) => a + b, 0)}" w:type="dxa"/>${cols - col > 1 ? `<w:gridSpan w:val="${cols - col}"/>` : ""}</w:tcPr><w:p/></w:tc>`;
       rows += `<w:tr>${row.header ? "<w:trPr><w:tblHeader/></w:trPr>" : ""}${cells}</w:tr>`;
     }
     const before = t.pageBreakBefore ? `<w:p><w:r><w:br w:type="page"/></w:r></w:p>` : "";
     return `${before}<w:tbl><w:tblPr>${tblPr}</w:tblPr><w:tblGrid>${grid.map((g) => `<w:gridCol w:w="${g}"/>`).join("")}</w:tblGrid>${rows}</w:tbl>`;
   }
 
-  private cell(cell: Table["rows"][number]["cells"][number], grid: number[], col: number, span: number, vMerge?: "restart" | "continue"): string {
+  private cell(
+    cell: Table["rows"][number]["cells"][number],
+    grid: number[],
+    col: number,
+    span: number,
+    vMerge?: "restart" | "continue",
+  ): string {
     const width = grid.slice(col, col + span).reduce((a, b) => a + b, 0);
     let tcPr = `<w:tcW w:w="${width}" w:type="dxa"/>`;
     if (span > 1) tcPr += `<w:gridSpan w:val="${span}"/>`;
     if (vMerge) tcPr += vMerge === "restart" ? `<w:vMerge w:val="restart"/>` : `<w:vMerge/>`;
-    if (cell.borders) tcPr += `<w:tcBorders>${(["top", "left", "bottom", "right"] as const).map((s) => (cell.borders![s] ? borderXml(s, cell.borders![s]!) : "")).join("")}</w:tcBorders>`;
+    if (cell.borders)
+      tcPr += `<w:tcBorders>${(["top", "left", "bottom", "right"] as const).map((s) => (cell.borders![s] ? borderXml(s, cell.borders![s]!) : "")).join("")}</w:tcBorders>`;
     if (cell.background) tcPr += `<w:shd w:val="clear" w:color="auto" w:fill="${cell.background}"/>`;
     const pad = cell.padding;
     if (pad && Object.values(pad).some((v) => v !== undefined)) {
-      tcPr += `<w:tcMar>${(["top", "left", "bottom", "right"] as const).map((s) => {
-        const v = pad[s[0] as "t" | "l" | "b" | "r"];
-        return v !== undefined ? `<w:${s} w:w="${twips(v)}" w:type="dxa"/>` : "";
-      }).join("")}</w:tcMar>`;
+      tcPr += `<w:tcMar>${(["top", "left", "bottom", "right"] as const)
+        .map((s) => {
+          const v = pad[s[0] as "t" | "l" | "b" | "r"];
+          return v !== undefined ? `<w:${s} w:w="${twips(v)}" w:type="dxa"/>` : "";
+        })
+        .join("")}</w:tcMar>`;
     }
     if (cell.verticalAlign && cell.verticalAlign !== "top") tcPr += `<w:vAlign w:val="${cell.verticalAlign}"/>`;
     if (vMerge === "continue") return `<w:tc><w:tcPr>${tcPr}</w:tcPr><w:p/></w:tc>`;
-    const blocks = cell.blocks.map((b) => (b.kind === "paragraph" && cell.align && !b.props?.align ? { ...b, props: { ...b.props, align: cell.align } } : b));
+    const blocks = cell.blocks.map((b) =>
+      b.kind === "paragraph" && cell.align && !b.props?.align ? { ...b, props: { ...b.props, align: cell.align } } : b,
+    );
     let inner = this.blocks(blocks);
     // A cell must end with a paragraph.
     if (!inner.endsWith("</w:p>") && !inner.endsWith("<w:p/>")) inner += "<w:p/>";
@@ -404,7 +498,11 @@ function allCode(inlines: readonly Inline[]): boolean {
 }
 
 /** Bullets by level as Unicode characters in ordinary fonts (Word's Symbol/Wingdings bullets are private-use code points). */
-const BULLETS: [string, string | null][] = [["\u2022", null], ["o", "Courier New"], ["\u25AA", null]];
+const BULLETS: [string, string | null][] = [
+  ["\u2022", null],
+  ["o", "Courier New"],
+  ["\u25AA", null],
+];
 
 /** Word's built-in style ids (the English names, as Word writes them). */
 function styleIdOf(style: ParagraphStyle): string {
@@ -430,7 +528,8 @@ function runProps(m: Marks, link: boolean): string {
   let r = "";
   if (m.code) r += `<w:rStyle w:val="VerbatimChar"/>`;
   else if (link) r += `<w:rStyle w:val="Hyperlink"/>`;
-  if (m.font) r += `<w:rFonts w:ascii="${escapeAttr(m.font)}" w:hAnsi="${escapeAttr(m.font)}" w:cs="${escapeAttr(m.font)}"/>`;
+  if (m.font)
+    r += `<w:rFonts w:ascii="${escapeAttr(m.font)}" w:hAnsi="${escapeAttr(m.font)}" w:cs="${escapeAttr(m.font)}"/>`;
   if (m.bold !== undefined) r += m.bold ? "<w:b/><w:bCs/>" : `<w:b w:val="0"/><w:bCs w:val="0"/>`;
   if (m.italic) r += "<w:i/><w:iCs/>";
   if (m.strike) r += "<w:strike/>";
@@ -445,7 +544,8 @@ function runProps(m: Marks, link: boolean): string {
 
 function borderXml(side: string, b: BorderSpec): string {
   if (b.widthPt <= 0) return `<w:${side} w:val="nil"/>`;
-  const val = b.style === "double" ? "double" : b.style === "dashed" ? "dashed" : b.style === "dotted" ? "dotted" : "single";
+  const val =
+    b.style === "double" ? "double" : b.style === "dashed" ? "dashed" : b.style === "dotted" ? "dotted" : "single";
   // Eighths of a point, 2-96.
   return `<w:${side} w:val="${val}" w:sz="${Math.min(96, Math.max(2, Math.round(b.widthPt * 8)))}" w:space="0" w:color="${b.color}"/>`;
 }
@@ -458,7 +558,12 @@ function borderXml(side: string, b: BorderSpec): string {
 function columnWidths(t: Table, theme: DocxTheme): number[] {
   const cols = Math.max(1, ...t.rows.map((r) => r.cells.reduce((n, c) => n + (c.colSpan ?? 1), 0)));
   const available = TEXT_WIDTH_TWIPS - twips(t.indentPt ?? 0);
-  const total = t.widthPt !== undefined ? Math.min(twips(t.widthPt), available) : t.widthShare !== undefined ? Math.round(available * t.widthShare) : available;
+  const total =
+    t.widthPt !== undefined
+      ? Math.min(twips(t.widthPt), available)
+      : t.widthShare !== undefined
+        ? Math.round(available * t.widthShare)
+        : available;
   const given: (number | undefined)[] = new Array(cols).fill(undefined);
   const want: number[] = new Array(cols).fill(3);
   const least: number[] = new Array(cols).fill(360);
@@ -480,7 +585,9 @@ function columnWidths(t: Table, theme: DocxTheme): number[] {
   }
   const autoWidth = t.widthPt === undefined && t.widthShare === undefined && theme.kind === "browser";
   // What each column's longest text needs on one line (capped at 60 characters).
-  const need = want.map((chars, i) => Math.max(least[i]!, Math.round(chars * theme.sizePt * 0.55 * 20) + defaultPadding));
+  const need = want.map((chars, i) =>
+    Math.max(least[i]!, Math.round(chars * theme.sizePt * 0.55 * 20) + defaultPadding),
+  );
   const widths = given.map((g, i) => g ?? (autoWidth ? need[i]! : least[i]!));
   const free = given.map((g, i) => (g === undefined ? i : -1)).filter((i) => i >= 0);
   const sized = widths.reduce((a, b) => a + b, 0);
@@ -516,7 +623,8 @@ function cellText(blocks: readonly Block[], sizePt: number): { chars: number; lo
         if (i.kind === "text") {
           len += i.text.length;
           const size = i.marks.sizePt ?? sizePt;
-          for (const word of i.text.split(/\s+/)) longestWordEm = Math.max(longestWordEm, word.length * size * (i.marks.bold ? 1.1 : 1));
+          for (const word of i.text.split(/\s+/))
+            longestWordEm = Math.max(longestWordEm, word.length * size * (i.marks.bold ? 1.1 : 1));
         } else if (i.kind === "link") walk(i.children);
         else if (i.kind === "image") len += 20;
       }
@@ -563,12 +671,33 @@ function stylesXml(t: DocxTheme): string {
   const para = (id: string, name: string, pPr: string, rPr: string, extra = "") =>
     `<w:style w:type="paragraph" w:styleId="${id}"><w:name w:val="${name}"/><w:basedOn w:val="Normal"/><w:next w:val="Normal"/>${extra}<w:qFormat/><w:pPr>${pPr}</w:pPr><w:rPr>${rPr}</w:rPr></w:style>`;
   const headingSizes = word ? [16, 13, 12, 11, 11, 11] : [2, 1.5, 1.17, 1, 0.83, 0.67].map((k) => t.sizePt * k);
-  const headingSpace = word ? [[18, 6], [14, 6], [12, 4], [10, 4], [10, 4], [10, 4]] : [[0, 0], [0, 0], [0, 0], [0, 0], [0, 0], [0, 0]];
+  const headingSpace = word
+    ? [
+        [18, 6],
+        [14, 6],
+        [12, 4],
+        [10, 4],
+        [10, 4],
+        [10, 4],
+      ]
+    : [
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [0, 0],
+      ];
   const headingColors = word ? ["2F5496", "2F5496", "1F3763", "2F5496", "2F5496", "1F3763"] : [];
   const headings = headingSizes
     .map((size, k) => {
       const rPr = `<w:rFonts w:ascii="${escapeAttr(headingFont)}" w:hAnsi="${escapeAttr(headingFont)}" w:cs="${escapeAttr(headingFont)}"/>${word ? "" : "<w:b/><w:bCs/>"}${word && k === 3 ? "<w:i/><w:iCs/>" : ""}${headingColors[k] ? `<w:color w:val="${headingColors[k]}"/>` : ""}<w:sz w:val="${halfPoints(size)}"/><w:szCs w:val="${halfPoints(size)}"/>`;
-      return para(`Heading${k + 1}`, `heading ${k + 1}`, `<w:keepNext/><w:keepLines/><w:spacing w:before="${twips(headingSpace[k]![0]!)}" w:after="${twips(headingSpace[k]![1]!)}"/><w:outlineLvl w:val="${k}"/>`, rPr);
+      return para(
+        `Heading${k + 1}`,
+        `heading ${k + 1}`,
+        `<w:keepNext/><w:keepLines/><w:spacing w:before="${twips(headingSpace[k]![0]!)}" w:after="${twips(headingSpace[k]![1]!)}"/><w:outlineLvl w:val="${k}"/>`,
+        rPr,
+      );
     })
     .join("");
   const codeSize = halfPoints(word ? 10 : 10);
@@ -577,20 +706,54 @@ function stylesXml(t: DocxTheme): string {
     `<w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="${font}" w:eastAsia="${font}" w:hAnsi="${font}" w:cs="${font}"/><w:sz w:val="${halfPoints(t.sizePt)}"/><w:szCs w:val="${halfPoints(t.sizePt)}"/><w:lang w:val="en-US" w:eastAsia="en-US" w:bidi="ar-SA"/></w:rPr></w:rPrDefault>` +
     `<w:pPrDefault><w:pPr><w:spacing w:after="${twips(t.afterPt)}" w:line="${Math.round(t.line * 240)}" w:lineRule="auto"/></w:pPr></w:pPrDefault></w:docDefaults>` +
     `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:qFormat/></w:style>` +
-    para("Title", "Title", `<w:spacing w:after="${word ? 240 : 0}" w:line="240" w:lineRule="auto"/><w:contextualSpacing/>`, `<w:rFonts w:ascii="${escapeAttr(headingFont)}" w:hAnsi="${escapeAttr(headingFont)}" w:cs="${escapeAttr(headingFont)}"/><w:kern w:val="28"/><w:sz w:val="56"/><w:szCs w:val="56"/>`) +
+    para(
+      "Title",
+      "Title",
+      `<w:spacing w:after="${word ? 240 : 0}" w:line="240" w:lineRule="auto"/><w:contextualSpacing/>`,
+      `<w:rFonts w:ascii="${escapeAttr(headingFont)}" w:hAnsi="${escapeAttr(headingFont)}" w:cs="${escapeAttr(headingFont)}"/><w:kern w:val="28"/><w:sz w:val="56"/><w:szCs w:val="56"/>`,
+    ) +
     headings +
-    para("Quote", "Quote", word ? `<w:pBdr><w:left w:val="single" w:sz="24" w:space="8" w:color="D0D7DE"/></w:pBdr><w:ind w:left="240"/>` : "", word ? `<w:color w:val="57606A"/>` : "") +
-    para("SourceCode", "Source Code", `<w:shd w:val="clear" w:color="auto" w:fill="${word ? "F6F8FA" : "auto"}"/><w:spacing w:after="${twips(word ? t.afterPt : 0)}" w:line="240" w:lineRule="auto"/>`, `<w:rFonts w:ascii="Courier New" w:hAnsi="Courier New" w:cs="Courier New"/><w:sz w:val="${codeSize}"/><w:szCs w:val="${codeSize}"/>`) +
-    para("ListParagraph", "List Paragraph", word ? `<w:spacing w:after="${twips(t.afterPt / 2)}"/><w:contextualSpacing/>` : "", "") +
-    para("Caption", "caption", `<w:spacing w:after="200" w:line="240" w:lineRule="auto"/>`, `<w:i/><w:iCs/><w:color w:val="44546A"/><w:sz w:val="18"/><w:szCs w:val="18"/>`) +
-    para("FootnoteText", "footnote text", `<w:spacing w:after="0" w:line="240" w:lineRule="auto"/>`, `<w:sz w:val="20"/><w:szCs w:val="20"/>`) +
+    para(
+      "Quote",
+      "Quote",
+      word
+        ? `<w:pBdr><w:left w:val="single" w:sz="24" w:space="8" w:color="D0D7DE"/></w:pBdr><w:ind w:left="240"/>`
+        : "",
+      word ? `<w:color w:val="57606A"/>` : "",
+    ) +
+    para(
+      "SourceCode",
+      "Source Code",
+      `<w:shd w:val="clear" w:color="auto" w:fill="${word ? "F6F8FA" : "auto"}"/><w:spacing w:after="${twips(word ? t.afterPt : 0)}" w:line="240" w:lineRule="auto"/>`,
+      `<w:rFonts w:ascii="Courier New" w:hAnsi="Courier New" w:cs="Courier New"/><w:sz w:val="${codeSize}"/><w:szCs w:val="${codeSize}"/>`,
+    ) +
+    para(
+      "ListParagraph",
+      "List Paragraph",
+      word ? `<w:spacing w:after="${twips(t.afterPt / 2)}"/><w:contextualSpacing/>` : "",
+      "",
+    ) +
+    para(
+      "Caption",
+      "caption",
+      `<w:spacing w:after="200" w:line="240" w:lineRule="auto"/>`,
+      `<w:i/><w:iCs/><w:color w:val="44546A"/><w:sz w:val="18"/><w:szCs w:val="18"/>`,
+    ) +
+    para(
+      "FootnoteText",
+      "footnote text",
+      `<w:spacing w:after="0" w:line="240" w:lineRule="auto"/>`,
+      `<w:sz w:val="20"/><w:szCs w:val="20"/>`,
+    ) +
     `<w:style w:type="character" w:default="1" w:styleId="DefaultParagraphFont"><w:name w:val="Default Paragraph Font"/><w:uiPriority w:val="1"/><w:semiHidden/></w:style>` +
     `<w:style w:type="character" w:styleId="Hyperlink"><w:name w:val="Hyperlink"/><w:basedOn w:val="DefaultParagraphFont"/><w:rPr><w:color w:val="0563C1"/><w:u w:val="single"/></w:rPr></w:style>` +
     `<w:style w:type="character" w:styleId="VerbatimChar"><w:name w:val="Verbatim Char"/><w:basedOn w:val="DefaultParagraphFont"/><w:rPr><w:rFonts w:ascii="Courier New" w:hAnsi="Courier New" w:cs="Courier New"/><w:sz w:val="${codeSize}"/><w:szCs w:val="${codeSize}"/>${word ? `<w:shd w:val="clear" w:color="auto" w:fill="EFF1F3"/>` : ""}</w:rPr></w:style>` +
     `<w:style w:type="character" w:styleId="FootnoteReference"><w:name w:val="footnote reference"/><w:basedOn w:val="DefaultParagraphFont"/><w:rPr><w:vertAlign w:val="superscript"/></w:rPr></w:style>` +
     `<w:style w:type="table" w:default="1" w:styleId="TableNormal"><w:name w:val="Normal Table"/><w:uiPriority w:val="99"/><w:semiHidden/><w:tblPr><w:tblInd w:w="0" w:type="dxa"/><w:tblCellMar><w:top w:w="0" w:type="dxa"/><w:left w:w="108" w:type="dxa"/><w:bottom w:w="0" w:type="dxa"/><w:right w:w="108" w:type="dxa"/></w:tblCellMar></w:tblPr></w:style>` +
     `<w:style w:type="table" w:styleId="TableGrid"><w:name w:val="Table Grid"/><w:basedOn w:val="TableNormal"/><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr><w:tblPr><w:tblBorders>` +
-    ["top", "left", "bottom", "right", "insideH", "insideV"].map((s) => `<w:${s} w:val="single" w:sz="4" w:space="0" w:color="A0A0A0"/>`).join("") +
+    ["top", "left", "bottom", "right", "insideH", "insideV"]
+      .map((s) => `<w:${s} w:val="single" w:sz="4" w:space="0" w:color="A0A0A0"/>`)
+      .join("") +
     `</w:tblBorders><w:tblCellMar><w:top w:w="40" w:type="dxa"/><w:left w:w="108" w:type="dxa"/><w:bottom w:w="40" w:type="dxa"/><w:right w:w="108" w:type="dxa"/></w:tblCellMar></w:tblPr></w:style>` +
     `</w:styles>`
   );

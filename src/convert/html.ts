@@ -7,9 +7,33 @@
  */
 import { parse, parseFragment, type DefaultTreeAdapterTypes as P } from "parse5";
 import { LIMITS } from "../limits";
-import { cascade, fontFamily, fontSizePt, lengthPt, parseColor, parseStylesheet, type CssRule, type Declarations, type StyledElement } from "./css";
+import {
+  cascade,
+  fontFamily,
+  fontSizePt,
+  lengthPt,
+  parseColor,
+  parseStylesheet,
+  type CssRule,
+  type Declarations,
+  type StyledElement,
+} from "./css";
 import { ConvertLimitExceeded } from "./errors";
-import type { Alignment, Block, BorderSpec, DocumentModel, Inline, ListRef, Marks, Paragraph, ParagraphProps, ParagraphStyle, Table, TableCell, TableRow } from "./model";
+import type {
+  Alignment,
+  Block,
+  BorderSpec,
+  DocumentModel,
+  Inline,
+  ListRef,
+  Marks,
+  Paragraph,
+  ParagraphProps,
+  ParagraphStyle,
+  Table,
+  TableCell,
+  TableRow,
+} from "./model";
 import { PAGE } from "./model";
 
 /** What the DOCX writer's "browser" theme gives each paragraph style (the reader formats only differences). */
@@ -43,11 +67,68 @@ caption { text-align: center }
 `;
 let userAgentRules: CssRule[] | undefined;
 
-const SKIPPED = new Set(["head", "script", "style", "template", "noscript", "iframe", "object", "embed", "video", "audio", "canvas", "svg", "math", "select", "textarea", "button", "map", "title", "meta", "link", "base"]);
+const SKIPPED = new Set([
+  "head",
+  "script",
+  "style",
+  "template",
+  "noscript",
+  "iframe",
+  "object",
+  "embed",
+  "video",
+  "audio",
+  "canvas",
+  "svg",
+  "math",
+  "select",
+  "textarea",
+  "button",
+  "map",
+  "title",
+  "meta",
+  "link",
+  "base",
+]);
 const BLOCKS = new Set([
-  "html", "body", "address", "article", "aside", "blockquote", "center", "dd", "details", "dialog", "div", "dl", "dt",
-  "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hgroup", "hr",
-  "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "ul", "legend",
+  "html",
+  "body",
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "center",
+  "dd",
+  "details",
+  "dialog",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hgroup",
+  "hr",
+  "li",
+  "main",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "summary",
+  "table",
+  "ul",
+  "legend",
 ]);
 const CODE_TAGS = new Set(["code", "kbd", "samp", "tt"]);
 
@@ -128,7 +209,18 @@ class HtmlReader {
     const size = fontSizePt(bodyDecls.get("font-size") ?? htmlDecls.get("font-size"), HTML_BASE.sizePt);
     if (font) this.base.font = font;
     if (size) this.base.sizePt = size;
-    const computed: Computed = { fontPt: this.base.sizePt, font: this.base.font, bold: false, italic: false, underline: false, strike: false, code: false, superscript: false, subscript: false, pre: false };
+    const computed: Computed = {
+      fontPt: this.base.sizePt,
+      font: this.base.font,
+      bold: false,
+      italic: false,
+      underline: false,
+      strike: false,
+      code: false,
+      superscript: false,
+      subscript: false,
+      pre: false,
+    };
     const container = newContainer([]);
     if (body || html) this.element(body ?? html!, undefined, computed, container);
     else this.children(root, undefined, computed, container);
@@ -153,7 +245,12 @@ class HtmlReader {
   }
 
   private styled(el: P.Element, parent: StyledElement | undefined): StyledElement {
-    return { tag: el.tagName, id: attr(el, "id"), classes: (attr(el, "class") ?? "").split(/\s+/).filter(Boolean), parent };
+    return {
+      tag: el.tagName,
+      id: attr(el, "id"),
+      classes: (attr(el, "class") ?? "").split(/\s+/).filter(Boolean),
+      parent,
+    };
   }
 
   private children(node: P.ParentNode, parent: StyledElement | undefined, cs: Computed, c: Container, depth = 0): void {
@@ -166,7 +263,8 @@ class HtmlReader {
   private element(el: P.Element, parent: StyledElement | undefined, parentCs: Computed, c: Container, depth = 0): void {
     const tag = el.tagName;
     if (SKIPPED.has(tag) || el.namespaceURI !== "http://www.w3.org/1999/xhtml") return;
-    if (++this.elements > LIMITS.convert.maxHtmlElements) throw new ConvertLimitExceeded(`The HTML has more than ${LIMITS.convert.maxHtmlElements} elements.`);
+    if (++this.elements > LIMITS.convert.maxHtmlElements)
+      throw new ConvertLimitExceeded(`The HTML has more than ${LIMITS.convert.maxHtmlElements} elements.`);
     const styled = this.styled(el, parent);
     const d = cascade(this.rules, styled, attr(el, "style"));
     presentationalAttributes(el, d);
@@ -193,7 +291,12 @@ class HtmlReader {
         return;
       }
       case "input":
-        if ((attr(el, "type") ?? "").toLowerCase() === "checkbox") this.inline(c, { kind: "text", text: attr(el, "checked") !== undefined ? "\u2612" : "\u2610", marks: this.marks(cs, c) }, cs);
+        if ((attr(el, "type") ?? "").toLowerCase() === "checkbox")
+          this.inline(
+            c,
+            { kind: "text", text: attr(el, "checked") !== undefined ? "\u2612" : "\u2610", marks: this.marks(cs, c) },
+            cs,
+          );
         return;
       case "a": {
         const href = attr(el, "href");
@@ -215,14 +318,26 @@ class HtmlReader {
         return;
       case "hr":
         this.flush(c);
-        c.out.push({ kind: "paragraph", style: "Normal", inlines: [], props: { bottomRule: true, spaceBeforePt: lengthPt(d.get("margin-top"), cs.fontPt) ?? 6, spaceAfterPt: lengthPt(d.get("margin-bottom"), cs.fontPt) ?? 6, indentLeftPt: c.indentPt || undefined } });
+        c.out.push({
+          kind: "paragraph",
+          style: "Normal",
+          inlines: [],
+          props: {
+            bottomRule: true,
+            spaceBeforePt: lengthPt(d.get("margin-top"), cs.fontPt) ?? 6,
+            spaceAfterPt: lengthPt(d.get("margin-bottom"), cs.fontPt) ?? 6,
+            indentLeftPt: c.indentPt || undefined,
+          },
+        });
         return;
       default:
         break;
     }
 
     const display = d.get("display");
-    const isBlock = display ? display === "block" || display === "list-item" || display === "flex" || display === "grid" : BLOCKS.has(tag);
+    const isBlock = display
+      ? display === "block" || display === "list-item" || display === "flex" || display === "grid"
+      : BLOCKS.has(tag);
     if (!isBlock) {
       this.children(el, styled, cs, c, depth);
       return;
@@ -231,14 +346,29 @@ class HtmlReader {
   }
 
   /** A block element: its margins, padding and breaks around the paragraphs it produces. */
-  private block(el: P.Element, styled: StyledElement, cs: Computed, d: Declarations, c: Container, depth: number): void {
+  private block(
+    el: P.Element,
+    styled: StyledElement,
+    cs: Computed,
+    d: Declarations,
+    c: Container,
+    depth: number,
+  ): void {
     const tag = el.tagName;
     this.flush(c);
     const widthRef = PAGE.textWidthPt;
-    const mt = (lengthPt(d.get("margin-top"), cs.fontPt, widthRef) ?? 0) + (lengthPt(d.get("padding-top"), cs.fontPt, widthRef) ?? 0);
-    const mb = (lengthPt(d.get("margin-bottom"), cs.fontPt, widthRef) ?? 0) + (lengthPt(d.get("padding-bottom"), cs.fontPt, widthRef) ?? 0);
-    let ml = (lengthPt(d.get("margin-left"), cs.fontPt, widthRef) ?? 0) + (lengthPt(d.get("padding-left"), cs.fontPt, widthRef) ?? 0);
-    const mr = (lengthPt(d.get("margin-right"), cs.fontPt, widthRef) ?? 0) + (lengthPt(d.get("padding-right"), cs.fontPt, widthRef) ?? 0);
+    const mt =
+      (lengthPt(d.get("margin-top"), cs.fontPt, widthRef) ?? 0) +
+      (lengthPt(d.get("padding-top"), cs.fontPt, widthRef) ?? 0);
+    const mb =
+      (lengthPt(d.get("margin-bottom"), cs.fontPt, widthRef) ?? 0) +
+      (lengthPt(d.get("padding-bottom"), cs.fontPt, widthRef) ?? 0);
+    let ml =
+      (lengthPt(d.get("margin-left"), cs.fontPt, widthRef) ?? 0) +
+      (lengthPt(d.get("padding-left"), cs.fontPt, widthRef) ?? 0);
+    const mr =
+      (lengthPt(d.get("margin-right"), cs.fontPt, widthRef) ?? 0) +
+      (lengthPt(d.get("padding-right"), cs.fontPt, widthRef) ?? 0);
     const breakBefore = /^(always|page|left|right)$/.test(d.get("page-break-before") ?? d.get("break-before") ?? "");
     const breakAfter = /^(always|page|left|right)$/.test(d.get("page-break-after") ?? d.get("break-after") ?? "");
 
@@ -253,7 +383,16 @@ class HtmlReader {
       } else {
         // The numbering definition indents the items; the list's own padding is that indent.
         inner.indentPt = c.indentPt + Math.max(0, ml - 30);
-        inner.lists = [...c.lists, { listId: this.ids.next++, ordered: tag === "ol", start: Number(attr(el, "start") ?? 1) || 1, format, count: 0 }];
+        inner.lists = [
+          ...c.lists,
+          {
+            listId: this.ids.next++,
+            ordered: tag === "ol",
+            start: Number(attr(el, "start") ?? 1) || 1,
+            format,
+            count: 0,
+          },
+        ];
       }
       ml = 0;
     } else {
@@ -292,23 +431,47 @@ class HtmlReader {
 
   /** `<pre>`: one SourceCode paragraph per line, white space kept. */
   private preformatted(el: P.Element, cs: Computed, c: Container): void {
-    const text = textContent(el).replace(/^\r?\n/, "").replace(/\r?\n$/, "");
+    const text = textContent(el)
+      .replace(/^\r?\n/, "")
+      .replace(/\r?\n$/, "");
     const lines = text.split(/\r?\n/);
     lines.forEach((line, k) => {
       const p = this.newParagraph(c, "SourceCode", cs);
-      p.inlines = line ? [{ kind: "text", text: line.replace(/\t/g, "    "), marks: this.marks({ ...cs, code: false, font: "Courier New" }, c, "SourceCode") }] : [];
+      p.inlines = line
+        ? [
+            {
+              kind: "text",
+              text: line.replace(/\t/g, "    "),
+              marks: this.marks({ ...cs, code: false, font: "Courier New" }, c, "SourceCode"),
+            },
+          ]
+        : [];
       if (k < lines.length - 1) (p.props ??= {}).spaceAfterPt = 0;
       if (k > 0) (p.props ??= {}).spaceBeforePt = 0;
       c.para = null;
     });
   }
 
-  private table(el: P.Element, styled: StyledElement, cs: Computed, d: Declarations, c: Container, depth: number): void {
+  private table(
+    el: P.Element,
+    styled: StyledElement,
+    cs: Computed,
+    d: Declarations,
+    c: Container,
+    depth: number,
+  ): void {
     const rows: TableRow[] = [];
     const attrBorder = Number(attr(el, "border") ?? "0");
-    const cellBorderDefault: BorderSpec | undefined = attrBorder > 0 ? { widthPt: 0.75, color: "808080", style: "single" } : undefined;
+    const cellBorderDefault: BorderSpec | undefined =
+      attrBorder > 0 ? { widthPt: 0.75, color: "808080", style: "single" } : undefined;
     const captions: Block[] = [];
-    const visitRows = (node: P.ParentNode, parentStyled: StyledElement, rowCs: Computed, header: boolean, level: number) => {
+    const visitRows = (
+      node: P.ParentNode,
+      parentStyled: StyledElement,
+      rowCs: Computed,
+      header: boolean,
+      level: number,
+    ) => {
       for (const child of node.childNodes) {
         if (!("tagName" in child)) continue;
         const childStyled = this.styled(child, parentStyled);
@@ -328,7 +491,8 @@ class HtmlReader {
           const rowBg = parseColor(cd.get("background-color"));
           for (const cellEl of child.childNodes) {
             if (!("tagName" in cellEl) || (cellEl.tagName !== "td" && cellEl.tagName !== "th")) continue;
-            if (++this.elements > LIMITS.convert.maxHtmlElements) throw new ConvertLimitExceeded(`The HTML has more than ${LIMITS.convert.maxHtmlElements} elements.`);
+            if (++this.elements > LIMITS.convert.maxHtmlElements)
+              throw new ConvertLimitExceeded(`The HTML has more than ${LIMITS.convert.maxHtmlElements} elements.`);
             const cellStyled = this.styled(cellEl, childStyled);
             const cellD = cascade(this.rules, cellStyled, attr(cellEl, "style"));
             presentationalAttributes(cellEl, cellD);
@@ -338,7 +502,11 @@ class HtmlReader {
             this.children(cellEl, cellStyled, cellCs, inner, depth + level + 1);
             this.flush(inner);
             if (!blocks.length) blocks.push({ kind: "paragraph", style: "Normal", inlines: [] });
-            for (const b of blocks) if (b.kind === "paragraph") { (b.props ??= {}).spaceAfterPt ??= 0; b.props.spaceBeforePt ??= 0; }
+            for (const b of blocks)
+              if (b.kind === "paragraph") {
+                (b.props ??= {}).spaceAfterPt ??= 0;
+                b.props.spaceBeforePt ??= 0;
+              }
             const cell: TableCell = { blocks, header: cellEl.tagName === "th" || header };
             const colSpan = Number(attr(cellEl, "colspan") ?? 1);
             const rowSpan = Number(attr(cellEl, "rowspan") ?? 1);
@@ -357,7 +525,12 @@ class HtmlReader {
               if (b) borders[side] = b;
             }
             if (Object.keys(borders).length) cell.borders = borders;
-            const pad = { l: lengthPt(cellD.get("padding-left"), cellCs.fontPt), r: lengthPt(cellD.get("padding-right"), cellCs.fontPt), t: lengthPt(cellD.get("padding-top"), cellCs.fontPt), b: lengthPt(cellD.get("padding-bottom"), cellCs.fontPt) };
+            const pad = {
+              l: lengthPt(cellD.get("padding-left"), cellCs.fontPt),
+              r: lengthPt(cellD.get("padding-right"), cellCs.fontPt),
+              t: lengthPt(cellD.get("padding-top"), cellCs.fontPt),
+              b: lengthPt(cellD.get("padding-bottom"), cellCs.fontPt),
+            };
             cell.padding = pad;
             row.cells.push(cell);
           }
@@ -376,7 +549,8 @@ class HtmlReader {
       if (pt) table.widthPt = Math.min(pt, PAGE.textWidthPt - c.indentPt);
     }
     const border = parseBorder(d.get("border-top"), cs.fontPt);
-    table.borders = border ?? (attrBorder > 0 ? { widthPt: attrBorder * 0.75, color: "808080", style: "single" } : null);
+    table.borders =
+      border ?? (attrBorder > 0 ? { widthPt: attrBorder * 0.75, color: "808080", style: "single" } : null);
     if (d.get("margin-left") === "auto" && d.get("margin-right") === "auto") table.align = "center";
     else if (attr(el, "align") === "center") table.align = "center";
     table.spaceAfterPt = lengthPt(d.get("margin-bottom"), cs.fontPt);
@@ -416,7 +590,14 @@ class HtmlReader {
     }
     const list = c.lists.at(-1);
     if (list) {
-      p.list = { listId: list.listId, ordered: list.ordered, level: c.lists.length - 1, start: list.start, format: list.format, continuation: !c.itemLabel };
+      p.list = {
+        listId: list.listId,
+        ordered: list.ordered,
+        level: c.lists.length - 1,
+        start: list.start,
+        format: list.format,
+        continuation: !c.itemLabel,
+      };
       c.itemLabel = false;
       if (style === "Normal") p.style = "ListParagraph";
     }
@@ -424,7 +605,8 @@ class HtmlReader {
     if (Object.keys(props).length) p.props = props;
     c.para = p;
     c.out.push(p);
-    if (++this.paragraphs > LIMITS.convert.maxBlocks) throw new ConvertLimitExceeded(`The document has more than ${LIMITS.convert.maxBlocks} paragraphs.`);
+    if (++this.paragraphs > LIMITS.convert.maxBlocks)
+      throw new ConvertLimitExceeded(`The document has more than ${LIMITS.convert.maxBlocks} paragraphs.`);
     return p;
   }
 
@@ -446,7 +628,11 @@ class HtmlReader {
   /** The character formatting that differs from what the paragraph's style already gives. */
   private marks(cs: Computed, c: Container, style: ParagraphStyle = c.paraStyle): Marks {
     const level = /^Heading(\d)$/.exec(style)?.[1];
-    const styleSize = level ? this.base.sizePt * HEADING_SCALE[Number(level) - 1]! : style === "SourceCode" ? 10 : this.base.sizePt;
+    const styleSize = level
+      ? this.base.sizePt * HEADING_SCALE[Number(level) - 1]!
+      : style === "SourceCode"
+        ? 10
+        : this.base.sizePt;
     const styleBold = Boolean(level);
     const m: Marks = {};
     if (cs.bold !== styleBold) m.bold = cs.bold;
@@ -460,13 +646,24 @@ class HtmlReader {
     if (cs.background && cs.background !== "FFFFFF") m.background = cs.background;
     const styleFont = style === "SourceCode" ? "Courier New" : this.base.font;
     if (!cs.code && cs.font !== styleFont) m.font = cs.font;
-    if (Math.abs(cs.fontPt - styleSize) > 0.05 && !(cs.code && Math.abs(cs.fontPt - this.base.sizePt) < 0.05)) m.sizePt = Math.round(cs.fontPt * 2) / 2;
+    if (Math.abs(cs.fontPt - styleSize) > 0.05 && !(cs.code && Math.abs(cs.fontPt - this.base.sizePt) < 0.05))
+      m.sizePt = Math.round(cs.fontPt * 2) / 2;
     return m;
   }
 }
 
 function newContainer(out: Block[], from?: Container): Container {
-  return { out, indentPt: 0, rightIndentPt: 0, quoteDepth: from?.quoteDepth ?? 0, lists: [], para: null, paraStyle: "Normal", itemLabel: false, pageBreakPending: false };
+  return {
+    out,
+    indentPt: 0,
+    rightIndentPt: 0,
+    quoteDepth: from?.quoteDepth ?? 0,
+    lists: [],
+    para: null,
+    paraStyle: "Normal",
+    itemLabel: false,
+    pageBreakPending: false,
+  };
 }
 
 function blockStyle(tag: string, inherited: ParagraphStyle): ParagraphStyle {
@@ -518,7 +715,15 @@ function computeStyle(parent: Computed, d: Declarations, tag: string): Computed 
   const bg = parseColor(d.get("background-color"));
   if (bg) cs.background = bg;
   const align = d.get("text-align");
-  if (align) cs.align = align === "center" ? "center" : align === "right" || align === "end" ? "right" : align === "justify" ? "both" : "left";
+  if (align)
+    cs.align =
+      align === "center"
+        ? "center"
+        : align === "right" || align === "end"
+          ? "right"
+          : align === "justify"
+            ? "both"
+            : "left";
   const ws = d.get("white-space");
   if (ws) cs.pre = ws.startsWith("pre");
   if (tag === "pre") cs.pre = true;
@@ -551,14 +756,16 @@ function presentationalAttributes(el: P.Element, d: Declarations): void {
     if (face) set("font-family", face);
     set("color", attr(el, "color"));
     const size = Number(attr(el, "size"));
-    if (size >= 1 && size <= 7) set("font-size", ["x-small", "small", "medium", "large", "x-large", "xx-large", "xxx-large"][size - 1]!);
+    if (size >= 1 && size <= 7)
+      set("font-size", ["x-small", "small", "medium", "large", "x-large", "xx-large", "xxx-large"][size - 1]!);
   }
 }
 
 function parseBorder(value: string | undefined, fontPt: number): BorderSpec | undefined {
   if (!value) return undefined;
   const parts = value.toLowerCase().split(/\s+(?![^(]*\))/);
-  if (parts.includes("none") || parts.includes("hidden") || parts[0] === "0") return { widthPt: 0, color: "000000", style: "single" };
+  if (parts.includes("none") || parts.includes("hidden") || parts[0] === "0")
+    return { widthPt: 0, color: "000000", style: "single" };
   let widthPt = 0.75;
   let color = "000000";
   let style: BorderSpec["style"] = "single";

@@ -48,7 +48,9 @@ export async function resolveImages(
   opts: ImageFetchOptions,
 ): Promise<{ images: Map<string, EmbeddableImage>; warnings: string[] }> {
   if (sources.length > LIMITS.convert.maxImages) {
-    throw new ConvertLimitExceeded(`The document names ${sources.length} pictures; at most ${LIMITS.convert.maxImages} are embedded.`);
+    throw new ConvertLimitExceeded(
+      `The document names ${sources.length} pictures; at most ${LIMITS.convert.maxImages} are embedded.`,
+    );
   }
   const images = new Map<string, EmbeddableImage>();
   const warnings: string[] = [];
@@ -58,7 +60,9 @@ export async function resolveImages(
       try {
         const bytes = await imageBytes(src, opts);
         if (!bytes) {
-          warnings.push(`The picture ${short(src)} is neither a data: URI nor an https: URL; its alt text is shown instead.`);
+          warnings.push(
+            `The picture ${short(src)} is neither a data: URI nor an https: URL; its alt text is shown instead.`,
+          );
           return;
         }
         images.set(src, { bytes, info: readImageInfo(bytes, `The picture ${short(src)}`) });

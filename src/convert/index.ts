@@ -17,7 +17,11 @@ export function readSource(format: SourceFormat, text: string): { model: Documen
 }
 
 /** The source as a DOCX, with a warning for each picture left out. */
-export async function sourceToDocx(format: SourceFormat, text: string, images: ImageFetchOptions): Promise<{ docx: Uint8Array; warnings: string[] }> {
+export async function sourceToDocx(
+  format: SourceFormat,
+  text: string,
+  images: ImageFetchOptions,
+): Promise<{ docx: Uint8Array; warnings: string[] }> {
   const { model, theme } = readSource(format, text);
   const resolved = await resolveImages(imageSources(model), images);
   return { docx: writeDocx(model, theme, resolved.images), warnings: resolved.warnings };

@@ -3,11 +3,20 @@ import { markdownToModel } from "./markdown";
 import type { Paragraph } from "./model";
 
 const paragraphs = (md: string) => markdownToModel(md).blocks.filter((b): b is Paragraph => b.kind === "paragraph");
-const text = (p: Paragraph) => p.inlines.map((i) => (i.kind === "text" ? i.text : i.kind === "link" ? i.children.map((c) => (c.kind === "text" ? c.text : "")).join("") : "")).join("");
+const text = (p: Paragraph) =>
+  p.inlines
+    .map((i) =>
+      i.kind === "text"
+        ? i.text
+        : i.kind === "link"
+          ? i.children.map((c) => (c.kind === "text" ? c.text : "")).join("")
+          : "",
+    )
+    .join("");
 
 describe("Markdown to the document model", () => {
   it("takes a front-matter title as the Title paragraph and the document title", () => {
-    const model = markdownToModel("---\ntitle: \"Master Agreement\"\nversion: 2\n---\n\n# One");
+    const model = markdownToModel('---\ntitle: "Master Agreement"\nversion: 2\n---\n\n# One');
     expect(model.title).toBe("Master Agreement");
     expect(model.blocks.slice(0, 2).map((b) => (b as Paragraph).style)).toEqual(["Title", "Heading1"]);
   });
@@ -25,7 +34,11 @@ describe("Markdown to the document model", () => {
   });
 
   it("draws GitHub task markers as ballot boxes, only at the start of an item", () => {
-    expect(paragraphs("- [ ] todo\n- [x] done\n- not [ ] a task").map(text)).toEqual(["\u2610 todo", "\u2612 done", "not [ ] a task"]);
+    expect(paragraphs("- [ ] todo\n- [x] done\n- not [ ] a task").map(text)).toEqual([
+      "\u2610 todo",
+      "\u2612 done",
+      "not [ ] a task",
+    ]);
   });
 
   it("keeps footnotes, strikethrough, code and autolinks", () => {
@@ -39,7 +52,7 @@ describe("Markdown to the document model", () => {
   });
 
   it("splits code blocks into lines and reads HTML blocks with the HTML reader", () => {
-    const ps = paragraphs("```\na\n\tb\n```\n\n<p align=\"center\"><b>centred</b></p>");
+    const ps = paragraphs('```\na\n\tb\n```\n\n<p align="center"><b>centred</b></p>');
     expect(ps.slice(0, 2).map((p) => p.style)).toEqual(["SourceCode", "SourceCode"]);
     expect(ps[1]!.inlines[0]).toEqual({ kind: "tab" });
     expect(ps[2]!.props?.align).toBe("center");

@@ -10,7 +10,18 @@ import footnotePlugin from "markdown-it-footnote";
 import { LIMITS } from "../limits";
 import { ConvertLimitExceeded } from "./errors";
 import { htmlFragmentToBlocks, type ListIds } from "./html";
-import type { Block, DocumentModel, Footnote, Inline, Marks, Paragraph, ParagraphStyle, TableCell, TableRow, Alignment } from "./model";
+import type {
+  Block,
+  DocumentModel,
+  Footnote,
+  Inline,
+  Marks,
+  Paragraph,
+  ParagraphStyle,
+  TableCell,
+  TableRow,
+  Alignment,
+} from "./model";
 
 let parser: MarkdownIt | undefined;
 function markdownParser(): MarkdownIt {
@@ -60,7 +71,8 @@ class TokenReader {
   /** Counts paragraphs as they are made (a code block of a million lines stops at the limit). */
   private count(n = 1): void {
     this.paragraphs += n;
-    if (this.paragraphs > LIMITS.convert.maxBlocks) throw new ConvertLimitExceeded(`The document has more than ${LIMITS.convert.maxBlocks} paragraphs.`);
+    if (this.paragraphs > LIMITS.convert.maxBlocks)
+      throw new ConvertLimitExceeded(`The document has more than ${LIMITS.convert.maxBlocks} paragraphs.`);
   }
 
   constructor(private readonly tokens: Token[]) {}
@@ -82,13 +94,21 @@ class TokenReader {
       switch (t.type) {
         case "heading_open": {
           const inline = this.tokens[i + 1]!;
-          out.push(this.paragraph(HEADINGS[Number(t.tag.slice(1)) - 1] ?? "Heading6", inlines(inline.children ?? []), ctx));
+          out.push(
+            this.paragraph(HEADINGS[Number(t.tag.slice(1)) - 1] ?? "Heading6", inlines(inline.children ?? []), ctx),
+          );
           i = this.closing(i);
           break;
         }
         case "paragraph_open": {
           const inline = this.tokens[i + 1]!;
-          out.push(this.paragraph(ctx.quoteDepth ? "Quote" : "Normal", inlines(inline.children ?? [], {}, ctx.lists.length > 0 && ctx.lists.at(-1)!.itemParagraphs === 0), ctx));
+          out.push(
+            this.paragraph(
+              ctx.quoteDepth ? "Quote" : "Normal",
+              inlines(inline.children ?? [], {}, ctx.lists.length > 0 && ctx.lists.at(-1)!.itemParagraphs === 0),
+              ctx,
+            ),
+          );
           i = this.closing(i);
           break;
         }
@@ -101,7 +121,12 @@ class TokenReader {
         case "bullet_list_open":
         case "ordered_list_open": {
           const end = this.closing(i);
-          const list = { listId: this.listIds.next++, ordered: t.type === "ordered_list_open", start: Number(t.attrGet("start") ?? 1) || 1, itemParagraphs: 0 };
+          const list = {
+            listId: this.listIds.next++,
+            ordered: t.type === "ordered_list_open",
+            start: Number(t.attrGet("start") ?? 1) || 1,
+            itemParagraphs: 0,
+          };
           for (let j = i + 1; j < end; j++) {
             if (this.tokens[j]!.type !== "list_item_open") continue;
             const itemEnd = this.closing(j);
@@ -138,7 +163,10 @@ class TokenReader {
             const f = this.tokens[j]!;
             if (f.type !== "footnote_open") continue;
             const fEnd = this.closing(j);
-            this.footnotes.push({ id: String(f.meta?.id), blocks: this.blocks(j + 1, fEnd, { quoteDepth: 0, lists: [] }) });
+            this.footnotes.push({
+              id: String(f.meta?.id),
+              blocks: this.blocks(j + 1, fEnd, { quoteDepth: 0, lists: [] }),
+            });
             j = fEnd;
           }
           i = end;
@@ -155,7 +183,13 @@ class TokenReader {
   private listRefOf(ctx: Context): Paragraph["list"] {
     const list = ctx.lists.at(-1);
     if (!list) return undefined;
-    const ref = { listId: list.listId, ordered: list.ordered, level: ctx.lists.length - 1, start: list.start, continuation: list.itemParagraphs > 0 };
+    const ref = {
+      listId: list.listId,
+      ordered: list.ordered,
+      level: ctx.lists.length - 1,
+      start: list.start,
+      continuation: list.itemParagraphs > 0,
+    };
     list.itemParagraphs++;
     return ref;
   }
@@ -188,7 +222,14 @@ class TokenReader {
         const cell: TableCell = {
           header,
           align,
-          blocks: [{ kind: "paragraph", style: "Normal", inlines: inlines(inline.type === "inline" ? (inline.children ?? []) : [], header ? { bold: true } : {}), props: { spaceAfterPt: 0, align } }],
+          blocks: [
+            {
+              kind: "paragraph",
+              style: "Normal",
+              inlines: inlines(inline.type === "inline" ? (inline.children ?? []) : [], header ? { bold: true } : {}),
+              props: { spaceAfterPt: 0, align },
+            },
+          ],
         };
         row.cells.push(cell);
         i = this.closing(i);
@@ -238,7 +279,8 @@ export function inlines(children: Token[], base: Marks = {}, taskItem = false): 
     switch (t.type) {
       case "text": {
         let text = t.content;
-        if (taskItem && k === 0 && TASK.test(text)) text = `${/x/i.test(text[1]!) ? "\u2612" : "\u2610"} ${text.slice(4)}`;
+        if (taskItem && k === 0 && TASK.test(text))
+          text = `${/x/i.test(text[1]!) ? "\u2612" : "\u2610"} ${text.slice(4)}`;
         if (text) push({ kind: "text", text, marks });
         break;
       }
@@ -304,14 +346,21 @@ function htmlInline(tag: string, stack: { out: Inline[]; marks: Marks }[], marks
     return;
   }
   const mark: Marks | null =
-    name === "b" || name === "strong" ? { bold: true }
-    : name === "i" || name === "em" ? { italic: true }
-    : name === "u" || name === "ins" ? { underline: true }
-    : name === "s" || name === "del" || name === "strike" ? { strike: true }
-    : name === "sup" ? { superscript: true }
-    : name === "sub" ? { subscript: true }
-    : name === "code" || name === "kbd" || name === "samp" ? { code: true }
-    : null;
+    name === "b" || name === "strong"
+      ? { bold: true }
+      : name === "i" || name === "em"
+        ? { italic: true }
+        : name === "u" || name === "ins"
+          ? { underline: true }
+          : name === "s" || name === "del" || name === "strike"
+            ? { strike: true }
+            : name === "sup"
+              ? { superscript: true }
+              : name === "sub"
+                ? { subscript: true }
+                : name === "code" || name === "kbd" || name === "samp"
+                  ? { code: true }
+                  : null;
   if (!mark) return;
   if (closing) {
     if (stack.length > 1) stack.pop();

@@ -54,12 +54,40 @@ export interface Control {
   fieldTypeShort?: string;
   kind: ControlKind;
   showingPlaceholder: boolean;
-  checkbox?: { checked: boolean; checkedChar: string; checkedFont?: string; uncheckedChar: string; uncheckedFont?: string };
+  checkbox?: {
+    checked: boolean;
+    checkedChar: string;
+    checkedFont?: string;
+    uncheckedChar: string;
+    uncheckedFont?: string;
+  };
   date?: { format?: string; lid?: string };
 }
 
-const BLOCK_PARENTS = new Set(["body", "tc", "txbxContent", "hdr", "ftr", "footnote", "endnote", "comment", "docPartBody", "document"]);
-const INLINE_PARENTS = new Set(["p", "hyperlink", "smartTag", "fldSimple", "ins", "del", "moveFrom", "moveTo", "dir", "bdo"]);
+const BLOCK_PARENTS = new Set([
+  "body",
+  "tc",
+  "txbxContent",
+  "hdr",
+  "ftr",
+  "footnote",
+  "endnote",
+  "comment",
+  "docPartBody",
+  "document",
+]);
+const INLINE_PARENTS = new Set([
+  "p",
+  "hyperlink",
+  "smartTag",
+  "fldSimple",
+  "ins",
+  "del",
+  "moveFrom",
+  "moveTo",
+  "dir",
+  "bdo",
+]);
 
 interface Frame {
   name: string;
@@ -115,7 +143,10 @@ export function scanControls(xml: string, part: string): Control[] {
         else if (local === "tr") ctx = "cell";
         else if (local === "sdt" && !selfClosing) {
           if (controls.length >= LIMITS.docx.maxControls) {
-            throw new UnprocessableContent("docx_invalid", `The document has more than ${LIMITS.docx.maxControls} content controls.`);
+            throw new UnprocessableContent(
+              "docx_invalid",
+              `The document has more than ${LIMITS.docx.maxControls} content controls.`,
+            );
           }
           control = {
             part,
@@ -202,7 +233,8 @@ function readProperties(xml: string, c: Control): void {
         if (t && t.startsWith("{") && t.endsWith("}")) {
           try {
             const parsed = JSON.parse(t) as unknown;
-            if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) c.tagJson = parsed as Record<string, unknown>;
+            if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+              c.tagJson = parsed as Record<string, unknown>;
           } catch {
             // a plain tag that happens to look like JSON
           }

@@ -17,7 +17,15 @@ const RELATIONSHIP_NAMESPACES = [
 ];
 
 /** Elements that only carry a reference: removed whole when their target goes. */
-const REFERENCE_ELEMENTS = new Set(["attachedTemplate", "subDoc", "altChunk", "externalData", "userShapes", "sourceFileName", "OLEObject"]);
+const REFERENCE_ELEMENTS = new Set([
+  "attachedTemplate",
+  "subDoc",
+  "altChunk",
+  "externalData",
+  "userShapes",
+  "sourceFileName",
+  "OLEObject",
+]);
 /** Mail-merge references: the whole `mailMerge` settings element goes (a main document without its data source is not a merge). */
 const MAIL_MERGE_REFERENCES = new Set(["dataSource", "headerSource", "recipientData"]);
 
@@ -26,7 +34,12 @@ export function stripExternalRelationships(pkg: DocxPackage): number {
   let count = 0;
   const xmlParts = new Set(pkg.xmlPartNames().map((n) => n.toLowerCase()));
   for (const source of pkg.relationshipSources()) {
-    const ids = new Set(pkg.relationships(source).filter((r) => r.external && relTypeName(r.type) !== "hyperlink").map((r) => r.id));
+    const ids = new Set(
+      pkg
+        .relationships(source)
+        .filter((r) => r.external && relTypeName(r.type) !== "hyperlink")
+        .map((r) => r.id),
+    );
     if (!ids.size) continue;
     count += ids.size;
     pkg.removeRelationships(source, ids);
@@ -62,10 +75,17 @@ export function withoutReferences(xml: string, part: string, ids: ReadonlySet<st
       const refs = referringAttributes(xml.slice(attrStart, attrEnd), prefixes, ids);
       if (refs.length) {
         const local = localName(name);
-        const mailMerge = MAIL_MERGE_REFERENCES.has(local) ? stack.findLast((f) => localName(f.name) === "mailMerge") : undefined;
+        const mailMerge = MAIL_MERGE_REFERENCES.has(local)
+          ? stack.findLast((f) => localName(f.name) === "mailMerge")
+          : undefined;
         if (mailMerge) mailMerge.remove = true;
         else if (REFERENCE_ELEMENTS.has(local)) frame.remove = true;
-        else if (!stack.some((f) => f.remove)) splices.push({ start: attrStart, end: attrEnd, text: withoutAttributes(xml.slice(attrStart, attrEnd), refs) });
+        else if (!stack.some((f) => f.remove))
+          splices.push({
+            start: attrStart,
+            end: attrEnd,
+            text: withoutAttributes(xml.slice(attrStart, attrEnd), refs),
+          });
       }
       if (selfClosing) {
         if (frame.remove) removeWhole(frame, openEnd);
@@ -82,7 +102,8 @@ export function withoutReferences(xml: string, part: string, ids: ReadonlySet<st
 /** Prefixes bound to the relationships namespace anywhere in the part. */
 function relationshipPrefixes(xml: string): Set<string> {
   const out = new Set<string>();
-  for (const m of xml.matchAll(/xmlns:([\w.-]+)\s*=\s*["']([^"']*)["']/g)) if (RELATIONSHIP_NAMESPACES.includes(m[2]!.trim())) out.add(m[1]!);
+  for (const m of xml.matchAll(/xmlns:([\w.-]+)\s*=\s*["']([^"']*)["']/g))
+    if (RELATIONSHIP_NAMESPACES.includes(m[2]!.trim())) out.add(m[1]!);
   return out;
 }
 
@@ -98,6 +119,7 @@ function referringAttributes(attrText: string, prefixes: ReadonlySet<string>, id
 
 function withoutAttributes(attrText: string, names: string[]): string {
   let out = attrText;
-  for (const name of names) out = out.replace(new RegExp(`\\s+${name.replace(/[.]/g, "\\.")}\\s*=\\s*(?:"[^"]*"|'[^']*')`, "g"), "");
+  for (const name of names)
+    out = out.replace(new RegExp(`\\s+${name.replace(/[.]/g, "\\.")}\\s*=\\s*(?:"[^"]*"|'[^']*')`, "g"), "");
   return out;
 }

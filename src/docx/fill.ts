@@ -7,7 +7,17 @@
 import type { Control } from "./controls";
 import { inlineDrawingXml, pictureExtent, type DrawingNamespaces, type Extent, type ImageInfo } from "./images";
 import { formatDate, fullDateValue, DEFAULT_DATE_FORMAT, type ParsedDate } from "./values";
-import { applySplices, attrByLocal, escapeAttr, escapeText, localName, parseElements, readAttributes, type Splice, type XmlElement } from "./xml";
+import {
+  applySplices,
+  attrByLocal,
+  escapeAttr,
+  escapeText,
+  localName,
+  parseElements,
+  readAttributes,
+  type Splice,
+  type XmlElement,
+} from "./xml";
 
 export interface PreparedImage {
   key: string;
@@ -42,10 +52,45 @@ export interface FillContext {
 
 /** Run properties in schema order (CT_RPr), so inserted properties land where Word expects them. */
 const RPR_ORDER = [
-  "rStyle", "rFonts", "b", "bCs", "i", "iCs", "caps", "smallCaps", "strike", "dstrike", "outline", "shadow", "emboss",
-  "imprint", "noProof", "snapToGrid", "vanish", "webHidden", "color", "spacing", "w", "kern", "position", "sz", "szCs",
-  "highlight", "u", "effect", "bdr", "shd", "fitText", "vertAlign", "rtl", "cs", "em", "lang", "eastAsianLayout",
-  "specVanish", "oMath",
+  "rStyle",
+  "rFonts",
+  "b",
+  "bCs",
+  "i",
+  "iCs",
+  "caps",
+  "smallCaps",
+  "strike",
+  "dstrike",
+  "outline",
+  "shadow",
+  "emboss",
+  "imprint",
+  "noProof",
+  "snapToGrid",
+  "vanish",
+  "webHidden",
+  "color",
+  "spacing",
+  "w",
+  "kern",
+  "position",
+  "sz",
+  "szCs",
+  "highlight",
+  "u",
+  "effect",
+  "bdr",
+  "shd",
+  "fitText",
+  "vertAlign",
+  "rtl",
+  "cs",
+  "em",
+  "lang",
+  "eastAsianLayout",
+  "specVanish",
+  "oMath",
 ];
 
 const SIGNATURE_FONT = "Brush Script MT";
@@ -109,7 +154,12 @@ export function editRunProperties(
 function runText(n: Names, text: string): string {
   const lines = text.split(/\r\n|\r|\n/);
   const t = (s: string) => `<${n.el("t")} xml:space="preserve">${escapeText(s)}</${n.el("t")}>`;
-  const parts = lines.map((line) => line.split("\t").map((s, i) => (i ? `<${n.el("tab")}/>` : "") + (s ? t(s) : "")).join(""));
+  const parts = lines.map((line) =>
+    line
+      .split("\t")
+      .map((s, i) => (i ? `<${n.el("tab")}/>` : "") + (s ? t(s) : ""))
+      .join(""),
+  );
   const inner = parts.join(`<${n.el("br")}/>`);
   return inner || t("");
 }
@@ -123,8 +173,9 @@ export function fillControl(ctx: FillContext, c: Control, value: FillValue, opts
   const { xml } = ctx;
   const n = new Names(c.prefix, ctx.wNamespace);
   const splices: Splice[] = [];
-  const content = c.content && !c.content.selfClosing ? parseElements(xml, ctx.part, c.content.openEnd, c.content.closeStart) : [];
-  const pr = c.pr && !c.pr.selfClosing ? parseElements(xml, ctx.part, c.pr.start, c.pr.end)[0] ?? null : null;
+  const content =
+    c.content && !c.content.selfClosing ? parseElements(xml, ctx.part, c.content.openEnd, c.content.closeStart) : [];
+  const pr = c.pr && !c.pr.selfClosing ? (parseElements(xml, ctx.part, c.pr.start, c.pr.end)[0] ?? null) : null;
 
   // The formatting the value takes: the first run's, or the control's own when it shows its placeholder.
   let rPr = "";
@@ -141,11 +192,15 @@ export function fillControl(ctx: FillContext, c: Control, value: FillValue, opts
   if (pr) {
     for (const el of pr.children) {
       const local = localName(el.name);
-      if (local === "showingPlcHdr" || local === "dataBinding") splices.push({ start: el.start, end: el.end, text: "" });
-      if (local === "checkbox" && value.kind === "checkbox") splices.push(...checkboxStateSplices(xml, el, value.checked));
-      if (local === "date" && value.kind === "date") splices.push(setAttribute(xml, el, "fullDate", fullDateValue(value.date)));
+      if (local === "showingPlcHdr" || local === "dataBinding")
+        splices.push({ start: el.start, end: el.end, text: "" });
+      if (local === "checkbox" && value.kind === "checkbox")
+        splices.push(...checkboxStateSplices(xml, el, value.checked));
+      if (local === "date" && value.kind === "date")
+        splices.push(setAttribute(xml, el, "fullDate", fullDateValue(value.date)));
       // A plain-text control takes line breaks only when it is multi-line.
-      if (local === "text" && value.kind === "text" && /[\r\n]/.test(value.text)) splices.push(setAttribute(xml, el, "multiLine", "1"));
+      if (local === "text" && value.kind === "text" && /[\r\n]/.test(value.text))
+        splices.push(setAttribute(xml, el, "multiLine", "1"));
     }
   }
 
@@ -156,12 +211,20 @@ export function fillControl(ctx: FillContext, c: Control, value: FillValue, opts
     case "text": {
       let props = rPr;
       if (value.signature) {
-        props = editRunProperties(rPr, n, ["rFonts", "i", "iCs"], [
-          { local: "rFonts", xml: `<${n.el("rFonts")} ${n.p}:ascii="${SIGNATURE_FONT}" ${n.p}:hAnsi="${SIGNATURE_FONT}" ${n.p}:cs="${SIGNATURE_FONT}"/>` },
-          { local: "i", xml: `<${n.el("i")}/>` },
-          { local: "iCs", xml: `<${n.el("iCs")}/>` },
-          ...(/:sz\b/.test(rPr) ? [] : [{ local: "sz", xml: `<${n.el("sz")} ${n.p}:val="32"/>` }]),
-        ]);
+        props = editRunProperties(
+          rPr,
+          n,
+          ["rFonts", "i", "iCs"],
+          [
+            {
+              local: "rFonts",
+              xml: `<${n.el("rFonts")} ${n.p}:ascii="${SIGNATURE_FONT}" ${n.p}:hAnsi="${SIGNATURE_FONT}" ${n.p}:cs="${SIGNATURE_FONT}"/>`,
+            },
+            { local: "i", xml: `<${n.el("i")}/>` },
+            { local: "iCs", xml: `<${n.el("iCs")}/>` },
+            ...(/:sz\b/.test(rPr) ? [] : [{ local: "sz", xml: `<${n.el("sz")} ${n.p}:val="32"/>` }]),
+          ],
+        );
       }
       runs = run(n, props, runText(n, value.text));
       break;
@@ -176,12 +239,17 @@ export function fillControl(ctx: FillContext, c: Control, value: FillValue, opts
         const ch = value.checked ? c.checkbox.checkedChar : c.checkbox.uncheckedChar;
         const font = value.checked ? c.checkbox.checkedFont : c.checkbox.uncheckedFont;
         const props = font
-          ? editRunProperties(rPr, n, ["rFonts"], [
-              {
-                local: "rFonts",
-                xml: `<${n.el("rFonts")} ${n.p}:ascii="${escapeAttr(font)}" ${n.p}:eastAsia="${escapeAttr(font)}" ${n.p}:hAnsi="${escapeAttr(font)}" ${n.p}:hint="eastAsia"/>`,
-              },
-            ])
+          ? editRunProperties(
+              rPr,
+              n,
+              ["rFonts"],
+              [
+                {
+                  local: "rFonts",
+                  xml: `<${n.el("rFonts")} ${n.p}:ascii="${escapeAttr(font)}" ${n.p}:eastAsia="${escapeAttr(font)}" ${n.p}:hAnsi="${escapeAttr(font)}" ${n.p}:hint="eastAsia"/>`,
+                },
+              ],
+            )
           : rPr;
         runs = run(n, props, runText(n, ch));
       } else {
@@ -191,7 +259,12 @@ export function fillControl(ctx: FillContext, c: Control, value: FillValue, opts
     }
     case "image": {
       const box = existingExtent(xml, content);
-      const extent = pictureExtent(value.image.info, { width: value.width, height: value.height, box, maxWidthEmu: ctx.maxWidthEmu });
+      const extent = pictureExtent(value.image.info, {
+        width: value.width,
+        height: value.height,
+        box,
+        maxWidthEmu: ctx.maxWidthEmu,
+      });
       const docPrId = ctx.nextDocPrId();
       const drawing = inlineDrawingXml((l) => n.el(l), {
         relId: ctx.embedImage(value.image),
@@ -210,10 +283,15 @@ export function fillControl(ctx: FillContext, c: Control, value: FillValue, opts
       break;
   }
   if (opts.bottomLabel !== undefined && (value.kind === "image" || (value.kind === "text" && value.signature))) {
-    const captionProps = editRunProperties(rPr, n, ["i", "iCs", "sz", "szCs", "rFonts"], [
-      { local: "sz", xml: `<${n.el("sz")} ${n.p}:val="16"/>` },
-      { local: "szCs", xml: `<${n.el("szCs")} ${n.p}:val="16"/>` },
-    ]);
+    const captionProps = editRunProperties(
+      rPr,
+      n,
+      ["i", "iCs", "sz", "szCs", "rFonts"],
+      [
+        { local: "sz", xml: `<${n.el("sz")} ${n.p}:val="16"/>` },
+        { local: "szCs", xml: `<${n.el("szCs")} ${n.p}:val="16"/>` },
+      ],
+    );
     runs += run(n, captionProps, `<${n.el("br")}/>${runText(n, opts.bottomLabel)}`);
   }
 
@@ -228,7 +306,10 @@ export function fillControl(ctx: FillContext, c: Control, value: FillValue, opts
     const wrapper = { children: content } as XmlElement;
     const targets = c.level === "row" ? rowsOf(wrapper) : cellsOf(wrapper);
     targets.forEach((el, i) => {
-      const text = c.level === "row" ? rebuildRow(xml, n, el, i === 0 ? runs : null) : rebuildCell(xml, n, el, i === 0 ? runs : null);
+      const text =
+        c.level === "row"
+          ? rebuildRow(xml, n, el, i === 0 ? runs : null)
+          : rebuildCell(xml, n, el, i === 0 ? runs : null);
       splices.push({ start: el.start, end: el.end, text });
     });
     return splices;
@@ -241,7 +322,9 @@ export function fillControl(ctx: FillContext, c: Control, value: FillValue, opts
 function removePlaceholderStyle(rPr: string): string {
   const [root] = parseElements(rPr, "rPr");
   if (!root) return rPr;
-  const style = root.children.find((ch) => localName(ch.name) === "rStyle" && /PlaceholderText/.test(rPr.slice(ch.start, ch.end)));
+  const style = root.children.find(
+    (ch) => localName(ch.name) === "rStyle" && /PlaceholderText/.test(rPr.slice(ch.start, ch.end)),
+  );
   if (!style) return rPr;
   const out = rPr.slice(0, style.start) + rPr.slice(style.end);
   return /^<[^>]*>\s*<\/[^>]*>$/.test(out) ? "" : out;
@@ -265,7 +348,11 @@ function rebuildCell(xml: string, n: Names, tc: XmlElement, runs: string | null)
   if (tc.selfClosing) return `<${n.el("tc")}>${paragraph(xml, n, null, runs ?? "")}</${n.el("tc")}>`;
   const tcPr = childByLocal(tc, "tcPr");
   const bodyStart = tcPr ? tcPr.end : tc.openEnd;
-  return xml.slice(tc.start, bodyStart) + paragraph(xml, n, firstDescendant(tc.children, "p"), runs ?? "") + xml.slice(tc.closeStart, tc.end);
+  return (
+    xml.slice(tc.start, bodyStart) +
+    paragraph(xml, n, firstDescendant(tc.children, "p"), runs ?? "") +
+    xml.slice(tc.closeStart, tc.end)
+  );
 }
 
 /** Cells of a row, including cells wrapped in cell-level controls. */
@@ -381,6 +468,13 @@ function checkboxStateSplices(xml: string, box: XmlElement, checked: boolean): S
   const colon = box.name.indexOf(":");
   const p = colon < 0 ? "" : box.name.slice(0, colon + 1);
   const el = `<${p}checked ${p}val="${v}"/>`;
-  if (box.selfClosing) return [{ start: box.start, end: box.end, text: `<${box.name}${xml.slice(box.attrStart, box.attrEnd)}>${el}</${box.name}>` }];
+  if (box.selfClosing)
+    return [
+      {
+        start: box.start,
+        end: box.end,
+        text: `<${box.name}${xml.slice(box.attrStart, box.attrEnd)}>${el}</${box.name}>`,
+      },
+    ];
   return [{ start: box.openEnd, end: box.openEnd, text: el }];
 }

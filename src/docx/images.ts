@@ -15,7 +15,11 @@ export interface ImageInfo {
   height: number;
 }
 
-export const IMAGE_CONTENT_TYPES: Record<ImageType, string> = { png: "image/png", jpeg: "image/jpeg", gif: "image/gif" };
+export const IMAGE_CONTENT_TYPES: Record<ImageType, string> = {
+  png: "image/png",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+};
 export const IMAGE_EXTENSIONS: Record<ImageType, string> = { png: "png", jpeg: "jpeg", gif: "gif" };
 
 /** CSS pixel in EMU (interface.md: 1 px = 9525 EMU). */

@@ -56,7 +56,12 @@ const TYPE_OF_KIND: Record<ControlKind, string> = {
   other: "other",
 };
 
-const LOCATION_OF_PART: Record<string, FieldLocation> = { header: "header", footer: "footer", footnotes: "note", endnotes: "note" };
+const LOCATION_OF_PART: Record<string, FieldLocation> = {
+  header: "header",
+  footer: "footer",
+  footnotes: "note",
+  endnotes: "note",
+};
 
 export function listTemplateFields(bytes: Uint8Array): TemplateFieldInfo[] {
   const template = DocxTemplate.open(bytes);
@@ -79,7 +84,12 @@ export function listTemplateFields(bytes: Uint8Array): TemplateFieldInfo[] {
         tag: c.tag ?? null,
         alias: c.alias ?? null,
         group: json && json.group !== undefined && json.group !== null ? String(json.group) : null,
-        fieldId: json && json.fieldId !== undefined && json.fieldId !== null ? String(json.fieldId) : c.fieldTypeShort !== undefined ? (c.tag ?? null) : null,
+        fieldId:
+          json && json.fieldId !== undefined && json.fieldId !== null
+            ? String(json.fieldId)
+            : c.fieldTypeShort !== undefined
+              ? (c.tag ?? null)
+              : null,
         type: superdocType(json, c) ?? TYPE_OF_KIND[c.kind],
         value: currentValue(part.xml, part.name, c),
         placeholder: c.showingPlaceholder,
@@ -117,7 +127,15 @@ function currentValue(xml: string, part: string, c: Control): string | boolean |
         current = textOf(xml, [el]);
         paragraphs.push(current);
         current = "";
-      } else if (local === "t" || local === "r" || local === "sdt" || local === "sdtContent" || local === "hyperlink" || local === "ins" || local === "smartTag") {
+      } else if (
+        local === "t" ||
+        local === "r" ||
+        local === "sdt" ||
+        local === "sdtContent" ||
+        local === "hyperlink" ||
+        local === "ins" ||
+        local === "smartTag"
+      ) {
         current += textOf(xml, [el]);
       } else walk(el.children);
     }

@@ -4,8 +4,28 @@
  */
 import { UnprocessableContent } from "../errors";
 import { LIMITS } from "../limits";
-import { applySplices, assertNoDtd, attrByLocal, escapeAttr, localName, parseElements, prefixOf, readAttributes, type Splice, type XmlElement } from "./xml";
-import { carryEntry, InflateBudget, inflateEntry, makeEntry, readZipDirectory, writeZip, type ZipEntry, type ZipOutputEntry } from "./zip";
+import {
+  applySplices,
+  assertNoDtd,
+  attrByLocal,
+  escapeAttr,
+  localName,
+  parseElements,
+  prefixOf,
+  readAttributes,
+  type Splice,
+  type XmlElement,
+} from "./xml";
+import {
+  carryEntry,
+  InflateBudget,
+  inflateEntry,
+  makeEntry,
+  readZipDirectory,
+  writeZip,
+  type ZipEntry,
+  type ZipOutputEntry,
+} from "./zip";
 
 export const W_NAMESPACES = new Set([
   "http://schemas.openxmlformats.org/wordprocessingml/2006/main",
@@ -47,7 +67,8 @@ function decodeXmlForScan(bytes: Uint8Array): string {
   if (!le && !((a === 0xfe && b === 0xff) || (a === 0x00 && b === 0x3c))) return new TextDecoder("utf-8").decode(bytes);
   // Code units are enough to find `<!` (surrogates never look like ASCII).
   const units = new Uint16Array(bytes.length >> 1);
-  for (let i = 0; i < units.length; i++) units[i] = le ? bytes[2 * i]! | (bytes[2 * i + 1]! << 8) : (bytes[2 * i]! << 8) | bytes[2 * i + 1]!;
+  for (let i = 0; i < units.length; i++)
+    units[i] = le ? bytes[2 * i]! | (bytes[2 * i + 1]! << 8) : (bytes[2 * i]! << 8) | bytes[2 * i + 1]!;
   const parts: string[] = [];
   for (let i = 0; i < units.length; i += 0x8000) parts.push(String.fromCharCode(...units.subarray(i, i + 0x8000)));
   return parts.join("");
@@ -212,12 +233,17 @@ export class DocxPackage {
     const splices: Splice[] = [];
     for (const root of parseElements(xml, relsName)) {
       for (const el of root.children) {
-        if (localName(el.name) === "Relationship" && ids.has(readAttributes(xml, el).get("Id") ?? "")) splices.push({ start: el.start, end: el.end, text: "" });
+        if (localName(el.name) === "Relationship" && ids.has(readAttributes(xml, el).get("Id") ?? ""))
+          splices.push({ start: el.start, end: el.end, text: "" });
       }
     }
     this.setXml(relsName, applySplices(xml, splices));
     const cached = this.relsCache.get(relsName.toLowerCase());
-    if (cached) this.relsCache.set(relsName.toLowerCase(), cached.filter((r) => !ids.has(r.id)));
+    if (cached)
+      this.relsCache.set(
+        relsName.toLowerCase(),
+        cached.filter((r) => !ids.has(r.id)),
+      );
   }
 
   /** Parts (`""` for the package root) that have a relationships part. */
@@ -250,7 +276,12 @@ export class DocxPackage {
       }
     }
     return this.entries
-      .filter((e) => !e.name.endsWith("/") && (xmlParts.has(e.name.toLowerCase()) || xmlExtensions.has(e.name.slice(e.name.lastIndexOf(".") + 1).toLowerCase())))
+      .filter(
+        (e) =>
+          !e.name.endsWith("/") &&
+          (xmlParts.has(e.name.toLowerCase()) ||
+            xmlExtensions.has(e.name.slice(e.name.lastIndexOf(".") + 1).toLowerCase())),
+      )
       .map((e) => e.name);
   }
 
@@ -292,7 +323,14 @@ export class DocxPackage {
       if (!root) throw invalid(`The part ${relsName} has no Relationships element.`);
       const p = prefixOf(root.name);
       const el = `<${p ? `${p}:` : ""}Relationship Id="${id}" Type="${escapeAttr(type)}" Target="${escapeAttr(target)}"/>`;
-      this.setXml(relsName, root.selfClosing ? xml.slice(0, root.start) + `<${root.name}${xml.slice(root.attrStart, root.attrEnd)}>${el}</${root.name}>` + xml.slice(root.end) : xml.slice(0, root.closeStart) + el + xml.slice(root.closeStart));
+      this.setXml(
+        relsName,
+        root.selfClosing
+          ? xml.slice(0, root.start) +
+              `<${root.name}${xml.slice(root.attrStart, root.attrEnd)}>${el}</${root.name}>` +
+              xml.slice(root.end)
+          : xml.slice(0, root.closeStart) + el + xml.slice(root.closeStart),
+      );
     } else {
       this.setXml(
         relsName,

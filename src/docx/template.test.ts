@@ -49,9 +49,17 @@ describe("content-control discovery", () => {
       "p",
     );
     expect([matchesId(sdId!, "42"), matchesGroup(sdId!, "g"), matchesId(sdId!, "g")]).toEqual([true, true, false]);
-    expect([matchesId(jsonTag!, "f1"), matchesGroup(jsonTag!, "g2"), matchesId(jsonTag!, jsonTag!.tag!)]).toEqual([true, true, false]);
+    expect([matchesId(jsonTag!, "f1"), matchesGroup(jsonTag!, "g2"), matchesId(jsonTag!, jsonTag!.tag!)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
     expect([matchesId(legacy!, "legacy"), matchesGroup(legacy!, "legacy")]).toEqual([true, true]);
-    expect([matchesId(plain!, "plain"), matchesGroup(plain!, "plain"), matchesId(plain!, "other")]).toEqual([true, true, false]);
+    expect([matchesId(plain!, "plain"), matchesGroup(plain!, "plain"), matchesId(plain!, "other")]).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 });
 
@@ -60,7 +68,11 @@ describe("matching many fields against many controls", () => {
     // Mixed kinds: w:id, plain tags shared by several controls, SuperDoc JSON tags with groups.
     const body = Array.from({ length: 3_000 }, (_, i) =>
       T.para(
-        i % 3 === 0 ? T.wordText({ tag: `t${i % 50}`, id: i }) : i % 3 === 1 ? T.superdocAnnotation({ fieldId: `f${i % 70}`, type: "text", group: `g${i % 7}` }) : T.superdocStructured({ id: i, group: `g${i % 5}` }),
+        i % 3 === 0
+          ? T.wordText({ tag: `t${i % 50}`, id: i })
+          : i % 3 === 1
+            ? T.superdocAnnotation({ fieldId: `f${i % 70}`, type: "text", group: `g${i % 7}` })
+            : T.superdocStructured({ id: i, group: `g${i % 5}` }),
       ),
     ).join("");
     const template = DocxTemplate.open(T.templateDocx({ body }));
@@ -71,7 +83,9 @@ describe("matching many fields against many controls", () => {
       ...Array.from({ length: 8 }, (_, k) => ({ group: `g${k}`, type: "text" as const, value: "x" })),
     ];
     const { matched, unmatched } = template.match(fields);
-    const oneByOne = fields.map((f) => template.controls.filter((c) => (f.id !== undefined ? matchesId(c, f.id) : matchesGroup(c, f.group!))));
+    const oneByOne = fields.map((f) =>
+      template.controls.filter((c) => (f.id !== undefined ? matchesId(c, f.id) : matchesGroup(c, f.group!))),
+    );
     expect(matched).toEqual(oneByOne);
     expect(unmatched).toEqual(oneByOne.flatMap((m, i) => (m.length ? [] : [i])));
     expect(matched.flat().length).toBeGreaterThan(2_000);
@@ -81,7 +95,9 @@ describe("matching many fields against many controls", () => {
 describe("filling", () => {
   it("the last field for a control wins; a control inside a filled control goes with its parent", () => {
     const inner = T.wordText({ tag: "inner" });
-    const template = T.templateDocx({ body: `<w:sdt><w:sdtPr><w:tag w:val="outer"/></w:sdtPr><w:sdtContent>${T.para(inner)}</w:sdtContent></w:sdt>` });
+    const template = T.templateDocx({
+      body: `<w:sdt><w:sdtPr><w:tag w:val="outer"/></w:sdtPr><w:sdtContent>${T.para(inner)}</w:sdtContent></w:sdt>`,
+    });
     const xml = fillXml(template, [
       { id: "outer", type: "text", value: "first" },
       { id: "inner", type: "text", value: "inner value" },
@@ -93,7 +109,8 @@ describe("filling", () => {
   });
 
   it("keeps table structure for row- and cell-level controls", () => {
-    const cell = (t: string) => `<w:tc><w:tcPr><w:tcW w:w="100" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>${t}</w:t></w:r></w:p></w:tc>`;
+    const cell = (t: string) =>
+      `<w:tc><w:tcPr><w:tcW w:w="100" w:type="dxa"/></w:tcPr><w:p><w:r><w:t>${t}</w:t></w:r></w:p></w:tc>`;
     const template = T.templateDocx({
       body:
         `<w:tbl><w:tblGrid><w:gridCol/><w:gridCol/></w:tblGrid><w:sdt><w:sdtPr><w:tag w:val="row"/></w:sdtPr><w:sdtContent><w:tr>${cell("a")}${cell("b")}</w:tr></w:sdtContent></w:sdt>` +
@@ -103,8 +120,12 @@ describe("filling", () => {
       { id: "row", type: "text", value: "R" },
       { id: "cell", type: "text", value: "C" },
     ]);
-    expect(xml).toContain(`<w:sdtContent><w:tr><w:tc><w:tcPr><w:tcW w:w="100" w:type="dxa"/></w:tcPr><w:p><w:r><w:t xml:space="preserve">R</w:t></w:r></w:p></w:tc><w:tc><w:tcPr><w:tcW w:w="100" w:type="dxa"/></w:tcPr><w:p></w:p></w:tc></w:tr></w:sdtContent>`);
-    expect(xml).toContain(`<w:sdtContent><w:tc><w:tcPr><w:tcW w:w="100" w:type="dxa"/></w:tcPr><w:p><w:r><w:t xml:space="preserve">C</w:t></w:r></w:p></w:tc></w:sdtContent>`);
+    expect(xml).toContain(
+      `<w:sdtContent><w:tr><w:tc><w:tcPr><w:tcW w:w="100" w:type="dxa"/></w:tcPr><w:p><w:r><w:t xml:space="preserve">R</w:t></w:r></w:p></w:tc><w:tc><w:tcPr><w:tcW w:w="100" w:type="dxa"/></w:tcPr><w:p></w:p></w:tc></w:tr></w:sdtContent>`,
+    );
+    expect(xml).toContain(
+      `<w:sdtContent><w:tc><w:tcPr><w:tcW w:w="100" w:type="dxa"/></w:tcPr><w:p><w:r><w:t xml:space="preserve">C</w:t></w:r></w:p></w:tc></w:sdtContent>`,
+    );
     expect(xml).toContain(">d<");
   });
 
@@ -119,7 +140,9 @@ describe("filling", () => {
       { id: "m", type: "text", value: "M" },
     ]);
     expect(xml).toContain(`<w:sdtContent><w:r><w:t xml:space="preserve">E</w:t></w:r></w:sdtContent>`);
-    expect(xml).toContain(`<w:tag w:val="m"/></w:sdtPr><w:sdtContent><w:r><w:t xml:space="preserve">M</w:t></w:r></w:sdtContent></w:sdt>`);
+    expect(xml).toContain(
+      `<w:tag w:val="m"/></w:sdtPr><w:sdtContent><w:r><w:t xml:space="preserve">M</w:t></w:r></w:sdtContent></w:sdt>`,
+    );
     // Everything before the first control, namespaces and mc:Ignorable included, is unchanged.
     const head = before.slice(0, before.indexOf("<w:sdt>"));
     expect(xml.startsWith(head)).toBe(true);
@@ -134,7 +157,9 @@ describe("filling", () => {
     });
     const xml = fillXml(template, [{ id: "cb", type: "checkbox", value: true }]);
     expect(xml).toContain(`<w14:checkbox><w14:checked w14:val="1"/>`);
-    expect(xml).toContain(`<w:rFonts w:ascii="Wingdings" w:eastAsia="Wingdings" w:hAnsi="Wingdings" w:hint="eastAsia"/>`);
+    expect(xml).toContain(
+      `<w:rFonts w:ascii="Wingdings" w:eastAsia="Wingdings" w:hAnsi="Wingdings" w:hint="eastAsia"/>`,
+    );
     expect(xml).toContain("\uF0FE");
     expect(xml).not.toContain("dataBinding");
   });

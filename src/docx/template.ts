@@ -62,7 +62,8 @@ export class DocxTemplate {
       const xml = this.pkg.readXml(name);
       const controls = xml.includes("sdt") ? scanControls(xml, name) : [];
       this.parts.push({ name, xml, controls });
-      for (const m of xml.matchAll(/docPr\b[^>]*?\sid\s*=\s*["'](\d{1,9})["']/g)) this.maxDocPrId = Math.max(this.maxDocPrId, Number(m[1]));
+      for (const m of xml.matchAll(/docPr\b[^>]*?\sid\s*=\s*["'](\d{1,9})["']/g))
+        this.maxDocPrId = Math.max(this.maxDocPrId, Number(m[1]));
     }
     this.textWidthEmu = textWidthTwips(this.parts[0]!.xml) * EMU_PER_TWIP;
     // The parts we only copy are returned too: none may carry a DTD either.
@@ -101,7 +102,9 @@ export class DocxTemplate {
 
   match(fields: readonly TemplateField[]): MatchResult {
     const { byId, byGroup } = this.controlIndex();
-    const matched = fields.map((f) => [...((f.id !== undefined ? byId.get(f.id) : f.group !== undefined ? byGroup.get(f.group) : undefined) ?? [])]);
+    const matched = fields.map((f) => [
+      ...((f.id !== undefined ? byId.get(f.id) : f.group !== undefined ? byGroup.get(f.group) : undefined) ?? []),
+    ]);
     const unmatched = matched.flatMap((m, i) => (m.length ? [] : [i]));
     return { matched, unmatched };
   }
@@ -111,7 +114,10 @@ export class DocxTemplate {
    * field (by field index) whose value is not typed text. The last field that targets a control
    * wins; a control inside another filled control goes with its parent's content.
    */
-  fill(fields: readonly TemplateField[], images: ReadonlyMap<number, PreparedImage>): { segments: Uint8Array[]; length: number } {
+  fill(
+    fields: readonly TemplateField[],
+    images: ReadonlyMap<number, PreparedImage>,
+  ): { segments: Uint8Array[]; length: number } {
     const { matched } = this.match(fields);
     const values = fields.map((f, i) => (matched[i]!.length ? fillValue(f, i, images) : null));
     const byControl = new Map<Control, number>();
@@ -170,7 +176,9 @@ export class DocxTemplate {
   }
 
   private addMedia(image: PreparedImage): string {
-    const dir = this.pkg.mainPart.includes("/") ? this.pkg.mainPart.slice(0, this.pkg.mainPart.lastIndexOf("/") + 1) : "";
+    const dir = this.pkg.mainPart.includes("/")
+      ? this.pkg.mainPart.slice(0, this.pkg.mainPart.lastIndexOf("/") + 1)
+      : "";
     const ext = IMAGE_EXTENSIONS[image.info.type];
     let n = 1;
     while (this.pkg.has(`${dir}media/signet-image${n}.${ext}`)) n++;
@@ -207,7 +215,9 @@ function textWidthTwips(documentXml: string): number {
 
 function invalidValue(i: number, problem: { path: string; message: string }): InvalidRequest {
   const path = `fields.${i}.${problem.path}`;
-  return new InvalidRequest("invalid_request", `${path}: ${problem.message}`, { errors: [{ path, message: problem.message }] });
+  return new InvalidRequest("invalid_request", `${path}: ${problem.message}`, {
+    errors: [{ path, message: problem.message }],
+  });
 }
 
 function fillValue(f: TemplateField, i: number, images: ReadonlyMap<number, PreparedImage>): FillValue {
@@ -221,14 +231,23 @@ function fillValue(f: TemplateField, i: number, images: ReadonlyMap<number, Prep
       return { kind: "text", text: formatNumber(f.value as number | string, d) };
     }
     case "date":
-      return { kind: "date", date: parseIsoDate(f.value as string)!, format: typeof f.options?.format === "string" ? f.options.format : undefined };
+      return {
+        kind: "date",
+        date: parseIsoDate(f.value as string)!,
+        format: typeof f.options?.format === "string" ? f.options.format : undefined,
+      };
     case "checkbox":
       return { kind: "checkbox", checked: parseCheckbox(f.value)! };
     case "image":
     case "signature": {
       const image = images.get(i);
       if (image) {
-        return { kind: "image", image, width: numericOption(f.options?.dimensions?.width), height: numericOption(f.options?.dimensions?.height) };
+        return {
+          kind: "image",
+          image,
+          width: numericOption(f.options?.dimensions?.width),
+          height: numericOption(f.options?.dimensions?.height),
+        };
       }
       if (f.type === "signature" && imageSource(f.type, f.value).kind === "typed") {
         return { kind: "text", text: textOfValue(f.value), signature: true };

@@ -7,7 +7,8 @@ describe("dates", () => {
   it("parses ISO dates and keeps a date-time's own wall clock", () => {
     expect(parseIsoDate("2025-05-05")).toMatchObject({ year: 2025, month: 5, day: 5, hasTime: false });
     expect(parseIsoDate("2025-05-05T23:30:00-05:00")).toMatchObject({ day: 5, hour: 23, minute: 30 });
-    for (const bad of ["2025-02-30", "05/05/2025", "2025-13-01", "2025-05-05T25:00", "tomorrow"]) expect(parseIsoDate(bad), bad).toBeNull();
+    for (const bad of ["2025-02-30", "05/05/2025", "2025-13-01", "2025-05-05T25:00", "tomorrow"])
+      expect(parseIsoDate(bad), bad).toBeNull();
   });
 
   it("formats Word date pictures, the default, and month names by language", () => {
@@ -38,9 +39,13 @@ describe("images", () => {
     expect(readImageInfo(makePng(33, 12))).toEqual({ type: "png", width: 33, height: 12 });
     const gif = new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x10, 0x00, 0x08, 0x00, 0, 0, 0]);
     expect(readImageInfo(gif)).toEqual({ type: "gif", width: 16, height: 8 });
-    const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc2, 0x00, 0x11, 0x08, 0x01, 0x00, 0x02, 0x00, 0x03]);
+    const jpeg = new Uint8Array([
+      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc2, 0x00, 0x11, 0x08, 0x01, 0x00, 0x02, 0x00, 0x03,
+    ]);
     expect(readImageInfo(jpeg)).toEqual({ type: "jpeg", width: 512, height: 256 });
-    expect(() => readImageInfo(new TextEncoder().encode("<svg/>"))).toThrow(expect.objectContaining({ code: "image_invalid" }));
+    expect(() => readImageInfo(new TextEncoder().encode("<svg/>"))).toThrow(
+      expect.objectContaining({ code: "image_invalid" }),
+    );
     expect(() => readImageInfo(jpeg.subarray(0, 9))).toThrow(expect.objectContaining({ code: "image_invalid" }));
     const huge = makePng(1, 1);
     new DataView(huge.buffer).setUint32(16, 100_000);
@@ -54,8 +59,14 @@ describe("images", () => {
     expect(pictureExtent(info, { width: 100, height: 10, maxWidthEmu: max })).toEqual({ cx: 952500, cy: 95250 });
     expect(pictureExtent(info, { width: 100, maxWidthEmu: max })).toEqual({ cx: 952500, cy: 476250 });
     expect(pictureExtent(info, { height: 100, maxWidthEmu: max })).toEqual({ cx: 1905000, cy: 952500 });
-    expect(pictureExtent(info, { box: { cx: 1000000, cy: 1000000 }, maxWidthEmu: max })).toEqual({ cx: 1000000, cy: 500000 });
+    expect(pictureExtent(info, { box: { cx: 1000000, cy: 1000000 }, maxWidthEmu: max })).toEqual({
+      cx: 1000000,
+      cy: 500000,
+    });
     expect(pictureExtent(info, { maxWidthEmu: max })).toEqual({ cx: 400 * 9525, cy: 200 * 9525 });
-    expect(pictureExtent({ ...info, width: 4000, height: 2000 }, { maxWidthEmu: max })).toEqual({ cx: max, cy: max / 2 });
+    expect(pictureExtent({ ...info, width: 4000, height: 2000 }, { maxWidthEmu: max })).toEqual({
+      cx: max,
+      cy: max / 2,
+    });
   });
 });

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { applySplices, assertNoDtd, decodeEntities, dropForbiddenChars, escapeAttr, escapeText, parseElements, readAttributes, textOf } from "./xml";
+import {
+  applySplices,
+  assertNoDtd,
+  decodeEntities,
+  dropForbiddenChars,
+  escapeAttr,
+  escapeText,
+  parseElements,
+  readAttributes,
+  textOf,
+} from "./xml";
 
 describe("XML tokenizer", () => {
   it("keeps offsets of elements, attributes with '>' inside values, comments, CDATA and PIs", () => {
@@ -13,8 +23,12 @@ describe("XML tokenizer", () => {
   });
 
   it("refuses DOCTYPE and ENTITY declarations, and malformed markup", () => {
-    expect(() => parseElements(`<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>`, "p")).toThrow(expect.objectContaining({ code: "xml_doctype_forbidden" }));
-    expect(() => assertNoDtd(`<a><!ENTITY x "y"></a>`, "p")).toThrow(expect.objectContaining({ code: "xml_doctype_forbidden" }));
+    expect(() => parseElements(`<!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>`, "p")).toThrow(
+      expect.objectContaining({ code: "xml_doctype_forbidden" }),
+    );
+    expect(() => assertNoDtd(`<a><!ENTITY x "y"></a>`, "p")).toThrow(
+      expect.objectContaining({ code: "xml_doctype_forbidden" }),
+    );
     expect(() => assertNoDtd(`<a><!-- <!DOCTYPE in a comment --><![CDATA[<!ENTITY]]></a>`, "p")).not.toThrow();
     for (const bad of ["<a><b></a>", "<a>", "</a>", "<a x=1/>", "<a x='1/>"]) {
       expect(() => parseElements(bad, "p"), bad).toThrow(expect.objectContaining({ code: "docx_invalid" }));
@@ -33,7 +47,18 @@ describe("XML tokenizer", () => {
   });
 
   it("applies non-overlapping splices in one pass", () => {
-    expect(applySplices("abcdef", [{ start: 4, end: 5, text: "E" }, { start: 0, end: 1, text: "A" }, { start: 2, end: 2, text: "+" }])).toBe("Ab+cdEf");
-    expect(() => applySplices("abc", [{ start: 0, end: 2, text: "" }, { start: 1, end: 3, text: "" }])).toThrow(/overlapping/);
+    expect(
+      applySplices("abcdef", [
+        { start: 4, end: 5, text: "E" },
+        { start: 0, end: 1, text: "A" },
+        { start: 2, end: 2, text: "+" },
+      ]),
+    ).toBe("Ab+cdEf");
+    expect(() =>
+      applySplices("abc", [
+        { start: 0, end: 2, text: "" },
+        { start: 1, end: 3, text: "" },
+      ]),
+    ).toThrow(/overlapping/);
   });
 });

@@ -34,7 +34,15 @@ function malformed(part: string, what: string, at: number): UnprocessableContent
  * element gets `open(..., selfClosing: true)` and no `close`.
  */
 export interface XmlHandler {
-  open(name: string, start: number, attrStart: number, attrEnd: number, openEnd: number, selfClosing: boolean, hasXmlns: boolean): void;
+  open(
+    name: string,
+    start: number,
+    attrStart: number,
+    attrEnd: number,
+    openEnd: number,
+    selfClosing: boolean,
+    hasXmlns: boolean,
+  ): void;
   close(name: string, start: number, end: number): void;
 }
 
@@ -117,7 +125,8 @@ export function tokenize(xml: string, part: string, handler: XmlHandler, from = 
       while (nameEnd < gt && !isSpace(xml.charCodeAt(nameEnd))) nameEnd++;
       const name = xml.slice(lt + 2, nameEnd);
       const open = stack.pop();
-      if (open !== name) throw malformed(part, open === undefined ? `unexpected </${name}>` : `</${name}> closes <${open}>`, lt);
+      if (open !== name)
+        throw malformed(part, open === undefined ? `unexpected </${name}>` : `</${name}> closes <${open}>`, lt);
       handler.close(name, lt, gt + 1);
       i = gt + 1;
       continue;
@@ -159,7 +168,10 @@ export function tokenize(xml: string, part: string, handler: XmlHandler, from = 
     const openEnd = p + 1;
     if (!selfClosing) {
       if (stack.length >= maxDepth) {
-        throw new UnprocessableContent("docx_invalid", `The part ${part} nests elements deeper than ${maxDepth} levels.`);
+        throw new UnprocessableContent(
+          "docx_invalid",
+          `The part ${part} nests elements deeper than ${maxDepth} levels.`,
+        );
       }
       stack.push(name);
     }
@@ -269,7 +281,14 @@ export function decodeEntities(text: string): string {
 }
 
 function isXmlChar(c: number): boolean {
-  return c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+  return (
+    c === 0x9 ||
+    c === 0xa ||
+    c === 0xd ||
+    (c >= 0x20 && c <= 0xd7ff) ||
+    (c >= 0xe000 && c <= 0xfffd) ||
+    (c >= 0x10000 && c <= 0x10ffff)
+  );
 }
 
 /** Characters XML 1.0 forbids (C0 controls other than tab/LF/CR, lone surrogates, U+FFFE/U+FFFF). */
@@ -284,7 +303,12 @@ export function escapeText(text: string): string {
 }
 
 export function escapeAttr(text: string): string {
-  return escapeText(text).replace(/"/g, "&quot;").replace(/'/g, "&apos;").replace(/\t/g, "&#9;").replace(/\n/g, "&#10;").replace(/\r/g, "&#13;");
+  return escapeText(text)
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;")
+    .replace(/\t/g, "&#9;")
+    .replace(/\n/g, "&#10;")
+    .replace(/\r/g, "&#13;");
 }
 
 /** Concatenated decoded text of `<x:t>` descendants (what a reader sees), for diagnostics and tests. */
@@ -292,7 +316,8 @@ export function textOf(xml: string, els: XmlElement[], textLocal = "t"): string 
   let out = "";
   const walk = (list: XmlElement[]) => {
     for (const el of list) {
-      if (localName(el.name) === textLocal && !el.selfClosing) out += decodeEntities(xml.slice(el.openEnd, el.closeStart));
+      if (localName(el.name) === textLocal && !el.selfClosing)
+        out += decodeEntities(xml.slice(el.openEnd, el.closeStart));
       else walk(el.children);
     }
   };

@@ -15,7 +15,10 @@ describe("ZIP reader", () => {
   it("reads entries and inflates them with size and CRC checks", () => {
     const zip = zipSync({ "a.xml": strToU8("<a>hello</a>"), "b/c.bin": [new Uint8Array([1, 2, 3]), { level: 0 }] });
     const entries = readZipDirectory(zip);
-    expect(entries.map((e) => [e.name, e.method])).toEqual([["a.xml", 8], ["b/c.bin", 0]]);
+    expect(entries.map((e) => [e.name, e.method])).toEqual([
+      ["a.xml", 8],
+      ["b/c.bin", 0],
+    ]);
     expect(new TextDecoder().decode(inflateEntry(zip, entries[0]!, new InflateBudget(), 1 << 20))).toBe("<a>hello</a>");
     expect(crc32(strToU8("The quick brown fox jumps over the lazy dog"))).toBe(0x414fa339);
   });
@@ -34,7 +37,9 @@ describe("ZIP reader", () => {
   it("refuses a part shorter than declared or failing its CRC", () => {
     const zip = zipSync({ "x.xml": strToU8("<a/>".repeat(100)) });
     const e = readZipDirectory(zip)[0]!;
-    expect(() => inflateEntry(zip, { ...e, uncompressedSize: e.uncompressedSize + 5 }, new InflateBudget(), 1 << 20)).toThrow(/shorter/);
+    expect(() =>
+      inflateEntry(zip, { ...e, uncompressedSize: e.uncompressedSize + 5 }, new InflateBudget(), 1 << 20),
+    ).toThrow(/shorter/);
     expect(() => inflateEntry(zip, { ...e, crc32: e.crc32 ^ 1 }, new InflateBudget(), 1 << 20)).toThrow(/CRC/);
   });
 
@@ -73,9 +78,16 @@ describe("ZIP reader", () => {
 
 describe("ZIP writer", () => {
   it("copies carried entries byte for byte and writes new ones deterministically", () => {
-    const zip = zipSync({ "a.xml": strToU8("<a>1</a>".repeat(50)), "m.png": [new Uint8Array([9, 9, 9]), { level: 0 }] });
+    const zip = zipSync({
+      "a.xml": strToU8("<a>1</a>".repeat(50)),
+      "m.png": [new Uint8Array([9, 9, 9]), { level: 0 }],
+    });
     const entries = readZipDirectory(zip);
-    const out = () => join(writeZip([carryEntry(zip, entries[0]!), carryEntry(zip, entries[1]!), makeEntry("new.xml", strToU8("<n/>"))]).segments);
+    const out = () =>
+      join(
+        writeZip([carryEntry(zip, entries[0]!), carryEntry(zip, entries[1]!), makeEntry("new.xml", strToU8("<n/>"))])
+          .segments,
+      );
     const a = out();
     expect(out()).toEqual(a);
     const back = readZipDirectory(a);

@@ -49,7 +49,8 @@ const utf8Strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /** A part name we are willing to carry: relative, no `..`/`.` segments, no backslashes or controls. */
 function checkName(name: string): void {
-  if (name.length === 0 || name.length > 1024) throw invalid("The package has an entry with an empty or overlong name.");
+  if (name.length === 0 || name.length > 1024)
+    throw invalid("The package has an entry with an empty or overlong name.");
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f\\]/.test(name) || name.startsWith("/") || /^[A-Za-z]:/.test(name)) {
     throw invalid(`The package has an entry with an unsafe name: ${JSON.stringify(name.slice(0, 100))}.`);
@@ -78,7 +79,8 @@ export function readZipDirectory(b: Uint8Array): ZipEntry[] {
     const loc = eocd - 20;
     if (loc < 0 || u32(b, loc) !== 0x07064b50) throw invalid("The ZIP64 end of central directory locator is missing.");
     const rec = u64(b, loc + 8);
-    if (!(rec + 56 <= loc) || u32(b, rec) !== 0x06064b50) throw invalid("The ZIP64 end of central directory record is missing.");
+    if (!(rec + 56 <= loc) || u32(b, rec) !== 0x06064b50)
+      throw invalid("The ZIP64 end of central directory record is missing.");
     count = u64(b, rec + 32);
     cdSize = u64(b, rec + 40);
     cdOffset = u64(b, rec + 48);
@@ -87,7 +89,8 @@ export function readZipDirectory(b: Uint8Array): ZipEntry[] {
   if (count > L.maxEntries) throw zipLimit(`The package has ${count} entries; the limit is ${L.maxEntries}.`);
   // A prefix before the archive (self-extractors) shifts every offset by the same amount.
   const shift = cdEnd - (cdOffset + cdSize);
-  if (!(shift >= 0) || cdOffset + shift + cdSize > b.length) throw invalid("The ZIP central directory is out of bounds.");
+  if (!(shift >= 0) || cdOffset + shift + cdSize > b.length)
+    throw invalid("The ZIP central directory is out of bounds.");
 
   const entries: ZipEntry[] = [];
   const seen = new Set<string>();
@@ -97,7 +100,8 @@ export function readZipDirectory(b: Uint8Array): ZipEntry[] {
   for (let i = 0; i < count; i++) {
     const rec = readCentralRecord(b, p, end);
     if (!rec) throw invalid("The ZIP central directory is truncated or corrupt.");
-    const { flags, method, dosTime, dosDate, crc32, compressedSize, uncompressedSize, localHeaderOffset, nameBytes } = rec;
+    const { flags, method, dosTime, dosDate, crc32, compressedSize, uncompressedSize, localHeaderOffset, nameBytes } =
+      rec;
     const utf8Name = (flags & 0x800) !== 0;
     let name: string;
     try {
@@ -110,10 +114,14 @@ export function readZipDirectory(b: Uint8Array): ZipEntry[] {
     if (seen.has(key)) throw invalid(`The package has two entries named ${JSON.stringify(name.slice(0, 100))}.`);
     seen.add(key);
     if (flags & 0x1) throw invalid(`The entry ${name} is encrypted.`);
-    if (method !== 0 && method !== 8) throw invalid(`The entry ${name} uses an unsupported compression method (${method}).`);
-    if (method === 0 && compressedSize !== uncompressedSize) throw invalid(`The stored entry ${name} has inconsistent sizes.`);
+    if (method !== 0 && method !== 8)
+      throw invalid(`The entry ${name} uses an unsupported compression method (${method}).`);
+    if (method === 0 && compressedSize !== uncompressedSize)
+      throw invalid(`The stored entry ${name} has inconsistent sizes.`);
     if (!Number.isFinite(uncompressedSize) || uncompressedSize > L.maxDeclaredEntryBytes) {
-      throw zipLimit(`The entry ${name} declares ${MiB(uncompressedSize)} uncompressed; the limit is ${MiB(L.maxDeclaredEntryBytes)}.`);
+      throw zipLimit(
+        `The entry ${name} declares ${MiB(uncompressedSize)} uncompressed; the limit is ${MiB(L.maxDeclaredEntryBytes)}.`,
+      );
     }
     if (uncompressedSize > L.ratioCheckFloorBytes && uncompressedSize > compressedSize * L.maxCompressionRatio) {
       throw zipLimit(
@@ -187,7 +195,8 @@ export function inflateEntry(b: Uint8Array, e: ZipEntry, budget: InflateBudget, 
     out = new Uint8Array(e.uncompressedSize);
     let at = 0;
     let done = false;
-    const lying = () => zipLimit(`The part ${e.name} inflates past its declared size of ${e.uncompressedSize} bytes (the header lies).`);
+    const lying = () =>
+      zipLimit(`The part ${e.name} inflates past its declared size of ${e.uncompressedSize} bytes (the header lies).`);
     const inflater = new Inflate((chunk: Uint8Array, final: boolean) => {
       if (at + chunk.length > out.length) throw lying();
       out.set(chunk, at);

@@ -21,9 +21,15 @@ async function bundledFonts(): Promise<CertificateFonts | string> {
 
 function trail(n: number) {
   const t0 = Date.UTC(2026, 10, 21, 9, 58, 0);
-  const out: { type: string; timestamp: string; data?: unknown }[] = [{ type: "ready", timestamp: new Date(t0).toISOString() }];
+  const out: { type: string; timestamp: string; data?: unknown }[] = [
+    { type: "ready", timestamp: new Date(t0).toISOString() },
+  ];
   for (let i = 1; out.length < n - 1; i++) {
-    out.push({ type: "field_change", timestamp: new Date(t0 + i * 150).toISOString(), data: { fieldId: `f${Math.floor(i / 40)}`, value: "x".repeat(i % 40) } });
+    out.push({
+      type: "field_change",
+      timestamp: new Date(t0 + i * 150).toISOString(),
+      data: { fieldId: `f${Math.floor(i / 40)}`, value: "x".repeat(i % 40) },
+    });
   }
   out.push({ type: "submit", timestamp: new Date(t0 + n * 200).toISOString() });
   return out;
@@ -38,11 +44,20 @@ describe("certificate page in workerd", () => {
       return;
     }
     const input = {
-      signer: { name: "Дмитрий Шостакович", email: "dmitri@example.org", ip: "203.0.113.7", userAgent: "Mozilla/5.0 (test)" },
+      signer: {
+        name: "Дмитрий Шостакович",
+        email: "dmitri@example.org",
+        ip: "203.0.113.7",
+        userAgent: "Mozilla/5.0 (test)",
+      },
       eventId: "evt_workerd_smoke",
       signedAt: new Date(Date.UTC(2026, 10, 21, 10, 0, 0)),
       documentSha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
-      certificate: { subject: "CN=Signet Dev Signing", issuer: "CN=Signet Dev CA", sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08" },
+      certificate: {
+        subject: "CN=Signet Dev Signing",
+        issuer: "CN=Signet Dev CA",
+        sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+      },
       auditTrail: trail(2000),
       qrPayload: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
       level: "B-B" as const,

@@ -74,7 +74,18 @@ const COLOR = {
   stripe: "#f3f6f9",
   submit: "#23405f",
 };
-const SIZE = { title: 18, bandSub: 9, heading: 10, key: 8, value: 9, name: 10.5, mono: 7.6, intro: 8.4, table: 7.4, footer: 7.2 };
+const SIZE = {
+  title: 18,
+  bandSub: 9,
+  heading: 10,
+  key: 8,
+  value: 9,
+  name: 10.5,
+  mono: 7.6,
+  intro: 8.4,
+  table: 7.4,
+  footer: 7.2,
+};
 const LINE = 1.42; // line pitch, as a multiple of the font size, for wrapped text
 
 const PT = 72 / 25.4;
@@ -145,7 +156,12 @@ export function describeLine(lineInfo: AuditLine): string {
     if ("value" in data) return `${many ? "final: " : ""}${showValue(data.value)}`;
     if ("percent" in data) {
       const p = data.percent;
-      const shown = typeof p === "number" && Number.isFinite(p) ? `${Math.round(p * 10) / 10}%` : p === null || p === undefined ? "none" : showValue(p);
+      const shown =
+        typeof p === "number" && Number.isFinite(p)
+          ? `${Math.round(p * 10) / 10}%`
+          : p === null || p === undefined
+            ? "none"
+            : showValue(p);
       return `${many ? "final position" : "position"}: ${shown}`;
     }
     const rest = Object.entries(data).filter(([k]) => !FIELD_KEYS.has(k));
@@ -245,13 +261,27 @@ class PageSchemas {
   }
 
   rule(x: number, y: number, width: number, thickness: number, color: string): void {
-    this.schemas.push({ name: this.name(), type: "line", position: { x, y }, width, height: thickness, color } as Schema);
+    this.schemas.push({
+      name: this.name(),
+      type: "line",
+      position: { x, y },
+      width,
+      height: thickness,
+      color,
+    } as Schema);
   }
 
   qr(x: number, y: number, size: number, payload: string): void {
     const name = this.name();
     this.out[name] = payload;
-    this.schemas.push({ name, type: QR_SCHEMA_TYPE, position: { x, y }, width: size, height: size, color: COLOR.text } as Schema);
+    this.schemas.push({
+      name,
+      type: QR_SCHEMA_TYPE,
+      position: { x, y },
+      width: size,
+      height: size,
+      color: COLOR.text,
+    } as Schema);
   }
 }
 
@@ -298,7 +328,10 @@ function mm2ptInner(widthMm: number): number {
 }
 
 /** The certificate page(s) as a standalone A4 PDF (what the signer appends, as a file of its own). */
-export async function renderCertificatePages(input: CertificatePageInput, fonts: CertificateFonts): Promise<Uint8Array> {
+export async function renderCertificatePages(
+  input: CertificatePageInput,
+  fonts: CertificateFonts,
+): Promise<Uint8Array> {
   return writeStandalonePdf(await buildCertificatePages(input, fonts), {
     Title: "Signature certificate",
     Author: "Signet",
@@ -312,7 +345,10 @@ export async function renderCertificatePages(input: CertificatePageInput, fonts:
  * Lays out and draws the certificate page(s), as objects ready to be written into a PDF.
  * Throws RangeError when `signedAt` is invalid or `qrPayload` is over 213 bytes.
  */
-export async function buildCertificatePages(input: CertificatePageInput, fonts: CertificateFonts): Promise<AppendablePages> {
+export async function buildCertificatePages(
+  input: CertificatePageInput,
+  fonts: CertificateFonts,
+): Promise<AppendablePages> {
   encodeQr(input.qrPayload); // fail fast (RangeError) on a payload too long for the QR code
   const pageFonts = certificatePageFonts(fonts);
   const layout = new CertificateLayout(input, {
@@ -331,7 +367,9 @@ function certificatePageFonts(fonts: CertificateFonts): Record<string, PageFont>
   return {
     [FONT_NAME.regular]: PageFont.of(fonts.regular, "NotoSans-Regular"),
     [FONT_NAME.bold]: PageFont.of(fonts.bold, "NotoSans-Bold"),
-    [FONT_NAME.mono]: fonts.mono ? PageFont.of(fonts.mono, "NotoSansMono-Regular") : PageFont.of(fonts.regular, "NotoSans-Regular"),
+    [FONT_NAME.mono]: fonts.mono
+      ? PageFont.of(fonts.mono, "NotoSansMono-Regular")
+      : PageFont.of(fonts.regular, "NotoSans-Regular"),
   };
 }
 
@@ -339,7 +377,12 @@ function certificatePageFonts(fonts: CertificateFonts): Record<string, PageFont>
  * pdfme runs the template and draws the shapes; our plugins draw the fitted text and the QR code
  * into a layer per page (page-layers.ts), which become the pages as they are.
  */
-async function generatePages(layout: CertificateLayout, input: CertificatePageInput, fonts: CertificateFonts, pageFonts: Record<string, PageFont>): Promise<AppendablePages> {
+async function generatePages(
+  layout: CertificateLayout,
+  input: CertificatePageInput,
+  fonts: CertificateFonts,
+  pageFonts: Record<string, PageFont>,
+): Promise<AppendablePages> {
   const template: Template = {
     basePdf: { width: PAGE_W, height: PAGE_H, padding: [0, 0, 0, 0] },
     schemas: layout.pages.map((p) => p.schemas),
@@ -352,9 +395,19 @@ async function generatePages(layout: CertificateLayout, input: CertificatePageIn
     [FONT_NAME.mono]: { data: regularBytes },
   };
   const layers = new PageLayers(pageFonts);
-  const plugins: Record<string, Plugin> = { [TEXT_SCHEMA_TYPE]: layers.textPlugin, rectangle, line, [QR_SCHEMA_TYPE]: layers.qrPlugin };
+  const plugins: Record<string, Plugin> = {
+    [TEXT_SCHEMA_TYPE]: layers.textPlugin,
+    rectangle,
+    line,
+    [QR_SCHEMA_TYPE]: layers.qrPlugin,
+  };
   // pdfme saves its document (bytes we do not need); its pages, drawn, are taken as they are.
-  await generate({ template, inputs: [layout.values], plugins, options: { font, creationDate: input.signedAt, modificationDate: input.signedAt } });
+  await generate({
+    template,
+    inputs: [layout.values],
+    plugins,
+    options: { font, creationDate: input.signedAt, modificationDate: input.signedAt },
+  });
   return layers.pagesOf();
 }
 
@@ -407,10 +460,38 @@ class CertificateLayout {
   private drawFirstBand(): void {
     const page = this.page;
     page.rect(0, 0, PAGE_W, BAND_H_FIRST, COLOR.band);
-    page.text({ x: MARGIN_X, y: 8.5, width: 130, lines: ["Signature certificate"], font: "bold", size: SIZE.title, color: COLOR.bandText, lineHeight: 1.2 });
-    page.text({ x: MARGIN_X, y: 19.2, width: 130, lines: ["Audit trail and signing evidence recorded by Signet"], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2 });
+    page.text({
+      x: MARGIN_X,
+      y: 8.5,
+      width: 130,
+      lines: ["Signature certificate"],
+      font: "bold",
+      size: SIZE.title,
+      color: COLOR.bandText,
+      lineHeight: 1.2,
+    });
+    page.text({
+      x: MARGIN_X,
+      y: 19.2,
+      width: 130,
+      lines: ["Audit trail and signing evidence recorded by Signet"],
+      font: "regular",
+      size: SIZE.bandSub,
+      color: COLOR.bandMuted,
+      lineHeight: 1.2,
+    });
     const levelText = this.input.level === "B-B" ? "PAdES B-B" : `PAdES ${this.input.level} \u00b7 time-stamped`;
-    page.text({ x: PAGE_W - MARGIN_X - 50, y: 19.2, width: 50, lines: [levelText], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2, align: "right" });
+    page.text({
+      x: PAGE_W - MARGIN_X - 50,
+      y: 19.2,
+      width: 50,
+      lines: [levelText],
+      font: "regular",
+      size: SIZE.bandSub,
+      color: COLOR.bandMuted,
+      lineHeight: 1.2,
+      align: "right",
+    });
     this.y = BAND_H_FIRST + 6;
   }
 
@@ -419,29 +500,55 @@ class CertificateLayout {
       "This page was added by Signet before signing; the digital signature covers it, so any change to it " +
       "invalidates the signature. It records who signed, when, the document that was signed and what happened " +
       "while it was open. The complete audit trail is in the JSON file attached to this PDF.";
-    this.y += this.page.text({ x: MARGIN_X, y: this.y, width: CONTENT_W, lines: wrap(intro, this.m.regular, SIZE.intro, CONTENT_W * PT, 4), font: "regular", size: SIZE.intro, color: COLOR.muted });
+    this.y += this.page.text({
+      x: MARGIN_X,
+      y: this.y,
+      width: CONTENT_W,
+      lines: wrap(intro, this.m.regular, SIZE.intro, CONTENT_W * PT, 4),
+      font: "regular",
+      size: SIZE.intro,
+      color: COLOR.muted,
+    });
     this.y += 3;
   }
 
   private drawSigner(): void {
     const { signer } = this.input;
     this.drawHeading("Signer");
-    this.drawKeyValues([
-      { key: "Name", value: signer.name, font: "bold", size: SIZE.name, maxLines: 2 },
-      { key: "Email", value: signer.email, maxLines: 2 },
-      { key: "IP address", value: signer.ip ?? "not recorded", muted: !signer.ip, font: signer.ip ? "mono" : "regular", size: signer.ip ? SIZE.mono + 0.4 : SIZE.value },
-      { key: "User agent", value: signer.userAgent ?? "not recorded", muted: !signer.userAgent, size: 8, maxLines: 3 },
-    ], FULL_VALUE_W);
+    this.drawKeyValues(
+      [
+        { key: "Name", value: signer.name, font: "bold", size: SIZE.name, maxLines: 2 },
+        { key: "Email", value: signer.email, maxLines: 2 },
+        {
+          key: "IP address",
+          value: signer.ip ?? "not recorded",
+          muted: !signer.ip,
+          font: signer.ip ? "mono" : "regular",
+          size: signer.ip ? SIZE.mono + 0.4 : SIZE.value,
+        },
+        {
+          key: "User agent",
+          value: signer.userAgent ?? "not recorded",
+          muted: !signer.userAgent,
+          size: 8,
+          maxLines: 3,
+        },
+      ],
+      FULL_VALUE_W,
+    );
     this.y += 3;
   }
 
   private drawSigning(): void {
     this.drawHeading("Signing");
-    this.drawKeyValues([
-      { key: "Event ID", value: this.input.eventId, font: "mono", size: SIZE.mono, maxLines: 2, opaque: true },
-      { key: "Signed at", value: formatUtc(this.input.signedAt) },
-      { key: "Signature", value: LEVEL_TEXT[this.input.level] },
-    ], FULL_VALUE_W);
+    this.drawKeyValues(
+      [
+        { key: "Event ID", value: this.input.eventId, font: "mono", size: SIZE.mono, maxLines: 2, opaque: true },
+        { key: "Signed at", value: formatUtc(this.input.signedAt) },
+        { key: "Signature", value: LEVEL_TEXT[this.input.level] },
+      ],
+      FULL_VALUE_W,
+    );
     this.y += 3;
   }
 
@@ -451,7 +558,9 @@ class CertificateLayout {
     this.drawHeading("Document");
     const qrTop = this.y;
     const besideQr = QR_X - 3 - VALUE_X;
-    const rows: KeyValue[] = [{ key: "SHA-256 (as received)", value: input.documentSha256, font: "mono", size: SIZE.mono, opaque: true }];
+    const rows: KeyValue[] = [
+      { key: "SHA-256 (as received)", value: input.documentSha256, font: "mono", size: SIZE.mono, opaque: true },
+    ];
     if (input.documentPages !== undefined) rows.push({ key: "Pages", value: String(input.documentPages) });
     if (input.reference) rows.push({ key: "Reference", value: input.reference, maxLines: 2 });
     this.drawKeyValues(rows, besideQr);
@@ -462,7 +571,15 @@ class CertificateLayout {
           ? "The QR code carries the verification address."
           : "The QR code carries the evidence reference.";
     this.y += 0.6;
-    this.y += this.page.text({ x: VALUE_X, y: this.y, width: besideQr, lines: wrap(caption, this.m.regular, SIZE.key, besideQr * PT, 2), font: "regular", size: SIZE.key, color: COLOR.muted });
+    this.y += this.page.text({
+      x: VALUE_X,
+      y: this.y,
+      width: besideQr,
+      lines: wrap(caption, this.m.regular, SIZE.key, besideQr * PT, 2),
+      font: "regular",
+      size: SIZE.key,
+      color: COLOR.muted,
+    });
     this.page.qr(QR_X, qrTop - 2, QR_BOX, input.qrPayload);
     this.y = Math.max(this.y, qrTop - 2 + QR_BOX - 2) + 3;
   }
@@ -470,20 +587,42 @@ class CertificateLayout {
   private drawSigningCertificate(): void {
     const { certificate } = this.input;
     this.drawHeading("Signing certificate");
-    this.drawKeyValues([
-      { key: "Subject", value: certificate.subject, maxLines: 2 },
-      { key: "Issuer", value: certificate.issuer, maxLines: 2 },
-      { key: "SHA-256 fingerprint", value: certificate.sha256, font: "mono", size: SIZE.mono, opaque: true },
-    ], FULL_VALUE_W);
+    this.drawKeyValues(
+      [
+        { key: "Subject", value: certificate.subject, maxLines: 2 },
+        { key: "Issuer", value: certificate.issuer, maxLines: 2 },
+        { key: "SHA-256 fingerprint", value: certificate.sha256, font: "mono", size: SIZE.mono, opaque: true },
+      ],
+      FULL_VALUE_W,
+    );
     this.y += 3;
   }
 
   private drawHeading(title: string, right?: string): void {
     const page = this.page;
-    page.text({ x: MARGIN_X, y: this.y, width: 120, lines: [title], font: "bold", size: SIZE.heading, color: COLOR.heading, lineHeight: 1.2 });
+    page.text({
+      x: MARGIN_X,
+      y: this.y,
+      width: 120,
+      lines: [title],
+      font: "bold",
+      size: SIZE.heading,
+      color: COLOR.heading,
+      lineHeight: 1.2,
+    });
     if (right) {
       const w = 80;
-      page.text({ x: PAGE_W - MARGIN_X - w, y: this.y + 0.9, width: w, lines: [truncate(right, this.m.regular, SIZE.key, w * PT)], font: "regular", size: SIZE.key, color: COLOR.muted, lineHeight: 1.2, align: "right" });
+      page.text({
+        x: PAGE_W - MARGIN_X - w,
+        y: this.y + 0.9,
+        width: w,
+        lines: [truncate(right, this.m.regular, SIZE.key, w * PT)],
+        font: "regular",
+        size: SIZE.key,
+        color: COLOR.muted,
+        lineHeight: 1.2,
+        align: "right",
+      });
     }
     this.y += mm(SIZE.heading * 1.2) + 1.2;
     page.rule(MARGIN_X, this.y, CONTENT_W, 0.25, COLOR.rule);
@@ -501,11 +640,34 @@ class CertificateLayout {
       const clean = printable(r.value, metrics);
       const maxLines = r.maxLines ?? 1;
       const lines =
-        maxLines === 1 ? [r.opaque ? truncateMiddle(clean, metrics, size, widthPt) : truncate(clean, metrics, size, widthPt)] : wrap(clean, metrics, size, widthPt, maxLines);
+        maxLines === 1
+          ? [r.opaque ? truncateMiddle(clean, metrics, size, widthPt) : truncate(clean, metrics, size, widthPt)]
+          : wrap(clean, metrics, size, widthPt, maxLines);
       // Align the key's baseline with the value's first baseline.
-      const keyShift = mm(((LINE - 1) * size) / 2 + (metrics.ascender / metrics.unitsPerEm) * size - ((LINE - 1) * SIZE.key) / 2 - (m.regular.ascender / m.regular.unitsPerEm) * SIZE.key);
-      this.page.text({ x: MARGIN_X, y: this.y + keyShift, width: KEY_W, lines: [truncate(r.key, m.regular, SIZE.key, KEY_W * PT)], font: "regular", size: SIZE.key, color: COLOR.muted });
-      const h = this.page.text({ x: VALUE_X, y: this.y, width: valueWidth, lines, font, size, color: r.muted ? COLOR.muted : COLOR.text });
+      const keyShift = mm(
+        ((LINE - 1) * size) / 2 +
+          (metrics.ascender / metrics.unitsPerEm) * size -
+          ((LINE - 1) * SIZE.key) / 2 -
+          (m.regular.ascender / m.regular.unitsPerEm) * SIZE.key,
+      );
+      this.page.text({
+        x: MARGIN_X,
+        y: this.y + keyShift,
+        width: KEY_W,
+        lines: [truncate(r.key, m.regular, SIZE.key, KEY_W * PT)],
+        font: "regular",
+        size: SIZE.key,
+        color: COLOR.muted,
+      });
+      const h = this.page.text({
+        x: VALUE_X,
+        y: this.y,
+        width: valueWidth,
+        lines,
+        font,
+        size,
+        color: r.muted ? COLOR.muted : COLOR.text,
+      });
       this.y += h + 0.6;
     }
   }
@@ -515,9 +677,21 @@ class CertificateLayout {
     const { input, m } = this;
     const lines = collapseAuditTrail(input.auditTrail as AuditEntry[]);
     const rows = buildRows(lines, m, input.auditTrail.length);
-    this.drawHeading("Audit trail", `${thousands(input.auditTrail.length)} events \u00b7 ${thousands(lines.length)} lines`);
-    const explain = "In time order (UTC). Consecutive events of the same type and field are collapsed into one line (\u00d7 count, first\u2013last time, final value).";
-    this.y += this.page.text({ x: MARGIN_X, y: this.y, width: CONTENT_W, lines: wrap(explain, m.regular, SIZE.key, CONTENT_W * PT, 2), font: "regular", size: SIZE.key, color: COLOR.muted });
+    this.drawHeading(
+      "Audit trail",
+      `${thousands(input.auditTrail.length)} events \u00b7 ${thousands(lines.length)} lines`,
+    );
+    const explain =
+      "In time order (UTC). Consecutive events of the same type and field are collapsed into one line (\u00d7 count, first\u2013last time, final value).";
+    this.y += this.page.text({
+      x: MARGIN_X,
+      y: this.y,
+      width: CONTENT_W,
+      lines: wrap(explain, m.regular, SIZE.key, CONTENT_W * PT, 2),
+      font: "regular",
+      size: SIZE.key,
+      color: COLOR.muted,
+    });
     this.y += 1.2;
 
     const slices: { page: PageSchemas; top: number; rows: Row[]; firstIndex: number }[] = [];
@@ -538,8 +712,27 @@ class CertificateLayout {
   private newContinuationPage(): void {
     const page = this.newPage();
     page.rect(0, 0, PAGE_W, BAND_H_NEXT, COLOR.band);
-    page.text({ x: MARGIN_X, y: 7.8, width: 120, lines: ["Signature certificate"], font: "bold", size: 12, color: COLOR.bandText, lineHeight: 1.2 });
-    page.text({ x: PAGE_W - MARGIN_X - 70, y: 9.0, width: 70, lines: ["Audit trail (continued)"], font: "regular", size: SIZE.bandSub, color: COLOR.bandMuted, lineHeight: 1.2, align: "right" });
+    page.text({
+      x: MARGIN_X,
+      y: 7.8,
+      width: 120,
+      lines: ["Signature certificate"],
+      font: "bold",
+      size: 12,
+      color: COLOR.bandText,
+      lineHeight: 1.2,
+    });
+    page.text({
+      x: PAGE_W - MARGIN_X - 70,
+      y: 9.0,
+      width: 70,
+      lines: ["Audit trail (continued)"],
+      font: "regular",
+      size: SIZE.bandSub,
+      color: COLOR.bandMuted,
+      lineHeight: 1.2,
+      align: "right",
+    });
     this.y = BAND_H_NEXT + 6;
   }
 
@@ -551,13 +744,41 @@ class CertificateLayout {
       p.rule(MARGIN_X, FOOTER_RULE_Y, CONTENT_W, 0.25, COLOR.rule);
       const right = `Page ${i + 1} of ${total} of the certificate`;
       const rightW = 60;
-      p.text({ x: PAGE_W - MARGIN_X - rightW, y: FOOTER_TEXT_Y, width: rightW, lines: [right], font: "regular", size: SIZE.footer, color: COLOR.muted, lineHeight: 1.2, align: "right" });
+      p.text({
+        x: PAGE_W - MARGIN_X - rightW,
+        y: FOOTER_TEXT_Y,
+        width: rightW,
+        lines: [right],
+        font: "regular",
+        size: SIZE.footer,
+        color: COLOR.muted,
+        lineHeight: 1.2,
+        align: "right",
+      });
       const leftW = CONTENT_W - rightW - 4;
       const prefix = "Signet \u00b7 event ";
       const prefixW = mm(m.regular.widthOf(prefix, SIZE.footer)) + 0.6;
-      p.text({ x: MARGIN_X, y: FOOTER_TEXT_Y, width: prefixW + 2, lines: [prefix.trimEnd()], font: "regular", size: SIZE.footer, color: COLOR.muted, lineHeight: 1.2 });
+      p.text({
+        x: MARGIN_X,
+        y: FOOTER_TEXT_Y,
+        width: prefixW + 2,
+        lines: [prefix.trimEnd()],
+        font: "regular",
+        size: SIZE.footer,
+        color: COLOR.muted,
+        lineHeight: 1.2,
+      });
       const id = truncateMiddle(printable(this.input.eventId, m.mono), m.mono, SIZE.footer, (leftW - prefixW) * PT);
-      p.text({ x: MARGIN_X + prefixW, y: FOOTER_TEXT_Y, width: leftW - prefixW, lines: [id], font: "mono", size: SIZE.footer, color: COLOR.muted, lineHeight: 1.2 });
+      p.text({
+        x: MARGIN_X + prefixW,
+        y: FOOTER_TEXT_Y,
+        width: leftW - prefixW,
+        lines: [id],
+        font: "mono",
+        size: SIZE.footer,
+        color: COLOR.muted,
+        lineHeight: 1.2,
+      });
     });
   }
 }
@@ -569,7 +790,17 @@ function drawTable(p: PageSchemas, top: number, slice: Row[], firstIndex: number
   let x = MARGIN_X;
   const baselineShift = rowTextShift(metrics.bold);
   for (const c of COLUMNS) {
-    p.text({ x: x + CELL_PAD, y: top - baselineShift, width: c.width - 2 * CELL_PAD, lines: [c.title], font: "bold", size: SIZE.table, color: COLOR.heading, lineHeight: mm2pt(ROW_H) / SIZE.table, align: c.align });
+    p.text({
+      x: x + CELL_PAD,
+      y: top - baselineShift,
+      width: c.width - 2 * CELL_PAD,
+      lines: [c.title],
+      font: "bold",
+      size: SIZE.table,
+      color: COLOR.heading,
+      lineHeight: mm2pt(ROW_H) / SIZE.table,
+      align: c.align,
+    });
     x += c.width;
   }
   const rowsTop = top + ROW_H;
@@ -584,18 +815,38 @@ function drawTable(p: PageSchemas, top: number, slice: Row[], firstIndex: number
   for (const c of COLUMNS) {
     for (const bold of [false, true]) {
       if (!slice.some((r) => !r.note && r.bold === bold)) continue;
-      const lines = slice.map((r) => (!r.note && r.bold === bold ? r.cells[c.key] ?? "" : ""));
+      const lines = slice.map((r) => (!r.note && r.bold === bold ? (r.cells[c.key] ?? "") : ""));
       // Trailing blank lines add nothing; keep the column box as short as its content.
       while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
       const fm = bold ? metrics.bold : metrics.regular;
-      p.text({ x: x + CELL_PAD, y: rowsTop - rowTextShift(fm), width: c.width - 2 * CELL_PAD, lines, font: bold ? "bold" : "regular", size: SIZE.table, color: bold ? COLOR.submit : COLOR.text, lineHeight: lh, align: c.align });
+      p.text({
+        x: x + CELL_PAD,
+        y: rowsTop - rowTextShift(fm),
+        width: c.width - 2 * CELL_PAD,
+        lines,
+        font: bold ? "bold" : "regular",
+        size: SIZE.table,
+        color: bold ? COLOR.submit : COLOR.text,
+        lineHeight: lh,
+        align: c.align,
+      });
     }
     x += c.width;
   }
   const noteIndex = slice.findIndex((r) => r.note);
   if (noteIndex >= 0) {
     const note = slice[noteIndex]!.note!;
-    p.text({ x: MARGIN_X + CELL_PAD, y: rowsTop + noteIndex * ROW_H + 0.8 - rowTextShift(metrics.regular), width: CONTENT_W - 2 * CELL_PAD, lines: [truncate(note, metrics.regular, SIZE.table, (CONTENT_W - 2 * CELL_PAD) * PT)], font: "regular", size: SIZE.table, color: COLOR.muted, lineHeight: lh, align: "center" });
+    p.text({
+      x: MARGIN_X + CELL_PAD,
+      y: rowsTop + noteIndex * ROW_H + 0.8 - rowTextShift(metrics.regular),
+      width: CONTENT_W - 2 * CELL_PAD,
+      lines: [truncate(note, metrics.regular, SIZE.table, (CONTENT_W - 2 * CELL_PAD) * PT)],
+      font: "regular",
+      size: SIZE.table,
+      color: COLOR.muted,
+      lineHeight: lh,
+      align: "center",
+    });
   }
 }
 

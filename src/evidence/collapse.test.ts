@@ -31,8 +31,16 @@ describe("collapseAuditTrail", () => {
   it("collapses consecutive events of the same type and field, keeping first, last and count", () => {
     const trail: AuditEntry[] = [
       { type: "ready", timestamp: at(0) },
-      ...Array.from({ length: 5 }, (_, i) => ({ type: "field_change", timestamp: at(1 + i), data: { fieldId: "name", value: "Ada".slice(0, i + 1) } })),
-      ...Array.from({ length: 3 }, (_, i) => ({ type: "field_change", timestamp: at(10 + i), data: { fieldId: "email", value: "a@b".slice(0, i + 1) } })),
+      ...Array.from({ length: 5 }, (_, i) => ({
+        type: "field_change",
+        timestamp: at(1 + i),
+        data: { fieldId: "name", value: "Ada".slice(0, i + 1) },
+      })),
+      ...Array.from({ length: 3 }, (_, i) => ({
+        type: "field_change",
+        timestamp: at(10 + i),
+        data: { fieldId: "email", value: "a@b".slice(0, i + 1) },
+      })),
       { type: "field_change", timestamp: at(20), data: { fieldId: "name", value: "Ada L" } },
       { type: "submit", timestamp: at(30) },
     ];

@@ -43,8 +43,7 @@ export interface AuditLine {
 /** Types whose consecutive entries are never collapsed. */
 export const NEVER_COLLAPSED_TYPES: ReadonlySet<string> = new Set(["submit"]);
 
-const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
  * Parses an ISO 8601 date-time to epoch milliseconds (fractions beyond

@@ -56,7 +56,12 @@ export function parseFontMetrics(bytes: Uint8Array): FontMetrics {
 
   const head = table("head");
   const unitsPerEm = view.getUint16(head + 18);
-  const bbox = [view.getInt16(head + 36), view.getInt16(head + 38), view.getInt16(head + 40), view.getInt16(head + 42)] as const;
+  const bbox = [
+    view.getInt16(head + 36),
+    view.getInt16(head + 38),
+    view.getInt16(head + 40),
+    view.getInt16(head + 42),
+  ] as const;
   const os2 = tables.get("OS/2");
   const capHeight = os2 && os2.length >= 90 && view.getUint16(os2.offset) >= 2 ? view.getInt16(os2.offset + 88) : null;
   const post = tables.get("post");
@@ -67,8 +72,7 @@ export function parseFontMetrics(bytes: Uint8Array): FontMetrics {
   const descender = view.getInt16(hhea + 6);
   const numberOfHMetrics = view.getUint16(hhea + 34);
   const hmtx = table("hmtx");
-  const advanceOfGlyph = (gid: number) =>
-    view.getUint16(hmtx + 4 * Math.min(gid, numberOfHMetrics - 1));
+  const advanceOfGlyph = (gid: number) => view.getUint16(hmtx + 4 * Math.min(gid, numberOfHMetrics - 1));
 
   // Pick the best Unicode subtable: format 12 (full Unicode) over format 4 (BMP).
   const cmap = table("cmap");

@@ -15,7 +15,8 @@ let cached: CertificateFonts | undefined;
 
 function bytes(name: string, data: unknown): Uint8Array<ArrayBuffer> {
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  if (data instanceof Uint8Array && data.buffer instanceof ArrayBuffer) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (data instanceof Uint8Array && data.buffer instanceof ArrayBuffer)
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   // Without the Data rule a bundler hands over something else (e.g. an asset URL).
   throw new TypeError(`font ${name} was not bundled as data (wrangler [[rules]] type = "Data" for **/*.ttf?)`);
 }

@@ -70,7 +70,10 @@ export class PageFont {
       // Level 6 is slower than 1, but done once per glyph set and the smaller file is sent every time.
       fontFile: streamBody(` /Filter /FlateDecode /Length1 ${file.length}`, zlibSync(file, { level: 6 })),
       widths: serializeWidths(cidWidths(gids, (gid) => scale(m.glyphAdvance(gid)))),
-      toUnicode: streamBody(" /Filter /FlateDecode", zlibSync(strToU8(toUnicodeCMap(gids.map((g) => [g, used.get(g)!] as const))), { level: 6 })),
+      toUnicode: streamBody(
+        " /Filter /FlateDecode",
+        zlibSync(strToU8(toUnicodeCMap(gids.map((g) => [g, used.get(g)!] as const))), { level: 6 }),
+      ),
     };
     if (this.subsets.size >= SUBSETS_PER_FONT) this.subsets.delete(this.subsets.keys().next().value!);
     this.subsets.set(key, made);
@@ -89,7 +92,10 @@ export class PageFont {
     const at = objects.length;
     const [cid, descriptor, file, toUnicode] = [at + 1, at + 2, at + 3, at + 4];
     objects.push(
-      (ref) => latin1Bytes(`<</Type /Font /Subtype /Type0 /BaseFont /${name} /Encoding /Identity-H /DescendantFonts [${ref(cid)}] /ToUnicode ${ref(toUnicode)}>>`),
+      (ref) =>
+        latin1Bytes(
+          `<</Type /Font /Subtype /Type0 /BaseFont /${name} /Encoding /Identity-H /DescendantFonts [${ref(cid)}] /ToUnicode ${ref(toUnicode)}>>`,
+        ),
       (ref) =>
         latin1Bytes(
           `<</Type /Font /Subtype /CIDFontType2 /BaseFont /${name} /CIDSystemInfo <</Registry (Adobe) /Ordering (Identity) /Supplement 0>> /FontDescriptor ${ref(descriptor)} /W ${s.widths} /CIDToGIDMap /Identity>>`,

@@ -43,9 +43,13 @@ export class PageLayers {
   /** `fonts` by the schemas' fontName, which is also the font's resource name on the page. */
   constructor(private readonly fonts: Readonly<Record<string, PageFont>>) {}
 
-  readonly textPlugin: Plugin = this.plugin(TEXT_SCHEMA_TYPE, (value, schema, layer, page) => this.drawText(value, schema as TextSchema, layer, page));
+  readonly textPlugin: Plugin = this.plugin(TEXT_SCHEMA_TYPE, (value, schema, layer, page) =>
+    this.drawText(value, schema as TextSchema, layer, page),
+  );
   /** Schema `{ type: "signetQr", position, width, height, color? }`, the value is the payload. */
-  readonly qrPlugin: Plugin = this.plugin(QR_SCHEMA_TYPE, (value, schema, layer, page) => drawQr(value, schema, layer, page));
+  readonly qrPlugin: Plugin = this.plugin(QR_SCHEMA_TYPE, (value, schema, layer, page) =>
+    drawQr(value, schema, layer, page),
+  );
 
   private plugin(type: string, draw: (value: string, schema: Schema, layer: string[], page: PDFPage) => void): Plugin {
     return {
@@ -114,11 +118,14 @@ export class PageLayers {
       const other: string[] = [];
       for (const [key, value] of page.node.Resources()?.entries() ?? []) {
         if (key === pdfLib.PDFName.of("Font")) continue;
-        if (refersElsewhere(value, pdfLib)) throw new Error("certificate page: pdfme's resources refer to other objects");
+        if (refersElsewhere(value, pdfLib))
+          throw new Error("certificate page: pdfme's resources refer to other objects");
         other.push(`${key.toString()} ${value.toString()}`);
       }
       const fonts = [...fontIndex];
-      objects.push((ref) => latin1Bytes(`<<${other.join(" ")} /Font <<${fonts.map(([name, k]) => `/${name} ${ref(k)}`).join(" ")}>>>>`));
+      objects.push((ref) =>
+        latin1Bytes(`<<${other.join(" ")} /Font <<${fonts.map(([name, k]) => `/${name} ${ref(k)}`).join(" ")}>>>>`),
+      );
       const { width, height } = page.getSize();
       return { mediaBox: [0, 0, round(width), round(height)] as const, contents, resources: objects.length - 1 };
     });
@@ -150,20 +157,22 @@ function pdfmeContentStreams(page: PDFPage, pdfLib: PdfLibNames): EncodedStream[
 
 function drawQr(value: string, schema: Schema, layer: string[], page: PDFPage): void {
   const { modules, size } = encodeQr(value);
-  const modulePt = (Math.min(mm2pt(schema.width), mm2pt(schema.height)) / (size + 2 * QR_QUIET_ZONE));
+  const modulePt = Math.min(mm2pt(schema.width), mm2pt(schema.height)) / (size + 2 * QR_QUIET_ZONE);
   const left = mm2pt(schema.position.x) + QR_QUIET_ZONE * modulePt;
   const top = page.getHeight() - mm2pt(schema.position.y) - QR_QUIET_ZONE * modulePt;
   const ops = [`q ${rgb(typeof schema.color === "string" ? schema.color : "#000000")} rg`];
   for (let y = 0; y < size; y++) {
     const row = modules[y]!;
-    for (let x = 0; x < size; ) {
+    for (let x = 0; x < size;) {
       if (!row[x]) {
         x++;
         continue;
       }
       const start = x;
       while (x < size && row[x]) x++;
-      ops.push(`${num(left + start * modulePt)} ${num(top - (y + 1) * modulePt)} ${num((x - start) * modulePt)} ${num(modulePt)} re`);
+      ops.push(
+        `${num(left + start * modulePt)} ${num(top - (y + 1) * modulePt)} ${num((x - start) * modulePt)} ${num(modulePt)} re`,
+      );
     }
   }
   ops.push("f Q");

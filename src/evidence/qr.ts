@@ -23,14 +23,41 @@ const ECC_M: readonly { ecPerBlock: number; groups: readonly [blocks: number, da
   { ecPerBlock: 24, groups: [[2, 43]] },
   { ecPerBlock: 16, groups: [[4, 27]] },
   { ecPerBlock: 18, groups: [[4, 31]] },
-  { ecPerBlock: 22, groups: [[2, 38], [2, 39]] },
-  { ecPerBlock: 22, groups: [[3, 36], [2, 37]] },
-  { ecPerBlock: 26, groups: [[4, 43], [1, 44]] },
+  {
+    ecPerBlock: 22,
+    groups: [
+      [2, 38],
+      [2, 39],
+    ],
+  },
+  {
+    ecPerBlock: 22,
+    groups: [
+      [3, 36],
+      [2, 37],
+    ],
+  },
+  {
+    ecPerBlock: 26,
+    groups: [
+      [4, 43],
+      [1, 44],
+    ],
+  },
 ];
 
 /** Alignment pattern centre coordinates, index = version - 1. */
 const ALIGNMENT: readonly (readonly number[])[] = [
-  [], [6, 18], [6, 22], [6, 26], [6, 30], [6, 34], [6, 22, 38], [6, 24, 42], [6, 26, 46], [6, 28, 50],
+  [],
+  [6, 18],
+  [6, 22],
+  [6, 26],
+  [6, 30],
+  [6, 34],
+  [6, 22, 38],
+  [6, 24, 42],
+  [6, 26, 46],
+  [6, 28, 50],
 ];
 
 export const QR_MAX_VERSION = 10;
@@ -239,14 +266,30 @@ class Builder {
         if (this.isFunction[y]![x]) continue;
         let invert: boolean;
         switch (mask) {
-          case 0: invert = (x + y) % 2 === 0; break;
-          case 1: invert = y % 2 === 0; break;
-          case 2: invert = x % 3 === 0; break;
-          case 3: invert = (x + y) % 3 === 0; break;
-          case 4: invert = (Math.floor(x / 3) + Math.floor(y / 2)) % 2 === 0; break;
-          case 5: invert = ((x * y) % 2) + ((x * y) % 3) === 0; break;
-          case 6: invert = (((x * y) % 2) + ((x * y) % 3)) % 2 === 0; break;
-          default: invert = (((x + y) % 2) + ((x * y) % 3)) % 2 === 0; break;
+          case 0:
+            invert = (x + y) % 2 === 0;
+            break;
+          case 1:
+            invert = y % 2 === 0;
+            break;
+          case 2:
+            invert = x % 3 === 0;
+            break;
+          case 3:
+            invert = (x + y) % 3 === 0;
+            break;
+          case 4:
+            invert = (Math.floor(x / 3) + Math.floor(y / 2)) % 2 === 0;
+            break;
+          case 5:
+            invert = ((x * y) % 2) + ((x * y) % 3) === 0;
+            break;
+          case 6:
+            invert = (((x * y) % 2) + ((x * y) % 3)) % 2 === 0;
+            break;
+          default:
+            invert = (((x + y) % 2) + ((x * y) % 3)) % 2 === 0;
+            break;
         }
         if (invert) this.modules[y]![x] = !this.modules[y]![x];
       }
@@ -279,7 +322,16 @@ class Builder {
       // N3: finder-like 1:1:3:1:1 patterns with four light modules on one side.
       for (let b = -4; b < size; b++) {
         const i = LEFT + b;
-        if (!(padded[i] && !padded[i + 1] && padded[i + 2] && padded[i + 3] && padded[i + 4] && !padded[i + 5] && padded[i + 6])) continue;
+        if (!(
+          padded[i] &&
+          !padded[i + 1] &&
+          padded[i + 2] &&
+          padded[i + 3] &&
+          padded[i + 4] &&
+          !padded[i + 5] &&
+          padded[i + 6]
+        ))
+          continue;
         const lightBefore = !padded[i - 1] && !padded[i - 2] && !padded[i - 3] && !padded[i - 4];
         const lightAfter = !padded[i + 7] && !padded[i + 8] && !padded[i + 9] && !padded[i + 10];
         if (lightBefore || lightAfter) score += 40;

@@ -33,10 +33,15 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 export function printable(text: string, font: FontMetrics): string {
   const replacement = font.glyphId(0xfffd) !== 0 ? "\ufffd" : "?";
   let out = "";
-  for (const ch of text.normalize("NFC").replace(CONTROL_CHARS, " ").replace(BIDI_CONTROLS, "").replace(FORMAT_CHARS, "")) {
+  for (const ch of text
+    .normalize("NFC")
+    .replace(CONTROL_CHARS, " ")
+    .replace(BIDI_CONTROLS, "")
+    .replace(FORMAT_CHARS, "")) {
     const cp = ch.codePointAt(0)!;
     if (cp === 0x20 || font.glyphId(cp) !== 0) out += ch;
-    else if (/\p{M}/u.test(ch)) continue; // an unsupported combining mark: drop it
+    else if (/\p{M}/u.test(ch))
+      continue; // an unsupported combining mark: drop it
     else if (/\s/u.test(ch)) out += " ";
     else out += replacement;
   }

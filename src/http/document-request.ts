@@ -56,19 +56,31 @@ export async function readDocumentRequest<Json extends z.ZodType, Fields extends
     const config = c.get("config");
     const received = await readRawDocument(c.req.raw.body, {
       maxBytes: Math.min(config.maxDocumentBytes, config.maxBodyBytes),
-      tooLarge: () => (config.maxDocumentBytes <= config.maxBodyBytes ? documentTooLarge(config.maxDocumentBytes) : bodyTooLarge(config.maxBodyBytes)),
+      tooLarge: () =>
+        config.maxDocumentBytes <= config.maxBodyBytes
+          ? documentTooLarge(config.maxDocumentBytes)
+          : bodyTooLarge(config.maxBodyBytes),
       contentLength: declaredLength(c),
       idleTimeoutMs: LIMITS.requestBodyIdleTimeoutMs,
       sha256: spec.operation === "sign",
     });
     return { document: { received } } as z.output<Fields> & { document: DocumentInput };
   }
-  const takes = spec.raw ? `application/json, multipart/form-data (part file), or the document itself (${DOCUMENT_TYPES.join(", ")})` : "application/json or multipart/form-data (parts file and request)";
-  return problemResponse(c, "unsupported_media_type", `Send the ${spec.operation} request as ${takes}; not ${mediaType || "without a Content-Type"}.`);
+  const takes = spec.raw
+    ? `application/json, multipart/form-data (part file), or the document itself (${DOCUMENT_TYPES.join(", ")})`
+    : "application/json or multipart/form-data (parts file and request)";
+  return problemResponse(
+    c,
+    "unsupported_media_type",
+    `Send the ${spec.operation} request as ${takes}; not ${mediaType || "without a Content-Type"}.`,
+  );
 }
 
 /** A JSON request (large base64 decoded as it streams in) validated by `schema`, or the problem response. */
-export async function readJsonRequest<Json extends z.ZodType>(c: Context<AppEnv>, schema: Json): Promise<z.output<Json> | Response> {
+export async function readJsonRequest<Json extends z.ZodType>(
+  c: Context<AppEnv>,
+  schema: Json,
+): Promise<z.output<Json> | Response> {
   let result: z.output<Json> | Response | undefined;
   const early = await jsonDocumentBody(c, async () => {
     let json: unknown;
@@ -94,10 +106,18 @@ async function readMultipartRequest<Json extends z.ZodType, Fields extends z.Zod
     parts: {
       // Sign records the document's SHA-256 (evidence, certificate page, request identity): hashed as it
       // arrives. Verify does not use it (~110 ms of CPU saved on 25 MB).
-      file: { maxBytes: config.maxDocumentBytes, tooLarge: () => documentTooLarge(config.maxDocumentBytes), sha256: spec.operation === "sign", presize: true },
+      file: {
+        maxBytes: config.maxDocumentBytes,
+        tooLarge: () => documentTooLarge(config.maxDocumentBytes),
+        sha256: spec.operation === "sign",
+        presize: true,
+      },
       request: {
         maxBytes: maxRequestBytes,
-        tooLarge: () => new LimitExceeded("payload_too_large", `The part request is larger than ${maxRequestBytes} bytes.`, { maxBytes: maxRequestBytes }),
+        tooLarge: () =>
+          new LimitExceeded("payload_too_large", `The part request is larger than ${maxRequestBytes} bytes.`, {
+            maxBytes: maxRequestBytes,
+          }),
         contentTypes: REQUEST_PART_TYPES,
         contentTypeHint: "send the request fields as JSON (application/json)",
       },
@@ -109,13 +129,19 @@ async function readMultipartRequest<Json extends z.ZodType, Fields extends z.Zod
   });
   const file = parts.get("file");
   if (!file) {
-    throw new InvalidRequest("invalid_request", "file: send the document as the multipart part `file`.", { errors: [{ path: "file", message: "Required: the document as the part file" }] });
+    throw new InvalidRequest("invalid_request", "file: send the document as the multipart part `file`.", {
+      errors: [{ path: "file", message: "Required: the document as the part file" }],
+    });
   }
   const request = parts.get("request");
   if (!request && spec.fieldsRequired) {
-    throw new InvalidRequest("invalid_request", "request: send the other request fields (signer, auditTrail, ...) as the JSON part `request`.", {
-      errors: [{ path: "request", message: "Required: the request fields as JSON" }],
-    });
+    throw new InvalidRequest(
+      "invalid_request",
+      "request: send the other request fields (signer, auditTrail, ...) as the JSON part `request`.",
+      {
+        errors: [{ path: "request", message: "Required: the request fields as JSON" }],
+      },
+    );
   }
   let fields: unknown = {};
   if (request) {
@@ -125,16 +151,26 @@ async function readMultipartRequest<Json extends z.ZodType, Fields extends z.Zod
       throw new InvalidRequest("invalid_json", "The part request is not valid JSON (UTF-8).");
     }
     if (fields && typeof fields === "object" && !Array.isArray(fields) && "document" in fields) {
-      throw new InvalidRequest("invalid_request", "request.document: in a multipart request the document is the part file, not a field of request.", {
-        errors: [{ path: "request.document", message: "Not allowed beside the part file" }],
-      });
+      throw new InvalidRequest(
+        "invalid_request",
+        "request.document: in a multipart request the document is the part file, not a field of request.",
+        {
+          errors: [{ path: "request.document", message: "Not allowed beside the part file" }],
+        },
+      );
     }
   }
   const parsed = spec.fields.safeParse(fields);
   if (!parsed.success) {
-    return validationProblem(c, parsed.error.issues.map((issue) => ({ ...issue, path: ["request", ...issue.path] })));
+    return validationProblem(
+      c,
+      parsed.error.issues.map((issue) => ({ ...issue, path: ["request", ...issue.path] })),
+    );
   }
-  return { ...(parsed.data as object), document: { received: { bytes: file.bytes, sha256: file.sha256 } } } as z.output<Fields> & { document: DocumentInput };
+  return {
+    ...(parsed.data as object),
+    document: { received: { bytes: file.bytes, sha256: file.sha256 } },
+  } as z.output<Fields> & { document: DocumentInput };
 }
 
 function declaredLength(c: Context<AppEnv>): number | undefined {

@@ -65,7 +65,10 @@ interface FixedLengthStreamConstructor {
  * never joined). In workerd a FixedLengthStream carries the length, so the response has a
  * Content-Length instead of chunked encoding.
  */
-function fixedLengthBody(document: readonly Uint8Array[] | ReadableStream<Uint8Array>, length: number): ReadableStream<Uint8Array> {
+function fixedLengthBody(
+  document: readonly Uint8Array[] | ReadableStream<Uint8Array>,
+  length: number,
+): ReadableStream<Uint8Array> {
   const source = document instanceof ReadableStream ? document : segmentStream(document);
   const Fixed = (globalThis as { FixedLengthStream?: FixedLengthStreamConstructor }).FixedLengthStream;
   if (!Fixed) return source;

@@ -81,8 +81,14 @@ export function problemResponse(
 }
 
 /** A zod validation failure as a 400 `invalid_request` with per-field errors. */
-export function validationProblem(c: Context, issues: readonly { path: readonly PropertyKey[]; message: string }[]): Response {
-  const errors = issues.map((issue) => ({ path: issue.path.map(String).join(".") || "(body)", message: issue.message }));
+export function validationProblem(
+  c: Context,
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): Response {
+  const errors = issues.map((issue) => ({
+    path: issue.path.map(String).join(".") || "(body)",
+    message: issue.message,
+  }));
   const first = errors[0] ?? { path: "(body)", message: "Invalid request" };
   return problemResponse(c, "invalid_request", `${first.path}: ${first.message}`, { errors });
 }

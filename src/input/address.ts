@@ -74,7 +74,7 @@ export function ipv4NonPublicReason(addr: number): string | null {
   if (addr === 0xffffffff) return "broadcast (255.255.255.255)";
   for (const r of V4_RANGES) {
     const mask = r.prefix === 0 ? 0 : (0xffffffff << (32 - r.prefix)) >>> 0;
-    if (((addr & mask) >>> 0) === r.base) return r.reason;
+    if ((addr & mask) >>> 0 === r.base) return r.reason;
   }
   return null;
 }
@@ -190,7 +190,7 @@ export function parseIpv6(text: string): number[] | null {
 export function formatIpv6(words: readonly number[]): string {
   let bestStart = -1;
   let bestLen = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (words[i] !== 0) {
       i++;
       continue;
@@ -316,7 +316,10 @@ function classifyRaw(hostname: string): HostClassification {
       return nonPublic("name", h.toLowerCase(), "malformed percent-encoding in host");
     }
   }
-  h = h.normalize("NFKC").replace(/[\u3002\uff0e\uff61]/g, ".").toLowerCase();
+  h = h
+    .normalize("NFKC")
+    .replace(/[\u3002\uff0e\uff61]/g, ".")
+    .toLowerCase();
   if (h.includes(":") || h.includes("[")) return classifyRaw(h);
 
   if (endsInNumber(h)) {

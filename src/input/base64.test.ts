@@ -79,9 +79,7 @@ describe("decodeBase64Payload: data: URIs", () => {
     const r2 = dec("DATA:Application/PDF;name=contract.pdf;BASE64,JVBERi0xLjQK");
     expect(r2.mediaType).toBe("application/pdf");
     expect(ascii(r2.bytes)).toBe("%PDF-1.4\n");
-    const r3 = dec(
-      "data:application/vnd.openxmlformats-officedocument.wordprocessingml.document;base64,UEsDBA==",
-    );
+    const r3 = dec("data:application/vnd.openxmlformats-officedocument.wordprocessingml.document;base64,UEsDBA==");
     expect(r3.mediaType).toBe("application/vnd.openxmlformats-officedocument.wordprocessingml.document");
     expect(dec("data:;base64,QUJD").mediaType).toBeNull();
     expect(dec("\n data:image/png;base64,\r\nQUJD\r\n").mediaType).toBe("image/png");

@@ -203,7 +203,9 @@ function decodeTable(text: string): Uint8Array {
       pads++;
       if (pads > 2) throw invalid(`Invalid base64: too much '=' padding at position ${i}.`);
     } else if (v !== WS) {
-      throw invalid(`Invalid base64: character ${describeBase64Char(c)} at position ${i} is not in the base64 alphabet.`);
+      throw invalid(
+        `Invalid base64: character ${describeBase64Char(c)} at position ${i} is not in the base64 alphabet.`,
+      );
     }
   }
   if ((chars + pads) % 4 !== 0) {
@@ -235,10 +237,12 @@ function decodeTable(text: string): Uint8Array {
     }
   }
   if (n === 2) {
-    if (acc & 0x0f) throw invalid("Invalid base64: the last character has non-zero unused bits (not canonical base64).");
+    if (acc & 0x0f)
+      throw invalid("Invalid base64: the last character has non-zero unused bits (not canonical base64).");
     out[o++] = (acc >> 4) & 0xff;
   } else if (n === 3) {
-    if (acc & 0x03) throw invalid("Invalid base64: the last character has non-zero unused bits (not canonical base64).");
+    if (acc & 0x03)
+      throw invalid("Invalid base64: the last character has non-zero unused bits (not canonical base64).");
     out[o++] = (acc >> 10) & 0xff;
     out[o++] = (acc >> 2) & 0xff;
   }
@@ -248,7 +252,8 @@ function decodeTable(text: string): Uint8Array {
 /** Each 12-bit group's two base64 characters as one little-endian 16-bit unit (ASCII bytes). */
 const PAIRS = (() => {
   const pairs = new Uint16Array(4096);
-  for (let i = 0; i < 4096; i++) pairs[i] = BASE64_ALPHABET.charCodeAt(i >> 6) | (BASE64_ALPHABET.charCodeAt(i & 63) << 8);
+  for (let i = 0; i < 4096; i++)
+    pairs[i] = BASE64_ALPHABET.charCodeAt(i >> 6) | (BASE64_ALPHABET.charCodeAt(i & 63) << 8);
   return pairs;
 })();
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;

@@ -45,7 +45,9 @@ describe("loadDocument", () => {
   });
 
   it("applies the document cap to base64 (document_too_large) and URLs (remote_too_large)", async () => {
-    const e = await failure(loadDocument({ base64: encodeBase64(new Uint8Array(1001)) }, ctx({ maxDocumentBytes: 1000 })));
+    const e = await failure(
+      loadDocument({ base64: encodeBase64(new Uint8Array(1001)) }, ctx({ maxDocumentBytes: 1000 })),
+    );
     expect(e).toBeInstanceOf(LimitExceeded);
     expect(e.code).toBe("document_too_large");
     const e2 = await failure(loadDocument({ url: `${BASE}/big?bytes=1001` }, ctx({ maxDocumentBytes: 1000 })));
@@ -67,9 +69,15 @@ describe("loadDocument", () => {
 
   it("fetches URLs (real corpus PDF via the fixture server) and counts them", async () => {
     const budget = new UrlBudget();
-    const doc = await loadDocument({ url: `${BASE}/pdf/poppler-test__fonts.pdf` }, ctx({ urlBudget: budget, maxDocumentBytes: 25 * 1024 * 1024 }));
+    const doc = await loadDocument(
+      { url: `${BASE}/pdf/poppler-test__fonts.pdf` },
+      ctx({ urlBudget: budget, maxDocumentBytes: 25 * 1024 * 1024 }),
+    );
     expect(doc.type).toBe("pdf");
-    const docx = await loadDocument({ url: `${BASE}/docx/pythondocx__having-images.docx` }, ctx({ urlBudget: budget, maxDocumentBytes: 25 * 1024 * 1024 }));
+    const docx = await loadDocument(
+      { url: `${BASE}/docx/pythondocx__having-images.docx` },
+      ctx({ urlBudget: budget, maxDocumentBytes: 25 * 1024 * 1024 }),
+    );
     expect(docx.type).toBe("docx");
     expect(budget.count).toBe(2);
   });
@@ -92,7 +100,10 @@ describe("loadDocument", () => {
     const e = await failure(loadDocument({ url: `${BASE}/small.pdf` }, ctx({ allowPrivateUrls: false })));
     expect(e).toBeInstanceOf(UrlForbidden);
     const e2 = await failure(
-      loadDocument({ url: "https://signet.example.com/v1/verify" }, ctx({ allowPrivateUrls: false, selfHost: "signet.example.com" })),
+      loadDocument(
+        { url: "https://signet.example.com/v1/verify" },
+        ctx({ allowPrivateUrls: false, selfHost: "signet.example.com" }),
+      ),
     );
     expect(e2.code).toBe("url_forbidden");
   });
@@ -110,13 +121,37 @@ describe("requireDocumentType", () => {
     expect(t).toBe("pdf");
   });
 
-  const cases: [Uint8Array, "pdf" | "docx" | "png" | "jpeg" | "gif" | "zip" | "unknown", ("pdf" | "docx")[], string, string][] = [
+  const cases: [
+    Uint8Array,
+    "pdf" | "docx" | "png" | "jpeg" | "gif" | "zip" | "unknown",
+    ("pdf" | "docx")[],
+    string,
+    string,
+  ][] = [
     [PNG, "png", ["pdf", "docx"], "sign", "Expected a PDF or DOCX document for sign; the bytes look like a PNG image."],
     [PDF, "pdf", ["docx"], "annotate", "Expected a DOCX document for annotate; the bytes look like a PDF document."],
     [DOCX, "docx", ["pdf"], "verify", "Expected a PDF document for verify; the bytes look like a DOCX document."],
-    [new Uint8Array([1]), "zip", ["pdf"], "verify", "Expected a PDF document for verify; the bytes look like a ZIP archive that is not a Word document."],
-    [new Uint8Array([0xff, 0xd8, 0xff]), "jpeg", ["pdf", "docx"], "sign", "Expected a PDF or DOCX document for sign; the bytes look like a JPEG image."],
-    [strToU8("hello"), "unknown", ["pdf", "docx"], "sign", "Expected a PDF or DOCX document for sign; the bytes are none of the supported formats."],
+    [
+      new Uint8Array([1]),
+      "zip",
+      ["pdf"],
+      "verify",
+      "Expected a PDF document for verify; the bytes look like a ZIP archive that is not a Word document.",
+    ],
+    [
+      new Uint8Array([0xff, 0xd8, 0xff]),
+      "jpeg",
+      ["pdf", "docx"],
+      "sign",
+      "Expected a PDF or DOCX document for sign; the bytes look like a JPEG image.",
+    ],
+    [
+      strToU8("hello"),
+      "unknown",
+      ["pdf", "docx"],
+      "sign",
+      "Expected a PDF or DOCX document for sign; the bytes are none of the supported formats.",
+    ],
     [new Uint8Array(0), "unknown", ["pdf"], "verify", "Expected a PDF document for verify; the document is empty."],
   ];
   for (const [bytes, type, allowed, op, message] of cases) {

@@ -74,7 +74,9 @@ describe("fetchPublicResource against the loopback fixture server", () => {
     });
 
     it("honours a smaller maxRedirects, and 0 means no redirect at all", async () => {
-      await expect(fetchPublicResource(`${BASE}/redirect/1`, { ...LOCAL, maxRedirects: 0 })).rejects.toThrow(FetchFailed);
+      await expect(fetchPublicResource(`${BASE}/redirect/1`, { ...LOCAL, maxRedirects: 0 })).rejects.toThrow(
+        FetchFailed,
+      );
       await fetchPublicResource(`${BASE}/redirect/0`, { ...LOCAL, maxRedirects: 0 });
     });
 
@@ -88,7 +90,10 @@ describe("fetchPublicResource against the loopback fixture server", () => {
       const strict: FetchOptions = { ...LOCAL, allowPrivate: false };
       // Sanity: the routed network works, including relative redirects.
       const calls: string[] = [];
-      const ok = await fetchPublicResource("https://docs.example.com/redirect/2", { ...strict, fetch: routedFetch(calls) });
+      const ok = await fetchPublicResource("https://docs.example.com/redirect/2", {
+        ...strict,
+        fetch: routedFetch(calls),
+      });
       expect(ok.finalUrl).toBe("https://docs.example.com/redirect/0");
       expect(calls).toHaveLength(3);
 
@@ -165,8 +170,12 @@ describe("fetchPublicResource against the loopback fixture server", () => {
         },
       });
       const fake = (async () =>
-        new Response(body, { headers: { "Content-Length": "5000000", "Content-Type": "application/pdf" } })) as unknown as typeof fetch;
-      const e3 = await failure(fetchPublicResource("https://docs.example.com/x.pdf", { ...LOCAL, allowPrivate: false, fetch: fake }));
+        new Response(body, {
+          headers: { "Content-Length": "5000000", "Content-Type": "application/pdf" },
+        })) as unknown as typeof fetch;
+      const e3 = await failure(
+        fetchPublicResource("https://docs.example.com/x.pdf", { ...LOCAL, allowPrivate: false, fetch: fake }),
+      );
       expect(e3.code).toBe("remote_too_large");
       expect(pulls).toBeLessThanOrEqual(1); // at most the stream's initial fill, never read by us
     });
@@ -175,7 +184,9 @@ describe("fetchPublicResource against the loopback fixture server", () => {
       const n = LIMITS.maxDocumentBytes;
       const r = await fetchPublicResource(`${BASE}/big?bytes=${n}`, { ...LOCAL, maxBytes: n, timeoutMs: 30_000 });
       expect(r.bytes.length).toBe(n);
-      const e = await failure(fetchPublicResource(`${BASE}/big?bytes=${n + 1}`, { ...LOCAL, maxBytes: n, timeoutMs: 30_000 }));
+      const e = await failure(
+        fetchPublicResource(`${BASE}/big?bytes=${n + 1}`, { ...LOCAL, maxBytes: n, timeoutMs: 30_000 }),
+      );
       expect(e.code).toBe("remote_too_large");
     });
   });

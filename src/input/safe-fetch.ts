@@ -235,7 +235,12 @@ export async function fetchPublicResource(url: string, opts: FetchOptions): Prom
 }
 
 /** Reads a body with a running cap. With a trusted Content-Length, reads straight into one buffer. */
-async function readCapped(res: Response, maxBytes: number, expected: number | null, signal: AbortSignal): Promise<Uint8Array> {
+async function readCapped(
+  res: Response,
+  maxBytes: number,
+  expected: number | null,
+  signal: AbortSignal,
+): Promise<Uint8Array> {
   if (!res.body) return new Uint8Array(0);
   const reader = res.body.getReader();
   const stop = () => {

@@ -18,22 +18,32 @@ export interface SignatureImage {
 
 const LABEL = "signature.appearance.image";
 
-export function decodeSignatureImage(text: string, opts: { maxBytes: number; preDecoded?: PreDecodedValues }): SignatureImage {
+export function decodeSignatureImage(
+  text: string,
+  opts: { maxBytes: number; preDecoded?: PreDecodedValues },
+): SignatureImage {
   let decoded;
   try {
     decoded = decodeBase64Payload(text, opts);
   } catch (err) {
-    if (err instanceof LimitExceeded) throw new UnprocessableContent("image_too_large", `${LABEL} is larger than ${opts.maxBytes} bytes.`);
+    if (err instanceof LimitExceeded)
+      throw new UnprocessableContent("image_too_large", `${LABEL} is larger than ${opts.maxBytes} bytes.`);
     throw new UnprocessableContent("image_invalid", `${LABEL} is not a data: URI or base64 PNG/JPEG image.`);
   }
   const info = readImageInfo(decoded.bytes, LABEL);
   const claim = claimedImageType(decoded.mediaType);
   if (info.type === "gif") throw new UnprocessableContent("image_invalid", `${LABEL} is a GIF; give a PNG or JPEG.`);
   if (claim === "other" || (claim !== null && claim !== info.type)) {
-    throw new UnprocessableContent("image_invalid", `${LABEL} claims to be ${decoded.mediaType} but its bytes are a ${info.type.toUpperCase()} file.`);
+    throw new UnprocessableContent(
+      "image_invalid",
+      `${LABEL} claims to be ${decoded.mediaType} but its bytes are a ${info.type.toUpperCase()} file.`,
+    );
   }
   if (info.type === "png" && info.width * info.height > LIMITS.paint.maxPngPixels) {
-    throw new UnprocessableContent("image_too_large", `${LABEL} is ${info.width} x ${info.height} pixels; a PNG may have at most ${LIMITS.paint.maxPngPixels} pixels.`);
+    throw new UnprocessableContent(
+      "image_too_large",
+      `${LABEL} is ${info.width} x ${info.height} pixels; a PNG may have at most ${LIMITS.paint.maxPngPixels} pixels.`,
+    );
   }
   if (info.type === "png") {
     const why = pngDataProblem(decoded.bytes);
@@ -59,12 +69,21 @@ export function pngDataProblem(png: Uint8Array): string | null {
   const depth = png[24]!;
   const channels = CHANNELS[png[25]!];
   const interlace = png[28]!;
-  if (!width || !height || !channels || ![1, 2, 4, 8, 16].includes(depth) || interlace > 1) return "its header is impossible";
+  if (!width || !height || !channels || ![1, 2, 4, 8, 16].includes(depth) || interlace > 1)
+    return "its header is impossible";
   const rowBytes = (w: number) => Math.ceil((w * channels * depth) / 8) + 1;
   let expected = 0;
   if (interlace === 0) expected = height * rowBytes(width);
   else {
-    for (const [x0, y0, dx, dy] of [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]] as const) {
+    for (const [x0, y0, dx, dy] of [
+      [0, 0, 8, 8],
+      [4, 0, 8, 8],
+      [0, 4, 4, 8],
+      [2, 0, 4, 4],
+      [0, 2, 2, 4],
+      [1, 0, 2, 2],
+      [0, 1, 1, 2],
+    ] as const) {
       const w = Math.ceil((width - x0) / dx);
       const h = Math.ceil((height - y0) / dy);
       if (w > 0 && h > 0) expected += h * rowBytes(w);
@@ -89,7 +108,8 @@ export function pngDataProblem(png: Uint8Array): string | null {
       }
       if (type === "IDAT") {
         const data = png.subarray(at + 8, at + 8 + length);
-        for (let o = 0; o < data.length && inflated <= expected; o += STEP) inflater.push(data.subarray(o, Math.min(o + STEP, data.length)), false);
+        for (let o = 0; o < data.length && inflated <= expected; o += STEP)
+          inflater.push(data.subarray(o, Math.min(o + STEP, data.length)), false);
       }
       if (inflated > expected) return "its image data holds more than its header says";
       at += 12 + length;

@@ -18,7 +18,11 @@ const CT_DOCX = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
   <Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>
 </Types>`;
 
-function rels(target: string, type = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument", extra = ""): string {
+function rels(
+  target: string,
+  type = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument",
+  extra = "",
+): string {
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">
   <Relationship Id="rId2" Type="http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties" Target="docProps/core.xml"/>
@@ -143,9 +147,18 @@ describe("sniffDocumentType: ZIP and DOCX", () => {
     expect(sniffDocumentType(docx({ "word/document.xml": null }))).toBe("zip");
     // External targets and other relationship types do not count.
     expect(sniffDocumentType(docx({ "_rels/.rels": rels("https://example.com/word/document.xml") }))).toBe("zip");
-    expect(sniffDocumentType(docx({ "_rels/.rels": rels("word/document.xml", undefined, ' TargetMode="External"') }))).toBe("zip");
     expect(
-      sniffDocumentType(docx({ "_rels/.rels": rels("word/document.xml", "http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties") })),
+      sniffDocumentType(docx({ "_rels/.rels": rels("word/document.xml", undefined, ' TargetMode="External"') })),
+    ).toBe("zip");
+    expect(
+      sniffDocumentType(
+        docx({
+          "_rels/.rels": rels(
+            "word/document.xml",
+            "http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties",
+          ),
+        }),
+      ),
     ).toBe("zip");
     // An XLSX has an officeDocument relationship too, but a spreadsheet main part.
     const xlsx = docx({
@@ -203,7 +216,9 @@ describe("sniffDocumentType: ZIP and DOCX", () => {
     }
     // End record claiming 65535 entries and a central directory past the end.
     const eocd = new Uint8Array(22);
-    eocd.set([0x50, 0x4b, 0x05, 0x06, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f, 0, 0]);
+    eocd.set([
+      0x50, 0x4b, 0x05, 0x06, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f, 0, 0,
+    ]);
     expect(sniffDocumentType(concat(strToU8("PK\x03\x04"), new Uint8Array(100), eocd))).toBe("zip");
     // ZIP64 markers with a bogus locator.
     const z64 = eocd.slice();

@@ -35,7 +35,13 @@ function startsWith(bytes: Uint8Array, sig: readonly number[], at = 0): boolean 
 function findPdfHeader(bytes: Uint8Array): boolean {
   const end = Math.min(bytes.length, PDF_HEADER_WINDOW) - 5;
   for (let i = 0; i <= end; i++) {
-    if (bytes[i] === 0x25 && bytes[i + 1] === 0x50 && bytes[i + 2] === 0x44 && bytes[i + 3] === 0x46 && bytes[i + 4] === 0x2d) {
+    if (
+      bytes[i] === 0x25 &&
+      bytes[i + 1] === 0x50 &&
+      bytes[i + 2] === 0x44 &&
+      bytes[i + 3] === 0x46 &&
+      bytes[i + 4] === 0x2d
+    ) {
       return true;
     }
   }
@@ -45,7 +51,10 @@ function findPdfHeader(bytes: Uint8Array): boolean {
 export function sniffDocumentType(bytes: Uint8Array): SniffedType {
   if (startsWith(bytes, PNG_SIG)) return "png";
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "jpeg";
-  if (startsWith(bytes, [0x47, 0x49, 0x46, 0x38, 0x37, 0x61]) || startsWith(bytes, [0x47, 0x49, 0x46, 0x38, 0x39, 0x61])) {
+  if (
+    startsWith(bytes, [0x47, 0x49, 0x46, 0x38, 0x37, 0x61]) ||
+    startsWith(bytes, [0x47, 0x49, 0x46, 0x38, 0x39, 0x61])
+  ) {
     return "gif";
   }
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])) {
@@ -104,7 +113,13 @@ function readCentralDirectory(b: Uint8Array): CentralDirectory | null {
     const name = (rec.flags & 0x800 ? utf8 : latin1).decode(rec.nameBytes);
     const key = name.toLowerCase();
     if (!entries.has(key)) {
-      entries.set(key, { name, method, compressedSize, uncompressedSize, localHeaderOffset: localHeaderOffset + shift });
+      entries.set(key, {
+        name,
+        method,
+        compressedSize,
+        uncompressedSize,
+        localHeaderOffset: localHeaderOffset + shift,
+      });
     }
     p = rec.next;
   }

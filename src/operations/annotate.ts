@@ -28,7 +28,8 @@ export type OutputFormat = "docx" | "pdf";
 export type AnnotateInput = AnnotateRequestBody;
 
 export interface AnnotateDeps {
-  config: Pick<Config, "maxDocumentBytes" | "allowPrivateUrls"> & Partial<Pick<Config, "fetchTimeoutMs" | "maxImageBytes">>;
+  config: Pick<Config, "maxDocumentBytes" | "allowPrivateUrls"> &
+    Partial<Pick<Config, "fetchTimeoutMs" | "maxImageBytes">>;
   selfHost?: string;
   format: OutputFormat;
   strict: boolean;
@@ -63,7 +64,10 @@ export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps)
   });
   const urlCount = imageUrls.size + (input.document.url !== undefined ? 1 : 0);
   if (urlCount > urlBudget.max) {
-    throw new InvalidRequest("invalid_request", `The request names ${urlCount} URLs (document and images); at most ${urlBudget.max} are fetched per request.`);
+    throw new InvalidRequest(
+      "invalid_request",
+      `The request names ${urlCount} URLs (document and images); at most ${urlBudget.max} are fetched per request.`,
+    );
   }
 
   const doc = await loadDocumentFor("annotate", ["docx"], input.document, deps, urlBudget);
@@ -74,11 +78,16 @@ export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps)
   const { matched, unmatched } = template.match(fields);
   const selectors = unmatchedSelectors(input.fields, unmatched);
   if (deps.strict && selectors.length) {
-    const list = selectors.map((s) => ("id" in s ? `id ${JSON.stringify(s.id)}` : `group ${JSON.stringify(s.group)}`)).join(", ");
+    const list = selectors
+      .map((s) => ("id" in s ? `id ${JSON.stringify(s.id)}` : `group ${JSON.stringify(s.group)}`))
+      .join(", ");
     throw new UnprocessableContent("field_not_found", `No content control in the template matches ${list}.`, {
       errors: unmatched.map((i) => ({
         path: `fields.${i}`,
-        message: input.fields[i]!.id !== undefined ? `no control with id ${JSON.stringify(input.fields[i]!.id)}` : `no control in group ${JSON.stringify(input.fields[i]!.group)}`,
+        message:
+          input.fields[i]!.id !== undefined
+            ? `no control with id ${JSON.stringify(input.fields[i]!.id)}`
+            : `no control in group ${JSON.stringify(input.fields[i]!.group)}`,
       })),
     });
   }
@@ -94,14 +103,20 @@ export async function annotateDocument(input: AnnotateInput, deps: AnnotateDeps)
     const key = src.kind === "url" ? `url:${src.url}` : `data:${src.text}`;
     let p = bySource.get(key);
     if (!p) {
-      p = src.kind === "url" ? fetchImage(src.url, key, i, deps, urlBudget) : Promise.resolve(decodeImage(src.text, key, i, deps.config.maxImageBytes ?? LIMITS.docx.maxImageBytes, deps.preDecoded));
+      p =
+        src.kind === "url"
+          ? fetchImage(src.url, key, i, deps, urlBudget)
+          : Promise.resolve(
+              decodeImage(src.text, key, i, deps.config.maxImageBytes ?? LIMITS.docx.maxImageBytes, deps.preDecoded),
+            );
       bySource.set(key, p);
     }
     pending.push(p.then((img) => void images.set(i, img)));
   });
   await Promise.all(pending);
   // A picture painted into the PDF is decoded: one whose data holds more than its header says is refused.
-  if (deps.format === "pdf") for (const [i, image] of images) if (image.info.type === "png") assertPngDecodable(image.bytes, i);
+  if (deps.format === "pdf")
+    for (const [i, image] of images) if (image.info.type === "png") assertPngDecodable(image.bytes, i);
 
   const output = template.fill(fields, images);
   if (deps.format === "pdf") {
@@ -130,18 +145,35 @@ function checkImage(bytes: Uint8Array, claimed: string | null | undefined, key: 
   const info = readImageInfo(bytes, label);
   const claim = claimedImageType(claimed);
   if (claim === "other" || (claim !== null && claim !== info.type)) {
-    throw new UnprocessableContent("image_invalid", `${label} claims to be ${claimed} but its bytes are a ${info.type.toUpperCase()} file.`);
+    throw new UnprocessableContent(
+      "image_invalid",
+      `${label} claims to be ${claimed} but its bytes are a ${info.type.toUpperCase()} file.`,
+    );
   }
   return { key, bytes, info };
 }
 
 function assertPngDecodable(bytes: Uint8Array, i: number): void {
   const header = readPngHeader(bytes);
-  const problem = !header ? "its header cannot be read" : !checkPngData(bytes, header).fits ? `its image data inflates past the ${header.width}x${header.height} pixels its header gives` : null;
-  if (problem) throw new UnprocessableContent("image_invalid", `The image of fields.${i} is a PNG that cannot be drawn: ${problem}.`);
+  const problem = !header
+    ? "its header cannot be read"
+    : !checkPngData(bytes, header).fits
+      ? `its image data inflates past the ${header.width}x${header.height} pixels its header gives`
+      : null;
+  if (problem)
+    throw new UnprocessableContent(
+      "image_invalid",
+      `The image of fields.${i} is a PNG that cannot be drawn: ${problem}.`,
+    );
 }
 
-function decodeImage(text: string, key: string, i: number, maxBytes: number, preDecoded?: PreDecodedValues): PreparedImage {
+function decodeImage(
+  text: string,
+  key: string,
+  i: number,
+  maxBytes: number,
+  preDecoded?: PreDecodedValues,
+): PreparedImage {
   let decoded;
   try {
     decoded = decodeBase64Payload(text, { maxBytes, preDecoded });
@@ -150,14 +182,23 @@ function decodeImage(text: string, key: string, i: number, maxBytes: number, pre
       throw new UnprocessableContent("image_too_large", `The image of fields.${i} is larger than ${maxBytes} bytes.`);
     }
     if (err instanceof InvalidRequest && !/^data:/i.test(text) && !preDecoded?.has(text)) {
-      throw new UnprocessableContent("image_invalid", `The value of fields.${i} is neither a data: URI, a URL nor base64 image data.`);
+      throw new UnprocessableContent(
+        "image_invalid",
+        `The value of fields.${i} is neither a data: URI, a URL nor base64 image data.`,
+      );
     }
     throw err;
   }
   return checkImage(decoded.bytes, decoded.mediaType, key, i);
 }
 
-async function fetchImage(url: string, key: string, i: number, deps: AnnotateDeps, budget: UrlBudget): Promise<PreparedImage> {
+async function fetchImage(
+  url: string,
+  key: string,
+  i: number,
+  deps: AnnotateDeps,
+  budget: UrlBudget,
+): Promise<PreparedImage> {
   budget.take();
   const res = await fetchPublicResource(url, {
     allowPrivate: deps.config.allowPrivateUrls,

@@ -4,7 +4,13 @@ import { DOCX_MEDIA_TYPE } from "../convert/docx-writer";
 import { ConvertLimitExceeded } from "../convert/errors";
 import { DocxTemplate } from "../docx/template";
 import { FIXED_DOS_DATE, FIXED_DOS_TIME, writeZip } from "../docx/zip";
-import { ConfigurationError, LimitExceeded, SignetError, UnprocessableContent, UnsupportedDocumentType } from "../errors";
+import {
+  ConfigurationError,
+  LimitExceeded,
+  SignetError,
+  UnprocessableContent,
+  UnsupportedDocumentType,
+} from "../errors";
 import type { PreDecodedValues } from "../input/base64";
 import { loadContextOf, loadDocument, requireDocumentType, type DocumentInput } from "../input/document";
 import { UrlBudget } from "../input/safe-fetch";
@@ -20,12 +26,15 @@ import { concatBytes } from "../util/bytes";
  * never as a crash, and logged so the renderer can learn the case.
  */
 export async function convertDocxToPdf(docx: Uint8Array, fonts: FontSource | undefined): Promise<Uint8Array> {
-  if (!fonts) throw new ConfigurationError("The fonts for DOCX rendering are not configured (static-assets binding ASSETS).");
+  if (!fonts)
+    throw new ConfigurationError("The fonts for DOCX rendering are not configured (static-assets binding ASSETS).");
   try {
     return await renderDocxToPdf(docx, { fonts });
   } catch (err) {
     if (err instanceof SignetError) throw err;
-    console.error(JSON.stringify({ level: "error", event: "docx_render_failed", message: String((err as Error)?.message ?? err) }));
+    console.error(
+      JSON.stringify({ level: "error", event: "docx_render_failed", message: String((err as Error)?.message ?? err) }),
+    );
     throw new UnprocessableContent("docx_invalid", "The DOCX could not be laid out as PDF.");
   }
 }
@@ -37,7 +46,8 @@ export type ConvertFrom = "docx" | SourceFormat;
 export type ConvertTo = "pdf" | "docx";
 
 export interface ConvertDeps {
-  config: Pick<Config, "maxDocumentBytes" | "allowPrivateUrls"> & Partial<Pick<Config, "fetchTimeoutMs" | "maxImageBytes">>;
+  config: Pick<Config, "maxDocumentBytes" | "allowPrivateUrls"> &
+    Partial<Pick<Config, "fetchTimeoutMs" | "maxImageBytes">>;
   selfHost?: string;
   fonts?: FontSource;
   preDecoded?: PreDecodedValues;
@@ -58,13 +68,21 @@ export type ConvertInput = { bytes: Uint8Array } | { document: DocumentInput };
  * The convert operation: DOCX, Markdown or HTML in; PDF (our renderer) or DOCX out. A Markdown or
  * HTML source becomes a DOCX first (src/convert), so the PDF is exactly what the DOCX shows.
  */
-export async function convertDocument(input: ConvertInput, from: ConvertFrom, to: ConvertTo, deps: ConvertDeps): Promise<ConvertResult> {
+export async function convertDocument(
+  input: ConvertInput,
+  from: ConvertFrom,
+  to: ConvertTo,
+  deps: ConvertDeps,
+): Promise<ConvertResult> {
   const urlBudget = new UrlBudget();
   let bytes: Uint8Array;
   if ("bytes" in input) {
     bytes = input.bytes;
     if (bytes.length > deps.config.maxDocumentBytes) {
-      throw new LimitExceeded("document_too_large", `The document is larger than ${deps.config.maxDocumentBytes} bytes.`);
+      throw new LimitExceeded(
+        "document_too_large",
+        `The document is larger than ${deps.config.maxDocumentBytes} bytes.`,
+      );
     }
   } else {
     bytes = (await loadDocument(input.document, loadContextOf(deps, urlBudget))).bytes;
@@ -100,15 +118,22 @@ const LABEL: Record<SourceFormat, string> = { md: "Markdown", html: "HTML" };
 /** Markdown and HTML are text: UTF-8 (a BOM is dropped); a binary or office file is refused. */
 function sourceText(bytes: Uint8Array, from: SourceFormat): string {
   if (bytes.length > LIMITS.convert.maxSourceBytes) {
-    throw new ConvertLimitExceeded(`${LIMITS.convert.maxSourceBytes} bytes of ${LABEL[from]} are converted at most; this source has ${bytes.length}.`);
+    throw new ConvertLimitExceeded(
+      `${LIMITS.convert.maxSourceBytes} bytes of ${LABEL[from]} are converted at most; this source has ${bytes.length}.`,
+    );
   }
   const type = sniffDocumentType(bytes);
   if (type !== "unknown") {
-    throw new UnsupportedDocumentType(`Expected ${LABEL[from]} text for convert from=${from}; the bytes look like a ${type.toUpperCase()} file.`);
+    throw new UnsupportedDocumentType(
+      `Expected ${LABEL[from]} text for convert from=${from}; the bytes look like a ${type.toUpperCase()} file.`,
+    );
   }
   let nul = 0;
   for (let i = 0; i < Math.min(bytes.length, 8192); i++) if (bytes[i] === 0) nul++;
-  if (nul) throw new UnsupportedDocumentType(`Expected ${LABEL[from]} text for convert from=${from}; the bytes are binary (NUL bytes), or UTF-16, which is not read.`);
+  if (nul)
+    throw new UnsupportedDocumentType(
+      `Expected ${LABEL[from]} text for convert from=${from}; the bytes are binary (NUL bytes), or UTF-16, which is not read.`,
+    );
   return new TextDecoder("utf-8").decode(bytes);
 }
 

@@ -34,7 +34,11 @@ export interface LongTermSigningResult {
 export async function extendToLongTerm(input: LongTermSigningInput): Promise<LongTermSigningResult> {
   const { config } = input;
   const warnings: string[] = [];
-  const fetcher = createRevocationFetcher({ allowPrivateUrls: config.allowPrivateUrls, timeoutMs: config.fetchTimeoutMs, selfHost: input.selfHost });
+  const fetcher = createRevocationFetcher({
+    allowPrivateUrls: config.allowPrivateUrls,
+    timeoutMs: config.fetchTimeoutMs,
+    selfHost: input.selfHost,
+  });
   const bytes = input.segments.length === 1 ? input.segments[0]! : concatBytes(input.segments);
   const gathered = await gatherLongTermData(bytes, input.fieldName, fetcher);
   const target = gathered.target;
@@ -42,18 +46,25 @@ export async function extendToLongTerm(input: LongTermSigningInput): Promise<Lon
 
   const revoked = target.data.statuses.filter((s) => s.finding.status === "revoked");
   if (revoked.length) {
-    const list = revoked.map((s) => `${subjectOf(s.certificate)} (revoked ${s.finding.revocationTime?.toISOString() ?? "at an unknown time"})`);
-    throw new ConfigurationError(`A certificate of the signing or time-stamping chain is revoked: ${list.join("; ")}. Replace it before signing.`);
+    const list = revoked.map(
+      (s) => `${subjectOf(s.certificate)} (revoked ${s.finding.revocationTime?.toISOString() ?? "at an unknown time"})`,
+    );
+    throw new ConfigurationError(
+      `A certificate of the signing or time-stamping chain is revoked: ${list.join("; ")}. Replace it before signing.`,
+    );
   }
   if (target.data.missing.length) {
     const detail = target.data.missing.map((m) => `${m.subject}: ${m.why}`).join("; ");
-    if (!config.revocationOptional) throw new RevocationUnavailable(`Validation data for ${input.level} could not be obtained (${detail}).`);
+    if (!config.revocationOptional)
+      throw new RevocationUnavailable(`Validation data for ${input.level} could not be obtained (${detail}).`);
     warnings.push(`Validation data could not be obtained (${detail}); the signature is PAdES B-T without it.`);
     return { segments: input.segments, level: "B-T", warnings, documentTimestamp: null };
   }
   for (const other of gathered.others) {
     if (other.data.missing.length) {
-      warnings.push(`Validation data for the earlier signature "${other.fieldName}" is incomplete (${other.data.missing.map((m) => m.subject).join("; ")}).`);
+      warnings.push(
+        `Validation data for the earlier signature "${other.fieldName}" is incomplete (${other.data.missing.map((m) => m.subject).join("; ")}).`,
+      );
     }
   }
 
@@ -68,7 +79,11 @@ export async function extendToLongTerm(input: LongTermSigningInput): Promise<Lon
         capacity: input.timestampCapacity,
         timestamp: async (digest) => {
           const stamp = await requestTimestamp({ url: input.tsaUrl, messageImprint: digest });
-          documentTimestamp = { time: stamp.genTime.toISOString(), tsa: stamp.tsaName, serialNumber: stamp.serialNumber };
+          documentTimestamp = {
+            time: stamp.genTime.toISOString(),
+            tsa: stamp.tsaName,
+            serialNumber: stamp.serialNumber,
+          };
           return stamp.token;
         },
       },
@@ -76,11 +91,15 @@ export async function extendToLongTerm(input: LongTermSigningInput): Promise<Lon
     );
     segments = archived.segments;
     if (archived.missing.length) {
-      warnings.push(`Validation data for the document time-stamp's authority is incomplete (${archived.missing.map((m) => `${m.subject}: ${m.why}`).join("; ")}).`);
+      warnings.push(
+        `Validation data for the document time-stamp's authority is incomplete (${archived.missing.map((m) => `${m.subject}: ${m.why}`).join("; ")}).`,
+      );
     }
   } catch (err) {
     if (!(err instanceof TsaFailed) || !config.tsaOptional) throw err;
-    warnings.push(`The time-stamp authority failed for the document time-stamp (${err.message}); the signature is PAdES B-LT.`);
+    warnings.push(
+      `The time-stamp authority failed for the document time-stamp (${err.message}); the signature is PAdES B-LT.`,
+    );
     return { segments, level: "B-LT", warnings, documentTimestamp: null };
   }
   return { segments, level: "B-LTA", warnings, documentTimestamp };

@@ -66,7 +66,10 @@ export interface SignResultFields {
 }
 
 export type SignResult = SignResultFields &
-  ({ output: { segments: Uint8Array[]; length: number } } | { output: { stream: ReadableStream<Uint8Array>; length: number } });
+  (
+    | { output: { segments: Uint8Array[]; length: number } }
+    | { output: { stream: ReadableStream<Uint8Array>; length: number } }
+  );
 
 export interface SignDeps {
   config: Config;
@@ -215,7 +218,11 @@ async function prepareTbsDocument(input: SignInput, session: SigningSession, dep
             signedAt,
             documentSha256: session.inputSha256,
             documentPages: inspection.pageCount,
-            certificate: { subject: identity.signerSubject, issuer: identity.signerIssuer, sha256: identity.signerCertSha256 },
+            certificate: {
+              subject: identity.signerSubject,
+              issuer: identity.signerIssuer,
+              sha256: identity.signerCertSha256,
+            },
             auditTrail: input.auditTrail,
             qrPayload: verificationQrPayload(config.publicBaseUrl, reference),
             reference,
@@ -228,7 +235,10 @@ async function prepareTbsDocument(input: SignInput, session: SigningSession, dep
 }
 
 /** The PDF opened and inspected for signing: not encrypted, not locked, any bytes before %PDF- left out (with a warning). */
-function openForSigning(pdfBytes: Uint8Array, warnings: string[]): { reader: PdfReader; inspection: SigningInspection } {
+function openForSigning(
+  pdfBytes: Uint8Array,
+  warnings: string[],
+): { reader: PdfReader; inspection: SigningInspection } {
   let reader = PdfReader.open(pdfBytes);
   if (reader.encrypted) throw new PdfEncrypted();
   let inspection = inspectForSigning(reader);
@@ -241,7 +251,9 @@ function openForSigning(pdfBytes: Uint8Array, warnings: string[]): { reader: Pdf
     );
   }
   if (inspection.docMdp === 1) {
-    throw new DocumentLocked("The document is certified with no changes allowed (DocMDP P1): it cannot be signed again.");
+    throw new DocumentLocked(
+      "The document is certified with no changes allowed (DocMDP P1): it cannot be signed again.",
+    );
   }
   return { reader, inspection };
 }
@@ -254,7 +266,12 @@ interface PerformedSignature {
 }
 
 /** The incremental update written and its byte ranges signed (CMS, with the signature time-stamp above B-B). */
-async function performSignature(input: SignInput, session: SigningSession, tbs: TbsDocument, deps: SignDeps): Promise<PerformedSignature> {
+async function performSignature(
+  input: SignInput,
+  session: SigningSession,
+  tbs: TbsDocument,
+  deps: SignDeps,
+): Promise<PerformedSignature> {
   const { identity, tsaUrl } = session;
   const { config } = deps;
   const warnings = [...tbs.warnings];
@@ -287,7 +304,9 @@ async function performSignature(input: SignInput, session: SigningSession, tbs: 
         return await buildCadesDetachedSignature({ identity, contentDigest: digest, timestamp: stampWith });
       } catch (err) {
         if (!(err instanceof TsaFailed) || !config.tsaOptional || tbs.plan.timestampRequired) throw err;
-        warnings.push(`The time-stamp authority failed (${err.message}); the signature is PAdES B-B without a time-stamp.`);
+        warnings.push(
+          `The time-stamp authority failed (${err.message}); the signature is PAdES B-B without a time-stamp.`,
+        );
         return buildCadesDetachedSignature({ identity, contentDigest: digest });
       }
     },
@@ -303,7 +322,12 @@ interface SignedOutput {
 }
 
 /** B-LT/B-LTA: validation data and the document time-stamp appended; then the answer's fields. */
-async function postSignatureProcessing(session: SigningSession, tbs: TbsDocument, performed: PerformedSignature, deps: SignDeps): Promise<SignedOutput> {
+async function postSignatureProcessing(
+  session: SigningSession,
+  tbs: TbsDocument,
+  performed: PerformedSignature,
+  deps: SignDeps,
+): Promise<SignedOutput> {
   const { signed, timestamp } = performed;
   const { level, tsaUrl } = session;
   const warnings = [...performed.warnings];
@@ -352,11 +376,17 @@ async function postSignatureProcessing(session: SigningSession, tbs: TbsDocument
  * comes first: a signed output (the signer's name, email and address) is never stored without one,
  * and its storing goes on while the response streams (a retry meanwhile waits for it: replayOf).
  */
-async function recordSigningEvent(input: SignInput, session: SigningSession, output: SignedOutput, deps: SignDeps): Promise<SignResult> {
+async function recordSigningEvent(
+  input: SignInput,
+  session: SigningSession,
+  output: SignedOutput,
+  deps: SignDeps,
+): Promise<SignResult> {
   const { store, keyId } = deps;
   const { eventId } = session;
   const { fields } = output;
-  const replayKey = input.eventId !== undefined ? `replays/${keyId}/${await sha256Hex(eventId)}/${output.sha256}.pdf` : null;
+  const replayKey =
+    input.eventId !== undefined ? `replays/${keyId}/${await sha256Hex(eventId)}/${output.sha256}.pdf` : null;
   const recorded = await store.insert({
     keyId,
     eventId,
@@ -404,14 +434,22 @@ function requestedLevel(input: SignInput, config: Config): SignatureLevel {
 }
 
 /** The recorded answer to a retry of `prior`'s request, or null when the event is new. */
-async function replayOf(store: SigningEventStore, prior: SigningEventRecord | null, requestSha256: string): Promise<SignResult | null> {
+async function replayOf(
+  store: SigningEventStore,
+  prior: SigningEventRecord | null,
+  requestSha256: string,
+): Promise<SignResult | null> {
   if (!prior) return null;
   const { eventId } = prior;
   if (prior.requestSha256 !== requestSha256) {
     throw new EventIdConflict(`eventId "${eventId}" was already used with a different request.`);
   }
   const recent = Date.now() - Date.parse(prior.signedAt) < REPLAY_WAIT_RECENT_MS;
-  const stored = !prior.replayKey ? null : recent ? await waitForReplay(store, prior.keyId, eventId, prior.replayKey) : await store.getReplay(prior.replayKey);
+  const stored = !prior.replayKey
+    ? null
+    : recent
+      ? await waitForReplay(store, prior.keyId, eventId, prior.replayKey)
+      : await store.getReplay(prior.replayKey);
   if (!stored) throw new EventIdConflict(`eventId "${eventId}" was already used and its output is no longer kept.`);
   const fields = JSON.parse(prior.responseJson) as SignResultFields;
   fields.reference ??= prior.reference ?? null;
@@ -466,12 +504,20 @@ let identityCache: { source: string; identity: Promise<SigningIdentity> } | null
 async function signingIdentity(secrets: SignSecrets): Promise<SigningIdentity> {
   const { key, signingCertPem } = secrets;
   if (key.kind === "secret" && (!key.keyPem || !signingCertPem)) {
-    throw new ConfigurationError("Signing is not configured: set the SIGNING_KEY and SIGNING_CERT secrets (or SIGNING_KMS=aws with a KMS key).");
+    throw new ConfigurationError(
+      "Signing is not configured: set the SIGNING_KEY and SIGNING_CERT secrets (or SIGNING_KMS=aws with a KMS key).",
+    );
   }
-  if (!signingCertPem) throw new ConfigurationError("Signing is not configured: SIGNING_CERT must hold the certificate chain of the KMS key.");
+  if (!signingCertPem)
+    throw new ConfigurationError(
+      "Signing is not configured: SIGNING_CERT must hold the certificate chain of the KMS key.",
+    );
   const source = `${JSON.stringify(key)}\u0000${signingCertPem}`;
   if (identityCache?.source !== source) {
-    const identity = key.kind === "secret" ? loadSigningIdentity(key.keyPem!, signingCertPem) : loadKmsSigningIdentity(key.settings, signingCertPem);
+    const identity =
+      key.kind === "secret"
+        ? loadSigningIdentity(key.keyPem!, signingCertPem)
+        : loadKmsSigningIdentity(key.settings, signingCertPem);
     identityCache = { source, identity };
     // A failed load (a KMS that did not answer) is tried again by the next request.
     identity.catch(() => {
@@ -493,7 +539,10 @@ async function placeholderCapacity(identity: SigningIdentity, tsaUrl: string | n
   if (cached) return cached;
   const { signer } = identity;
   const sizing = { ...identity, signer: { ...signer, sign: async () => new Uint8Array(signer.maxSignatureLength) } };
-  const trial = await buildCadesDetachedSignature({ identity: sizing, contentDigest: new Uint8Array(DIGEST_LENGTHS[signer.digestAlgorithm]) });
+  const trial = await buildCadesDetachedSignature({
+    identity: sizing,
+    contentDigest: new Uint8Array(DIGEST_LENGTHS[signer.digestAlgorithm]),
+  });
   let capacity = trial.length + SIGNATURE_MARGIN;
   if (tsaUrl) {
     try {

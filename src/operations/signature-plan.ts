@@ -66,15 +66,22 @@ export function planSignature(
     let placement: { pageIndex: number; rect: [number, number, number, number] };
     if (field) {
       const widget = widgetPlacement(reader, field);
-      if (!widget) throw invalidAppearance(`The signature field "${field.name}" has no widget on a page to draw the signature in.`);
+      if (!widget)
+        throw invalidAppearance(
+          `The signature field "${field.name}" has no widget on a page to draw the signature in.`,
+        );
       const [x1, y1, x2, y2] = widget.rect;
       if (x2 - x1 < 1 || y2 - y1 < 1) {
-        throw invalidAppearance(`The signature field "${field.name}" has no area on its page (an invisible field); sign it without an appearance, or place a new signature with page, x, y, width and height.`);
+        throw invalidAppearance(
+          `The signature field "${field.name}" has no area on its page (an invisible field); sign it without an appearance, or place a new signature with page, x, y, width and height.`,
+        );
       }
       placement = widget;
     } else {
       if (!position) {
-        throw invalidAppearance("A visible signature needs a place: give signature.appearance page, x, y, width and height, or signature.field naming an empty signature field of the document.");
+        throw invalidAppearance(
+          "A visible signature needs a place: give signature.appearance page, x, y, width and height, or signature.field naming an empty signature field of the document.",
+        );
       }
       refuseNewVisibleField(inspection);
       placement = pagePlacement(reader, position);
@@ -87,7 +94,18 @@ export function planSignature(
     appearance = {
       ...placement,
       draw: (context, width, height) =>
-        buildAppearance(context, { width, height, signerName: ctx.signerName, signedAt: ctx.signedAt, reason: shownReason, ...(image ? { image } : {}) }, ctx.fonts()),
+        buildAppearance(
+          context,
+          {
+            width,
+            height,
+            signerName: ctx.signerName,
+            signedAt: ctx.signedAt,
+            reason: shownReason,
+            ...(image ? { image } : {}),
+          },
+          ctx.fonts(),
+        ),
     };
   }
 

@@ -38,7 +38,11 @@ export async function verifyDocument(input: VerifyInput, deps: VerifyDeps): Prom
   const anchors = trustAnchors(deps.secrets);
   const pdf = await loadDocumentFor("verify", ["pdf"], input.document, deps);
   const onlineRevocation = deps.config.verifyOnlineRevocation
-    ? createRevocationFetcher({ allowPrivateUrls: deps.config.allowPrivateUrls, timeoutMs: deps.config.fetchTimeoutMs, selfHost: deps.selfHost })
+    ? createRevocationFetcher({
+        allowPrivateUrls: deps.config.allowPrivateUrls,
+        timeoutMs: deps.config.fetchTimeoutMs,
+        selfHost: deps.selfHost,
+      })
     : undefined;
   return verifyPdf(pdf.bytes, { trustAnchors: anchors, onlineRevocation });
 }

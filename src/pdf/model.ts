@@ -61,16 +61,7 @@ export class PdfStream {
 
 export type PdfArray = PdfValue[];
 
-export type PdfValue =
-  | null
-  | boolean
-  | number
-  | PdfName
-  | PdfString
-  | PdfRef
-  | PdfDict
-  | PdfStream
-  | PdfArray;
+export type PdfValue = null | boolean | number | PdfName | PdfString | PdfRef | PdfDict | PdfStream | PdfArray;
 
 export const isName = (v: unknown, name?: string): v is PdfName =>
   v instanceof PdfName && (name === undefined || v.name === name);

@@ -30,7 +30,11 @@ export function renderLimit(what: string): LimitExceeded {
 }
 
 export function layoutBudget(max: number = LIMITS.render.maxLayoutWork): WorkBudget {
-  return new WorkBudget(max, (m) => renderLimit(`needs more than ${m} units of layout work (characters measured and pieces placed): it is too long or too complex`));
+  return new WorkBudget(max, (m) =>
+    renderLimit(
+      `needs more than ${m} units of layout work (characters measured and pieces placed): it is too long or too complex`,
+    ),
+  );
 }
 
 /** Pixels of PNG and GIF pictures pdf-lib decodes for one document (JPEGs are copied, not decoded). */

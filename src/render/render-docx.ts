@@ -26,7 +26,10 @@ export async function renderDocxToPdf(docx: Uint8Array, opts: RenderOptions): Pr
  * large document's model (about 20 MB for 180 pages of tables) would otherwise be held until the
  * PDF is saved.
  */
-async function layOut(docx: Uint8Array, opts: RenderOptions): Promise<{ laidOut: LaidOutDocument; images: DocumentModel["images"]; fonts: FontBook }> {
+async function layOut(
+  docx: Uint8Array,
+  opts: RenderOptions,
+): Promise<{ laidOut: LaidOutDocument; images: DocumentModel["images"]; fonts: FontBook }> {
   const model = parseDocx(docx);
   const fonts = await loadFontBook(model, opts.fonts);
   try {

@@ -64,9 +64,7 @@ export class SigningEventStore {
   /** The event recorded under an evidence reference (32 lowercase hex), if any. */
   async findByReference(reference: string): Promise<SigningEvidence | null> {
     return this.evidence(
-      this.db
-        .prepare(`SELECT ${EVIDENCE_COLUMNS} FROM signing_events WHERE reference = ?1 LIMIT 1`)
-        .bind(reference),
+      this.db.prepare(`SELECT ${EVIDENCE_COLUMNS} FROM signing_events WHERE reference = ?1 LIMIT 1`).bind(reference),
     );
   }
 
@@ -74,7 +72,9 @@ export class SigningEventStore {
   async findByOutputSha256(outputSha256: string): Promise<SigningEvidence | null> {
     return this.evidence(
       this.db
-        .prepare(`SELECT ${EVIDENCE_COLUMNS} FROM signing_events WHERE output_sha256 = ?1 ORDER BY signed_at, created_at LIMIT 1`)
+        .prepare(
+          `SELECT ${EVIDENCE_COLUMNS} FROM signing_events WHERE output_sha256 = ?1 ORDER BY signed_at, created_at LIMIT 1`,
+        )
         .bind(outputSha256),
     );
   }

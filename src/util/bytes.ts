@@ -78,8 +78,12 @@ export async function sha256Segments(segments: readonly Uint8Array[]): Promise<U
 }
 
 /** A digest (SHA-256 or SHA-384) over several byte segments without joining them. */
-export async function digestSegments(algorithm: "SHA-256" | "SHA-384", segments: readonly Uint8Array[]): Promise<Uint8Array> {
-  if (typeof crypto.DigestStream !== "function") return new Uint8Array(await crypto.subtle.digest(algorithm, concatBytes(segments)));
+export async function digestSegments(
+  algorithm: "SHA-256" | "SHA-384",
+  segments: readonly Uint8Array[],
+): Promise<Uint8Array> {
+  if (typeof crypto.DigestStream !== "function")
+    return new Uint8Array(await crypto.subtle.digest(algorithm, concatBytes(segments)));
   const stream = new crypto.DigestStream(algorithm);
   const writer = stream.getWriter();
   for (const s of segments) if (s.length) await writer.write(s);

@@ -28,7 +28,12 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promi
 }
 
 /** The body, at most `maxBytes` (else `tooLarge()` is thrown), read until `signal` aborts. */
-export async function readCappedBody(response: Response, maxBytes: number, signal: AbortSignal, tooLarge: () => Error): Promise<Uint8Array> {
+export async function readCappedBody(
+  response: Response,
+  maxBytes: number,
+  signal: AbortSignal,
+  tooLarge: () => Error,
+): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => {});

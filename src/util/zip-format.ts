@@ -17,7 +17,13 @@ export const u64 = (b: Uint8Array, o: number): number => {
 export function findEndOfCentralDirectory(b: Uint8Array): number | null {
   const min = Math.max(0, b.length - 22 - 0xffff);
   for (let i = b.length - 22; i >= min; i--) {
-    if (b[i] === 0x50 && b[i + 1] === 0x4b && b[i + 2] === 0x05 && b[i + 3] === 0x06 && i + 22 + u16(b, i + 20) <= b.length) {
+    if (
+      b[i] === 0x50 &&
+      b[i + 1] === 0x4b &&
+      b[i + 2] === 0x05 &&
+      b[i + 3] === 0x06 &&
+      i + 22 + u16(b, i + 20) <= b.length
+    ) {
       return i;
     }
   }
@@ -59,8 +65,8 @@ export function readCentralRecord(b: Uint8Array, p: number, end: number): Centra
       if (id === 1) {
         let q = e + 4;
         const qEnd = q + size;
-        if (uncompressedSize === 0xffffffff && q + 8 <= qEnd) (uncompressedSize = u64(b, q)), (q += 8);
-        if (compressedSize === 0xffffffff && q + 8 <= qEnd) (compressedSize = u64(b, q)), (q += 8);
+        if (uncompressedSize === 0xffffffff && q + 8 <= qEnd) ((uncompressedSize = u64(b, q)), (q += 8));
+        if (compressedSize === 0xffffffff && q + 8 <= qEnd) ((compressedSize = u64(b, q)), (q += 8));
         if (localHeaderOffset === 0xffffffff && q + 8 <= qEnd) localHeaderOffset = u64(b, q);
         break;
       }

@@ -26,8 +26,11 @@ function hasTool(cmd: string): boolean {
 }
 const haveTools = hasTool("soffice") && hasTool("pdftotext");
 if (!haveTools) {
-  if (process.env.CI) throw new Error("soffice/pdftotext missing in CI: .ci/run installs libreoffice-writer-nogui and poppler-utils");
-  console.warn("SKIPPED annotate LibreOffice tests: soffice or pdftotext is not installed (apt-get install -y libreoffice-writer-nogui poppler-utils)");
+  if (process.env.CI)
+    throw new Error("soffice/pdftotext missing in CI: .ci/run installs libreoffice-writer-nogui and poppler-utils");
+  console.warn(
+    "SKIPPED annotate LibreOffice tests: soffice or pdftotext is not installed (apt-get install -y libreoffice-writer-nogui poppler-utils)",
+  );
 }
 
 const work = mkdtempSync(join(tmpdir(), "signet-lo-"));
@@ -38,7 +41,10 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
  * none), laid out as on the page, or with `-raw` in the order it is drawn (a word wrapped inside a
  * narrow cell then continues on the next line instead of beside its neighbours' pieces).
  */
-async function renderAll(files: Record<string, Uint8Array>, mode: "-layout" | "-raw" = "-layout"): Promise<Record<string, string | null>> {
+async function renderAll(
+  files: Record<string, Uint8Array>,
+  mode: "-layout" | "-raw" = "-layout",
+): Promise<Record<string, string | null>> {
   const dir = mkdtempSync(join(work, "run-"));
   const profile = mkdtempSync(join(tmpdir(), "lo-"));
   const paths = Object.entries(files).map(([name, bytes]) => {
@@ -47,17 +53,23 @@ async function renderAll(files: Record<string, Uint8Array>, mode: "-layout" | "-
     return p;
   });
   try {
-    await run("soffice", [`-env:UserInstallation=file://${profile}`, "--headless", "--convert-to", "pdf", "--outdir", dir, ...paths], {
-      timeout: 600_000,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await run(
+      "soffice",
+      [`-env:UserInstallation=file://${profile}`, "--headless", "--convert-to", "pdf", "--outdir", dir, ...paths],
+      {
+        timeout: 600_000,
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
   } finally {
     rmSync(profile, { recursive: true, force: true });
   }
   const out: Record<string, string | null> = {};
   for (const name of Object.keys(files)) {
     const pdf = join(dir, `${name}.pdf`);
-    out[name] = existsSync(pdf) ? (await run("pdftotext", [mode, pdf, "-"], { maxBuffer: 64 * 1024 * 1024 })).stdout : null;
+    out[name] = existsSync(pdf)
+      ? (await run("pdftotext", [mode, pdf, "-"], { maxBuffer: 64 * 1024 * 1024 })).stdout
+      : null;
   }
   return out;
 }
@@ -135,7 +147,9 @@ function inClippedNestedRow(xml: string): boolean {
     }
     stack.push({ tag: m[2], rows: 0, exact: false });
   }
-  return stack.some((e, i) => e.tag === "tbl" && e.rows > 1 && stack.slice(0, i).some((o) => o.tag === "tr" && o.exact));
+  return stack.some(
+    (e, i) => e.tag === "tbl" && e.rows > 1 && stack.slice(0, i).some((o) => o.tag === "tr" && o.exact),
+  );
 }
 
 describe.skipIf(!haveTools)("LibreOffice opens every annotate output", () => {
@@ -146,9 +160,16 @@ describe.skipIf(!haveTools)("LibreOffice opens every annotate output", () => {
       { id: "client_name", type: "text", value: "Grace Hopper" },
       { group: "party", type: "text", value: "Navy Yard" },
       { id: "items", type: "table", value: [["Compiler", "1", "0.00"]] },
-      { id: "sig", type: "signature", value: dataUri(makePng(300, 100, [0, 0, 0])), options: { bottomLabel: { text: "Drawn signature" } } },
+      {
+        id: "sig",
+        type: "signature",
+        value: dataUri(makePng(300, 100, [0, 0, 0])),
+        options: { bottomLabel: { text: "Drawn signature" } },
+      },
     ]);
-    const plain = fill(template(), [{ id: "client_name", type: "text", value: "Unstyled", options: { keepTextNodeStyles: false } }]);
+    const plain = fill(template(), [
+      { id: "client_name", type: "text", value: "Unstyled", options: { keepTextNodeStyles: false } },
+    ]);
     // A SuperDoc e-sign flow: template-builder fields (numeric ids, a group) and typed + drawn signatures.
     const esign = fill(
       T.templateDocx({
@@ -163,17 +184,46 @@ describe.skipIf(!haveTools)("LibreOffice opens every annotate output", () => {
       }),
       [
         { group: "buyer", type: "text", value: "Jane Buyer" },
-        { id: "sig-typed", type: "signature", value: "Jane Buyer", options: { bottomLabel: { text: "Signed by Jane" } } },
-        { id: "sig-drawn", type: "signature", value: dataUri(makePng(400, 120, [10, 10, 10])), options: { dimensions: { width: 200 } } },
+        {
+          id: "sig-typed",
+          type: "signature",
+          value: "Jane Buyer",
+          options: { bottomLabel: { text: "Signed by Jane" } },
+        },
+        {
+          id: "sig-drawn",
+          type: "signature",
+          value: dataUri(makePng(400, 120, [10, 10, 10])),
+          options: { dimensions: { width: 200 } },
+        },
         { id: "77", type: "text", value: "Terms accepted" },
         { id: "hdr-field", type: "text", value: "Header value" },
       ],
     );
     const texts = await renderAll({ contract, again, plain, esign });
-    for (const [name, text] of Object.entries(texts)) expect(text, `${name}: LibreOffice could not open it`).not.toBeNull();
+    for (const [name, text] of Object.entries(texts))
+      expect(text, `${name}: LibreOffice could not open it`).not.toBeNull();
 
     const c = squash(texts.contract!);
-    for (const v of ["Ada & <Lovelace>", "Analytical Engines", "☒", "05/05/2025", "1234.50", "May 5, 2025 14:30", "☐", "Acme Corp", "Widget", "Gadget", "10.00", "Ada Lovelace", "Signed electronically", "Acme by id", "AL", "Ref 42", "Contract for Acme Corp"]) {
+    for (const v of [
+      "Ada & <Lovelace>",
+      "Analytical Engines",
+      "☒",
+      "05/05/2025",
+      "1234.50",
+      "May 5, 2025 14:30",
+      "☐",
+      "Acme Corp",
+      "Widget",
+      "Gadget",
+      "10.00",
+      "Ada Lovelace",
+      "Signed electronically",
+      "Acme by id",
+      "AL",
+      "Ref 42",
+      "Contract for Acme Corp",
+    ]) {
       expect(c, v).toContain(v);
     }
     expect(c).not.toContain("Click or tap");
@@ -188,11 +238,22 @@ describe.skipIf(!haveTools)("LibreOffice opens every annotate output", () => {
 
     expect(squash(texts.plain!)).toContain("Unstyled");
     const e = squash(texts.esign!);
-    for (const v of ["Buyer: Jane Buyer", "Buyer again: Jane Buyer", "Typed: Jane Buyer", "Signed by Jane", "Terms accepted", "Header value"]) expect(e, v).toContain(v);
+    for (const v of [
+      "Buyer: Jane Buyer",
+      "Buyer again: Jane Buyer",
+      "Typed: Jane Buyer",
+      "Signed by Jane",
+      "Terms accepted",
+      "Header value",
+    ])
+      expect(e, v).toContain(v);
     expect(e).not.toContain("{{");
 
     // Pictures really are in the PDFs: the logo (contract); logo and drawn signature (again); the drawn one (esign).
-    const dir = join(work, readdirSync(work).find((d) => existsSync(join(work, d, "contract.pdf")))!);
+    const dir = join(
+      work,
+      readdirSync(work).find((d) => existsSync(join(work, d, "contract.pdf")))!,
+    );
     expect(await imageCount(dir, "contract")).toBeGreaterThanOrEqual(1);
     expect(await imageCount(dir, "again")).toBeGreaterThanOrEqual(2);
     expect(await imageCount(dir, "esign")).toBe(1);
@@ -209,8 +270,10 @@ describe.skipIf(!haveTools)("LibreOffice opens every annotate output", () => {
     // Controls LibreOffice 7.4 does not draw in the original either: text boxes of a VML cover-page
     // group, text boxes of Strict OOXML (wne:txbxContent), rows clipped by a row of exact height.
     const notDrawn: Record<string, (c: { part: string; xmlBefore: string }) => boolean> = {
-      "openxmlsdk__cover_page__covwepage4.docx": (c) => c.xmlBefore.lastIndexOf("<v:textbox") > c.xmlBefore.lastIndexOf("</v:textbox>"),
-      "openxmlsdk__Strict01.docx": (c) => c.xmlBefore.lastIndexOf("<wne:txbxContent") > c.xmlBefore.lastIndexOf("</wne:txbxContent>"),
+      "openxmlsdk__cover_page__covwepage4.docx": (c) =>
+        c.xmlBefore.lastIndexOf("<v:textbox") > c.xmlBefore.lastIndexOf("</v:textbox>"),
+      "openxmlsdk__Strict01.docx": (c) =>
+        c.xmlBefore.lastIndexOf("<wne:txbxContent") > c.xmlBefore.lastIndexOf("</wne:txbxContent>"),
       // A four-row table nested in a header row of exact height (20 pt): only its first row fits.
       "fedramp__SSP-A04-FedRAMP-PIA-Template.docx": (c) => inClippedNestedRow(c.xmlBefore),
     };
@@ -225,7 +288,11 @@ describe.skipIf(!haveTools)("LibreOffice opens every annotate output", () => {
         if (!c.id || c.kind === "docPart" || byId.has(c.id)) return;
         const marker = `SGN${k}Q`;
         byId.set(c.id, marker);
-        fields.push(c.kind === "checkbox" ? { id: c.id, type: "checkbox", value: true } : { id: c.id, type: "text", value: marker });
+        fields.push(
+          c.kind === "checkbox"
+            ? { id: c.id, type: "checkbox", value: true }
+            : { id: c.id, type: "text", value: marker },
+        );
       });
       outputs[name] = fill(bytes, fields);
       // Values of controls not inside another filled control (those go with their parent).
@@ -235,16 +302,25 @@ describe.skipIf(!haveTools)("LibreOffice opens every annotate output", () => {
         for (const c of part.controls) {
           if (!filled.has(c) || c.kind === "checkbox") continue;
           let covered = false;
-          for (let p = c.parent; p >= 0; p = part.controls[p]!.parent) if (filled.has(part.controls[p]!)) covered = true;
+          for (let p = c.parent; p >= 0; p = part.controls[p]!.parent)
+            if (filled.has(part.controls[p]!)) covered = true;
           if (covered || notDrawn[name]?.({ part: part.name, xmlBefore: part.xml.slice(0, c.start) })) continue;
           expected[name]!.push({ marker: byId.get(c.id!)!, part: part.name });
         }
       }
     }
-    const texts = await renderAll(Object.fromEntries(Object.entries(outputs).map(([n, b]) => [n.replace(/\.docx$/, ""), b])), "-raw");
+    const texts = await renderAll(
+      Object.fromEntries(Object.entries(outputs).map(([n, b]) => [n.replace(/\.docx$/, ""), b])),
+      "-raw",
+    );
     // A template LibreOffice cannot load itself (officeimo's generated file) tells nothing of our output.
     const unopened = names.filter((n) => texts[n.replace(/\.docx$/, "")] === null);
-    const originals = await renderAll(Object.fromEntries(unopened.map((n) => [n.replace(/\.docx$/, ""), new Uint8Array(readFileSync(join(CORPUS, "docx", n)))])), "-raw");
+    const originals = await renderAll(
+      Object.fromEntries(
+        unopened.map((n) => [n.replace(/\.docx$/, ""), new Uint8Array(readFileSync(join(CORPUS, "docx", n)))]),
+      ),
+      "-raw",
+    );
     let checked = 0;
     for (const name of names) {
       if (unopened.includes(name) && originals[name.replace(/\.docx$/, "")] === null) continue;
@@ -264,7 +340,13 @@ describe.skipIf(!haveTools)("LibreOffice opens every annotate output", () => {
   });
 
   it("corpus templates whose external relationships annotate strips (attached templates, mail-merge sources, linked pictures) open with the same text", async () => {
-    const names = ["aspose__Invoice_1", "mailmerge__test_winword2010", "openxmlsdk__mailmerge", "tika__017097", "poi__60316"];
+    const names = [
+      "aspose__Invoice_1",
+      "mailmerge__test_winword2010",
+      "openxmlsdk__mailmerge",
+      "tika__017097",
+      "poi__60316",
+    ];
     const originals: Record<string, Uint8Array> = {};
     const outputs: Record<string, Uint8Array> = {};
     for (const name of names) {
@@ -273,7 +355,10 @@ describe.skipIf(!haveTools)("LibreOffice opens every annotate output", () => {
       const external = Object.entries(unzipSync(outputs[`${name}-out`]!))
         .filter(([part]) => part.endsWith(".rels"))
         .flatMap(([, xml]) => strFromU8(xml).match(/<Relationship [^>]*TargetMode="External"[^>]*>/g) ?? []);
-      expect(external.filter((r) => !r.includes("/hyperlink")), name).toEqual([]);
+      expect(
+        external.filter((r) => !r.includes("/hyperlink")),
+        name,
+      ).toEqual([]);
       expect(outputs[`${name}-out`]).not.toEqual(originals[name]);
     }
     const texts = await renderAll({ ...originals, ...outputs });

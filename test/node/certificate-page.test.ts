@@ -17,7 +17,8 @@ const fonts: CertificateFonts = certificateFontsFromFiles();
 const MM = 72 / 25.4;
 const DOC_SHA = "5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef";
 const CERT_SHA = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
-const UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const UA =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 
 let dir: string;
 beforeAll(() => {
@@ -49,11 +50,19 @@ function realisticTrail(total: number): AuditEntry[] {
   let round = 0;
   while (out.length < total - 2) {
     for (let s = 0; s < 6 && out.length < total - 2; s++) {
-      out.push({ type: "scroll", timestamp: stamp(400, s === 2), data: { percent: round === 0 && s === 3 ? null : Math.min(100, round * 7 + s * 3) } });
+      out.push({
+        type: "scroll",
+        timestamp: stamp(400, s === 2),
+        data: { percent: round === 0 && s === 3 ? null : Math.min(100, round * 7 + s * 3) },
+      });
     }
     const [field, value] = fields[round % fields.length]!;
     for (let k = 1; k <= value.length && out.length < total - 2; k++) {
-      out.push({ type: "field_change", timestamp: stamp(90 + (k % 7) * 11, k % 10 === 0), data: { fieldId: field, value: value.slice(0, k) } });
+      out.push({
+        type: "field_change",
+        timestamp: stamp(90 + (k % 7) * 11, k % 10 === 0),
+        data: { fieldId: field, value: value.slice(0, k) },
+      });
     }
     round++;
   }
@@ -70,7 +79,11 @@ function baseInput(trail: AuditEntry[], overrides: Partial<CertificatePageInput>
     signedAt: new Date(Date.UTC(2026, 10, 21, 10, 0, 0)),
     documentSha256: DOC_SHA,
     documentPages: 4,
-    certificate: { subject: "CN=Signet Signing, O=Signet Example B.V., C=NL", issuer: "CN=Signet Example CA, O=Signet Example B.V., C=NL", sha256: CERT_SHA },
+    certificate: {
+      subject: "CN=Signet Signing, O=Signet Example B.V., C=NL",
+      issuer: "CN=Signet Example CA, O=Signet Example B.V., C=NL",
+      sha256: CERT_SHA,
+    },
     auditTrail: trail,
     qrPayload: DOC_SHA,
     reference: "Contract 2026/11/0042",
@@ -109,7 +122,8 @@ function words(path: string): { words: Word[]; width: number; height: number } {
   let width = 0;
   let height = 0;
   let page = 0;
-  const re = /<page width="([\d.]+)" height="([\d.]+)">|<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g;
+  const re =
+    /<page width="([\d.]+)" height="([\d.]+)">|<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g;
   for (let m = re.exec(html); m; m = re.exec(html)) {
     if (m[1]) {
       page++;
@@ -143,7 +157,8 @@ function expectCleanLayout(path: string): void {
       const a = list[i]!;
       for (let j = i + 1; j < list.length && list[j]!.xMin < a.xMax - eps; j++) {
         const b = list[j]!;
-        const overlap = a.xMax - eps > b.xMin && b.xMax - eps > a.xMin && a.yMax - eps > b.yMin && b.yMax - eps > a.yMin;
+        const overlap =
+          a.xMax - eps > b.xMin && b.xMax - eps > a.xMin && a.yMax - eps > b.yMin && b.yMax - eps > a.yMin;
         expect(overlap, `"${a.text}" overlaps "${b.text}" on page ${a.page}`).toBe(false);
       }
     }
@@ -152,7 +167,10 @@ function expectCleanLayout(path: string): void {
 
 /** Decodes QR codes only (other symbologies disabled); zbar's chatter on stderr is dropped. */
 function zbar(file: string): string {
-  return execFileSync("zbarimg", ["-q", "--raw", "-Sdisable", "-Sqrcode.enable", file], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  return execFileSync("zbarimg", ["-q", "--raw", "-Sdisable", "-Sqrcode.enable", file], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
 }
 
 const squash = (s: string) => s.replace(/\s+/g, " ");
@@ -250,10 +268,20 @@ describe("certificate page: 2,000-event realistic trail", () => {
 
 describe("certificate page: sizes and edge cases", () => {
   it("short trail: one page; long uncollapsible trail: many pages, all lines present", async () => {
-    const short = save("short.pdf", await renderCertificatePages(baseInput(realisticTrail(3).slice(0, 1).concat([
-      { type: "submit", timestamp: "2026-11-21T09:59:00Z" },
-      { type: "submit", timestamp: "2026-11-21T09:59:30Z" },
-    ])), fonts));
+    const short = save(
+      "short.pdf",
+      await renderCertificatePages(
+        baseInput(
+          realisticTrail(3)
+            .slice(0, 1)
+            .concat([
+              { type: "submit", timestamp: "2026-11-21T09:59:00Z" },
+              { type: "submit", timestamp: "2026-11-21T09:59:30Z" },
+            ]),
+        ),
+        fonts,
+      ),
+    );
     expect(pageCount(short)).toBe(1);
     expectCleanLayout(short);
 
@@ -267,21 +295,36 @@ describe("certificate page: sizes and edge cases", () => {
     trail.push({ type: "submit", timestamp: new Date(t0 + 700_000).toISOString() });
     const long = save("long.pdf", await renderCertificatePages(baseInput(trail), fonts));
     const pages = pageCount(long);
-    expect(pages).toBeGreaterThan(pageCount(save("realistic-again.pdf", await renderCertificatePages(baseInput(realisticTrail(2000)), fonts))));
+    expect(pages).toBeGreaterThan(
+      pageCount(save("realistic-again.pdf", await renderCertificatePages(baseInput(realisticTrail(2000)), fonts))),
+    );
     expect(pages).toBeGreaterThanOrEqual(12);
     const text = pdftotext(long, "-layout");
-    expect([...text.matchAll(/^\s*(\d+)\s+2026-11-21\s/gm)].map((m) => Number(m[1]))).toEqual(Array.from({ length: 601 }, (_, i) => i + 1));
+    expect([...text.matchAll(/^\s*(\d+)\s+2026-11-21\s/gm)].map((m) => Number(m[1]))).toEqual(
+      Array.from({ length: 601 }, (_, i) => i + 1),
+    );
     expect(text).toContain(`Page ${pages} of ${pages} of the certificate`);
     expectCleanLayout(long);
   });
 
   it("long names, user agents, subjects and values are wrapped or shortened, never clipped", async () => {
-    const longUa = `${UA} Edg/131.0.0.0 SomeEnterpriseProxy/4.2 (compatible; +https://proxy.example.com/about) `.repeat(4);
-    const name = "Αλέξανδρος Παπαδόπουλος-Καραγιαννόπουλος και Дмитрий Дмитриевич Шостакович von und zu Hohenzollern-Sigmaringen";
+    const longUa = `${UA} Edg/131.0.0.0 SomeEnterpriseProxy/4.2 (compatible; +https://proxy.example.com/about) `.repeat(
+      4,
+    );
+    const name =
+      "Αλέξανδρος Παπαδόπουλος-Καραγιαννόπουλος και Дмитрий Дмитриевич Шостакович von und zu Hohenzollern-Sigmaringen";
     const trail: AuditEntry[] = [
       { type: "ready", timestamp: "2026-11-21T09:00:00Z" },
-      { type: "a_very_long_event_type_name_that_does_not_fit_in_its_column", timestamp: "2026-11-21T09:00:01Z", data: { fieldId: "an_extremely_long_field_identifier_for_testing", value: "x".repeat(500) } },
-      { type: "field_change", timestamp: "2026-11-21T09:00:02Z", data: { fieldId: "bidi", value: "abc\u202Efdp.exe\nsecond line\ttab" } },
+      {
+        type: "a_very_long_event_type_name_that_does_not_fit_in_its_column",
+        timestamp: "2026-11-21T09:00:01Z",
+        data: { fieldId: "an_extremely_long_field_identifier_for_testing", value: "x".repeat(500) },
+      },
+      {
+        type: "field_change",
+        timestamp: "2026-11-21T09:00:02Z",
+        data: { fieldId: "bidi", value: "abc\u202Efdp.exe\nsecond line\ttab" },
+      },
       { type: "field_change", timestamp: "2026-11-21T23:59:59Z", data: { fieldId: "night", value: 1 } },
       { type: "field_change", timestamp: "2026-11-22T00:00:05Z", data: { fieldId: "night", value: 2 } },
       { type: "note", timestamp: "2026-11-22T00:00:06Z", data: "中文 and emoji 🎉" },
@@ -289,10 +332,20 @@ describe("certificate page: sizes and edge cases", () => {
     ];
     const pdf = await renderCertificatePages(
       baseInput(trail, {
-        signer: { name, email: `${"very.long.local.part.".repeat(8)}x@${"sub.".repeat(10)}example.org`, ip: "2001:0db8:85a3:0000:0000:8a2e:0370:7334", userAgent: longUa },
+        signer: {
+          name,
+          email: `${"very.long.local.part.".repeat(8)}x@${"sub.".repeat(10)}example.org`,
+          ip: "2001:0db8:85a3:0000:0000:8a2e:0370:7334",
+          userAgent: longUa,
+        },
         eventId: `evt_${"0123456789abcdef".repeat(8)}`,
-        certificate: { subject: `CN=${"Very Long Common Name ".repeat(10)}, O=Org, C=NL`, issuer: "CN=Issuer", sha256: CERT_SHA },
-        reference: "Master services agreement between Analytical Engines Ltd and Signet B.V., including annexes A–F and all later amendments",
+        certificate: {
+          subject: `CN=${"Very Long Common Name ".repeat(10)}, O=Org, C=NL`,
+          issuer: "CN=Issuer",
+          sha256: CERT_SHA,
+        },
+        reference:
+          "Master services agreement between Analytical Engines Ltd and Signet B.V., including annexes A–F and all later amendments",
         level: "B-T",
       }),
       fonts,
@@ -317,15 +370,22 @@ describe("certificate page: sizes and edge cases", () => {
       [DOC_SHA, /carries the document's SHA-256/],
     ];
     for (const [qrPayload, caption] of cases) {
-      const path = save(`qr-caption-${caption.source.length}.pdf`, await renderCertificatePages(baseInput(realisticTrail(5), { qrPayload }), fonts));
+      const path = save(
+        `qr-caption-${caption.source.length}.pdf`,
+        await renderCertificatePages(baseInput(realisticTrail(5), { qrPayload }), fonts),
+      );
       expect(squash(pdftotext(path))).toMatch(caption);
     }
   });
 
   it("rejects an invalid signing time and an oversized QR payload", async () => {
     const trail = realisticTrail(10);
-    await expect(renderCertificatePages(baseInput(trail, { signedAt: new Date(Number.NaN) }), fonts)).rejects.toThrow(RangeError);
-    await expect(renderCertificatePages(baseInput(trail, { qrPayload: "x".repeat(QR_MAX_BYTES + 1) }), fonts)).rejects.toThrow(RangeError);
+    await expect(renderCertificatePages(baseInput(trail, { signedAt: new Date(Number.NaN) }), fonts)).rejects.toThrow(
+      RangeError,
+    );
+    await expect(
+      renderCertificatePages(baseInput(trail, { qrPayload: "x".repeat(QR_MAX_BYTES + 1) }), fonts),
+    ).rejects.toThrow(RangeError);
   });
 });
 

@@ -39,7 +39,10 @@ const content = new TextEncoder().encode("%PDF-1.7\nnot really a PDF, but bytes 
 
 const cases = [
   { name: "RSA 2048 (RSA CA)", opts: { signerKeyType: "RSA" as const } },
-  { name: "ECDSA P-256 (P-384 CA)", opts: { signerKeyType: "ECDSA" as const, namedCurve: "P-256" as const, caKeyType: "ECDSA" as const } },
+  {
+    name: "ECDSA P-256 (P-384 CA)",
+    opts: { signerKeyType: "ECDSA" as const, namedCurve: "P-256" as const, caKeyType: "ECDSA" as const },
+  },
   { name: "ECDSA P-384 (RSA CA)", opts: { signerKeyType: "ECDSA" as const, namedCurve: "P-384" as const } },
 ];
 
@@ -79,7 +82,21 @@ describe.each(cases)("openssl cms -verify: $name", ({ name, opts }) => {
   });
 
   const verify = (cms: string, data: string) =>
-    openssl(["cms", "-verify", "-binary", "-inform", "DER", "-in", cms, "-content", data, "-CAfile", files.ca, "-out", "/dev/null"]);
+    openssl([
+      "cms",
+      "-verify",
+      "-binary",
+      "-inform",
+      "DER",
+      "-in",
+      cms,
+      "-content",
+      data,
+      "-CAfile",
+      files.ca,
+      "-out",
+      "/dev/null",
+    ]);
 
   it("accepts the B-B signature over the original content", () => {
     const r = verify(files.cms, files.content);
@@ -94,14 +111,30 @@ describe.each(cases)("openssl cms -verify: $name", ({ name, opts }) => {
   });
 
   it("rejects it against another CA", () => {
-    const r = openssl(["cms", "-verify", "-binary", "-inform", "DER", "-in", files.cms, "-content", files.content, "-CAfile", join(dir, "tsa-ca.pem"), "-out", "/dev/null"]);
+    const r = openssl([
+      "cms",
+      "-verify",
+      "-binary",
+      "-inform",
+      "DER",
+      "-in",
+      files.cms,
+      "-content",
+      files.content,
+      "-CAfile",
+      join(dir, "tsa-ca.pem"),
+      "-out",
+      "/dev/null",
+    ]);
     expect(r.ok).toBe(false);
   });
 
   it("accepts the B-T signature, and openssl ts accepts its time-stamp token", () => {
     const r = verify(files.cmsT, files.content);
     expect(r.ok).toBe(true);
-    const printed = execFileSync("openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", files.cmsT], { encoding: "utf8" });
+    const printed = execFileSync("openssl", ["cms", "-cmsout", "-print", "-inform", "DER", "-in", files.cmsT], {
+      encoding: "utf8",
+    });
     expect(printed).toContain("id-smime-aa-timeStampToken");
     expect(printed).toContain("id-smime-aa-signingCertificateV2");
     expect(printed).not.toContain("signingTime");
@@ -112,10 +145,30 @@ describe.each(cases)("openssl cms -verify: $name", ({ name, opts }) => {
       .trim()
       .split(/\s+/)
       .pop()!;
-    const ts = openssl(["ts", "-verify", "-token_in", "-in", files.token, "-digest", digestHex, "-CAfile", join(dir, "tsa-ca.pem")]);
+    const ts = openssl([
+      "ts",
+      "-verify",
+      "-token_in",
+      "-in",
+      files.token,
+      "-digest",
+      digestHex,
+      "-CAfile",
+      join(dir, "tsa-ca.pem"),
+    ]);
     expect(ts.out).toContain("Verification: OK");
     // A different imprint is refused.
-    const wrong = openssl(["ts", "-verify", "-token_in", "-in", files.token, "-digest", "00".repeat(32), "-CAfile", join(dir, "tsa-ca.pem")]);
+    const wrong = openssl([
+      "ts",
+      "-verify",
+      "-token_in",
+      "-in",
+      files.token,
+      "-digest",
+      "00".repeat(32),
+      "-CAfile",
+      join(dir, "tsa-ca.pem"),
+    ]);
     expect(wrong.ok).toBe(false);
   });
 });

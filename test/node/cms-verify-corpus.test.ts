@@ -48,7 +48,7 @@ function pdfDate(s: string): Date | null {
   if (!m) return null;
   const [y, mo = "01", d = "01", h = "00", mi = "00", se = "00"] = m.slice(1, 7);
   let t = Date.UTC(+y!, +mo - 1, +d, +h, +mi, +se);
-  if (m[7] === "+" || m[7] === "-") t -= (m[7] === "-" ? -1 : 1) * ((+(m[8] ?? 0)) * 60 + +(m[9] ?? 0)) * 60_000;
+  if (m[7] === "+" || m[7] === "-") t -= (m[7] === "-" ? -1 : 1) * (+(m[8] ?? 0) * 60 + +(m[9] ?? 0)) * 60_000;
   return Number.isFinite(t) ? new Date(t) : null;
 }
 
@@ -58,7 +58,7 @@ function extractSignatures(bytes: Uint8Array): Extracted[] {
   const out: Extracted[] = [];
   const seen = new Set<string>();
   const re = /\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g;
-  for (let m; (m = re.exec(text)); ) {
+  for (let m; (m = re.exec(text));) {
     const br = [m[1], m[2], m[3], m[4]].map(Number) as [number, number, number, number];
     const key = br.join(",");
     if (seen.has(key)) continue;
@@ -131,7 +131,9 @@ function runPdfsig(file: string): PdfsigSignature[] {
   for (const block of blocks) {
     const field = /Signature Field Name: (.*)$/m.exec(block)?.[1]?.trim() ?? "";
     const ranges = /Signed Ranges: \[(\d+) - (\d+)\], \[(\d+) - (\d+)\]/.exec(block);
-    const key = ranges ? [+ranges[1]!, +ranges[2]! - +ranges[1]!, +ranges[3]!, +ranges[4]! - +ranges[3]!].join(",") : null;
+    const key = ranges
+      ? [+ranges[1]!, +ranges[2]! - +ranges[1]!, +ranges[3]!, +ranges[4]! - +ranges[3]!].join(",")
+      : null;
     const validation = /Signature Validation: (.*)$/m.exec(block)?.[1]?.trim() ?? "(none)";
     let verdict: boolean | null = null;
     if (/^Signature is Valid/.test(validation)) verdict = true;
@@ -151,12 +153,20 @@ function opensslVerdict(cms: Uint8Array, bytes: Uint8Array, br: readonly number[
   const sig = join(tmp, "sig.p7s");
   const data = join(tmp, "data.bin");
   writeFileSync(sig, cms);
-  writeFileSync(data, Buffer.concat([bytes.subarray(br[0]!, br[0]! + br[1]!), bytes.subarray(br[2]!, br[2]! + br[3]!)]));
-  const r = spawnSync("openssl", ["cms", "-verify", "-binary", "-noverify", "-inform", "DER", "-in", sig, "-content", data, "-out", "/dev/null"], {
-    encoding: "utf8",
-  });
+  writeFileSync(
+    data,
+    Buffer.concat([bytes.subarray(br[0]!, br[0]! + br[1]!), bytes.subarray(br[2]!, br[2]! + br[3]!)]),
+  );
+  const r = spawnSync(
+    "openssl",
+    ["cms", "-verify", "-binary", "-noverify", "-inform", "DER", "-in", sig, "-content", data, "-out", "/dev/null"],
+    {
+      encoding: "utf8",
+    },
+  );
   if (/Verification successful/.test(r.stderr + r.stdout)) return true;
-  if (/Verification failure|content verify error|signature failure|digest failure/i.test(r.stderr + r.stdout)) return false;
+  if (/Verification failure|content verify error|signature failure|digest failure/i.test(r.stderr + r.stdout))
+    return false;
   return null;
 }
 
@@ -190,7 +200,9 @@ interface Row {
 
 describe.skipIf(!hasCorpus || !hasPdfsig)("CMS verifier vs pdfsig over the signed corpus", () => {
   it("agrees with pdfsig on at least 95 % of the signatures where pdfsig reaches a verdict", async () => {
-    const files = readdirSync(CORPUS).filter((f) => f.endsWith(".pdf")).sort();
+    const files = readdirSync(CORPUS)
+      .filter((f) => f.endsWith(".pdf"))
+      .sort();
     const rows: Row[] = [];
     let extractedCount = 0;
     let unmatched = 0;
@@ -236,7 +248,10 @@ describe.skipIf(!hasCorpus || !hasPdfsig)("CMS verifier vs pdfsig over the signe
       `pdfsig verdicts: ${judged.length}; agreement ${agree.length}/${judged.length} = ${(rate * 100).toFixed(1)} % (${(Date.now() - started) / 1000} s)`,
       ...disagree.map((r) => {
         const why = explanation(r) ?? "UNEXPLAINED";
-        const probs = r.result.problems.filter((p) => p.severity === "error").map((p) => p.code).join(",");
+        const probs = r.result.problems
+          .filter((p) => p.severity === "error")
+          .map((p) => p.code)
+          .join(",");
         return `  DISAGREE ${r.file} [${r.field}] pdfsig="${r.pdfsig}" ours=${r.ours} (intact=${r.result.intact} sig=${r.result.signatureValid} ${r.result.signatureAlgorithm}/${r.result.digestAlgorithm} ${probs}) — ${why}`;
       }),
     ];
@@ -245,7 +260,10 @@ describe.skipIf(!hasCorpus || !hasPdfsig)("CMS verifier vs pdfsig over the signe
       `No pdfsig verdict on ${noVerdict.length} signatures; ours valid on ${noVerdict.filter((r) => r.ours).length} of them:`,
       ...noVerdict.map(
         (r) =>
-          `  ${r.file} [${r.field}] pdfsig="${r.pdfsig}" ours=${r.ours} (intact=${r.result.intact} sig=${r.result.signatureValid} ${r.result.signatureAlgorithm}/${r.result.digestAlgorithm} ${r.result.problems.filter((p) => p.severity === "error").map((p) => p.code).join(",")})`,
+          `  ${r.file} [${r.field}] pdfsig="${r.pdfsig}" ours=${r.ours} (intact=${r.result.intact} sig=${r.result.signatureValid} ${r.result.signatureAlgorithm}/${r.result.digestAlgorithm} ${r.result.problems
+            .filter((p) => p.severity === "error")
+            .map((p) => p.code)
+            .join(",")})`,
       ),
     );
     console.log(lines.join("\n"));

@@ -10,7 +10,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compareWords, docPlaced, POSITION_TOLERANCE_PT, totals, type DocResult } from "../../scripts/lib/fidelity-compare";
+import {
+  compareWords,
+  docPlaced,
+  POSITION_TOLERANCE_PT,
+  totals,
+  type DocResult,
+} from "../../scripts/lib/fidelity-compare";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { sourceToDocx, type SourceFormat } from "../../src/convert";
 import { UrlBudget } from "../../src/input/safe-fetch";
@@ -28,7 +34,9 @@ const documents = ["md", "html"].flatMap((dir) =>
 const available = await libreOfficeAvailable();
 if (!available) {
   if (process.env.CI) throw new Error("soffice and poppler-utils are missing in CI: .ci/run installs them");
-  console.warn("SKIPPED convert fidelity: soffice or poppler-utils is not installed (apt-get install -y libreoffice-writer-nogui poppler-utils)");
+  console.warn(
+    "SKIPPED convert fidelity: soffice or poppler-utils is not installed (apt-get install -y libreoffice-writer-nogui poppler-utils)",
+  );
 }
 const loDescribe = available ? describe : describe.skip;
 
@@ -54,7 +62,10 @@ loDescribe("Markdown and HTML converted to DOCX: LibreOffice's PDF against Signe
         urlBudget: new UrlBudget(),
         fetch: offline,
       });
-      const [reference, ours] = await Promise.all([convertWithLibreOffice(docx), renderDocxToPdf(docx, { fonts: nodeFontSource() })]);
+      const [reference, ours] = await Promise.all([
+        convertWithLibreOffice(docx),
+        renderDocxToPdf(docx, { fonts: nodeFontSource() }),
+      ]);
       const cmp = compareWords(await wordBoxes(reference), await wordBoxes(ours));
       results.push({ name: doc.name, cmp });
       // Every word LibreOffice prints is in Signet's PDF (pages may differ; the set figure is below).
@@ -73,6 +84,11 @@ loDescribe("Markdown and HTML converted to DOCX: LibreOffice's PDF against Signe
 afterAll(() => {
   if (!results.length) return;
   const t = totals(results);
-  const lines = results.map((d) => `  ${d.name.padEnd(38)} ${(100 * docPlaced(d)).toFixed(1).padStart(5)} %  pages ${d.cmp?.pagesOurs}/${d.cmp?.pagesReference}  words ${d.cmp?.words}`);
-  console.log(`convert fidelity: ${(100 * t.placedShare).toFixed(1)} % of ${results.reduce((n, d) => n + (d.cmp?.words ?? 0), 0)} words within ${POSITION_TOLERANCE_PT} pt, equal pages ${t.equalPageCount}/${t.measured}\n${lines.join("\n")}`);
+  const lines = results.map(
+    (d) =>
+      `  ${d.name.padEnd(38)} ${(100 * docPlaced(d)).toFixed(1).padStart(5)} %  pages ${d.cmp?.pagesOurs}/${d.cmp?.pagesReference}  words ${d.cmp?.words}`,
+  );
+  console.log(
+    `convert fidelity: ${(100 * t.placedShare).toFixed(1)} % of ${results.reduce((n, d) => n + (d.cmp?.words ?? 0), 0)} words within ${POSITION_TOLERANCE_PT} pt, equal pages ${t.equalPageCount}/${t.measured}\n${lines.join("\n")}`,
+  );
 });

@@ -38,20 +38,87 @@ let otherCaPem: string;
 async function otherSigner(): Promise<void> {
   const at = (f: string) => join(work, f);
   const o = (args: string[]) => run("openssl", args);
-  await o(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", at("ca.key"), "-out", at("ca.pem"), "-days", "3650",
-    "-subj", "/CN=Other Tool Test Root/O=Countersign tests", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"]);
-  await o(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", at("signer.key"), "-out", at("signer.csr"), "-subj", "/CN=Customer Signer/O=Other Tool/emailAddress=customer@example.com"]);
+  await o([
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-keyout",
+    at("ca.key"),
+    "-out",
+    at("ca.pem"),
+    "-days",
+    "3650",
+    "-subj",
+    "/CN=Other Tool Test Root/O=Countersign tests",
+    "-addext",
+    "basicConstraints=critical,CA:TRUE",
+    "-addext",
+    "keyUsage=critical,keyCertSign,cRLSign",
+  ]);
+  await o([
+    "req",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    at("signer.key"),
+    "-out",
+    at("signer.csr"),
+    "-subj",
+    "/CN=Customer Signer/O=Other Tool/emailAddress=customer@example.com",
+  ]);
   writeFileSync(at("ext.cnf"), "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,nonRepudiation\n");
-  await o(["x509", "-req", "-in", at("signer.csr"), "-CA", at("ca.pem"), "-CAkey", at("ca.key"), "-CAcreateserial", "-out", at("signer.pem"), "-days", "3650", "-extfile", at("ext.cnf")]);
-  await o(["pkcs12", "-export", "-inkey", at("signer.key"), "-in", at("signer.pem"), "-certfile", at("ca.pem"), "-name", "customer", "-out", at("signer.p12"), "-passout", "pass:test"]);
+  await o([
+    "x509",
+    "-req",
+    "-in",
+    at("signer.csr"),
+    "-CA",
+    at("ca.pem"),
+    "-CAkey",
+    at("ca.key"),
+    "-CAcreateserial",
+    "-out",
+    at("signer.pem"),
+    "-days",
+    "3650",
+    "-extfile",
+    at("ext.cnf"),
+  ]);
+  await o([
+    "pkcs12",
+    "-export",
+    "-inkey",
+    at("signer.key"),
+    "-in",
+    at("signer.pem"),
+    "-certfile",
+    at("ca.pem"),
+    "-name",
+    "customer",
+    "-out",
+    at("signer.p12"),
+    "-passout",
+    "pass:test",
+  ]);
   writeFileSync(at("signet-ca.pem"), devSecrets().caPem);
   const dir = at("nss");
   await run("mkdir", [dir]);
   await run("certutil", ["-N", "-d", `sql:${dir}`, "--empty-password"]);
   await run("pk12util", ["-i", at("signer.p12"), "-d", `sql:${dir}`, "-W", "test"]);
-  await run("certutil", ["-M", "-d", `sql:${dir}`, "-n", "Other Tool Test Root - Countersign tests", "-t", "CT,C,C"]).catch(() =>
-    run("certutil", ["-A", "-d", `sql:${dir}`, "-n", "other-ca", "-t", "CT,C,C", "-i", at("ca.pem")]),
-  );
+  await run("certutil", [
+    "-M",
+    "-d",
+    `sql:${dir}`,
+    "-n",
+    "Other Tool Test Root - Countersign tests",
+    "-t",
+    "CT,C,C",
+  ]).catch(() => run("certutil", ["-A", "-d", `sql:${dir}`, "-n", "other-ca", "-t", "CT,C,C", "-i", at("ca.pem")]));
   await run("certutil", ["-A", "-d", `sql:${dir}`, "-n", "signet-dev-ca", "-t", "CT,C,C", "-i", at("signet-ca.pem")]);
   nssdb = `sql:${dir}`;
   otherCaPem = readFileSync(at("ca.pem"), "utf8");
@@ -77,7 +144,11 @@ async function api(path: string, body: unknown): Promise<any> {
   return json;
 }
 
-async function sign(pdf: Uint8Array, eventId: string, name = "Ada Lovelace"): Promise<{ bytes: Uint8Array; warnings: string[] }> {
+async function sign(
+  pdf: Uint8Array,
+  eventId: string,
+  name = "Ada Lovelace",
+): Promise<{ bytes: Uint8Array; warnings: string[] }> {
   const body = await api("/v1/sign", {
     document: { base64: Buffer.from(pdf).toString("base64") },
     signer: { name, email: "signer@example.com" },
@@ -93,7 +164,19 @@ const verify = (pdf: Uint8Array) => api("/v1/verify", { document: { base64: Buff
 /** Poppler signs `input` as the other tool: a new signature field, SHA-256, adbe.pkcs7.detached. */
 async function popplerSigned(input: string, name: string): Promise<Uint8Array> {
   const out = join(work, `${name}.poppler.pdf`);
-  await run("pdfsig", ["-nssdir", nssdb, "-add-signature", "-nick", "customer", "-new-signature-field-name", "CustomerSignature", "-reason", "Agreed", input, out]);
+  await run("pdfsig", [
+    "-nssdir",
+    nssdb,
+    "-add-signature",
+    "-nick",
+    "customer",
+    "-new-signature-field-name",
+    "CustomerSignature",
+    "-reason",
+    "Agreed",
+    input,
+    out,
+  ]);
   return new Uint8Array(readFileSync(out));
 }
 
@@ -106,7 +189,9 @@ function write(pdf: Uint8Array, name: string): string {
 /** Where each signature's signed bytes end (its /ByteRange), in file order. */
 function signedEnds(pdf: Uint8Array): number[] {
   const text = Buffer.from(pdf).toString("latin1");
-  return [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)].map((m) => Number(m[3]) + Number(m[4]));
+  return [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)].map(
+    (m) => Number(m[3]) + Number(m[4]),
+  );
 }
 
 /** The model's level for every signature of `pdf`, keyed by where its signed bytes end. */
@@ -124,7 +209,11 @@ async function mutoolVerdicts(file: string): Promise<string[]> {
     .split(/^Verifying signature/m)
     .slice(1)
     .filter((b) => !/Signature is not signed/.test(b))
-    .map((b) => (/The document is unchanged since signing|The signature is valid but there have been edits since signing/.test(b) ? "valid" : b.trim()));
+    .map((b) =>
+      /The document is unchanged since signing|The signature is valid but there have been edits since signing/.test(b)
+        ? "valid"
+        : b.trim(),
+    );
 }
 
 describe("a PDF signed first by poppler under another CA, then by Signet once and twice", () => {
@@ -135,37 +224,50 @@ describe("a PDF signed first by poppler under another CA, then by Signet once an
   ];
 
   for (const input of INPUTS) {
-    it(input, async () => {
-      const name = input.split("/").pop()!.replace(/\.pdf$/, "");
-      const first = await popplerSigned(join(CORPUS, input), name);
-      const once = await sign(first, `${name}-1`);
-      const twice = await sign(once.bytes, `${name}-2`, "Grace Hopper");
-      expect(once.warnings.join(" ")).toMatch(/already carries a signature: Signet did not append the certificate page/);
-      const file = write(twice.bytes, `${name}.twice.pdf`);
+    it(
+      input,
+      async () => {
+        const name = input
+          .split("/")
+          .pop()!
+          .replace(/\.pdf$/, "");
+        const first = await popplerSigned(join(CORPUS, input), name);
+        const once = await sign(first, `${name}-1`);
+        const twice = await sign(once.bytes, `${name}-2`, "Grace Hopper");
+        expect(once.warnings.join(" ")).toMatch(
+          /already carries a signature: Signet did not append the certificate page/,
+        );
+        const file = write(twice.bytes, `${name}.twice.pdf`);
 
-      // Signet, trusting both CAs.
-      const r = await verify(twice.bytes);
-      expect(r.reason).toBe("All 3 signature(s) are intact, cover the document and chain to a trusted root.");
-      expect(r.signers.map((s: any) => s.eventId)).toEqual([null, `${name}-1`, `${name}-2`]);
-      for (const s of r.signers) expect(ALLOWED_SIGNET).toContain(s.modifications);
-      expect(r.document.pages).toBe(PdfReader.open(first).pages().length);
+        // Signet, trusting both CAs.
+        const r = await verify(twice.bytes);
+        expect(r.reason).toBe("All 3 signature(s) are intact, cover the document and chain to a trusted root.");
+        expect(r.signers.map((s: any) => s.eventId)).toEqual([null, `${name}-1`, `${name}-2`]);
+        for (const s of r.signers) expect(ALLOWED_SIGNET).toContain(s.modifications);
+        expect(r.document.pages).toBe(PdfReader.open(first).pages().length);
 
-      // pdfsig with both CAs trusted, mutool.
-      const sigs = parsePdfsig((await tool("pdfsig", ["-nssdir", nssdb, file])).out).filter((s) => s.signed);
-      expect(sigs.map((s) => s.validation)).toEqual(Array(3).fill("Signature is Valid."));
-      expect(sigs[0]!.certificate).toBe("Certificate is Trusted.");
-      expect(sigs[2]!.totalDocument).toBe(true);
-      expect(await mutoolVerdicts(file)).toEqual(Array(3).fill("valid"));
+        // pdfsig with both CAs trusted, mutool.
+        const sigs = parsePdfsig((await tool("pdfsig", ["-nssdir", nssdb, file])).out).filter((s) => s.signed);
+        expect(sigs.map((s) => s.validation)).toEqual(Array(3).fill("Signature is Valid."));
+        expect(sigs[0]!.certificate).toBe("Certificate is Trusted.");
+        expect(sigs[2]!.totalDocument).toBe(true);
+        expect(await mutoolVerdicts(file)).toEqual(Array(3).fill("valid"));
 
-      // pyHanko's rules: no signature sees more than form filling after it.
-      for (const [end, v] of await modelLevels(twice.bytes)) expect(ALLOWED_MODEL, `signed to ${end}: ${v.reasons.join("; ")}`).toContain(v.level);
-    }, 60_000);
+        // pyHanko's rules: no signature sees more than form filling after it.
+        for (const [end, v] of await modelLevels(twice.bytes))
+          expect(ALLOWED_MODEL, `signed to ${end}: ${v.reasons.join("; ")}`).toContain(v.level);
+      },
+      60_000,
+    );
   }
 });
 
 describe("a prepared field signed after another tool's signature (form filling + signature)", () => {
   it("poppler signs the DSS file, Signet fills its empty field Signature1 with a visible appearance: all valid, FORM_FILLING at most", async () => {
-    const first = await popplerSigned(join(CORPUS, "pdf-plain/dss__unsignedPDFWithSignatureFieldButInvisible.pdf"), "dss-field");
+    const first = await popplerSigned(
+      join(CORPUS, "pdf-plain/dss__unsignedPDFWithSignatureFieldButInvisible.pdf"),
+      "dss-field",
+    );
     const body = await api("/v1/sign", {
       document: { base64: Buffer.from(first).toString("base64") },
       signer: { name: "Ada Lovelace", email: "signer@example.com" },
@@ -182,7 +284,8 @@ describe("a prepared field signed after another tool's signature (form filling +
       ["CustomerSignature", "Signature is Valid."],
     ]);
     expect(await mutoolVerdicts(file)).toEqual(["valid", "valid"]);
-    for (const [end, v] of await modelLevels(out)) expect(ALLOWED_MODEL, `signed to ${end}: ${v.reasons.join("; ")}`).toContain(v.level);
+    for (const [end, v] of await modelLevels(out))
+      expect(ALLOWED_MODEL, `signed to ${end}: ${v.reasons.join("; ")}`).toContain(v.level);
     const r = await verify(out);
     expect(r.valid).toBe(true);
   }, 60_000);
@@ -190,13 +293,21 @@ describe("a prepared field signed after another tool's signature (form filling +
 
 describe("the model of pyHanko's rules catches what Signet used to add", () => {
   it("a file attached to the catalog after a signature (/AF, /Names) is OTHER: Values for dict key /AF differ", async () => {
-    const signed = (await sign(new Uint8Array(readFileSync(join(CORPUS, "pdf-plain/pdf20examples__Simple_PDF_2.0_file.pdf"))), "model-self-test")).bytes;
+    const signed = (
+      await sign(
+        new Uint8Array(readFileSync(join(CORPUS, "pdf-plain/pdf20examples__Simple_PDF_2.0_file.pdf"))),
+        "model-self-test",
+      )
+    ).bytes;
     const reader = PdfReader.open(signed);
     const catalog = reader.catalog();
     const af = (reader.resolve(catalog.get("AF")) as PdfValue[]) ?? [];
     const attached = appendUpdate(signed, [
       { num: 900, body: "<< /Type /EmbeddedFile /Length 2 >>\nstream\n{}\nendstream" },
-      { num: 901, body: "<< /Type /Filespec /F (signet-audit-2.json) /UF (signet-audit-2.json) /EF << /F 900 0 R >> >>" },
+      {
+        num: 901,
+        body: "<< /Type /Filespec /F (signet-audit-2.json) /UF (signet-audit-2.json) /EF << /F 900 0 R >> >>",
+      },
       { num: reader.catalogRef().num, body: serializePdfValue(catalog.with({ AF: [...af, new PdfRef(901, 0)] })) },
     ]);
     const levels = [...(await modelLevels(attached)).values()];
@@ -230,37 +341,51 @@ describe("third-party signed corpus files countersigned by Signet", () => {
     "dss__doc-firmado-T.pdf", // PAdES B-T
   ];
 
-  it.each(FILES)("%s: every validator's verdict on the earlier signatures stays, the model never says OTHER", async (name) => {
-    const input = new Uint8Array(readFileSync(join(CORPUS, "pdf-signed", name)));
-    const inFile = join(CORPUS, "pdf-signed", name);
-    const out = (await sign(input, `corpus-${name}`)).bytes;
-    const outFile = write(out, `${name}.countersigned.pdf`);
+  it.each(FILES)(
+    "%s: every validator's verdict on the earlier signatures stays, the model never says OTHER",
+    async (name) => {
+      const input = new Uint8Array(readFileSync(join(CORPUS, "pdf-signed", name)));
+      const inFile = join(CORPUS, "pdf-signed", name);
+      const out = (await sign(input, `corpus-${name}`)).bytes;
+      const outFile = write(out, `${name}.countersigned.pdf`);
 
-    const before = await modelLevels(input);
-    const after = await modelLevels(out);
-    for (const [end, v] of before) {
-      if (v.level === "other") continue; // already a change the rules reject (the file's own later revisions)
-      expect(ALLOWED_MODEL, `${name}, signed to ${end}: ${after.get(end)?.reasons.join("; ")}`).toContain(after.get(end)!.level);
-    }
+      const before = await modelLevels(input);
+      const after = await modelLevels(out);
+      for (const [end, v] of before) {
+        if (v.level === "other") continue; // already a change the rules reject (the file's own later revisions)
+        expect(ALLOWED_MODEL, `${name}, signed to ${end}: ${after.get(end)?.reasons.join("; ")}`).toContain(
+          after.get(end)!.level,
+        );
+      }
 
-    const pdfsigBefore = parsePdfsig((await tool("pdfsig", ["-nocert", inFile])).out).filter((s) => s.signed);
-    const pdfsigAfter = parsePdfsig((await tool("pdfsig", ["-nocert", outFile])).out).filter((s) => s.signed);
-    expect(pdfsigAfter.slice(0, pdfsigBefore.length).map((s) => s.validation)).toEqual(pdfsigBefore.map((s) => s.validation));
-    expect(pdfsigAfter.at(-1)!.validation).toBe("Signature is Valid.");
+      const pdfsigBefore = parsePdfsig((await tool("pdfsig", ["-nocert", inFile])).out).filter((s) => s.signed);
+      const pdfsigAfter = parsePdfsig((await tool("pdfsig", ["-nocert", outFile])).out).filter((s) => s.signed);
+      expect(pdfsigAfter.slice(0, pdfsigBefore.length).map((s) => s.validation)).toEqual(
+        pdfsigBefore.map((s) => s.validation),
+      );
+      expect(pdfsigAfter.at(-1)!.validation).toBe("Signature is Valid.");
 
-    const mutoolBefore = await mutoolVerdicts(inFile);
-    const mutoolAfter = await mutoolVerdicts(outFile);
-    expect(mutoolAfter.slice(0, mutoolBefore.length)).toEqual(mutoolBefore);
-    expect(mutoolAfter.at(-1)).toBe("valid");
+      const mutoolBefore = await mutoolVerdicts(inFile);
+      const mutoolAfter = await mutoolVerdicts(outFile);
+      expect(mutoolAfter.slice(0, mutoolBefore.length)).toEqual(mutoolBefore);
+      expect(mutoolAfter.at(-1)).toBe("valid");
 
-    const r = await verify(out);
-    const ours = r.signers.find((s: any) => s.eventId === `corpus-${name}`);
-    expect(ours).toMatchObject({ intact: true, signatureValid: true, coverage: "entire_file", modifications: "none" });
-    const beforeSignet = await verify(input);
-    beforeSignet.signers.forEach((s: any, i: number) => {
-      if (ALLOWED_SIGNET.includes(s.modifications)) expect(ALLOWED_SIGNET, `${name} ${s.fieldName}`).toContain(r.signers[i].modifications);
-    });
-  }, 60_000);
+      const r = await verify(out);
+      const ours = r.signers.find((s: any) => s.eventId === `corpus-${name}`);
+      expect(ours).toMatchObject({
+        intact: true,
+        signatureValid: true,
+        coverage: "entire_file",
+        modifications: "none",
+      });
+      const beforeSignet = await verify(input);
+      beforeSignet.signers.forEach((s: any, i: number) => {
+        if (ALLOWED_SIGNET.includes(s.modifications))
+          expect(ALLOWED_SIGNET, `${name} ${s.fieldName}`).toContain(r.signers[i].modifications);
+      });
+    },
+    60_000,
+  );
 });
 
 describe("signing a file whose startxref is wrong", () => {

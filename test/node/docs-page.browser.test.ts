@@ -29,7 +29,15 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
     viewport: { width: 1280, height: 900 },
     locale: "en-GB",
     timezoneId: "UTC",
@@ -61,14 +69,18 @@ browserDescribe("GET /docs in Chromium", () => {
   it("loads Scalar's reference from the service alone and lists every operation", async () => {
     const { page, requests, errors } = await openDocs();
     const spec = (await (await fetch(`${svc.baseUrl}/openapi.json`)).json()) as any;
-    const summaries: string[] = Object.values(spec.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.summary as string));
+    const summaries: string[] = Object.values(spec.paths).flatMap((item: any) =>
+      Object.values(item).map((op: any) => op.summary as string),
+    );
     // sign, annotate, convert, fields, verify, verify/key, the two evidence lookups, health.
     expect(summaries.length).toBeGreaterThanOrEqual(9);
     const text = await page.locator("body").innerText();
     for (const s of summaries) expect(text, s).toContain(s);
     await page.screenshot({ path: join(shots, "docs.png"), fullPage: false });
     const origin = new URL(svc.baseUrl).origin;
-    const outside = requests.filter((u) => !u.startsWith("data:") && !u.startsWith("blob:") && new URL(u).origin !== origin);
+    const outside = requests.filter(
+      (u) => !u.startsWith("data:") && !u.startsWith("blob:") && new URL(u).origin !== origin,
+    );
     expect(outside).toEqual([]);
     expect(requests).toContain(`${origin}/docs/scalar.js`);
     expect(errors).toEqual([]);
@@ -84,13 +96,18 @@ browserDescribe("GET /docs in Chromium", () => {
     await tryIt.click();
     const send = page.getByRole("button", { name: /^send/i }).first();
     await send.waitFor({ timeout: 30_000 });
-    const answered = page.waitForResponse((r) => r.url() === `${svc.baseUrl}/v1/health` && r.request().method() === "GET", { timeout: 30_000 });
+    const answered = page.waitForResponse(
+      (r) => r.url() === `${svc.baseUrl}/v1/health` && r.request().method() === "GET",
+      { timeout: 30_000 },
+    );
     await send.click();
     expect((await answered).status()).toBe(200);
     await page.getByText('"healthy"', { exact: false }).first().waitFor({ timeout: 30_000 });
     await page.screenshot({ path: join(shots, "try-health.png") });
     const origin = new URL(svc.baseUrl).origin;
-    expect(requests.filter((u) => !u.startsWith("data:") && !u.startsWith("blob:") && new URL(u).origin !== origin)).toEqual([]);
+    expect(
+      requests.filter((u) => !u.startsWith("data:") && !u.startsWith("blob:") && new URL(u).origin !== origin),
+    ).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);

@@ -49,9 +49,17 @@ function superdocTemplate(): Uint8Array {
   return T.templateDocx({
     body: [
       T.para(T.text("Mutual Non-Disclosure Agreement")),
-      T.para(T.text("This agreement is made between Acme Corp and "), T.superdocStructured({ id: 1834567001, alias: "Party name", group: "party" }), T.text(".")),
+      T.para(
+        T.text("This agreement is made between Acme Corp and "),
+        T.superdocStructured({ id: 1834567001, alias: "Party name", group: "party" }),
+        T.text("."),
+      ),
       T.para(T.text("Effective date: "), T.superdocStructured({ id: 1834567002, alias: "Date" })),
-      T.para(T.text("The receiving party, "), T.superdocStructured({ id: 1834567003, alias: "Party name", group: "party" }), T.text(", keeps the information confidential.")),
+      T.para(
+        T.text("The receiving party, "),
+        T.superdocStructured({ id: 1834567003, alias: "Party name", group: "party" }),
+        T.text(", keeps the information confidential."),
+      ),
       T.para(T.superdocAnnotation({ fieldId: "agree-terms", type: "checkbox" }), T.text(" I agree to the terms")),
       T.para(T.superdocAnnotation({ fieldId: "agree-marketing", type: "checkbox" }), T.text(" Send me news")),
       T.para(T.text("Typed signature: "), T.superdocAnnotation({ fieldId: "sig-typed", type: "signature" })),
@@ -65,9 +73,16 @@ function auditTrail(): Record<string, unknown>[] {
   const t0 = Date.parse("2026-11-21T09:00:00Z");
   const at = (s: number) => new Date(t0 + s * 1000).toISOString();
   const events: Record<string, unknown>[] = [{ type: "ready", timestamp: at(0) }];
-  [10, 25, null, 50, 75, 100].forEach((percent, i) => events.push({ type: "scroll", timestamp: at(2 + i), data: { percent } }));
+  [10, 25, null, 50, 75, 100].forEach((percent, i) =>
+    events.push({ type: "scroll", timestamp: at(2 + i), data: { percent } }),
+  );
   const name = "Jane Doe";
-  for (let i = 1; i <= name.length; i++) events.push({ type: "field_change", timestamp: at(20 + i), data: { fieldId: "sig-typed", value: name.slice(0, i) } });
+  for (let i = 1; i <= name.length; i++)
+    events.push({
+      type: "field_change",
+      timestamp: at(20 + i),
+      data: { fieldId: "sig-typed", value: name.slice(0, i) },
+    });
   events.push({ type: "field_change", timestamp: at(40), data: { fieldId: "agree-terms", value: true } });
   events.push({ type: "submit", timestamp: at(50), data: { attempt: 1 } });
   events.push({ type: "submit", timestamp: at(52), data: { attempt: 2 } });
@@ -97,18 +112,34 @@ describe("SuperDoc e-sign flow end to end", () => {
     expect(annotated.json.unmatched).toEqual([]);
     const annotatedPdf = pdfOf(annotated.json.document.base64);
     const annotatedText = await pdftotext(annotatedPdf, "annotated");
-    for (const v of ["Mutual Non-Disclosure Agreement", "between Acme Corp and Jane Doe.", "The receiving party, Jane Doe,", "November 21, 2026", "☒ I agree to the terms", "☐ Send me news", "Typed signature:", "Drawn signature:"]) {
+    for (const v of [
+      "Mutual Non-Disclosure Agreement",
+      "between Acme Corp and Jane Doe.",
+      "The receiving party, Jane Doe,",
+      "November 21, 2026",
+      "☒ I agree to the terms",
+      "☐ Send me news",
+      "Typed signature:",
+      "Drawn signature:",
+    ]) {
       expect(annotatedText, v).toContain(v);
     }
     // The typed signature is set larger than its line's label, so pdftotext may read it out of order: count it.
     expect(annotatedText.match(/Jane Doe/g)).toHaveLength(3);
-    expect(await tool("pdfimages", ["-list", join(work, "annotated.pdf")]).then((r) => r.out.trim().split("\n").length - 2)).toBe(1);
+    expect(
+      await tool("pdfimages", ["-list", join(work, "annotated.pdf")]).then((r) => r.out.trim().split("\n").length - 2),
+    ).toBe(1);
 
     // 2. Sign: the annotated PDF goes back as its data URI, with the trail, the certificate page and metadata.
     const trail = auditTrail();
     const signed = await post("/v1/sign", {
       document: { base64: annotated.json.document.base64 },
-      signer: { name: "Jane Doe", email: "jane@example.com", ip: "203.0.113.7", userAgent: "Mozilla/5.0 (SuperDoc e-sign)" },
+      signer: {
+        name: "Jane Doe",
+        email: "jane@example.com",
+        ip: "203.0.113.7",
+        userAgent: "Mozilla/5.0 (SuperDoc e-sign)",
+      },
       auditTrail: trail,
       eventId: "superdoc-e2e-1",
       certificate: { enable: true },
@@ -129,7 +160,15 @@ describe("SuperDoc e-sign flow end to end", () => {
     // The certificate page reads well: the signer, the event and the collapsed trail.
     const pages = Number(/Pages:\s+(\d+)/.exec((await tool("pdfinfo", [file])).out)?.[1]);
     const certificate = await pdftotext(signedPdf, "certificate", pages);
-    for (const v of ["Jane Doe", "jane@example.com", "203.0.113.7", "superdoc-e2e-1", "submit", "scroll", "field_change"]) {
+    for (const v of [
+      "Jane Doe",
+      "jane@example.com",
+      "203.0.113.7",
+      "superdoc-e2e-1",
+      "submit",
+      "scroll",
+      "field_change",
+    ]) {
       expect(certificate, v).toContain(v);
     }
 
@@ -137,7 +176,11 @@ describe("SuperDoc e-sign flow end to end", () => {
     const verified = await post("/v1/verify", { document: { base64: signed.json.document.base64 } }, false);
     expect(verified.status).toBe(200);
     expect(verified.json.valid, verified.json.reason).toBe(true);
-    expect(verified.json.signer).toMatchObject({ name: "Jane Doe", email: "jane@example.com", eventId: "superdoc-e2e-1" });
+    expect(verified.json.signer).toMatchObject({
+      name: "Jane Doe",
+      email: "jane@example.com",
+      eventId: "superdoc-e2e-1",
+    });
     expect(verified.json.document.auditTrail).toEqual(trail);
     expect(verified.json.signers[0].metadata).toEqual({ documentId: "nda-2026-11", superdoc: { version: "1.x" } });
   }, 300_000);
@@ -145,9 +188,14 @@ describe("SuperDoc e-sign flow end to end", () => {
   it("signs a DOCX directly: rendered, sealed, valid and total for pdfsig, the trail returned by verify", async () => {
     const docx = superdocTemplate();
     const signed = await post("/v1/sign", {
-      document: { base64: `data:application/vnd.openxmlformats-officedocument.wordprocessingml.document;base64,${Buffer.from(docx).toString("base64")}` },
+      document: {
+        base64: `data:application/vnd.openxmlformats-officedocument.wordprocessingml.document;base64,${Buffer.from(docx).toString("base64")}`,
+      },
       signer: { name: "Ada Lovelace", email: "ada@example.com" },
-      auditTrail: [{ type: "ready", timestamp: "2026-11-21T09:00:00Z" }, { type: "submit", timestamp: "2026-11-21T09:01:00Z" }],
+      auditTrail: [
+        { type: "ready", timestamp: "2026-11-21T09:00:00Z" },
+        { type: "submit", timestamp: "2026-11-21T09:01:00Z" },
+      ],
     });
     expect(signed.status, JSON.stringify(signed.json)).toBe(200);
     const pdf = pdfOf(signed.json.document.base64);

@@ -4,7 +4,16 @@
  */
 import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { compareWords, corpusSets, docPlaced, docRecall, manifestOrder, setMeasures, totals, type DocResult } from "../../scripts/lib/fidelity-compare";
+import {
+  compareWords,
+  corpusSets,
+  docPlaced,
+  docRecall,
+  manifestOrder,
+  setMeasures,
+  totals,
+  type DocResult,
+} from "../../scripts/lib/fidelity-compare";
 import { encodePng, parsePpm, sideBySide, type Rgb } from "../../scripts/lib/fidelity-images";
 import type { PageWords, Word } from "./support/libreoffice";
 
@@ -15,11 +24,20 @@ describe("compareWords", () => {
   const reference = [page(w("The", 72, 100), w("quick", 100, 100), w("fox", 140, 100)), page(w("Second", 72, 100))];
 
   it("counts a copy as full recall and every word placed", () => {
-    expect(compareWords(reference, reference)).toEqual({ words: 4, recalled: 4, placed: 4, placedAligned: 4, divergence: undefined, pagesReference: 2, pagesOurs: 2 });
+    expect(compareWords(reference, reference)).toEqual({
+      words: 4,
+      recalled: 4,
+      placed: 4,
+      placedAligned: 4,
+      divergence: undefined,
+      pagesReference: 2,
+      pagesOurs: 2,
+    });
   });
 
   it("places words moved by up to 5 pt and not those moved further", () => {
-    const shifted = (dx: number, dy: number) => reference.map((pg) => page(...pg.words.map((x) => w(x.text, x.xMin + dx, x.yMax + dy))));
+    const shifted = (dx: number, dy: number) =>
+      reference.map((pg) => page(...pg.words.map((x) => w(x.text, x.xMin + dx, x.yMax + dy))));
     expect(compareWords(reference, shifted(4, -5)).placed).toBe(4);
     expect(compareWords(reference, shifted(0, 5.5)).placed).toBe(0);
     expect(compareWords(reference, shifted(6, 0)).recalled).toBe(4);
@@ -72,7 +90,10 @@ describe("per-page measure and first divergence", () => {
   });
 
   it("a line drawn lower on its page: the offset and the line where the renderings part", () => {
-    const cmp = compareWords(doc(10, 10), doc(10, 10, (i) => (i >= 4 ? 7 : 0)));
+    const cmp = compareWords(
+      doc(10, 10),
+      doc(10, 10, (i) => (i >= 4 ? 7 : 0)),
+    );
     expect(cmp.placed).toBe(4);
     expect(cmp.divergence).toMatchObject({ page: 1, kind: "line", text: "line4", dy: 7, dx: 0 });
   });
@@ -144,7 +165,9 @@ describe("side-by-side images", () => {
     // Decode the single IDAT chunk and read pixels back.
     const idatLength = dv.getUint32(33);
     const raw = inflateSync(png.subarray(41, 41 + idatLength));
-    const px = (x: number, y: number) => [...raw.subarray(y * (8 * 3 + 1) + 1 + x * 3, y * (8 * 3 + 1) + 1 + x * 3 + 3)];
+    const px = (x: number, y: number) => [
+      ...raw.subarray(y * (8 * 3 + 1) + 1 + x * 3, y * (8 * 3 + 1) + 1 + x * 3 + 3),
+    ];
     expect(px(1, 1)).toEqual([255, 0, 0]);
     expect(px(5, 1)).toEqual([0, 0, 255]);
     expect(px(5, 4)).toEqual([0, 0, 255]);
@@ -153,14 +176,32 @@ describe("side-by-side images", () => {
 });
 
 describe("setMeasures and the corpus sets", () => {
-  const doc = (name: string, words: number, placed: number, pages = [1, 1], extra: Partial<DocResult> = {}): DocResult => ({
+  const doc = (
+    name: string,
+    words: number,
+    placed: number,
+    pages = [1, 1],
+    extra: Partial<DocResult> = {},
+  ): DocResult => ({
     name,
-    cmp: { words, recalled: words, placed, placedAligned: Math.min(words, placed + 5), pagesReference: pages[0]!, pagesOurs: pages[1]! },
+    cmp: {
+      words,
+      recalled: words,
+      placed,
+      placedAligned: Math.min(words, placed + 5),
+      pagesReference: pages[0]!,
+      pagesOurs: pages[1]!,
+    },
     ...extra,
   });
 
   it("gives the issue's columns: pooled and per-document shares, their median, documents with 90 % in place", () => {
-    const m = setMeasures([doc("a", 100, 100), doc("b", 300, 30, [2, 3]), doc("c", 100, 95), doc("x", 5, 0, [1, 1], { referenceError: "LibreOffice failed" })]);
+    const m = setMeasures([
+      doc("a", 100, 100),
+      doc("b", 300, 30, [2, 3]),
+      doc("c", 100, 95),
+      doc("x", 5, 0, [1, 1], { referenceError: "LibreOffice failed" }),
+    ]);
     expect(m.documents).toBe(3);
     expect(m.equalPages).toBeCloseTo(2 / 3);
     expect(m.placedShare).toBeCloseTo(225 / 500);
@@ -177,7 +218,10 @@ describe("setMeasures and the corpus sets", () => {
     const manifest = `relative_path\tsource\npdf/a.pdf\trepo\n${names.map((n) => `docx/${n}\trepo`).join("\n")}\n`;
     const order = manifestOrder(manifest);
     expect(order).toHaveLength(80);
-    const [tuned, later] = corpusSets([...names].reverse().map((n) => doc(n, 10, 10)), order);
+    const [tuned, later] = corpusSets(
+      [...names].reverse().map((n) => doc(n, 10, 10)),
+      order,
+    );
     expect(tuned!.results.map((d) => d.name).sort()).toEqual(names.slice(0, 77).sort());
     expect(later!.results.map((d) => d.name).sort()).toEqual(names.slice(77).sort());
   });

@@ -18,7 +18,15 @@ import { verifyPdf } from "../../src/pdf/verify/verify-pdf";
 import { renderDocxToPdf } from "../../src/render";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { certificateFontsFromFiles } from "./support/certificate-fonts";
-import { docxXmlMutation, docxZipMutation, fuzzParams, fuzzTimeout, mutateDocxPart, pdfMutation, type Mutation } from "../support/fuzz-mutations";
+import {
+  docxXmlMutation,
+  docxZipMutation,
+  fuzzParams,
+  fuzzTimeout,
+  mutateDocxPart,
+  pdfMutation,
+  type Mutation,
+} from "../support/fuzz-mutations";
 
 /**
  * Mutation fuzzing of the engines with real corpus files (../shared/corpus, read in place):
@@ -73,7 +81,9 @@ async function signetOnly<T>(what: string, work: () => Promise<T> | T): Promise<
     return await work();
   } catch (err) {
     if (err instanceof SignetError) return null;
-    throw new Error(`${what} threw a non-Signet ${(err as Error)?.name}: ${(err as Error)?.message}\n${(err as Error)?.stack ?? ""}`);
+    throw new Error(
+      `${what} threw a non-Signet ${(err as Error)?.name}: ${(err as Error)?.message}\n${(err as Error)?.stack ?? ""}`,
+    );
   }
 }
 
@@ -144,7 +154,9 @@ const PNG_1X1 =
   "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
 /** Fields that hit whatever controls a template has (by w:tag, which most corpus controls carry, and by id). */
-function fieldsFor(bytes: Uint8Array): { id: string; type: "text" | "checkbox" | "date" | "signature" | "image"; value: unknown }[] {
+function fieldsFor(
+  bytes: Uint8Array,
+): { id: string; type: "text" | "checkbox" | "date" | "signature" | "image"; value: unknown }[] {
   const text = new TextDecoder("latin1").decode(bytes);
   const tags = [...new Set([...text.matchAll(/w:(?:tag|id) w:val="([^"]{1,40})"/g)].map((m) => m[1]!))].slice(0, 6);
   const kinds = [
@@ -168,7 +180,11 @@ function annotateLikeTheService(template: Uint8Array, fields: ReturnType<typeof 
   const { matched } = t.match(fields);
   const png = Uint8Array.from(atob(PNG_1X1.split(",")[1]!), (c) => c.charCodeAt(0));
   const images = new Map(
-    fields.flatMap((f, i) => (f.type === "image" && matched[i]!.length ? [[i, { key: "png", bytes: png, info: readImageInfo(png) }] as const] : [])),
+    fields.flatMap((f, i) =>
+      f.type === "image" && matched[i]!.length
+        ? [[i, { key: "png", bytes: png, info: readImageInfo(png) }] as const]
+        : [],
+    ),
   );
   return join_(t.fill(fields, images).segments);
 }
@@ -177,7 +193,9 @@ async function docxProperty(template: Uint8Array, fieldsFrom: Uint8Array): Promi
   const filled = await signetOnly("annotate", () => annotateLikeTheService(template, fieldsFor(fieldsFrom)));
   if (filled) {
     // A filled document must open again (filling twice is a documented use).
-    const again = await signetOnly("annotate of our own output", () => annotateLikeTheService(filled, fieldsFor(filled)));
+    const again = await signetOnly("annotate of our own output", () =>
+      annotateLikeTheService(filled, fieldsFor(filled)),
+    );
     expect(again, "a DOCX Signet wrote must open again").not.toBeNull();
   }
 }
@@ -190,30 +208,44 @@ describe("fuzz: PDF engines with mutated corpus files", () => {
     expect(DOCXS.length).toBeGreaterThan(30);
   });
 
-  it("reader, verify and sign only ever fail with Signet errors", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...PDFS), pdfMutation, (file, mutation) => pdfProperty(file, mutation)),
-      fuzzParams(150, env),
-    );
-  }, fuzzTimeout(150, env));
+  it(
+    "reader, verify and sign only ever fail with Signet errors",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...PDFS), pdfMutation, (file, mutation) => pdfProperty(file, mutation)),
+        fuzzParams(150, env),
+      );
+    },
+    fuzzTimeout(150, env),
+  );
 });
 
 describe("fuzz: annotate with mutated corpus templates", () => {
-  it("ZIP-level damage (lying sizes, broken headers) only fails with Signet errors", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...DOCXS), docxZipMutation, (file, mutation) => docxProperty(mutation.apply(file.bytes), file.bytes)),
-      fuzzParams(120, env),
-    );
-  }, fuzzTimeout(120, env));
+  it(
+    "ZIP-level damage (lying sizes, broken headers) only fails with Signet errors",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...DOCXS), docxZipMutation, (file, mutation) =>
+          docxProperty(mutation.apply(file.bytes), file.bytes),
+        ),
+        fuzzParams(120, env),
+      );
+    },
+    fuzzTimeout(120, env),
+  );
 
-  it("XML-level damage inside document.xml, re-zipped, only fails with Signet errors", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...DOCXS), docxXmlMutation, (file, mutation) =>
-        docxProperty(mutateDocxPart(file.bytes, "word/document.xml", mutation), file.bytes),
-      ),
-      fuzzParams(120, env),
-    );
-  }, fuzzTimeout(120, env));
+  it(
+    "XML-level damage inside document.xml, re-zipped, only fails with Signet errors",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...DOCXS), docxXmlMutation, (file, mutation) =>
+          docxProperty(mutateDocxPart(file.bytes, "word/document.xml", mutation), file.bytes),
+        ),
+        fuzzParams(120, env),
+      );
+    },
+    fuzzTimeout(120, env),
+  );
 });
 
 describe("fuzz: the DOCX renderer with mutated corpus templates", () => {
@@ -221,14 +253,30 @@ describe("fuzz: the DOCX renderer with mutated corpus templates", () => {
   const small = DOCXS.filter((f) => f.bytes.length <= 60 * 1024);
   const fonts = nodeFontSource();
 
-  it("renders or refuses with a Signet error; what it renders is a PDF Signet can read", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...small), fc.oneof(docxXmlMutation, docxZipMutation.map((m) => ({ ...m, zip: true }))), async (file, mutation) => {
-        const bytes = "zip" in mutation ? mutation.apply(file.bytes) : mutateDocxPart(file.bytes, "word/document.xml", mutation);
-        const pdf = await signetOnly(`render ${file.name} / ${mutation.name}`, () => renderDocxToPdf(bytes, { fonts }));
-        if (pdf) expect(PdfReader.open(pdf).pages().length).toBeGreaterThan(0);
-      }),
-      fuzzParams(40, env),
-    );
-  }, fuzzTimeout(40, env));
+  it(
+    "renders or refuses with a Signet error; what it renders is a PDF Signet can read",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...small),
+          fc.oneof(
+            docxXmlMutation,
+            docxZipMutation.map((m) => ({ ...m, zip: true })),
+          ),
+          async (file, mutation) => {
+            const bytes =
+              "zip" in mutation
+                ? mutation.apply(file.bytes)
+                : mutateDocxPart(file.bytes, "word/document.xml", mutation);
+            const pdf = await signetOnly(`render ${file.name} / ${mutation.name}`, () =>
+              renderDocxToPdf(bytes, { fonts }),
+            );
+            if (pdf) expect(PdfReader.open(pdf).pages().length).toBeGreaterThan(0);
+          },
+        ),
+        fuzzParams(40, env),
+      );
+    },
+    fuzzTimeout(40, env),
+  );
 });

@@ -55,7 +55,9 @@ describe("docx-builder", () => {
     expect(rels).toMatch(/Id="rIdH"[^>]*Target="header1.xml"/);
     expect(strFromU8(files["docProps/core.xml"]!)).toContain("<dc:title>T &amp; C</dc:title>");
     // A default final section is added when the body has none.
-    expect(strFromU8(files["word/document.xml"]!)).toMatch(/<w:pgSz w:w="12240" w:h="15840"\/>.*<\/w:sectPr><\/w:body>/);
+    expect(strFromU8(files["word/document.xml"]!)).toMatch(
+      /<w:pgSz w:w="12240" w:h="15840"\/>.*<\/w:sectPr><\/w:body>/,
+    );
   });
 
   it("writes text with tabs and breaks as w:tab / w:br and escapes markup", () => {
@@ -101,7 +103,13 @@ describe.skipIf(!haveLibreOffice)("LibreOffice with our fonts", () => {
   });
 
   it("converts a built DOCX with every declared feature, and returns word boxes in page coordinates", async () => {
-    const list = numbering({ numId: 1, levels: [{ fmt: "decimal", text: "%1." }, { fmt: "lowerLetter", text: "(%2)" }] });
+    const list = numbering({
+      numId: 1,
+      levels: [
+        { fmt: "decimal", text: "%1." },
+        { fmt: "lowerLetter", text: "(%2)" },
+      ],
+    });
     const docx = buildDocx({
       title: "Support check",
       styles: DEFAULT_STYLES + style({ id: "Quote", basedOn: "Normal", rPr: `<w:i/>` }),
@@ -112,23 +120,28 @@ describe.skipIf(!haveLibreOffice)("LibreOffice with our fonts", () => {
       footers: { rIdF: p(["Page ", field("PAGE"), " of ", field("NUMPAGES")], { style: "Footer" }) },
       body:
         p("Heading Alpha", { style: "Heading1" }) +
-        p([r("Calibriword "), r("Arialword", { font: "Arial" }), r(" Timesword", { font: "Times New Roman" }), footnoteRef(1)]) +
+        p([
+          r("Calibriword "),
+          r("Arialword", { font: "Arial" }),
+          r(" Timesword", { font: "Times New Roman" }),
+          footnoteRef(1),
+        ]) +
         p("Firstclause", { numId: 1 }) +
         p("Subclause", { numId: 1, ilvl: 1 }) +
         p("Secondclause", { numId: 1 }) +
-        table(
-          [
-            ["Cellone", "Celltwo"],
-            [{ content: "Spanning", gridSpan: 2 }],
-          ],
-          { widths: [3000, 3000] },
-        ) +
+        table([["Cellone", "Celltwo"], [{ content: "Spanning", gridSpan: 2 }]], { widths: [3000, 3000] }) +
         p([inlineImage("rIdLogo", 40, 20)]) +
         p("Quoted", { style: "Quote" }) +
         // First section: A4 with header/footer.
         sectionBreak({ ...A4, headers: { default: "rIdH" }, footers: { default: "rIdF" } }) +
         p(["Landscapeword", pageBreak(), "Lastpage"]) +
-        sectPr({ ...LETTER, width: LETTER.height, height: LETTER.width, landscape: true, footers: { default: "rIdF" } }),
+        sectPr({
+          ...LETTER,
+          width: LETTER.height,
+          height: LETTER.width,
+          landscape: true,
+          footers: { default: "rIdF" },
+        }),
     });
 
     const pdf = await convertWithLibreOffice(docx);

@@ -22,11 +22,23 @@ describe("scripts/lint.mjs", () => {
       'const m = await import("node:crypto");',
       "",
     ].join("\n");
-    expect(rules("src/a.ts", text)).toEqual(["1:worker-runtime", "2:worker-runtime", "3:worker-runtime", "4:worker-runtime", "5:worker-runtime", "6:worker-runtime"]);
+    expect(rules("src/a.ts", text)).toEqual([
+      "1:worker-runtime",
+      "2:worker-runtime",
+      "3:worker-runtime",
+      "4:worker-runtime",
+      "5:worker-runtime",
+      "6:worker-runtime",
+    ]);
   });
 
   it("ignores the same words in comments and strings, and outside src/", () => {
-    const text = ['// a Buffer, process.env, eval(x) and node:fs in prose', 'const s = "Buffer process.x eval(1) new Function";', "obj.eval(1); x.process.y;", ""].join("\n");
+    const text = [
+      "// a Buffer, process.env, eval(x) and node:fs in prose",
+      'const s = "Buffer process.x eval(1) new Function";',
+      "obj.eval(1); x.process.y;",
+      "",
+    ].join("\n");
     expect(rules("src/a.ts", text)).toEqual([]);
     expect(rules("test/node/a.test.ts", 'import { readFileSync } from "node:fs";\nBuffer.from("");\n')).toEqual([]);
   });
@@ -37,7 +49,10 @@ describe("scripts/lint.mjs", () => {
   });
 
   it("flags focused tests, debugger, TODOs without an issue and a missing final newline", () => {
-    expect(rules("test/worker/a.test.ts", 'it.only("x", () => {});\ndescribe.only("y", () => {});\n')).toEqual(["1:focused-test", "2:focused-test"]);
+    expect(rules("test/worker/a.test.ts", 'it.only("x", () => {});\ndescribe.only("y", () => {});\n')).toEqual([
+      "1:focused-test",
+      "2:focused-test",
+    ]);
     expect(rules("src/a.ts", "function f() {\n  debugger;\n}\n")).toEqual(["2:debugger"]);
     expect(rules("src/a.ts", "// TODO make faster\n// TODO(#6) bounded\n/* FIXME #12 */\n")).toEqual(["1:todo-issue"]);
     expect(rules("src/a.ts", "export const a = 1;")).toEqual(["1:final-newline"]);
@@ -48,14 +63,14 @@ describe("scripts/lib/import-cycles.mjs", () => {
   it("reads static, type-only, re-exported and dynamic imports, not the same words in comments or strings", () => {
     const text = [
       'import { a } from "./a";',
-      'import type {',
-      '  B,',
+      "import type {",
+      "  B,",
       '} from "../b";',
       'export * from "./c";',
       'import "./d";',
       'const e = await import("./e");',
       '// import { x } from "./commented";',
-      'const s = "import { y } from \'./quoted\'";',
+      "const s = \"import { y } from './quoted'\";",
       "Array.from(list);",
       "",
     ].join("\n");
@@ -71,8 +86,18 @@ describe("scripts/lib/import-cycles.mjs", () => {
       ["y", []],
       ["s", ["s"]],
     ]);
-    expect(findCycles(graph)).toEqual([["a", "b", "c", "a"], ["s", "s"]]);
-    expect(findCycles(new Map([["a", ["b"]], ["b", []]]))).toEqual([]);
+    expect(findCycles(graph)).toEqual([
+      ["a", "b", "c", "a"],
+      ["s", "s"],
+    ]);
+    expect(
+      findCycles(
+        new Map([
+          ["a", ["b"]],
+          ["b", []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it("builds the graph from a folder's files, a type-only import closing a cycle", () => {
@@ -80,7 +105,10 @@ describe("scripts/lib/import-cycles.mjs", () => {
     try {
       mkdirSync(join(root, "src/inner"), { recursive: true });
       writeFileSync(join(root, "src/a.ts"), 'import { b } from "./inner/b";\nexport const a = b;\n');
-      writeFileSync(join(root, "src/inner/b.ts"), 'import type { T } from "../a";\nimport { c } from "./index";\nexport const b = c;\n');
+      writeFileSync(
+        join(root, "src/inner/b.ts"),
+        'import type { T } from "../a";\nimport { c } from "./index";\nexport const b = c;\n',
+      );
       writeFileSync(join(root, "src/inner/index.ts"), 'import { z } from "zod";\nexport const c = z;\n');
       expect(importCycles(root, "src")).toEqual([["src/a.ts", "src/inner/b.ts", "src/a.ts"]]);
       expect(importCycles(root, "src/inner")).toEqual([]);
@@ -97,7 +125,9 @@ describe("scripts/lib/import-cycles.mjs", () => {
 describe("scripts/lib/layers.mjs", () => {
   it("refuses an engine importing http/ or operations/, src/ importing scripts/ or test/, and allows the layers below", () => {
     expect(layerViolation("src/pdf/reader/x.ts", "src/http/problem.ts")).toMatch(/src\/pdf may not import src\/http/);
-    expect(layerViolation("src/render/layout/x.ts", "src/operations/sign.ts")).toMatch(/src\/render may not import src\/operations/);
+    expect(layerViolation("src/render/layout/x.ts", "src/operations/sign.ts")).toMatch(
+      /src\/render may not import src\/operations/,
+    );
     expect(layerViolation("src/operations/sign.ts", "src/http/app.ts")).toMatch(/may not import src\/http/);
     expect(layerViolation("src/cms/x.ts", "scripts/lib/pki.mjs")).toMatch(/nothing from scripts/);
     expect(layerViolation("src/docx/fill.ts", "test/support/docx-builder.ts")).toMatch(/nothing from test/);
@@ -116,9 +146,17 @@ describe("scripts/lib/layers.mjs", () => {
       mkdirSync(join(root, "src/pdf"), { recursive: true });
       mkdirSync(join(root, "src/http"), { recursive: true });
       writeFileSync(join(root, "src/http/problem.ts"), "export const p = 1;\n");
-      writeFileSync(join(root, "src/pdf/reader.ts"), '// reads\nimport { p } from "../http/problem";\nexport const r = p;\n');
+      writeFileSync(
+        join(root, "src/pdf/reader.ts"),
+        '// reads\nimport { p } from "../http/problem";\nexport const r = p;\n',
+      );
       expect(layerFindings(root)).toEqual([
-        { file: "src/pdf/reader.ts", line: 2, rule: "layer", message: expect.stringMatching(/^src\/pdf may not import src\/http .*"\.\.\/http\/problem"$/) },
+        {
+          file: "src/pdf/reader.ts",
+          line: 2,
+          rule: "layer",
+          message: expect.stringMatching(/^src\/pdf may not import src\/http .*"\.\.\/http\/problem"$/),
+        },
       ]);
     } finally {
       rmSync(root, { recursive: true, force: true });
@@ -132,7 +170,11 @@ describe("scripts/lib/doc-links.mjs", () => {
     expect(slug("What `valid` means")).toBe("what-valid-means");
     expect(slug("Size against Cloudflare's limits")).toBe("size-against-cloudflares-limits");
     expect(slug("Performance (npm run bench, 2 shared cores)")).toBe("performance-npm-run-bench-2-shared-cores");
-    expect([...anchors("# Intro\n## Usage\n```\n# not a heading\n```\n## Usage\n")]).toEqual(["intro", "usage", "usage-1"]);
+    expect([...anchors("# Intro\n## Usage\n```\n# not a heading\n```\n## Usage\n")]).toEqual([
+      "intro",
+      "usage",
+      "usage-1",
+    ]);
   });
 
   it("flags links to missing files and missing headings with their line, not links in code or to other sites", () => {

@@ -34,12 +34,18 @@ async function untilLimited(call: () => Promise<Response>, limit: number) {
 }
 
 async function keyScript(script: string, ...args: string[]) {
-  const { stdout } = await run(process.execPath, [`scripts/${script}.mjs`, ...args, "--persist-to", svc.persistDir], { cwd: ROOT });
+  const { stdout } = await run(process.execPath, [`scripts/${script}.mjs`, ...args, "--persist-to", svc.persistDir], {
+    cwd: ROOT,
+  });
   return stdout;
 }
 
 const signEmpty = (key: string) =>
-  fetch(`${svc.baseUrl}/v1/sign`, { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: "{}" });
+  fetch(`${svc.baseUrl}/v1/sign`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: "{}",
+  });
 
 describe("rate limits in wrangler dev", () => {
   it("anonymous evidence lookups: 429 rate_limited with Retry-After after the binding's 30 a minute", async () => {
@@ -51,7 +57,13 @@ describe("rate limits in wrangler dev", () => {
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(((await limited!.json()) as { code: string }).code).toBe("rate_limited");
     // A caller with a key is counted against its key, not its address.
-    expect((await fetch(`${svc.baseUrl}/v1/verify/hash/${"ef".repeat(32)}`, { headers: { Authorization: `Bearer ${svc.apiKey}` } })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${svc.baseUrl}/v1/verify/hash/${"ef".repeat(32)}`, {
+          headers: { Authorization: `Bearer ${svc.apiKey}` },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("failed authentications: after 20 a minute from one address, even a valid key gets 429", async () => {
@@ -80,7 +92,9 @@ describe("npm run key:* against the local D1", () => {
 
     // The failed-authentication test above may have blocked this address; a fresh one is used here.
     const call = () =>
-      fetch(`${svc.baseUrl}/v1/verify/key`, { headers: { Authorization: `Bearer ${key}`, "CF-Connecting-IP": "192.0.2.200" } });
+      fetch(`${svc.baseUrl}/v1/verify/key`, {
+        headers: { Authorization: `Bearer ${key}`, "CF-Connecting-IP": "192.0.2.200" },
+      });
     expect((await call()).status).not.toBe(401);
 
     expect(await keyScript("key-revoke", id!)).toContain(`Revoked ${id}`);
@@ -147,31 +161,38 @@ describe("clients that go away or stall mid-upload", () => {
     expect((await fetch(`${svc.baseUrl}/healthz`)).status).toBe(200);
   });
 
-  it("a client that stops sending (JSON or multipart to sign, a raw PDF to verify) gets 408 request_timeout after LIMITS.requestBodyIdleTimeoutMs, and the request ends", async () => {
-    const uploads = [
-      ["192.0.2.212", "/v1/sign", "application/json"],
-      ["192.0.2.216", "/v1/sign", "multipart/form-data; boundary=x"],
-      ["192.0.2.217", "/v1/verify", "application/pdf"],
-    ] as const;
-    const from = svc.log().length;
-    // The three stall side by side: one idle window for all.
-    await Promise.all(
-      uploads.map(async ([address, path, type]) => {
-        const sock = await startUpload(address, path, type);
-        const response = await new Promise<string>((resolve) => {
-          let text = "";
-          sock.on("data", (d) => {
-            text += d;
-            if (text.includes("}")) resolve(text);
+  it(
+    "a client that stops sending (JSON or multipart to sign, a raw PDF to verify) gets 408 request_timeout after LIMITS.requestBodyIdleTimeoutMs, and the request ends",
+    async () => {
+      const uploads = [
+        ["192.0.2.212", "/v1/sign", "application/json"],
+        ["192.0.2.216", "/v1/sign", "multipart/form-data; boundary=x"],
+        ["192.0.2.217", "/v1/verify", "application/pdf"],
+      ] as const;
+      const from = svc.log().length;
+      // The three stall side by side: one idle window for all.
+      await Promise.all(
+        uploads.map(async ([address, path, type]) => {
+          const sock = await startUpload(address, path, type);
+          const response = await new Promise<string>((resolve) => {
+            let text = "";
+            sock.on("data", (d) => {
+              text += d;
+              if (text.includes("}")) resolve(text);
+            });
+            sock.on("close", () => resolve(text));
           });
-          sock.on("close", () => resolve(text));
-        });
-        sock.destroy();
-        expect(response, type).toMatch(/^HTTP\/1\.1 408/);
-        expect(response, type).toMatch(/"code":"request_timeout"/);
-      }),
-    );
-    expect(logLines(from, "/v1/sign")).toMatchObject([{ status: 408, code: "request_timeout" }, { status: 408, code: "request_timeout" }]);
-    expect(logLines(from, "/v1/verify")).toMatchObject([{ level: "warn", status: 408, code: "request_timeout" }]);
-  }, LIMITS.requestBodyIdleTimeoutMs + 60_000);
+          sock.destroy();
+          expect(response, type).toMatch(/^HTTP\/1\.1 408/);
+          expect(response, type).toMatch(/"code":"request_timeout"/);
+        }),
+      );
+      expect(logLines(from, "/v1/sign")).toMatchObject([
+        { status: 408, code: "request_timeout" },
+        { status: 408, code: "request_timeout" },
+      ]);
+      expect(logLines(from, "/v1/verify")).toMatchObject([{ level: "warn", status: 408, code: "request_timeout" }]);
+    },
+    LIMITS.requestBodyIdleTimeoutMs + 60_000,
+  );
 });

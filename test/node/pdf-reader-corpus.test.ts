@@ -41,7 +41,9 @@ function qpdfPages(file: string): number | null {
 const ms = (t0: number) => Math.round((performance.now() - t0) * 10) / 10;
 
 describe("pdf-plain corpus", () => {
-  const files = readdirSync(PLAIN).filter((f) => f.endsWith(".pdf")).sort();
+  const files = readdirSync(PLAIN)
+    .filter((f) => f.endsWith(".pdf"))
+    .sort();
   const notes = manifest();
 
   it("has qpdf and the corpus", () => {
@@ -98,7 +100,9 @@ describe("pdf-plain corpus", () => {
   });
 
   it("opens the 1000-page full-compression file quickly", () => {
-    const bytes = new Uint8Array(readFileSync(join(PLAIN, "itext__PdfReaderTest__1000PagesDocumentWithFullCompression.pdf")));
+    const bytes = new Uint8Array(
+      readFileSync(join(PLAIN, "itext__PdfReaderTest__1000PagesDocumentWithFullCompression.pdf")),
+    );
     PdfReader.open(bytes).pages(); // warm-up (JIT)
     const t0 = performance.now();
     const r = PdfReader.open(bytes);
@@ -112,7 +116,9 @@ describe("pdf-plain corpus", () => {
 
 describe("pdf-signed corpus", () => {
   it("opens every file without crashing (PdfUnparseable allowed)", () => {
-    const files = readdirSync(SIGNED).filter((f) => f.toLowerCase().endsWith(".pdf")).sort();
+    const files = readdirSync(SIGNED)
+      .filter((f) => f.toLowerCase().endsWith(".pdf"))
+      .sort();
     let opened = 0;
     let withPages = 0;
     let recovered = 0;
@@ -168,20 +174,29 @@ describe("a synthetic 25 MB document", () => {
     // Classic: every page and its (binary, unfiltered) content stream as plain objects, an xref table.
     let pdf = new PdfAssembler();
     pdf.obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
-    pdf.obj(2, `<< /Type /Pages /Count ${PAGES} /Kids [${Array.from({ length: PAGES }, (_, i) => `${3 + 2 * i} 0 R`).join(" ")}] >>`);
+    pdf.obj(
+      2,
+      `<< /Type /Pages /Count ${PAGES} /Kids [${Array.from({ length: PAGES }, (_, i) => `${3 + 2 * i} 0 R`).join(" ")}] >>`,
+    );
     for (let i = 0; i < PAGES; i++) {
       pdf.obj(3 + 2 * i, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${4 + 2 * i} 0 R >>`);
       pdf.stream(4 + 2 * i, "", content(i));
     }
     const nums = [1, 2, ...Array.from({ length: 2 * PAGES }, (_, i) => 3 + i)];
-    const xref = pdf.table([{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor(nums)], `/Size ${3 + 2 * PAGES} /Root 1 0 R`);
+    const xref = pdf.table(
+      [{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor(nums)],
+      `/Size ${3 + 2 * PAGES} /Root 1 0 R`,
+    );
     pdf.startxref(xref);
     classic = pdf.bytes();
 
     // Full compression: page dicts in object streams of 100, content streams plain, an xref stream.
     pdf = new PdfAssembler();
     pdf.obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
-    pdf.obj(2, `<< /Type /Pages /Count ${PAGES} /Kids [${Array.from({ length: PAGES }, (_, i) => `${3 + 2 * i} 0 R`).join(" ")}] >>`);
+    pdf.obj(
+      2,
+      `<< /Type /Pages /Count ${PAGES} /Kids [${Array.from({ length: PAGES }, (_, i) => `${3 + 2 * i} 0 R`).join(" ")}] >>`,
+    );
     const rows: XrefRow[] = [{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor([1, 2])];
     for (let i = 0; i < PAGES; i++) {
       pdf.stream(4 + 2 * i, "", content(i));
@@ -220,7 +235,9 @@ describe("a synthetic 25 MB document", () => {
       expect(pages).toHaveLength(PAGES);
       expect(r.recovered).toBe(false);
       expect(r.usesXrefStreams).toBe(kind === "compressed");
-      console.log(`synthetic ${kind} (${(bytes.length / 1e6).toFixed(1)} MB, ${PAGES} pages): open ${open} ms, pages() ${walk} ms`);
+      console.log(
+        `synthetic ${kind} (${(bytes.length / 1e6).toFixed(1)} MB, ${PAGES} pages): open ${open} ms, pages() ${walk} ms`,
+      );
     });
   }
 

@@ -15,17 +15,25 @@ import { nodeFontSource } from "../../scripts/lib/node-font-source";
 
 const run = promisify(execFile);
 const CHART_DOCX = new URL("../../../shared/corpus/docx/easytemplatex__chart_-_bar.docx", import.meta.url).pathname;
-const haveTools = ["pdftotext", "pdftoppm"].every((cmd) => (process.env.PATH ?? "").split(":").some((d) => existsSync(join(d, cmd))));
+const haveTools = ["pdftotext", "pdftoppm"].every((cmd) =>
+  (process.env.PATH ?? "").split(":").some((d) => existsSync(join(d, cmd))),
+);
 if (!haveTools && process.env.CI) throw new Error("pdftotext/pdftoppm missing in CI: .ci/run installs poppler-utils");
 
 /** `pdftotext -layout` of LibreOffice's PDF of easytemplatex__chart_-_bar.docx, words only, in order. */
 const LIBREOFFICE_WORDS = [
   "Bar Chart Title {chart1}",
-  "Category 4", "Category 3", "Category 2", "Category 1",
+  "Category 4",
+  "Category 3",
+  "Category 2",
+  "Category 1",
   "0 1 2 3 4 5 6",
   "Series 3 Series 2 Series 1",
   "{chart2}Stacked Bar Chart Title",
-  "Category 4", "Category 3", "Category 2", "Category 1",
+  "Category 4",
+  "Category 3",
+  "Category 2",
+  "Category 1",
   "0 2 4 6 8 10 12 14",
   "Series 1 Series 2 Series 3",
 ].join(" ");
@@ -49,7 +57,10 @@ async function colourCounts(pdf: string): Promise<Map<string, number>> {
   if (!header) throw new Error("not a binary PPM");
   const counts = new Map<string, number>();
   for (let i = header[0].length; i + 2 < ppm.length; i += 3) {
-    const key = [ppm[i]!, ppm[i + 1]!, ppm[i + 2]!].map((v) => v.toString(16).padStart(2, "0")).join("").toUpperCase();
+    const key = [ppm[i]!, ppm[i + 1]!, ppm[i + 2]!]
+      .map((v) => v.toString(16).padStart(2, "0"))
+      .join("")
+      .toUpperCase();
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;

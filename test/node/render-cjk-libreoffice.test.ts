@@ -8,14 +8,21 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
-import { convertWithLibreOffice, libreOfficeAvailable, pdfFonts, wordBoxes, type PageWords } from "./support/libreoffice";
+import {
+  convertWithLibreOffice,
+  libreOfficeAvailable,
+  pdfFonts,
+  wordBoxes,
+  type PageWords,
+} from "./support/libreoffice";
 
 const have = await libreOfficeAvailable();
 
 const ZH =
   "水仙为我国十大名花之一，我国民间的请供佳品，每过新年，人们都喜欢清供水仙，点缀做为年花。因水仙只用清水供养而不需土壤来培植。" +
   "其根，如银丝，纤尘不染；其叶，碧绿葱翠传神；其花，有如金盏银台，高雅绝俗，婀娜多姿，清秀美丽，洁白可爱，清香馥郁，且花期长。";
-const JA = "リーダーシップに係る発行・運営業務委託のリニューアルプロポーザル募集要項について、以下のとおり公募します。提出期限は平成三十年十月二十日です。";
+const JA =
+  "リーダーシップに係る発行・運営業務委託のリニューアルプロポーザル募集要項について、以下のとおり公募します。提出期限は平成三十年十月二十日です。";
 const KO = "대한민국은 민주공화국이다. 대한민국의 주권은 국민에게 있고, 모든 권력은 국민으로부터 나온다.";
 
 const LANG: Record<string, string> = { SimSun: "zh-CN", "MS Mincho": "ja-JP", "Malgun Gothic": "ko-KR" };
@@ -29,22 +36,41 @@ const para = (runs: string) => B.p([runs], { spacing: { after: 0, line: 240, lin
 const DOC = B.buildDocx({
   body:
     para(cjk(ZH, "SimSun", 12)) +
-    para(`${B.r("Latin text before ", { sizePt: 12 })}${cjk("中文和拉丁文混排。", "SimSun", 12)}${B.r(" and after.", { sizePt: 12 })}`) +
+    para(
+      `${B.r("Latin text before ", { sizePt: 12 })}${cjk("中文和拉丁文混排。", "SimSun", 12)}${B.r(" and after.", { sizePt: 12 })}`,
+    ) +
     // Latin letters and digits inside Chinese text get a fifth of the size on each side; punctuation does not.
     para(cjk("第1章介绍Signet的签名流程和3个接口.下一步", "SimSun", 12)) +
     para(cjk("第1章介绍Signet的签名流程和3个接口", "SimSun", 9, "en-US")) +
     para(cjk(JA, "MS Mincho", 11)) +
     // 40 ideographs of 11.5 pt take 460 of the 468 pt line: the comma after them hangs past the edge
     // in Chinese, and takes the last ideograph down with it when the language is not a CJK one.
-    para(cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十，下一行。", "SimSun", 11.5)) +
-    para(cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十，下一行。", "SimSun", 11.5, "en-US")) +
+    para(
+      cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十，下一行。", "SimSun", 11.5),
+    ) +
+    para(
+      cjk(
+        "一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十，下一行。",
+        "SimSun",
+        11.5,
+        "en-US",
+      ),
+    ) +
     // Full-width semicolon and question mark hang too; a closing bracket does not.
-    para(cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十；下一行。", "SimSun", 11.5)) +
-    para(cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十？下一行。", "SimSun", 11.5)) +
-    para(cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十）下一行。", "SimSun", 11.5)) +
+    para(
+      cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十；下一行。", "SimSun", 11.5),
+    ) +
+    para(
+      cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十？下一行。", "SimSun", 11.5),
+    ) +
+    para(
+      cjk("一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十）下一行。", "SimSun", 11.5),
+    ) +
     // ASCII ) after Latin letters is Latin, even in a Chinese-language run: it does not hang, and the
     // word ending the paragraph with it wraps (18 "abcd " and "abcdefg" fill 467 of the 468 pt line; ")" would end at 470).
-    para(`<w:r><w:rPr><w:sz w:val="22"/><w:lang w:eastAsia="zh-CN"/></w:rPr><w:t xml:space="preserve">${"abcd ".repeat(18)}abcdefg)</w:t></w:r>`) +
+    para(
+      `<w:r><w:rPr><w:sz w:val="22"/><w:lang w:eastAsia="zh-CN"/></w:rPr><w:t xml:space="preserve">${"abcd ".repeat(18)}abcdefg)</w:t></w:r>`,
+    ) +
     // Last: LibreOffice's Korean is drawn narrower (see below), so it would move what follows.
     para(cjk(KO, "Malgun Gothic", 11)) +
     B.sectPr(),
@@ -81,7 +107,10 @@ describe.skipIf(!have)("CJK text against LibreOffice", () => {
       // draws 0.6 em empty boxes; we draw Hangul with Droid Sans Fallback: only its wrapping compares.
       if (/[\uac00-\ud7af]/u.test(w.text)) return;
       const d = Math.max(Math.abs(o.xMin - w.xMin), Math.abs(o.yMin - w.yMin), Math.abs(o.xMax - w.xMax));
-      if (d > 2) misses.push(`${w.text.slice(0, 12)}…: LibreOffice (${w.xMin}, ${w.yMin})-${w.xMax}, ours (${o.xMin}, ${o.yMin})-${o.xMax}`);
+      if (d > 2)
+        misses.push(
+          `${w.text.slice(0, 12)}…: LibreOffice (${w.xMin}, ${w.yMin})-${w.xMax}, ours (${o.xMin}, ${o.yMin})-${o.xMax}`,
+        );
     });
     expect(misses).toEqual([]);
   });
@@ -98,16 +127,19 @@ const FORBIDDEN_DOC = B.buildDocx({
   body:
     ["zh-CN", "zh-TW"]
       .flatMap((lang) =>
-        [..."︰～︱…・’”•·,:々"].map((c) => para(cjk(FULL_LINE + c + "下一行。", "SimSun", 11.5, lang))).concat(
-          [..."“〖（"].map((c) => para(cjk(FULL_LINE.slice(0, 39) + c + "下一行。", "SimSun", 11.5, lang))),
-        ),
+        [..."︰～︱…・’”•·,:々"]
+          .map((c) => para(cjk(FULL_LINE + c + "下一行。", "SimSun", 11.5, lang)))
+          .concat([..."“〖（"].map((c) => para(cjk(FULL_LINE.slice(0, 39) + c + "下一行。", "SimSun", 11.5, lang)))),
       )
       .join("") + B.sectPr({ margins: { right: 12240 - 1440 - 9204 } }),
 });
 
 describe.skipIf(!have)("Chinese forbidden characters against LibreOffice", () => {
   it("breaks before and after them, and hangs marks, where LibreOffice does (zh-CN and zh-TW)", async () => {
-    const [a, b] = await Promise.all([renderDocxToPdf(FORBIDDEN_DOC, { fonts: nodeFontSource() }), convertWithLibreOffice(FORBIDDEN_DOC)]);
+    const [a, b] = await Promise.all([
+      renderDocxToPdf(FORBIDDEN_DOC, { fonts: nodeFontSource() }),
+      convertWithLibreOffice(FORBIDDEN_DOC),
+    ]);
     // Lines as text (LibreOffice draws some of these marks with gaps that pdftotext takes for word breaks).
     const lines = (pages: PageWords[]) => {
       const out: string[] = [];
@@ -128,7 +160,10 @@ describe.skipIf(!have)("Chinese forbidden characters against LibreOffice", () =>
 
 const GRID_TEXT = "A1 line one\nA2 line two\nA3 line three";
 const gridPara = (tag: string, spacing: B.ParagraphProps["spacing"], extraPPr = "") =>
-  B.p(GRID_TEXT.replace(/A/g, tag), { spacing: { after: 0, ...spacing }, run: { sizePt: 9 } }).replace("<w:pPr>", `<w:pPr>${extraPPr}`);
+  B.p(GRID_TEXT.replace(/A/g, tag), { spacing: { after: 0, ...spacing }, run: { sizePt: 9 } }).replace(
+    "<w:pPr>",
+    `<w:pPr>${extraPPr}`,
+  );
 const GRID_DOC = B.buildDocx({
   body:
     gridPara("S", { line: 240, lineRule: "auto" }) +
@@ -146,11 +181,15 @@ const GRID_DOC = B.buildDocx({
 describe.skipIf(!have)("line grid against LibreOffice", () => {
   it("every line takes whole 15.6 pt grid lines: at-least and exact rules give way, 1.5 lines take 1.5 grid lines, snapToGrid off leaves the grid", async () => {
     const tops = async (pdf: Uint8Array) =>
-      new Map((await wordBoxes(pdf))[0]!.words.filter((w) => /^[A-Z]\d$/.test(w.text)).map((w) => [w.text, w.yMin] as const));
+      new Map(
+        (await wordBoxes(pdf))[0]!.words.filter((w) => /^[A-Z]\d$/.test(w.text)).map((w) => [w.text, w.yMin] as const),
+      );
     const ourTops = await tops(await renderDocxToPdf(GRID_DOC, { fonts: nodeFontSource() }));
     const loTops = await tops(await convertWithLibreOffice(GRID_DOC));
     expect([...ourTops.keys()]).toEqual([...loTops.keys()]);
-    const misses = [...loTops].filter(([w, y]) => Math.abs(ourTops.get(w)! - y) > 0.5).map(([w, y]) => `${w}: LibreOffice ${y}, ours ${ourTops.get(w)}`);
+    const misses = [...loTops]
+      .filter(([w, y]) => Math.abs(ourTops.get(w)! - y) > 0.5)
+      .map(([w, y]) => `${w}: LibreOffice ${y}, ours ${ourTops.get(w)}`);
     expect(misses).toEqual([]);
   }, 120_000);
 });
@@ -159,7 +198,8 @@ describe.skipIf(!have)("line grid against LibreOffice", () => {
 // same indent in twips.
 describe.skipIf(!have)("indents given in characters and in twips, against LibreOffice", () => {
   it("the twips value wins where both are given", async () => {
-    const para = (tag: string, ind: string) => `<w:p><w:pPr><w:ind ${ind}/></w:pPr>${B.r(`${tag} text`, { sizePt: 12 })}</w:p>`;
+    const para = (tag: string, ind: string) =>
+      `<w:p><w:pPr><w:ind ${ind}/></w:pPr>${B.r(`${tag} text`, { sizePt: 12 })}</w:p>`;
     const doc = B.buildDocx({
       body:
         para("A", `w:firstLineChars="300" w:firstLine="930"`) +
@@ -167,8 +207,13 @@ describe.skipIf(!have)("indents given in characters and in twips, against LibreO
         para("E", `w:firstLineChars="0" w:firstLine="720"`) +
         para("F", `w:hangingChars="100" w:hanging="720" w:left="1440"`),
     });
-    const lefts = async (pdf: Uint8Array) => (await wordBoxes(pdf))[0]!.words.filter((w) => /^[A-Z]$/.test(w.text)).map((w) => `${w.text} ${Math.round(w.xMin)}`);
-    expect(await lefts(await renderDocxToPdf(doc, { fonts: nodeFontSource() }))).toEqual(await lefts(await convertWithLibreOffice(doc)));
+    const lefts = async (pdf: Uint8Array) =>
+      (await wordBoxes(pdf))[0]!.words
+        .filter((w) => /^[A-Z]$/.test(w.text))
+        .map((w) => `${w.text} ${Math.round(w.xMin)}`);
+    expect(await lefts(await renderDocxToPdf(doc, { fonts: nodeFontSource() }))).toEqual(
+      await lefts(await convertWithLibreOffice(doc)),
+    );
   }, 120_000);
 });
 
@@ -177,7 +222,8 @@ describe.skipIf(!have)("indents given in characters and in twips, against LibreO
 
 describe.skipIf(!have)("vertical writing against LibreOffice", () => {
   it("sets each character upright down columns that run from the right, where LibreOffice does", async () => {
-    const text = "蜀道难，噫吁嚱，危乎高哉！蜀道之难，难于上青天！蚕丛及鱼凫，开国何茫然！尔来四万八千岁，不与秦塞通人烟。西当太白有鸟道，可以横绝峨眉巅。";
+    const text =
+      "蜀道难，噫吁嚱，危乎高哉！蜀道之难，难于上青天！蚕丛及鱼凫，开国何茫然！尔来四万八千岁，不与秦塞通人烟。西当太白有鸟道，可以横绝峨眉巅。";
     const doc = B.buildDocx({
       body:
         B.p([cjk(text, "SimSun", 14)]) +
@@ -194,7 +240,9 @@ describe.skipIf(!have)("vertical writing against LibreOffice", () => {
     expect(ours.map((w) => w.text).join("")).toBe(theirs.map((w) => w.text).join(""));
     const misses = theirs
       .map((w, i) => [w, ours[i]!] as const)
-      .filter(([w, o]) => Math.max(Math.abs(o.xMin - w.xMin), Math.abs(o.yMin - w.yMin)) > (/\p{P}/u.test(w.text) ? 5 : 2))
+      .filter(
+        ([w, o]) => Math.max(Math.abs(o.xMin - w.xMin), Math.abs(o.yMin - w.yMin)) > (/\p{P}/u.test(w.text) ? 5 : 2),
+      )
       .map(([w, o]) => `${w.text}: LibreOffice (${w.xMin}, ${w.yMin}), ours (${o.xMin}, ${o.yMin})`);
     expect(misses.slice(0, 8)).toEqual([]);
   }, 120_000);
@@ -239,8 +287,11 @@ describe.skipIf(!have)("CJK punctuation at a table cell's edge, against LibreOff
         `<w:p><w:pPr><w:spacing w:after="0"/><w:ind w:right="${9360 - 2410 + 216}"/></w:pPr>${run(T)}</w:p>` +
         B.sectPr(),
     });
-    const lines = async (pdf: Uint8Array) => (await wordBoxes(pdf))[0]!.words.map((w) => `${w.text} ${Math.round(w.xMax)}`);
-    expect(await lines(await renderDocxToPdf(doc, { fonts: nodeFontSource() }))).toEqual(await lines(await convertWithLibreOffice(doc)));
+    const lines = async (pdf: Uint8Array) =>
+      (await wordBoxes(pdf))[0]!.words.map((w) => `${w.text} ${Math.round(w.xMax)}`);
+    expect(await lines(await renderDocxToPdf(doc, { fonts: nodeFontSource() }))).toEqual(
+      await lines(await convertWithLibreOffice(doc)),
+    );
   }, 120_000);
 });
 
@@ -265,12 +316,18 @@ describe.skipIf(!have)("Latin text in East Asian font families, against LibreOff
     const fonts = ["ＭＳ 明朝", "ＭＳ ゴシック", "宋体", "SimSun", "NSimSun", "MS Mincho"];
     const run = (f: string) =>
       `<w:r><w:rPr><w:rFonts w:ascii="${f}" w:eastAsia="${f}" w:hAnsi="${f}"/><w:sz w:val="21"/><w:lang w:eastAsia="ja-JP"/></w:rPr><w:t xml:space="preserve">WEB Signet 123 日本</w:t></w:r>`;
-    const doc = B.buildDocx({ body: fonts.map((f) => `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr>${run(f)}</w:p>`).join("") + B.sectPr(), extra: { "word/fontTable.xml": fontTable } });
-    const ends = async (pdf: Uint8Array) => (await wordBoxes(pdf))[0]!.words.map((w) => ({ text: w.text, xMax: w.xMax }));
+    const doc = B.buildDocx({
+      body: fonts.map((f) => `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr>${run(f)}</w:p>`).join("") + B.sectPr(),
+      extra: { "word/fontTable.xml": fontTable },
+    });
+    const ends = async (pdf: Uint8Array) =>
+      (await wordBoxes(pdf))[0]!.words.map((w) => ({ text: w.text, xMax: w.xMax }));
     const ours = await ends(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
     const theirs = await ends(await convertWithLibreOffice(doc));
     expect(ours.map((w) => w.text)).toEqual(theirs.map((w) => w.text));
-    const far = theirs.flatMap((w, i) => (Math.abs(ours[i]!.xMax - w.xMax) > 1 ? [`${w.text}: LibreOffice ${w.xMax}, ours ${ours[i]!.xMax}`] : []));
+    const far = theirs.flatMap((w, i) =>
+      Math.abs(ours[i]!.xMax - w.xMax) > 1 ? [`${w.text}: LibreOffice ${w.xMax}, ours ${ours[i]!.xMax}`] : [],
+    );
     expect(far).toEqual([]);
   }, 120_000);
 });

@@ -17,26 +17,60 @@ import { convertWithLibreOffice, glyphFonts, libreOfficeAvailable } from "./supp
 const have = await libreOfficeAvailable();
 const TOLERANCE = 1;
 const font = (weight: string) =>
-  new Uint8Array(readFileSync(new URL(`../../node_modules/@expo-google-fonts/noto-sans-devanagari/${weight}/NotoSansDevanagari_${weight}.ttf`, import.meta.url)));
+  new Uint8Array(
+    readFileSync(
+      new URL(
+        `../../node_modules/@expo-google-fonts/noto-sans-devanagari/${weight}/NotoSansDevanagari_${weight}.ttf`,
+        import.meta.url,
+      ),
+    ),
+  );
 const REGULAR = font("400Regular");
 const BOLD = font("700Bold");
 const KEY = "{3EEE3167-E5B8-4798-AE48-EA6B71E31D4D}";
 
-const body = B.p([B.r("Contoso Sans is embedded in this agreement, ", { font: "Contoso Sans", sizePt: 11 }), B.r("with its bold face ", { font: "Contoso Sans", sizePt: 11, b: true }), B.r("and no italic one.", { font: "Contoso Sans", sizePt: 11, i: true })]);
+const body = B.p([
+  B.r("Contoso Sans is embedded in this agreement, ", { font: "Contoso Sans", sizePt: 11 }),
+  B.r("with its bold face ", { font: "Contoso Sans", sizePt: 11, b: true }),
+  B.r("and no italic one.", { font: "Contoso Sans", sizePt: 11, i: true }),
+]);
 const DOCS: Record<string, Uint8Array> = {
-  obfuscated: B.buildDocx({ body, embeddedFonts: [{ family: "Contoso Sans", style: "Regular", bytes: REGULAR, fontKey: KEY }, { family: "Contoso Sans", style: "Bold", bytes: BOLD, fontKey: KEY }] }),
+  obfuscated: B.buildDocx({
+    body,
+    embeddedFonts: [
+      { family: "Contoso Sans", style: "Regular", bytes: REGULAR, fontKey: KEY },
+      { family: "Contoso Sans", style: "Bold", bytes: BOLD, fontKey: KEY },
+    ],
+  }),
   // Google Docs writes plain .ttf files with an all-zero key.
-  plain: B.buildDocx({ body, embeddedFonts: [{ family: "Contoso Sans", style: "Regular", bytes: REGULAR, fontKey: "{00000000-0000-0000-0000-000000000000}" }] }),
-  previewAndPrintOnly: B.buildDocx({ body, embeddedFonts: [{ family: "Contoso Sans", style: "Regular", bytes: withFsType(REGULAR, 0x0004), fontKey: KEY }] }),
-  notAFont: B.buildDocx({ body, embeddedFonts: [{ family: "Contoso Sans", style: "Regular", bytes: new Uint8Array(4096).fill(0x5a), fontKey: KEY }] }),
+  plain: B.buildDocx({
+    body,
+    embeddedFonts: [
+      { family: "Contoso Sans", style: "Regular", bytes: REGULAR, fontKey: "{00000000-0000-0000-0000-000000000000}" },
+    ],
+  }),
+  previewAndPrintOnly: B.buildDocx({
+    body,
+    embeddedFonts: [{ family: "Contoso Sans", style: "Regular", bytes: withFsType(REGULAR, 0x0004), fontKey: KEY }],
+  }),
+  notAFont: B.buildDocx({
+    body,
+    embeddedFonts: [{ family: "Contoso Sans", style: "Regular", bytes: new Uint8Array(4096).fill(0x5a), fontKey: KEY }],
+  }),
 };
 
-const results = new Map<string, { lo: Awaited<ReturnType<typeof glyphFonts>>; ours: Awaited<ReturnType<typeof glyphFonts>> }>();
+const results = new Map<
+  string,
+  { lo: Awaited<ReturnType<typeof glyphFonts>>; ours: Awaited<ReturnType<typeof glyphFonts>> }
+>();
 
 beforeAll(async () => {
   if (!have) return;
   for (const [name, docx] of Object.entries(DOCS)) {
-    results.set(name, { lo: await glyphFonts(await convertWithLibreOffice(docx)), ours: await glyphFonts(await renderDocxToPdf(docx, { fonts: nodeFontSource() })) });
+    results.set(name, {
+      lo: await glyphFonts(await convertWithLibreOffice(docx)),
+      ours: await glyphFonts(await renderDocxToPdf(docx, { fonts: nodeFontSource() })),
+    });
   }
 }, 300_000);
 
@@ -48,7 +82,10 @@ describe.skipIf(!have)("embedded fonts against LibreOffice", () => {
       expect(faces(ours)).toEqual(faces(lo));
       const pool = [...ours];
       const misplaced = lo.filter((g) => {
-        const i = pool.findIndex((o) => o.c === g.c && o.font === g.font && Math.abs(o.x - g.x) <= TOLERANCE && Math.abs(o.y - g.y) <= TOLERANCE);
+        const i = pool.findIndex(
+          (o) =>
+            o.c === g.c && o.font === g.font && Math.abs(o.x - g.x) <= TOLERANCE && Math.abs(o.y - g.y) <= TOLERANCE,
+        );
         if (i >= 0) pool.splice(i, 1);
         return i < 0;
       });

@@ -40,7 +40,11 @@ async function glyphs(pdf: Uint8Array): Promise<Glyph[]> {
   const dir = mkdtempSync(join(tmpdir(), "signet-fields-"));
   try {
     writeFileSync(join(dir, "in.pdf"), pdf);
-    const { stdout } = await promisify(execFile)("mutool", ["draw", "-F", "stext", "-o", "-", join(dir, "in.pdf"), "1"], { maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(
+      "mutool",
+      ["draw", "-F", "stext", "-o", "-", join(dir, "in.pdf"), "1"],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
     const out: Glyph[] = [];
     let font = "";
     for (const m of stdout.matchAll(/<font name="([^"]*)"|<char [^>]*\bx="([\d.]+)" y="([\d.]+)"[^>]* c="([^"]*)"/g)) {
@@ -57,29 +61,61 @@ async function glyphs(pdf: Uint8Array): Promise<Glyph[]> {
 }
 
 /** The package with docProps/core.xml, app.xml and custom.xml replaced or added, as Word writes them. */
-function withDocProps(docx: Uint8Array, props: { core: Record<string, string>; app: Record<string, string>; custom: Record<string, string> }): Uint8Array {
+function withDocProps(
+  docx: Uint8Array,
+  props: { core: Record<string, string>; app: Record<string, string>; custom: Record<string, string> },
+): Uint8Array {
   const files = unzipSync(docx);
   const decl = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n`;
   const el = (tag: string, value: string) => `<${tag}>${B.escapeXml(value)}</${tag}>`;
   files["docProps/core.xml"] = strToU8(
     `${decl}<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/">` +
-      Object.entries(props.core).map(([k, v]) => el(k, v)).join("") + `</cp:coreProperties>`,
+      Object.entries(props.core)
+        .map(([k, v]) => el(k, v))
+        .join("") +
+      `</cp:coreProperties>`,
   );
   files["docProps/app.xml"] = strToU8(
-    `${decl}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">` + Object.entries(props.app).map(([k, v]) => el(k, v)).join("") + `</Properties>`,
+    `${decl}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">` +
+      Object.entries(props.app)
+        .map(([k, v]) => el(k, v))
+        .join("") +
+      `</Properties>`,
   );
   files["docProps/custom.xml"] = strToU8(
     `${decl}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">` +
-      Object.entries(props.custom).map(([k, v], i) => `<property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="${i + 2}" name="${B.escapeXml(k)}">${el("vt:lpwstr", v)}</property>`).join("") +
+      Object.entries(props.custom)
+        .map(
+          ([k, v], i) =>
+            `<property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="${i + 2}" name="${B.escapeXml(k)}">${el("vt:lpwstr", v)}</property>`,
+        )
+        .join("") +
       `</Properties>`,
   );
-  const rel = (id: string, type: string, target: string) => `<Relationship Id="${id}" Type="${type}" Target="${target}"/>`;
+  const rel = (id: string, type: string, target: string) =>
+    `<Relationship Id="${id}" Type="${type}" Target="${target}"/>`;
   files["_rels/.rels"] = strToU8(
     `${decl}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-      rel("rId1", "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument", "word/document.xml") +
-      rel("rId2", "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties", "docProps/core.xml") +
-      rel("rId3", "http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties", "docProps/app.xml") +
-      rel("rId4", "http://schemas.openxmlformats.org/officeDocument/2006/relationships/custom-properties", "docProps/custom.xml") +
+      rel(
+        "rId1",
+        "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument",
+        "word/document.xml",
+      ) +
+      rel(
+        "rId2",
+        "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties",
+        "docProps/core.xml",
+      ) +
+      rel(
+        "rId3",
+        "http://schemas.openxmlformats.org/officeDocument/2006/relationships/extended-properties",
+        "docProps/app.xml",
+      ) +
+      rel(
+        "rId4",
+        "http://schemas.openxmlformats.org/officeDocument/2006/relationships/custom-properties",
+        "docProps/custom.xml",
+      ) +
       `</Relationships>`,
   );
   files["[Content_Types].xml"] = strToU8(
@@ -93,7 +129,10 @@ function withDocProps(docx: Uint8Array, props: { core: Record<string, string>; a
 }
 
 async function bothWords(docx: Uint8Array): Promise<{ ours: string[]; lo: string[] }> {
-  const [ours, lo] = await Promise.all([renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(words), convertWithLibreOffice(docx).then(words)]);
+  const [ours, lo] = await Promise.all([
+    renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(words),
+    convertWithLibreOffice(docx).then(words),
+  ]);
   return { ours, lo };
 }
 
@@ -123,12 +162,19 @@ describe.skipIf(!have)("words a reader copies, against LibreOffice", () => {
         B.p("a →■□●○◆★✓①∑≤ b", { run: { font: "Cambria", sizePt: 10.5 } }) +
         B.sectPr(),
     });
-    const [ours, lo] = await Promise.all([renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(glyphs), convertWithLibreOffice(docx).then(glyphs)]);
+    const [ours, lo] = await Promise.all([
+      renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(glyphs),
+      convertWithLibreOffice(docx).then(glyphs),
+    ]);
     const symbols = (gs: Glyph[]) => gs.filter((g) => /[\u2190-\u2bff]/u.test(g.c)).map((g) => `${g.c} ${g.font}`);
     expect(symbols(lo)).toContain("─ DejaVuSans");
     expect(symbols(ours)).toEqual(symbols(lo));
     // Same advances, so the text after each symbol lands where LibreOffice puts it.
-    const misses = lo.flatMap((g, i) => (ours[i]?.c === g.c && Math.abs(ours[i]!.x - g.x) <= 1 ? [] : [`${g.c}: LibreOffice ${g.x}, ours ${ours[i]?.c} ${ours[i]?.x}`]));
+    const misses = lo.flatMap((g, i) =>
+      ours[i]?.c === g.c && Math.abs(ours[i]!.x - g.x) <= 1
+        ? []
+        : [`${g.c}: LibreOffice ${g.x}, ours ${ours[i]?.c} ${ours[i]?.x}`],
+    );
     expect(misses).toEqual([]);
   }, 180_000);
 
@@ -147,7 +193,12 @@ describe.skipIf(!have)("words a reader copies, against LibreOffice", () => {
           B.sectPr(),
       }),
       {
-        core: { "dc:creator": "Ada Lovelace", "cp:lastModifiedBy": "Charles Babbage", "cp:revision": "7", "dcterms:modified": "2026-11-21T10:00:00Z" },
+        core: {
+          "dc:creator": "Ada Lovelace",
+          "cp:lastModifiedBy": "Charles Babbage",
+          "cp:revision": "7",
+          "dcterms:modified": "2026-11-21T10:00:00Z",
+        },
         app: { Company: "Analytical Engines" },
         custom: { Email: "ada@example.com" },
       },
@@ -158,8 +209,12 @@ describe.skipIf(!have)("words a reader copies, against LibreOffice", () => {
   }, 180_000);
 
   it("equation-1: Equation Editor previews (Symbol font) read as primes and bracket pieces, not Latin-1 letters", async () => {
-    const docx = new Uint8Array(readFileSync(new URL("../../../shared/corpus/docx/openxmlsdk__equation__equation-1.docx", import.meta.url)));
-    const text = (await wordBoxes(await renderDocxToPdf(docx, { fonts: nodeFontSource() }))).flatMap((p) => p.words.map((w) => w.text)).join(" ");
+    const docx = new Uint8Array(
+      readFileSync(new URL("../../../shared/corpus/docx/openxmlsdk__equation__equation-1.docx", import.meta.url)),
+    );
+    const text = (await wordBoxes(await renderDocxToPdf(docx, { fonts: nodeFontSource() })))
+      .flatMap((p) => p.words.map((w) => w.text))
+      .join(" ");
     for (const drawn of ["′", "⎛", "⎝", "⎞", "⎠"]) expect(text).toContain(drawn);
     for (const latin1 of ["¢", "æ", "ç", "è", "ö", "ø"]) expect(text).not.toContain(latin1);
   }, 180_000);
@@ -171,7 +226,9 @@ describe.skipIf(!have)("words a reader copies, against LibreOffice", () => {
       `<v:shape style="position:absolute;left:3834;top:5690;width:1976;height:1533" filled="f" stroked="f"/>` +
       `<v:shape style="position:absolute;left:4257;top:5969;width:1130;height:1115"><v:textbox><w:txbxContent>${tb(["Словарь", "dictionary"])}</w:txbxContent></v:textbox></v:shape>` +
       `</v:group></w:pict></w:r>`;
-    const docx = B.buildDocx({ body: B.p("Before the box") + `<w:p>${group}</w:p>` + B.p("After the box") + B.sectPr() });
+    const docx = B.buildDocx({
+      body: B.p("Before the box") + `<w:p>${group}</w:p>` + B.p("After the box") + B.sectPr(),
+    });
     const { ours, lo } = await bothWords(docx);
     expect(lo).toContain("Словарь");
     expect(ours).toEqual(lo);

@@ -73,7 +73,13 @@ function compare(ours: PageWords[], lo: PageWords[]): Comparison {
   });
   const first = (pages: PageWords[]) => pages.map((p) => p.words[0]?.text ?? "");
   const last = (pages: PageWords[]) => pages.map((p) => p.words.at(-1)?.text ?? "");
-  return { pages: [ours.length, lo.length], firstWords: [first(ours), first(lo)], lastWords: [last(ours), last(lo)], within5pt: total ? close / total : 1, misses };
+  return {
+    pages: [ours.length, lo.length],
+    firstWords: [first(ours), first(lo)],
+    lastWords: [last(ours), last(lo)],
+    within5pt: total ? close / total : 1,
+    misses,
+  };
 }
 
 const cases: Record<string, Uint8Array> = {
@@ -90,28 +96,59 @@ const cases: Record<string, Uint8Array> = {
       B.p("AfterBreak", { spacing: { before: 480 } }),
   }),
   // A heading with keep-with-next that would be the last line of page one moves to page two.
-  keepNext: B.buildDocx({ body: paragraphs(11) + B.p("Short line one.") + B.p("Kept Heading", { style: "Heading1" }) + paragraphs(3, 20) }),
+  keepNext: B.buildDocx({
+    body: paragraphs(11) + B.p("Short line one.") + B.p("Kept Heading", { style: "Heading1" }) + paragraphs(3, 20),
+  }),
   // One paragraph over several pages: continued lines start at the page top; a break inside a
   // paragraph and a paragraph holding only a break, as LibreOffice splits them.
   longParagraph: B.buildDocx({
-    body: B.p(Array.from({ length: 40 }, (_, i) => lorem(i)).join(" ")) + B.p("Alpha") + B.p([B.pageBreak()]) + B.p("Bravo", { spacing: { before: 480 } }) + B.p(["Charlie", B.pageBreak(), "Delta"]),
+    body:
+      B.p(Array.from({ length: 40 }, (_, i) => lorem(i)).join(" ")) +
+      B.p("Alpha") +
+      B.p([B.pageBreak()]) +
+      B.p("Bravo", { spacing: { before: 480 } }) +
+      B.p(["Charlie", B.pageBreak(), "Delta"]),
   }),
   // A keep-with-next heading whose next paragraph references a long footnote in its first line: the
   // heading and two lines fit above the page bottom, but not with the footnote, so all move on.
   keepNextNote: B.buildDocx({
-    body: paragraphs(11) + B.p("Kept Heading", { style: "Heading1" }) + B.p(["Noted", B.footnoteRef(1), " " + lorem(50)]) + paragraphs(2, 60),
-    footnotes: B.footnote(1, Array.from({ length: 8 }, (_, i) => `Footnote sentence ${i} that takes room at the page bottom, long enough to wrap.`).join(" ")),
+    body:
+      paragraphs(11) +
+      B.p("Kept Heading", { style: "Heading1" }) +
+      B.p(["Noted", B.footnoteRef(1), " " + lorem(50)]) +
+      paragraphs(2, 60),
+    footnotes: B.footnote(
+      1,
+      Array.from(
+        { length: 8 },
+        (_, i) => `Footnote sentence ${i} that takes room at the page bottom, long enough to wrap.`,
+      ).join(" "),
+    ),
   }),
   // A keep-with-next heading before a table whose first row does not fit moves with the table.
   keepNextTable: B.buildDocx({
     body:
       paragraphs(12) +
       B.p("Table Heading", { style: "Heading2" }) +
-      B.table([["Cell one", "Cell two"], ["Cell three", "Cell four"], ["Cell five", "Cell six"]], { widths: [4680, 4680], rowHeight: { h: 720 } }) +
+      B.table(
+        [
+          ["Cell one", "Cell two"],
+          ["Cell three", "Cell four"],
+          ["Cell five", "Cell six"],
+        ],
+        { widths: [4680, 4680], rowHeight: { h: 720 } },
+      ) +
       B.p("After the table."),
   }),
   // Widow/orphan control: a paragraph straddling the page end leaves two lines on each side.
-  widows: B.buildDocx({ body: paragraphs(10) + B.p("Filler line.") + B.p("Filler line.") + B.p([lorem(50) + " " + lorem(51)]) + paragraphs(2, 60) }),
+  widows: B.buildDocx({
+    body:
+      paragraphs(10) +
+      B.p("Filler line.") +
+      B.p("Filler line.") +
+      B.p([lorem(50) + " " + lorem(51)]) +
+      paragraphs(2, 60),
+  }),
   // Footer "Page X of Y" and a header on every page.
   pageXofY: B.buildDocx({
     body: paragraphs(26) + B.sectPr({ headers: { default: "rIdH" }, footers: { default: "rIdF" } }),
@@ -133,7 +170,10 @@ const cases: Record<string, Uint8Array> = {
   // After balanced columns (whose second column a soft break opened), each continuous section's first
   // paragraph keeps its space before; the gap to the section above is max(after, before).
   continuousSpacing: B.buildDocx({
-    styles: B.DEFAULT_STYLES.replace(`<w:spacing w:after="160" w:line="259" w:lineRule="auto"/>`, `<w:spacing w:after="0" w:line="240" w:lineRule="auto"/>`),
+    styles: B.DEFAULT_STYLES.replace(
+      `<w:spacing w:after="160" w:line="259" w:lineRule="auto"/>`,
+      `<w:spacing w:after="0" w:line="240" w:lineRule="auto"/>`,
+    ),
     body:
       B.p("Alpha one") +
       B.sectionBreak({ type: "continuous" }) +
@@ -162,7 +202,10 @@ const cases: Record<string, Uint8Array> = {
   }),
   // Columns of unequal widths: a paragraph that goes on in the other column is laid out at its width.
   unequalColumns: B.buildDocx({
-    body: B.p(longText + " " + longText) + B.p(longText.slice(0, 900)) + B.sectPr({ cols: { num: 2, widths: [{ w: 2880, space: 720 }, { w: 5760 }] } }),
+    body:
+      B.p(longText + " " + longText) +
+      B.p(longText.slice(0, 900)) +
+      B.sectPr({ cols: { num: 2, widths: [{ w: 2880, space: 720 }, { w: 5760 }] } }),
   }),
   // A continuous section with another header: the page it runs onto keeps the header (and the body
   // top) of the page before; its own header starts at the next page break.
@@ -184,7 +227,14 @@ const cases: Record<string, Uint8Array> = {
   borderGroup: B.buildDocx({
     body:
       B.p("Start line", { spacing: { after: 0 } }) +
-      [["Alpha one", 12, 0], ["Bravo two", 12, 0], ["Charlie three", 12, 200], ["Delta four", 12, 200], ["Echo five", 6, 0], ["Foxtrot six", 12, 0]]
+      [
+        ["Alpha one", 12, 0],
+        ["Bravo two", 12, 0],
+        ["Charlie three", 12, 200],
+        ["Delta four", 12, 200],
+        ["Echo five", 6, 0],
+        ["Foxtrot six", 12, 0],
+      ]
         .map(([t, sz, after]) =>
           B.p(t as string, {
             spacing: { after: after as number, line: 240, lineRule: "auto" },
@@ -199,12 +249,17 @@ const cases: Record<string, Uint8Array> = {
   doubleBorders: B.buildDocx({
     body:
       B.p("Start line", { spacing: { after: 0 } }) +
-      [["Alpha one", 6], ["Bravo two", 12], ["Charlie three", 2]]
-        .map(([t, sz], i) =>
-          B.p(t as string, {
-            spacing: { after: 0, line: 240, lineRule: "auto" },
-            extra: `<w:pBdr>${["top", "left", "bottom", "right"].map((side) => `<w:${side} w:val="double" w:sz="${sz}" w:space="1" w:color="auto"/>`).join("")}</w:pBdr>`,
-          }) + B.p(`Between ${i}`, { spacing: { after: 0 } }),
+      [
+        ["Alpha one", 6],
+        ["Bravo two", 12],
+        ["Charlie three", 2],
+      ]
+        .map(
+          ([t, sz], i) =>
+            B.p(t as string, {
+              spacing: { after: 0, line: 240, lineRule: "auto" },
+              extra: `<w:pBdr>${["top", "left", "bottom", "right"].map((side) => `<w:${side} w:val="double" w:sz="${sz}" w:space="1" w:color="auto"/>`).join("")}</w:pBdr>`,
+            }) + B.p(`Between ${i}`, { spacing: { after: 0 } }),
         )
         .join("") +
       B.sectPr(),
@@ -218,7 +273,11 @@ const cases: Record<string, Uint8Array> = {
       [1000, 200, 1000],
     ]
       .map(([w1, space, w2], i) => {
-        const content = B.p(`Left${i}`) + B.p(`Right${i}`, { jc: "right" }) + B.p([`Before${i}`, B.columnBreak(), `Second${i}`]) + B.p(`End${i}`, { jc: "right" });
+        const content =
+          B.p(`Left${i}`) +
+          B.p(`Right${i}`, { jc: "right" }) +
+          B.p([`Before${i}`, B.columnBreak(), `Second${i}`]) +
+          B.p(`End${i}`, { jc: "right" });
         const cols = { num: 2, widths: [{ w: w1!, space }, { w: w2! }] };
         return content + (i < 2 ? B.sectionBreak({ cols }) : B.sectPr({ cols }));
       })
@@ -227,28 +286,50 @@ const cases: Record<string, Uint8Array> = {
   // A header taller than the top margin pushes the body down on every page.
   tallHeader: B.buildDocx({
     body: paragraphs(16) + B.sectPr({ headers: { default: "rIdH" } }),
-    headers: { rIdH: ["One", "Two", "Three", "Four", "Five"].map((w) => B.p(`Header line ${w}`, { style: "Header" })).join("") },
+    headers: {
+      rIdH: ["One", "Two", "Three", "Four", "Five"].map((w) => B.p(`Header line ${w}`, { style: "Header" })).join(""),
+    },
   }),
   // Only an even header and footer (as poi__stress004's first section): LibreOffice keeps the header
   // and footer on for odd pages too, empty (a paragraph in the Header / Footer style, here 24 pt),
   // with or without evenAndOddHeaders; the body moves in on every page.
   evenOnly: B.buildDocx({
-    body: paragraphs(40) + B.sectPr({ margins: { top: 567, bottom: 567, header: 454, footer: 454 }, headers: { even: "rIdH" }, footers: { even: "rIdF" } }),
-    styles: B.DEFAULT_STYLES.replace(/(w:styleId="(?:Header|Footer)">.*?)<\/w:pPr>/g, "$1</w:pPr><w:rPr><w:sz w:val=\"48\"/></w:rPr>"),
+    body:
+      paragraphs(40) +
+      B.sectPr({
+        margins: { top: 567, bottom: 567, header: 454, footer: 454 },
+        headers: { even: "rIdH" },
+        footers: { even: "rIdF" },
+      }),
+    styles: B.DEFAULT_STYLES.replace(
+      /(w:styleId="(?:Header|Footer)">.*?)<\/w:pPr>/g,
+      '$1</w:pPr><w:rPr><w:sz w:val="48"/></w:rPr>',
+    ),
     settings: `<w:evenAndOddHeaders/>` + B.DEFAULT_SETTINGS,
     headers: { rIdH: B.p("Even header", { style: "Header" }) },
     footers: { rIdF: B.p("Even footer", { style: "Footer" }) },
   }),
   evenOnlyNoSetting: B.buildDocx({
-    body: paragraphs(6) + B.sectPr({ margins: { top: 567, bottom: 567, header: 454, footer: 454 }, headers: { even: "rIdH" } }),
-    styles: B.DEFAULT_STYLES.replace(/(w:styleId="Header">.*?)<\/w:pPr>/, "$1</w:pPr><w:rPr><w:sz w:val=\"48\"/></w:rPr>"),
+    body:
+      paragraphs(6) +
+      B.sectPr({ margins: { top: 567, bottom: 567, header: 454, footer: 454 }, headers: { even: "rIdH" } }),
+    styles: B.DEFAULT_STYLES.replace(
+      /(w:styleId="Header">.*?)<\/w:pPr>/,
+      '$1</w:pPr><w:rPr><w:sz w:val="48"/></w:rPr>',
+    ),
     headers: { rIdH: B.p("Even header", { style: "Header" }) },
   }),
   // Negative top and bottom margins are exact: a header or footer taller than them does not move the body.
   exactMargins: B.buildDocx({
-    body: paragraphs(16) + B.sectPr({ margins: { top: -1440, bottom: -1440 }, headers: { default: "rIdH" }, footers: { default: "rIdF" } }),
-    headers: { rIdH: ["One", "Two", "Three", "Four", "Five"].map((w) => B.p(`Header line ${w}`, { style: "Header" })).join("") },
-    footers: { rIdF: ["Six", "Seven", "Eight", "Nine"].map((w) => B.p(`Footer line ${w}`, { style: "Footer" })).join("") },
+    body:
+      paragraphs(16) +
+      B.sectPr({ margins: { top: -1440, bottom: -1440 }, headers: { default: "rIdH" }, footers: { default: "rIdF" } }),
+    headers: {
+      rIdH: ["One", "Two", "Three", "Four", "Five"].map((w) => B.p(`Header line ${w}`, { style: "Header" })).join(""),
+    },
+    footers: {
+      rIdF: ["Six", "Seven", "Eight", "Nine"].map((w) => B.p(`Footer line ${w}`, { style: "Footer" })).join(""),
+    },
   }),
   // Sections: an odd-page start whose first number would be even skips a page number (LibreOffice
   // does not export the blank page it inserts); the new section numbers its pages in lower roman.
@@ -257,15 +338,23 @@ const cases: Record<string, Uint8Array> = {
       paragraphs(2) +
       B.sectionBreak({ footers: { default: "rIdF" } }) +
       paragraphs(2, 10) +
-      B.sectPr({ type: "oddPage", pageNumberStart: 4, footers: { default: "rIdF" } }).replace(`<w:pgNumType w:start="4"/>`, `<w:pgNumType w:start="4" w:fmt="lowerRoman"/>`),
+      B.sectPr({ type: "oddPage", pageNumberStart: 4, footers: { default: "rIdF" } }).replace(
+        `<w:pgNumType w:start="4"/>`,
+        `<w:pgNumType w:start="4" w:fmt="lowerRoman"/>`,
+      ),
     footers: { rIdF: B.p(["Folio ", B.field("PAGE")], { style: "Footer" }) },
   }),
   // Paragraph borders take room (width plus space) above and below the text.
   borders: B.buildDocx({
     body:
-      B.p("Ruled title", { extra: `<w:pBdr><w:bottom w:val="single" w:sz="12" w:space="4" w:color="auto"/></w:pBdr>` }) +
+      B.p("Ruled title", {
+        extra: `<w:pBdr><w:bottom w:val="single" w:sz="12" w:space="4" w:color="auto"/></w:pBdr>`,
+      }) +
       paragraphs(2) +
-      B.p("Boxed note", { shading: "DDEEFF", extra: `<w:pBdr><w:top w:val="single" w:sz="8" w:space="6" w:color="FF0000"/><w:left w:val="single" w:sz="8" w:space="4" w:color="FF0000"/><w:bottom w:val="double" w:sz="4" w:space="2" w:color="FF0000"/><w:right w:val="single" w:sz="8" w:space="4" w:color="FF0000"/></w:pBdr>` }) +
+      B.p("Boxed note", {
+        shading: "DDEEFF",
+        extra: `<w:pBdr><w:top w:val="single" w:sz="8" w:space="6" w:color="FF0000"/><w:left w:val="single" w:sz="8" w:space="4" w:color="FF0000"/><w:bottom w:val="double" w:sz="4" w:space="2" w:color="FF0000"/><w:right w:val="single" w:sz="8" w:space="4" w:color="FF0000"/></w:pBdr>`,
+      }) +
       paragraphs(2, 10),
   }),
   // Floats: a page-positioned picture with square wrap narrows the lines beside it; a
@@ -274,12 +363,24 @@ const cases: Record<string, Uint8Array> = {
     body:
       paragraphs(2) +
       B.p([
-        anchoredImage("rIdImg", 150, 100, `<wp:wrapSquare wrapText="bothSides"/>`, `<wp:positionH relativeFrom="page"><wp:posOffset>914400</wp:posOffset></wp:positionH><wp:positionV relativeFrom="page"><wp:posOffset>2540000</wp:posOffset></wp:positionV>`),
+        anchoredImage(
+          "rIdImg",
+          150,
+          100,
+          `<wp:wrapSquare wrapText="bothSides"/>`,
+          `<wp:positionH relativeFrom="page"><wp:posOffset>914400</wp:posOffset></wp:positionH><wp:positionV relativeFrom="page"><wp:posOffset>2540000</wp:posOffset></wp:positionV>`,
+        ),
         lorem(3),
       ]) +
       paragraphs(3, 4) +
       B.p([
-        anchoredImage("rIdImg", 150, 100, `<wp:wrapTopAndBottom/>`, `<wp:positionH relativeFrom="margin"><wp:posOffset>635000</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>254000</wp:posOffset></wp:positionV>`),
+        anchoredImage(
+          "rIdImg",
+          150,
+          100,
+          `<wp:wrapTopAndBottom/>`,
+          `<wp:positionH relativeFrom="margin"><wp:posOffset>635000</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>254000</wp:posOffset></wp:positionV>`,
+        ),
         lorem(7),
       ]) +
       paragraphs(3, 8),
@@ -292,7 +393,13 @@ const cases: Record<string, Uint8Array> = {
     body:
       paragraphs(2) +
       B.p([
-        anchoredImage("rIdImg", 200, 40, `<wp:wrapSquare wrapText="bothSides"/>`, `<wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="line"><wp:posOffset>-381000</wp:posOffset></wp:positionV>`),
+        anchoredImage(
+          "rIdImg",
+          200,
+          40,
+          `<wp:wrapSquare wrapText="bothSides"/>`,
+          `<wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="line"><wp:posOffset>-381000</wp:posOffset></wp:positionV>`,
+        ),
         lorem(3) + " " + lorem(4),
       ]) +
       paragraphs(2, 5),
@@ -306,7 +413,13 @@ const cases: Record<string, Uint8Array> = {
       B.p("Bravo second", { spacing: { beforeAutospacing: true, afterAutospacing: true } }) +
       B.p("Charlie plain") +
       B.table(
-        [[B.p("Cellone top", { spacing: { beforeAutospacing: true, afterAutospacing: true } }) + B.p("Celltwo next", { spacing: { beforeAutospacing: true, afterAutospacing: true } }), "Right"]],
+        [
+          [
+            B.p("Cellone top", { spacing: { beforeAutospacing: true, afterAutospacing: true } }) +
+              B.p("Celltwo next", { spacing: { beforeAutospacing: true, afterAutospacing: true } }),
+            "Right",
+          ],
+        ],
         { widths: [4680, 4680] },
       ) +
       B.p("Delta after", { spacing: { beforeAutospacing: true } }) +
@@ -324,7 +437,10 @@ const cases: Record<string, Uint8Array> = {
       B.p("Exact line", { spacing: { after: 0, line: 240, lineRule: "exact" } }) +
       B.p("Least line", { spacing: { after: 0, line: 240, lineRule: "atLeast" } }) +
       B.p(lorem(4), { spacing: { after: 0, line: 240 }, run: { sizePt: 6 } }) +
-      paragraphs(20, 10).replaceAll("<w:p>", `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr>`) +
+      paragraphs(20, 10).replaceAll(
+        "<w:p>",
+        `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/></w:pPr>`,
+      ) +
       B.sectPr({}).replace("</w:sectPr>", `<w:docGrid w:type="lines" w:linePitch="312"/></w:sectPr>`),
   }),
   // w:spacing w:line without w:lineRule: LibreOffice reads an exact height in twips, not a multiple.
@@ -338,30 +454,49 @@ const cases: Record<string, Uint8Array> = {
   // A framed page number (w:framePr, as old Word templates put it) in a tall header and in the
   // footer: aligned right or centred beside the next paragraph, taking no height of its own.
   framedPageNumber: B.buildDocx({
-    body: paragraphs(16) + B.sectPr({ margins: { top: 900 }, headers: { default: "rIdH" }, footers: { default: "rIdF" } }),
+    body:
+      paragraphs(16) + B.sectPr({ margins: { top: 900 }, headers: { default: "rIdH" }, footers: { default: "rIdF" } }),
     headers: {
       rIdH:
-        B.p(["Folio ", B.field("PAGE")], { style: "Header", extra: `<w:framePr w:wrap="around" w:vAnchor="text" w:hAnchor="margin" w:xAlign="right" w:y="1"/>` }) +
+        B.p(["Folio ", B.field("PAGE")], {
+          style: "Header",
+          extra: `<w:framePr w:wrap="around" w:vAnchor="text" w:hAnchor="margin" w:xAlign="right" w:y="1"/>`,
+        }) +
         B.p("Header text beside the frame", { style: "Header" }) +
         B.p("Second header line", { style: "Header" }),
     },
     footers: {
       rIdF:
-        B.p([B.field("PAGE")], { style: "Footer", extra: `<w:framePr w:wrap="around" w:vAnchor="text" w:hAnchor="margin" w:xAlign="center" w:y="1"/>` }) +
-        B.p("Footer text", { style: "Footer" }),
+        B.p([B.field("PAGE")], {
+          style: "Footer",
+          extra: `<w:framePr w:wrap="around" w:vAnchor="text" w:hAnchor="margin" w:xAlign="center" w:y="1"/>`,
+        }) + B.p("Footer text", { style: "Footer" }),
     },
   }),
   // Table-of-contents lines: dot leaders fill the tab from the title to the page number, with
   // LibreOffice's count of dots (pdftotext reads title, dots and number as one word on both sides).
   dotLeaders: B.buildDocx({
-    body: ["Introduction", "What is it?", "A much longer chapter title for the contents", "Index", "Appendix B: tables and figures"]
-      .map((t, i) => B.p([t, `<w:r><w:tab/></w:r>`, String(3 + i * 7)], { tabs: [{ pos: 9350, val: "right", leader: "dot" }], spacing: { after: 0 } }))
+    body: [
+      "Introduction",
+      "What is it?",
+      "A much longer chapter title for the contents",
+      "Index",
+      "Appendix B: tables and figures",
+    ]
+      .map((t, i) =>
+        B.p([t, `<w:r><w:tab/></w:r>`, String(3 + i * 7)], {
+          tabs: [{ pos: 9350, val: "right", leader: "dot" }],
+          spacing: { after: 0 },
+        }),
+      )
       .join(""),
   }),
   // 1.15 line spacing: the room proportional spacing adds below a paragraph's last line need not
   // fit at the page bottom, like the space after (here the 32nd line fits only that way).
   proportionalAtBottom: B.buildDocx({
-    body: Array.from({ length: 40 }, (_, i) => B.p(`Entry number ${i + 1}`, { spacing: { after: 100, line: 276, lineRule: "auto" } })).join(""),
+    body: Array.from({ length: 40 }, (_, i) =>
+      B.p(`Entry number ${i + 1}`, { spacing: { after: 100, line: 276, lineRule: "auto" } }),
+    ).join(""),
   }),
   // A footnote referenced near the page bottom is printed on the same page.
   footnote: B.buildDocx({
@@ -381,7 +516,16 @@ const cases: Record<string, Uint8Array> = {
   floatMovesParagraph: B.buildDocx({
     body:
       Array.from({ length: 34 }, (_, i) => B.p(`Filler ${i + 1}`, { spacing: { after: 0 } })).join("") +
-      B.p([anchoredImage("rIdImg", 300, 200, `<wp:wrapTopAndBottom/>`, `<wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV>`), "Anchor text."]) +
+      B.p([
+        anchoredImage(
+          "rIdImg",
+          300,
+          200,
+          `<wp:wrapTopAndBottom/>`,
+          `<wp:positionH relativeFrom="column"><wp:posOffset>0</wp:posOffset></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV>`,
+        ),
+        "Anchor text.",
+      ]) +
       B.p("Next para."),
     media: { rIdImg: makePng(30, 20) },
   }),
@@ -390,7 +534,14 @@ const cases: Record<string, Uint8Array> = {
   tableStyleBasedOn: B.buildDocx({
     styles:
       B.DEFAULT_STYLES +
-      B.style({ id: "Wide", type: "table", basedOn: "TableGrid", rPr: `<w:sz w:val="36"/>`, pPr: `<w:jc w:val="center"/>`, tblPr: `<w:tblCellMar><w:left w:w="720" w:type="dxa"/></w:tblCellMar>` }) +
+      B.style({
+        id: "Wide",
+        type: "table",
+        basedOn: "TableGrid",
+        rPr: `<w:sz w:val="36"/>`,
+        pPr: `<w:jc w:val="center"/>`,
+        tblPr: `<w:tblCellMar><w:left w:w="720" w:type="dxa"/></w:tblCellMar>`,
+      }) +
       B.style({ id: "Derived", type: "table", basedOn: "Wide" }),
     body:
       B.table([[B.p(lorem(1)) + B.p("Second paragraph.")]], { widths: [9360], style: "TableGrid" }) +
@@ -404,7 +555,10 @@ const cases: Record<string, Uint8Array> = {
       B.DEFAULT_STYLES +
       `<w:style w:type="table" w:styleId="Headed"><w:name w:val="Headed"/><w:basedOn w:val="TableGrid"/>` +
       `<w:tblStylePr w:type="firstRow"><w:rPr><w:b/></w:rPr><w:trPr><w:cantSplit/><w:tblHeader/></w:trPr></w:tblStylePr></w:style>`,
-    body: B.table([["Heading left", "Heading right"], ...Array.from({ length: 50 }, (_, i) => [`Row ${i + 1}`, `Value ${i + 1}`])], { widths: [4680, 4680], style: "Headed" }),
+    body: B.table(
+      [["Heading left", "Heading right"], ...Array.from({ length: 50 }, (_, i) => [`Row ${i + 1}`, `Value ${i + 1}`])],
+      { widths: [4680, 4680], style: "Headed" },
+    ),
   }),
   // Tracked changes: deleted text is shown (struck through) beside the inserted text, as
   // LibreOffice prints a document with changes, so lines wrap with both.
@@ -421,7 +575,15 @@ const cases: Record<string, Uint8Array> = {
   rowMinHeightMoves: B.buildDocx({
     body:
       Array.from({ length: 42 }, (_, i) => B.p(`Filler ${i + 1}`, { spacing: { after: 0 } })).join("") +
-      B.table([[["One", "Two", "Three", "Four"].map((w) => B.p(`Left line ${w}`)).join(""), ["One", "Two", "Three"].map((w) => B.p(`Right line ${w}`)).join("")]], { widths: [4680, 4680], rowHeight: { h: 2000 } }) +
+      B.table(
+        [
+          [
+            ["One", "Two", "Three", "Four"].map((w) => B.p(`Left line ${w}`)).join(""),
+            ["One", "Two", "Three"].map((w) => B.p(`Right line ${w}`)).join(""),
+          ],
+        ],
+        { widths: [4680, 4680], rowHeight: { h: 2000 } },
+      ) +
       B.p("After."),
   }),
   // A keep-with-next paragraph starting a cell of a table's last row keeps that row with the next
@@ -453,7 +615,11 @@ const cases: Record<string, Uint8Array> = {
       B.p(["Second page noted", B.footnoteRef(3), " twice", B.footnoteRef(4), "."], { pageBreakBefore: true }) +
       paragraphs(2, 20) +
       B.sectPr().replace("<w:pgSz", `<w:footnotePr><w:numRestart w:val="eachPage"/></w:footnotePr><w:pgSz`),
-    footnotes: B.footnote(1, "Note one.") + B.footnote(2, "Note two.") + B.footnote(3, "Note three.") + B.footnote(4, "Note four."),
+    footnotes:
+      B.footnote(1, "Note one.") +
+      B.footnote(2, "Note two.") +
+      B.footnote(3, "Note three.") +
+      B.footnote(4, "Note four."),
     settings: `<w:footnotePr><w:numRestart w:val="eachPage"/></w:footnotePr>` + B.DEFAULT_SETTINGS,
   }),
   // A note's own number takes its character style only (FootnoteReference: superscript), whatever
@@ -471,28 +637,54 @@ const cases: Record<string, Uint8Array> = {
       paragraphs(9) +
       B.p(["Second page noted", B.footnoteRef(3), " twice", B.footnoteRef(4), "."], { pageBreakBefore: true }) +
       paragraphs(2, 20),
-    footnotes: B.footnote(1, "Note one.") + B.footnote(2, "Note two.") + B.footnote(3, "Note three.") + B.footnote(4, "Note four."),
+    footnotes:
+      B.footnote(1, "Note one.") +
+      B.footnote(2, "Note two.") +
+      B.footnote(3, "Note three.") +
+      B.footnote(4, "Note four."),
     settings: `<w:footnotePr><w:numRestart w:val="eachPage"/></w:footnotePr>` + B.DEFAULT_SETTINGS,
   }),
   // A table that starts a document with footnotes: LibreOffice keeps an empty paragraph above it.
   tableFirstWithNotes: B.buildDocx({
-    body: B.table([["Alpha cell", "Bravo cell"], ["Charlie", "Delta"]], { widths: [4680, 4680] }) + B.p(["After.", B.footnoteRef(1)]),
+    body:
+      B.table(
+        [
+          ["Alpha cell", "Bravo cell"],
+          ["Charlie", "Delta"],
+        ],
+        { widths: [4680, 4680] },
+      ) + B.p(["After.", B.footnoteRef(1)]),
     footnotes: B.footnote(1, "The note text."),
   }),
   // A row split at the page bottom: a cell paragraph stays on the page only with its space after.
   rowSplitSpaceAfter: B.buildDocx({
     body:
       Array.from({ length: 42 }, (_, i) => B.p(`Filler ${i + 1}`, { spacing: { after: 0 } })).join("") +
-      B.table([[["One", "Two", "Three", "Four"].map((w) => B.p(`Left line ${w}`)).join(""), ["One", "Two", "Three"].map((w) => B.p(`Right line ${w}`)).join("")]], { widths: [4680, 4680] }) +
+      B.table(
+        [
+          [
+            ["One", "Two", "Three", "Four"].map((w) => B.p(`Left line ${w}`)).join(""),
+            ["One", "Two", "Three"].map((w) => B.p(`Right line ${w}`)).join(""),
+          ],
+        ],
+        { widths: [4680, 4680] },
+      ) +
       B.p("After."),
   }),
   // A superscript in a taller font (a note mark in the default Calibri among Times text) holds its
   // line at the full size's height however small it is drawn: 0.6 pt a line, past 5 pt in a page.
   superscriptLineHeight: B.buildDocx({
     body: Array.from({ length: 30 }, (_, i) =>
-      B.p([B.r(`Line${i + 1} ${lorem(i)}`, { font: "Times New Roman", sizePt: 12 }), B.r(String(i + 1), { sizePt: 12, vertAlign: "superscript" }), B.r(" ends here.", { font: "Times New Roman", sizePt: 12 })], {
-        spacing: { after: 200, line: 276, lineRule: "auto" },
-      }),
+      B.p(
+        [
+          B.r(`Line${i + 1} ${lorem(i)}`, { font: "Times New Roman", sizePt: 12 }),
+          B.r(String(i + 1), { sizePt: 12, vertAlign: "superscript" }),
+          B.r(" ends here.", { font: "Times New Roman", sizePt: 12 }),
+        ],
+        {
+          spacing: { after: 200, line: 276, lineRule: "auto" },
+        },
+      ),
     ).join(""),
   }),
   // German quotation marks „…“: the closing “ ends a word, so a line may end after it (the
@@ -514,7 +706,9 @@ const cases: Record<string, Uint8Array> = {
   noteSeparatorRoom: B.buildDocx({
     body:
       B.p(["Noted", B.footnoteRef(1)], { spacing: { after: 0 } }) +
-      Array.from({ length: 300 }, (_, i) => B.p(`t${i + 1}`, { spacing: { after: 0, line: 60, lineRule: "exact" }, run: { sizePt: 2 } })).join(""),
+      Array.from({ length: 300 }, (_, i) =>
+        B.p(`t${i + 1}`, { spacing: { after: 0, line: 60, lineRule: "exact" }, run: { sizePt: 2 } }),
+      ).join(""),
     footnotes: B.footnote(1, "The note under the separator."),
   }),
   // Notes whose paragraph hangs (Word's "number, tab, text" footnote style): the number reaches the
@@ -540,7 +734,10 @@ const cases: Record<string, Uint8Array> = {
   softHyphen: B.buildDocx({
     body:
       B.p(
-        B.r("Der Todeswunsch muss akzeptiert werden, weil er auf ein tief unbewusstes Wand", { font: "Times New Roman", sizePt: 12 }) +
+        B.r("Der Todeswunsch muss akzeptiert werden, weil er auf ein tief unbewusstes Wand", {
+          font: "Times New Roman",
+          sizePt: 12,
+        }) +
           `<w:r><w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman"/><w:sz w:val="24"/></w:rPr><w:softHyphen/><w:t xml:space="preserve">lungsmotiv verweist, das die radikale Zerstörung des Alten verlangt. Seele bedeutete für die Griechen noch eine unlösbare Bezie</w:t><w:softHyphen/><w:t>hung zwischen Menschen, Göttern und Natur.</w:t></w:r>`,
         { jc: "both", ind: { firstLine: 284 }, spacing: { after: 200, line: 276, lineRule: "auto" } },
       ) + B.sectPr({ ...B.A4, margins: { top: 1417, right: 1417, bottom: 1134, left: 1417 } }),
@@ -550,9 +747,19 @@ const cases: Record<string, Uint8Array> = {
   // truncated (Noto Sans 12 pt at 293/240: 327 tw x 122 % = 398 tw).
   wholeTwipLines: B.buildDocx({
     body:
-      Array.from({ length: 60 }, (_, i) => B.p(`Line ${i} single`, { spacing: { after: 0, line: 240, lineRule: "auto" }, run: { font: "Calibri", sizePt: 11 } })).join("") +
+      Array.from({ length: 60 }, (_, i) =>
+        B.p(`Line ${i} single`, {
+          spacing: { after: 0, line: 240, lineRule: "auto" },
+          run: { font: "Calibri", sizePt: 11 },
+        }),
+      ).join("") +
       B.p("Proportional", { pageBreakBefore: true, spacing: { after: 0, line: 240, lineRule: "auto" } }) +
-      Array.from({ length: 40 }, (_, i) => B.p(`Row ${i} spaced`, { spacing: { after: 120, line: 293, lineRule: "auto" }, run: { font: "Verdana", sizePt: 12 } })).join("") +
+      Array.from({ length: 40 }, (_, i) =>
+        B.p(`Row ${i} spaced`, {
+          spacing: { after: 120, line: 293, lineRule: "auto" },
+          run: { font: "Verdana", sizePt: 12 },
+        }),
+      ).join("") +
       B.sectPr({ ...B.A4, margins: { top: 1701, bottom: 1701, left: 1985, right: 1985 } }),
   }),
   // Page breaks with nothing between them in one paragraph break once (in one run, across runs,
@@ -562,7 +769,9 @@ const cases: Record<string, Uint8Array> = {
       B.p(`<w:r><w:t>Alpha</w:t>${`<w:br w:type="page"/>`.repeat(3)}<w:t>Bravo</w:t></w:r>`) +
       B.p(["Charlie", ...Array.from({ length: 5 }, () => B.pageBreak()), "Delta"]) +
       B.p([B.pageBreak(), B.pageBreak(), "Echo"]) +
-      B.p(`<w:r><w:t>Foxtrot</w:t><w:br w:type="page"/><w:t xml:space="preserve"> </w:t><w:br w:type="page"/><w:t>Golf</w:t></w:r>`) +
+      B.p(
+        `<w:r><w:t>Foxtrot</w:t><w:br w:type="page"/><w:t xml:space="preserve"> </w:t><w:br w:type="page"/><w:t>Golf</w:t></w:r>`,
+      ) +
       B.p([B.pageBreak()]) +
       B.p([B.pageBreak()]) +
       B.p("Hotel"),
@@ -582,7 +791,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   beforeAll(async () => {
     for (const [name, docx] of Object.entries(cases)) {
-      const [ours, lo] = await Promise.all([renderDocxToPdf(docx, { fonts: nodeFontSource() }), convertWithLibreOffice(docx)]);
+      const [ours, lo] = await Promise.all([
+        renderDocxToPdf(docx, { fonts: nodeFontSource() }),
+        convertWithLibreOffice(docx),
+      ]);
       results.set(name, compare(await wordBoxes(ours), await wordBoxes(lo)));
     }
   }, 600_000);
@@ -686,7 +898,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
     // Drawn at 12 pt on the baseline it would be twice as tall and push its text 3 pt right.
     const doc = cases.footnoteMarkStyle!;
     const words = async (pdf: Uint8Array) => (await wordBoxes(pdf))[0]!.words;
-    const [ours, lo] = [await words(await renderDocxToPdf(doc, { fonts: nodeFontSource() })), await words(await convertWithLibreOffice(doc))];
+    const [ours, lo] = [
+      await words(await renderDocxToPdf(doc, { fonts: nodeFontSource() })),
+      await words(await convertWithLibreOffice(doc)),
+    ];
     const mark = (ws: typeof lo) => ws.filter((w) => w.text === "1").at(-1)!;
     expect(Math.abs(mark(ours).yMax - mark(ours).yMin - (mark(lo).yMax - mark(lo).yMin))).toBeLessThan(1);
     const text = (ws: typeof lo) => ws.find((w) => w.text === "Baseline")!;

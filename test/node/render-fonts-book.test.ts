@@ -16,9 +16,24 @@ import type { DocumentModel, FontTableEntry, Paragraph, RunStyle } from "../../s
 
 function style(font: string, extra: Partial<RunStyle> = {}): RunStyle {
   return {
-    font, size: 11, bold: false, italic: false, underline: "none", strike: false, doubleStrike: false, color: null,
-    highlight: null, caps: false, smallCaps: false, vertAlign: "baseline", charSpacing: 0, position: 0, scale: 100,
-    hidden: false, rtl: false, ...extra,
+    font,
+    size: 11,
+    bold: false,
+    italic: false,
+    underline: "none",
+    strike: false,
+    doubleStrike: false,
+    color: null,
+    highlight: null,
+    caps: false,
+    smallCaps: false,
+    vertAlign: "baseline",
+    charSpacing: 0,
+    position: 0,
+    scale: 100,
+    hidden: false,
+    rtl: false,
+    ...extra,
   };
 }
 
@@ -26,9 +41,23 @@ function para(runs: { text: string; style: RunStyle }[]): Paragraph {
   return {
     type: "paragraph",
     style: {
-      styleId: "Normal", align: "left", indentLeft: 0, indentRight: 0, firstLine: 0, spaceBefore: 0, spaceAfter: 0,
-      contextualSpacing: false, line: { rule: "auto", value: 1 }, tabs: [], keepNext: false, keepLines: false,
-      widowControl: true, pageBreakBefore: false, bidi: false, borders: {}, shading: null,
+      styleId: "Normal",
+      align: "left",
+      indentLeft: 0,
+      indentRight: 0,
+      firstLine: 0,
+      spaceBefore: 0,
+      spaceAfter: 0,
+      contextualSpacing: false,
+      line: { rule: "auto", value: 1 },
+      tabs: [],
+      keepNext: false,
+      keepLines: false,
+      widowControl: true,
+      pageBreakBefore: false,
+      bidi: false,
+      borders: {},
+      shading: null,
     },
     inlines: runs.map((r) => ({ type: "text" as const, ...r })),
     markStyle: runs[0]?.style ?? style("Calibri"),
@@ -39,13 +68,27 @@ function model(paragraphs: Paragraph[], fontTable: FontTableEntry[] = []): Docum
   const families = new Set<string>();
   for (const p of paragraphs) for (const i of p.inlines) families.add(i.style.font);
   return {
-    sections: [{
-      pageWidth: 612, pageHeight: 792, margins: { top: 72, right: 72, bottom: 72, left: 72, header: 36, footer: 36, gutter: 0 },
-      columns: { count: 1, space: 36, separator: false }, start: "nextPage", headers: {}, footers: {}, titlePage: false,
-      pageNumberFormat: "decimal", blocks: paragraphs,
-    }],
-    headerFooters: new Map(), notes: new Map(), images: new Map(), evenAndOddHeaders: false, defaultTabStop: 36,
-    fontFamilies: families, fontTable: new Map(fontTable.map((e) => [e.name, e])),
+    sections: [
+      {
+        pageWidth: 612,
+        pageHeight: 792,
+        margins: { top: 72, right: 72, bottom: 72, left: 72, header: 36, footer: 36, gutter: 0 },
+        columns: { count: 1, space: 36, separator: false },
+        start: "nextPage",
+        headers: {},
+        footers: {},
+        titlePage: false,
+        pageNumberFormat: "decimal",
+        blocks: paragraphs,
+      },
+    ],
+    headerFooters: new Map(),
+    notes: new Map(),
+    images: new Map(),
+    evenAndOddHeaders: false,
+    defaultTabStop: 36,
+    fontFamilies: families,
+    fontTable: new Map(fontTable.map((e) => [e.name, e])),
   };
 }
 
@@ -59,7 +102,12 @@ function recordingSource(): FontSource & { asked: string[] } {
 describe("font catalog", () => {
   it("every family and style maps to a file that exists in node_modules", async () => {
     for (const id of FAMILY_IDS)
-      for (const [b, i] of [[false, false], [true, false], [false, true], [true, true]] as const) {
+      for (const [b, i] of [
+        [false, false],
+        [true, false],
+        [false, true],
+        [true, true],
+      ] as const) {
         const path = nodeFontPath(fontFile(id, b, i));
         expect(path, `${id} ${b} ${i}`).not.toBeNull();
         expect((await readFile(path!)).byteLength).toBeGreaterThan(10_000);
@@ -89,12 +137,22 @@ describe("font catalog", () => {
       ["Panose Mono", { name: "Panose Mono", panose: "02070309020205020404" }],
     ]);
     // LibreOffice 7.4 asks fontconfig with the name alone (render-fonts-libreoffice.test.ts measures these).
-    for (const name of ["Corporate Sans", "Typewriter X", "Old Style", "Times New Roman Bold", "Panose Serif", "Panose Mono", "Never Heard Of"])
+    for (const name of [
+      "Corporate Sans",
+      "Typewriter X",
+      "Old Style",
+      "Times New Roman Bold",
+      "Panose Serif",
+      "Panose Mono",
+      "Never Heard Of",
+    ])
       expect(substituteFamily(name, table), name).toBe("NotoSans");
     // fontconfig's generics (45-latin.conf): serif names → Noto Serif, monospace names → Noto Sans Mono.
-    for (const name of ["Georgia", "Garamond", "Constantia", "Palatino Linotype"]) expect(substituteFamily(name), name).toBe("NotoSerif");
+    for (const name of ["Georgia", "Garamond", "Constantia", "Palatino Linotype"])
+      expect(substituteFamily(name), name).toBe("NotoSerif");
     for (const name of ["Consolas", "Andale Mono"]) expect(substituteFamily(name), name).toBe("NotoSansMono");
-    for (const name of ["Verdana", "Tahoma", "Segoe UI", "Book Antiqua", "Helvetica Neue", "Lucida Console"]) expect(substituteFamily(name), name).toBe("NotoSans");
+    for (const name of ["Verdana", "Tahoma", "Segoe UI", "Book Antiqua", "Helvetica Neue", "Lucida Console"])
+      expect(substituteFamily(name), name).toBe("NotoSans");
     // DejaVu by its names and the Bitstream Vera ones (57-dejavu-*.conf).
     expect(substituteFamily("DejaVu Serif")).toBe("DejaVuSerif");
     expect(substituteFamily("Bitstream Vera Sans Mono")).toBe("DejaVuSansMono");
@@ -105,7 +163,12 @@ describe("loadFontBook", () => {
   it("loads only the faces the runs use, and resolves requests to them", async () => {
     const src = recordingSource();
     const book = await loadFontBook(
-      model([para([{ text: "Hello ", style: style("Calibri") }, { text: "world", style: style("Calibri", { bold: true, italic: true }) }])]),
+      model([
+        para([
+          { text: "Hello ", style: style("Calibri") },
+          { text: "world", style: style("Calibri", { bold: true, italic: true }) },
+        ]),
+      ]),
       src,
     );
     expect(new Set(src.asked)).toEqual(new Set(["Carlito-Regular.ttf", "Carlito-BoldItalic.ttf"]));
@@ -117,12 +180,16 @@ describe("loadFontBook", () => {
   });
 
   it("measures advance widths like an independent TrueType parser (no kerning)", async () => {
-    const book = await loadFontBook(model([para([{ text: "AVATAR Wave office", style: style("Arial") }])]), nodeFontSource());
+    const book = await loadFontBook(
+      model([para([{ text: "AVATAR Wave office", style: style("Arial") }])]),
+      nodeFontSource(),
+    );
     const face = book.face({ family: "Arial", bold: false, italic: false });
     const reference = parseFontMetrics(new Uint8Array(await readFile(nodeFontPath("Arimo-Regular.ttf")!)));
     // Each advance rounded to LibreOffice's layout pixels (1/120 pt) before summing, as LibreOffice
     // measures (render-paragraph-libreoffice.test.ts, "glyph advances are rounded ...").
-    const pixels = (text: string, size: number) => [...text].reduce((px, ch) => px + Math.round(reference.widthOf(ch, size) * 120), 0) / 120;
+    const pixels = (text: string, size: number) =>
+      [...text].reduce((px, ch) => px + Math.round(reference.widthOf(ch, size) * 120), 0) / 120;
     for (const text of ["AVATAR Wave office", "Hello, world!", "ÄÖÜ €"]) {
       expect(face.widthOf(text, 11)).toBeCloseTo(pixels(text, 11), 6);
     }
@@ -131,7 +198,15 @@ describe("loadFontBook", () => {
   });
 
   it("measures the glyphs fontkit cannot read metrics for (Carlito's no-break space, Cousine's U+FEFF)", async () => {
-    const book = await loadFontBook(model([para([{ text: "a\u00a0b", style: style("Calibri") }, { text: "x\ufeffy", style: style("Courier New") }])]), nodeFontSource());
+    const book = await loadFontBook(
+      model([
+        para([
+          { text: "a\u00a0b", style: style("Calibri") },
+          { text: "x\ufeffy", style: style("Courier New") },
+        ]),
+      ]),
+      nodeFontSource(),
+    );
     const carlito = book.face({ family: "Calibri", bold: false, italic: false });
     expect(carlito.widthOf("\u00a0", 11)).toBeCloseTo(carlito.widthOf(" ", 11), 9);
     const cousine = book.face({ family: "Courier New", bold: false, italic: false });
@@ -143,7 +218,12 @@ describe("loadFontBook", () => {
     const book = await loadFontBook(model([para(fams.map((f) => ({ text: "x", style: style(f) })))]), nodeFontSource());
     // Baseline distances and first-baseline offsets read with pdftotext -bbox from LibreOffice's PDF.
     const measured: Record<string, [number, number]> = {
-      Calibri: [14.6, 11.4], Cambria: [13.8, 10.8], Arial: [13.8, 11.3], "Times New Roman": [13.8, 11.2], "Courier New": [13.6, 10.0], "Noto Sans": [16.3, 12.8],
+      Calibri: [14.6, 11.4],
+      Cambria: [13.8, 10.8],
+      Arial: [13.8, 11.3],
+      "Times New Roman": [13.8, 11.2],
+      "Courier New": [13.6, 10.0],
+      "Noto Sans": [16.3, 12.8],
     };
     for (const f of fams) {
       const face = book.face({ family: f, bold: false, italic: false });
@@ -171,7 +251,8 @@ describe("loadFontBook", () => {
     expect(faceOf("שלום")).toBe("DejaVuSans-Regular");
     expect(faceOf("مرحبا")).toBe("DejaVuSans-Regular");
     expect(faceOf("中")).toBe("DroidSansFallback-Regular");
-    for (const p of pieces) for (const ch of p.text.replace(/\s/g, "")) expect(p.face.covers(ch.codePointAt(0)!), ch).toBe(true);
+    for (const p of pieces)
+      for (const ch of p.text.replace(/\s/g, "")) expect(p.face.covers(ch.codePointAt(0)!), ch).toBe(true);
   });
 
   it("keeps a character no face has in the primary face (drawn as .notdef), not dropped", async () => {
@@ -183,7 +264,10 @@ describe("loadFontBook", () => {
   });
 
   it("uses Noto Serif, not Noto Sans, for Greek in Cambria (Caladea lacks Greek)", async () => {
-    const book = await loadFontBook(model([para([{ text: "Σύμβαση", style: style("Cambria", { bold: true }) }])]), nodeFontSource());
+    const book = await loadFontBook(
+      model([para([{ text: "Σύμβαση", style: style("Cambria", { bold: true }) }])]),
+      nodeFontSource(),
+    );
     const pieces = book.split("Σύμβαση", { family: "Cambria", bold: true, italic: false });
     expect(pieces).toHaveLength(1);
     expect(pieces[0]!.face.id).toBe("NotoSerif-Bold");
@@ -221,7 +305,10 @@ describe("loadFontBook with embedded fonts", () => {
   }
 
   it("draws a family with the face the document embeds for it, the nearest embedded style for the others", async () => {
-    const m = { ...model([para([{ text: "Embedded", style: style("Contoso") }])]), embeddedFonts: [{ family: "Contoso", style: "Regular" as const, bytes: carlito() }] };
+    const m = {
+      ...model([para([{ text: "Embedded", style: style("Contoso") }])]),
+      embeddedFonts: [{ family: "Contoso", style: "Regular" as const, bytes: carlito() }],
+    };
     const book = await loadFontBook(m, nodeFontSource());
     // Named by its PostScript name, marked apart from the catalog's own Carlito.
     expect(book.face({ family: "Contoso", bold: false, italic: false }).id).toBe("Carlito-Regular-Embedded");
@@ -230,7 +317,10 @@ describe("loadFontBook with embedded fonts", () => {
   });
 
   it("substitutes the family when its embedded file does not read as a font", async () => {
-    const m = { ...model([para([{ text: "Embedded", style: style("Contoso") }])]), embeddedFonts: [{ family: "Contoso", style: "Regular" as const, bytes: brokenCmap() }] };
+    const m = {
+      ...model([para([{ text: "Embedded", style: style("Contoso") }])]),
+      embeddedFonts: [{ family: "Contoso", style: "Regular" as const, bytes: brokenCmap() }],
+    };
     const book = await loadFontBook(m, nodeFontSource());
     expect(book.face({ family: "Contoso", bold: false, italic: false }).id).toBe("NotoSans-Regular");
   });

@@ -14,8 +14,10 @@ import { convertWithLibreOffice, glyphFonts, libreOfficeAvailable } from "./supp
 const have = await libreOfficeAvailable();
 const TOLERANCE = 1;
 
-const line = (text: string, font: string) => B.p([B.r(text, { font, sizePt: 11 })], { spacing: { after: 0, line: 240, lineRule: "auto" } });
-const rtlLine = (text: string, font: string) => B.p([B.r(text, { font, sizePt: 11, rtl: true })], { bidi: true, spacing: { after: 0, line: 240, lineRule: "auto" } });
+const line = (text: string, font: string) =>
+  B.p([B.r(text, { font, sizePt: 11 })], { spacing: { after: 0, line: 240, lineRule: "auto" } });
+const rtlLine = (text: string, font: string) =>
+  B.p([B.r(text, { font, sizePt: 11, rtl: true })], { bidi: true, spacing: { after: 0, line: 240, lineRule: "auto" } });
 const withBidiLanguage = (lang: string) => B.DEFAULT_STYLES.replace('w:bidi="ar-SA"', `w:bidi="${lang}"`);
 const HEBREW = "שלום עולם, זהו מסמך בעברית";
 const ARABIC = "مرحبا بالعالم";
@@ -45,9 +47,15 @@ const DOCS: Record<string, Uint8Array> = {
     },
   }),
   // Hebrew in a sans-serif face that lacks it: DejaVu Sans (sans-serif's second face), whatever the language.
-  hebrewInCalibri: B.buildDocx({ body: rtlLine(HEBREW, "Calibri") + rtlLine(HEBREW, "David"), styles: withBidiLanguage("he-IL") }),
+  hebrewInCalibri: B.buildDocx({
+    body: rtlLine(HEBREW, "Calibri") + rtlLine(HEBREW, "David"),
+    styles: withBidiLanguage("he-IL"),
+  }),
   // In a serif face: Noto Sans Hebrew for Hebrew-language text, DejaVu Sans for Arabic-language text.
-  hebrewInCambriaHe: B.buildDocx({ body: rtlLine(HEBREW, "Cambria") + rtlLine(HEBREW, "Georgia") + rtlLine(ARABIC, "Cambria"), styles: withBidiLanguage("he-IL") }),
+  hebrewInCambriaHe: B.buildDocx({
+    body: rtlLine(HEBREW, "Cambria") + rtlLine(HEBREW, "Georgia") + rtlLine(ARABIC, "Cambria"),
+    styles: withBidiLanguage("he-IL"),
+  }),
   hebrewInCambriaAr: B.buildDocx({ body: rtlLine(HEBREW, "Cambria") + rtlLine(ARABIC, "Cambria") }),
   // LibreOffice asks fontconfig once for all the characters a run's face lacks, and fontconfig ranks
   // first the face that has the most of them: DejaVu Sans for eight symbols (DejaVu Serif lacks ★ ✓
@@ -55,7 +63,9 @@ const DOCS: Record<string, Uint8Array> = {
   serifFallbackSets: B.buildDocx({ body: line("a ■□●○◆★✓①", "Cambria") + line("a αβγ ■", "Cambria") }),
   // Italic Arabic: DejaVu Sans Oblique has no Arabic; the family ranks above the style, so upright
   // DejaVu Sans draws it (not Noto Sans Arabic, the next family).
-  italicArabic: B.buildDocx({ body: B.p([B.r(ARABIC, { font: "Calibri", sizePt: 11, rtl: true, i: true, extra: "<w:iCs/>" })], { bidi: true }) }),
+  italicArabic: B.buildDocx({
+    body: B.p([B.r(ARABIC, { font: "Calibri", sizePt: 11, rtl: true, i: true, extra: "<w:iCs/>" })], { bidi: true }),
+  }),
   // Symbols and Arabic a monospace face lacks: DejaVu Sans Mono, monospace's second face.
   monoSymbols: B.buildDocx({ body: line("Status ★ done ✓ open ☐", "Courier New") + rtlLine(ARABIC, "Courier New") }),
   // A package without a styles part: Calibri 11 pt (Word 2007's defaults), not Times New Roman 10 pt.
@@ -69,7 +79,10 @@ const results = new Map<string, { lo: Uint8Array; ours: Uint8Array }>();
 beforeAll(async () => {
   if (!have) return;
   for (const [name, docx] of Object.entries(DOCS)) {
-    results.set(name, { lo: await convertWithLibreOffice(docx), ours: await renderDocxToPdf(docx, { fonts: nodeFontSource() }) });
+    results.set(name, {
+      lo: await convertWithLibreOffice(docx),
+      ours: await renderDocxToPdf(docx, { fonts: nodeFontSource() }),
+    });
   }
 }, 300_000);
 
@@ -79,7 +92,8 @@ beforeAll(async () => {
  */
 async function facesByCharacter(pdf: Uint8Array): Promise<Record<string, string>> {
   const by = new Map<string, Set<string>>();
-  for (const g of await glyphFonts(pdf)) if (/[\p{L}\p{S}]/u.test(g.c)) by.set(g.c, (by.get(g.c) ?? new Set()).add(g.font));
+  for (const g of await glyphFonts(pdf))
+    if (/[\p{L}\p{S}]/u.test(g.c)) by.set(g.c, (by.get(g.c) ?? new Set()).add(g.font));
   return Object.fromEntries([...by].map(([c, fonts]) => [c, [...fonts].sort().join(",")]));
 }
 
@@ -88,7 +102,9 @@ async function misplaced(ours: Uint8Array, lo: Uint8Array): Promise<string[]> {
   const pool = await glyphFonts(ours);
   const out: string[] = [];
   for (const g of await glyphFonts(lo)) {
-    const i = pool.findIndex((o) => o.c === g.c && Math.abs(o.x - g.x) <= TOLERANCE && Math.abs(o.y - g.y) <= TOLERANCE);
+    const i = pool.findIndex(
+      (o) => o.c === g.c && Math.abs(o.x - g.x) <= TOLERANCE && Math.abs(o.y - g.y) <= TOLERANCE,
+    );
     if (i < 0) out.push(`${g.c}@${g.x.toFixed(1)},${g.y.toFixed(1)}`);
     else pool.splice(i, 1);
   }
@@ -107,7 +123,9 @@ describe.skipIf(!have)("font choice against LibreOffice", () => {
     // Not glyph by glyph: LibreOffice kerns a document without styles (its own default), we do not yet.
     const { lo, ours } = results.get("noStyles")!;
     const [mine, theirs] = [await glyphFonts(ours), await glyphFonts(lo)];
-    expect([...new Set(mine.map((g) => `${g.font} ${g.size}`))]).toEqual([...new Set(theirs.map((g) => `${g.font} ${g.size}`))]);
+    expect([...new Set(mine.map((g) => `${g.font} ${g.size}`))]).toEqual([
+      ...new Set(theirs.map((g) => `${g.font} ${g.size}`)),
+    ]);
     const baselines = (glyphs: { y: number }[]) => [...new Set(glyphs.map((g) => g.y))];
     const [a, b] = [baselines(mine), baselines(theirs)];
     expect(a).toHaveLength(b.length);

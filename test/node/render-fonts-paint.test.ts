@@ -24,9 +24,24 @@ const dir = mkdtempSync(join(tmpdir(), "signet-paint-"));
 
 function style(font: string, extra: Partial<RunStyle> = {}): RunStyle {
   return {
-    font, size: 12, bold: false, italic: false, underline: "none", strike: false, doubleStrike: false, color: null,
-    highlight: null, caps: false, smallCaps: false, vertAlign: "baseline", charSpacing: 0, position: 0, scale: 100,
-    hidden: false, rtl: false, ...extra,
+    font,
+    size: 12,
+    bold: false,
+    italic: false,
+    underline: "none",
+    strike: false,
+    doubleStrike: false,
+    color: null,
+    highlight: null,
+    caps: false,
+    smallCaps: false,
+    vertAlign: "baseline",
+    charSpacing: 0,
+    position: 0,
+    scale: 100,
+    hidden: false,
+    rtl: false,
+    ...extra,
   };
 }
 
@@ -34,21 +49,49 @@ function modelWith(texts: { text: string; style: RunStyle }[], images: Map<strin
   const p: Paragraph = {
     type: "paragraph",
     style: {
-      styleId: "Normal", align: "left", indentLeft: 0, indentRight: 0, firstLine: 0, spaceBefore: 0, spaceAfter: 0,
-      contextualSpacing: false, line: { rule: "auto", value: 1 }, tabs: [], keepNext: false, keepLines: false,
-      widowControl: true, pageBreakBefore: false, bidi: false, borders: {}, shading: null,
+      styleId: "Normal",
+      align: "left",
+      indentLeft: 0,
+      indentRight: 0,
+      firstLine: 0,
+      spaceBefore: 0,
+      spaceAfter: 0,
+      contextualSpacing: false,
+      line: { rule: "auto", value: 1 },
+      tabs: [],
+      keepNext: false,
+      keepLines: false,
+      widowControl: true,
+      pageBreakBefore: false,
+      bidi: false,
+      borders: {},
+      shading: null,
     },
     inlines: texts.map((t) => ({ type: "text" as const, ...t })),
     markStyle: style("Calibri"),
   };
   return {
-    sections: [{
-      pageWidth: 612, pageHeight: 792, margins: { top: 72, right: 72, bottom: 72, left: 72, header: 36, footer: 36, gutter: 0 },
-      columns: { count: 1, space: 36, separator: false }, start: "nextPage", headers: {}, footers: {}, titlePage: false,
-      pageNumberFormat: "decimal", blocks: [p],
-    }],
-    headerFooters: new Map(), notes: new Map(), images, evenAndOddHeaders: false, defaultTabStop: 36,
-    fontFamilies: new Set(texts.map((t) => t.style.font)), fontTable: new Map(),
+    sections: [
+      {
+        pageWidth: 612,
+        pageHeight: 792,
+        margins: { top: 72, right: 72, bottom: 72, left: 72, header: 36, footer: 36, gutter: 0 },
+        columns: { count: 1, space: 36, separator: false },
+        start: "nextPage",
+        headers: {},
+        footers: {},
+        titlePage: false,
+        pageNumberFormat: "decimal",
+        blocks: [p],
+      },
+    ],
+    headerFooters: new Map(),
+    notes: new Map(),
+    images,
+    evenAndOddHeaders: false,
+    defaultTabStop: 36,
+    fontFamilies: new Set(texts.map((t) => t.style.font)),
+    fontTable: new Map(),
   };
 }
 
@@ -64,7 +107,14 @@ function tinyPng(): Uint8Array {
   };
   const ihdr = Buffer.from([0, 0, 0, 2, 0, 0, 0, 2, 8, 2, 0, 0, 0]);
   const raw = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 255]);
-  return new Uint8Array(Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]));
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+      chunk("IHDR", ihdr),
+      chunk("IDAT", deflateSync(raw)),
+      chunk("IEND", Buffer.alloc(0)),
+    ]),
+  );
 }
 
 /** Lays out one text line per entry, splitting by face the way layout does. */
@@ -94,7 +144,16 @@ let again: Uint8Array;
 beforeAll(async () => {
   const images = new Map<string, ImageResource>([
     ["media/good.png", { bytes: tinyPng(), type: "png" }],
-    ["media/broken.png", { bytes: new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 9, 0, 0, 0, 9, 8, 2, 0, 0, 0, 1, 2, 3, 4, 5]), type: "png" }],
+    [
+      "media/broken.png",
+      {
+        bytes: new Uint8Array([
+          137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 9, 0, 0, 0, 9, 8, 2, 0, 0, 0, 1, 2, 3,
+          4, 5,
+        ]),
+        type: "png",
+      },
+    ],
     ["media/drawing.emf", { bytes: new Uint8Array([1, 0, 0, 0]), type: "other" }],
   ]);
   const model = modelWith([...LINES, { text: "Second page text", style: style("Courier New") }], images);
@@ -113,10 +172,25 @@ beforeAll(async () => {
       { kind: "image", x: 400, y: 200, width: 50, height: 50, image: "media/good.png" },
       { kind: "link", x: 72, y: 88, width: 120, height: 16, uri: "https://example.com/terms?a=(1)&b=ü" },
       { kind: "link", x: 72, y: 108, width: 120, height: 16, uri: "javascript:alert(1)" },
-      { kind: "text", x: Number.NaN, y: 10, text: "skipped", face: book.face({ family: "Calibri", bold: false, italic: false }), size: 12, color: null, width: 1 },
+      {
+        kind: "text",
+        x: Number.NaN,
+        y: 10,
+        text: "skipped",
+        face: book.face({ family: "Calibri", bold: false, italic: false }),
+        size: 12,
+        color: null,
+        width: 1,
+      },
     );
     const page2: PaintItem[] = textLine(book, "Second page text", style("Courier New"), 72, 500);
-    const doc: LaidOutDocument = { pages: [{ width: 612, height: 792, items }, { width: 842, height: 595, items: page2 }], title: "Master Services Agreement – draft" };
+    const doc: LaidOutDocument = {
+      pages: [
+        { width: 612, height: 792, items },
+        { width: 842, height: 595, items: page2 },
+      ],
+      title: "Master Services Agreement – draft",
+    };
     return paintDocument(doc, model);
   };
   bytes = await render();
@@ -134,7 +208,8 @@ describe("paintDocument (read back with poppler and pdf-lib)", () => {
 
   it("text is extractable, including the fallback scripts", async () => {
     const { stdout } = await run("pdftotext", ["-enc", "UTF-8", pdfPath, "-"]);
-    for (const word of ["Signet", "contract", "agreement", "Cambria", "Договор", "подписан", "Second", "page"]) expect(stdout).toContain(word);
+    for (const word of ["Signet", "contract", "agreement", "Cambria", "Договор", "подписан", "Second", "page"])
+      expect(stdout).toContain(word);
     // Hebrew comes back in logical order: drawn right to left, whether in a fallback face or in Arimo.
     expect(stdout).toContain("שלום עולם");
     expect(stdout).toMatch(/Hebrew: \S*שלום/);
@@ -170,12 +245,14 @@ describe("paintDocument (read back with poppler and pdf-lib)", () => {
     const { stdout } = await run("pdffonts", [pdfPath]);
     const rows = stdout.trim().split("\n").slice(2);
     const names = rows.map((r) => r.split(/\s+/)[0]!);
-    expect(names).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^[A-Z]{6}\+Carlito-Regular$/),
-      expect.stringMatching(/^[A-Z]{6}\+Caladea-Bold$/),
-      expect.stringMatching(/^[A-Z]{6}\+DejaVuSans-Regular$/),
-      expect.stringMatching(/^[A-Z]{6}\+Cousine-Regular$/),
-    ]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^[A-Z]{6}\+Carlito-Regular$/),
+        expect.stringMatching(/^[A-Z]{6}\+Caladea-Bold$/),
+        expect.stringMatching(/^[A-Z]{6}\+DejaVuSans-Regular$/),
+        expect.stringMatching(/^[A-Z]{6}\+Cousine-Regular$/),
+      ]),
+    );
     for (const r of rows) expect(r, r).toMatch(/\byes\s+yes\s+yes\s+\d+\s+\d+\s*$/);
   });
 
@@ -211,7 +288,9 @@ describe("paintDocument (read back with poppler and pdf-lib)", () => {
     expect(stdout).toMatch(/Pages:\s+2/);
     const pdf = await PDFDocument.load(bytes);
     expect(pdf.getPage(1).getSize()).toEqual({ width: 842, height: 595 });
-    expect(pdf.catalog.lookup(PDFName.of("ViewerPreferences"), PDFDict).get(PDFName.of("DisplayDocTitle"))?.toString()).toBe("true");
+    expect(
+      pdf.catalog.lookup(PDFName.of("ViewerPreferences"), PDFDict).get(PDFName.of("DisplayDocTitle"))?.toString(),
+    ).toBe("true");
   });
 
   it("qpdf finds the file structurally sound", async () => {
@@ -224,9 +303,18 @@ describe("paintDocument with text fontkit cannot handle", () => {
   it("draws Carlito's no-break space and Arabic with Quranic marks (fontkit throws on both) and MuPDF renders the page", async () => {
     const nbsp = "Signet\u00a0Ltd\u00a0§\u00a01";
     const quranic = "ٱللَّهِۚ"; // Noto Sans Arabic's mark anchors make fontkit's GPOS code throw
-    const model = modelWith([{ text: nbsp, style: style("Calibri") }, { text: quranic, style: style("Calibri") }], new Map());
+    const model = modelWith(
+      [
+        { text: nbsp, style: style("Calibri") },
+        { text: quranic, style: style("Calibri") },
+      ],
+      new Map(),
+    );
     const book = await loadFontBook(model, nodeFontSource());
-    const items = [...textLine(book, nbsp, style("Calibri"), 72, 100), ...textLine(book, quranic, style("Calibri"), 72, 130)];
+    const items = [
+      ...textLine(book, nbsp, style("Calibri"), 72, 100),
+      ...textLine(book, quranic, style("Calibri"), 72, 130),
+    ];
     expect(items.some((i) => i.kind === "text" && i.face.id === "NotoSansArabic-Regular")).toBe(true);
     const pdf = await paintDocument({ pages: [{ width: 612, height: 792, items }] }, model);
     const path = join(dir, "fontkit-traps.pdf");

@@ -38,18 +38,26 @@ const SAMPLES: [font: string, text: string][] = [
 
 describe("embedded fonts draw their glyphs", () => {
   it("MuPDF finds no broken outline and every line leaves ink", async () => {
-    const body = SAMPLES.map(([font, text]) => p(r(text, { font, sizePt: 14 }))).join("") + p(r("Bold and italic", { b: true, i: true }));
+    const body =
+      SAMPLES.map(([font, text]) => p(r(text, { font, sizePt: 14 }))).join("") +
+      p(r("Bold and italic", { b: true, i: true }));
     const pdf = await renderDocxToPdf(buildDocx({ body }), { fonts: nodeFontSource() });
     const file = join(work, "glyphs.pdf");
     writeFileSync(file, pdf);
 
-    const mutool = await run("mutool", ["draw", "-q", "-r", "72", "-o", join(work, "page.pgm"), file, "1"]).catch((e) => e);
+    const mutool = await run("mutool", ["draw", "-q", "-r", "72", "-o", join(work, "page.pgm"), file, "1"]).catch(
+      (e) => e,
+    );
     const warnings = `${mutool.stdout ?? ""}${mutool.stderr ?? ""}`;
     expect(warnings).not.toMatch(/invalid outline|FT_Load_Glyph|cannot load/i);
 
     // Dark pixels per text line: the PGM rows between the words' boxes must not be blank.
     const { stdout } = await run("pdftotext", ["-bbox", file, "-"]);
-    const words = [...stdout.matchAll(/yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</g)].map((m) => ({ y0: Number(m[1]), y1: Number(m[2]), w: m[3]! }));
+    const words = [...stdout.matchAll(/yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</g)].map((m) => ({
+      y0: Number(m[1]),
+      y1: Number(m[2]),
+      w: m[3]!,
+    }));
     // Reading order is pdftotext's job (bidi included); -bbox lists right-to-left words as drawn.
     const plain = (await run("pdftotext", [file, "-"])).stdout.replace(/\s+/g, " ");
     for (const [, text] of SAMPLES) for (const word of text.split(" ").slice(1)) expect(plain, text).toContain(word);
@@ -59,7 +67,8 @@ describe("embedded fonts draw their glyphs", () => {
     const data = pgm.subarray(header[0].length);
     for (const word of words) {
       let dark = 0;
-      for (let y = Math.floor(word.y0); y < Math.ceil(word.y1); y++) for (let x = 0; x < width; x++) if (data[y * width + x]! < 128) dark++;
+      for (let y = Math.floor(word.y0); y < Math.ceil(word.y1); y++)
+        for (let x = 0; x < width; x++) if (data[y * width + x]! < 128) dark++;
       expect(dark, `no ink on the line of "${word.w}"`).toBeGreaterThan(0);
     }
   });
@@ -83,7 +92,8 @@ describe("embedded fonts draw their glyphs", () => {
     expect(subset.length).toBeLessThan(full.length / 5);
     // The whole-file checksum of a valid font sums to 0xB1B0AFBA.
     let sum = 0;
-    for (let i = 0; i < subset.length; i += 4) sum = (sum + new DataView(subset.buffer, subset.byteOffset).getUint32(i)) >>> 0;
+    for (let i = 0; i < subset.length; i += 4)
+      sum = (sum + new DataView(subset.buffer, subset.byteOffset).getUint32(i)) >>> 0;
     expect(sum).toBe(0xb1b0afba);
   });
 });
@@ -104,7 +114,13 @@ describe("zero-width non-joiners in Persian", () => {
   it("draw nothing and take no room, yet copy with the word ('می‌خواهم', not 'میخواهم')", async () => {
     const file = join(work, "zwnj.pdf");
     const word = "می\u200cخواهم";
-    writeFileSync(file, await renderDocxToPdf(buildDocx({ body: B2.p(`${word} کتاب`, { bidi: true, run: { font: "Arial", sizePt: 14, rtl: true } }) }), { fonts: nodeFontSource() }));
+    writeFileSync(
+      file,
+      await renderDocxToPdf(
+        buildDocx({ body: B2.p(`${word} کتاب`, { bidi: true, run: { font: "Arial", sizePt: 14, rtl: true } }) }),
+        { fonts: nodeFontSource() },
+      ),
+    );
     const plain = (await run("pdftotext", [file, "-"])).stdout.replace(/[\u202a-\u202e]/g, "");
     expect(plain).toContain(word);
     const drawn = await run("mutool", ["draw", "-q", "-o", join(work, "zwnj.png"), "-r", "36", file]).catch((e) => e);

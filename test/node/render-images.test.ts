@@ -24,7 +24,10 @@ describe("GIF pictures", () => {
     expect(images.length).toBeGreaterThanOrEqual(4);
     expect(new Set(images.map((l) => l.split(/\s+/)[11])).size).toBe(1); // one XObject, reused
     // Where it is drawn: the paint operator's matrix gives 9 x 9 pt.
-    const { stdout } = await run("qpdf", ["--qdf", "--object-streams=disable", file, "-"], { encoding: "latin1", maxBuffer: 64 << 20 });
+    const { stdout } = await run("qpdf", ["--qdf", "--object-streams=disable", file, "-"], {
+      encoding: "latin1",
+      maxBuffer: 64 << 20,
+    });
     expect(stdout.match(/\b9 0 0 9 [\d.]+ [\d.]+ cm \/\w+ Do/g)?.length).toBeGreaterThanOrEqual(4);
     expect((await run("qpdf", ["--check", file])).stdout).toContain("No syntax or stream encoding errors");
   });
@@ -34,7 +37,12 @@ describe("WMF pictures", () => {
   it("draws the text of form-control previews and of Equation Editor pictures", async () => {
     const text = async (name: string) => {
       const file = join(dir, `${name}.pdf`);
-      writeFileSync(file, await renderDocxToPdf(new Uint8Array(readFileSync(`../shared/corpus/docx/${name}.docx`)), { fonts: nodeFontSource() }));
+      writeFileSync(
+        file,
+        await renderDocxToPdf(new Uint8Array(readFileSync(`../shared/corpus/docx/${name}.docx`)), {
+          fonts: nodeFontSource(),
+        }),
+      );
       expect((await run("qpdf", ["--check", file])).stdout).toContain("No syntax or stream encoding errors");
       return (await run("pdftotext", [file, "-"])).stdout;
     };

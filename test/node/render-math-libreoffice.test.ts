@@ -31,7 +31,8 @@ const DOCX = buildDocx({
 });
 
 const haveLibreOffice = await libreOfficeAvailable();
-if (!haveLibreOffice && process.env.CI) throw new Error("LibreOffice missing in CI: .ci/run installs libreoffice-writer-nogui");
+if (!haveLibreOffice && process.env.CI)
+  throw new Error("LibreOffice missing in CI: .ci/run installs libreoffice-writer-nogui");
 
 const centre = (w: Word) => ({ x: (w.xMin + w.xMax) / 2, y: (w.yMin + w.yMax) / 2 });
 
@@ -39,7 +40,10 @@ describe.skipIf(!haveLibreOffice)("equations against LibreOffice", () => {
   let lo: Word[] = [];
   let ours: Word[] = [];
   beforeAll(async () => {
-    const [loPdf, ourPdf] = await Promise.all([convertWithLibreOffice(DOCX), renderDocxToPdf(DOCX, { fonts: nodeFontSource() })]);
+    const [loPdf, ourPdf] = await Promise.all([
+      convertWithLibreOffice(DOCX),
+      renderDocxToPdf(DOCX, { fonts: nodeFontSource() }),
+    ]);
     lo = (await wordBoxes(loPdf))[0]!.words;
     ours = (await wordBoxes(ourPdf))[0]!.words;
   }, 180_000);

@@ -13,12 +13,15 @@ import type { Block, Inline } from "../../src/render/model/types";
  */
 
 const DOCX = fileURLToPath(new URL("../../../shared/corpus/docx", import.meta.url));
-const files = readdirSync(DOCX).filter((f) => f.endsWith(".docx")).sort();
+const files = readdirSync(DOCX)
+  .filter((f) => f.endsWith(".docx"))
+  .sort();
 
 /** Words of a part, joining w:t runs within each paragraph (tabs and breaks split words); moved-away and deleted text left out. */
 function xmlWords(parts: Record<string, Uint8Array>, name: string | undefined): Set<string> {
   if (!name || !parts[name]) return new Set();
-  const xml = new TextDecoder().decode(parts[name]!)
+  const xml = new TextDecoder()
+    .decode(parts[name]!)
     .replace(/<w:moveFrom\b[^>]*>[\s\S]*?<\/w:moveFrom>/g, "")
     .replace(/<w:del\b[^>]*>[\s\S]*?<\/w:del>/g, "")
     // The Fallback repeats the Choice (text boxes as VML): one copy is enough.
@@ -29,7 +32,8 @@ function xmlWords(parts: Record<string, Uint8Array>, name: string | undefined): 
     if (segment.includes("<w:sym ")) continue;
     let text = "";
     // Text of w:t (and of math, m:t); tabs, breaks, note references and objects separate words.
-    const tokens = /<([wm]):t(?:\s[^>]*)?>([^<]*)<\/\1:t>|<w:(?:tab|ptab|br|cr|footnoteReference|endnoteReference)\b[^>]*\/>|<w:(?:object|drawing|pict)\b/g;
+    const tokens =
+      /<([wm]):t(?:\s[^>]*)?>([^<]*)<\/\1:t>|<w:(?:tab|ptab|br|cr|footnoteReference|endnoteReference)\b[^>]*\/>|<w:(?:object|drawing|pict)\b/g;
     for (const m of segment.matchAll(tokens)) text += m[2] ?? " ";
     for (const w of decode(text).split(/\s+/)) if (w) words.add(w);
   }
@@ -38,7 +42,19 @@ function xmlWords(parts: Record<string, Uint8Array>, name: string | undefined): 
 
 function decode(s: string): string {
   return s.replace(/&(lt|gt|amp|quot|apos|#x[0-9a-f]+|#\d+);/gi, (_m, e: string) =>
-    e === "lt" ? "<" : e === "gt" ? ">" : e === "amp" ? "&" : e === "quot" ? '"' : e === "apos" ? "'" : String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)),
+    e === "lt"
+      ? "<"
+      : e === "gt"
+        ? ">"
+        : e === "amp"
+          ? "&"
+          : e === "quot"
+            ? '"'
+            : e === "apos"
+              ? "'"
+              : String.fromCodePoint(
+                  e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10),
+                ),
   );
 }
 
@@ -49,7 +65,8 @@ function modelWords(list: Block[]): Set<string> {
     if (i.type === "text") return i.text;
     if (i.type === "field") return i.fallback;
     // An equation reads inline with the text around it (its box carries its text as a paragraph).
-    if (i.type === "box" && i.math) return i.blocks.map((b) => (b.type === "paragraph" ? b.inlines.map(inlineText).join("") : " ")).join("");
+    if (i.type === "box" && i.math)
+      return i.blocks.map((b) => (b.type === "paragraph" ? b.inlines.map(inlineText).join("") : " ")).join("");
     if (i.type === "box") {
       blocks(i.blocks);
       return " ";
@@ -87,17 +104,24 @@ describe("document model on the DOCX corpus", () => {
       }
       for (const f of model.fontFamilies) expect(f.length).toBeGreaterThan(0);
       const parts = unzipSync(bytes);
-      const expected = xmlWords(parts, Object.keys(parts).find((n) => /^word\/document\d*\.xml$/i.test(n)));
+      const expected = xmlWords(
+        parts,
+        Object.keys(parts).find((n) => /^word\/document\d*\.xml$/i.test(n)),
+      );
       const got = modelWords(model.sections.flatMap((s) => s.blocks));
       const missing = missingWords(expected, got);
       if (expected.size) expect(got.size).toBeGreaterThan(0);
       // Word recall of the body text at least 98 %.
-      expect(missing.length, `${file}: missing ${missing.slice(0, 10).join(" | ")}`).toBeLessThanOrEqual(Math.floor(expected.size * 0.02));
+      expect(missing.length, `${file}: missing ${missing.slice(0, 10).join(" | ")}`).toBeLessThanOrEqual(
+        Math.floor(expected.size * 0.02),
+      );
       // The same for every header and footer the sections use.
       for (const [part, blocks] of model.headerFooters) {
         const want = xmlWords(parts, part);
         const lost = missingWords(want, modelWords(blocks));
-        expect(lost.length, `${file} ${part}: missing ${lost.slice(0, 10).join(" | ")}`).toBeLessThanOrEqual(Math.floor(want.size * 0.02));
+        expect(lost.length, `${file} ${part}: missing ${lost.slice(0, 10).join(" | ")}`).toBeLessThanOrEqual(
+          Math.floor(want.size * 0.02),
+        );
       }
     });
   }

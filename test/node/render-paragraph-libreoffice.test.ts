@@ -11,7 +11,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDocx, DEFAULT_STYLES, inlineImage, numbering, numberingPart, p, r, sectPr, type ParagraphProps } from "../support/docx-builder";
+import {
+  buildDocx,
+  DEFAULT_STYLES,
+  inlineImage,
+  numbering,
+  numberingPart,
+  p,
+  r,
+  sectPr,
+  type ParagraphProps,
+} from "../support/docx-builder";
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes } from "./support/libreoffice";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
@@ -24,9 +34,11 @@ import type { DocumentModel, Paragraph, ParagraphStyle, RunStyle } from "../../s
 import { paragraphStyle, runStyle } from "../support/render-styles";
 import { makePng } from "../support/png-images";
 
-
 const run = promisify(execFile);
-const PNG_1X1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+const PNG_1X1 = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="),
+  (c) => c.charCodeAt(0),
+);
 const MARGIN = 72;
 const WIDTH = 468; // Letter with 1" margins
 const X_TOLERANCE = 1.5;
@@ -48,19 +60,35 @@ interface Case {
 }
 
 const base12: ParagraphProps = { spacing: { after: 0, line: 240, lineRule: "auto" }, run: { sizePt: 12 } };
-const para = (inlines: Paragraph["inlines"], style: Partial<ParagraphStyle> = {}, extra: Partial<Paragraph> = {}): Paragraph => ({
-  type: "paragraph", style: ps(style), inlines, markStyle: rs(), ...extra,
+const para = (
+  inlines: Paragraph["inlines"],
+  style: Partial<ParagraphStyle> = {},
+  extra: Partial<Paragraph> = {},
+): Paragraph => ({
+  type: "paragraph",
+  style: ps(style),
+  inlines,
+  markStyle: rs(),
+  ...extra,
 });
 
 const CASES: Case[] = [
   { name: "left, wrapping", xml: [p(LOREM, base12)], model: [para([text(LOREM)])] },
   { name: "center", xml: [p(LOREM, { ...base12, jc: "center" })], model: [para([text(LOREM)], { align: "center" })] },
   { name: "right", xml: [p(LOREM, { ...base12, jc: "right" })], model: [para([text(LOREM)], { align: "right" })] },
-  { name: "justify", xml: [p(LOREM + " " + LOREM, { ...base12, jc: "both" })], model: [para([text(LOREM + " " + LOREM)], { align: "justify" })] },
+  {
+    name: "justify",
+    xml: [p(LOREM + " " + LOREM, { ...base12, jc: "both" })],
+    model: [para([text(LOREM + " " + LOREM)], { align: "justify" })],
+  },
   {
     name: "justify with a line break",
     xml: [p(["Short line before a break", r("\n", { sizePt: 12 }), LOREM], { ...base12, jc: "both" })],
-    model: [para([text("Short line before a break"), { type: "break", kind: "line", style: rs() }, text(LOREM)], { align: "justify" })],
+    model: [
+      para([text("Short line before a break"), { type: "break", kind: "line", style: rs() }, text(LOREM)], {
+        align: "justify",
+      }),
+    ],
   },
   {
     name: "first-line and left indents",
@@ -74,24 +102,60 @@ const CASES: Case[] = [
   },
   {
     name: "tabs: left, centre, right with a dot leader, default stops",
-    xml: [p(["Name\tMiddle\tPage 12", "\n", "a\tb\tc"].join(""), { ...base12, tabs: [{ pos: 1440, val: "left" }, { pos: 4320, val: "center" }, { pos: 9360, val: "right", leader: "dot" }] })],
+    xml: [
+      p(["Name\tMiddle\tPage 12", "\n", "a\tb\tc"].join(""), {
+        ...base12,
+        tabs: [
+          { pos: 1440, val: "left" },
+          { pos: 4320, val: "center" },
+          { pos: 9360, val: "right", leader: "dot" },
+        ],
+      }),
+    ],
     model: [
       para(
-        [text("Name"), { type: "tab", style: rs() }, text("Middle"), { type: "tab", style: rs() }, text("Page 12"), { type: "break", kind: "line", style: rs() },
-          text("a"), { type: "tab", style: rs() }, text("b"), { type: "tab", style: rs() }, text("c")],
-        { tabs: [{ pos: 72, align: "left", leader: "none" }, { pos: 216, align: "center", leader: "none" }, { pos: 468, align: "right", leader: "dot" }] },
+        [
+          text("Name"),
+          { type: "tab", style: rs() },
+          text("Middle"),
+          { type: "tab", style: rs() },
+          text("Page 12"),
+          { type: "break", kind: "line", style: rs() },
+          text("a"),
+          { type: "tab", style: rs() },
+          text("b"),
+          { type: "tab", style: rs() },
+          text("c"),
+        ],
+        {
+          tabs: [
+            { pos: 72, align: "left", leader: "none" },
+            { pos: 216, align: "center", leader: "none" },
+            { pos: 468, align: "right", leader: "dot" },
+          ],
+        },
       ),
     ],
   },
   {
     name: "default tab stops with a left indent",
     xml: [p("x\ty\tz", { ...base12, ind: { left: 540 } })],
-    model: [para([text("x"), { type: "tab", style: rs() }, text("y"), { type: "tab", style: rs() }, text("z")], { indentLeft: 27 })],
+    model: [
+      para([text("x"), { type: "tab", style: rs() }, text("y"), { type: "tab", style: rs() }, text("z")], {
+        indentLeft: 27,
+      }),
+    ],
   },
   {
     name: "numbering label and tab, hanging indent",
     xml: [p(LOREM, { ...base12, numId: 1, ilvl: 0 })],
-    model: [para([text(LOREM)], { indentLeft: 36, firstLine: -18 }, { numbering: { text: "1.", style: rs(), suffix: "tab", align: "left" } })],
+    model: [
+      para(
+        [text(LOREM)],
+        { indentLeft: 36, firstLine: -18 },
+        { numbering: { text: "1.", style: rs(), suffix: "tab", align: "left" } },
+      ),
+    ],
   },
   {
     name: "line spacing 1.5",
@@ -106,11 +170,29 @@ const CASES: Case[] = [
   {
     name: "line spacing 1.5 with a big first and a big last line, then a paragraph",
     xml: [
-      p([r("BIG", { sizePt: 24 }), r(" first line", { sizePt: 12 }), r("\nmiddle line\n", { sizePt: 12 }), r("BIG last", { sizePt: 24 })], { ...base12, spacing: { after: 0, line: 360, lineRule: "auto" } }),
+      p(
+        [
+          r("BIG", { sizePt: 24 }),
+          r(" first line", { sizePt: 12 }),
+          r("\nmiddle line\n", { sizePt: 12 }),
+          r("BIG last", { sizePt: 24 }),
+        ],
+        { ...base12, spacing: { after: 0, line: 360, lineRule: "auto" } },
+      ),
       p("Next paragraph", base12),
     ],
     model: [
-      para([text("BIG", { size: 24 }), text(" first line"), { type: "break", kind: "line", style: rs() }, text("middle line"), { type: "break", kind: "line", style: rs() }, text("BIG last", { size: 24 })], { line: { rule: "auto", value: 1.5 } }),
+      para(
+        [
+          text("BIG", { size: 24 }),
+          text(" first line"),
+          { type: "break", kind: "line", style: rs() },
+          text("middle line"),
+          { type: "break", kind: "line", style: rs() },
+          text("BIG last", { size: 24 }),
+        ],
+        { line: { rule: "auto", value: 1.5 } },
+      ),
       para([text("Next paragraph")]),
     ],
   },
@@ -132,80 +214,251 @@ const CASES: Case[] = [
   },
   {
     name: "mixed sizes on one line",
-    xml: [p(["Small text then ", r("BIG WORDS", { sizePt: 24 }), " and small again, long enough to wrap onto a second line of the page width here."], base12)],
-    model: [para([text("Small text then "), text("BIG WORDS", { size: 24 }), text(" and small again, long enough to wrap onto a second line of the page width here.")])],
+    xml: [
+      p(
+        [
+          "Small text then ",
+          r("BIG WORDS", { sizePt: 24 }),
+          " and small again, long enough to wrap onto a second line of the page width here.",
+        ],
+        base12,
+      ),
+    ],
+    model: [
+      para([
+        text("Small text then "),
+        text("BIG WORDS", { size: 24 }),
+        text(" and small again, long enough to wrap onto a second line of the page width here."),
+      ]),
+    ],
   },
   {
     name: "superscript and subscript",
-    xml: [p(["E = mc", r("2", { sizePt: 12, vertAlign: "superscript" }), " and H", r("2", { sizePt: 12, vertAlign: "subscript" }), "O"], base12)],
-    model: [para([text("E = mc"), text("2", { vertAlign: "superscript" }), text(" and H"), text("2", { vertAlign: "subscript" }), text("O")])],
+    xml: [
+      p(
+        [
+          "E = mc",
+          r("2", { sizePt: 12, vertAlign: "superscript" }),
+          " and H",
+          r("2", { sizePt: 12, vertAlign: "subscript" }),
+          "O",
+        ],
+        base12,
+      ),
+    ],
+    model: [
+      para([
+        text("E = mc"),
+        text("2", { vertAlign: "superscript" }),
+        text(" and H"),
+        text("2", { vertAlign: "subscript" }),
+        text("O"),
+      ]),
+    ],
   },
   {
     name: "bold, italic, Arial and Times",
-    xml: [p([r("Bold words ", { sizePt: 12, b: true }), r("italic words ", { sizePt: 12, i: true }), r("Arial words ", { sizePt: 12, font: "Arial" }), r("Times words", { sizePt: 12, font: "Times New Roman" })], base12)],
-    model: [para([text("Bold words ", { bold: true }), text("italic words ", { italic: true }), text("Arial words ", { font: "Arial" }), text("Times words", { font: "Times New Roman" })])],
+    xml: [
+      p(
+        [
+          r("Bold words ", { sizePt: 12, b: true }),
+          r("italic words ", { sizePt: 12, i: true }),
+          r("Arial words ", { sizePt: 12, font: "Arial" }),
+          r("Times words", { sizePt: 12, font: "Times New Roman" }),
+        ],
+        base12,
+      ),
+    ],
+    model: [
+      para([
+        text("Bold words ", { bold: true }),
+        text("italic words ", { italic: true }),
+        text("Arial words ", { font: "Arial" }),
+        text("Times words", { font: "Times New Roman" }),
+      ]),
+    ],
   },
   {
     name: "tabs past the right edge",
     xml: [p("Start\t\t\t\t\t\t\t\t\t\t\t\t\t\tend of it", base12)],
-    model: [para([text("Start"), ...Array.from({ length: 14 }, () => ({ type: "tab" as const, style: rs() })), text("end of it")])],
+    model: [
+      para([
+        text("Start"),
+        ...Array.from({ length: 14 }, () => ({ type: "tab" as const, style: rs() })),
+        text("end of it"),
+      ]),
+    ],
   },
   {
     name: "decimal and centre tabs",
-    xml: [p("Total\t1234.56\tmid", { ...base12, tabs: [{ pos: 2880, val: "decimal" }, { pos: 7200, val: "center" }] })],
-    model: [para([text("Total"), { type: "tab", style: rs() }, text("1234.56"), { type: "tab", style: rs() }, text("mid")], { tabs: [{ pos: 144, align: "decimal", leader: "none" }, { pos: 360, align: "center", leader: "none" }] })],
+    xml: [
+      p("Total\t1234.56\tmid", {
+        ...base12,
+        tabs: [
+          { pos: 2880, val: "decimal" },
+          { pos: 7200, val: "center" },
+        ],
+      }),
+    ],
+    model: [
+      para([text("Total"), { type: "tab", style: rs() }, text("1234.56"), { type: "tab", style: rs() }, text("mid")], {
+        tabs: [
+          { pos: 144, align: "decimal", leader: "none" },
+          { pos: 360, align: "center", leader: "none" },
+        ],
+      }),
+    ],
   },
   {
     name: "caps, small caps and character spacing",
-    xml: [p([r("all caps ", { sizePt: 12, caps: true }), r("Small Caps Here ", { sizePt: 12, smallCaps: true }), r("spaced out", { sizePt: 12, spacing: 20 }), " tail"], base12)],
-    model: [para([text("all caps ", { caps: true }), text("Small Caps Here ", { smallCaps: true }), text("spaced out", { charSpacing: 1 }), text(" tail")])],
+    xml: [
+      p(
+        [
+          r("all caps ", { sizePt: 12, caps: true }),
+          r("Small Caps Here ", { sizePt: 12, smallCaps: true }),
+          r("spaced out", { sizePt: 12, spacing: 20 }),
+          " tail",
+        ],
+        base12,
+      ),
+    ],
+    model: [
+      para([
+        text("all caps ", { caps: true }),
+        text("Small Caps Here ", { smallCaps: true }),
+        text("spaced out", { charSpacing: 1 }),
+        text(" tail"),
+      ]),
+    ],
   },
   {
     name: "horizontal scale and raised/lowered position",
-    xml: [p(["Normal ", r("wide text", { sizePt: 12, extra: `<w:w w:val="150"/>` }), " then ", r("raised", { sizePt: 12, extra: `<w:position w:val="6"/>` }), " and ", r("lowered", { sizePt: 12, extra: `<w:position w:val="-4"/>` }), " end"], base12)],
-    model: [para([text("Normal "), text("wide text", { scale: 150 }), text(" then "), text("raised", { position: 3 }), text(" and "), text("lowered", { position: -2 }), text(" end")])],
+    xml: [
+      p(
+        [
+          "Normal ",
+          r("wide text", { sizePt: 12, extra: `<w:w w:val="150"/>` }),
+          " then ",
+          r("raised", { sizePt: 12, extra: `<w:position w:val="6"/>` }),
+          " and ",
+          r("lowered", { sizePt: 12, extra: `<w:position w:val="-4"/>` }),
+          " end",
+        ],
+        base12,
+      ),
+    ],
+    model: [
+      para([
+        text("Normal "),
+        text("wide text", { scale: 150 }),
+        text(" then "),
+        text("raised", { position: 3 }),
+        text(" and "),
+        text("lowered", { position: -2 }),
+        text(" end"),
+      ]),
+    ],
   },
   {
     name: "numbering label wider than the hanging indent",
     xml: [p("Wide label text", { ...base12, numId: 2, ilvl: 0 })],
-    model: [para([text("Wide label text")], { indentLeft: 36, firstLine: -18 }, { numbering: { text: "Article 1.", style: rs(), suffix: "tab", align: "left" } })],
+    model: [
+      para(
+        [text("Wide label text")],
+        { indentLeft: 36, firstLine: -18 },
+        { numbering: { text: "Article 1.", style: rs(), suffix: "tab", align: "left" } },
+      ),
+    ],
   },
   {
     name: "centred numbering label",
     xml: [p("Centred label text", { ...base12, numId: 3, ilvl: 0 })],
-    model: [para([text("Centred label text")], { indentLeft: 54, firstLine: -27 }, { numbering: { text: "IV.", style: rs(), suffix: "tab", align: "center" } })],
+    model: [
+      para(
+        [text("Centred label text")],
+        { indentLeft: 54, firstLine: -27 },
+        { numbering: { text: "IV.", style: rs(), suffix: "tab", align: "center" } },
+      ),
+    ],
   },
   {
     name: "inline image on the baseline",
     xml: [p(["before ", inlineImage("rIdImg", 40, 60), " after", "\n", "second line"], base12)],
-    model: [para([text("before "), { type: "image", image: "rIdImg", width: 40, height: 60, style: rs() }, text(" after"), { type: "break", kind: "line", style: rs() }, text("second line")])],
+    model: [
+      para([
+        text("before "),
+        { type: "image", image: "rIdImg", width: 40, height: 60, style: rs() },
+        text(" after"),
+        { type: "break", kind: "line", style: rs() },
+        text("second line"),
+      ]),
+    ],
   },
   {
     // A footer's "name, centre, right" line whose right stop lies past the margin: the text ends at the stop, on the same line.
     name: "right tab stop past the right margin",
-    xml: [p("Signer\tCentre\t+1 555 0100", { ...base12, tabs: [{ pos: 4680, val: "center" }, { pos: 10080, val: "right" }] })],
-    model: [
-      para([text("Signer"), { type: "tab", style: rs() }, text("Centre"), { type: "tab", style: rs() }, text("+1 555 0100")], {
-        tabs: [{ pos: 234, align: "center", leader: "none" }, { pos: 504, align: "right", leader: "none" }],
+    xml: [
+      p("Signer\tCentre\t+1 555 0100", {
+        ...base12,
+        tabs: [
+          { pos: 4680, val: "center" },
+          { pos: 10080, val: "right" },
+        ],
       }),
+    ],
+    model: [
+      para(
+        [
+          text("Signer"),
+          { type: "tab", style: rs() },
+          text("Centre"),
+          { type: "tab", style: rs() },
+          text("+1 555 0100"),
+        ],
+        {
+          tabs: [
+            { pos: 234, align: "center", leader: "none" },
+            { pos: 504, align: "right", leader: "none" },
+          ],
+        },
+      ),
     ],
   },
   {
     // An image-only line is as tall as the image (no descent); 1.5 spacing adds half of the 11 pt font's height below it, not half the image.
     name: "image-only paragraph with 1.5 line spacing, then a paragraph",
-    xml: [p([inlineImage("rIdImg", 100, 100)], { spacing: { after: 0, line: 360, lineRule: "auto" } }), p("Next paragraph", base12)],
+    xml: [
+      p([inlineImage("rIdImg", 100, 100)], { spacing: { after: 0, line: 360, lineRule: "auto" } }),
+      p("Next paragraph", base12),
+    ],
     model: [
-      para([{ type: "image", image: "rIdImg", width: 100, height: 100, style: rs({ size: 11 }) }], { line: { rule: "auto", value: 1.5 } }, { markStyle: rs({ size: 11 }) }),
+      para(
+        [{ type: "image", image: "rIdImg", width: 100, height: 100, style: rs({ size: 11 }) }],
+        { line: { rule: "auto", value: 1.5 } },
+        { markStyle: rs({ size: 11 }) },
+      ),
       para([text("Next paragraph")]),
     ],
   },
   {
     name: "text and an image on a second line with 1.5 spacing, then a paragraph",
-    xml: [p(["first\n", "ab", inlineImage("rIdImg", 100, 100), "\nthird"], { ...base12, spacing: { after: 0, line: 360, lineRule: "auto" } }), p("Next paragraph", base12)],
+    xml: [
+      p(["first\n", "ab", inlineImage("rIdImg", 100, 100), "\nthird"], {
+        ...base12,
+        spacing: { after: 0, line: 360, lineRule: "auto" },
+      }),
+      p("Next paragraph", base12),
+    ],
     model: [
       para(
-        [text("first"), { type: "break", kind: "line", style: rs() }, text("ab"), { type: "image", image: "rIdImg", width: 100, height: 100, style: rs({ size: 11 }) },
-          { type: "break", kind: "line", style: rs() }, text("third")],
+        [
+          text("first"),
+          { type: "break", kind: "line", style: rs() },
+          text("ab"),
+          { type: "image", image: "rIdImg", width: 100, height: 100, style: rs({ size: 11 }) },
+          { type: "break", kind: "line", style: rs() },
+          text("third"),
+        ],
         { line: { rule: "auto", value: 1.5 } },
       ),
       para([text("Next paragraph")]),
@@ -214,9 +467,18 @@ const CASES: Case[] = [
   {
     // The mark keeps the style's 11 pt: LibreOffice sizes the line after a final break by the paragraph style, Word by the mark.
     name: "justified paragraph ending with a line break, then another paragraph",
-    xml: [p([r(LOREM, { sizePt: 12 }), r("\n", { sizePt: 12 })], { spacing: { after: 0, line: 240, lineRule: "auto" }, jc: "both" }), p("Next paragraph", base12)],
+    xml: [
+      p([r(LOREM, { sizePt: 12 }), r("\n", { sizePt: 12 })], {
+        spacing: { after: 0, line: 240, lineRule: "auto" },
+        jc: "both",
+      }),
+      p("Next paragraph", base12),
+    ],
     model: [
-      { ...para([text(LOREM), { type: "break", kind: "line", style: rs() }], { align: "justify" }), markStyle: rs({ size: 11 }) },
+      {
+        ...para([text(LOREM), { type: "break", kind: "line", style: rs() }], { align: "justify" }),
+        markStyle: rs({ size: 11 }),
+      },
       para([text("Next paragraph")]),
     ],
   },
@@ -233,13 +495,17 @@ async function mutoolWords(pdf: Uint8Array): Promise<PlacedWord[][]> {
   const dir = mkdtempSync(join(tmpdir(), "signet-para-"));
   try {
     writeFileSync(join(dir, "in.pdf"), pdf);
-    const { stdout } = await run("mutool", ["draw", "-F", "stext", "-o", "-", join(dir, "in.pdf")], { maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run("mutool", ["draw", "-F", "stext", "-o", "-", join(dir, "in.pdf")], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const pages: PlacedWord[][] = [];
     for (const page of stdout.split("<page").slice(1)) {
       const words: PlacedWord[] = [];
       let cur: PlacedWord | null = null;
       let lastEnd = 0;
-      for (const m of page.matchAll(/<char quad="([-\d.]+) [-\d.]+ ([-\d.]+) [^"]*" x="([-\d.]+)" y="([-\d.]+)"[^>]*c="([^"]*)"/g)) {
+      for (const m of page.matchAll(
+        /<char quad="([-\d.]+) [-\d.]+ ([-\d.]+) [^"]*" x="([-\d.]+)" y="([-\d.]+)"[^>]*c="([^"]*)"/g,
+      )) {
         const ch = decode(m[5]!);
         const x = +m[3]!;
         const y = +m[4]!;
@@ -264,7 +530,9 @@ async function mutoolWords(pdf: Uint8Array): Promise<PlacedWord[][]> {
 }
 const decode = (s: string) =>
   s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_m, e: string) =>
-    e[0] === "#" ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : ({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" } as Record<string, string>)[e]!,
+    e[0] === "#"
+      ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10))
+      : ({ amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" } as Record<string, string>)[e]!,
   );
 
 /** Our layout's words in page coordinates (text items split at spaces with the face's widths). */
@@ -319,17 +587,33 @@ describe.skipIf(!available)("paragraph layout matches LibreOffice", () => {
   let ctx: LayoutContext;
 
   beforeAll(async () => {
-    const body = CASES.map((c) => c.xml.map((x, i) => (i === 0 ? x.replace("<w:pPr>", "<w:pPr><w:pageBreakBefore/>") : x)).join("")).join("");
+    const body = CASES.map((c) =>
+      c.xml.map((x, i) => (i === 0 ? x.replace("<w:pPr>", "<w:pPr><w:pageBreakBefore/>") : x)).join(""),
+    ).join("");
     // The first case must not get a page break before it (it would leave page 1 empty).
     const fixed = body.replace("<w:pPr><w:pageBreakBefore/>", "<w:pPr>");
     const nums = [
       numbering({ numId: 1, levels: [{ fmt: "decimal", text: "%1.", left: 720, hanging: 360 }] }),
       numbering({ numId: 2, levels: [{ fmt: "decimal", text: "Article %1.", left: 720, hanging: 360 }] }),
-      numbering({ numId: 3, levels: [{ fmt: "upperRoman", start: 4, text: "%1.", left: 1080, hanging: 540, jc: "center" }] }),
+      numbering({
+        numId: 3,
+        levels: [{ fmt: "upperRoman", start: 4, text: "%1.", left: 1080, hanging: 540, jc: "center" }],
+      }),
     ];
-    const pdf = await convertWithLibreOffice(buildDocx({ body: fixed, numbering: numberingPart(...nums), media: { rIdImg: PNG_1X1 } }));
+    const pdf = await convertWithLibreOffice(
+      buildDocx({ body: fixed, numbering: numberingPart(...nums), media: { rIdImg: PNG_1X1 } }),
+    );
     pages = await mutoolWords(pdf);
-    const model = { sections: [{ blocks: CASES.flatMap((c) => c.model) }], headerFooters: new Map(), notes: new Map(), images: new Map(), fontTable: new Map(), fontFamilies: new Set<string>(), evenAndOddHeaders: false, defaultTabStop: 36 } as unknown as DocumentModel;
+    const model = {
+      sections: [{ blocks: CASES.flatMap((c) => c.model) }],
+      headerFooters: new Map(),
+      notes: new Map(),
+      images: new Map(),
+      fontTable: new Map(),
+      fontFamilies: new Set<string>(),
+      evenAndOddHeaders: false,
+      defaultTabStop: 36,
+    } as unknown as DocumentModel;
     const fonts: FontBook = await loadFontBook(model, nodeFontSource());
     ctx = layoutContext(fonts);
   });
@@ -346,8 +630,13 @@ describe.skipIf(!available)("paragraph layout matches LibreOffice", () => {
       expect(ours.map((w) => w.text)).toEqual(theirs.map((w) => w.text));
       const far = ours
         .map((w, k) => ({ w, t: theirs[k]! }))
-        .filter(({ w, t }) => Math.abs(w.x - t.x) > X_TOLERANCE || Math.abs(w.baseline - t.baseline) > BASELINE_TOLERANCE)
-        .map(({ w, t }) => `${w.text}: ours (${w.x.toFixed(2)}, ${w.baseline.toFixed(2)}) LibreOffice (${t.x.toFixed(2)}, ${t.baseline.toFixed(2)})`);
+        .filter(
+          ({ w, t }) => Math.abs(w.x - t.x) > X_TOLERANCE || Math.abs(w.baseline - t.baseline) > BASELINE_TOLERANCE,
+        )
+        .map(
+          ({ w, t }) =>
+            `${w.text}: ours (${w.x.toFixed(2)}, ${w.baseline.toFixed(2)}) LibreOffice (${t.x.toFixed(2)}, ${t.baseline.toFixed(2)})`,
+        );
       expect(far).toEqual([]);
     });
   });
@@ -358,9 +647,12 @@ async function mutoolStrokes(pdf: Uint8Array): Promise<{ x: number; y: number; l
   const dir = mkdtempSync(join(tmpdir(), "signet-para-"));
   try {
     writeFileSync(join(dir, "in.pdf"), pdf);
-    const { stdout } = await run("mutool", ["draw", "-F", "trace", "-o", "-", join(dir, "in.pdf")], { maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run("mutool", ["draw", "-F", "trace", "-o", "-", join(dir, "in.pdf")], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const out: { x: number; y: number; length: number; width: number }[] = [];
-    const re = /<stroke_path linewidth="([\d.]+)"[^>]*transform="1 0 0 -1 ([-\d.]+) ([-\d.]+)">\s*<moveto x="([-\d.]+)" y="([-\d.]+)"\/>\s*<lineto x="([-\d.]+)" y="([-\d.]+)"\/>/g;
+    const re =
+      /<stroke_path linewidth="([\d.]+)"[^>]*transform="1 0 0 -1 ([-\d.]+) ([-\d.]+)">\s*<moveto x="([-\d.]+)" y="([-\d.]+)"\/>\s*<lineto x="([-\d.]+)" y="([-\d.]+)"\/>/g;
     for (const m of stdout.matchAll(re)) {
       const [w, tx, ty, x1, y1, x2] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as number[];
       out.push({ x: tx! + x1!, y: ty! - y1!, length: x2! - x1!, width: w! });
@@ -373,18 +665,47 @@ async function mutoolStrokes(pdf: Uint8Array): Promise<{ x: number; y: number; l
 
 describe.skipIf(!available)("underline and strike-out match LibreOffice", () => {
   it("places and sizes the lines like LibreOffice for Carlito, Arimo, Tinos, Caladea", async () => {
-    const fontsUsed: [string, number][] = [["Calibri", 12], ["Arial", 12], ["Times New Roman", 12], ["Calibri", 24], ["Cambria", 12]];
-    const xml = fontsUsed.map(([f, size]) => p([r("under", { sizePt: size, u: true, font: f }), r(" struck", { sizePt: size, strike: true, font: f })], { spacing: { after: 0, line: 240, lineRule: "auto" } })).join("");
-    const paras = fontsUsed.map(([f, size]) => para([text("under", { font: f, size, underline: "single" }), text(" struck", { font: f, size, strike: true })], {}, { markStyle: rs({ size: 11 }) }));
+    const fontsUsed: [string, number][] = [
+      ["Calibri", 12],
+      ["Arial", 12],
+      ["Times New Roman", 12],
+      ["Calibri", 24],
+      ["Cambria", 12],
+    ];
+    const xml = fontsUsed
+      .map(([f, size]) =>
+        p([r("under", { sizePt: size, u: true, font: f }), r(" struck", { sizePt: size, strike: true, font: f })], {
+          spacing: { after: 0, line: 240, lineRule: "auto" },
+        }),
+      )
+      .join("");
+    const paras = fontsUsed.map(([f, size]) =>
+      para(
+        [text("under", { font: f, size, underline: "single" }), text(" struck", { font: f, size, strike: true })],
+        {},
+        { markStyle: rs({ size: 11 }) },
+      ),
+    );
     const pdf = await convertWithLibreOffice(buildDocx({ body: xml }));
     const theirs = await mutoolStrokes(pdf);
-    const model = { sections: [{ blocks: paras }], headerFooters: new Map(), notes: new Map(), images: new Map(), fontTable: new Map(), fontFamilies: new Set<string>(), evenAndOddHeaders: false, defaultTabStop: 36 } as unknown as DocumentModel;
+    const model = {
+      sections: [{ blocks: paras }],
+      headerFooters: new Map(),
+      notes: new Map(),
+      images: new Map(),
+      fontTable: new Map(),
+      fontFamilies: new Set<string>(),
+      evenAndOddHeaders: false,
+      defaultTabStop: 36,
+    } as unknown as DocumentModel;
     const c: LayoutContext = layoutContext(await loadFontBook(model, nodeFontSource()));
     const ours: { x: number; y: number; length: number; width: number }[] = [];
     let top = MARGIN;
     for (const para of paras) {
       for (const line of layoutParagraph(para, WIDTH, c).lines) {
-        for (const it of line.items) if (it.kind === "line") ours.push({ x: MARGIN + it.x1, y: top + it.y1, length: it.x2 - it.x1, width: it.width });
+        for (const it of line.items)
+          if (it.kind === "line")
+            ours.push({ x: MARGIN + it.x1, y: top + it.y1, length: it.x2 - it.x1, width: it.width });
         top += line.height;
       }
     }
@@ -392,7 +713,13 @@ describe.skipIf(!available)("underline and strike-out match LibreOffice", () => 
     expect(ours.length).toBe(theirs.length);
     const far = ours
       .map((o, k) => ({ o, t: theirs[k]! }))
-      .filter(({ o, t }) => Math.abs(o.x - t.x) > 1 || Math.abs(o.y - t.y) > 0.3 || Math.abs(o.width - t.width) > 0.15 || Math.abs(o.length - t.length) > 1.5)
+      .filter(
+        ({ o, t }) =>
+          Math.abs(o.x - t.x) > 1 ||
+          Math.abs(o.y - t.y) > 0.3 ||
+          Math.abs(o.width - t.width) > 0.15 ||
+          Math.abs(o.length - t.length) > 1.5,
+      )
       .map(({ o, t }) => `ours ${JSON.stringify(o)} LibreOffice ${JSON.stringify(t)}`);
     expect(far).toEqual([]);
   });
@@ -406,13 +733,21 @@ describe.skipIf(!available)("underline and strike-out match LibreOffice", () => 
  */
 const headerTable = (text: string) =>
   `<w:tbl><w:tblPr><w:tblW w:w="8000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/><w:gridCol w:w="4000"/></w:tblGrid><w:tr>` +
-  [text, "Title"].map((t) => `<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>${p("Line", { spacing: { after: 200, line: 240, lineRule: "auto" } })}${p(t, { spacing: { after: 200, line: 240, lineRule: "auto" } })}</w:tc>`).join("") +
+  [text, "Title"]
+    .map(
+      (t) =>
+        `<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>${p("Line", { spacing: { after: 200, line: 240, lineRule: "auto" } })}${p(t, { spacing: { after: 200, line: 240, lineRule: "auto" } })}</w:tc>`,
+    )
+    .join("") +
   `</w:tr></w:tbl>${p("", { spacing: { after: 0, line: 240, lineRule: "auto" } })}`;
 
-const BIG_CHAR_STYLE =
-  `<w:style w:type="character" w:customStyle="1" w:styleId="Big"><w:name w:val="Big"/><w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:cs="Arial"/><w:sz w:val="56"/><w:szCs w:val="56"/></w:rPr></w:style>`;
+const BIG_CHAR_STYLE = `<w:style w:type="character" w:customStyle="1" w:styleId="Big"><w:name w:val="Big"/><w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:cs="Arial"/><w:sz w:val="56"/><w:szCs w:val="56"/></w:rPr></w:style>`;
 const emptyParas = (rPr: string, inner = "") =>
-  Array.from({ length: 3 }, () => `<w:p><w:pPr><w:bidi/><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:rPr>${rPr}</w:rPr></w:pPr>${inner}</w:p>`).join("");
+  Array.from(
+    { length: 3 },
+    () =>
+      `<w:p><w:pPr><w:bidi/><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:rPr>${rPr}</w:rPr></w:pPr>${inner}</w:p>`,
+  ).join("");
 const marker = (text: string) => `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
 
 const listTabLevel = (id: number, tab: number, left: number, hanging: number) => ({
@@ -422,7 +757,16 @@ const listTabLevel = (id: number, tab: number, left: number, hanging: number) =>
   num: `<w:num w:numId="${id}"><w:abstractNumId w:val="${id}"/></w:num>`,
 });
 
-const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?: string; headers?: Record<string, string>; footers?: Record<string, string>; sect?: Parameters<typeof sectPr>[0]; media?: Record<string, Uint8Array> }[] = [
+const DOCUMENT_CASES: {
+  name: string;
+  body: string;
+  numbering?: string;
+  styles?: string;
+  headers?: Record<string, string>;
+  footers?: Record<string, string>;
+  sect?: Parameters<typeof sectPr>[0];
+  media?: Record<string, Uint8Array>;
+}[] = [
   {
     // An empty paragraph's height: the mark's character style counts only with a bookmark in the
     // paragraph (Word's _GoBack), and a right-to-left mark takes w:sz, not w:szCs (28 pt would move
@@ -433,11 +777,18 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
       marker("Start"),
       emptyParas(`<w:rStyle w:val="Big"/><w:rtl/>`),
       marker("Styled"),
-      emptyParas(`<w:rStyle w:val="Big"/><w:rtl/>`, `<w:bookmarkStart w:id="0" w:name="_GoBack"/><w:bookmarkEnd w:id="0"/>`),
+      emptyParas(
+        `<w:rStyle w:val="Big"/><w:rtl/>`,
+        `<w:bookmarkStart w:id="0" w:name="_GoBack"/><w:bookmarkEnd w:id="0"/>`,
+      ),
       marker("Bookmarked"),
-      emptyParas(`<w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:cs="Arial"/><w:sz w:val="20"/><w:szCs w:val="56"/><w:rtl/>`),
+      emptyParas(
+        `<w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:cs="Arial"/><w:sz w:val="20"/><w:szCs w:val="56"/><w:rtl/>`,
+      ),
       marker("SmallWestern"),
-      emptyParas(`<w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:cs="Arial"/><w:sz w:val="56"/><w:szCs w:val="20"/><w:rtl/>`),
+      emptyParas(
+        `<w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:cs="Arial"/><w:sz w:val="56"/><w:szCs w:val="20"/><w:rtl/>`,
+      ),
       marker("End"),
     ].join(""),
   },
@@ -448,7 +799,8 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
     name: "tabs, spaces and breaks in a larger font do not size a line that has text, but set its proportional spacing",
     body: (() => {
       const run = (sz: number, inner: string) => `<w:r><w:rPr><w:sz w:val="${sz}"/></w:rPr>${inner}</w:r>`;
-      const para = (x: string) => `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:rPr><w:sz w:val="20"/></w:rPr></w:pPr>${x}</w:p>`;
+      const para = (x: string) =>
+        `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:rPr><w:sz w:val="20"/></w:rPr></w:pPr>${x}</w:p>`;
       const t = (text: string) => run(20, `<w:t>${text}</w:t>`);
       return [
         para(t("Above")),
@@ -480,7 +832,13 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
     // ” ’ » after a space and before a letter open a quotation (Arabic text types ” first): a line
     // may end before them (poi__stress010 fits "فإن" before ”جميع).
     name: "a final quote mark opening a quotation after a space starts a line",
-    body: p(Array.from({ length: 24 }, (_, i) => `word${"s".repeat(i % 5)} ”quoted${"q".repeat(i % 3)} text“ and ’single’ or »guillemets«`).join(" "), { spacing: { after: 0 } }),
+    body: p(
+      Array.from(
+        { length: 24 },
+        (_, i) => `word${"s".repeat(i % 5)} ”quoted${"q".repeat(i % 3)} text“ and ’single’ or »guillemets«`,
+      ).join(" "),
+      { spacing: { after: 0 } },
+    ),
   },
   {
     // LibreOffice reads w:before / w:after when given and ignores the *Lines form then; alone, 100 lines-hundredths are 12 pt.
@@ -513,7 +871,8 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
     name: "whitespace and line height: first line, later lines, the line after a last break",
     body: (() => {
       const spacing = `<w:spacing w:after="0" w:line="240" w:lineRule="auto"/>`;
-      const para = (runs: string, extra = "") => `<w:p><w:pPr><w:tabs><w:tab w:val="right" w:pos="9000"/></w:tabs>${spacing}${extra}</w:pPr>${runs}</w:p>`;
+      const para = (runs: string, extra = "") =>
+        `<w:p><w:pPr><w:tabs><w:tab w:val="right" w:pos="9000"/></w:tabs>${spacing}${extra}</w:pPr>${runs}</w:p>`;
       const run = (half: number, inner: string) => `<w:r><w:rPr><w:sz w:val="${half}"/></w:rPr>${inner}</w:r>`;
       const t = (half: number, text: string) => run(half, `<w:t xml:space="preserve">${text}</w:t>`);
       const tab = (half: number) => run(half, "<w:tab/>");
@@ -521,8 +880,21 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
       return [
         para(t(22, "Above")),
         para(tab(56) + tab(56) + t(20, "Identifying public policy issues that are relevant to Internet governance")),
-        para(t(20, "aaa") + t(56, "   ") + t(20, "bbb") + br(56) + t(20, "ccc") + t(56, " ") + t(20, "ddd") + br(20) + tab(56) + br(20) + t(20, "eee") + br(20),
-          `<w:rPr><w:sz w:val="40"/></w:rPr>`),
+        para(
+          t(20, "aaa") +
+            t(56, "   ") +
+            t(20, "bbb") +
+            br(56) +
+            t(20, "ccc") +
+            t(56, " ") +
+            t(20, "ddd") +
+            br(20) +
+            tab(56) +
+            br(20) +
+            t(20, "eee") +
+            br(20),
+          `<w:rPr><w:sz w:val="40"/></w:rPr>`,
+        ),
         para(t(20, "fff") + br(20) + t(56, "    ")),
         para(t(22, "Below")),
       ].join("");
@@ -539,7 +911,8 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
     body: (() => {
       const run = (half: number, inner: string) => `<w:r><w:rPr><w:sz w:val="${half}"/></w:rPr>${inner}</w:r>`;
       const t = (half: number, text: string) => run(half, `<w:t xml:space="preserve">${text}</w:t>`);
-      const para = (x: string) => `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:rPr><w:sz w:val="20"/></w:rPr></w:pPr>${x}</w:p>`;
+      const para = (x: string) =>
+        `<w:p><w:pPr><w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:rPr><w:sz w:val="20"/></w:rPr></w:pPr>${x}</w:p>`;
       const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(" ");
       const br = run(20, "<w:br/>");
       return [
@@ -547,7 +920,15 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
         para(t(20, words("w", 30) + " ") + t(56, "   ") + t(20, "wMid " + words("v", 5)) + br + t(20, "W3")),
         para(t(20, "C1") + br + t(20, "C2x") + run(56, "<w:tab/>") + t(20, "C2y") + br + t(20, "C3")),
         para(t(20, "D1x") + run(56, "<w:tab/>") + t(20, "D1y") + br + t(20, "D2")),
-        para(t(20, "G1") + br + inlineImage("rIdImg", 20, 5, 1) + t(48, " ") + inlineImage("rIdImg", 20, 5, 2) + br + t(20, "G3")),
+        para(
+          t(20, "G1") +
+            br +
+            inlineImage("rIdImg", 20, 5, 1) +
+            t(48, " ") +
+            inlineImage("rIdImg", 20, 5, 2) +
+            br +
+            t(20, "G3"),
+        ),
         para(inlineImage("rIdImg", 20, 5, 3) + t(48, " ") + inlineImage("rIdImg", 20, 5, 4) + br + t(20, "H2")),
         para(t(20, "Below")),
       ].join("");
@@ -569,7 +950,11 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
       return [
         para(1, clear(3600) + flush, r("Alpha cleared")),
         para(1, flush, r("Bravo kept")),
-        para(1, clear(3600) + flush, r("Delta") + `<w:r><w:br/><w:t>second</w:t></w:r><w:r><w:tab/><w:t>Echo</w:t></w:r>`),
+        para(
+          1,
+          clear(3600) + flush,
+          r("Delta") + `<w:r><w:br/><w:t>second</w:t></w:r><w:r><w:tab/><w:t>Echo</w:t></w:r>`,
+        ),
         para(2, clear(2880), r("Foxtrot")),
         para(1, clear(3600, `<w:tab w:val="left" w:pos="1440"/>`) + flush, r("India")),
       ].join("");
@@ -580,12 +965,15 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
     // hanging 0.375"), which are the list's: "Alpha" starts at its own -0.375", "Bravo" at the
     // margin; numbered, the style's indents win over the level's ("A." at 0.625").
     name: "a paragraph turning its style's list off drops the style's indents",
-    numbering: numberingPart(numbering({ numId: 1, levels: [{ fmt: "upperLetter", text: "%1.", left: 1080, hanging: 720 }] })),
+    numbering: numberingPart(
+      numbering({ numId: 1, levels: [{ fmt: "upperLetter", text: "%1.", left: 1080, hanging: 720 }] }),
+    ),
     styles:
       DEFAULT_STYLES +
       `<w:style w:type="paragraph" w:styleId="Listed"><w:name w:val="Listed"/><w:pPr><w:numPr><w:numId w:val="1"/></w:numPr><w:ind w:left="1440" w:hanging="540"/></w:pPr></w:style>`,
     body: (() => {
-      const para = (pPr: string, text: string) => `<w:p><w:pPr><w:pStyle w:val="Listed"/>${pPr}<w:spacing w:after="0"/></w:pPr>${r(text)}</w:p>`;
+      const para = (pPr: string, text: string) =>
+        `<w:p><w:pPr><w:pStyle w:val="Listed"/>${pPr}<w:spacing w:after="0"/></w:pPr>${r(text)}</w:p>`;
       const off = `<w:numPr><w:ilvl w:val="0"/><w:numId w:val="0"/></w:numPr>`;
       return para(off + `<w:ind w:left="-540"/>`, "Alpha off") + para(off, "Bravo off") + para("", "Charlie numbered");
     })(),
@@ -598,19 +986,24 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
       `<w:abstractNum w:abstractNumId="5"><w:multiLevelType w:val="singleLevel"/><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/>` +
       `<w:lvlText w:val="(%1)"/><w:lvlJc w:val="left"/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum><w:num w:numId="22"><w:abstractNumId w:val="5"/></w:num>`,
     body: (() => {
-      const para = (ilvl: number, text: string) => `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="22"/></w:numPr><w:spacing w:after="0"/></w:pPr>${r(text)}</w:p>`;
+      const para = (ilvl: number, text: string) =>
+        `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="22"/></w:numPr><w:spacing w:after="0"/></w:pPr>${r(text)}</w:p>`;
       return para(0, "Delta four") + para(1, "Alpha one") + para(1, "Bravo two") + para(2, "Charlie three");
     })(),
   },
   {
     // A FORMCHECKBOX has no result text: LibreOffice draws a square as wide as the run's line is tall.
     name: "legacy check box fields take a square's width",
-    body: [20, 24, 24].map((half, i) => {
-      const run = (inner: string) => `<w:r><w:rPr><w:sz w:val="${half}"/></w:rPr>${inner}</w:r>`;
-      const ff = `<w:ffData><w:name w:val="Check${i}"/><w:enabled/><w:calcOnExit w:val="0"/><w:checkBox><w:sizeAuto/><w:default w:val="${i === 2 ? 1 : 0}"/></w:checkBox></w:ffData>`;
-      return `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr>${run("<w:t>Box</w:t>")}${run(`<w:fldChar w:fldCharType="begin">${ff}</w:fldChar>`)}` +
-        `${run('<w:instrText xml:space="preserve"> FORMCHECKBOX </w:instrText>')}${run('<w:fldChar w:fldCharType="end"/>')}${run('<w:t xml:space="preserve"> then text</w:t>')}</w:p>`;
-    }).join(""),
+    body: [20, 24, 24]
+      .map((half, i) => {
+        const run = (inner: string) => `<w:r><w:rPr><w:sz w:val="${half}"/></w:rPr>${inner}</w:r>`;
+        const ff = `<w:ffData><w:name w:val="Check${i}"/><w:enabled/><w:calcOnExit w:val="0"/><w:checkBox><w:sizeAuto/><w:default w:val="${i === 2 ? 1 : 0}"/></w:checkBox></w:ffData>`;
+        return (
+          `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr>${run("<w:t>Box</w:t>")}${run(`<w:fldChar w:fldCharType="begin">${ff}</w:fldChar>`)}` +
+          `${run('<w:instrText xml:space="preserve"> FORMCHECKBOX </w:instrText>')}${run('<w:fldChar w:fldCharType="end"/>')}${run('<w:t xml:space="preserve"> then text</w:t>')}</w:p>`
+        );
+      })
+      .join(""),
   },
   {
     // The body starts below a header taller than the top margin; the footer grows upwards from the bottom.
@@ -618,14 +1011,25 @@ const DOCUMENT_CASES: { name: string; body: string; numbering?: string; styles?:
     body: p("Body text below the header", { spacing: { after: 0 } }),
     headers: { rIdH1: headerTable("Date") },
     footers: { rIdF1: headerTable("Page") },
-    sect: { margins: { top: 720, bottom: 720, header: 708, footer: 708 }, headers: { default: "rIdH1" }, footers: { default: "rIdF1" } },
+    sect: {
+      margins: { top: 720, bottom: 720, header: 708, footer: 708 },
+      headers: { default: "rIdH1" },
+      footers: { default: "rIdF1" },
+    },
   },
 ];
 
 describe.skipIf(!available)("documents match LibreOffice (model and layout)", () => {
   DOCUMENT_CASES.forEach((c) => {
     it(c.name, async () => {
-      const docx = buildDocx({ body: c.body + sectPr(c.sect), numbering: c.numbering, styles: c.styles, headers: c.headers, footers: c.footers, media: c.media });
+      const docx = buildDocx({
+        body: c.body + sectPr(c.sect),
+        numbering: c.numbering,
+        styles: c.styles,
+        headers: c.headers,
+        footers: c.footers,
+        media: c.media,
+      });
       const theirs = await wordBoxes(await convertWithLibreOffice(docx));
       const ours = await wordBoxes(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
       expect(ours.length).toBe(theirs.length);
@@ -704,9 +1108,17 @@ describe.skipIf(!available)("glyph advances are rounded as LibreOffice's referen
     { font: "Arial", ch: "a", sizePt: 10, width: 4113, count: 60 },
   ];
   it("fits as many letters on a line as LibreOffice", async () => {
-    const body = cases.map((c) => p(r(c.ch.repeat(c.count), { font: c.font, sizePt: c.sizePt }), { spacing: { after: 120 }, ind: { right: 9360 - c.width } })).join("");
+    const body = cases
+      .map((c) =>
+        p(r(c.ch.repeat(c.count), { font: c.font, sizePt: c.sizePt }), {
+          spacing: { after: 120 },
+          ind: { right: 9360 - c.width },
+        }),
+      )
+      .join("");
     const docx = buildDocx({ body: body + sectPr() });
-    const firstLines = (pages: Awaited<ReturnType<typeof wordBoxes>>) => pages[0]!.words.filter((_, i) => i % 2 === 0).map((w) => w.text.length);
+    const firstLines = (pages: Awaited<ReturnType<typeof wordBoxes>>) =>
+      pages[0]!.words.filter((_, i) => i % 2 === 0).map((w) => w.text.length);
     const theirs = firstLines(await wordBoxes(await convertWithLibreOffice(docx)));
     const ours = firstLines(await wordBoxes(await renderDocxToPdf(docx, { fonts: nodeFontSource() })));
     expect(theirs).toEqual([119, 120, 39, 40, 36]);
@@ -719,16 +1131,32 @@ describe.skipIf(!available)("glyph advances are rounded as LibreOffice's referen
 // char-breaks a word that then starts its line (i#17155: paths and URLs).
 describe.skipIf(!available)("line breaks after a solidus match LibreOffice", () => {
   it("wraps long paths after a slash, words after the space before them", async () => {
-    const narrow = (t: string) => `<w:p><w:pPr><w:spacing w:after="0"/><w:ind w:right="${12240 - 2880 - 900}"/></w:pPr>${r(t, { sizePt: 11 })}</w:p>`;
-    const mono = (t: string) => `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr>${r(t, { sizePt: 9, font: "Courier New" })}</w:p>`;
+    const narrow = (t: string) =>
+      `<w:p><w:pPr><w:spacing w:after="0"/><w:ind w:right="${12240 - 2880 - 900}"/></w:pPr>${r(t, { sizePt: 11 })}</w:p>`;
+    const mono = (t: string) =>
+      `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr>${r(t, { sizePt: 9, font: "Courier New" })}</w:p>`;
     const docx = buildDocx({
       body:
-        ["Nurse/care", "DoNurse/Care", "main/resources", "Props[1]/ns0:Company", "and/or", "abc/123456", "x Nurse/care", "A/Bcdefghij"].map(narrow).join("") +
+        [
+          "Nurse/care",
+          "DoNurse/Care",
+          "main/resources",
+          "Props[1]/ns0:Company",
+          "and/or",
+          "abc/123456",
+          "x Nurse/care",
+          "A/Bcdefghij",
+        ]
+          .map(narrow)
+          .join("") +
         [60, 64, 65, 70].map((n) => mono(`x ${"a".repeat(n)}/${"b".repeat(40)}`)).join("") +
         sectPr(),
     });
-    const lines = async (pdf: Uint8Array) => (await wordBoxes(pdf)).flatMap((pg) => pg.words.map((w) => `${w.text} ${Math.round(w.xMin)}`));
-    expect(await lines(await renderDocxToPdf(docx, { fonts: nodeFontSource() }))).toEqual(await lines(await convertWithLibreOffice(docx)));
+    const lines = async (pdf: Uint8Array) =>
+      (await wordBoxes(pdf)).flatMap((pg) => pg.words.map((w) => `${w.text} ${Math.round(w.xMin)}`));
+    expect(await lines(await renderDocxToPdf(docx, { fonts: nodeFontSource() }))).toEqual(
+      await lines(await convertWithLibreOffice(docx)),
+    );
   }, 120_000);
 });
 
@@ -736,10 +1164,31 @@ describe.skipIf(!available)("line breaks after a solidus match LibreOffice", () 
 // and an opening bracket, not after a closing quotation mark; after ! and \ before a letter.
 describe.skipIf(!available)("line breaks before an opening bracket match LibreOffice", () => {
   it("wraps Profile,|(2000) and a)|(b), keeps quote”(inner) together", async () => {
-    const narrow = (t: string) => `<w:p><w:pPr><w:spacing w:after="0"/><w:ind w:right="${12240 - 2880 - 1100}"/></w:pPr>${r(t, { sizePt: 11 })}</w:p>`;
-    const words = ["Profile,(2000),", "theend.(noteabc)", "alpha)(betagamma)", "xylo;(yellowish)", "Foobar:(barbazqux)", "words](xylophone)", "wow!(amazingly)", "what?(really)", "quote\u201d(inner)", "x 10,(20000)", "12345%(abcdefgh)", "alphabet-(betagamma)", "alphabet!betagamma", "alphabet\\betagamma", "alphab?betagammadelta", "page.php?id=1234567&xy"];
+    const narrow = (t: string) =>
+      `<w:p><w:pPr><w:spacing w:after="0"/><w:ind w:right="${12240 - 2880 - 1100}"/></w:pPr>${r(t, { sizePt: 11 })}</w:p>`;
+    const words = [
+      "Profile,(2000),",
+      "theend.(noteabc)",
+      "alpha)(betagamma)",
+      "xylo;(yellowish)",
+      "Foobar:(barbazqux)",
+      "words](xylophone)",
+      "wow!(amazingly)",
+      "what?(really)",
+      "quote\u201d(inner)",
+      "x 10,(20000)",
+      "12345%(abcdefgh)",
+      "alphabet-(betagamma)",
+      "alphabet!betagamma",
+      "alphabet\\betagamma",
+      "alphab?betagammadelta",
+      "page.php?id=1234567&xy",
+    ];
     const docx = buildDocx({ body: words.map(narrow).join("") + sectPr() });
-    const lines = async (pdf: Uint8Array) => (await wordBoxes(pdf)).flatMap((pg) => pg.words.map((w) => `${w.text} ${Math.round(w.xMin)}`));
-    expect(await lines(await renderDocxToPdf(docx, { fonts: nodeFontSource() }))).toEqual(await lines(await convertWithLibreOffice(docx)));
+    const lines = async (pdf: Uint8Array) =>
+      (await wordBoxes(pdf)).flatMap((pg) => pg.words.map((w) => `${w.text} ${Math.round(w.xMin)}`));
+    expect(await lines(await renderDocxToPdf(docx, { fonts: nodeFontSource() }))).toEqual(
+      await lines(await convertWithLibreOffice(docx)),
+    );
   }, 120_000);
 });

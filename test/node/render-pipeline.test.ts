@@ -14,7 +14,11 @@ import { nodeFontSource } from "../../scripts/lib/node-font-source";
 
 const run = promisify(execFile);
 const CORPUS = new URL("../../../shared/corpus/docx/", import.meta.url).pathname;
-const files = existsSync(CORPUS) ? readdirSync(CORPUS).filter((f) => f.endsWith(".docx")).sort() : [];
+const files = existsSync(CORPUS)
+  ? readdirSync(CORPUS)
+      .filter((f) => f.endsWith(".docx"))
+      .sort()
+  : [];
 
 function hasTool(cmd: string): boolean {
   return (process.env.PATH ?? "").split(":").some((d) => existsSync(join(d, cmd)));
@@ -22,7 +26,9 @@ function hasTool(cmd: string): boolean {
 const haveTools = hasTool("qpdf") && hasTool("pdftotext");
 if (!haveTools) {
   if (process.env.CI) throw new Error("qpdf/pdftotext missing in CI: .ci/run installs qpdf and poppler-utils");
-  console.warn("SKIPPED render pipeline checks: qpdf or pdftotext is not installed (apt-get install -y qpdf poppler-utils)");
+  console.warn(
+    "SKIPPED render pipeline checks: qpdf or pdftotext is not installed (apt-get install -y qpdf poppler-utils)",
+  );
 }
 
 const work = mkdtempSync(join(tmpdir(), "signet-render-"));
@@ -41,10 +47,12 @@ describe.skipIf(!haveTools)("renderDocxToPdf on the corpus", () => {
     const path = join(work, file.replace(/\.docx$/, ".pdf"));
     writeFileSync(path, pdf);
     // qpdf exits 0 (clean) or 3 (warnings only); errors exit 2 and reject here.
-    const check = await run("qpdf", ["--check", path], { maxBuffer: 64 * 1024 * 1024 }).catch((e: { code?: number; stdout?: string; stderr?: string }) => {
-      if (e.code === 3) return { stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
-      throw new Error(`qpdf --check failed for ${file}: ${e.stdout ?? ""}${e.stderr ?? ""}`);
-    });
+    const check = await run("qpdf", ["--check", path], { maxBuffer: 64 * 1024 * 1024 }).catch(
+      (e: { code?: number; stdout?: string; stderr?: string }) => {
+        if (e.code === 3) return { stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+        throw new Error(`qpdf --check failed for ${file}: ${e.stdout ?? ""}${e.stderr ?? ""}`);
+      },
+    );
     expect(check.stdout).toMatch(/No syntax or stream encoding errors found/);
 
     const { stdout: info } = await run("pdfinfo", [path]);

@@ -15,7 +15,15 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
-import { convertWithLibreOffice, glyphFonts, libreOfficeAvailable, pdfFonts, pdfText, wordBoxes, type PageWords } from "./support/libreoffice";
+import {
+  convertWithLibreOffice,
+  glyphFonts,
+  libreOfficeAvailable,
+  pdfFonts,
+  pdfText,
+  wordBoxes,
+  type PageWords,
+} from "./support/libreoffice";
 
 const have = await libreOfficeAvailable();
 const POSITION_TOLERANCE = 2;
@@ -48,8 +56,18 @@ const DOC = B.buildDocx({
     // A table-of-contents line in a family we do not have: the page number is its own run without
     // w:rtl, yet in a bidi paragraph LibreOffice draws it, the tab and the next line's height with
     // the Arabic stand-in (DejaVu Sans), not the generic Noto Sans.
-    B.p([B.r("خاتمه بحث", { font: "IRNazli", sizePt: 14, rtl: true }), B.r("\t", { font: "IRNazli", sizePt: 14, rtl: true }), B.r("93", { font: "IRNazli", sizePt: 14 })], { bidi: true, spacing: { after: 0 }, tabs: [{ pos: 6000, val: "right" }] }) +
-    B.p([B.r("پیوست", { font: "IRNazli", sizePt: 14, rtl: true }), B.r(" 94", { font: "IRNazli", sizePt: 14 })], { bidi: true, spacing: { after: 0 } }) +
+    B.p(
+      [
+        B.r("خاتمه بحث", { font: "IRNazli", sizePt: 14, rtl: true }),
+        B.r("\t", { font: "IRNazli", sizePt: 14, rtl: true }),
+        B.r("93", { font: "IRNazli", sizePt: 14 }),
+      ],
+      { bidi: true, spacing: { after: 0 }, tabs: [{ pos: 6000, val: "right" }] },
+    ) +
+    B.p([B.r("پیوست", { font: "IRNazli", sizePt: 14, rtl: true }), B.r(" 94", { font: "IRNazli", sizePt: 14 })], {
+      bidi: true,
+      spacing: { after: 0 },
+    }) +
     // In a bidi paragraph left is the start (right) edge and right the end; indents likewise.
     para(SHORT, { font: "Arial", rtl: true }, { bidi: true, jc: "left", ind: { left: 720, right: 1440 } }) +
     para(SHORT, { font: "Arial", rtl: true }, { bidi: true, jc: "right", ind: { left: 720, right: 1440 } }) +
@@ -77,10 +95,20 @@ async function glyphs(pdf: Uint8Array): Promise<Glyph[][]> {
   const dir = mkdtempSync(join(tmpdir(), "signet-rtl-"));
   try {
     writeFileSync(join(dir, "in.pdf"), pdf);
-    const { stdout } = await promisify(execFile)("mutool", ["draw", "-F", "stext", "-o", "-", join(dir, "in.pdf"), "1"], { maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await promisify(execFile)(
+      "mutool",
+      ["draw", "-F", "stext", "-o", "-", join(dir, "in.pdf"), "1"],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
     const all: Glyph[] = [];
     for (const m of stdout.matchAll(/<char [^>]*\bx="([\d.]+)" y="([\d.]+)"[^>]* c="([^"]*)"/g)) {
-      const c = m[3]!.replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+      const c = m[3]!
+        .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16)))
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&amp;/g, "&");
       // LibreOffice fills a kashida with overlapping tatweel glyphs whose text is U+FFFD or, with
       // other text in the same font, "<" (none of the documents here has one); we draw a bar.
       if (c.trim() && c !== "\u200c" && c !== "\ufffd" && c !== "<") all.push({ c, x: Number(m[1]), y: Number(m[2]) });
@@ -126,7 +154,10 @@ describe.skipIf(!have)("right-to-left text against LibreOffice", () => {
       line.forEach((g, k) => {
         const o = ours[i]?.[k];
         const d = o ? Math.max(Math.abs(o.x - g.x), Math.abs(o.y - g.y)) : Infinity;
-        if (d > POSITION_TOLERANCE) misses.push(`line ${i + 1} "${g.c}": LibreOffice (${g.x.toFixed(1)}, ${g.y.toFixed(1)}), ours ${o ? `"${o.c}" (${o.x.toFixed(1)}, ${o.y.toFixed(1)})` : "none"}`);
+        if (d > POSITION_TOLERANCE)
+          misses.push(
+            `line ${i + 1} "${g.c}": LibreOffice (${g.x.toFixed(1)}, ${g.y.toFixed(1)}), ours ${o ? `"${o.c}" (${o.x.toFixed(1)}, ${o.y.toFixed(1)})` : "none"}`,
+          );
       }),
     );
     expect(misses.slice(0, 20)).toEqual([]);
@@ -148,7 +179,9 @@ describe.skipIf(!have)("right-to-left corpus documents read like LibreOffice's",
   for (const name of CORPUS) {
     it(`${name}: the same lines, in reading order`, async () => {
       const docx = new Uint8Array(readFileSync(new URL(`../../../shared/corpus/docx/${name}`, import.meta.url)));
-      const ours = readingLines(await pdfText(await renderDocxToPdf(docx, { fonts: nodeFontSource() }), { layout: true }));
+      const ours = readingLines(
+        await pdfText(await renderDocxToPdf(docx, { fonts: nodeFontSource() }), { layout: true }),
+      );
       const theirs = readingLines(await pdfText(await convertWithLibreOffice(docx), { layout: true }));
       expect(ours).toEqual(theirs);
     }, 120_000);
@@ -162,10 +195,17 @@ describe.skipIf(!have)("right-to-left corpus documents read like LibreOffice's",
 function notesDoc(spacerBefore: number, refs: [number, number], notes: [string, string]): Uint8Array {
   const ar = { font: "Arial", rtl: true, sizePt: 12 } as const;
   const line = (i: number) =>
-    B.p([B.r(`السطر ${i} من النص`, ar), ...(i === refs[0] ? [B.footnoteRef(1)] : []), ...(i === refs[1] ? [B.footnoteRef(2)] : [])], {
-      bidi: true,
-      spacing: { after: 0, line: 400, lineRule: "exact" },
-    });
+    B.p(
+      [
+        B.r(`السطر ${i} من النص`, ar),
+        ...(i === refs[0] ? [B.footnoteRef(1)] : []),
+        ...(i === refs[1] ? [B.footnoteRef(2)] : []),
+      ],
+      {
+        bidi: true,
+        spacing: { after: 0, line: 400, lineRule: "exact" },
+      },
+    );
   const note = (id: number, text: string) =>
     `<w:footnote w:id="${id}"><w:p><w:pPr><w:pStyle w:val="FootnoteText"/><w:bidi/><w:spacing w:after="120"/></w:pPr>` +
     `<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/><w:rtl/></w:rPr><w:footnoteRef/></w:r>${B.r(" " + text, { font: "Arial", rtl: true })}</w:p></w:footnote>`;
@@ -183,7 +223,12 @@ function misplaced(ours: PageWords[], lo: PageWords[], page: number): string[] {
   const misses: string[] = [];
   const candidates = [...(ours[page]?.words ?? [])];
   for (const w of lo[page]?.words ?? []) {
-    const k = candidates.findIndex((c) => c.text === w.text && Math.abs(c.xMin - w.xMin) <= POSITION_TOLERANCE && Math.abs(c.yMin - w.yMin) <= POSITION_TOLERANCE);
+    const k = candidates.findIndex(
+      (c) =>
+        c.text === w.text &&
+        Math.abs(c.xMin - w.xMin) <= POSITION_TOLERANCE &&
+        Math.abs(c.yMin - w.yMin) <= POSITION_TOLERANCE,
+    );
     if (k >= 0) candidates.splice(k, 1);
     else misses.push(`p${page + 1} "${w.text}" LibreOffice (${w.xMin.toFixed(1)}, ${w.yMin.toFixed(1)})`);
   }
@@ -191,14 +236,18 @@ function misplaced(ours: PageWords[], lo: PageWords[], page: number): string[] {
 }
 
 async function bothWords(docx: Uint8Array): Promise<[PageWords[], PageWords[]]> {
-  const [oursPdf, loPdf] = await Promise.all([renderDocxToPdf(docx, { fonts: nodeFontSource() }), convertWithLibreOffice(docx)]);
+  const [oursPdf, loPdf] = await Promise.all([
+    renderDocxToPdf(docx, { fonts: nodeFontSource() }),
+    convertWithLibreOffice(docx),
+  ]);
   return Promise.all([wordBoxes(oursPdf), wordBoxes(loPdf)]);
 }
 
 const SHORT_NOTE = "تقرير مكتب دكا، 2008.";
 const LONG_NOTE = "البنك الدولي، 2005. ".repeat(12);
 
-const firstLine = (p: PageWords | undefined) => (p?.words ?? []).filter((w) => Math.abs(w.yMin - p!.words[0]!.yMin) < 2).map((w) => w.text);
+const firstLine = (p: PageWords | undefined) =>
+  (p?.words ?? []).filter((w) => Math.abs(w.yMin - p!.words[0]!.yMin) < 2).map((w) => w.text);
 
 describe.skipIf(!have)("footnotes below right-to-left text against LibreOffice", () => {
   it("the space after the page's last note is not reserved: the same lines stay on page 1, notes at the same height", async () => {
@@ -237,9 +286,11 @@ describe.skipIf(!have)("footnotes below right-to-left text against LibreOffice",
  */
 describe.skipIf(!have)("script of a run's characters against LibreOffice", () => {
   it("takes the font and size LibreOffice gives each character", async () => {
-    const rp = (rtl: boolean) => `<w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman" w:cs="Traditional Arabic"/><w:sz w:val="16"/><w:szCs w:val="36"/>${rtl ? "<w:rtl/>" : ""}</w:rPr>`;
+    const rp = (rtl: boolean) =>
+      `<w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman" w:cs="Traditional Arabic"/><w:sz w:val="16"/><w:szCs w:val="36"/>${rtl ? "<w:rtl/>" : ""}</w:rPr>`;
     const run = (t: string, rtl = true) => `<w:r>${rp(rtl)}<w:t xml:space="preserve">${t}</w:t></w:r>`;
-    const para = (bidi: boolean, ...runs: string[]) => `<w:p><w:pPr>${bidi ? "<w:bidi/>" : '<w:bidi w:val="0"/>'}</w:pPr>${runs.join("")}</w:p>`;
+    const para = (bidi: boolean, ...runs: string[]) =>
+      `<w:p><w:pPr>${bidi ? "<w:bidi/>" : '<w:bidi w:val="0"/>'}</w:pPr>${runs.join("")}</w:p>`;
     const docx = B.buildDocx({
       body:
         para(false, run("25"), run(",", false), run("4")) +
@@ -266,7 +317,11 @@ describe.skipIf(!have)("script of a run's characters against LibreOffice", () =>
 describe.skipIf(!have)("an Arabic word broken by characters against LibreOffice", () => {
   it("keeps as many letters on the first line as LibreOffice", async () => {
     const docx = B.buildDocx({
-      body: B.p([B.r("بنغلاديش", { font: "Traditional Arabic", sizePt: 12, rtl: true })], { bidi: true, ind: { left: 8760 } }) + B.sectPr(),
+      body:
+        B.p([B.r("بنغلاديش", { font: "Traditional Arabic", sizePt: 12, rtl: true })], {
+          bidi: true,
+          ind: { left: 8760 },
+        }) + B.sectPr(),
     });
     const [ours, lo] = await bothWords(docx);
     expect(lo[0]!.words.map((w) => w.text)).toEqual(["يدلاغنب", "ش"]);
@@ -292,22 +347,26 @@ describe.skipIf(!have)("Latin text in a stand-in's right-to-left run against Lib
   }, 120_000);
 });
 
-describe.skipIf(!have)("Persian words cut into runs, and letters a face draws by decomposition, against LibreOffice", () => {
-  it("keeps letters joined across runs (w:hint, as in poi__stress004) and draws ۀ in DejaVu Sans as ە + ٔ", async () => {
-    // "کتابخان|ۀ" and "عق|ی|ده" are cut into runs with different w:hint values; a word shaped run by
-    // run would be wider ("عقی ده" with a final yeh and an initial dal) and wrap earlier. DejaVu Sans
-    // has no U+06C0: LibreOffice (HarfBuzz) draws it decomposed, copied as "ۀ"; its hamza's glyph
-    // copies as "/" there (a stray mapping), which we leave out of the words compared.
-    const rp = (hint: string) => `<w:rPr><w:rFonts w:cs="IRNazanin"${hint}/><w:b/><w:bCs/><w:sz w:val="22"/><w:szCs w:val="26"/><w:rtl/></w:rPr>`;
-    const run = (t: string, hint = "") => `<w:r>${rp(hint)}<w:t xml:space="preserve">${t}</w:t></w:r>`;
-    const para = `<w:p><w:pPr><w:bidi/><w:jc w:val="both"/></w:pPr>${run("این کتاب از سایت کتابخان")}${run("ۀ", ' w:hint="cs"')}${run(" عق")}${run("ی", ' w:hint="cs"')}${run("ده", ' w:hint="eastAsia"')}${run(" دانلود شده است.")}</w:p>`;
-    const docx = B.buildDocx({ body: para.repeat(6) });
-    const [ours, lo] = await bothWords(docx);
-    const loWords = lo.map((p) => ({ ...p, words: p.words.filter((w) => w.text !== "/") }));
-    expect(ours[0]!.words.filter((w) => w.text.includes("ۀ")).length).toBe(6);
-    expect(misplaced(ours, loWords, 0)).toEqual([]);
-  }, 120_000);
-});
+describe.skipIf(!have)(
+  "Persian words cut into runs, and letters a face draws by decomposition, against LibreOffice",
+  () => {
+    it("keeps letters joined across runs (w:hint, as in poi__stress004) and draws ۀ in DejaVu Sans as ە + ٔ", async () => {
+      // "کتابخان|ۀ" and "عق|ی|ده" are cut into runs with different w:hint values; a word shaped run by
+      // run would be wider ("عقی ده" with a final yeh and an initial dal) and wrap earlier. DejaVu Sans
+      // has no U+06C0: LibreOffice (HarfBuzz) draws it decomposed, copied as "ۀ"; its hamza's glyph
+      // copies as "/" there (a stray mapping), which we leave out of the words compared.
+      const rp = (hint: string) =>
+        `<w:rPr><w:rFonts w:cs="IRNazanin"${hint}/><w:b/><w:bCs/><w:sz w:val="22"/><w:szCs w:val="26"/><w:rtl/></w:rPr>`;
+      const run = (t: string, hint = "") => `<w:r>${rp(hint)}<w:t xml:space="preserve">${t}</w:t></w:r>`;
+      const para = `<w:p><w:pPr><w:bidi/><w:jc w:val="both"/></w:pPr>${run("این کتاب از سایت کتابخان")}${run("ۀ", ' w:hint="cs"')}${run(" عق")}${run("ی", ' w:hint="cs"')}${run("ده", ' w:hint="eastAsia"')}${run(" دانلود شده است.")}</w:p>`;
+      const docx = B.buildDocx({ body: para.repeat(6) });
+      const [ours, lo] = await bothWords(docx);
+      const loWords = lo.map((p) => ({ ...p, words: p.words.filter((w) => w.text !== "/") }));
+      expect(ours[0]!.words.filter((w) => w.text.includes("ۀ")).length).toBe(6);
+      expect(misplaced(ours, loWords, 0)).toEqual([]);
+    }, 120_000);
+  },
+);
 
 describe.skipIf(!have)("Quranic letters a fallback face draws through a shared glyph, against LibreOffice", () => {
   it("copies ٱ (alef wasla, Noto Sans Arabic) as ٱ, not as the آ that shares its base glyph", async () => {
@@ -331,8 +390,23 @@ describe.skipIf(!have)("marks a face lacks take their letter to the fallback fac
     // verse took five lines here and four in LibreOffice). One word per paragraph, set from the
     // right (start) edge: where its leftmost letter starts gives its width.
     const words = ["ٱلۡمُزَّمِّلُ", "نِّصۡفَهُۥٓ", "مِنۡهُ", "أَوۡ", "زِدۡ", "عَلَيۡهِ", "وَرَتِّلِ", "ٱلۡقُرۡءَانَ", "تَرۡتِيلًا"];
-    const docx = B.buildDocx({ body: words.map((w) => B.p(w, { bidi: true, jc: "left", spacing: { after: 240 }, run: { font: "KFGQPC Uthman Taha Naskh", sizePt: 14, rtl: true } })).join("") });
-    const lefts = (lines: Glyph[][]) => lines.map((l) => l.filter((g) => /\p{L}/u.test(g.c))).filter((l) => l.length > 0).map((l) => l[0]!.x);
+    const docx = B.buildDocx({
+      body: words
+        .map((w) =>
+          B.p(w, {
+            bidi: true,
+            jc: "left",
+            spacing: { after: 240 },
+            run: { font: "KFGQPC Uthman Taha Naskh", sizePt: 14, rtl: true },
+          }),
+        )
+        .join(""),
+    });
+    const lefts = (lines: Glyph[][]) =>
+      lines
+        .map((l) => l.filter((g) => /\p{L}/u.test(g.c)))
+        .filter((l) => l.length > 0)
+        .map((l) => l[0]!.x);
     const ours = lefts(await glyphs(await renderDocxToPdf(docx, { fonts: nodeFontSource() })));
     const theirs = lefts(await glyphs(await convertWithLibreOffice(docx)));
     expect(ours.length).toBe(words.length);
@@ -352,18 +426,35 @@ describe.skipIf(!have)("ornate parentheses in a letterless run of an unknown fam
       `<w:font w:name="Traditional Arabic"><w:panose1 w:val="02020603050405020304"/><w:charset w:val="00"/><w:family w:val="roman"/><w:pitch w:val="variable"/></w:font></w:fonts>`;
     const docx = B.buildDocx({
       // The brackets are runs of their own (the verse is in another style), so they hold no letter.
-      body: B.p([B.r("﴿", ta), B.r("إِنَّ لَكَ فِي ٱلنَّهَارِ سَبۡحٗا طَوِيلٗا", { ...ta, sizePt: 13 }), B.r("﴾", ta), B.r(" [المزمل: 7]", { ...ta, sizePt: 13 })], { bidi: true }).repeat(3),
+      body: B.p(
+        [
+          B.r("﴿", ta),
+          B.r("إِنَّ لَكَ فِي ٱلنَّهَارِ سَبۡحٗا طَوِيلٗا", { ...ta, sizePt: 13 }),
+          B.r("﴾", ta),
+          B.r(" [المزمل: 7]", { ...ta, sizePt: 13 }),
+        ],
+        { bidi: true },
+      ).repeat(3),
       extra: { "word/fontTable.xml": fontTable },
     });
     // Glyph origins: the two PDFs declare different ascents and descents for Noto Sans Arabic.
     const brackets = (lines: Glyph[][]) => lines.flat().filter((g) => /[﴾﴿]/u.test(g.c));
-    const [ourPdf, loPdf] = [await renderDocxToPdf(docx, { fonts: nodeFontSource() }), await convertWithLibreOffice(docx)];
-    const names = async (pdf: Uint8Array) => [...new Set((await pdfFonts(pdf)).map((f) => f.name.replace(/-Regular$/, "")))].sort();
+    const [ourPdf, loPdf] = [
+      await renderDocxToPdf(docx, { fonts: nodeFontSource() }),
+      await convertWithLibreOffice(docx),
+    ];
+    const names = async (pdf: Uint8Array) =>
+      [...new Set((await pdfFonts(pdf)).map((f) => f.name.replace(/-Regular$/, "")))].sort();
     expect(await names(ourPdf)).toEqual(await names(loPdf));
     const mine = brackets(await glyphs(ourPdf));
     const theirs = brackets(await glyphs(loPdf));
     expect(theirs.length).toBe(6);
-    const far = theirs.filter((t) => !mine.some((o) => o.c === t.c && Math.abs(o.x - t.x) <= POSITION_TOLERANCE && Math.abs(o.y - t.y) <= POSITION_TOLERANCE));
+    const far = theirs.filter(
+      (t) =>
+        !mine.some(
+          (o) => o.c === t.c && Math.abs(o.x - t.x) <= POSITION_TOLERANCE && Math.abs(o.y - t.y) <= POSITION_TOLERANCE,
+        ),
+    );
     expect(far).toEqual([]);
   }, 120_000);
 });

@@ -19,13 +19,19 @@ const have = await libreOfficeAvailable();
 const TOLERANCE = 0.35;
 const TEXT = "AVAVAV To Wa office fi";
 
-
 const run = (props: B.RunProps) => B.p(B.r(TEXT, props));
 const CASES: Record<string, Uint8Array> = {
   plain: B.buildDocx({ body: run({ font: "Calibri" }) + run({ font: "Times New Roman" }) }),
-  kerned: B.buildDocx({ body: run({ font: "Calibri", extra: `<w:kern w:val="28"/>` }) + run({ font: "Times New Roman", extra: `<w:kern w:val="1"/>` }) }),
+  kerned: B.buildDocx({
+    body:
+      run({ font: "Calibri", extra: `<w:kern w:val="28"/>` }) +
+      run({ font: "Times New Roman", extra: `<w:kern w:val="1"/>` }),
+  }),
   kernZero: B.buildDocx({ body: run({ font: "Calibri", extra: `<w:kern w:val="0"/>` }) }),
-  docDefaults: B.buildDocx({ body: run({ font: "Calibri" }), styles: B.DEFAULT_STYLES.replace(`<w:sz w:val="22"/>`, `<w:kern w:val="2"/><w:sz w:val="22"/>`) }),
+  docDefaults: B.buildDocx({
+    body: run({ font: "Calibri" }),
+    styles: B.DEFAULT_STYLES.replace(`<w:sz w:val="22"/>`, `<w:kern w:val="2"/><w:sz w:val="22"/>`),
+  }),
   spacing: B.buildDocx({ body: run({ font: "Calibri", spacing: -10 }) }),
   ligaturesNone: B.buildDocx({ body: run({ font: "Calibri", extra: `<w14:ligatures w14:val="none"/>` }) }),
   noStyles: B.buildDocxWithoutStyles(`<w:p><w:r><w:t>${TEXT}</w:t></w:r></w:p>`),
@@ -45,7 +51,12 @@ beforeAll(async () => {
   if (!have) return;
   for (const [name, docx] of Object.entries(CASES)) {
     const [ours, lo] = [await renderDocxToPdf(docx, { fonts: nodeFontSource() }), await convertWithLibreOffice(docx)];
-    results.set(name, { ours: await glyphFonts(ours), lo: await glyphFonts(lo), ourText: await pdfText(ours), loText: await pdfText(lo) });
+    results.set(name, {
+      ours: await glyphFonts(ours),
+      lo: await glyphFonts(lo),
+      ourText: await pdfText(ours),
+      loText: await pdfText(lo),
+    });
   }
 }, 300_000);
 
@@ -57,7 +68,9 @@ function misplaced(name: string): string[] {
   // Left-to-right lines in drawing order (a ligature's letters share its origin), right-to-left ones by position.
   const rtl = (g: Glyphs[number]) => /[\u0590-\u08ff]/u.test(g.c);
   const letters = (gs: Glyphs) =>
-    gs.filter((g) => /^[\p{L}\p{N}\p{P}]$/u.test(g.c)).sort((a, b) => Math.round(a.y) - Math.round(b.y) || (rtl(a) && rtl(b) ? a.x - b.x : 0));
+    gs
+      .filter((g) => /^[\p{L}\p{N}\p{P}]$/u.test(g.c))
+      .sort((a, b) => Math.round(a.y) - Math.round(b.y) || (rtl(a) && rtl(b) ? a.x - b.x : 0));
   const lo = letters(results.get(name)!.lo);
   const ours = letters(results.get(name)!.ours);
   expect(ours.map((g) => g.c).join("")).toBe(lo.map((g) => g.c).join(""));
@@ -96,7 +109,11 @@ describe.skipIf(!have)("scripts shaped as LibreOffice shapes them", () => {
   it("gives the text LibreOffice's PDF gives (a lam-alef copies as LibreOffice's does, \"السالم\")", () => {
     const { loText, ourText } = results.get("scripts")!;
     // pdftotext's spaces around a mark placed by GPOS depend on the PDF's glyph widths: left out.
-    const lines = (t: string) => t.split("\n").map((l) => l.replace(/\s+/g, "")).filter(Boolean);
+    const lines = (t: string) =>
+      t
+        .split("\n")
+        .map((l) => l.replace(/\s+/g, ""))
+        .filter(Boolean);
     expect(lines(ourText)).toEqual(lines(loText));
   });
 });

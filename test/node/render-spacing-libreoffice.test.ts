@@ -7,7 +7,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
-import { convertWithLibreOffice, libreOfficeAvailable, pdfFonts, wordBoxes, type PageWords } from "./support/libreoffice";
+import {
+  convertWithLibreOffice,
+  libreOfficeAvailable,
+  pdfFonts,
+  wordBoxes,
+  type PageWords,
+} from "./support/libreoffice";
 import { makePng } from "../support/png-images";
 
 const have = await libreOfficeAvailable();
@@ -21,7 +27,15 @@ const DOC = B.buildDocx({
     B.p("Item three nested", { ...auto, numId: 1, ilvl: 1 }) +
     B.p("After the list", auto) +
     B.p("Last paragraph", auto),
-  numbering: B.numberingPart(B.numbering({ numId: 1, levels: [{ fmt: "bullet", text: "•" }, { fmt: "bullet", text: "o" }] })),
+  numbering: B.numberingPart(
+    B.numbering({
+      numId: 1,
+      levels: [
+        { fmt: "bullet", text: "•" },
+        { fmt: "bullet", text: "o" },
+      ],
+    }),
+  ),
 });
 
 let ours: PageWords[];
@@ -36,9 +50,11 @@ describe.skipIf(!have)("automatic paragraph spacing against LibreOffice", () => 
   it("puts every word within 1 pt of LibreOffice's: no auto spacing between list items", () => {
     const misses: string[] = [];
     for (const w of lo[0]!.words) {
-      const dist = (c: { xMin: number; yMin: number }) => Math.max(Math.abs(c.xMin - w.xMin), Math.abs(c.yMin - w.yMin));
+      const dist = (c: { xMin: number; yMin: number }) =>
+        Math.max(Math.abs(c.xMin - w.xMin), Math.abs(c.yMin - w.yMin));
       const o = ours[0]!.words.filter((c) => c.text === w.text).sort((a, b) => dist(a) - dist(b))[0];
-      if (!o || Math.abs(o.yMin - w.yMin) > 1 || Math.abs(o.xMin - w.xMin) > 1) misses.push(`${w.text} LibreOffice (${w.xMin}, ${w.yMin}) ours ${o ? `(${o.xMin}, ${o.yMin})` : "missing"}`);
+      if (!o || Math.abs(o.yMin - w.yMin) > 1 || Math.abs(o.xMin - w.xMin) > 1)
+        misses.push(`${w.text} LibreOffice (${w.xMin}, ${w.yMin}) ours ${o ? `(${o.xMin}, ${o.yMin})` : "missing"}`);
     }
     expect(misses).toEqual([]);
   });
@@ -47,8 +63,15 @@ describe.skipIf(!have)("automatic paragraph spacing against LibreOffice", () => 
 describe.skipIf(!have)("proportional line spacing against LibreOffice", () => {
   it("1.15 lines of Times New Roman 11 pt stay in step over a long paragraph (whole twips, truncated)", async () => {
     const words = Array.from({ length: 700 }, (_, i) => `word${i}`).join(" ");
-    const doc = B.buildDocx({ body: B.p(words, { spacing: { after: 0, line: 276, lineRule: "auto" }, run: { font: "Times New Roman", sizePt: 11 } }) });
-    const lineTops = async (pdf: Uint8Array) => [...new Set((await wordBoxes(pdf))[0]!.words.map((w) => Math.round(w.yMin * 100) / 100))];
+    const doc = B.buildDocx({
+      body: B.p(words, {
+        spacing: { after: 0, line: 276, lineRule: "auto" },
+        run: { font: "Times New Roman", sizePt: 11 },
+      }),
+    });
+    const lineTops = async (pdf: Uint8Array) => [
+      ...new Set((await wordBoxes(pdf))[0]!.words.map((w) => Math.round(w.yMin * 100) / 100)),
+    ];
     const ourTops = await lineTops(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
     const loTops = await lineTops(await convertWithLibreOffice(doc));
     expect(ourTops.length).toBe(loTops.length);
@@ -59,7 +82,10 @@ describe.skipIf(!have)("proportional line spacing against LibreOffice", () => {
 });
 
 /** Each LibreOffice word → how far (pt) our nearest same-text word is; a word we lack gets Infinity. */
-function offsets(loWords: { text: string; xMin: number; yMin: number }[], ourWords: { text: string; xMin: number; yMin: number }[]) {
+function offsets(
+  loWords: { text: string; xMin: number; yMin: number }[],
+  ourWords: { text: string; xMin: number; yMin: number }[],
+) {
   return loWords.map((w) => {
     const dist = (c: { xMin: number; yMin: number }) => Math.max(Math.abs(c.xMin - w.xMin), Math.abs(c.yMin - w.yMin));
     const best = ourWords.filter((c) => c.text === w.text).sort((a, b) => dist(a) - dist(b))[0];
@@ -79,14 +105,19 @@ describe.skipIf(!have)("unknown families with a font-table alternate name, again
       `</w:fonts>`;
     const text = (tag: string) => Array.from({ length: 60 }, (_, i) => `${tag}${i}`).join(" ");
     const doc = B.buildDocx({
-      body: B.p(text("gen"), { run: { font: "Geneva", sizePt: 11 } }) + B.p(text("brm"), { run: { font: "Bremen Bd BT", sizePt: 12 } }),
+      body:
+        B.p(text("gen"), { run: { font: "Geneva", sizePt: 11 } }) +
+        B.p(text("brm"), { run: { font: "Bremen Bd BT", sizePt: 12 } }),
       extra: { "word/fontTable.xml": fontTable },
     });
     const ourPdf = await renderDocxToPdf(doc, { fonts: nodeFontSource() });
     const loPdf = await convertWithLibreOffice(doc);
-    const names = async (pdf: Uint8Array) => [...new Set((await pdfFonts(pdf)).map((f) => f.name.replace(/-Regular$/, "")))].sort();
+    const names = async (pdf: Uint8Array) =>
+      [...new Set((await pdfFonts(pdf)).map((f) => f.name.replace(/-Regular$/, "")))].sort();
     expect(await names(ourPdf)).toEqual(await names(loPdf));
-    const far = offsets((await wordBoxes(loPdf))[0]!.words, (await wordBoxes(ourPdf))[0]!.words).filter((o) => !(Math.abs(o.dx) <= 2 && Math.abs(o.dy) <= 2));
+    const far = offsets((await wordBoxes(loPdf))[0]!.words, (await wordBoxes(ourPdf))[0]!.words).filter(
+      (o) => !(Math.abs(o.dx) <= 2 && Math.abs(o.dy) <= 2),
+    );
     expect(far).toEqual([]);
   }, 120_000);
 
@@ -101,12 +132,18 @@ describe.skipIf(!have)("unknown families with a font-table alternate name, again
       `</w:fonts>`;
     const text = (tag: string) => Array.from({ length: 40 }, (_, i) => `${tag}${i}`).join(" ");
     for (const font of ["Literata", "Lucida Console", "Consolas"]) {
-      const doc = B.buildDocx({ body: B.p(text("www"), { run: { font, sizePt: 11 } }), extra: { "word/fontTable.xml": fontTable } });
+      const doc = B.buildDocx({
+        body: B.p(text("www"), { run: { font, sizePt: 11 } }),
+        extra: { "word/fontTable.xml": fontTable },
+      });
       const ourPdf = await renderDocxToPdf(doc, { fonts: nodeFontSource() });
       const loPdf = await convertWithLibreOffice(doc);
-      const names = async (pdf: Uint8Array) => [...new Set((await pdfFonts(pdf)).map((f) => f.name.replace(/-Regular$/, "")))].sort();
+      const names = async (pdf: Uint8Array) =>
+        [...new Set((await pdfFonts(pdf)).map((f) => f.name.replace(/-Regular$/, "")))].sort();
       expect(await names(ourPdf), font).toEqual(await names(loPdf));
-      const far = offsets((await wordBoxes(loPdf))[0]!.words, (await wordBoxes(ourPdf))[0]!.words).filter((o) => !(Math.abs(o.dx) <= 2 && Math.abs(o.dy) <= 2));
+      const far = offsets((await wordBoxes(loPdf))[0]!.words, (await wordBoxes(ourPdf))[0]!.words).filter(
+        (o) => !(Math.abs(o.dx) <= 2 && Math.abs(o.dy) <= 2),
+      );
       expect(far, font).toEqual([]);
     }
   }, 180_000);
@@ -117,9 +154,14 @@ describe.skipIf(!have)("table row heights against LibreOffice", () => {
     const run = { font: "Arial", sizePt: 9 };
     const tight = { after: 0, line: 240, lineRule: "auto" as const };
     for (const rule of ["atLeast", "exact"] as const) {
-      const rows = Array.from({ length: 20 }, (_, i) => [B.p(`row${i}`, { run, spacing: tight }), B.p(`v${i * 7}`, { run, spacing: tight })]);
+      const rows = Array.from({ length: 20 }, (_, i) => [
+        B.p(`row${i}`, { run, spacing: tight }),
+        B.p(`v${i * 7}`, { run, spacing: tight }),
+      ]);
       // 13 pt rows (trHeight 260) with single 0.5 pt borders, text 9 pt: the text fits, the height rules.
-      const doc = B.buildDocx({ body: B.p("Before") + B.table(rows, { widths: [2000, 2000], rowHeight: { h: 260, rule } }) + B.p("After") });
+      const doc = B.buildDocx({
+        body: B.p("Before") + B.table(rows, { widths: [2000, 2000], rowHeight: { h: 260, rule } }) + B.p("After"),
+      });
       const ours = (await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() })))[0]!.words;
       const lo = (await wordBoxes(await convertWithLibreOffice(doc)))[0]!.words;
       const top = (words: typeof lo, text: string) => words.find((w) => w.text === text)!.yMin;
@@ -145,70 +187,83 @@ function stackedPicture(w: number, h: number, down: number): string {
   );
 }
 
-describe.skipIf(!have)("a paragraph's stacked top-and-bottom pictures that run past the page bottom, against LibreOffice", () => {
-  // 18 single-spaced lines, then a paragraph anchoring two 200 pt pictures, one at its top and one
-  // 210 pt below: the first fits, the second runs past the bottom, and the paragraph's line must pass both.
-  const tight = { spacing: { after: 0, line: 240, lineRule: "auto" as const } };
-  const build = (anchorText: string) =>
-    B.buildDocx({
-      body:
-        Array.from({ length: 18 }, (_, i) => B.p(`Filler${i + 1}`, tight)).join("") +
-        B.p([stackedPicture(400, 200, 0), stackedPicture(400, 200, 210), ...(anchorText ? [anchorText] : [])], tight) +
-        B.p("", tight) +
-        B.p("Nextpara", tight),
-      media: { rIdImg: makePng(30, 20) },
-    });
-  const where = (pages: PageWords[], text: string) => {
-    const page = pages.findIndex((p) => p.words.some((w) => w.text === text));
-    return { page, y: page < 0 ? NaN : pages[page]!.words.find((w) => w.text === text)!.yMin };
-  };
-
-  it("an empty one stays with its pictures: only the paragraphs after it go to the next page", async () => {
-    const doc = build("");
-    const ours = await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
-    const lo = await wordBoxes(await convertWithLibreOffice(doc));
-    const [o, l] = [where(ours, "Nextpara"), where(lo, "Nextpara")];
-    expect(o.page).toBe(l.page);
-    expect(Math.abs(o.y - l.y)).toBeLessThan(1);
-  }, 120_000);
-
-  it("one with text moves to the next page with its pictures, its line below both", async () => {
-    const doc = build("Anchortext");
-    const ours = await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
-    const lo = await wordBoxes(await convertWithLibreOffice(doc));
-    for (const text of ["Anchortext", "Nextpara"]) {
-      const [o, l] = [where(ours, text), where(lo, text)];
-      expect(o.page, text).toBe(l.page);
-      expect(Math.abs(o.y - l.y), text).toBeLessThan(1);
-    }
-  }, 120_000);
-});
-
-describe.skipIf(!have)("a paragraph with a picture that widow/orphan control moves to the next page, against LibreOffice", () => {
-  it("its text wraps around the picture there: the second line goes below it", async () => {
+describe.skipIf(!have)(
+  "a paragraph's stacked top-and-bottom pictures that run past the page bottom, against LibreOffice",
+  () => {
+    // 18 single-spaced lines, then a paragraph anchoring two 200 pt pictures, one at its top and one
+    // 210 pt below: the first fits, the second runs past the bottom, and the paragraph's line must pass both.
     const tight = { spacing: { after: 0, line: 240, lineRule: "auto" as const } };
-    const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(" ");
-    // 47 lines leave room for one line of the two-line paragraph: orphan control takes it on, and
-    // its picture (14.4 pt below its top, so not at the top) with it.
-    const doc = B.buildDocx({
-      body:
-        Array.from({ length: 47 }, (_, i) => B.p(`Filler${i + 1}`, tight)).join("") +
-        B.p([stackedPicture(400, 200, 14.4), words], tight) +
-        B.p("Nextpara", tight),
-      media: { rIdImg: makePng(30, 20) },
-    });
-    const ours = await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
-    const lo = await wordBoxes(await convertWithLibreOffice(doc));
-    expect(ours.length).toBe(lo.length);
-    const far = offsets(lo[1]!.words, ours[1]?.words ?? []).filter((o) => !(Math.abs(o.dx) <= 1 && Math.abs(o.dy) <= 1));
-    expect(far).toEqual([]);
-  }, 120_000);
-});
+    const build = (anchorText: string) =>
+      B.buildDocx({
+        body:
+          Array.from({ length: 18 }, (_, i) => B.p(`Filler${i + 1}`, tight)).join("") +
+          B.p(
+            [stackedPicture(400, 200, 0), stackedPicture(400, 200, 210), ...(anchorText ? [anchorText] : [])],
+            tight,
+          ) +
+          B.p("", tight) +
+          B.p("Nextpara", tight),
+        media: { rIdImg: makePng(30, 20) },
+      });
+    const where = (pages: PageWords[], text: string) => {
+      const page = pages.findIndex((p) => p.words.some((w) => w.text === text));
+      return { page, y: page < 0 ? NaN : pages[page]!.words.find((w) => w.text === text)!.yMin };
+    };
+
+    it("an empty one stays with its pictures: only the paragraphs after it go to the next page", async () => {
+      const doc = build("");
+      const ours = await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
+      const lo = await wordBoxes(await convertWithLibreOffice(doc));
+      const [o, l] = [where(ours, "Nextpara"), where(lo, "Nextpara")];
+      expect(o.page).toBe(l.page);
+      expect(Math.abs(o.y - l.y)).toBeLessThan(1);
+    }, 120_000);
+
+    it("one with text moves to the next page with its pictures, its line below both", async () => {
+      const doc = build("Anchortext");
+      const ours = await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
+      const lo = await wordBoxes(await convertWithLibreOffice(doc));
+      for (const text of ["Anchortext", "Nextpara"]) {
+        const [o, l] = [where(ours, text), where(lo, text)];
+        expect(o.page, text).toBe(l.page);
+        expect(Math.abs(o.y - l.y), text).toBeLessThan(1);
+      }
+    }, 120_000);
+  },
+);
+
+describe.skipIf(!have)(
+  "a paragraph with a picture that widow/orphan control moves to the next page, against LibreOffice",
+  () => {
+    it("its text wraps around the picture there: the second line goes below it", async () => {
+      const tight = { spacing: { after: 0, line: 240, lineRule: "auto" as const } };
+      const words = Array.from({ length: 60 }, (_, i) => `w${i}`).join(" ");
+      // 47 lines leave room for one line of the two-line paragraph: orphan control takes it on, and
+      // its picture (14.4 pt below its top, so not at the top) with it.
+      const doc = B.buildDocx({
+        body:
+          Array.from({ length: 47 }, (_, i) => B.p(`Filler${i + 1}`, tight)).join("") +
+          B.p([stackedPicture(400, 200, 14.4), words], tight) +
+          B.p("Nextpara", tight),
+        media: { rIdImg: makePng(30, 20) },
+      });
+      const ours = await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
+      const lo = await wordBoxes(await convertWithLibreOffice(doc));
+      expect(ours.length).toBe(lo.length);
+      const far = offsets(lo[1]!.words, ours[1]?.words ?? []).filter(
+        (o) => !(Math.abs(o.dx) <= 1 && Math.abs(o.dy) <= 1),
+      );
+      expect(far).toEqual([]);
+    }, 120_000);
+  },
+);
 
 describe.skipIf(!have)("hidden paragraphs and automatic spacing in cells, against LibreOffice", () => {
   const tight = `<w:spacing w:before="0" w:after="0"/>`;
-  const para = (runs: string, markHidden: boolean) => `<w:p><w:pPr>${tight}${markHidden ? `<w:rPr><w:vanish/></w:rPr>` : ""}</w:pPr>${runs}</w:p>`;
-  const run = (text: string, hidden = false) => `<w:r>${hidden ? `<w:rPr><w:vanish/></w:rPr>` : ""}<w:t>${text}</w:t></w:r>`;
+  const para = (runs: string, markHidden: boolean) =>
+    `<w:p><w:pPr>${tight}${markHidden ? `<w:rPr><w:vanish/></w:rPr>` : ""}</w:pPr>${runs}</w:p>`;
+  const run = (text: string, hidden = false) =>
+    `<w:r>${hidden ? `<w:rPr><w:vanish/></w:rPr>` : ""}<w:t>${text}</w:t></w:r>`;
   const compare = async (doc: Uint8Array) => {
     const ours = (await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() })))[0]!.words;
     const lo = (await wordBoxes(await convertWithLibreOffice(doc)))[0]!.words;
@@ -218,12 +273,20 @@ describe.skipIf(!have)("hidden paragraphs and automatic spacing in cells, agains
   it("a paragraph with nothing visible takes no room (hidden mark, or only hidden runs); visible text or an empty visible mark keeps its line", async () => {
     const body =
       para(run("L0"), false) +
-      para("", true) + para(run("L1"), false) +
-      para(run("gone", true), true) + para(run("L2"), false) +
-      para(run("gone", true), false) + para(run("L3"), false) +
-      para(run("Vis"), true) + para(run("L4"), false) +
-      B.table([[para(run("C0"), false) + para("", true) + para(run("C1"), false)]], { widths: [4000], borders: false }) +
-      para("", false) + para(run("L5"), false);
+      para("", true) +
+      para(run("L1"), false) +
+      para(run("gone", true), true) +
+      para(run("L2"), false) +
+      para(run("gone", true), false) +
+      para(run("L3"), false) +
+      para(run("Vis"), true) +
+      para(run("L4"), false) +
+      B.table([[para(run("C0"), false) + para("", true) + para(run("C1"), false)]], {
+        widths: [4000],
+        borders: false,
+      }) +
+      para("", false) +
+      para(run("L5"), false);
     expect(await compare(B.buildDocx({ body }))).toEqual([]);
   }, 120_000);
 
@@ -231,7 +294,11 @@ describe.skipIf(!have)("hidden paragraphs and automatic spacing in cells, agains
     const run12 = { font: "Times New Roman", sizePt: 12 };
     const auto = { spacing: { before: 100, after: 100, beforeAutospacing: true, afterAutospacing: true }, run: run12 };
     const zero = { spacing: { before: 0, after: 0 }, run: run12 };
-    const cell = B.p("Head", zero) + B.table([[B.p("Inner", zero)]], { widths: [9355], borders: false }) + B.p("Below", auto) + B.p("Next", auto);
+    const cell =
+      B.p("Head", zero) +
+      B.table([[B.p("Inner", zero)]], { widths: [9355], borders: false }) +
+      B.p("Below", auto) +
+      B.p("Next", auto);
     const doc = B.buildDocx({ body: B.table([[cell]], { widths: [9355], borders: false }) + B.p("After", auto) });
     expect(await compare(doc)).toEqual([]);
   }, 120_000);
@@ -244,7 +311,12 @@ describe.skipIf(!have)("a line break after spaces that run past the right edge, 
     const line = (tag: string, xs: number, spaces: number) =>
       `<w:p><w:pPr><w:spacing w:before="0" w:after="0"/><w:ind w:right="60"/></w:pPr><w:r>${rp}<w:t xml:space="preserve">${tag}${"x".repeat(xs - 1)}${" ".repeat(spaces)}</w:t></w:r>` +
       `<w:r>${rp}<w:br/><w:t>after${tag}</w:t></w:r></w:p>`;
-    const body = line("x", 93, 0) + line("x", 92, 1) + line("x", 92, 2) + line("x", 93, 1) + `<w:p><w:r><w:t>End</w:t></w:r></w:p>`;
+    const body =
+      line("x", 93, 0) +
+      line("x", 92, 1) +
+      line("x", 92, 2) +
+      line("x", 93, 1) +
+      `<w:p><w:r><w:t>End</w:t></w:r></w:p>`;
     const doc = B.buildDocx({ body });
     const ours = (await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() })))[0]!.words;
     const lo = (await wordBoxes(await convertWithLibreOffice(doc)))[0]!.words;
@@ -256,8 +328,11 @@ describe.skipIf(!have)("a line break after spaces that run past the right edge, 
 describe.skipIf(!have)("line breaks after a vertical line, against LibreOffice", () => {
   it("a line may end after | (get|set, a|b|c) as after a hyphen between words", async () => {
     const rp = `<w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial"/><w:sz w:val="20"/></w:rPr>`;
-    const para = (t: string) => `<w:p><w:pPr><w:spacing w:before="0" w:after="0"/></w:pPr><w:r>${rp}<w:t xml:space="preserve">${t}</w:t></w:r></w:p>`;
-    const doc = B.buildDocx({ body: para(`${"x".repeat(86)} getxx|setContents end`) + para(`${"x".repeat(80)} a|b|c|d|e|f|g|h|i|j|k|l|m end`) });
+    const para = (t: string) =>
+      `<w:p><w:pPr><w:spacing w:before="0" w:after="0"/></w:pPr><w:r>${rp}<w:t xml:space="preserve">${t}</w:t></w:r></w:p>`;
+    const doc = B.buildDocx({
+      body: para(`${"x".repeat(86)} getxx|setContents end`) + para(`${"x".repeat(80)} a|b|c|d|e|f|g|h|i|j|k|l|m end`),
+    });
     const ours = (await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() })))[0]!.words;
     const lo = (await wordBoxes(await convertWithLibreOffice(doc)))[0]!.words;
     expect(ours.map((w) => w.text)).toEqual(lo.map((w) => w.text));
@@ -275,9 +350,12 @@ describe.skipIf(!have)("a table's place against its indent, against LibreOffice"
     const zeroMargins = `<w:tblCellMar><w:left w:w="0" w:type="dxa"/><w:right w:w="0" w:type="dxa"/></w:tblCellMar>`;
     const body =
       B.p("Start") +
-      table("A", zeroMargins, `<w:tcMar><w:left w:w="120" w:type="dxa"/><w:right w:w="120" w:type="dxa"/></w:tcMar>`) + B.p("x") +
-      table("B", "", `<w:tcMar><w:left w:w="240" w:type="dxa"/></w:tcMar>`) + B.p("x") +
-      table("C", "", "") + B.p("End");
+      table("A", zeroMargins, `<w:tcMar><w:left w:w="120" w:type="dxa"/><w:right w:w="120" w:type="dxa"/></w:tcMar>`) +
+      B.p("x") +
+      table("B", "", `<w:tcMar><w:left w:w="240" w:type="dxa"/></w:tcMar>`) +
+      B.p("x") +
+      table("C", "", "") +
+      B.p("End");
     // Word 2010 compatibility (no compatibilityMode 15): tblInd is where the text starts.
     const doc = B.buildDocx({ body, settings: `<w:defaultTabStop w:val="720"/>` });
     const ours = (await wordBoxes(await renderDocxToPdf(doc, { fonts: nodeFontSource() })))[0]!.words;

@@ -11,7 +11,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDocx, DEFAULT_SETTINGS, DEFAULT_STYLES, p, pageBreak, sectionBreak, sectPr, table, type CellSpec, type TableProps } from "../support/docx-builder";
+import {
+  buildDocx,
+  DEFAULT_SETTINGS,
+  DEFAULT_STYLES,
+  p,
+  pageBreak,
+  sectionBreak,
+  sectPr,
+  table,
+  type CellSpec,
+  type TableProps,
+} from "../support/docx-builder";
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "./support/libreoffice";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { parseDocx } from "../../src/render/model/parse-docx";
@@ -23,13 +34,11 @@ import type { FlowCursor, LayoutContext, PaintItem } from "../../src/render/layo
 import type { FontBook } from "../../src/render/fonts/types";
 import { makePng } from "../support/png-images";
 
-
 /** How far (pt) our word may be from LibreOffice's; both use the same font metrics and widths. */
 const TOLERANCE = 1;
 
 /** Word compatibility 14: tblInd is where the first cell's text starts (see table-grid.ts). */
-const SETTINGS_14 =
-  `<w:defaultTabStop w:val="720"/><w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="14"/></w:compat>`;
+const SETTINGS_14 = `<w:defaultTabStop w:val="720"/><w:compat><w:compatSetting w:name="compatibilityMode" w:uri="http://schemas.microsoft.com/office/word" w:val="14"/></w:compat>`;
 
 interface OurWord {
   text: string;
@@ -80,14 +89,21 @@ function ourWords(pages: PaintItem[][]): OurWord[] {
 }
 
 /** Renders the document's first table with LibreOffice and with us; returns both word lists. */
-async function compare(docx: Uint8Array): Promise<{ lo: PageWords[]; ours: OurWord[]; pages: number; loPdf: Uint8Array; items: PaintItem[][] }> {
+async function compare(
+  docx: Uint8Array,
+): Promise<{ lo: PageWords[]; ours: OurWord[]; pages: number; loPdf: Uint8Array; items: PaintItem[][] }> {
   const loPdf = await convertWithLibreOffice(docx);
   const lo = await wordBoxes(loPdf);
   const model = parseDocx(docx);
   const fonts: FontBook = await loadFontBook(model, nodeFontSource());
   const ctx: LayoutContext = layoutContext(fonts, model.defaultTabStop);
   const s = model.sections[0]!;
-  const cursor = new PagesCursor({ left: s.margins.left, width: s.pageWidth - s.margins.left - s.margins.right, top: s.margins.top, bottom: s.pageHeight - s.margins.bottom });
+  const cursor = new PagesCursor({
+    left: s.margins.left,
+    width: s.pageWidth - s.margins.left - s.margins.right,
+    top: s.margins.top,
+    bottom: s.pageHeight - s.margins.bottom,
+  });
   const t = s.blocks.find((b) => b.type === "table");
   if (!t || t.type !== "table") throw new Error("the document has no table");
   placeTable(t, cursor, ctx);
@@ -113,7 +129,17 @@ async function loVerticalLines(pdf: Uint8Array, y: number): Promise<VerticalLine
   const dir = mkdtempSync(join(tmpdir(), "signet-raster-"));
   try {
     writeFileSync(join(dir, "in.pdf"), pdf);
-    await promisify(execFile)("pdftoppm", ["-r", String(72 * RASTER_SCALE), "-f", "1", "-l", "1", "-singlefile", join(dir, "in.pdf"), join(dir, "page")]);
+    await promisify(execFile)("pdftoppm", [
+      "-r",
+      String(72 * RASTER_SCALE),
+      "-f",
+      "1",
+      "-l",
+      "1",
+      "-singlefile",
+      join(dir, "in.pdf"),
+      join(dir, "page"),
+    ]);
     const ppm = readFileSync(join(dir, "page.ppm"));
     // Binary PPM: "P6", width, height, maxval, each followed by one whitespace byte.
     const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 64).toString("latin1"));
@@ -148,20 +174,28 @@ function ourVerticalLines(items: PaintItem[], y: number): VerticalLine[] {
   const out: VerticalLine[] = [];
   for (const item of items) {
     if (item.kind !== "line" || item.x1 !== item.x2 || !item.color) continue;
-    if (y >= Math.min(item.y1, item.y2) && y <= Math.max(item.y1, item.y2)) out.push({ colour: item.color.toUpperCase(), x: item.x1 });
+    if (y >= Math.min(item.y1, item.y2) && y <= Math.max(item.y1, item.y2))
+      out.push({ colour: item.color.toUpperCase(), x: item.x1 });
   }
   return out.sort((a, b) => a.x - b.x);
 }
 
 /** Differences between LibreOffice's vertical lines and ours across the middle of the word `at`'s line. */
-async function lineMismatches(c: { lo: PageWords[]; loPdf: Uint8Array; items: PaintItem[][] }, at: string): Promise<{ theirs: VerticalLine[]; bad: string[] }> {
+async function lineMismatches(
+  c: { lo: PageWords[]; loPdf: Uint8Array; items: PaintItem[][] },
+  at: string,
+): Promise<{ theirs: VerticalLine[]; bad: string[] }> {
   const w = c.lo[0]!.words.find((x) => x.text === at)!;
   const y = (w.yMin + w.yMax) / 2;
   const theirs = await loVerticalLines(c.loPdf, y);
   const mine = ourVerticalLines(c.items[0]!, y);
   const show = (l: VerticalLine[]) => l.map((v) => `${v.colour}@${v.x.toFixed(1)}`).join(" ");
   const bad: string[] = [];
-  if (theirs.length !== mine.length || theirs.some((t, i) => t.colour !== mine[i]!.colour || Math.abs(t.x - mine[i]!.x) > TOLERANCE)) bad.push(`${at}: LibreOffice ${show(theirs)}, ours ${show(mine)}`);
+  if (
+    theirs.length !== mine.length ||
+    theirs.some((t, i) => t.colour !== mine[i]!.colour || Math.abs(t.x - mine[i]!.x) > TOLERANCE)
+  )
+    bad.push(`${at}: LibreOffice ${show(theirs)}, ours ${show(mine)}`);
   return { theirs, bad };
 }
 
@@ -209,7 +243,18 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
   const grid3: TableProps = { widths: [2400, 2400, 2400] };
 
   it("a 3x3 grid", async () => {
-    const { lo, ours } = await compare(doc(table([["A1", "B1", "C1"], ["A2", "B2", "C2"], ["A3", "B3", "C3"]], grid3)));
+    const { lo, ours } = await compare(
+      doc(
+        table(
+          [
+            ["A1", "B1", "C1"],
+            ["A2", "B2", "C2"],
+            ["A3", "B3", "C3"],
+          ],
+          grid3,
+        ),
+      ),
+    );
     expect(lo.flatMap((pg) => pg.words).length).toBe(9);
     expect(mismatches(lo, ours)).toEqual([]);
   });
@@ -226,7 +271,11 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
 
   it("a vertically merged cell spanning three rows, centred, beside rows of different heights", async () => {
     const rows: (string | CellSpec)[][] = [
-      [{ content: "Merged", vMerge: "restart", vAlign: "center" }, "First row with enough words to wrap onto a second line", "x1"],
+      [
+        { content: "Merged", vMerge: "restart", vAlign: "center" },
+        "First row with enough words to wrap onto a second line",
+        "x1",
+      ],
       [{ content: "", vMerge: "continue" }, "Second", "x2"],
       [{ content: "", vMerge: "continue" }, "Third", "x3"],
       ["After", "Last", "x4"],
@@ -236,7 +285,16 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
   });
 
   it("table cell margins move the text inside each cell", async () => {
-    const xml = withCellMargins(table([["Alpha", "Beta"], ["Gamma", "Delta"]], { widths: [3000, 3000] }), { top: 144, left: 360, bottom: 100, right: 360 });
+    const xml = withCellMargins(
+      table(
+        [
+          ["Alpha", "Beta"],
+          ["Gamma", "Delta"],
+        ],
+        { widths: [3000, 3000] },
+      ),
+      { top: 144, left: 360, bottom: 100, right: 360 },
+    );
     const { lo, ours } = await compare(doc(xml));
     expect(mismatches(lo, ours)).toEqual([]);
   });
@@ -253,10 +311,16 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
   });
 
   it("paragraph spacing inside cells: before at the top, the larger of after/before between, contextual spacing", async () => {
-    const sp = (before: number, after: number, contextualSpacing = false) => ({ spacing: { before, after }, contextualSpacing });
+    const sp = (before: number, after: number, contextualSpacing = false) => ({
+      spacing: { before, after },
+      contextualSpacing,
+    });
     const rows: (string | CellSpec)[][] = [
       [{ content: p("Top", sp(240, 0)) + p("Second", sp(0, 240)) }, { content: p("Plain", sp(0, 0)) }],
-      [{ content: p("Ctx1", sp(0, 240, true)) + p("Ctx2", sp(240, 240, true)) + p("Ctx3", sp(0, 0)) }, { content: p("Max1", sp(0, 200)) + p("Max2", sp(100, 0)) + p("Max3", sp(300, 0)) }],
+      [
+        { content: p("Ctx1", sp(0, 240, true)) + p("Ctx2", sp(240, 240, true)) + p("Ctx3", sp(0, 0)) },
+        { content: p("Max1", sp(0, 200)) + p("Max2", sp(100, 0)) + p("Max3", sp(300, 0)) },
+      ],
       ["Next", "Row"],
     ];
     const { lo, ours } = await compare(doc(table(rows, { widths: [3000, 3000] })));
@@ -278,7 +342,14 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     // than a row continued inside a paragraph would start).
     const rows: (string | CellSpec)[][] = [];
     for (let i = 1; i <= 26; i++) rows.push([`Line${i}`, `W${i}`]);
-    rows.push([{ content: Array.from({ length: 10 }, (_, i) => p(`Tall${i + 1}`, { spacing: { before: 240, after: 0 } })).join("") }, "Beside"]);
+    rows.push([
+      {
+        content: Array.from({ length: 10 }, (_, i) => p(`Tall${i + 1}`, { spacing: { before: 240, after: 0 } })).join(
+          "",
+        ),
+      },
+      "Beside",
+    ]);
     rows.push(["Following", "Last"]);
     const { lo, ours } = await compare(doc(table(rows, { widths: [3000, 3000] })));
     expect(lo.length).toBe(2);
@@ -302,15 +373,30 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
   });
 
   it("a table nested in a cell", async () => {
-    const inner = table([["In1", "In2"], ["In3", "In4"]], { widths: [1200, 1200] }) + p("Under");
-    const rows: (string | CellSpec)[][] = [[{ content: p("Outer") + inner }, "Side"], ["Bottom", "End"]];
+    const inner =
+      table(
+        [
+          ["In1", "In2"],
+          ["In3", "In4"],
+        ],
+        { widths: [1200, 1200] },
+      ) + p("Under");
+    const rows: (string | CellSpec)[][] = [
+      [{ content: p("Outer") + inner }, "Side"],
+      ["Bottom", "End"],
+    ];
     const { lo, ours } = await compare(doc(table(rows, { widths: [3600, 2400] })));
     expect(mismatches(lo, ours)).toEqual([]);
   });
 
   it("an empty paragraph ending a cell right after a nested table takes no room; a second one, or text, does", async () => {
     const inner = table([["In1"]], { widths: [2400] });
-    const rows: (string | CellSpec)[][] = [[{ content: p("Outer") + inner + p("") }], [{ content: inner + p("") + p("") }], [{ content: inner + p("Tail") }], ["Bottom"]];
+    const rows: (string | CellSpec)[][] = [
+      [{ content: p("Outer") + inner + p("") }],
+      [{ content: inner + p("") + p("") }],
+      [{ content: inner + p("Tail") }],
+      ["Bottom"],
+    ];
     const { lo, ours } = await compare(doc(table(rows, { widths: [4800] })));
     expect(lo.flatMap((pg) => pg.words).length).toBe(6);
     expect(mismatches(lo, ours)).toEqual([]);
@@ -330,7 +416,12 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
       [{ content: p("Top") + p("Date") + `<w:p>${picture(-60, 1)}</w:p>` }, "Side"],
       ["Below", "End"],
     ];
-    const docx = buildDocx({ body: table(rows, { widths: [3600, 3600] }) + p(""), settings: SETTINGS_14, styles: STYLES_SINGLE, media: { rIdPic: makePng(4, 4) } });
+    const docx = buildDocx({
+      body: table(rows, { widths: [3600, 3600] }) + p(""),
+      settings: SETTINGS_14,
+      styles: STYLES_SINGLE,
+      media: { rIdPic: makePng(4, 4) },
+    });
     const { lo, ours } = await compare(docx);
     expect(lo.flatMap((pg) => pg.words).length).toBe(5);
     expect(mismatches(lo, ours)).toEqual([]);
@@ -341,12 +432,20 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
       [{ content: "Bottom", vAlign: "bottom" }, { content: "Centre", vAlign: "center" }, "TopText"],
       [{ content: "Second", vAlign: "bottom" }, "Row", "Here"],
     ];
-    const { lo, ours } = await compare(doc(table(rows, { widths: [1800, 1800, 1800], rowHeight: { h: 1000 }, jc: "center" })));
+    const { lo, ours } = await compare(
+      doc(table(rows, { widths: [1800, 1800, 1800], rowHeight: { h: 1000 }, jc: "center" })),
+    );
     expect(mismatches(lo, ours)).toEqual([]);
   });
 
   it("a right-to-left table (bidiVisual) puts its first column on the right", async () => {
-    const xml = table([["First", "Second", "Third"], ["A", "B", "C"]], { widths: [1000, 2000, 3000] }).replace("<w:tblPr>", "<w:tblPr><w:bidiVisual/>");
+    const xml = table(
+      [
+        ["First", "Second", "Third"],
+        ["A", "B", "C"],
+      ],
+      { widths: [1000, 2000, 3000] },
+    ).replace("<w:tblPr>", "<w:tblPr><w:bidiVisual/>");
     const { lo, ours } = await compare(doc(xml));
     const x = (t: string) => lo[0]!.words.find((w) => w.text === t)!.xMin;
     expect(x("First")).toBeGreaterThan(x("Third"));
@@ -354,8 +453,13 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
   });
 
   it("an exact row height cuts off the lines that start below it", async () => {
-    const rows: (string | CellSpec)[][] = [[{ content: p("One") + p("Two") + p("Three") + p("Four") }, "Side"], ["Next", "Row"]];
-    const { lo, ours } = await compare(doc(table(rows, { widths: [3000, 3000], rowHeight: { h: 400, rule: "exact" } })));
+    const rows: (string | CellSpec)[][] = [
+      [{ content: p("One") + p("Two") + p("Three") + p("Four") }, "Side"],
+      ["Next", "Row"],
+    ];
+    const { lo, ours } = await compare(
+      doc(table(rows, { widths: [3000, 3000], rowHeight: { h: 400, rule: "exact" } })),
+    );
     const words = lo.flatMap((pg) => pg.words.map((w) => w.text));
     expect(words).not.toContain("Four");
     expect(ours.map((w) => w.text)).toEqual(expect.arrayContaining(words));
@@ -363,18 +467,40 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     expect(mismatches(lo, ours)).toEqual([]);
   });
   it("Word 2013+ (compatibilityMode 15): tblInd is the outer edge of the left border, not where the text starts", async () => {
-    const thick = table([["Alpha", "Beta"], ["Gamma", "Delta"]], { widths: [3000, 3000] })
-      .replace(/<w:left w:val="single" w:sz="4"/, '<w:left w:val="single" w:sz="24"');
-    for (const xml of [table([["Alpha", "Beta"], ["Gamma", "Delta"]], { widths: [3000, 3000] }), thick]) {
+    const thick = table(
+      [
+        ["Alpha", "Beta"],
+        ["Gamma", "Delta"],
+      ],
+      { widths: [3000, 3000] },
+    ).replace(/<w:left w:val="single" w:sz="4"/, '<w:left w:val="single" w:sz="24"');
+    for (const xml of [
+      table(
+        [
+          ["Alpha", "Beta"],
+          ["Gamma", "Delta"],
+        ],
+        { widths: [3000, 3000] },
+      ),
+      thick,
+    ]) {
       for (const indent of [0, 720]) {
-        const { lo, ours } = await compare(doc(xml.replace("<w:tblPr>", `<w:tblPr><w:tblInd w:w="${indent}" w:type="dxa"/>`), DEFAULT_SETTINGS));
+        const { lo, ours } = await compare(
+          doc(xml.replace("<w:tblPr>", `<w:tblPr><w:tblInd w:w="${indent}" w:type="dxa"/>`), DEFAULT_SETTINGS),
+        );
         expect(mismatches(lo, ours)).toEqual([]);
       }
     }
   });
 
   it("a table without w:tblGrid spreads its columns over the text width", async () => {
-    const xml = table([["One", "Two", "Three"], ["Four", "Five", "Six"]], { widths: [1000, 1000, 1000] })
+    const xml = table(
+      [
+        ["One", "Two", "Three"],
+        ["Four", "Five", "Six"],
+      ],
+      { widths: [1000, 1000, 1000] },
+    )
       .replace(/<w:tblGrid>.*?<\/w:tblGrid>/, "")
       .replace(/<w:tcW [^>]*\/>/g, "");
     const { lo, ours } = await compare(doc(xml));
@@ -383,7 +509,10 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
 
   it("a percentage table width above 100 % is capped at the text width", async () => {
     // 113.2 % (w:w="5660" pct) over a grid wider than the page: LibreOffice lays it out at 100 %.
-    const xml = table([["One", "Two", "Three"]], { widths: [3739, 3561, 3559] }).replace('<w:tblW w:w="0" w:type="auto"/>', '<w:tblW w:w="5660" w:type="pct"/>');
+    const xml = table([["One", "Two", "Three"]], { widths: [3739, 3561, 3559] }).replace(
+      '<w:tblW w:w="0" w:type="auto"/>',
+      '<w:tblW w:w="5660" w:type="pct"/>',
+    );
     const { lo, ours } = await compare(doc(xml));
     expect(lo.flatMap((pg) => pg.words).length).toBe(3);
     expect(mismatches(lo, ours)).toEqual([]);
@@ -392,28 +521,48 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
   it("a percentage table width is kept in whole percent, truncated", async () => {
     // 78.76 % (w:w="3938" pct) lays out at 78 %: 0.76 % of the text width is 3.6 pt, so the second
     // column's text would start 3 pt further right; the grid (7291 tw, 7301 wanted) is scaled to it.
-    const xml = table([["Description", "Name"], ["Two", "Three"]], { widths: [6184, 1107] }).replace('<w:tblW w:w="0" w:type="auto"/>', '<w:tblW w:w="3938" w:type="pct"/>');
+    const xml = table(
+      [
+        ["Description", "Name"],
+        ["Two", "Three"],
+      ],
+      { widths: [6184, 1107] },
+    ).replace('<w:tblW w:w="0" w:type="auto"/>', '<w:tblW w:w="3938" w:type="pct"/>');
     const { lo, ours } = await compare(doc(xml));
     expect(lo.flatMap((pg) => pg.words).length).toBe(4);
     expect(mismatches(lo, ours)).toEqual([]);
   });
 
   it("row-level table property exceptions (w:tblPrEx): their sides become every cell's borders, their inside borders and cell margins are ignored", async () => {
-    const b = (side: string, sz: number, c: string, v = "single") => `<w:${side} w:val="${v}" w:sz="${sz}" w:space="0" w:color="${c}"/>`;
+    const b = (side: string, sz: number, c: string, v = "single") =>
+      `<w:${side} w:val="${v}" w:sz="${sz}" w:space="0" w:color="${c}"/>`;
     const exceptions = [
       "",
       `<w:tblPrEx><w:tblBorders>${b("top", 48, "000000")}${b("left", 16, "00FF00")}${b("bottom", 48, "000000")}${b("insideV", 24, "FF0000")}</w:tblBorders><w:tblCellMar><w:left w:w="400" w:type="dxa"/></w:tblCellMar></w:tblPrEx>`,
       `<w:tblPrEx><w:tblBorders>${b("insideV", 0, "auto", "none")}${b("insideH", 0, "auto", "none")}</w:tblBorders></w:tblPrEx>`,
       `<w:tblPrEx><w:tblBorders>${b("insideH", 48, "FF0000")}</w:tblBorders></w:tblPrEx>`,
     ];
-    const xml = table([["R1a", "R1b", "R1c"], ["R2a", "R2b", "R2c"], ["R3a", "R3b", "R3c"], ["R4a", "R4b", "R4c"]], { widths: [2000, 2000, 2000], borders: false })
-      .replace("<w:tblLayout", `<w:tblBorders>${["top", "left", "bottom", "right", "insideH", "insideV"].map((s) => b(s, 8, "0000FF")).join("")}</w:tblBorders><w:tblLayout`)
+    const xml = table(
+      [
+        ["R1a", "R1b", "R1c"],
+        ["R2a", "R2b", "R2c"],
+        ["R3a", "R3b", "R3c"],
+        ["R4a", "R4b", "R4c"],
+      ],
+      { widths: [2000, 2000, 2000], borders: false },
+    )
+      .replace(
+        "<w:tblLayout",
+        `<w:tblBorders>${["top", "left", "bottom", "right", "insideH", "insideV"].map((s) => b(s, 8, "0000FF")).join("")}</w:tblBorders><w:tblLayout`,
+      )
       .split("<w:tr>")
       .map((part, i) => (i > 0 ? exceptions[i - 1] + part : part))
       .join("<w:tr>");
     const c = await compare(doc(xml, DEFAULT_SETTINGS));
     // The 6 pt top and bottom of row 2 take room above and below it.
-    expect(c.lo[0]!.words.find((w) => w.text === "R2a")!.yMin - c.lo[0]!.words.find((w) => w.text === "R1a")!.yMin).toBeGreaterThan(20);
+    expect(
+      c.lo[0]!.words.find((w) => w.text === "R2a")!.yMin - c.lo[0]!.words.find((w) => w.text === "R1a")!.yMin,
+    ).toBeGreaterThan(20);
     expect(mismatches(c.lo, c.ours)).toEqual([]);
     const rows = await Promise.all(["R1a", "R2a", "R3a", "R4a"].map((w) => lineMismatches(c, w)));
     expect(rows.flatMap((r) => r.bad)).toEqual([]);
@@ -422,17 +571,39 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     expect(rows[2]!.theirs.map((l) => l.colour)).toEqual(["0000FF", "0000FF", "0000FF", "0000FF"]);
   });
   it("a right-to-left table in a Word 2013+ document: indent, uneven cell margins and a thick start border", async () => {
-    const xml = withCellMargins(table([["First", "Second", "Third"], ["A", "B", "C"]], { widths: [1000, 2000, 3000] }), { top: 0, left: 400, bottom: 0, right: 100 })
+    const xml = withCellMargins(
+      table(
+        [
+          ["First", "Second", "Third"],
+          ["A", "B", "C"],
+        ],
+        { widths: [1000, 2000, 3000] },
+      ),
+      { top: 0, left: 400, bottom: 0, right: 100 },
+    )
       .replace("<w:tblPr>", `<w:tblPr><w:bidiVisual/><w:tblInd w:w="720" w:type="dxa"/>`)
       .replace(/<w:left w:val="single" w:sz="4"/, '<w:left w:val="single" w:sz="24"');
     const { lo, ours } = await compare(doc(xml, DEFAULT_SETTINGS));
     expect(mismatches(lo, ours)).toEqual([]);
   });
   it("left and right borders of a right-to-left table are its start and end: drawn on the right and left, as LibreOffice draws them", async () => {
-    const colour = (side: string, sz: number, c: string) => `<w:${side} w:val="single" w:sz="${sz}" w:space="0" w:color="${c}"/>`;
-    const base = table([["First", "Second", "Third"], ["A", "B", "C"]], { widths: [1000, 2000, 3000], borders: false })
-      .replace("<w:tblLayout", `<w:tblBorders>${colour("left", 48, "0000FF")}${colour("right", 8, "00FF00")}</w:tblBorders><w:tblLayout`)
-      .replace('<w:tcW w:w="1000" w:type="dxa"/>', `<w:tcW w:w="1000" w:type="dxa"/><w:tcBorders>${colour("left", 24, "FF0000")}</w:tcBorders>`);
+    const colour = (side: string, sz: number, c: string) =>
+      `<w:${side} w:val="single" w:sz="${sz}" w:space="0" w:color="${c}"/>`;
+    const base = table(
+      [
+        ["First", "Second", "Third"],
+        ["A", "B", "C"],
+      ],
+      { widths: [1000, 2000, 3000], borders: false },
+    )
+      .replace(
+        "<w:tblLayout",
+        `<w:tblBorders>${colour("left", 48, "0000FF")}${colour("right", 8, "00FF00")}</w:tblBorders><w:tblLayout`,
+      )
+      .replace(
+        '<w:tcW w:w="1000" w:type="dxa"/>',
+        `<w:tcW w:w="1000" w:type="dxa"/><w:tcBorders>${colour("left", 24, "FF0000")}</w:tcBorders>`,
+      );
     for (const bidi of [true, false]) {
       const xml = bidi ? base.replace("<w:tblPr>", "<w:tblPr><w:bidiVisual/>") : base;
       const c = await compare(doc(xml, DEFAULT_SETTINGS));
@@ -459,8 +630,13 @@ const PAGE_TOLERANCE = 2;
 
 /** Renders a whole document with Signet and with LibreOffice; LibreOffice's words Signet misplaces. */
 async function comparePages(docx: Uint8Array): Promise<{ firstWords: [string[], string[]]; bad: string[] }> {
-  const [ours, lo] = await Promise.all([renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(wordBoxes), convertWithLibreOffice(docx).then(wordBoxes)]);
-  const mine: OurWord[] = ours.flatMap((page, i) => page.words.map((w) => ({ text: w.text, page: i, xMin: w.xMin, yMin: w.yMin })));
+  const [ours, lo] = await Promise.all([
+    renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(wordBoxes),
+    convertWithLibreOffice(docx).then(wordBoxes),
+  ]);
+  const mine: OurWord[] = ours.flatMap((page, i) =>
+    page.words.map((w) => ({ text: w.text, page: i, xMin: w.xMin, yMin: w.yMin })),
+  );
   const first = (pages: PageWords[]) => pages.map((pg) => pg.words[0]?.text ?? "");
   return { firstWords: [first(ours), first(lo)], bad: mismatches(lo, mine, PAGE_TOLERANCE) };
 }
@@ -468,7 +644,9 @@ async function comparePages(docx: Uint8Array): Promise<{ firstWords: [string[], 
 describe.skipIf(!haveLibreOffice)("page margins where no header or footer is drawn (LibreOffice)", () => {
   it("a header and footer distance larger than the margins does not move the body when the page has no header or footer", async () => {
     // Margins of 0.39" with the header and footer 0.5" from the edges, and no header or footer.
-    const body = Array.from({ length: 24 }, (_, i) => filler(i + 1, 3)).join("") + sectPr({ margins: { top: 567, bottom: 567, header: 720, footer: 720 } });
+    const body =
+      Array.from({ length: 24 }, (_, i) => filler(i + 1, 3)).join("") +
+      sectPr({ margins: { top: 567, bottom: 567, header: 720, footer: 720 } });
     const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
     expect(c.firstWords[0]).toEqual(c.firstWords[1]);
     expect(c.firstWords[1].length).toBeGreaterThanOrEqual(2);
@@ -479,7 +657,9 @@ describe.skipIf(!haveLibreOffice)("page margins where no header or footer is dra
 describe.skipIf(!haveLibreOffice)("line breaks after a hyphen between letters or digits (LibreOffice)", () => {
   it("numbers joined by hyphens (codes, phone numbers, ranges) wrap after a hyphen, not inside a number", async () => {
     const tokens = ["12-34", "12-ab", "ab-12", "x-1", "560-95-33"];
-    const body = tokens.map((t, i) => p(`T${i}: ` + Array.from({ length: 40 }, () => t).join("-"), { spacing: { after: 120 } })).join("");
+    const body = tokens
+      .map((t, i) => p(`T${i}: ` + Array.from({ length: 40 }, () => t).join("-"), { spacing: { after: 120 } }))
+      .join("");
     const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
     expect(c.bad).toEqual([]);
   });
@@ -489,10 +669,17 @@ describe.skipIf(!haveLibreOffice)("rows with vertically merged cells split at th
   it("the row's text runs on at the top of the next page, the merged cells' content stays on the first", async () => {
     const long = Array.from({ length: 10 }, (_, i) => `Line${i + 1} of the long description cell`).join(" ");
     const rows: CellSpec[][] = [1, 2, 3].flatMap((n) => [
-      [{ content: p(`Item${n}`) }, { content: p(`${long} for item ${n}.`) }, { content: p(`Total${n}`), vMerge: "restart" as const }],
+      [
+        { content: p(`Item${n}`) },
+        { content: p(`${long} for item ${n}.`) },
+        { content: p(`Total${n}`), vMerge: "restart" as const },
+      ],
       [{ content: p("") }, { content: p(`Detail${n} second row`) }, { content: "", vMerge: "continue" as const }],
     ]);
-    const body = Array.from({ length: 9 }, (_, i) => filler(i + 1, 3)).join("") + table(rows, { widths: [1200, 2400, 1800] }) + p("After.");
+    const body =
+      Array.from({ length: 9 }, (_, i) => filler(i + 1, 3)).join("") +
+      table(rows, { widths: [1200, 2400, 1800] }) +
+      p("After.");
     const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
     expect(c.firstWords[1].length).toBeGreaterThanOrEqual(2);
     expect(c.firstWords[0]).toEqual(c.firstWords[1]);
@@ -501,10 +688,17 @@ describe.skipIf(!haveLibreOffice)("rows with vertically merged cells split at th
   it("a row covered by a merged cell from above splits too", async () => {
     const long = Array.from({ length: 10 }, (_, i) => `Line${i + 1} of the second row's long cell`).join(" ");
     const rows: CellSpec[][] = [1, 2, 3].flatMap((n) => [
-      [{ content: p(`Item${n}`) }, { content: p(`Head${n} short text`) }, { content: p(`Total${n}`), vMerge: "restart" as const }],
+      [
+        { content: p(`Item${n}`) },
+        { content: p(`Head${n} short text`) },
+        { content: p(`Total${n}`), vMerge: "restart" as const },
+      ],
       [{ content: p("") }, { content: p(`${long} for item ${n}.`) }, { content: "", vMerge: "continue" as const }],
     ]);
-    const body = Array.from({ length: 9 }, (_, i) => filler(i + 1, 3)).join("") + table(rows, { widths: [1200, 2400, 1800] }) + p("After.");
+    const body =
+      Array.from({ length: 9 }, (_, i) => filler(i + 1, 3)).join("") +
+      table(rows, { widths: [1200, 2400, 1800] }) +
+      p("After.");
     const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
     expect(c.firstWords[1].length).toBeGreaterThanOrEqual(2);
     expect(c.firstWords[0]).toEqual(c.firstWords[1]);
@@ -513,7 +707,8 @@ describe.skipIf(!haveLibreOffice)("rows with vertically merged cells split at th
 });
 
 describe.skipIf(!haveLibreOffice)("keep-with-next chains longer than a page (LibreOffice)", () => {
-  const chain = (from: number, n: number) => Array.from({ length: n }, (_, i) => filler(from + i, 3, { keepNext: true, keepLines: true })).join("");
+  const chain = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => filler(from + i, 3, { keepNext: true, keepLines: true })).join("");
   const loose = (from: number, n: number) => Array.from({ length: n }, (_, i) => filler(from + i, 3)).join("");
 
   it("a chain below a paragraph without keep moves to the next page whole, then breaks where pages are full", async () => {
@@ -533,8 +728,12 @@ describe.skipIf(!haveLibreOffice)("keep-with-next chains longer than a page (Lib
 describe.skipIf(!haveLibreOffice)("proportional line spacing at the end of a table cell (LibreOffice)", () => {
   it("a cell's last line takes its 1.5-line extra from the paragraph style's size, not from the line's font", async () => {
     const rPr = `<w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman"/><w:sz w:val="28"/></w:rPr>`;
-    const para = (t: string) => `<w:p><w:pPr><w:spacing w:after="0" w:line="360" w:lineRule="auto"/></w:pPr><w:r>${rPr}<w:t>${t}</w:t></w:r></w:p>`;
-    const rows: CellSpec[][] = Array.from({ length: 8 }, (_, i) => [{ content: para(`First${i}`) + para(`Last${i}`) }, { content: para(`Single${i}`) }]);
+    const para = (t: string) =>
+      `<w:p><w:pPr><w:spacing w:after="0" w:line="360" w:lineRule="auto"/></w:pPr><w:r>${rPr}<w:t>${t}</w:t></w:r></w:p>`;
+    const rows: CellSpec[][] = Array.from({ length: 8 }, (_, i) => [
+      { content: para(`First${i}`) + para(`Last${i}`) },
+      { content: para(`Single${i}`) },
+    ]);
     const body = table(rows, { widths: [3000, 3000] }) + para("After");
     const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
     expect(c.bad).toEqual([]);
@@ -544,9 +743,14 @@ describe.skipIf(!haveLibreOffice)("proportional line spacing at the end of a tab
 describe.skipIf(!haveLibreOffice)("the part of a split row continued on the next page (LibreOffice)", () => {
   it("starts under a rule even where the cells have no top border, its first line without the proportional extra above it", async () => {
     const borders = `<w:tcBorders><w:top w:val="nil"/><w:left w:val="single" w:sz="8" w:space="0" w:color="auto"/><w:bottom w:val="single" w:sz="8" w:space="0" w:color="auto"/><w:right w:val="single" w:sz="8" w:space="0" w:color="auto"/></w:tcBorders>`;
-    const para = (t: string) => `<w:p><w:pPr><w:spacing w:after="0" w:line="360" w:lineRule="auto"/></w:pPr><w:r><w:t>${t}</w:t></w:r></w:p>`;
+    const para = (t: string) =>
+      `<w:p><w:pPr><w:spacing w:after="0" w:line="360" w:lineRule="auto"/></w:pPr><w:r><w:t>${t}</w:t></w:r></w:p>`;
     const cell = (inner: string) => `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/>${borders}</w:tcPr>${inner}</w:tc>`;
-    const rows = Array.from({ length: 10 }, (_, i) => `<w:tr>${cell(para(`N${i}`))}${cell(para(Array.from({ length: 10 }, (_, k) => `Row${i}word${k}`).join(" ")))}</w:tr>`).join("");
+    const rows = Array.from(
+      { length: 10 },
+      (_, i) =>
+        `<w:tr>${cell(para(`N${i}`))}${cell(para(Array.from({ length: 10 }, (_, k) => `Row${i}word${k}`).join(" ")))}</w:tr>`,
+    ).join("");
     const tbl = `<w:tbl><w:tblPr><w:tblW w:w="4000" w:type="dxa"/><w:tblCellMar><w:left w:w="0" w:type="dxa"/><w:right w:w="0" w:type="dxa"/></w:tblCellMar></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid>${rows}</w:tbl>`;
     const c = await comparePages(buildDocx({ body: p("Top") + tbl + p("End"), styles: STYLES_SINGLE }));
     expect(c.firstWords[1].length).toBeGreaterThanOrEqual(2);
@@ -557,8 +761,13 @@ describe.skipIf(!haveLibreOffice)("the part of a split row continued on the next
 describe.skipIf(!haveLibreOffice)("a page break just before a section break (LibreOffice)", () => {
   it("leaves no blank page: the next section's first page follows", async () => {
     const body =
-      p("First section text.") + p([pageBreak()]) + sectionBreak() +
-      p("Second section, landscape.") + p([pageBreak()]) + sectionBreak({ width: 15840, height: 12240, landscape: true }) + p("Third section.");
+      p("First section text.") +
+      p([pageBreak()]) +
+      sectionBreak() +
+      p("Second section, landscape.") +
+      p([pageBreak()]) +
+      sectionBreak({ width: 15840, height: 12240, landscape: true }) +
+      p("Third section.");
     const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
     expect(c.firstWords[1]).toEqual(["First", "Second", "Third"]);
     expect(c.firstWords[0]).toEqual(c.firstWords[1]);
@@ -570,8 +779,13 @@ describe.skipIf(!haveLibreOffice)("paragraphs with the same borders form one bor
   it("a cell of paragraphs each with a bottom rule takes the rule's room once, under the last", async () => {
     const para = (t: string) =>
       `<w:p><w:pPr><w:pBdr><w:bottom w:val="single" w:sz="4" w:space="0" w:color="DFDFDF"/></w:pBdr><w:spacing w:after="0" w:line="250" w:lineRule="atLeast"/></w:pPr><w:r><w:t>${t}</w:t></w:r></w:p>`;
-    const rows: CellSpec[][] = [1, 2].map((r) => [{ content: p(`Name${r}`) }, { content: Array.from({ length: 14 }, (_, i) => para(`Row${r} item ${i + 1}`)).join("") }]);
-    const c = await comparePages(buildDocx({ body: table(rows, { widths: [2000, 5000] }) + p("After the table."), styles: STYLES_SINGLE }));
+    const rows: CellSpec[][] = [1, 2].map((r) => [
+      { content: p(`Name${r}`) },
+      { content: Array.from({ length: 14 }, (_, i) => para(`Row${r} item ${i + 1}`)).join("") },
+    ]);
+    const c = await comparePages(
+      buildDocx({ body: table(rows, { widths: [2000, 5000] }) + p("After the table."), styles: STYLES_SINGLE }),
+    );
     expect(c.bad).toEqual([]);
   });
 });
@@ -579,7 +793,12 @@ describe.skipIf(!haveLibreOffice)("paragraphs with the same borders form one bor
 describe.skipIf(!haveLibreOffice)("contextual spacing across a page break (LibreOffice)", () => {
   it("a paragraph after a page break keeps its space before, though the one above has the same style", async () => {
     const props = { spacing: { before: 480, after: 0 }, extra: "<w:contextualSpacing/>" };
-    const body = p("Intro one.", props) + p("Intro two.", props) + p([pageBreak()], props) + p("Heading after the break.", props) + p("Next line.", props);
+    const body =
+      p("Intro one.", props) +
+      p("Intro two.", props) +
+      p([pageBreak()], props) +
+      p("Heading after the break.", props) +
+      p("Next line.", props);
     const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
     expect(c.firstWords[1]).toEqual(["Intro", "Heading"]);
     expect(c.bad).toEqual([]);
@@ -596,11 +815,16 @@ describe.skipIf(!haveLibreOffice)("rows that keep with the next row, and where a
   /** `n` one-line rows (those in `keep` start their first or second cell with a keep-with-next paragraph), then `last`, then "Echo". */
   const rows = (keep: (i: number) => boolean, secondCell: boolean, last: string, n = 40) =>
     grid([
-      ...Array.from({ length: n }, (_, i) => cell(par(`Row${i}`, { keep: keep(i) && !secondCell })) + cell(par(`x${i}`, { keep: keep(i) && secondCell }))),
+      ...Array.from(
+        { length: n },
+        (_, i) =>
+          cell(par(`Row${i}`, { keep: keep(i) && !secondCell })) + cell(par(`x${i}`, { keep: keep(i) && secondCell })),
+      ),
       last,
       cell(par("Echo")) + cell(par("five")),
     ]);
-  const lines = (keep: boolean) => cell(par("Delta", { keep })) + cell(["first", "second", "third"].map((w) => par(w, { keep })).join(""));
+  const lines = (keep: boolean) =>
+    cell(par("Delta", { keep })) + cell(["first", "second", "third"].map((w) => par(w, { keep })).join(""));
   const check = async (body: string) => {
     const c = await comparePages(buildDocx({ body }));
     expect(c.firstWords[1].length).toBe(2);
@@ -625,8 +849,26 @@ describe.skipIf(!haveLibreOffice)("rows that keep with the next row, and where a
     const tall = cell(Array.from({ length: 10 }, (_, i) => par(`line${i}`)).join("")) + cell(par("Huge", { half: 72 }));
     expect(await check(rows(() => false, false, tall, 42))).toBe("line0");
     // Its first cell starts with a keep-with-next paragraph: the row goes on whole.
-    expect(await check(rows(() => false, false, cell(par("Delta", { keep: true })) + cell(["first", "second", "third"].map((w) => par(w)).join("")), 41))).toBe("Delta");
+    expect(
+      await check(
+        rows(
+          () => false,
+          false,
+          cell(par("Delta", { keep: true })) + cell(["first", "second", "third"].map((w) => par(w)).join("")),
+          41,
+        ),
+      ),
+    ).toBe("Delta");
     // Keep-with-next paragraphs in another cell do not hold the row together: it splits between them.
-    expect(await check(rows(() => false, false, cell(par("Delta")) + cell(["first", "second", "third"].map((w) => par(w, { keep: true })).join("")), 41))).not.toBe("Delta");
+    expect(
+      await check(
+        rows(
+          () => false,
+          false,
+          cell(par("Delta")) + cell(["first", "second", "third"].map((w) => par(w, { keep: true })).join("")),
+          41,
+        ),
+      ),
+    ).not.toBe("Delta");
   });
 });

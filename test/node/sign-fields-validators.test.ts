@@ -39,7 +39,13 @@ async function sign(input: string, signature?: Record<string, unknown>): Promise
   });
   const body = (await res.json()) as any;
   if (res.status !== 200) throw new Error(`sign ${res.status}: ${JSON.stringify(body)}`);
-  const file = join(work, `${input.split("/").pop()!.replace(/\.pdf$/, "")}.${Object.keys(signature ?? {}).join("-") || "plain"}.signed.pdf`);
+  const file = join(
+    work,
+    `${input
+      .split("/")
+      .pop()!
+      .replace(/\.pdf$/, "")}.${Object.keys(signature ?? {}).join("-") || "plain"}.signed.pdf`,
+  );
   writeFileSync(file, Buffer.from(body.document.base64.split(",")[1], "base64"));
   return { file, body };
 }
@@ -73,7 +79,9 @@ async function changedBox(before: string, after: string) {
 /** pdftotext -bbox words of page 1, in PDF points from the lower-left corner. */
 async function words(file: string, pageHeight: number) {
   const { out } = await tool("pdftotext", ["-f", "1", "-l", "1", "-bbox", file, "-"]);
-  return [...out.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
+  return [
+    ...out.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g),
+  ].map((m) => ({
     text: m[5]!,
     x1: Number(m[1]),
     x2: Number(m[3]),
@@ -104,7 +112,10 @@ describe("visible signatures", () => {
   it("a new field: validators accept it, the text is where the request put it, and only that box changes on the page", async () => {
     const input = join(CORPUS, "pdf-plain/pdf20examples__Simple_PDF_2.0_file.pdf");
     const place = { page: 1, x: 300, y: 100, width: 220, height: 70 };
-    const { file } = await sign(input, { reason: "Contract approved", appearance: { ...place, image: pngDataUri(drawnSignaturePng()) } });
+    const { file } = await sign(input, {
+      reason: "Contract approved",
+      appearance: { ...place, image: pngDataUri(drawnSignaturePng()) },
+    });
     await expectAcceptedBy(trust, file, 1, input);
 
     const box = await changedBox(input, file);
@@ -114,7 +125,9 @@ describe("visible signatures", () => {
     expect(box.y1).toBeGreaterThanOrEqual(place.y - 1);
     expect(box.y2).toBeLessThanOrEqual(place.y + place.height + 1);
 
-    const drawn = (await words(file, box.pageHeight)).filter((w) => ["Ada", "Lovelace", "Signed", "Reason:", "Contract", "approved"].includes(w.text));
+    const drawn = (await words(file, box.pageHeight)).filter((w) =>
+      ["Ada", "Lovelace", "Signed", "Reason:", "Contract", "approved"].includes(w.text),
+    );
     expect(drawn.map((w) => w.text)).toEqual(["Ada", "Lovelace", "Signed", "Reason:", "Contract", "approved"]);
     for (const w of drawn) {
       expect(w.x1, w.text).toBeGreaterThanOrEqual(place.x);
@@ -151,7 +164,9 @@ describe("visible signatures", () => {
 
     const pdf = new Uint8Array(readFileSync(file));
     const text = Buffer.from(pdf).toString("latin1");
-    const firstEnd = [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)].map((m) => Number(m[3]) + Number(m[4]))[0]!;
+    const firstEnd = [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)].map(
+      (m) => Number(m[3]) + Number(m[4]),
+    )[0]!;
     const verdict = await modelLevel(pdf, firstEnd, revisionEnds(pdf));
     expect(["none", "lta", "form_filling"], verdict.reasons.join("; ")).toContain(verdict.level);
   }, 60_000);

@@ -18,7 +18,13 @@ const kms = inject("kms");
 
 const KEYS: { name: string; key: KmsFixtureKey; extra?: Record<string, string>; hash: string; type: string }[] = [
   { name: "RSA 2048 PKCS#1 v1.5", key: kms.keys.rsa, hash: "SHA-256", type: "RSA" },
-  { name: "RSA 2048 PSS", key: kms.keys.rsa, extra: { AWS_KMS_SIGNING_ALGORITHM: "RSASSA_PSS_SHA_256" }, hash: "SHA-256", type: "RSA" },
+  {
+    name: "RSA 2048 PSS",
+    key: kms.keys.rsa,
+    extra: { AWS_KMS_SIGNING_ALGORITHM: "RSASSA_PSS_SHA_256" },
+    hash: "SHA-256",
+    type: "RSA",
+  },
   { name: "ECDSA P-256", key: kms.keys.p256, hash: "SHA-256", type: "ECDSA" },
   { name: "ECDSA P-384", key: kms.keys.p384, hash: "SHA-384", type: "ECDSA" },
 ];
@@ -55,7 +61,11 @@ describe.each(KEYS)("a document signed with the KMS key ($name) through wrangler
 
     const pdfsig = await tool("pdfsig", ["-nssdir", nssdb, file]);
     const [sig] = parsePdfsig(pdfsig.out).filter((s) => s.signed);
-    expect(sig, pdfsig.out).toMatchObject({ validation: "Signature is Valid.", certificate: "Certificate is Trusted.", totalDocument: true });
+    expect(sig, pdfsig.out).toMatchObject({
+      validation: "Signature is Valid.",
+      certificate: "Certificate is Trusted.",
+      totalDocument: true,
+    });
     expect(pdfsig.out).toContain(`Signing Hash Algorithm: ${hash}`);
     expect(pdfsig.out).toMatch(/Signer Certificate Common Name: Signet KMS Signer/);
 
@@ -63,7 +73,11 @@ describe.each(KEYS)("a document signed with the KMS key ($name) through wrangler
     if (extra?.AWS_KMS_SIGNING_ALGORITHM === "RSASSA_PSS_SHA_256") {
       // MuPDF 1.21 verifies through OpenSSL's PKCS7 API, which has no RSA-PSS: it says the same of
       // iText's reference PSS signature (that pdfsig and openssl accept).
-      const reference = await tool("mutool", ["sign", "-v", join(CORPUS, "pdf-signed/itext__RSASSAPSSTest__cmp_simplePssSignature.pdf")]);
+      const reference = await tool("mutool", [
+        "sign",
+        "-v",
+        join(CORPUS, "pdf-signed/itext__RSASSAPSSTest__cmp_simplePssSignature.pdf"),
+      ]);
       expect(reference.out).toContain("Digest error: Unknown error.");
       expect(mutool.out).toContain("Digest error: Unknown error.");
     } else {
@@ -77,7 +91,23 @@ describe.each(KEYS)("a document signed with the KMS key ($name) through wrangler
     const [s] = signatures(readFileSync(file));
     writeFileSync(`${file}.p7s`, s!.cms);
     writeFileSync(`${file}.content`, s!.signed);
-    const openssl = await tool("openssl", ["cms", "-verify", "-binary", "-inform", "DER", "-in", `${file}.p7s`, "-content", `${file}.content`, "-CAfile", caFile, "-purpose", "any", "-out", "/dev/null"]);
+    const openssl = await tool("openssl", [
+      "cms",
+      "-verify",
+      "-binary",
+      "-inform",
+      "DER",
+      "-in",
+      `${file}.p7s`,
+      "-content",
+      `${file}.content`,
+      "-CAfile",
+      caFile,
+      "-purpose",
+      "any",
+      "-out",
+      "/dev/null",
+    ]);
     expect(openssl.out, openssl.out).toMatch(/Verification successful/);
   });
 });

@@ -32,7 +32,14 @@ async function dssOf(file: string) {
     const v = vri?.[`/${key}`];
     return (typeof v === "string" ? obj(v).value : v) as Record<string, string[] | undefined>;
   };
-  return { certs: streams("/Certs"), ocsps: streams("/OCSPs"), crls: streams("/CRLs"), vriKeys: Object.keys(vri ?? {}).map((k) => k.slice(1)), vriEntry, catalog };
+  return {
+    certs: streams("/Certs"),
+    ocsps: streams("/OCSPs"),
+    crls: streams("/CRLs"),
+    vriKeys: Object.keys(vri ?? {}).map((k) => k.slice(1)),
+    vriEntry,
+    catalog,
+  };
 }
 
 /** /Contents values (decoded, padding included) of the file's signature dictionaries, in file order. */
@@ -45,7 +52,11 @@ function contentsValues(pdf: Buffer): Buffer[] {
   });
 }
 
-const files = { root: join(work, "root.pem"), intermediate: join(work, "intermediate.pem"), chain: join(work, "chain.pem") };
+const files = {
+  root: join(work, "root.pem"),
+  intermediate: join(work, "intermediate.pem"),
+  chain: join(work, "chain.pem"),
+};
 beforeAll(() => {
   writeFileSync(files.root, pki.rootPem);
   writeFileSync(files.intermediate, pki.intermediatePem);
@@ -95,7 +106,18 @@ describe("PAdES B-LTA signing", () => {
     for (const [i, der] of dss.ocsps.entries()) {
       const resp = join(work, `ocsp-${i}.der`);
       writeFileSync(resp, der);
-      const r = await tool("openssl", ["ocsp", "-respin", resp, "-issuer", files.intermediate, "-CAfile", files.root, "-verify_other", files.intermediate, "-resp_text"]);
+      const r = await tool("openssl", [
+        "ocsp",
+        "-respin",
+        resp,
+        "-issuer",
+        files.intermediate,
+        "-CAfile",
+        files.root,
+        "-verify_other",
+        files.intermediate,
+        "-resp_text",
+      ]);
       expect(r.out, r.out).toContain("Response verify OK");
       statuses.push(...[...r.out.matchAll(/Cert Status: (\w+)/g)].map((m) => m[1]!));
     }
@@ -108,7 +130,17 @@ describe("PAdES B-LTA signing", () => {
     for (const [i, der] of dss.crls.entries()) {
       const crl = join(work, `crl-${i}.der`);
       writeFileSync(crl, der);
-      const r = await tool("openssl", ["crl", "-inform", "DER", "-in", crl, "-CAfile", files.chain, "-noout", "-verify"]);
+      const r = await tool("openssl", [
+        "crl",
+        "-inform",
+        "DER",
+        "-in",
+        crl,
+        "-CAfile",
+        files.chain,
+        "-noout",
+        "-verify",
+      ]);
       expect(r.out).toMatch(/verify OK/);
     }
   });
@@ -117,7 +149,13 @@ describe("PAdES B-LTA signing", () => {
     const dss = await dssOf(file);
     const fingerprints = dss.certs.map((c) => createHash("sha256").update(c).digest("hex"));
     const der = (pem: string) => Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ""), "base64");
-    for (const pem of [pki.signers.good.certPem, pki.intermediatePem, pki.rootPem, pki.tsa.certPem, pki.ocspResponderPem]) {
+    for (const pem of [
+      pki.signers.good.certPem,
+      pki.intermediatePem,
+      pki.rootPem,
+      pki.tsa.certPem,
+      pki.ocspResponderPem,
+    ]) {
       expect(fingerprints).toContain(createHash("sha256").update(der(pem)).digest("hex"));
     }
   });
@@ -129,9 +167,23 @@ describe("PAdES B-LTA signing", () => {
     const token = join(work, "doc-ts.tsr");
     writeFileSync(data, last.signed);
     writeFileSync(token, last.cms);
-    const r = await tool("openssl", ["ts", "-verify", "-data", data, "-in", token, "-token_in", "-CAfile", files.root, "-untrusted", files.intermediate]);
+    const r = await tool("openssl", [
+      "ts",
+      "-verify",
+      "-data",
+      data,
+      "-in",
+      token,
+      "-token_in",
+      "-CAfile",
+      files.root,
+      "-untrusted",
+      files.intermediate,
+    ]);
     expect(r.out, r.out).toContain("Verification: OK");
-    expect(pdf.toString("latin1")).toMatch(/\/Type \/DocTimeStamp \/Filter \/Adobe\.PPKLite \/SubFilter \/ETSI\.RFC3161/);
+    expect(pdf.toString("latin1")).toMatch(
+      /\/Type \/DocTimeStamp \/Filter \/Adobe\.PPKLite \/SubFilter \/ETSI\.RFC3161/,
+    );
   });
 
   it("is accepted by pdfsig, mutool sign -v and qpdf --check", async () => {

@@ -4,7 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devSecrets, startService, type RunningService } from "./support/service";
-import { expectAcceptedBy, nssDbTrusting, opensslAccepts as opensslAcceptsWith, parsePdfsig, tool } from "./support/validators";
+import {
+  expectAcceptedBy,
+  nssDbTrusting,
+  opensslAccepts as opensslAcceptsWith,
+  parsePdfsig,
+  tool,
+} from "./support/validators";
 
 const CORPUS = new URL("../../../shared/corpus/", import.meta.url).pathname;
 const work = mkdtempSync(join(tmpdir(), "signet-validate-"));
@@ -42,7 +48,10 @@ async function sign(pdf: Uint8Array, extra: Record<string, unknown> = {}): Promi
   return (await signResponse(pdf, extra)).bytes;
 }
 
-async function signResponse(pdf: Uint8Array, extra: Record<string, unknown> = {}): Promise<{ bytes: Uint8Array; body: any }> {
+async function signResponse(
+  pdf: Uint8Array,
+  extra: Record<string, unknown> = {},
+): Promise<{ bytes: Uint8Array; body: any }> {
   // extra may replace signer / auditTrail
   const res = await fetch(`${svc.baseUrl}/v1/sign`, {
     method: "POST",
@@ -60,13 +69,20 @@ async function signResponse(pdf: Uint8Array, extra: Record<string, unknown> = {}
 }
 
 /** pdfsig (trusting the dev CA), mutool, qpdf and openssl accept the last signature of `file`. */
-const expectAccepted = (file: string, signedFields: number, original?: string) => expectAcceptedBy({ nssdb, caFile }, file, signedFields, original);
+const expectAccepted = (file: string, signedFields: number, original?: string) =>
+  expectAcceptedBy({ nssdb, caFile }, file, signedFields, original);
 
 describe("signed output is accepted by pdfsig, mutool, qpdf and openssl", () => {
   for (const input of INPUTS) {
     it(input, async () => {
       const out = await sign(readFileSync(join(CORPUS, input)));
-      const file = join(work, input.split("/").pop()!.replace(/\.pdf$/, ".signed.pdf"));
+      const file = join(
+        work,
+        input
+          .split("/")
+          .pop()!
+          .replace(/\.pdf$/, ".signed.pdf"),
+      );
       writeFileSync(file, out);
       await expectAccepted(file, 1, join(CORPUS, input));
     });
@@ -90,12 +106,25 @@ describe("signed output is accepted by pdfsig, mutool, qpdf and openssl", () => 
 
 describe("binary documents (multipart in, PDF out) through wrangler dev", () => {
   it("a 1000-page PDF sent as the part file comes back as the body, Signet-Result round-trips a non-ASCII signer, and the validators accept it", async () => {
-    const input = readFileSync(join(CORPUS, "pdf-plain/itext__PdfReaderTest__1000PagesDocumentWithFullCompression.pdf"));
+    const input = readFileSync(
+      join(CORPUS, "pdf-plain/itext__PdfReaderTest__1000PagesDocumentWithFullCompression.pdf"),
+    );
     const form = new FormData();
     form.append("file", new Blob([input], { type: "application/pdf" }), "long.pdf");
     const name = "Zoë Ångström-Łukasz 山田 ✍";
-    form.append("request", JSON.stringify({ signer: { name, email: "zoe@example.com" }, auditTrail: [{ type: "submit", timestamp: "2026-11-21T10:00:00Z" }], eventId: `binary-${name}` }));
-    const res = await fetch(`${svc.baseUrl}/v1/sign`, { method: "POST", headers: { Authorization: `Bearer ${svc.apiKey}`, Accept: "application/pdf" }, body: form });
+    form.append(
+      "request",
+      JSON.stringify({
+        signer: { name, email: "zoe@example.com" },
+        auditTrail: [{ type: "submit", timestamp: "2026-11-21T10:00:00Z" }],
+        eventId: `binary-${name}`,
+      }),
+    );
+    const res = await fetch(`${svc.baseUrl}/v1/sign`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${svc.apiKey}`, Accept: "application/pdf" },
+      body: form,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/pdf");
     const result = JSON.parse(res.headers.get("signet-result")!);
@@ -105,9 +134,19 @@ describe("binary documents (multipart in, PDF out) through wrangler dev", () => 
     expect(createHash("sha256").update(out).digest("hex")).toBe(result.sha256);
     const file = join(work, "binary.signed.pdf");
     writeFileSync(file, out);
-    await expectAccepted(file, 1, join(CORPUS, "pdf-plain/itext__PdfReaderTest__1000PagesDocumentWithFullCompression.pdf"));
+    await expectAccepted(
+      file,
+      1,
+      join(CORPUS, "pdf-plain/itext__PdfReaderTest__1000PagesDocumentWithFullCompression.pdf"),
+    );
     // The raw body to verify gives the same verdict.
-    const verified = (await (await fetch(`${svc.baseUrl}/v1/verify`, { method: "POST", headers: { "Content-Type": "application/pdf" }, body: out })).json()) as any;
+    const verified = (await (
+      await fetch(`${svc.baseUrl}/v1/verify`, {
+        method: "POST",
+        headers: { "Content-Type": "application/pdf" },
+        body: out,
+      })
+    ).json()) as any;
     expect(verified.valid).toBe(true);
     expect(verified.signers[0].name).toBe(name);
   });
@@ -123,7 +162,9 @@ describe("defects found in signing (issue 16)", () => {
     expect(shown.out).not.toMatch(/not found|does not exist/i);
     expect(JSON.parse(shown.out.slice(0, shown.out.lastIndexOf("}") + 1)).eventId).toBe("attachments-utf16");
     // The earlier attachments are still found by name (their keys sort before ours, by text and by bytes).
-    expect((await tool("qpdf", ["--show-attachment=/usr/share/gnome-about/gnome-64.gif", file])).out.slice(0, 6)).toBe("GIF89a");
+    expect((await tool("qpdf", ["--show-attachment=/usr/share/gnome-about/gnome-64.gif", file])).out.slice(0, 6)).toBe(
+      "GIF89a",
+    );
   });
 
   it("bytes before %PDF-: signed without them, and pdfsig, mutool, qpdf and openssl all accept the signature", async () => {
@@ -142,11 +183,20 @@ describe("defects found in signing (issue 16)", () => {
 });
 
 describe("signing a PDF that other tools signed keeps their signatures valid", () => {
-  for (const input of ["pdf-signed/itext__PdfASigningTest__cmp_signPdfCades.pdf", "pdf-signed/endesive__pdf-acrobat.pdf"]) {
+  for (const input of [
+    "pdf-signed/itext__PdfASigningTest__cmp_signPdfCades.pdf",
+    "pdf-signed/endesive__pdf-acrobat.pdf",
+  ]) {
     it(input, async () => {
       const original = readFileSync(join(CORPUS, input));
       const before = parsePdfsig((await tool("pdfsig", [join(CORPUS, input)])).out);
-      const file = join(work, input.split("/").pop()!.replace(/\.pdf$/, ".resigned.pdf"));
+      const file = join(
+        work,
+        input
+          .split("/")
+          .pop()!
+          .replace(/\.pdf$/, ".resigned.pdf"),
+      );
       writeFileSync(file, await sign(original));
       const after = parsePdfsig((await tool("pdfsig", ["-nssdir", nssdb, file])).out);
       expect(after.length).toBe(before.length + 1);
@@ -165,18 +215,34 @@ describe("the certificate page in the signed document", () => {
     const trail: any[] = [{ type: "ready", timestamp: "2026-11-21T09:00:00.000Z" }];
     let t = Date.parse("2026-11-21T09:00:01Z");
     const tick = () => new Date((t += 700)).toISOString();
-    for (let i = 0; i < 300; i++) trail.push({ type: "scroll", timestamp: tick(), data: { percent: i === 150 ? null : Math.min(100, i / 3) } });
-    const typed = { full_name: "Дмитрий Шостакович", address: "Keizersgracht 123, 1015 CJ Amsterdam", company: "Ωmega Labs" };
+    for (let i = 0; i < 300; i++)
+      trail.push({ type: "scroll", timestamp: tick(), data: { percent: i === 150 ? null : Math.min(100, i / 3) } });
+    const typed = {
+      full_name: "Дмитрий Шостакович",
+      address: "Keizersgracht 123, 1015 CJ Amsterdam",
+      company: "Ωmega Labs",
+    };
     for (const [fieldId, value] of Object.entries(typed)) {
-      for (let k = 1; k <= value.length; k++) trail.push({ type: "field_change", timestamp: tick(), data: { fieldId, value: value.slice(0, k) } });
+      for (let k = 1; k <= value.length; k++)
+        trail.push({ type: "field_change", timestamp: tick(), data: { fieldId, value: value.slice(0, k) } });
     }
-    while (trail.length < 1998) trail.push({ type: "field_change", timestamp: tick(), data: { fieldId: "notes", value: "x".repeat(trail.length % 50) } });
+    while (trail.length < 1998)
+      trail.push({
+        type: "field_change",
+        timestamp: tick(),
+        data: { fieldId: "notes", value: "x".repeat(trail.length % 50) },
+      });
     trail.push({ type: "submit", timestamp: tick() }, { type: "submit", timestamp: tick() });
     expect(trail.length).toBe(2000);
 
     const input = readFileSync(join(CORPUS, INPUTS[0]!));
     const out = await sign(input, {
-      signer: { name: "Дмитрий Шостакович", email: "dmitri@example.com", ip: "2001:db8::7", userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0" },
+      signer: {
+        name: "Дмитрий Шостакович",
+        email: "dmitri@example.com",
+        ip: "2001:db8::7",
+        userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
+      },
       auditTrail: trail,
       eventId: "contract-2000-events",
     });
@@ -204,7 +270,15 @@ describe("the certificate page in the signed document", () => {
 });
 
 describe("a production-like service refuses URLs to private addresses", () => {
-  for (const url of ["http://127.0.0.1:8787/healthz", "https://127.0.0.1/a.pdf", "https://10.0.0.1/a.pdf", "https://[::ffff:7f00:1]/a.pdf", "https://2130706433/a.pdf", "https://localhost/a.pdf", "https://169.254.169.254/latest/meta-data"]) {
+  for (const url of [
+    "http://127.0.0.1:8787/healthz",
+    "https://127.0.0.1/a.pdf",
+    "https://10.0.0.1/a.pdf",
+    "https://[::ffff:7f00:1]/a.pdf",
+    "https://2130706433/a.pdf",
+    "https://localhost/a.pdf",
+    "https://169.254.169.254/latest/meta-data",
+  ]) {
     it(url, async () => {
       const res = await fetch(`${svc.baseUrl}/v1/sign`, {
         method: "POST",

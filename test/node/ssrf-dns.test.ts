@@ -32,7 +32,16 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 const run = promisify(execFile);
 
 // Names the local resolver may map to loopback (/etc/hosts entries, the machine's own name).
-const CANDIDATES = [hostname(), "vm", "runsc", "localhost.localdomain", "ip6-localhost", "ip6-loopback", "localtest.me", "127.0.0.1.nip.io"];
+const CANDIDATES = [
+  hostname(),
+  "vm",
+  "runsc",
+  "localhost.localdomain",
+  "ip6-localhost",
+  "ip6-loopback",
+  "localtest.me",
+  "127.0.0.1.nip.io",
+];
 // Public-looking names and the hostile answers the preloaded resolver gives for them.
 const HOSTILE_DNS: Record<string, string> = {
   "loopback.attacker.example": "127.0.0.1",
@@ -77,7 +86,6 @@ async function loopbackNames(): Promise<string[]> {
   return out;
 }
 
-
 let names: string[] = [];
 let listener: Server;
 let listenerPort = 0;
@@ -101,20 +109,44 @@ beforeAll(async () => {
   delete vars.ALLOW_PRIVATE_URLS;
   dir = mkdtempSync(join(tmpdir(), "signet-ssrf-"));
   const envFile = join(dir, "vars.env");
-  writeFileSync(envFile, Object.entries(vars).map(([k, v]) => formatDevVar(k, v)).join("\n") + "\n");
+  writeFileSync(
+    envFile,
+    Object.entries(vars)
+      .map(([k, v]) => formatDevVar(k, v))
+      .join("\n") + "\n",
+  );
   const persist = join(dir, "state");
   const env: NodeJS.ProcessEnv = { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" };
-  await run(join(ROOT, "node_modules/.bin/wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], { cwd: ROOT, env });
+  await run(
+    join(ROOT, "node_modules/.bin/wrangler"),
+    ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist],
+    { cwd: ROOT, env },
+  );
   const preload = join(dir, "hostile-dns.mjs");
   writeFileSync(preload, DNS_PRELOAD);
   const port = await freePort();
   const tsx = join(ROOT, "node_modules/.bin/tsx");
-  child = spawn(tsx, [join(ROOT, "scripts/dev-server.ts"), "--ip", "127.0.0.1", "--port", String(port), "--env-file", envFile, "--persist-to", persist, "--no-watch"], {
-    cwd: ROOT,
-    env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --import ${preload}`.trim() },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
+  child = spawn(
+    tsx,
+    [
+      join(ROOT, "scripts/dev-server.ts"),
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--env-file",
+      envFile,
+      "--persist-to",
+      persist,
+      "--no-watch",
+    ],
+    {
+      cwd: ROOT,
+      env: { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ""} --import ${preload}`.trim() },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
   child.stdout?.on("data", (d) => (log += d));
   child.stderr?.on("data", (d) => (log += d));
   baseUrl = `http://127.0.0.1:${port}`;
@@ -166,7 +198,8 @@ describe("names that resolve to loopback cannot reach local services (npm start)
         expect(["fetch_failed", "url_forbidden"]).toContain(body.code);
         // http: is refused by scheme without ALLOW_PRIVATE_URLS; an https: public-looking name
         // passes the name check and must be stopped by the outbound network.
-        if (scheme === "https" && name in HOSTILE_DNS) expect(body.code, `${name}: ${body.detail}`).toBe("fetch_failed");
+        if (scheme === "https" && name in HOSTILE_DNS)
+          expect(body.code, `${name}: ${body.detail}`).toBe("fetch_failed");
         expect(connections.length, `${name}: the local listener saw a connection`).toBe(before);
       }
     });
@@ -211,7 +244,10 @@ describe("the launcher's outbound handler (in process)", () => {
   it("control: a trusted host (the operator's TSA) does reach the local listener, so the listener sees connections", async () => {
     answers = ["127.0.0.1"];
     const before = connections.length;
-    const res = await ask(publicOnlyOutbound(new Set([`tsa.attacker.example:${listenerPort}`])), "tsa.attacker.example");
+    const res = await ask(
+      publicOnlyOutbound(new Set([`tsa.attacker.example:${listenerPort}`])),
+      "tsa.attacker.example",
+    );
     expect(res.headers.get("X-Signet-Outbound")).toBe("refused"); // the listener hangs up: a failed connection
     expect(connections.length).toBe(before + 1);
   });

@@ -42,7 +42,11 @@ const base64Of = (dataUri: string) => dataUri.slice(dataUri.indexOf(",") + 1);
 const template = () =>
   T.templateDocx({
     body: [
-      T.para(T.text("Consulting agreement with "), T.wordText({ tag: "customer_name", placeholder: true }), T.text(".")),
+      T.para(
+        T.text("Consulting agreement with "),
+        T.wordText({ tag: "customer_name", placeholder: true }),
+        T.text("."),
+      ),
       T.para(T.text("Start date: "), T.wordDate({ tag: "start_date", format: "MMMM d, yyyy" })),
     ].join(""),
   });
@@ -59,7 +63,11 @@ describe("a SuperDoc client against Signet", () => {
   it("convert from=docx with axios and FormData (the reference's Node example) returns the PDF as the body", async () => {
     const form = new FormData();
     form.append("file", new Blob([new Uint8Array(template())], { type: DOCX_TYPE }), "agreement.docx");
-    const res = await axios.post(`${svc.baseUrl}/v1/convert?from=docx`, form, { headers: auth(), responseType: "arraybuffer", validateStatus: () => true });
+    const res = await axios.post(`${svc.baseUrl}/v1/convert?from=docx`, form, {
+      headers: auth(),
+      responseType: "arraybuffer",
+      validateStatus: () => true,
+    });
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("application/pdf");
     const pdf = new Uint8Array(res.data as ArrayBuffer);
@@ -68,16 +76,38 @@ describe("a SuperDoc client against Signet", () => {
 
   it("convert from=md and from=html with fetch and FormData, to PDF and to DOCX", async () => {
     const md = new FormData();
-    md.append("file", new Blob(["# Statement of Work\n\n1. **Discovery** workshop\n2. Delivery\n\n| Role | Days |\n|---|---:|\n| Engineer | 10 |\n"], { type: "text/markdown" }), "sow.md");
-    const pdfRes = await fetch(`${svc.baseUrl}/v1/convert?from=md&to=pdf`, { method: "POST", headers: auth(), body: md });
+    md.append(
+      "file",
+      new Blob(
+        [
+          "# Statement of Work\n\n1. **Discovery** workshop\n2. Delivery\n\n| Role | Days |\n|---|---:|\n| Engineer | 10 |\n",
+        ],
+        { type: "text/markdown" },
+      ),
+      "sow.md",
+    );
+    const pdfRes = await fetch(`${svc.baseUrl}/v1/convert?from=md&to=pdf`, {
+      method: "POST",
+      headers: auth(),
+      body: md,
+    });
     expect(pdfRes.status).toBe(200);
     expect(pdfRes.headers.get("content-type")).toBe("application/pdf");
     const text = await pdfText(new Uint8Array(await pdfRes.arrayBuffer()), "fetch-md");
-    for (const s of ["Statement of Work", "1. Discovery workshop", "2. Delivery", "Role", "Days", "Engineer", "10"]) expect(text).toContain(s);
+    for (const s of ["Statement of Work", "1. Discovery workshop", "2. Delivery", "Role", "Days", "Engineer", "10"])
+      expect(text).toContain(s);
 
     const html = new FormData();
-    html.append("file", new Blob(["<h1>Invoice</h1><p style='color:#c00'>Due: <b>EUR 120.00</b></p>"], { type: "text/html" }), "invoice.html");
-    const docxRes = await fetch(`${svc.baseUrl}/v1/convert?from=html&to=docx`, { method: "POST", headers: auth(), body: html });
+    html.append(
+      "file",
+      new Blob(["<h1>Invoice</h1><p style='color:#c00'>Due: <b>EUR 120.00</b></p>"], { type: "text/html" }),
+      "invoice.html",
+    );
+    const docxRes = await fetch(`${svc.baseUrl}/v1/convert?from=html&to=docx`, {
+      method: "POST",
+      headers: auth(),
+      body: html,
+    });
     expect(docxRes.status).toBe(200);
     expect(docxRes.headers.get("content-type")).toBe(DOCX_TYPE);
     const docx = new Uint8Array(await docxRes.arrayBuffer());
@@ -88,7 +118,13 @@ describe("a SuperDoc client against Signet", () => {
     // 1. Annotate: document as a bare base64 string, fields without type (the guide sends none).
     const annotated = await axios.post(
       `${svc.baseUrl}/v1/annotate?to=pdf`,
-      { document: Buffer.from(template()).toString("base64"), fields: [{ id: "customer_name", type: "text", value: "Contoso GmbH" }, { id: "start_date", type: "date", value: "2026-12-01" }] },
+      {
+        document: Buffer.from(template()).toString("base64"),
+        fields: [
+          { id: "customer_name", type: "text", value: "Contoso GmbH" },
+          { id: "start_date", type: "date", value: "2026-12-01" },
+        ],
+      },
       { headers: auth(), validateStatus: () => true },
     );
     expect(annotated.status, JSON.stringify(annotated.data)).toBe(200);
@@ -123,11 +159,18 @@ describe("a SuperDoc client against Signet", () => {
     const file = join(work, "signed.pdf");
     writeFileSync(file, signedPdf);
     const pdfsig = await tool("pdfsig", ["-nssdir", nssdb, file]);
-    expect(parsePdfsig(pdfsig.out).filter((s) => s.signed), pdfsig.out).toHaveLength(1);
+    expect(
+      parsePdfsig(pdfsig.out).filter((s) => s.signed),
+      pdfsig.out,
+    ).toHaveLength(1);
     expect(pdfsig.out).toMatch(/Signature Validation: Signature is Valid/);
 
     // 3. Verify: public, {valid, reason, signer, signers, document}.
-    const verified = await fetch(`${svc.baseUrl}/v1/verify`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ document: { base64: signed.data.document.base64 } }) });
+    const verified = await fetch(`${svc.baseUrl}/v1/verify`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ document: { base64: signed.data.document.base64 } }),
+    });
     expect(verified.status).toBe(200);
     const report = (await verified.json()) as any;
     expect(report.valid, report.reason).toBe(true);
@@ -141,7 +184,8 @@ describe("a SuperDoc client against Signet", () => {
     const res = await fetch(`${svc.baseUrl}/v1/verify/key`);
     expect(res.status).toBe(200);
     const key = (await res.json()) as any;
-    for (const f of ["version", "algorithm", "publicKey", "fingerprint", "validFrom", "validTo", "issuer"]) expect(key[f], f).toBeTruthy();
+    for (const f of ["version", "algorithm", "publicKey", "fingerprint", "validFrom", "validTo", "issuer"])
+      expect(key[f], f).toBeTruthy();
     const certFile = join(work, "signer.pem");
     writeFileSync(certFile, key.certificates[0]);
     const fp = await tool("openssl", ["x509", "-in", certFile, "-noout", "-fingerprint", "-sha256"]);
@@ -149,16 +193,25 @@ describe("a SuperDoc client against Signet", () => {
     const pub = await tool("openssl", ["x509", "-in", certFile, "-noout", "-pubkey"]);
     expect(pub.out.trim()).toBe(key.publicKey.trim());
     const end = await tool("openssl", ["x509", "-in", certFile, "-noout", "-enddate"]);
-    expect(new Date(end.out.trim().replace("notAfter=", "")).toISOString()).toBe(key.validTo.replace(/\.\d{3}Z$/, ".000Z"));
+    expect(new Date(end.out.trim().replace("notAfter=", "")).toISOString()).toBe(
+      key.validTo.replace(/\.\d{3}Z$/, ".000Z"),
+    );
   });
 
   it("errors carry code, error (the reason phrase), message and details, as SuperDoc's clients read them", async () => {
-    const res = await axios.post(`${svc.baseUrl}/v1/sign`, { document: { base64: "JVBERi0x" }, signer: { name: "A", email: "nope" }, auditTrail: [] }, { headers: auth(), validateStatus: () => true });
+    const res = await axios.post(
+      `${svc.baseUrl}/v1/sign`,
+      { document: { base64: "JVBERi0x" }, signer: { name: "A", email: "nope" }, auditTrail: [] },
+      { headers: auth(), validateStatus: () => true },
+    );
     expect(res.status).toBe(400);
     expect(res.data).toMatchObject({ error: "Bad Request", code: "invalid_request" });
     expect(typeof res.data.message).toBe("string");
     expect(res.data.details.map((d: any) => d.field)).toEqual(expect.arrayContaining(["signer.email", "auditTrail"]));
-    const unauth = await axios.post(`${svc.baseUrl}/v1/convert?from=md`, "# x", { headers: { "Content-Type": "text/markdown" }, validateStatus: () => true });
+    const unauth = await axios.post(`${svc.baseUrl}/v1/convert?from=md`, "# x", {
+      headers: { "Content-Type": "text/markdown" },
+      validateStatus: () => true,
+    });
     expect(unauth.status).toBe(401);
     expect(unauth.data).toMatchObject({ error: "Unauthorized" });
   });

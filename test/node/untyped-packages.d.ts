@@ -12,6 +12,8 @@ declare module "autocannon" {
       statusCodeStats?: Record<string, { count: number }>;
     }
   }
-  function autocannon(options: Record<string, unknown>): { on(event: string, listener: (...args: never[]) => void): void };
+  function autocannon(options: Record<string, unknown>): {
+    on(event: string, listener: (...args: never[]) => void): void;
+  };
   export default autocannon;
 }

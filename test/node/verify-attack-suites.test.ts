@@ -25,7 +25,8 @@ const ATTACKER = join(DATA, "pdf-attacker");
 const TESTER = join(DATA, "pdf-tester");
 const CORPUS = new URL("../../../shared/corpus/pdf-signed/", import.meta.url).pathname;
 
-const anchors = (suite: string) => parseCertificatesPem(readFileSync(join(suite, "signer-certificates.pem"), "utf8"), "test");
+const anchors = (suite: string) =>
+  parseCertificatesPem(readFileSync(join(suite, "signer-certificates.pem"), "utf8"), "test");
 const read = (path: string) => new Uint8Array(readFileSync(path));
 
 function pdfsUnder(dir: string): string[] {
@@ -36,7 +37,8 @@ function pdfsUnder(dir: string): string[] {
   });
 }
 
-const errorCodes = (r: VerifyReport, i: number) => r.signers[i]!.problems.filter((p) => p.severity === "error").map((p) => p.code);
+const errorCodes = (r: VerifyReport, i: number) =>
+  r.signers[i]!.problems.filter((p) => p.severity === "error").map((p) => p.code);
 
 describe("RUB-NDS pdf-attacker shadow-attack demos", () => {
   const files = pdfsUnder(ATTACKER);
@@ -52,7 +54,12 @@ describe("RUB-NDS pdf-attacker shadow-attack demos", () => {
       const r = await verifyPdf(read(f), { trustAnchors: trusted });
       const name = relative(ATTACKER, f);
       expect(r.valid, `${name}: ${r.reason}`).toBe(true);
-      expect(r.signers[0], name).toMatchObject({ coverage: "entire_file", modifications: "none", intact: true, trusted: true });
+      expect(r.signers[0], name).toMatchObject({
+        coverage: "entire_file",
+        modifications: "none",
+        intact: true,
+        trusted: true,
+      });
     }
   });
 
@@ -62,29 +69,55 @@ describe("RUB-NDS pdf-attacker shadow-attack demos", () => {
       const name = relative(ATTACKER, f);
       expect(r.valid, name).toBe(false);
       // The signature still verifies and is trusted: only the difference analysis can catch these.
-      expect(r.signers[0], name).toMatchObject({ coverage: "entire_revision", intact: true, signatureValid: true, trusted: true });
+      expect(r.signers[0], name).toMatchObject({
+        coverage: "entire_revision",
+        intact: true,
+        signatureValid: true,
+        trusted: true,
+      });
       expect(["other", "annotations"], name).toContain(r.signers[0]!.modifications);
-      expect(errorCodes(r, 0).some((c) => c === "modified_after_signing" || c === "changed_after_last_signature"), name).toBe(true);
+      expect(
+        errorCodes(r, 0).some((c) => c === "modified_after_signing" || c === "changed_after_last_signature"),
+        name,
+      ).toBe(true);
     }
   });
 
   it("hide, variant 1: a later cross-reference entry pointing into another object is a change, not a fallback to the signed object", async () => {
     for (const v of ["v1", "v2"]) {
-      const r = await verifyPdf(read(join(ATTACKER, `hide/variant-1_hide-via-referenced-object/4_original-document-shadowed-signed-manipulated_${v}.pdf`)), {
-        trustAnchors: trusted,
-      });
+      const r = await verifyPdf(
+        read(
+          join(
+            ATTACKER,
+            `hide/variant-1_hide-via-referenced-object/4_original-document-shadowed-signed-manipulated_${v}.pdf`,
+          ),
+        ),
+        {
+          trustAnchors: trusted,
+        },
+      );
       expect(r.signers[0]!.modifications, v).toBe("other");
       expect(r.reason, v).toMatch(/cross-reference entry of .* was pointed at bytes that are not that object/);
     }
   });
 
   it("hide, variant 2 (form via form): entries pointing into another object and past the end of the file are changes", async () => {
-    const r = await verifyPdf(read(join(ATTACKER, "hide/variant-2_hide-via-referenced-object/hide-form-via-form/4_original-document-shadowed-signed-manipulated.pdf")), {
-      trustAnchors: trusted,
-    });
+    const r = await verifyPdf(
+      read(
+        join(
+          ATTACKER,
+          "hide/variant-2_hide-via-referenced-object/hide-form-via-form/4_original-document-shadowed-signed-manipulated.pdf",
+        ),
+      ),
+      {
+        trustAnchors: trusted,
+      },
+    );
     expect(r.valid).toBe(false);
     expect(r.signers[0]!.modifications).toBe("other");
-    expect(r.reason).toMatch(/cross-reference entry of form field "recipientname" was pointed at bytes that are not that object/);
+    expect(r.reason).toMatch(
+      /cross-reference entry of form field "recipientname" was pointed at bytes that are not that object/,
+    );
   });
 });
 
@@ -105,7 +138,9 @@ describe("RUB-NDS PDF-Tester certification (DocMDP P2) examples", () => {
     expect(r.valid).toBe(false);
     expect(r.signers).toHaveLength(1);
     expect(r.signers[0]).toMatchObject({ intact: true, signatureValid: true, trusted: true, modifications: "other" });
-    expect(r.reason).toContain('unsigned signature field "Signature" was changed after signing, which the certification of signature 1 (DocMDP P2');
+    expect(r.reason).toContain(
+      'unsigned signature field "Signature" was changed after signing, which the certification of signature 1 (DocMDP P2',
+    );
   });
 
   it("04: an unsigned field painting over the page, then a 'countersignature' whose value is no signature, is not allowed", async () => {
@@ -129,34 +164,39 @@ describe("RUB-NDS PDF-Tester certification (DocMDP P2) examples", () => {
   });
 });
 
-describe.skipIf(!existsSync(CORPUS))("incremental saving samples whose last revision only a rebuilding reader sees", () => {
-  let other: TestSigner;
-  beforeAll(async () => {
-    other = await makeSigner("Another Tool");
-  });
-
-  for (const name of ["mkl-pdfbox2__isa_H.pdf", "mkl-pdfbox2__isa_I.pdf"]) {
-    it(`${name}: Signet refuses to sign it, since viewers show objects appended after %%EOF that a signature would hide`, () => {
-      const reader = PdfReader.open(read(join(CORPUS, name)));
-      let error: unknown;
-      try {
-        inspectForSigning(reader);
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(SignetError);
-      expect((error as SignetError).code).toBe("pdf_unparseable");
-      expect((error as SignetError).message).toContain("no cross-reference section lists");
+describe.skipIf(!existsSync(CORPUS))(
+  "incremental saving samples whose last revision only a rebuilding reader sees",
+  () => {
+    let other: TestSigner;
+    beforeAll(async () => {
+      other = await makeSigner("Another Tool");
     });
 
-    it(`${name}: signed anyway by another tool, the certification signature still reports the appended objects`, async () => {
-      const signed = await signForTest(read(join(CORPUS, name)), { signer: other });
-      const r = await verifyPdf(signed.bytes, { trustAnchors: [other.root] });
-      expect(r.valid).toBe(false);
-      expect(r.signers).toHaveLength(2);
-      expect(r.signers[0]!.modifications).toBe("other");
-      expect(r.signers[0]!.problems.map((p) => p.message).join(" ")).toMatch(/objects that no cross-reference section lists were added/i);
-      expect(r.signers[1]).toMatchObject({ coverage: "entire_file", intact: true, trusted: true });
-    });
-  }
-});
+    for (const name of ["mkl-pdfbox2__isa_H.pdf", "mkl-pdfbox2__isa_I.pdf"]) {
+      it(`${name}: Signet refuses to sign it, since viewers show objects appended after %%EOF that a signature would hide`, () => {
+        const reader = PdfReader.open(read(join(CORPUS, name)));
+        let error: unknown;
+        try {
+          inspectForSigning(reader);
+        } catch (e) {
+          error = e;
+        }
+        expect(error).toBeInstanceOf(SignetError);
+        expect((error as SignetError).code).toBe("pdf_unparseable");
+        expect((error as SignetError).message).toContain("no cross-reference section lists");
+      });
+
+      it(`${name}: signed anyway by another tool, the certification signature still reports the appended objects`, async () => {
+        const signed = await signForTest(read(join(CORPUS, name)), { signer: other });
+        const r = await verifyPdf(signed.bytes, { trustAnchors: [other.root] });
+        expect(r.valid).toBe(false);
+        expect(r.signers).toHaveLength(2);
+        expect(r.signers[0]!.modifications).toBe("other");
+        expect(r.signers[0]!.problems.map((p) => p.message).join(" ")).toMatch(
+          /objects that no cross-reference section lists were added/i,
+        );
+        expect(r.signers[1]).toMatchObject({ coverage: "entire_file", intact: true, trusted: true });
+      });
+    }
+  },
+);

@@ -10,7 +10,14 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { computeAgreement, CORPUS, describeRow, pdfsigAvailable, type Agreement, type AgreementRow } from "../../scripts/verify-agreement";
+import {
+  computeAgreement,
+  CORPUS,
+  describeRow,
+  pdfsigAvailable,
+  type Agreement,
+  type AgreementRow,
+} from "../../scripts/verify-agreement";
 import { SignetError } from "../../src/errors";
 import { PdfReader } from "../../src/pdf/reader";
 import { evaluateByteRange } from "../../src/pdf/verify/byte-range";
@@ -37,9 +44,26 @@ function opensslVerdict(file: string, field: string): boolean | null {
   const [a, b, c, d] = range.ranges;
   writeFileSync(join(tmp, "sig.der"), range.contents);
   writeFileSync(join(tmp, "data.bin"), Buffer.concat([bytes.subarray(a, a + b), bytes.subarray(c, c + d)]));
-  const r = spawnSync("openssl", ["cms", "-verify", "-binary", "-noverify", "-inform", "DER", "-in", join(tmp, "sig.der"), "-content", join(tmp, "data.bin"), "-out", "/dev/null"], {
-    encoding: "utf8",
-  });
+  const r = spawnSync(
+    "openssl",
+    [
+      "cms",
+      "-verify",
+      "-binary",
+      "-noverify",
+      "-inform",
+      "DER",
+      "-in",
+      join(tmp, "sig.der"),
+      "-content",
+      join(tmp, "data.bin"),
+      "-out",
+      "/dev/null",
+    ],
+    {
+      encoding: "utf8",
+    },
+  );
   const out = `${r.stdout}${r.stderr}`;
   if (/Verification successful/.test(out)) return true;
   if (/Verification failure|verify error|signature failure|digest failure/i.test(out)) return false;
@@ -64,10 +88,22 @@ const EXPLAINED: Record<string, { why: string; check: Check }> = {
     why: "signature wrapping: the unsigned gap holds more than /Contents (pdfsig only hashes the ranges)",
     check: hasProblem("byte_range_gap_mismatch"),
   },
-  "mkl-pdfbox2__siwa_B.pdf [Signature1]": { why: "signature wrapping (PDF-Insecurity sample B)", check: hasProblem("byte_range_gap_mismatch") },
-  "mkl-pdfbox2__siwa_C.pdf [Signature1]": { why: "signature wrapping (PDF-Insecurity sample C)", check: hasProblem("byte_range_gap_mismatch") },
-  "mkl-pdfbox2__siwa_D.pdf [Signature1]": { why: "signature wrapping (PDF-Insecurity sample D)", check: hasProblem("byte_range_gap_mismatch") },
-  "mkl-pdfbox2__siwa_E.pdf [Signature1]": { why: "signature wrapping (PDF-Insecurity sample E)", check: hasProblem("byte_range_gap_mismatch") },
+  "mkl-pdfbox2__siwa_B.pdf [Signature1]": {
+    why: "signature wrapping (PDF-Insecurity sample B)",
+    check: hasProblem("byte_range_gap_mismatch"),
+  },
+  "mkl-pdfbox2__siwa_C.pdf [Signature1]": {
+    why: "signature wrapping (PDF-Insecurity sample C)",
+    check: hasProblem("byte_range_gap_mismatch"),
+  },
+  "mkl-pdfbox2__siwa_D.pdf [Signature1]": {
+    why: "signature wrapping (PDF-Insecurity sample D)",
+    check: hasProblem("byte_range_gap_mismatch"),
+  },
+  "mkl-pdfbox2__siwa_E.pdf [Signature1]": {
+    why: "signature wrapping (PDF-Insecurity sample E)",
+    check: hasProblem("byte_range_gap_mismatch"),
+  },
   "pyhanko__coverage-anomalies__signature-gap-too-big.pdf [Sig1]": {
     why: "the gap is wider than the /Contents string (pyHanko's coverage anomaly)",
     check: hasProblem("byte_range_gap_mismatch"),
@@ -96,8 +132,14 @@ const EXPLAINED: Record<string, { why: string; check: Check }> = {
     why: "the CMS encapsulates the signed bytes (eContent = byte ranges) and its message digest matches; pdfsig treats any eContent as an embedded SHA-1 digest",
     check: (row) => row.ours === true,
   },
-  "itext__extensions__sample-brainpoolP384r1-sha384.pdf [Signature]": { why: "brainpool: OpenSSL verifies it; NSS lacks the curve", check: opensslAgrees },
-  "mkl-itext5__sampleECDSA.pdf [Signature1]": { why: "OpenSSL verifies it; pdfsig's NSS does not", check: opensslAgrees },
+  "itext__extensions__sample-brainpoolP384r1-sha384.pdf [Signature]": {
+    why: "brainpool: OpenSSL verifies it; NSS lacks the curve",
+    check: opensslAgrees,
+  },
+  "mkl-itext5__sampleECDSA.pdf [Signature1]": {
+    why: "OpenSSL verifies it; pdfsig's NSS does not",
+    check: opensslAgrees,
+  },
 };
 
 const key = (r: AgreementRow) => `${r.file} [${r.field}]`;
@@ -141,7 +183,10 @@ describe.skipIf(!hasCorpus)("the corpus's attack samples and every other file", 
     for (const f of files) {
       const r = await verify(f);
       expect(r.valid, f).toBe(false);
-      expect(r.signers.some((s) => s.modifications === "other" || s.coverage === "partial" || s.coverage === "unclear"), f).toBe(true);
+      expect(
+        r.signers.some((s) => s.modifications === "other" || s.coverage === "partial" || s.coverage === "unclear"),
+        f,
+      ).toBe(true);
     }
   });
 
@@ -154,7 +199,11 @@ describe.skipIf(!hasCorpus)("the corpus's attack samples and every other file", 
   });
 
   it("shadow attack samples are changes after signing", async () => {
-    for (const f of ["mkl-itext5__hide-and-replace-shadow-file-signed-2.pdf", "mkl-itext5__hide-and-replace-shadow-file-signed-3.pdf", "dss__dss-2236__hide.pdf"]) {
+    for (const f of [
+      "mkl-itext5__hide-and-replace-shadow-file-signed-2.pdf",
+      "mkl-itext5__hide-and-replace-shadow-file-signed-3.pdf",
+      "dss__dss-2236__hide.pdf",
+    ]) {
       const r = await verify(f);
       expect(r.valid, f).toBe(false);
       expect(r.signers[0]!.modifications, f).toBe("other");
@@ -167,7 +216,12 @@ describe.skipIf(!hasCorpus)("the corpus's attack samples and every other file", 
 
   it("a signed file encrypted with an owner password only (RC4 128) verifies through the decryption handler", async () => {
     const r = await verify("dss__encrypted.pdf");
-    expect(r.signers[0]).toMatchObject({ intact: true, signatureValid: true, coverage: "entire_file", modifications: "none" });
+    expect(r.signers[0]).toMatchObject({
+      intact: true,
+      signatureValid: true,
+      coverage: "entire_file",
+      modifications: "none",
+    });
   });
 
   it("every file verifies or is refused with a problem code, never an internal error", async () => {

@@ -15,7 +15,8 @@ const work = mkdtempSync(join(tmpdir(), "signet-verify-ltv-"));
 afterAll(stopServices);
 
 /** A verifier that trusts the PKI's root, offline or online. */
-const verifier = (online: boolean) => serviceFor("good", { TRUSTED_ROOTS: pki.rootPem, ...(online ? { VERIFY_ONLINE_REVOCATION: "true" } : {}) });
+const verifier = (online: boolean) =>
+  serviceFor("good", { TRUSTED_ROOTS: pki.rootPem, ...(online ? { VERIFY_ONLINE_REVOCATION: "true" } : {}) });
 
 describe("a B-LTA signature verified offline", () => {
   let report: any;

@@ -39,7 +39,11 @@ const trail = [
     timestamp: `2026-11-21T09:58:${String(10 + i).padStart(2, "0")}Z`,
     data: { fieldId: "full_name", value: "Ada Lovelace".slice(0, i + 1) },
   })),
-  ...[20, 45, 80, 100].map((percent, i) => ({ type: "scroll", timestamp: `2026-11-21T09:59:0${i}Z`, data: { percent } })),
+  ...[20, 45, 80, 100].map((percent, i) => ({
+    type: "scroll",
+    timestamp: `2026-11-21T09:59:0${i}Z`,
+    data: { percent },
+  })),
   { type: "field_change", timestamp: "2026-11-21T09:59:30Z", data: { fieldId: "agree", value: true } },
   { type: "submit", timestamp: "2026-11-21T10:00:00Z", data: {} },
   { type: "submit", timestamp: "2026-11-21T10:00:01Z", data: {} },
@@ -62,7 +66,12 @@ async function sign(pdf: Buffer, signer: { name: string; email: string }, eventI
   });
   const body = (await res.json()) as any;
   if (res.status !== 200) throw new Error(`sign ${res.status}: ${JSON.stringify(body)}`);
-  return { bytes: Buffer.from(body.document.base64.split(",")[1], "base64"), reference: body.reference, sha256: body.sha256, eventId };
+  return {
+    bytes: Buffer.from(body.document.base64.split(",")[1], "base64"),
+    reference: body.reference,
+    sha256: body.sha256,
+    eventId,
+  };
 }
 
 beforeAll(async () => {
@@ -135,9 +144,15 @@ async function accessibilityProblems(page: Page): Promise<string[]> {
   const result = await page.evaluate(async () => {
     const axe = (window as any).axe;
     const r = await axe.run(document, { resultTypes: ["violations"] });
-    return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n: any) => n.target.join(" ")).slice(0, 3) }));
+    return r.violations.map((v: any) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n: any) => n.target.join(" ")).slice(0, 3),
+    }));
   });
-  return result.filter((v: any) => v.impact === "serious" || v.impact === "critical").map((v: any) => `${v.id} (${v.impact}): ${v.nodes.join(", ")}`);
+  return result
+    .filter((v: any) => v.impact === "serious" || v.impact === "critical")
+    .map((v: any) => `${v.id} (${v.impact}): ${v.nodes.join(", ")}`);
 }
 
 async function snapshot(page: Page, name: string) {
@@ -159,11 +174,15 @@ browserDescribe("the certificate page leads to the verification page", () => {
     const pdf = join(work, "once.pdf");
     writeFileSync(pdf, once.bytes);
     const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync("pdfinfo", [pdf], { encoding: "utf8" }))![1]);
-    const text = execFileSync("pdftotext", ["-layout", "-f", String(pages), "-l", String(pages), pdf, "-"], { encoding: "utf8" });
+    const text = execFileSync("pdftotext", ["-layout", "-f", String(pages), "-l", String(pages), pdf, "-"], {
+      encoding: "utf8",
+    });
     expect(text.replace(/\s+/g, "")).toContain(once.reference);
     execFileSync("pdftoppm", ["-r", "200", "-f", String(pages), "-l", String(pages), "-png", pdf, join(work, "cert")]);
     const png = execFileSync("sh", ["-c", `ls ${join(work, "cert")}*.png`], { encoding: "utf8" }).trim();
-    const qr = execFileSync("zbarimg", ["-q", "--raw", "-Sdisable", "-Sqrcode.enable", png], { encoding: "utf8" }).trim();
+    const qr = execFileSync("zbarimg", ["-q", "--raw", "-Sdisable", "-Sqrcode.enable", png], {
+      encoding: "utf8",
+    }).trim();
     expect(qr).toBe(`${PUBLIC_BASE_URL}/verify#ref=${once.reference}`);
   });
 });
@@ -179,7 +198,9 @@ browserDescribe("GET /verify in Chromium", () => {
     const verdict = await verdictText(page);
     expect(verdict).toContain("Valid: signed and not altered");
     expect(verdict).toContain("Ada Lovelace and Grace Hopper");
-    expect(await page.locator("#verdict").evaluate((e) => e.classList.contains("ok") && getComputedStyle(e).backgroundColor)).toBe("rgb(231, 244, 236)");
+    expect(
+      await page.locator("#verdict").evaluate((e) => e.classList.contains("ok") && getComputedStyle(e).backgroundColor),
+    ).toBe("rgb(231, 244, 236)");
     const cards = page.locator("section.sig");
     expect(await cards.count()).toBe(2);
     expect(await cards.nth(0).textContent()).toContain("Ada Lovelace");
@@ -188,7 +209,9 @@ browserDescribe("GET /verify in Chromium", () => {
     expect(await cards.nth(0).textContent()).toContain("Checks out");
     // Twelve keystrokes in one line, four scrolls in one line, both submits kept.
     const steps = await cards.nth(0).locator("ol.timeline > li").allTextContents();
-    expect(steps.find((s) => s.includes("full_name"))).toMatch(/12 changes \(keystrokes\).*final value: “Ada Lovelace”/);
+    expect(steps.find((s) => s.includes("full_name"))).toMatch(
+      /12 changes \(keystrokes\).*final value: “Ada Lovelace”/,
+    );
     expect(steps.find((s) => s.includes("Scrolled"))).toMatch(/4 times.*reached 100%/);
     expect(steps.filter((s) => s.includes("Signed and submitted"))).toHaveLength(2);
     expect(steps).toHaveLength(6);
@@ -226,7 +249,11 @@ browserDescribe("GET /verify in Chromium", () => {
     const verdict = await verdictText(page);
     expect(verdict).toContain("Not valid: do not rely on this copy");
     expect(verdict).toContain(report.reason);
-    expect(await page.locator("#verdict").evaluate((e) => e.classList.contains("bad") && getComputedStyle(e).backgroundColor)).toBe("rgb(252, 236, 234)");
+    expect(
+      await page
+        .locator("#verdict")
+        .evaluate((e) => e.classList.contains("bad") && getComputedStyle(e).backgroundColor),
+    ).toBe("rgb(252, 236, 234)");
     expect(await page.locator("section.sig").first().textContent()).toContain("Problem");
     expect((await page.textContent("#facts-h + dl")) ?? "").toContain("No record of this exact file");
     await snapshot(page, "04-tampered");
@@ -293,7 +320,9 @@ browserDescribe("GET /verify in Chromium", () => {
     expect(await accessibilityProblems(page)).toEqual([]);
 
     await page.evaluate(() => (location.hash = "#ref=not-a-reference"));
-    await page.waitForFunction(() => document.getElementById("lookup")?.textContent?.includes("not in the right format"));
+    await page.waitForFunction(() =>
+      document.getElementById("lookup")?.textContent?.includes("not in the right format"),
+    );
     await snapshot(page, "11-ref-malformed");
     expect(errors).toEqual([]);
     await page.close();
@@ -310,7 +339,9 @@ browserDescribe("GET /verify in Chromium", () => {
 
     const unknown = createHash("sha256").update("not a signed file").digest("hex");
     await page.goto(`${svc.baseUrl}/verify#sha256=${unknown}`);
-    await page.waitForFunction(() => document.getElementById("lookup")?.textContent?.includes("No record of this fingerprint"));
+    await page.waitForFunction(() =>
+      document.getElementById("lookup")?.textContent?.includes("No record of this fingerprint"),
+    );
     await snapshot(page, "13-sha256-unknown");
     expect(await accessibilityProblems(page)).toEqual([]);
     expect(errors).toEqual([]);

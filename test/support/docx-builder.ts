@@ -92,7 +92,11 @@ export interface EmbeddedFontPart {
 }
 
 /** The font table with `embeddedFonts`' entries, its relationships, and the obfuscated files. */
-function embeddedFontParts(fonts: readonly EmbeddedFontPart[]): { fontTable: string; rels: string; files: Record<string, Uint8Array> } {
+function embeddedFontParts(fonts: readonly EmbeddedFontPart[]): {
+  fontTable: string;
+  rels: string;
+  files: Record<string, Uint8Array>;
+} {
   const files: Record<string, Uint8Array> = {};
   const rels: Relationship[] = [];
   const byFamily = new Map<string, string[]>();
@@ -110,7 +114,12 @@ function embeddedFontParts(fonts: readonly EmbeddedFontPart[]): { fontTable: str
     const embed = `<w:embed${f.style} r:id="${id}"${f.fontKey ? ` w:fontKey="${f.fontKey}"` : ""}/>`;
     byFamily.set(f.family, [...(byFamily.get(f.family) ?? []), embed]);
   });
-  const fontTable = [...byFamily].map(([family, embeds]) => `<w:font w:name="${escapeXml(family)}"><w:charset w:val="00"/><w:family w:val="swiss"/><w:pitch w:val="variable"/>${embeds.join("")}</w:font>`).join("");
+  const fontTable = [...byFamily]
+    .map(
+      ([family, embeds]) =>
+        `<w:font w:name="${escapeXml(family)}"><w:charset w:val="00"/><w:family w:val="swiss"/><w:pitch w:val="variable"/>${embeds.join("")}</w:font>`,
+    )
+    .join("");
   return { fontTable, rels: relsXml(rels), files };
 }
 
@@ -182,13 +191,50 @@ export const DEFAULT_STYLES =
   heading(1, 32, 240) +
   heading(2, 26, 40) +
   heading(3, 24, 40) +
-  style({ id: "Title", basedOn: "Normal", next: "Normal", pPr: `<w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:contextualSpacing/>`, rPr: `<w:rFonts w:ascii="Cambria" w:hAnsi="Cambria"/><w:spacing w:val="-10"/><w:kern w:val="28"/><w:sz w:val="56"/><w:szCs w:val="56"/>` }) +
-  style({ id: "ListParagraph", name: "List Paragraph", basedOn: "Normal", pPr: `<w:ind w:left="720"/><w:contextualSpacing/>` }) +
-  style({ id: "Header", name: "header", basedOn: "Normal", pPr: `<w:tabs><w:tab w:val="center" w:pos="4680"/><w:tab w:val="right" w:pos="9360"/></w:tabs><w:spacing w:after="0" w:line="240" w:lineRule="auto"/>` }) +
-  style({ id: "Footer", name: "footer", basedOn: "Normal", pPr: `<w:tabs><w:tab w:val="center" w:pos="4680"/><w:tab w:val="right" w:pos="9360"/></w:tabs><w:spacing w:after="0" w:line="240" w:lineRule="auto"/>` }) +
-  style({ id: "FootnoteText", name: "footnote text", basedOn: "Normal", pPr: `<w:spacing w:after="0" w:line="240" w:lineRule="auto"/>`, rPr: `<w:sz w:val="20"/><w:szCs w:val="20"/>` }) +
-  style({ id: "FootnoteReference", type: "character", name: "footnote reference", rPr: `<w:vertAlign w:val="superscript"/>` }) +
-  style({ id: "Hyperlink", type: "character", name: "Hyperlink", rPr: `<w:color w:val="0563C1"/><w:u w:val="single"/>` });
+  style({
+    id: "Title",
+    basedOn: "Normal",
+    next: "Normal",
+    pPr: `<w:spacing w:after="0" w:line="240" w:lineRule="auto"/><w:contextualSpacing/>`,
+    rPr: `<w:rFonts w:ascii="Cambria" w:hAnsi="Cambria"/><w:spacing w:val="-10"/><w:kern w:val="28"/><w:sz w:val="56"/><w:szCs w:val="56"/>`,
+  }) +
+  style({
+    id: "ListParagraph",
+    name: "List Paragraph",
+    basedOn: "Normal",
+    pPr: `<w:ind w:left="720"/><w:contextualSpacing/>`,
+  }) +
+  style({
+    id: "Header",
+    name: "header",
+    basedOn: "Normal",
+    pPr: `<w:tabs><w:tab w:val="center" w:pos="4680"/><w:tab w:val="right" w:pos="9360"/></w:tabs><w:spacing w:after="0" w:line="240" w:lineRule="auto"/>`,
+  }) +
+  style({
+    id: "Footer",
+    name: "footer",
+    basedOn: "Normal",
+    pPr: `<w:tabs><w:tab w:val="center" w:pos="4680"/><w:tab w:val="right" w:pos="9360"/></w:tabs><w:spacing w:after="0" w:line="240" w:lineRule="auto"/>`,
+  }) +
+  style({
+    id: "FootnoteText",
+    name: "footnote text",
+    basedOn: "Normal",
+    pPr: `<w:spacing w:after="0" w:line="240" w:lineRule="auto"/>`,
+    rPr: `<w:sz w:val="20"/><w:szCs w:val="20"/>`,
+  }) +
+  style({
+    id: "FootnoteReference",
+    type: "character",
+    name: "footnote reference",
+    rPr: `<w:vertAlign w:val="superscript"/>`,
+  }) +
+  style({
+    id: "Hyperlink",
+    type: "character",
+    name: "Hyperlink",
+    rPr: `<w:color w:val="0563C1"/><w:u w:val="single"/>`,
+  });
 
 export const DEFAULT_SETTINGS =
   `<w:defaultTabStop w:val="720"/><w:characterSpacingControl w:val="doNotCompress"/>` +
@@ -212,7 +258,15 @@ export interface SectionOptions {
   height?: number;
   landscape?: boolean;
   /** Margins, twips. Default 1440 on every side, header/footer distance 720. */
-  margins?: { top?: number; right?: number; bottom?: number; left?: number; header?: number; footer?: number; gutter?: number };
+  margins?: {
+    top?: number;
+    right?: number;
+    bottom?: number;
+    left?: number;
+    header?: number;
+    footer?: number;
+    gutter?: number;
+  };
   /** Columns: count, space between (twips, default 720), separator line, or explicit widths. */
   cols?: { num: number; space?: number; sep?: boolean; widths?: { w: number; space?: number }[] };
   /** Header/footer relationship ids by kind (keys of `DocxParts.headers` / `footers`). */
@@ -237,7 +291,9 @@ export function sectPr(o: SectionOptions = {}): string {
   let cols = `<w:cols w:space="720"/>`;
   if (o.cols) {
     const { num, space = 720, sep, widths } = o.cols;
-    const inner = widths ? widths.map((c) => `<w:col w:w="${c.w}"${c.space !== undefined ? ` w:space="${c.space}"` : ""}/>`).join("") : "";
+    const inner = widths
+      ? widths.map((c) => `<w:col w:w="${c.w}"${c.space !== undefined ? ` w:space="${c.space}"` : ""}/>`).join("")
+      : "";
     cols = `<w:cols w:num="${num}" w:space="${space}"${sep ? ` w:sep="1"` : ""}${widths ? ` w:equalWidth="0"` : ""}>${inner}</w:cols>`;
     if (!widths) cols = cols.replace("></w:cols>", "/>");
   }
@@ -288,7 +344,9 @@ export interface RunProps {
 export function rPr(o: RunProps = {}): string {
   const inner =
     (o.style ? `<w:rStyle w:val="${escapeXml(o.style)}"/>` : "") +
-    (o.font ? `<w:rFonts w:ascii="${escapeXml(o.font)}" w:hAnsi="${escapeXml(o.font)}" w:eastAsia="${escapeXml(o.font)}" w:cs="${escapeXml(o.font)}"/>` : "") +
+    (o.font
+      ? `<w:rFonts w:ascii="${escapeXml(o.font)}" w:hAnsi="${escapeXml(o.font)}" w:eastAsia="${escapeXml(o.font)}" w:cs="${escapeXml(o.font)}"/>`
+      : "") +
     (o.b ? `<w:b/><w:bCs/>` : "") +
     (o.i ? `<w:i/><w:iCs/>` : "") +
     (o.caps ? `<w:caps/>` : "") +
@@ -296,7 +354,9 @@ export function rPr(o: RunProps = {}): string {
     (o.strike ? `<w:strike/>` : "") +
     (o.color ? `<w:color w:val="${o.color}"/>` : "") +
     (o.spacing !== undefined ? `<w:spacing w:val="${o.spacing}"/>` : "") +
-    (o.sizePt !== undefined ? `<w:sz w:val="${Math.round(o.sizePt * 2)}"/><w:szCs w:val="${Math.round(o.sizePt * 2)}"/>` : "") +
+    (o.sizePt !== undefined
+      ? `<w:sz w:val="${Math.round(o.sizePt * 2)}"/><w:szCs w:val="${Math.round(o.sizePt * 2)}"/>`
+      : "") +
     (o.highlight ? `<w:highlight w:val="${o.highlight}"/>` : "") +
     (o.u ? `<w:u w:val="${o.u === true ? "single" : o.u}"/>` : "") +
     (o.vertAlign ? `<w:vertAlign w:val="${o.vertAlign}"/>` : "") +
@@ -330,12 +390,19 @@ export function field(instr: string, cached = "1", props: RunProps = {}): string
 /** A hyperlink to an external URL: pass the same id in `DocxParts.rels` via `hyperlinkRel`. */
 export const hyperlink = (relId: string, text: string): string =>
   `<w:hyperlink r:id="${escapeXml(relId)}" w:history="1">${r(text, { style: "Hyperlink" })}</w:hyperlink>`;
-export const hyperlinkRel = (id: string, url: string): Relationship => ({ id, type: "hyperlink", target: url, external: true });
+export const hyperlinkRel = (id: string, url: string): Relationship => ({
+  id,
+  type: "hyperlink",
+  target: url,
+  external: true,
+});
 
 /** A footnote reference run; define the note with `footnote(id, ...)` in `DocxParts.footnotes`. */
-export const footnoteRef = (id: number): string => `<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference w:id="${id}"/></w:r>`;
+export const footnoteRef = (id: number): string =>
+  `<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference w:id="${id}"/></w:r>`;
 /** An endnote reference run; define the note with `endnote(id, ...)` in `DocxParts.endnotes`. */
-export const endnoteRef = (id: number): string => `<w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:endnoteReference w:id="${id}"/></w:r>`;
+export const endnoteRef = (id: number): string =>
+  `<w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:endnoteReference w:id="${id}"/></w:r>`;
 export const endnote = (id: number, text: string): string =>
   `<w:endnote w:id="${id}"><w:p><w:r><w:rPr><w:vertAlign w:val="superscript"/></w:rPr><w:endnoteRef/></w:r>${r(" " + text)}</w:p></w:endnote>`;
 export const footnote = (id: number, text: string): string =>
@@ -344,9 +411,26 @@ export const footnote = (id: number, text: string): string =>
 
 export interface ParagraphProps {
   style?: string;
-  jc?: "left" | "center" | "right" | "both" | "start" | "end" | "distribute" | "lowKashida" | "mediumKashida" | "highKashida";
+  jc?:
+    | "left"
+    | "center"
+    | "right"
+    | "both"
+    | "start"
+    | "end"
+    | "distribute"
+    | "lowKashida"
+    | "mediumKashida"
+    | "highKashida";
   /** Spacing, twips; `line` in 240ths of a line when lineRule is auto (default), else twips. */
-  spacing?: { before?: number; after?: number; line?: number; lineRule?: "auto" | "exact" | "atLeast"; beforeAutospacing?: boolean; afterAutospacing?: boolean };
+  spacing?: {
+    before?: number;
+    after?: number;
+    line?: number;
+    lineRule?: "auto" | "exact" | "atLeast";
+    beforeAutospacing?: boolean;
+    afterAutospacing?: boolean;
+  };
   /** Indents, twips. */
   ind?: { left?: number; right?: number; firstLine?: number; hanging?: number };
   /** List membership (see `numbering()`). */
@@ -359,7 +443,11 @@ export interface ParagraphProps {
   widowControl?: boolean;
   contextualSpacing?: boolean;
   /** Tab stops: position (twips), alignment, leader. */
-  tabs?: { pos: number; val?: "left" | "center" | "right" | "decimal" | "bar" | "clear"; leader?: "dot" | "hyphen" | "underscore" | "middleDot" | "heavy" | "none" }[];
+  tabs?: {
+    pos: number;
+    val?: "left" | "center" | "right" | "decimal" | "bar" | "clear";
+    leader?: "dot" | "hyphen" | "underscore" | "middleDot" | "heavy" | "none";
+  }[];
   bidi?: boolean;
   /** Shading fill (hex). */
   shading?: string;
@@ -447,7 +535,9 @@ export function table(rows: (string | CellSpec)[][], props: TableProps): string 
     .map((row, ri) => {
       const trPr =
         (props.cantSplit ? `<w:cantSplit/>` : "") +
-        (props.rowHeight ? `<w:trHeight w:val="${props.rowHeight.h}"${props.rowHeight.rule === "exact" ? ` w:hRule="exact"` : ""}/>` : "") +
+        (props.rowHeight
+          ? `<w:trHeight w:val="${props.rowHeight.h}"${props.rowHeight.rule === "exact" ? ` w:hRule="exact"` : ""}/>`
+          : "") +
         (ri < (props.headerRows ?? 0) ? `<w:tblHeader/>` : "");
       let col = 0;
       const cells = row
@@ -490,7 +580,10 @@ export interface LevelSpec {
 }
 
 /** One abstract numbering definition with the given levels, and a num instance pointing at it. */
-export function numbering(def: { numId: number; abstractId?: number; levels: LevelSpec[] }): { abstract: string; num: string } {
+export function numbering(def: { numId: number; abstractId?: number; levels: LevelSpec[] }): {
+  abstract: string;
+  num: string;
+} {
   const abstractId = def.abstractId ?? def.numId;
   const levels = def.levels
     .map((l, i) => {
@@ -603,7 +696,10 @@ export function buildDocx(parts: DocxParts): Uint8Array {
     overrides.push(["/word/endnotes.xml", `${CT}.endnotes+xml`]);
     rels.push({ id: "rIdEndnotes", type: "endnotes", target: "endnotes.xml" });
   }
-  for (const [kind, map] of [["header", headers], ["footer", footers]] as const) {
+  for (const [kind, map] of [
+    ["header", headers],
+    ["footer", footers],
+  ] as const) {
     let n = 0;
     for (const [id, xml] of Object.entries(map)) {
       const name = `${kind}${++n}.xml`;
@@ -631,7 +727,11 @@ export function buildDocx(parts: DocxParts): Uint8Array {
   files["word/_rels/document.xml.rels"] = relsXml(rels);
   files["_rels/.rels"] = relsXml([
     { id: "rId1", type: "officeDocument", target: "word/document.xml" },
-    { id: "rId2", type: "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties", target: "docProps/core.xml" },
+    {
+      id: "rId2",
+      type: "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties",
+      target: "docProps/core.xml",
+    },
   ]);
   files["[Content_Types].xml"] =
     `${XML_DECL}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
@@ -644,10 +744,15 @@ export function buildDocx(parts: DocxParts): Uint8Array {
 
   // Fixed mtime: the same parts give the same bytes.
   const zippable: Zippable = {};
-  const order = Object.keys(files).sort((a, b) => Number(b === "[Content_Types].xml") - Number(a === "[Content_Types].xml"));
+  const order = Object.keys(files).sort(
+    (a, b) => Number(b === "[Content_Types].xml") - Number(a === "[Content_Types].xml"),
+  );
   for (const name of order) {
     const content = files[name]!;
-    zippable[name] = [typeof content === "string" ? strToU8(content) : content, { level: 6, mtime: new Date(2020, 0, 1) }];
+    zippable[name] = [
+      typeof content === "string" ? strToU8(content) : content,
+      { level: 6, mtime: new Date(2020, 0, 1) },
+    ];
   }
   return zipSync(zippable);
 }
@@ -694,6 +799,8 @@ export function buildDocxWithoutStyles(body: string): Uint8Array {
       `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
         `<Relationship Id="rId1" Type="${REL_BASE}officeDocument" Target="word/document.xml"/></Relationships>`,
     ),
-    "word/document.xml": strToU8(`<?xml version="1.0"?><w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`),
+    "word/document.xml": strToU8(
+      `<?xml version="1.0"?><w:document xmlns:w="${W}"><w:body>${body}</w:body></w:document>`,
+    ),
   });
 }

@@ -38,12 +38,16 @@ function sdtPr(p: Pr, extra = ""): string {
   );
 }
 
-const placeholderRun = (text: string) => `<w:r><w:rPr><w:rStyle w:val="PlaceholderText"/></w:rPr><w:t>${escapeText(text)}</w:t></w:r>`;
-const styledRun = (text: string) => `<w:r><w:rPr><w:b/><w:color w:val="1F4E79"/><w:sz w:val="24"/></w:rPr><w:t xml:space="preserve">${escapeText(text)}</w:t></w:r>`;
+const placeholderRun = (text: string) =>
+  `<w:r><w:rPr><w:rStyle w:val="PlaceholderText"/></w:rPr><w:t>${escapeText(text)}</w:t></w:r>`;
+const styledRun = (text: string) =>
+  `<w:r><w:rPr><w:b/><w:color w:val="1F4E79"/><w:sz w:val="24"/></w:rPr><w:t xml:space="preserve">${escapeText(text)}</w:t></w:r>`;
 
 /** An inline plain-text control as Word writes it (tag, alias, placeholder). */
 export function wordText(p: Pr & { text?: string }): string {
-  const content = p.placeholder ? placeholderRun(p.text ?? "Click or tap here to enter text.") : styledRun(p.text ?? "value");
+  const content = p.placeholder
+    ? placeholderRun(p.text ?? "Click or tap here to enter text.")
+    : styledRun(p.text ?? "value");
   return `<w:sdt>${sdtPr(p, "<w:text/>")}<w:sdtContent>${content}</w:sdtContent></w:sdt>`;
 }
 
@@ -96,8 +100,19 @@ export function wordTable(p: Pr & { headers: string[] }): string {
 }
 
 /** SuperDoc field annotation: JSON tag with fieldId / fieldTypeShort (inline). */
-export function superdocAnnotation(p: { fieldId: string; type: string; label?: string; group?: string; id?: number }): string {
-  const tag = JSON.stringify({ fieldId: p.fieldId, fieldTypeShort: p.type, displayLabel: p.label ?? p.fieldId, ...(p.group ? { group: p.group } : {}) });
+export function superdocAnnotation(p: {
+  fieldId: string;
+  type: string;
+  label?: string;
+  group?: string;
+  id?: number;
+}): string {
+  const tag = JSON.stringify({
+    fieldId: p.fieldId,
+    fieldTypeShort: p.type,
+    displayLabel: p.label ?? p.fieldId,
+    ...(p.group ? { group: p.group } : {}),
+  });
   return (
     `<w:sdt><w:sdtPr><w:alias w:val="${escapeAttr(p.label ?? p.fieldId)}"/><w:tag w:val="${escapeAttr(tag)}"/>${p.id !== undefined ? `<w:id w:val="${p.id}"/>` : ""}</w:sdtPr>` +
     `<w:sdtContent><w:r><w:rPr><w:color w:val="C00000"/></w:rPr><w:t>{{${escapeText(p.label ?? p.fieldId)}}}</w:t></w:r></w:sdtContent></w:sdt>`
@@ -114,11 +129,19 @@ export function superdocLegacyAnnotation(p: { fieldId: string; type: string; lab
 }
 
 /** SuperDoc structured content (template-builder): numeric w:id, JSON tag with an optional group. */
-export function superdocStructured(p: { id: number; alias?: string; group?: string; block?: boolean; text?: string }): string {
+export function superdocStructured(p: {
+  id: number;
+  alias?: string;
+  group?: string;
+  block?: boolean;
+  text?: string;
+}): string {
   const tag = p.group ? `<w:tag w:val="${escapeAttr(JSON.stringify({ group: p.group }))}"/>` : "";
   const pr = `<w:sdtPr><w:id w:val="${p.id}"/><w:alias w:val="${escapeAttr(p.alias ?? `Field ${p.id}`)}"/>${tag}</w:sdtPr>`;
   const r = `<w:r><w:rPr><w:i/></w:rPr><w:t>${escapeText(p.text ?? p.alias ?? `Field ${p.id}`)}</w:t></w:r>`;
-  return p.block ? `<w:sdt>${pr}<w:sdtContent><w:p>${r}</w:p></w:sdtContent></w:sdt>` : `<w:sdt>${pr}<w:sdtContent>${r}</w:sdtContent></w:sdt>`;
+  return p.block
+    ? `<w:sdt>${pr}<w:sdtContent><w:p>${r}</w:p></w:sdtContent></w:sdt>`
+    : `<w:sdt>${pr}<w:sdtContent>${r}</w:sdtContent></w:sdt>`;
 }
 
 export const para = (...inner: string[]) => `<w:p>${inner.join("")}</w:p>`;
@@ -127,7 +150,6 @@ export const tableWith = (cells: string[]) =>
   `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid>${cells.map(() => `<w:gridCol w:w="3000"/>`).join("")}</w:tblGrid><w:tr>${cells
     .map((c) => `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/></w:tcPr>${c}</w:tc>`)
     .join("")}</w:tr></w:tbl><w:p/>`;
-
 
 // ---------------------------------------------------------------------------------------------
 // A sample contract used by the HTTP, LibreOffice and benchmark runs.
@@ -144,7 +166,10 @@ function contractTemplateBytes(): Uint8Array {
     wordBlock({ tag: "notes", alias: "Notes" }),
     para(text("Party: "), superdocStructured({ id: 1324567890, alias: "Party", group: "party" })),
     wordTable({ tag: "items", headers: ["Item", "Qty", "Price"] }),
-    tableWith([para(text("Signature: "), superdocAnnotation({ fieldId: "sig", type: "signature" })), para(wordPicture({ tag: "logo" }))]),
+    tableWith([
+      para(text("Signature: "), superdocAnnotation({ fieldId: "sig", type: "signature" })),
+      para(wordPicture({ tag: "logo" })),
+    ]),
     para(text("Initials: "), superdocStructured({ id: 55, alias: "Initials" })),
   ].join("");
   return templateDocx({
@@ -153,7 +178,6 @@ function contractTemplateBytes(): Uint8Array {
     footer: para(text("Ref "), wordText({ tag: "ref" })),
   });
 }
-
 
 const contractFields = (png: Uint8Array) => [
   { id: "client_name", type: "text", value: "Ada & <Lovelace>\nAnalytical Engines" },
@@ -164,8 +188,20 @@ const contractFields = (png: Uint8Array) => [
   { id: "optin", type: "checkbox", value: "false" },
   { id: "notes", type: "text", value: null },
   { group: "party", type: "text", value: "Acme Corp" },
-  { id: "items", type: "table", value: [["Widget", "2", "10.00"], ["Gadget", 1, true]] },
-  { id: "sig", type: "signature", value: "Ada Lovelace", options: { bottomLabel: { text: "Signed electronically", color: "#999" } } },
+  {
+    id: "items",
+    type: "table",
+    value: [
+      ["Widget", "2", "10.00"],
+      ["Gadget", 1, true],
+    ],
+  },
+  {
+    id: "sig",
+    type: "signature",
+    value: "Ada Lovelace",
+    options: { bottomLabel: { text: "Signed electronically", color: "#999" } },
+  },
   { id: "logo", type: "image", value: dataUri(png), options: { dimensions: { width: "240" } } },
   { id: "1324567890", type: "text", value: "Acme by id" },
   { id: 55, type: "text", value: "AL" },

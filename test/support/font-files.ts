@@ -5,7 +5,8 @@ export function sfntTable(bytes: Uint8Array, tag: string): { offset: number; len
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let i = 0; i < view.getUint16(4); i++) {
     const at = 12 + i * 16;
-    if (String.fromCharCode(...bytes.subarray(at, at + 4)) === tag) return { offset: view.getUint32(at + 8), length: view.getUint32(at + 12) };
+    if (String.fromCharCode(...bytes.subarray(at, at + 4)) === tag)
+      return { offset: view.getUint32(at + 8), length: view.getUint32(at + 12) };
   }
   return undefined;
 }

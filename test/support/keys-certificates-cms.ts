@@ -7,7 +7,22 @@
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { ed448 } from "@noble/curves/ed448.js";
 import { brainpoolP256r1 } from "@noble/curves/misc.js";
-import { algorithmIdentifier, booleanValue, explicit, generalizedTime, nullValue, octetString, oid, readDer, sequence, setOf, smallInteger, tlv, toArrayBuffer, utf8String } from "../../src/cms/der";
+import {
+  algorithmIdentifier,
+  booleanValue,
+  explicit,
+  generalizedTime,
+  nullValue,
+  octetString,
+  oid,
+  readDer,
+  sequence,
+  setOf,
+  smallInteger,
+  tlv,
+  toArrayBuffer,
+  utf8String,
+} from "../../src/cms/der";
 import { OID } from "../../src/cms/oids";
 import { attribute, ecdsaRawToDer } from "../../src/cms/signed-data";
 import { DIGEST_OID_BY_NAME, type DigestName, hashBytes } from "../../src/cms/verify/algorithms";
@@ -26,15 +41,7 @@ function bitString(bytes: Uint8Array, unusedBits = 0): Uint8Array {
 }
 
 export type KeyKind =
-  | "RSA"
-  | "RSA-SHA1"
-  | "RSA-PSS"
-  | "P-256"
-  | "P-384"
-  | "P-521"
-  | "Ed25519"
-  | "Ed448"
-  | "brainpoolP256r1";
+  "RSA" | "RSA-SHA1" | "RSA-PSS" | "P-256" | "P-384" | "P-521" | "Ed25519" | "Ed448" | "brainpoolP256r1";
 
 export async function makeKey(kind: KeyKind): Promise<TestKey> {
   switch (kind) {
@@ -48,8 +55,12 @@ export async function makeKey(kind: KeyKind): Promise<TestKey> {
       )) as CryptoKeyPair;
       return {
         spki: new Uint8Array((await crypto.subtle.exportKey("spki", pair.publicKey)) as ArrayBuffer),
-        algorithm: algorithmIdentifier(kind === "RSA" ? OID.sha256WithRSAEncryption : "1.2.840.113549.1.1.5", nullValue()),
-        sign: async (data) => new Uint8Array(await crypto.subtle.sign("RSASSA-PKCS1-v1_5", pair.privateKey, toArrayBuffer(data))),
+        algorithm: algorithmIdentifier(
+          kind === "RSA" ? OID.sha256WithRSAEncryption : "1.2.840.113549.1.1.5",
+          nullValue(),
+        ),
+        sign: async (data) =>
+          new Uint8Array(await crypto.subtle.sign("RSASSA-PKCS1-v1_5", pair.privateKey, toArrayBuffer(data))),
       };
     }
     case "RSA-PSS": {
@@ -67,19 +78,29 @@ export async function makeKey(kind: KeyKind): Promise<TestKey> {
       return {
         spki: new Uint8Array((await crypto.subtle.exportKey("spki", pair.publicKey)) as ArrayBuffer),
         algorithm: algorithmIdentifier(OID.rsassaPss, params),
-        sign: async (data) => new Uint8Array(await crypto.subtle.sign({ name: "RSA-PSS", saltLength: 32 }, pair.privateKey, toArrayBuffer(data))),
+        sign: async (data) =>
+          new Uint8Array(
+            await crypto.subtle.sign({ name: "RSA-PSS", saltLength: 32 }, pair.privateKey, toArrayBuffer(data)),
+          ),
       };
     }
     case "P-256":
     case "P-384":
     case "P-521": {
       const hash = kind === "P-256" ? "SHA-256" : kind === "P-384" ? "SHA-384" : "SHA-512";
-      const sigOid = kind === "P-256" ? OID.ecdsaWithSHA256 : kind === "P-384" ? OID.ecdsaWithSHA384 : OID.ecdsaWithSHA512;
-      const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: kind }, true, ["sign", "verify"])) as CryptoKeyPair;
+      const sigOid =
+        kind === "P-256" ? OID.ecdsaWithSHA256 : kind === "P-384" ? OID.ecdsaWithSHA384 : OID.ecdsaWithSHA512;
+      const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: kind }, true, [
+        "sign",
+        "verify",
+      ])) as CryptoKeyPair;
       return {
         spki: new Uint8Array((await crypto.subtle.exportKey("spki", pair.publicKey)) as ArrayBuffer),
         algorithm: algorithmIdentifier(sigOid),
-        sign: async (data) => ecdsaRawToDer(new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash }, pair.privateKey, toArrayBuffer(data)))),
+        sign: async (data) =>
+          ecdsaRawToDer(
+            new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash }, pair.privateKey, toArrayBuffer(data))),
+          ),
       };
     }
     case "Ed25519": {
@@ -111,10 +132,7 @@ export async function makeKey(kind: KeyKind): Promise<TestKey> {
 }
 
 export function name(cn: string, o = "Signet verify tests"): Uint8Array {
-  return sequence(
-    setOf(sequence(oid("2.5.4.10"), utf8String(o))),
-    setOf(sequence(oid("2.5.4.3"), utf8String(cn))),
-  );
+  return sequence(setOf(sequence(oid("2.5.4.10"), utf8String(o))), setOf(sequence(oid("2.5.4.3"), utf8String(cn))));
 }
 
 export interface CertOptions {
@@ -144,7 +162,10 @@ export async function makeCert(opts: CertOptions): Promise<Uint8Array> {
       oid("2.5.29.19"),
       booleanValue(true),
       octetString(
-        sequence(...(opts.ca ? [booleanValue(true)] : []), ...(opts.ca && opts.pathLen !== undefined ? [smallInteger(opts.pathLen)] : [])),
+        sequence(
+          ...(opts.ca ? [booleanValue(true)] : []),
+          ...(opts.ca && opts.pathLen !== undefined ? [smallInteger(opts.pathLen)] : []),
+        ),
       ),
     ),
   );
@@ -152,7 +173,10 @@ export async function makeCert(opts: CertOptions): Promise<Uint8Array> {
   let bits = 0;
   for (const b of ku) bits |= 0x80 >> b;
   exts.push(sequence(oid("2.5.29.15"), booleanValue(true), octetString(bitString(Uint8Array.of(bits)))));
-  if (opts.extKeyUsage) exts.push(sequence(oid("2.5.29.37"), booleanValue(true), octetString(sequence(...opts.extKeyUsage.map((o) => oid(o))))));
+  if (opts.extKeyUsage)
+    exts.push(
+      sequence(oid("2.5.29.37"), booleanValue(true), octetString(sequence(...opts.extKeyUsage.map((o) => oid(o))))),
+    );
   const ski = (await hashBytes("SHA-1", opts.key.spki)).subarray(0, 20);
   exts.push(sequence(oid("2.5.29.14"), octetString(octetString(ski))));
   const tbs = sequence(
@@ -237,7 +261,9 @@ export async function makeCms(opts: CmsOptions): Promise<Uint8Array> {
     octetString(signature),
     ...(unsigned.length ? [tlv(0xa1, readDer(setOf(...unsigned)).content)] : []),
   );
-  const encap = opts.eContent ? sequence(oid(contentType), explicit(0, octetString(opts.eContent))) : sequence(oid(contentType));
+  const encap = opts.eContent
+    ? sequence(oid(contentType), explicit(0, octetString(opts.eContent)))
+    : sequence(oid(contentType));
   const certs = opts.certificates ?? [opts.cert];
   const signedData = sequence(
     smallInteger(opts.subjectKeyId ? 3 : 1),
@@ -253,11 +279,27 @@ export async function makeCms(opts: CmsOptions): Promise<Uint8Array> {
  * Old-style PKCS#7 without signed attributes: an RSA PKCS#1 v1.5 signature straight over
  * the content (WebCrypto hashes `content` itself).
  */
-export async function makeCmsWithoutAttributes(opts: { key: TestKey; cert: Uint8Array; content: Uint8Array }): Promise<Uint8Array> {
+export async function makeCmsWithoutAttributes(opts: {
+  key: TestKey;
+  cert: Uint8Array;
+  content: Uint8Array;
+}): Promise<Uint8Array> {
   const signature = await opts.key.sign(opts.content);
   const { issuer, serial } = issuerAndSerial(opts.cert);
   const digestAlg = algorithmIdentifier(OID.sha256);
-  const signerInfo = sequence(smallInteger(1), sequence(issuer, serial), digestAlg, opts.key.algorithm, octetString(signature));
-  const signedData = sequence(smallInteger(1), setOf(digestAlg), sequence(oid(OID.data)), tlv(0xa0, opts.cert), setOf(signerInfo));
+  const signerInfo = sequence(
+    smallInteger(1),
+    sequence(issuer, serial),
+    digestAlg,
+    opts.key.algorithm,
+    octetString(signature),
+  );
+  const signedData = sequence(
+    smallInteger(1),
+    setOf(digestAlg),
+    sequence(oid(OID.data)),
+    tlv(0xa0, opts.cert),
+    setOf(signerInfo),
+  );
   return sequence(oid(OID.signedData), explicit(0, signedData));
 }

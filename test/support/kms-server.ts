@@ -19,7 +19,18 @@
  */
 import { SignatureV4 } from "@smithy/signature-v4";
 import { p256, p384 } from "@noble/curves/nist.js";
-import { constants, createHash, createHmac, generateKeyPairSync, privateEncrypt, randomBytes, randomUUID, type Hash, type Hmac, type KeyObject } from "node:crypto";
+import {
+  constants,
+  createHash,
+  createHmac,
+  generateKeyPairSync,
+  privateEncrypt,
+  randomBytes,
+  randomUUID,
+  type Hash,
+  type Hmac,
+  type KeyObject,
+} from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { KmsKeySpec } from "./kms-vars";
@@ -59,7 +70,14 @@ interface Key {
 
 const ACCOUNT = "111122223333";
 const SIGNING_ALGORITHMS: Record<KmsKeySpec, string[]> = {
-  RSA_2048: ["RSASSA_PSS_SHA_256", "RSASSA_PSS_SHA_384", "RSASSA_PSS_SHA_512", "RSASSA_PKCS1_V1_5_SHA_256", "RSASSA_PKCS1_V1_5_SHA_384", "RSASSA_PKCS1_V1_5_SHA_512"],
+  RSA_2048: [
+    "RSASSA_PSS_SHA_256",
+    "RSASSA_PSS_SHA_384",
+    "RSASSA_PSS_SHA_512",
+    "RSASSA_PKCS1_V1_5_SHA_256",
+    "RSASSA_PKCS1_V1_5_SHA_384",
+    "RSASSA_PKCS1_V1_5_SHA_512",
+  ],
   ECC_NIST_P256: ["ECDSA_SHA_256"],
   ECC_NIST_P384: ["ECDSA_SHA_384"],
 };
@@ -85,19 +103,27 @@ class NodeSha256 {
 
 type SourceData = string | ArrayBuffer | ArrayBufferView;
 const bytes = (d: SourceData) =>
-  typeof d === "string" ? Buffer.from(d, "utf8") : ArrayBuffer.isView(d) ? Buffer.from(d.buffer, d.byteOffset, d.byteLength) : Buffer.from(d);
+  typeof d === "string"
+    ? Buffer.from(d, "utf8")
+    : ArrayBuffer.isView(d)
+      ? Buffer.from(d.buffer, d.byteOffset, d.byteLength)
+      : Buffer.from(d);
 
 const SHA256_DIGEST_INFO = Buffer.from("3031300d060960864801650304020105000420", "hex");
 
 export async function startKmsServer(opts: { region?: string; credentials?: KmsCredentials } = {}): Promise<KmsServer> {
   const region = opts.region ?? "eu-central-1";
-  const credentials = opts.credentials ?? { accessKeyId: "AKIASIGNETTEST000001", secretAccessKey: randomBytes(30).toString("base64") };
+  const credentials = opts.credentials ?? {
+    accessKeyId: "AKIASIGNETTEST000001",
+    secretAccessKey: randomBytes(30).toString("base64"),
+  };
   const keys = new Map<string, Key>();
   const log: Record<string, unknown>[] = [];
   const hanging = new Set<ServerResponse>();
   const verifier = new SignatureV4({ credentials, region, service: "kms", sha256: NodeSha256, applyChecksum: false });
 
-  const find = (id: unknown) => (typeof id === "string" ? (keys.get(id) ?? [...keys.values()].find((k) => k.info.arn === id)) : undefined);
+  const find = (id: unknown) =>
+    typeof id === "string" ? (keys.get(id) ?? [...keys.values()].find((k) => k.info.arn === id)) : undefined;
 
   function createKey(spec: KmsKeySpec): KmsKeyInfo {
     const keyId = randomUUID();
@@ -106,12 +132,34 @@ export async function startKmsServer(opts: { region?: string; credentials?: KmsC
     if (spec === "RSA_2048") {
       const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
       const der = new Uint8Array(publicKey.export({ type: "spki", format: "der" }));
-      key = { info: { keyId, arn, keySpec: spec, publicKeyDer: der, publicKeyPem: String(publicKey.export({ type: "spki", format: "pem" })) }, rsa: privateKey, behaviour: "ok" };
+      key = {
+        info: {
+          keyId,
+          arn,
+          keySpec: spec,
+          publicKeyDer: der,
+          publicKeyPem: String(publicKey.export({ type: "spki", format: "pem" })),
+        },
+        rsa: privateKey,
+        behaviour: "ok",
+      };
     } else {
-      const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: spec === "ECC_NIST_P256" ? "P-256" : "P-384" });
+      const { privateKey, publicKey } = generateKeyPairSync("ec", {
+        namedCurve: spec === "ECC_NIST_P256" ? "P-256" : "P-384",
+      });
       const der = new Uint8Array(publicKey.export({ type: "spki", format: "der" }));
       const d = Buffer.from(privateKey.export({ format: "jwk" }).d!, "base64url");
-      key = { info: { keyId, arn, keySpec: spec, publicKeyDer: der, publicKeyPem: String(publicKey.export({ type: "spki", format: "pem" })) }, ecSecret: new Uint8Array(d), behaviour: "ok" };
+      key = {
+        info: {
+          keyId,
+          arn,
+          keySpec: spec,
+          publicKeyDer: der,
+          publicKeyPem: String(publicKey.export({ type: "spki", format: "pem" })),
+        },
+        ecSecret: new Uint8Array(d),
+        behaviour: "ok",
+      };
     }
     keys.set(keyId, key);
     return key.info;
@@ -120,18 +168,29 @@ export async function startKmsServer(opts: { region?: string; credentials?: KmsC
   /** null when the request's SigV4 signature is AWS's for these credentials, else KMS's error. */
   async function sigV4Problem(req: IncomingMessage, body: Buffer): Promise<[string, string] | null> {
     const auth = String(req.headers.authorization ?? "");
-    const m = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(auth);
-    if (!m) return ["IncompleteSignatureException", "Authorization header requires a valid AWS4-HMAC-SHA256 signature."];
+    const m =
+      /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/.exec(
+        auth,
+      );
+    if (!m)
+      return ["IncompleteSignatureException", "Authorization header requires a valid AWS4-HMAC-SHA256 signature."];
     const [, accessKey, day, scopeRegion, service, signedHeaders, signature] = m;
-    if (accessKey !== credentials.accessKeyId) return ["UnrecognizedClientException", "The security token included in the request is invalid."];
-    if (scopeRegion !== region || service !== "kms") return ["InvalidSignatureException", `Credential should be scoped to a valid region (${region}) and service kms.`];
+    if (accessKey !== credentials.accessKeyId)
+      return ["UnrecognizedClientException", "The security token included in the request is invalid."];
+    if (scopeRegion !== region || service !== "kms")
+      return [
+        "InvalidSignatureException",
+        `Credential should be scoped to a valid region (${region}) and service kms.`,
+      ];
     const amzDate = String(req.headers["x-amz-date"] ?? "");
     const when = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
-    if (!when || amzDate.slice(0, 8) !== day) return ["IncompleteSignatureException", "X-Amz-Date is missing or does not match the credential scope."];
+    if (!when || amzDate.slice(0, 8) !== day)
+      return ["IncompleteSignatureException", "X-Amz-Date is missing or does not match the credential scope."];
     const date = new Date(Date.UTC(+when[1]!, +when[2]! - 1, +when[3]!, +when[4]!, +when[5]!, +when[6]!));
     if (Math.abs(Date.now() - date.getTime()) > 5 * 60_000) return ["InvalidSignatureException", "Signature expired."];
     const names = signedHeaders!.split(";");
-    if (!names.includes("host") || !names.includes("x-amz-date")) return ["InvalidSignatureException", "SignedHeaders must include host and x-amz-date."];
+    if (!names.includes("host") || !names.includes("x-amz-date"))
+      return ["InvalidSignatureException", "SignedHeaders must include host and x-amz-date."];
     const headers: Record<string, string> = {};
     for (const name of names) {
       const value = req.headers[name];
@@ -140,13 +199,28 @@ export async function startKmsServer(opts: { region?: string; credentials?: KmsC
     }
     const url = new URL(req.url ?? "/", "http://placeholder");
     const resigned = await verifier.sign(
-      { method: req.method ?? "POST", protocol: "http:", hostname: headers.host!.split(":")[0]!, path: url.pathname, query: Object.fromEntries(url.searchParams), headers, body },
+      {
+        method: req.method ?? "POST",
+        protocol: "http:",
+        hostname: headers.host!.split(":")[0]!,
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers,
+        body,
+      },
       { signingDate: date },
     );
-    const expected = /Signature=([0-9a-f]{64})/.exec(String(resigned.headers.authorization ?? resigned.headers.Authorization))?.[1];
-    const expectedHeaders = /SignedHeaders=([a-z0-9;-]+)/.exec(String(resigned.headers.authorization ?? resigned.headers.Authorization))?.[1];
+    const expected = /Signature=([0-9a-f]{64})/.exec(
+      String(resigned.headers.authorization ?? resigned.headers.Authorization),
+    )?.[1];
+    const expectedHeaders = /SignedHeaders=([a-z0-9;-]+)/.exec(
+      String(resigned.headers.authorization ?? resigned.headers.Authorization),
+    )?.[1];
     if (expected !== signature || expectedHeaders !== signedHeaders) {
-      return ["InvalidSignatureException", "The request signature we calculated does not match the signature you provided."];
+      return [
+        "InvalidSignatureException",
+        "The request signature we calculated does not match the signature you provided.",
+      ];
     }
     return null;
   }
@@ -154,7 +228,10 @@ export async function startKmsServer(opts: { region?: string; credentials?: KmsC
   function signDigest(key: Key, algorithm: string, digest: Buffer): Buffer {
     if (key.rsa) {
       if (algorithm === "RSASSA_PKCS1_V1_5_SHA_256") {
-        return privateEncrypt({ key: key.rsa, padding: constants.RSA_PKCS1_PADDING }, Buffer.concat([SHA256_DIGEST_INFO, digest]));
+        return privateEncrypt(
+          { key: key.rsa, padding: constants.RSA_PKCS1_PADDING },
+          Buffer.concat([SHA256_DIGEST_INFO, digest]),
+        );
       }
       return privateEncrypt({ key: key.rsa, padding: constants.RSA_NO_PADDING }, emsaPss(digest, 2047));
     }
@@ -164,7 +241,10 @@ export async function startKmsServer(opts: { region?: string; credentials?: KmsC
 
   async function handle(req: IncomingMessage, res: ServerResponse, body: Buffer) {
     const send = (status: number, json: unknown, errorType?: string) => {
-      res.writeHead(status, { "Content-Type": "application/x-amz-json-1.1", ...(errorType ? { "x-amzn-ErrorType": errorType } : {}) });
+      res.writeHead(status, {
+        "Content-Type": "application/x-amz-json-1.1",
+        ...(errorType ? { "x-amzn-ErrorType": errorType } : {}),
+      });
       res.end(JSON.stringify(json));
     };
     const error = (status: number, type: string, message: string) => send(status, { __type: type, message }, type);
@@ -210,11 +290,14 @@ export async function startKmsServer(opts: { region?: string; credentials?: KmsC
     if (target !== "TrentService.Sign") return error(400, "UnknownOperationException", `Unknown operation ${target}`);
     Object.assign(entry, { messageType: input.MessageType, algorithm: input.SigningAlgorithm });
     const algorithm = String(input.SigningAlgorithm ?? "");
-    if (!SIGNING_ALGORITHMS[key.info.keySpec].includes(algorithm)) return error(400, "InvalidKeyUsageException", `${algorithm} is not valid for this key.`);
-    if (input.MessageType !== "DIGEST") return error(400, "ValidationException", "This test KMS only signs digests (MessageType DIGEST).");
+    if (!SIGNING_ALGORITHMS[key.info.keySpec].includes(algorithm))
+      return error(400, "InvalidKeyUsageException", `${algorithm} is not valid for this key.`);
+    if (input.MessageType !== "DIGEST")
+      return error(400, "ValidationException", "This test KMS only signs digests (MessageType DIGEST).");
     const digest = Buffer.from(String(input.Message ?? ""), "base64");
     const digestLength = /_384$/.test(algorithm) ? 48 : /_512$/.test(algorithm) ? 64 : 32;
-    if (digest.length !== digestLength) return error(400, "ValidationException", `Digest is invalid length for algorithm ${algorithm}.`);
+    if (digest.length !== digestLength)
+      return error(400, "ValidationException", `Digest is invalid length for algorithm ${algorithm}.`);
     if (!["RSASSA_PKCS1_V1_5_SHA_256", "RSASSA_PSS_SHA_256", "ECDSA_SHA_256", "ECDSA_SHA_384"].includes(algorithm)) {
       return error(400, "UnsupportedOperationException", `This test KMS does not sign with ${algorithm}.`);
     }
@@ -229,10 +312,18 @@ export async function startKmsServer(opts: { region?: string; credentials?: KmsC
       case "wrong-key": {
         const other = [...keys.values()].find((k) => k !== key && k.info.keySpec === key.info.keySpec);
         if (!other) return error(500, "KMSInternalException", "wrong-key needs a second key of the same spec");
-        return send(200, { KeyId: key.info.arn, Signature: signDigest(other, algorithm, digest).toString("base64"), SigningAlgorithm: algorithm });
+        return send(200, {
+          KeyId: key.info.arn,
+          Signature: signDigest(other, algorithm, digest).toString("base64"),
+          SigningAlgorithm: algorithm,
+        });
       }
     }
-    return send(200, { KeyId: key.info.arn, Signature: signDigest(key, algorithm, digest).toString("base64"), SigningAlgorithm: algorithm });
+    return send(200, {
+      KeyId: key.info.arn,
+      Signature: signDigest(key, algorithm, digest).toString("base64"),
+      SigningAlgorithm: algorithm,
+    });
   }
 
   const server = createServer((req, res) => {
@@ -270,13 +361,17 @@ function emsaPss(mHash: Buffer, emBits: number): Buffer {
   const hLen = 32;
   const emLen = Math.ceil(emBits / 8);
   const salt = randomBytes(hLen);
-  const h = createHash("sha256").update(Buffer.concat([Buffer.alloc(8), mHash, salt])).digest();
+  const h = createHash("sha256")
+    .update(Buffer.concat([Buffer.alloc(8), mHash, salt]))
+    .digest();
   const db = Buffer.concat([Buffer.alloc(emLen - 2 * hLen - 2), Buffer.from([1]), salt]);
   const mask = Buffer.alloc(db.length);
   for (let counter = 0, at = 0; at < mask.length; counter++) {
     const c = Buffer.alloc(4);
     c.writeUInt32BE(counter);
-    const block = createHash("sha256").update(Buffer.concat([h, c])).digest();
+    const block = createHash("sha256")
+      .update(Buffer.concat([h, c]))
+      .digest();
     block.copy(mask, at);
     at += block.length;
   }

@@ -31,7 +31,11 @@ export interface KmsFixtureInfo {
 }
 
 /** The Worker variables that make Signet sign with `key` through the loopback KMS. */
-export function kmsVars(kms: KmsFixtureInfo, key: KmsFixtureKey, extra: Record<string, string> = {}): Record<string, string> {
+export function kmsVars(
+  kms: KmsFixtureInfo,
+  key: KmsFixtureKey,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   return {
     SIGNING_KMS: "aws",
     AWS_KMS_KEY_ID: key.arn,

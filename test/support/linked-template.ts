@@ -10,11 +10,23 @@ import { buildDocx, DEFAULT_SETTINGS, hyperlink, hyperlinkRel, inlineImage, p, r
 const RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
 export function linkedTemplate(): Uint8Array {
-  const picture = inlineImage("rIdPic", 20, 20).replace(`<a:blip r:embed="rIdPic"/>`, `<a:blip r:embed="rIdPic" r:link="rIdRemotePic"/>`);
+  const picture = inlineImage("rIdPic", 20, 20).replace(
+    `<a:blip r:embed="rIdPic"/>`,
+    `<a:blip r:embed="rIdPic" r:link="rIdRemotePic"/>`,
+  );
   return buildDocx({
-    body: p([r("Name: "), `<w:sdt><w:sdtPr><w:tag w:val="client_name"/></w:sdtPr><w:sdtContent>${r("x")}</w:sdtContent></w:sdt>`]) + p(picture) + p(hyperlink("rIdLink", "our terms")),
+    body:
+      p([
+        r("Name: "),
+        `<w:sdt><w:sdtPr><w:tag w:val="client_name"/></w:sdtPr><w:sdtContent>${r("x")}</w:sdtContent></w:sdt>`,
+      ]) +
+      p(picture) +
+      p(hyperlink("rIdLink", "our terms")),
     media: { rIdPic: makePng(4, 4) },
-    rels: [{ id: "rIdRemotePic", type: "image", target: "https://attacker.example/track.png", external: true }, hyperlinkRel("rIdLink", "https://example.com/terms")],
+    rels: [
+      { id: "rIdRemotePic", type: "image", target: "https://attacker.example/track.png", external: true },
+      hyperlinkRel("rIdLink", "https://example.com/terms"),
+    ],
     settings: `<w:attachedTemplate r:id="rIdTpl"/>${DEFAULT_SETTINGS}<w:mailMerge><w:mainDocumentType w:val="formLetters"/><w:dataType w:val="native"/><w:dataSource r:id="rIdData"/></w:mailMerge>`,
     extra: {
       "word/_rels/settings.xml.rels":

@@ -129,7 +129,10 @@ export class PdfAssembler {
  * A minimal valid document: catalog 1, pages 2, `pageCount` pages from 3 on,
  * classic xref table. Returns the assembler (not yet closed) and the xref offset.
  */
-export function simplePdf(pageCount = 1, opts: { trailerExtra?: string } = {}): { pdf: PdfAssembler; bytes: Uint8Array; xref: number } {
+export function simplePdf(
+  pageCount = 1,
+  opts: { trailerExtra?: string } = {},
+): { pdf: PdfAssembler; bytes: Uint8Array; xref: number } {
   const pdf = new PdfAssembler();
   pdf.obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
   const kids = Array.from({ length: pageCount }, (_, i) => `${3 + i} 0 R`).join(" ");

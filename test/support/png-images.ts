@@ -7,7 +7,8 @@ import { concatBytes } from "../../src/util/bytes";
 import { crc32 } from "../../src/util/crc32";
 
 /** A 1×1 PNG, base64. */
-export const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+export const PNG_1X1 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
 export function base64Bytes(b64: string): Uint8Array {
   const bin = atob(b64);
@@ -41,7 +42,12 @@ export function encodePng(width: number, height: number, colorType: number, raw:
   hv.setUint32(0, width);
   hv.setUint32(4, height);
   ihdr.set([8, colorType, 0, 0, 0], 8);
-  return concatBytes([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlibSync(raw)), chunk("IEND", new Uint8Array(0))]);
+  return concatBytes([
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", zlibSync(raw)),
+    chunk("IEND", new Uint8Array(0)),
+  ]);
 }
 
 export function dataUri(bytes: Uint8Array, type = "image/png"): string {
@@ -49,4 +55,3 @@ export function dataUri(bytes: Uint8Array, type = "image/png"): string {
   for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return `data:${type};base64,${btoa(s)}`;
 }
-

@@ -101,7 +101,12 @@ crlDistributionPoints = URI:\${ENV::INTERMEDIATE_CRL_URL}
 `;
 
 function openssl(args: string[], cwd: string, env: Record<string, string> = {}): string {
-  return execFileSync("openssl", args, { cwd, env: { ...process.env, ...env }, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  return execFileSync("openssl", args, {
+    cwd,
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 function newKey(dir: string, name: string): string {
@@ -154,15 +159,59 @@ export async function startRevocationPki(opts: { fixtureBaseUrl: string; crlDir:
   // Root (self-signed) and intermediate.
   const rootKey = newKey(rootDir, "root");
   openssl(
-    ["req", "-x509", "-new", "-key", rootKey, "-out", "root.pem", "-days", "3650", "-subj", "/O=Signet tests/CN=Signet Test Revocation Root",
-      "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
+    [
+      "req",
+      "-x509",
+      "-new",
+      "-key",
+      rootKey,
+      "-out",
+      "root.pem",
+      "-days",
+      "3650",
+      "-subj",
+      "/O=Signet tests/CN=Signet Test Revocation Root",
+      "-addext",
+      "basicConstraints=critical,CA:TRUE",
+      "-addext",
+      "keyUsage=critical,keyCertSign,cRLSign",
+    ],
     rootDir,
   );
   const intKey = newKey(intDir, "intermediate");
-  openssl(["req", "-new", "-key", intKey, "-out", "intermediate.csr", "-subj", "/O=Signet tests/CN=Signet Test Intermediate CA"], intDir);
   openssl(
-    ["ca", "-batch", "-config", "ca.cnf", "-cert", "root.pem", "-keyfile", rootKey, "-in", join(intDir, "intermediate.csr"),
-      "-out", join(intDir, "intermediate.pem"), "-extensions", "intermediate", "-days", "3000", "-notext"],
+    [
+      "req",
+      "-new",
+      "-key",
+      intKey,
+      "-out",
+      "intermediate.csr",
+      "-subj",
+      "/O=Signet tests/CN=Signet Test Intermediate CA",
+    ],
+    intDir,
+  );
+  openssl(
+    [
+      "ca",
+      "-batch",
+      "-config",
+      "ca.cnf",
+      "-cert",
+      "root.pem",
+      "-keyfile",
+      rootKey,
+      "-in",
+      join(intDir, "intermediate.csr"),
+      "-out",
+      join(intDir, "intermediate.pem"),
+      "-extensions",
+      "intermediate",
+      "-days",
+      "3000",
+      "-notext",
+    ],
     rootDir,
     env,
   );
@@ -173,8 +222,24 @@ export async function startRevocationPki(opts: { fixtureBaseUrl: string; crlDir:
     openssl(["req", "-new", "-key", key, "-out", csr, "-subj", `/O=Signet tests/CN=Signet Test ${name}`], intDir);
     const cert = join(intDir, `${name}.pem`);
     openssl(
-      ["ca", "-batch", "-config", "ca.cnf", "-cert", "intermediate.pem", "-keyfile", intKey, "-in", csr, "-out", cert,
-        "-extensions", extensions, "-notext", ...extra],
+      [
+        "ca",
+        "-batch",
+        "-config",
+        "ca.cnf",
+        "-cert",
+        "intermediate.pem",
+        "-keyfile",
+        intKey,
+        "-in",
+        csr,
+        "-out",
+        cert,
+        "-extensions",
+        extensions,
+        "-notext",
+        ...extra,
+      ],
       intDir,
       env,
     );
@@ -182,14 +247,26 @@ export async function startRevocationPki(opts: { fixtureBaseUrl: string; crlDir:
     return {
       keyPem: readFileSync(key, "utf8"),
       certPem,
-      chainPem: certPem + readFileSync(join(intDir, "intermediate.pem"), "utf8") + readFileSync(join(rootDir, "root.pem"), "utf8"),
+      chainPem:
+        certPem +
+        readFileSync(join(intDir, "intermediate.pem"), "utf8") +
+        readFileSync(join(rootDir, "root.pem"), "utf8"),
     };
   };
 
   // The responder's own certificate first (it needs no OCSP address), then start it.
   issue("ocsp-responder", "ocsp_responder");
   const { child, port } = await startResponder(intDir, [
-    "-index", "index.txt", "-CA", "intermediate.pem", "-rsigner", "ocsp-responder.pem", "-rkey", "ocsp-responder.key", "-ndays", "7",
+    "-index",
+    "index.txt",
+    "-CA",
+    "intermediate.pem",
+    "-rsigner",
+    "ocsp-responder.pem",
+    "-rkey",
+    "ocsp-responder.key",
+    "-ndays",
+    "7",
   ]);
   const ocspUrl = `http://127.0.0.1:${port}`;
   env = { ...env, OCSP_URL: ocspUrl };
@@ -203,16 +280,76 @@ export async function startRevocationPki(opts: { fixtureBaseUrl: string; crlDir:
   const tsa = issue("tsa", "tsa");
 
   const writeCrls = () => {
-    openssl(["ca", "-gencrl", "-config", "ca.cnf", "-cert", "root.pem", "-keyfile", rootKey, "-out", "root.crl.pem"], rootDir, env);
-    openssl(["ca", "-gencrl", "-config", "ca.cnf", "-cert", "intermediate.pem", "-keyfile", intKey, "-out", "intermediate.crl.pem"], intDir, env);
-    openssl(["crl", "-in", join(rootDir, "root.crl.pem"), "-outform", "DER", "-out", join(opts.crlDir, "root.crl")], rootDir);
-    openssl(["crl", "-in", join(intDir, "intermediate.crl.pem"), "-outform", "DER", "-out", join(opts.crlDir, "intermediate.crl")], intDir);
-    openssl(["x509", "-in", join(intDir, "intermediate.pem"), "-outform", "DER", "-out", join(opts.crlDir, "intermediate.cer")], intDir);
+    openssl(
+      ["ca", "-gencrl", "-config", "ca.cnf", "-cert", "root.pem", "-keyfile", rootKey, "-out", "root.crl.pem"],
+      rootDir,
+      env,
+    );
+    openssl(
+      [
+        "ca",
+        "-gencrl",
+        "-config",
+        "ca.cnf",
+        "-cert",
+        "intermediate.pem",
+        "-keyfile",
+        intKey,
+        "-out",
+        "intermediate.crl.pem",
+      ],
+      intDir,
+      env,
+    );
+    openssl(
+      ["crl", "-in", join(rootDir, "root.crl.pem"), "-outform", "DER", "-out", join(opts.crlDir, "root.crl")],
+      rootDir,
+    );
+    openssl(
+      [
+        "crl",
+        "-in",
+        join(intDir, "intermediate.crl.pem"),
+        "-outform",
+        "DER",
+        "-out",
+        join(opts.crlDir, "intermediate.crl"),
+      ],
+      intDir,
+    );
+    openssl(
+      [
+        "x509",
+        "-in",
+        join(intDir, "intermediate.pem"),
+        "-outform",
+        "DER",
+        "-out",
+        join(opts.crlDir, "intermediate.cer"),
+      ],
+      intDir,
+    );
   };
 
   let bump = 0;
   const revoke = async (name: SignerName) => {
-    openssl(["ca", "-config", "ca.cnf", "-cert", "intermediate.pem", "-keyfile", intKey, "-revoke", `${name}.pem`, "-crl_reason", "keyCompromise"], intDir, env);
+    openssl(
+      [
+        "ca",
+        "-config",
+        "ca.cnf",
+        "-cert",
+        "intermediate.pem",
+        "-keyfile",
+        intKey,
+        "-revoke",
+        `${name}.pem`,
+        "-crl_reason",
+        "keyCompromise",
+      ],
+      intDir,
+      env,
+    );
     writeCrls();
     // A distinct whole-second mtime, then one request so the responder's loop re-reads the index.
     const t = Date.now() / 1000 + 10 + ++bump;

@@ -25,11 +25,15 @@ function soleGlyph(face: ShapingFace, text: string): number {
 
 const list = (a: ArrayLike<number>) => Array.from(a);
 
-export function describeShaping(where: string, shaper: () => Promise<Shaper>, fonts: () => Promise<ShapingFonts>): void {
+export function describeShaping(
+  where: string,
+  shaper: () => Promise<Shaper>,
+  fonts: () => Promise<ShapingFonts>,
+): void {
   describe(`HarfBuzz shaping (${where})`, () => {
     const load = async (pick: (f: ShapingFonts) => Uint8Array) => (await shaper()).face(pick(await fonts()));
 
-    it("Carlito shapes \"office\" with the ffi ligature: one glyph for three letters, its cluster spanning them", async () => {
+    it('Carlito shapes "office" with the ffi ligature: one glyph for three letters, its cluster spanning them', async () => {
       const carlito = await load((f) => f.carlito);
       const run = carlito.shape("office");
       expect(run.glyphs.length).toBe(4);
@@ -58,7 +62,11 @@ export function describeShaping(where: string, shaper: () => Promise<Shaper>, fo
       const dejaVu = await load((f) => f.dejaVuSans);
       const run = dejaVu.shape("بيت"); // beh, yeh, teh
       // Visual order is left to right: teh (final) first, beh (initial) last.
-      expect(list(run.glyphs)).toEqual([soleGlyph(dejaVu, "\uFE96"), soleGlyph(dejaVu, "\uFEF4"), soleGlyph(dejaVu, "\uFE91")]);
+      expect(list(run.glyphs)).toEqual([
+        soleGlyph(dejaVu, "\uFE96"),
+        soleGlyph(dejaVu, "\uFEF4"),
+        soleGlyph(dejaVu, "\uFE91"),
+      ]);
       expect(list(run.clusters)).toEqual([2, 1, 0]);
       // Alone, yeh takes its isolated form; shaped as the middle of the word it stays medial.
       expect(soleGlyph(dejaVu, "ي")).not.toBe(soleGlyph(dejaVu, "\uFEF4"));

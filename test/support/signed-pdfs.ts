@@ -26,7 +26,10 @@ export interface TestSigner {
 }
 
 /** A signer under its own test root, or self-signed. */
-export async function makeSigner(commonName: string, opts: { kind?: KeyKind; selfSigned?: boolean } = {}): Promise<TestSigner> {
+export async function makeSigner(
+  commonName: string,
+  opts: { kind?: KeyKind; selfSigned?: boolean } = {},
+): Promise<TestSigner> {
   const key = await makeKey(opts.kind ?? "P-256");
   if (opts.selfSigned) {
     const cert = await makeCert({ subject: name(commonName), key });
@@ -55,7 +58,10 @@ export function basePdf(opts: { hiddenContent?: string } = {}): Uint8Array {
   pdf.obj(8, "<< /Title (Test contract) /Producer (Signet tests) >>");
   const rows: XrefRow[] = [{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor([1, 2, 3, 4, 5, 6, 7, 8])];
   void hidden;
-  const xref = pdf.table(rows, "/Size 9 /Root 1 0 R /Info 8 0 R /ID [<0102030405060708090a0b0c0d0e0f10> <0102030405060708090a0b0c0d0e0f10>]");
+  const xref = pdf.table(
+    rows,
+    "/Size 9 /Root 1 0 R /Info 8 0 R /ID [<0102030405060708090a0b0c0d0e0f10> <0102030405060708090a0b0c0d0e0f10>]",
+  );
   pdf.startxref(xref);
   return pdf.bytes();
 }
@@ -103,13 +109,17 @@ export async function signForTest(input: Uint8Array, opts: TestSignOptions): Pro
     objects.push({ num, gen: 0, body: latin1Bytes(typeof value === "string" ? value : serializePdfValue(value)) });
 
   const fieldName = opts.fieldName ?? `Signature${countSignatures(reader) + 1}`;
-  put(widgetNum, `<</Type /Annot /Subtype /Widget /FT /Sig /T ${serializePdfValue(text(fieldName))} /V ${sigNum} 0 R /F 132 /Rect [0 0 0 0] /P ${page.ref.num} ${page.ref.gen} R>>`);
+  put(
+    widgetNum,
+    `<</Type /Annot /Subtype /Widget /FT /Sig /T ${serializePdfValue(text(fieldName))} /V ${sigNum} 0 R /F 132 /Rect [0 0 0 0] /P ${page.ref.num} ${page.ref.gen} R>>`,
+  );
 
   // The page gets the widget.
   const annots = page.dict.get("Annots");
   const existing = reader.resolve(annots);
   if (isRef(annots) && isArray(existing)) put(annots.num, [...existing, new PdfRef(widgetNum, 0)]);
-  else put(page.ref.num, page.dict.with({ Annots: [...(isArray(existing) ? existing : []), new PdfRef(widgetNum, 0)] }));
+  else
+    put(page.ref.num, page.dict.with({ Annots: [...(isArray(existing) ? existing : []), new PdfRef(widgetNum, 0)] }));
 
   // The form gets the field.
   const formValue = catalog.get("AcroForm");
@@ -120,17 +130,29 @@ export async function signForTest(input: Uint8Array, opts: TestSignOptions): Pro
     if (isRef(formValue)) put(formValue.num, updated);
     else catalog = catalog.with({ AcroForm: updated });
   } else {
-    catalog = catalog.with({ AcroForm: new PdfDict(new Map<string, PdfValue>([["Fields", [new PdfRef(widgetNum, 0)]], ["SigFlags", 3]])) });
+    catalog = catalog.with({
+      AcroForm: new PdfDict(
+        new Map<string, PdfValue>([
+          ["Fields", [new PdfRef(widgetNum, 0)]],
+          ["SigFlags", 3],
+        ]),
+      ),
+    });
   }
   if (opts.docMdp) catalog = catalog.with({ Perms: new PdfDict(new Map([["DocMDP", new PdfRef(sigNum, 0)]])) });
   put(catalogRef.num, catalog);
 
   const capacity = opts.capacity ?? 8192;
   const refs: string[] = [];
-  if (opts.docMdp) refs.push(`<</Type /SigRef /TransformMethod /DocMDP /TransformParams <</Type /TransformParams /P ${opts.docMdp} /V /1.2>>>>`);
+  if (opts.docMdp)
+    refs.push(
+      `<</Type /SigRef /TransformMethod /DocMDP /TransformParams <</Type /TransformParams /P ${opts.docMdp} /V /1.2>>>>`,
+    );
   if (opts.fieldLock) {
     const fields = opts.fieldLock.fields.map((f) => serializePdfValue(text(f))).join(" ");
-    refs.push(`<</Type /SigRef /TransformMethod /FieldMDP /TransformParams <</Type /TransformParams /Action /${opts.fieldLock.action} /Fields [${fields}] /V /1.2>>>>`);
+    refs.push(
+      `<</Type /SigRef /TransformMethod /FieldMDP /TransformParams <</Type /TransformParams /Action /${opts.fieldLock.action} /Fields [${fields}] /V /1.2>>>>`,
+    );
   }
   const reference = refs.length ? ` /Reference [${refs.join(" ")}]` : "";
   const time = opts.time ?? new Date();
@@ -159,7 +181,8 @@ export async function signForTest(input: Uint8Array, opts: TestSignOptions): Pro
     certificates: opts.signer.chain,
     digest,
     contentDigest,
-    extraSignedAttributes: opts.subFilter === "adbe.pkcs7.detached" ? [] : [await signingCertificateV2Attribute(opts.signer.cert)],
+    extraSignedAttributes:
+      opts.subFilter === "adbe.pkcs7.detached" ? [] : [await signingCertificateV2Attribute(opts.signer.cert)],
   });
   if (cms.length > capacity) throw new Error("signature larger than its placeholder");
   update.bytes.set(latin1Bytes(toHex(cms)), local + 1);
@@ -190,9 +213,25 @@ export function manySignaturesPdf(count: number): Uint8Array {
     widgets.push(`${widgetNum} 0 R`);
     const head = `<</Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached ${BR_PLACEHOLDER} /Contents <`;
     const objects: UpdateObject[] = [
-      { num: 1, gen: 0, body: latin1Bytes(`<</Type /Catalog /Pages 2 0 R /AcroForm <</Fields [${widgets.join(" ")}] /SigFlags 3>>>>`) },
-      { num: 3, gen: 0, body: latin1Bytes(`<</Type /Page /Parent 2 0 R /Contents 5 0 R /Resources <</Font <</F1 7 0 R>>>> /Annots [${widgets.join(" ")}]>>`) },
-      { num: widgetNum, gen: 0, body: latin1Bytes(`<</Type /Annot /Subtype /Widget /FT /Sig /T (Signature${i}) /V ${sigNum} 0 R /F 132 /Rect [0 0 0 0] /P 3 0 R>>`) },
+      {
+        num: 1,
+        gen: 0,
+        body: latin1Bytes(`<</Type /Catalog /Pages 2 0 R /AcroForm <</Fields [${widgets.join(" ")}] /SigFlags 3>>>>`),
+      },
+      {
+        num: 3,
+        gen: 0,
+        body: latin1Bytes(
+          `<</Type /Page /Parent 2 0 R /Contents 5 0 R /Resources <</Font <</F1 7 0 R>>>> /Annots [${widgets.join(" ")}]>>`,
+        ),
+      },
+      {
+        num: widgetNum,
+        gen: 0,
+        body: latin1Bytes(
+          `<</Type /Annot /Subtype /Widget /FT /Sig /T (Signature${i}) /V ${sigNum} 0 R /F 132 /Rect [0 0 0 0] /P 3 0 R>>`,
+        ),
+      },
       { num: sigNum, gen: 0, body: latin1Bytes(`${head}${filler}>>>`) },
     ];
     const update = writeIncrementalUpdate(
@@ -212,7 +251,10 @@ export function manySignaturesPdf(count: number): Uint8Array {
     const contentsStart = update.bodyOffsets.get(sigNum)! + head.length - 1;
     const contentsEnd = contentsStart + filler.length + 2;
     const total = length + update.bytes.length;
-    const rangeText = `/ByteRange [0 ${contentsStart} ${contentsEnd} ${total - contentsEnd}]`.padEnd(BR_PLACEHOLDER.length, " ");
+    const rangeText = `/ByteRange [0 ${contentsStart} ${contentsEnd} ${total - contentsEnd}]`.padEnd(
+      BR_PLACEHOLDER.length,
+      " ",
+    );
     update.bytes.set(latin1Bytes(rangeText), update.bodyOffsets.get(sigNum)! - length + head.indexOf("/ByteRange"));
     prevXref = length + latin1Text(update.bytes).lastIndexOf("\nxref\n") + 1;
     parts.push(update.bytes);
@@ -223,11 +265,18 @@ export function manySignaturesPdf(count: number): Uint8Array {
 }
 
 /** Appends an incremental update holding the given object bodies (PDF syntax, as written between `obj` and `endobj`). */
-export function appendUpdate(input: Uint8Array, objects: { num: number; body: string | Uint8Array; gen?: number }[]): Uint8Array {
+export function appendUpdate(
+  input: Uint8Array,
+  objects: { num: number; body: string | Uint8Array; gen?: number }[],
+): Uint8Array {
   const reader = PdfReader.open(input);
   const update = writeUpdate(
     reader,
-    objects.map((o) => ({ num: o.num, gen: o.gen ?? 0, body: typeof o.body === "string" ? latin1Bytes(o.body) : o.body })),
+    objects.map((o) => ({
+      num: o.num,
+      gen: o.gen ?? 0,
+      body: typeof o.body === "string" ? latin1Bytes(o.body) : o.body,
+    })),
   );
   const out = new Uint8Array(input.length + update.bytes.length);
   out.set(input);
@@ -236,7 +285,10 @@ export function appendUpdate(input: Uint8Array, objects: { num: number; body: st
 }
 
 /** Appends a cross-reference section only (no objects): entries re-pointing objects to given offsets. */
-export function appendXrefOnly(input: Uint8Array, entries: { num: number; offset: number; gen?: number }[]): Uint8Array {
+export function appendXrefOnly(
+  input: Uint8Array,
+  entries: { num: number; offset: number; gen?: number }[],
+): Uint8Array {
   const reader = PdfReader.open(input);
   const nl = input[input.length - 1] === 0x0a ? "" : "\n";
   const at = input.length + nl.length;
@@ -294,5 +346,7 @@ function text(s: string): PdfString {
 
 function pdfDate(d: Date): PdfString {
   const p = (n: number, w = 2) => String(n).padStart(w, "0");
-  return text(`D:${p(d.getUTCFullYear(), 4)}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}Z`);
+  return text(
+    `D:${p(d.getUTCFullYear(), 4)}${p(d.getUTCMonth() + 1)}${p(d.getUTCDate())}${p(d.getUTCHours())}${p(d.getUTCMinutes())}${p(d.getUTCSeconds())}Z`,
+  );
 }

@@ -33,7 +33,13 @@ export function testIdentity(kind: IdentityKind): Promise<TestIdentity> {
 }
 
 /** The development PKI's builders (scripts/lib/pki.mjs), for tests beside modules, which import nothing from scripts/. */
-export { certificateDer, createRootCa, createSigningCertificate, exportPrivateKeyPem, generateKeyPair } from "../../scripts/lib/pki.mjs";
+export {
+  certificateDer,
+  createRootCa,
+  createSigningCertificate,
+  exportPrivateKeyPem,
+  generateKeyPair,
+} from "../../scripts/lib/pki.mjs";
 
 export async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));

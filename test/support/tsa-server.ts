@@ -88,7 +88,7 @@ function statusInfo(status: number, text?: string, failBit?: number): Uint8Array
   if (text) parts.push(sequence(utf8String(text)));
   if (failBit !== undefined) {
     const bytes = new Uint8Array(Math.floor(failBit / 8) + 1);
-    bytes[Math.floor(failBit / 8)] = 0x80 >> failBit % 8;
+    bytes[Math.floor(failBit / 8)] = 0x80 >> (failBit % 8);
     const unused = 7 - (failBit % 8);
     parts.push(tlv(TAG.BIT_STRING, Uint8Array.of(unused, ...bytes)));
   }
@@ -160,7 +160,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
   });
 }
 
-async function makeSigner(ca: { certificate: import("pkijs").Certificate; privateKey: CryptoKey }, keyType: "RSA" | "ECDSA"): Promise<TsaSigner> {
+async function makeSigner(
+  ca: { certificate: import("pkijs").Certificate; privateKey: CryptoKey },
+  keyType: "RSA" | "ECDSA",
+): Promise<TsaSigner> {
   const tsa = await createTsaCertificate(ca, { keyType, CN: `Signet Test TSA (${keyType})` });
   const certDer = certificateDer(tsa.certificate);
   return {
@@ -176,11 +179,25 @@ async function signerFromPem(keyPem: string, chainPem: string): Promise<TsaSigne
   const der = (pem: string) => Uint8Array.from(atob(pem.replace(/-----[^-]+-----|\s/g, "")), (c) => c.charCodeAt(0));
   const chainDer = (chainPem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? []).map(der);
   const certDer = chainDer[0]!;
-  const privateKey = await crypto.subtle.importKey("pkcs8", toArrayBuffer(der(keyPem)), { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
-  return { certDer, chainDer, privateKey, subject: certificateParts(certDer).subject, essAttribute: await signingCertificateV2Attribute(certDer) };
+  const privateKey = await crypto.subtle.importKey(
+    "pkcs8",
+    toArrayBuffer(der(keyPem)),
+    { name: "ECDSA", namedCurve: "P-256" },
+    false,
+    ["sign"],
+  );
+  return {
+    certDer,
+    chainDer,
+    privateKey,
+    subject: certificateParts(certDer).subject,
+    essAttribute: await signingCertificateV2Attribute(certDer),
+  };
 }
 
-export async function startTsaServer(opts: { ltvSigner?: { keyPem: string; chainPem: string } } = {}): Promise<TsaServer> {
+export async function startTsaServer(
+  opts: { ltvSigner?: { keyPem: string; chainPem: string } } = {},
+): Promise<TsaServer> {
   const ca = await createRootCa({ keyType: "ECDSA", CN: "Signet Test TSA Root CA" });
   const signers = {
     ecdsa: await makeSigner(ca, "ECDSA"),
@@ -201,8 +218,10 @@ export async function startTsaServer(opts: { ltvSigner?: { keyPem: string; chain
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     try {
-      if (req.method === "GET" && path === "/tsa/ca.pem") return reply(res, 200, "application/x-pem-file", ca.certificatePem);
-      if (req.method === "GET" && path === "/tsa/stats") return reply(res, 200, "application/json", JSON.stringify({ requests: answered }));
+      if (req.method === "GET" && path === "/tsa/ca.pem")
+        return reply(res, 200, "application/x-pem-file", ca.certificatePem);
+      if (req.method === "GET" && path === "/tsa/stats")
+        return reply(res, 200, "application/json", JSON.stringify({ requests: answered }));
       if (!path.startsWith("/tsa")) return reply(res, 404, "text/plain", "not found");
       if (req.method !== "POST") return reply(res, 405, "text/plain", "POST a TimeStampReq");
       const body = await readBody(req, 64 * 1024);
@@ -244,7 +263,8 @@ export async function startTsaServer(opts: { ltvSigner?: { keyPem: string; chain
       answered++;
       return reply(res, 200, path === "/tsa/wrong-type" ? "text/plain" : "application/timestamp-reply", resp);
     } catch (e) {
-      if (!res.headersSent) reply(res, 500, "text/plain", `test TSA error: ${e instanceof Error ? e.message : String(e)}`);
+      if (!res.headersSent)
+        reply(res, 500, "text/plain", `test TSA error: ${e instanceof Error ? e.message : String(e)}`);
     }
   });
   server.on("connection", (s: Socket) => {

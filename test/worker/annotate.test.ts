@@ -37,7 +37,9 @@ describe("POST /v1/annotate fills Word and SuperDoc content controls", () => {
 
     const doc = partText(bytes, "word/document.xml");
     // Text: escaped, newline as a break, first-run formatting kept, placeholder flag and style gone, wrapper kept.
-    expect(doc).toContain('<w:t xml:space="preserve">Ada &amp; &lt;Lovelace&gt;</w:t><w:br/><w:t xml:space="preserve">Analytical Engines</w:t>');
+    expect(doc).toContain(
+      '<w:t xml:space="preserve">Ada &amp; &lt;Lovelace&gt;</w:t><w:br/><w:t xml:space="preserve">Analytical Engines</w:t>',
+    );
     expect(doc).toContain('<w:tag w:val="client_name"/>');
     expect(doc).toContain('<w:alias w:val="Client name"/>');
     expect(doc).not.toContain("showingPlcHdr");
@@ -53,7 +55,9 @@ describe("POST /v1/annotate fills Word and SuperDoc content controls", () => {
     expect(doc).toContain(">May 5, 2025 14:30<");
     // Number with decimals; null text is empty; group fills body and header.
     expect(doc).toContain(">1234.50<");
-    expect(doc).toMatch(/<w:tag w:val="notes"\/><\/w:sdtPr><w:sdtContent><w:p><w:pPr><w:jc w:val="center"\/><\/w:pPr><w:r>.*?<w:t xml:space="preserve"><\/w:t><\/w:r><\/w:p><\/w:sdtContent>/);
+    expect(doc).toMatch(
+      /<w:tag w:val="notes"\/><\/w:sdtPr><w:sdtContent><w:p><w:pPr><w:jc w:val="center"\/><\/w:pPr><w:r>.*?<w:t xml:space="preserve"><\/w:t><\/w:r><\/w:p><\/w:sdtContent>/,
+    );
     expect(doc).toContain(">Acme by id<");
     expect(partText(bytes, "word/header1.xml")).toContain(">Acme Corp<");
     expect(partText(bytes, "word/footer1.xml")).toContain(">42<");
@@ -69,7 +73,9 @@ describe("POST /v1/annotate fills Word and SuperDoc content controls", () => {
     // Picture: 240 px wide, aspect kept (120x60 → 240x120 px), media, rel and content type written.
     expect(doc).toContain(`<wp:extent cx="${240 * 9525}" cy="${120 * 9525}"/>`);
     const rels = partText(bytes, "word/_rels/document.xml.rels");
-    expect(rels).toMatch(/Id="rId10" Type="http:\/\/schemas.openxmlformats.org\/officeDocument\/2006\/relationships\/image" Target="media\/signet-image1.png"/);
+    expect(rels).toMatch(
+      /Id="rId10" Type="http:\/\/schemas.openxmlformats.org\/officeDocument\/2006\/relationships\/image" Target="media\/signet-image1.png"/,
+    );
     expect(doc).toContain('r:embed="rId10"');
     expect(unzipSync(bytes)["word/media/signet-image1.png"]).toEqual(png);
   });
@@ -84,7 +90,9 @@ describe("POST /v1/annotate fills Word and SuperDoc content controls", () => {
     for (const name of ["_rels/.rels", "word/media/placeholder.png", "[Content_Types].xml"]) {
       const x = before.find((e) => e.name === name)!;
       const y = after.find((e) => e.name === name)!;
-      expect(a.bytes.subarray(y.dataStart, y.dataStart + y.compressedSize)).toEqual(template.subarray(x.dataStart, x.dataStart + x.compressedSize));
+      expect(a.bytes.subarray(y.dataStart, y.dataStart + y.compressedSize)).toEqual(
+        template.subarray(x.dataStart, x.dataStart + x.compressedSize),
+      );
       expect([y.dosDate, y.dosTime, y.crc32]).toEqual([x.dosDate, x.dosTime, x.crc32]);
     }
     expect(after.map((e) => e.name)).toEqual([...before.map((e) => e.name), "word/media/signet-image1.png"]);
@@ -140,11 +148,20 @@ describe("POST /v1/annotate fills Word and SuperDoc content controls", () => {
   });
 
   it("fills the content controls of corpus DOCX files", async () => {
-    for (const name of ["openxmlsdk__SdtBlock__sdtContent.docx", "poi__Bug54849.docx", "easytemplatex__content_controls.docx", "openxmlsdk__Complex01.docx"]) {
+    for (const name of [
+      "openxmlsdk__SdtBlock__sdtContent.docx",
+      "poi__Bug54849.docx",
+      "easytemplatex__content_controls.docx",
+      "openxmlsdk__Complex01.docx",
+    ]) {
       const template = new Uint8Array(await (await fetch(`${env.FIXTURE_BASE_URL}/docx/${name}`)).arrayBuffer());
       const controls = DocxTemplate.open(template).controls.filter((c) => c.id && c.kind !== "docPart");
       expect(controls.length, name).toBeGreaterThan(0);
-      const fields = controls.map((c, i) => ({ id: c.id!, type: c.kind === "checkbox" ? "checkbox" : "text", value: c.kind === "checkbox" ? true : `SIGNET${i}X` }));
+      const fields = controls.map((c, i) => ({
+        id: c.id!,
+        type: c.kind === "checkbox" ? "checkbox" : "text",
+        value: c.kind === "checkbox" ? true : `SIGNET${i}X`,
+      }));
       const res = await post("/v1/annotate", { document: { url: `${env.FIXTURE_BASE_URL}/docx/${name}` }, fields });
       expect(res.status, name).toBe(200);
       const body = (await res.json()) as any;
@@ -186,18 +203,35 @@ describe("POST /v1/annotate query and field rules", () => {
   });
 
   it("to=pdf draws Chinese, Japanese and Korean values with the CJK face served from the static assets", async () => {
-    const res = await annotate(contractTemplate(), [{ id: "client_name", type: "text", value: "张伟 (Zhang Wei) 山田太郎 김민준" }], "?to=pdf");
+    const res = await annotate(
+      contractTemplate(),
+      [{ id: "client_name", type: "text", value: "张伟 (Zhang Wei) 山田太郎 김민준" }],
+      "?to=pdf",
+    );
     expect(res.status).toBe(200);
     const body = (await res.json()) as { document: { base64: string } };
-    const doc = await PDFDocument.load(Uint8Array.from(atob(body.document.base64.split(",")[1]!), (ch) => ch.charCodeAt(0)));
+    const doc = await PDFDocument.load(
+      Uint8Array.from(atob(body.document.base64.split(",")[1]!), (ch) => ch.charCodeAt(0)),
+    );
     const fonts = doc.getPage(0).node.Resources()!.lookup(PDFName.of("Font"), PDFDict);
     const names = fonts.keys().map((k) => String(fonts.lookup(k, PDFDict).get(PDFName.of("BaseFont"))));
     // The 4 MB face is fetched from the assets and subset only for documents with CJK text.
-    expect(names.some((n) => /^\/[A-Z]{6}\+DroidSansFallback-Regular$/.test(n)), names.join(" ")).toBe(true);
+    expect(
+      names.some((n) => /^\/[A-Z]{6}\+DroidSansFallback-Regular$/.test(n)),
+      names.join(" "),
+    ).toBe(true);
   });
 
   it("strict=true turns unmatched fields into 422 field_not_found naming them", async () => {
-    const res = await annotate(contractTemplate(), [{ id: "client_name", type: "text", value: "x" }, { id: "ghost", type: "text", value: "x" }, { group: "g", type: "text", value: "y" }], "?strict=true");
+    const res = await annotate(
+      contractTemplate(),
+      [
+        { id: "client_name", type: "text", value: "x" },
+        { id: "ghost", type: "text", value: "x" },
+        { group: "g", type: "text", value: "y" },
+      ],
+      "?strict=true",
+    );
     expect(res.status).toBe(422);
     const p = await problem(res);
     expect(p.code).toBe("field_not_found");
@@ -215,20 +249,31 @@ describe("POST /v1/annotate query and field rules", () => {
       [{ id: "a", type: "checkbox", value: "yes" }, "fields.0.value"],
       [{ id: "a", type: "number", value: "12abc" }, "fields.0.value"],
       [{ id: "a", type: "table", value: [["ok"], "not a row"] }, "fields.0.value.1"],
-      [{ id: "a", type: "image", value: "x", options: { dimensions: { width: -3 } } }, "fields.0.options.dimensions.width"],
+      [
+        { id: "a", type: "image", value: "x", options: { dimensions: { width: -3 } } },
+        "fields.0.options.dimensions.width",
+      ],
     ];
     for (const [field, path] of cases) {
       const res = await annotate(contractTemplate(), [field]);
       expect(res.status, JSON.stringify(field)).toBe(400);
       const p = await problem(res);
       expect(p.code).toBe("invalid_request");
-      expect(p.errors!.map((e) => e.path), JSON.stringify(field)).toContain(path);
+      expect(
+        p.errors!.map((e) => e.path),
+        JSON.stringify(field),
+      ).toContain(path);
     }
   });
 
   it("ignores unknown option keys and accepts SuperDoc value shapes", async () => {
     const { body, bytes } = await filled(contractTemplate(), [
-      { id: "client_name", type: "text", value: true, options: { fontSize: 12, bottomLabel: { text: "x", color: "red" } } },
+      {
+        id: "client_name",
+        type: "text",
+        value: true,
+        options: { fontSize: 12, bottomLabel: { text: "x", color: "red" } },
+      },
       { id: "ref", type: "text", value: null },
       { id: "accept", type: "checkbox", value: "TRUE" },
     ]);
@@ -237,8 +282,12 @@ describe("POST /v1/annotate query and field rules", () => {
   });
 
   it("keeps no formatting when keepTextNodeStyles is false", async () => {
-    const { bytes } = await filled(contractTemplate(), [{ id: "ref", type: "text", value: "plain", options: { keepTextNodeStyles: false } }]);
-    expect(partText(bytes, "word/footer1.xml")).toContain('<w:sdtContent><w:r><w:t xml:space="preserve">plain</w:t></w:r></w:sdtContent>');
+    const { bytes } = await filled(contractTemplate(), [
+      { id: "ref", type: "text", value: "plain", options: { keepTextNodeStyles: false } },
+    ]);
+    expect(partText(bytes, "word/footer1.xml")).toContain(
+      '<w:sdtContent><w:r><w:t xml:space="preserve">plain</w:t></w:r></w:sdtContent>',
+    );
   });
 });
 
@@ -277,7 +326,9 @@ describe("what annotate returns carries nothing that fetches or runs on opening"
     for (const fields of [[{ id: "client_name", type: "text", value: "Ada" }], []]) {
       const { bytes } = await filled(linkedTemplate(), fields);
       const files = unzipSync(bytes);
-      const all = Object.entries(files).map(([, v]) => new TextDecoder().decode(v)).join("\n");
+      const all = Object.entries(files)
+        .map(([, v]) => new TextDecoder().decode(v))
+        .join("\n");
       expect(all).not.toContain("attacker.example");
       const settings = partText(bytes, "word/settings.xml");
       expect(settings).not.toMatch(/attachedTemplate|mailMerge|rIdTpl|rIdData/);
@@ -311,7 +362,12 @@ describe("what annotate returns carries nothing that fetches or runs on opening"
       { "word/glossary/anything.vml": `${doctype}<xml/>` },
     ];
     for (const extra of cases) {
-      const template = B.buildDocx({ body: B.p(`<w:sdt><w:sdtPr><w:tag w:val="client_name"/></w:sdtPr><w:sdtContent>${B.r("x")}</w:sdtContent></w:sdt>`), extra });
+      const template = B.buildDocx({
+        body: B.p(
+          `<w:sdt><w:sdtPr><w:tag w:val="client_name"/></w:sdtPr><w:sdtContent>${B.r("x")}</w:sdtContent></w:sdt>`,
+        ),
+        extra,
+      });
       for (const query of ["", "?to=docx", "?to=pdf"]) {
         const res = await annotate(template, [{ id: "client_name", type: "text", value: "Ada" }], query);
         expect(res.status, `${Object.keys(extra)[0]} ${query}`).toBe(422);
@@ -322,7 +378,10 @@ describe("what annotate returns carries nothing that fetches or runs on opening"
 });
 
 describe("POST /v1/annotate refuses hostile and broken input with a problem", () => {
-  const refused = async (template: Uint8Array, fields: unknown[] = [{ id: "client_name", type: "text", value: "x" }]) => {
+  const refused = async (
+    template: Uint8Array,
+    fields: unknown[] = [{ id: "client_name", type: "text", value: "x" }],
+  ) => {
     const res = await annotate(template, fields);
     const p = await problem(res);
     return { status: res.status, code: p.code, detail: p.detail };
@@ -331,9 +390,15 @@ describe("POST /v1/annotate refuses hostile and broken input with a problem", ()
   it("422 xml_doctype_forbidden for a DOCTYPE, entities or a billion-laughs part", async () => {
     const laughs = `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]><w:document xmlns:w="${T.W_NS}"><w:body><w:p><w:r><w:t>&lol2;</w:t></w:r></w:p></w:body></w:document>`;
     const external = `<?xml version="1.0"?>\n<!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><w:hdr xmlns:w="${T.W_NS}"><w:p><w:r><w:t>&xxe;</w:t></w:r></w:p></w:hdr>`;
-    const cases: Record<string, string>[] = [{ "word/document.xml": laughs }, { "word/header1.xml": external }, { "[Content_Types].xml": `<?xml version="1.0"?><!DOCTYPE Types><Types/>` }];
+    const cases: Record<string, string>[] = [
+      { "word/document.xml": laughs },
+      { "word/header1.xml": external },
+      { "[Content_Types].xml": `<?xml version="1.0"?><!DOCTYPE Types><Types/>` },
+    ];
     for (const extra of cases) {
-      const r = await refused(T.templateDocx({ body: T.para(T.wordText({ tag: "client_name" })), header: T.para(T.text("h")), extra }));
+      const r = await refused(
+        T.templateDocx({ body: T.para(T.wordText({ tag: "client_name" })), header: T.para(T.text("h")), extra }),
+      );
       expect(r.status, Object.keys(extra)[0]).toBe(422);
       expect(r.code).toBe("xml_doctype_forbidden");
     }
@@ -348,8 +413,14 @@ describe("POST /v1/annotate refuses hostile and broken input with a problem", ()
     expect(honest.detail).toMatch(/zip bomb/);
 
     // document.xml declares 2 KB but inflates to 24 MB of XML.
-    const bigXml = new TextEncoder().encode(`<?xml version="1.0"?><w:document xmlns:w="${T.W_NS}"><w:body>${"<w:p/>".repeat(4 * 1024 * 1024)}</w:body></w:document>`);
-    const lying = patchDeclaredSize(T.templateDocx({ body: "", extra: { "word/document.xml": bigXml } }), "word/document.xml", 2048);
+    const bigXml = new TextEncoder().encode(
+      `<?xml version="1.0"?><w:document xmlns:w="${T.W_NS}"><w:body>${"<w:p/>".repeat(4 * 1024 * 1024)}</w:body></w:document>`,
+    );
+    const lying = patchDeclaredSize(
+      T.templateDocx({ body: "", extra: { "word/document.xml": bigXml } }),
+      "word/document.xml",
+      2048,
+    );
     const r = await refused(lying);
     expect(r.status).toBe(413);
     expect(r.code).toBe("zip_limit");
@@ -358,15 +429,26 @@ describe("POST /v1/annotate refuses hostile and broken input with a problem", ()
   });
 
   it("422 docx_invalid for duplicate or unsafe entry names and corrupt parts", async () => {
-    const template = T.templateDocx({ body: T.para(T.wordText({ tag: "client_name" })), extra: { "word/documenX.xml": "<x/>" } });
+    const template = T.templateDocx({
+      body: T.para(T.wordText({ tag: "client_name" })),
+      extra: { "word/documenX.xml": "<x/>" },
+    });
     const dup = await refused(renameEntry(template, "word/documenX.xml", "word/document.xml"));
     expect([dup.status, dup.code]).toEqual([422, "docx_invalid"]);
     expect(dup.detail).toMatch(/two entries/);
     const caseDup = await refused(T.templateDocx({ body: "", extra: { "WORD/DOCUMENT.XML": "<x/>" } }));
     expect([caseDup.status, caseDup.code]).toEqual([422, "docx_invalid"]);
-    const unsafe = await refused(renameEntry(T.templateDocx({ body: "", extra: { "word/aa/evil.xml": "<x/>" } }), "word/aa/evil.xml", "word/../evil.xml"));
+    const unsafe = await refused(
+      renameEntry(
+        T.templateDocx({ body: "", extra: { "word/aa/evil.xml": "<x/>" } }),
+        "word/aa/evil.xml",
+        "word/../evil.xml",
+      ),
+    );
     expect([unsafe.status, unsafe.code]).toEqual([422, "docx_invalid"]);
-    const broken = await refused(T.templateDocx({ body: T.para(T.wordText({ tag: "client_name" })) + "<w:p><w:r><w:t>unclosed</w:r></w:p>" }));
+    const broken = await refused(
+      T.templateDocx({ body: T.para(T.wordText({ tag: "client_name" })) + "<w:p><w:r><w:t>unclosed</w:r></w:p>" }),
+    );
     expect([broken.status, broken.code]).toEqual([422, "docx_invalid"]);
   });
 
@@ -380,7 +462,10 @@ describe("POST /v1/annotate refuses hostile and broken input with a problem", ()
   });
 
   it("422 image_invalid for an image that is not what it claims", async () => {
-    const jpegHeader = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x10, 0x00, 0x20, 0x03]);
+    const jpegHeader = new Uint8Array([
+      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00,
+      0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x10, 0x00, 0x20, 0x03,
+    ]);
     const cases = [
       dataUri(jpegHeader, "image/png"), // a JPEG claiming to be a PNG
       dataUri(new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>"), "image/png"),
@@ -402,11 +487,18 @@ describe("POST /v1/annotate refuses hostile and broken input with a problem", ()
     // Without ALLOW_PRIVATE_URLS, loopback and private hosts are refused for images too.
     await expect(
       annotateDocument(
-        { document: { base64: b64(contractTemplate()) }, fields: [{ id: "logo", type: "image", value: "https://127.0.0.1/a.png" }] },
+        {
+          document: { base64: b64(contractTemplate()) },
+          fields: [{ id: "logo", type: "image", value: "https://127.0.0.1/a.png" }],
+        },
         { config: { maxDocumentBytes: 1 << 24, allowPrivateUrls: false }, format: "docx", strict: false },
       ),
     ).rejects.toMatchObject({ code: "url_forbidden" });
-    const many = Array.from({ length: 21 }, (_, i) => ({ id: `img${i}`, type: "image", value: `https://example.com/${i}.png` }));
+    const many = Array.from({ length: 21 }, (_, i) => ({
+      id: `img${i}`,
+      type: "image",
+      value: `https://example.com/${i}.png`,
+    }));
     const r = await refused(contractTemplate(), many);
     expect([r.status, r.code]).toEqual([400, "invalid_request"]);
   });
@@ -420,7 +512,11 @@ describe("POST /v1/annotate refuses hostile and broken input with a problem", ()
   });
 
   it("401 without a key", async () => {
-    const res = await post("/v1/annotate", { document: { base64: b64(contractTemplate()) }, fields: [] }, { key: null });
+    const res = await post(
+      "/v1/annotate",
+      { document: { base64: b64(contractTemplate()) }, fields: [] },
+      { key: null },
+    );
     expect(res.status).toBe(401);
   });
 });

@@ -77,13 +77,25 @@ describe("POST /v1/convert from Markdown", () => {
     expect(doc).toContain("\u2612 close the books");
     expect(doc).toContain('<w:footnoteReference w:id="1"/>');
     expect(doc).toMatch(/<w:hyperlink r:id="rIdLink1">/);
-    expect(pkg.readXml("word/_rels/document.xml.rels")).toContain('Target="https://example.com/q3" TargetMode="External"');
+    expect(pkg.readXml("word/_rels/document.xml.rels")).toContain(
+      'Target="https://example.com/q3" TargetMode="External"',
+    );
     const numbering = pkg.readXml("word/numbering.xml");
     expect(numbering).toContain('<w:numFmt w:val="bullet"/>');
     expect(numbering).toContain('<w:numFmt w:val="decimal"/>');
     expect(pkg.readXml("word/footnotes.xml")).toContain("The footnote text.");
     const styles = pkg.readXml("word/styles.xml");
-    for (const name of ["heading 1", "heading 6", "Title", "Quote", "List Paragraph", "Hyperlink", "Table Grid", "Source Code"]) expect(styles).toContain(`<w:name w:val="${name}"/>`);
+    for (const name of [
+      "heading 1",
+      "heading 6",
+      "Title",
+      "Quote",
+      "List Paragraph",
+      "Hyperlink",
+      "Table Grid",
+      "Source Code",
+    ])
+      expect(styles).toContain(`<w:name w:val="${name}"/>`);
   });
 
   it("answers JSON {document: {base64, contentType}} to a client that accepts only JSON, and takes a JSON document", async () => {
@@ -101,7 +113,10 @@ describe("POST /v1/convert from Markdown", () => {
   });
 
   it("sends the document itself to axios' default Accept (application/json, text/plain, */*)", async () => {
-    const res = await convert("?from=md", "# Hi", { "Content-Type": "text/markdown", Accept: "application/json, text/plain, */*" });
+    const res = await convert("?from=md", "# Hi", {
+      "Content-Type": "text/markdown",
+      Accept: "application/json, text/plain, */*",
+    });
     expect(res.headers.get("content-type")).toBe("application/pdf");
   });
 
@@ -111,7 +126,10 @@ describe("POST /v1/convert from Markdown", () => {
     const res = await convert("?from=md&to=docx", md, { "Content-Type": "text/markdown" });
     expect(res.headers.get("x-signet-warnings")).toBe("1");
     const pkg = await docxParts(res);
-    expect(pkg.entries.filter((e) => e.name.startsWith("word/media/")).map((e) => e.name)).toEqual(["word/media/image1.png", "word/media/image2.png"]);
+    expect(pkg.entries.filter((e) => e.name.startsWith("word/media/")).map((e) => e.name)).toEqual([
+      "word/media/image1.png",
+      "word/media/image2.png",
+    ]);
     expect(pkg.readXml("word/document.xml")).toContain("[missing]");
   });
 });
@@ -127,14 +145,18 @@ describe("POST /v1/convert from HTML", () => {
       <h1>Invoice</h1><p class="total">Total: 120.00</p>
       <table class="items"><tr><td>Hosting</td><td style="width:72pt">120.00</td></tr></table>
       <p id="next" style="margin-left: 36pt">Second page</p></body></html>`;
-    const pkg = await docxParts(await convert("?from=html&to=docx", html, { "Content-Type": "text/html; charset=utf-8" }));
+    const pkg = await docxParts(
+      await convert("?from=html&to=docx", html, { "Content-Type": "text/html; charset=utf-8" }),
+    );
     const doc = pkg.readXml("word/document.xml");
     expect(doc).not.toContain("no</w:t>");
     expect(doc).toMatch(/<w:jc w:val="right"\/><\/w:pPr><w:r><w:rPr><w:b\/><w:bCs\/><w:color w:val="1F5FBF"\/>/);
     expect(doc).toContain('<w:top w:val="single" w:sz="6" w:space="0" w:color="999999"/>');
     expect(doc).toContain('<w:tcW w:w="1440" w:type="dxa"/>');
     expect(doc).toMatch(/<w:pageBreakBefore\/>.*<w:ind w:left="720"\/>.*Second page/);
-    expect(pkg.readXml("word/styles.xml")).toContain('<w:rFonts w:ascii="Arial" w:eastAsia="Arial" w:hAnsi="Arial" w:cs="Arial"/><w:sz w:val="20"/>');
+    expect(pkg.readXml("word/styles.xml")).toContain(
+      '<w:rFonts w:ascii="Arial" w:eastAsia="Arial" w:hAnsi="Arial" w:cs="Arial"/><w:sz w:val="20"/>',
+    );
     expect(pkg.readXml("docProps/core.xml")).toContain("<dc:title>Invoice</dc:title>");
   });
 
@@ -172,12 +194,23 @@ describe("POST /v1/convert from DOCX", () => {
     expect(pkg.readXml("word/document.xml")).toContain(`<a:blip r:embed="rIdPic"/>`);
     expect(pkg.readXml("word/_rels/document.xml.rels")).toContain("https://example.com/terms");
     // A DTD in a part only carried over is refused as annotate refuses it.
-    const withDtd = T.templateDocx({ body: T.para(T.text("x")), extra: { "customXml/item1.xml": `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "https://attacker.example/e">]><x>&e;</x>` } });
-    expect((await problem(await convert("?from=docx&to=docx", withDtd, { "Content-Type": DOCX_TYPE }))).code).toBe("xml_doctype_forbidden");
+    const withDtd = T.templateDocx({
+      body: T.para(T.text("x")),
+      extra: {
+        "customXml/item1.xml": `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "https://attacker.example/e">]><x>&e;</x>`,
+      },
+    });
+    expect((await problem(await convert("?from=docx&to=docx", withDtd, { "Content-Type": DOCX_TYPE }))).code).toBe(
+      "xml_doctype_forbidden",
+    );
   });
 
   it("accepts {document: base64} JSON, as SuperDoc's older backend guide sends it", async () => {
-    const res = await SELF.fetch(`${BASE}/v1/convert?from=docx`, { method: "POST", headers: { ...auth(), "Content-Type": "application/json" }, body: JSON.stringify({ document: b64(docx) }) });
+    const res = await SELF.fetch(`${BASE}/v1/convert?from=docx`, {
+      method: "POST",
+      headers: { ...auth(), "Content-Type": "application/json" },
+      body: JSON.stringify({ document: b64(docx) }),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/pdf");
   });
@@ -200,7 +233,9 @@ describe("POST /v1/convert refuses", () => {
     fd.append("file", "just text");
     const noFile = await convert("?from=md", fd);
     expect(noFile.status).toBe(400);
-    expect(((await noFile.json()) as any).details).toEqual([{ field: "file", issue: "Required: the document as a file part" }]);
+    expect(((await noFile.json()) as any).details).toEqual([
+      { field: "file", issue: "Required: the document as a file part" },
+    ]);
     expect((await convert("?from=md", "x", { "Content-Type": "image/png" })).status).toBe(415);
   });
 
@@ -210,15 +245,28 @@ describe("POST /v1/convert refuses", () => {
     expect(a.status).toBe(415);
     expect((await problem(a)).code).toBe("unsupported_document_type");
     expect((await convert("?from=docx", "# not a docx", { "Content-Type": "text/markdown" })).status).toBe(415);
-    expect((await convert("?from=html", new Uint8Array([0x3c, 0x70, 0, 0x3e]), { "Content-Type": "text/html" })).status).toBe(415);
+    expect(
+      (await convert("?from=html", new Uint8Array([0x3c, 0x70, 0, 0x3e]), { "Content-Type": "text/html" })).status,
+    ).toBe(415);
   });
 
   it("a body over the cap with 413 before reading it, and a picture at a forbidden address with 422", async () => {
-    const big = await convert("?from=md", "x", { "Content-Type": "text/markdown", "Content-Length": String(1e9) }).catch(() => null);
+    const big = await convert("?from=md", "x", {
+      "Content-Type": "text/markdown",
+      "Content-Length": String(1e9),
+    }).catch(() => null);
     if (big) expect(big.status).toBe(413);
     const { createApp } = await import("../../src/http/app");
     const strictEnv = { ...env, ALLOW_PRIVATE_URLS: "false" };
-    const res = await createApp().request(`/v1/convert?from=md&to=docx`, { method: "POST", headers: { ...auth(), "Content-Type": "text/markdown" }, body: "![x](https://127.0.0.1/a.png)" }, strictEnv);
+    const res = await createApp().request(
+      `/v1/convert?from=md&to=docx`,
+      {
+        method: "POST",
+        headers: { ...auth(), "Content-Type": "text/markdown" },
+        body: "![x](https://127.0.0.1/a.png)",
+      },
+      strictEnv,
+    );
     expect(res.status).toBe(422);
     expect(((await res.json()) as any).code).toBe("url_forbidden");
   });
@@ -228,11 +276,17 @@ describe("POST /v1/convert refuses", () => {
     const res = await convert("?from=html&to=docx", many, { "Content-Type": "text/html" });
     expect(res.status).toBe(413);
     expect((await problem(res)).code).toBe("convert_limit");
-    const codeLines = await convert("?from=md&to=docx", `\`\`\`\n${"x\n".repeat(60_000)}\`\`\`\n`, { "Content-Type": "text/markdown" });
+    const codeLines = await convert("?from=md&to=docx", `\`\`\`\n${"x\n".repeat(60_000)}\`\`\`\n`, {
+      "Content-Type": "text/markdown",
+    });
     expect((await problem(codeLines)).code).toBe("convert_limit");
     const cells = `<table><tr>${`<td><pre>${"y\n".repeat(30_000)}</pre></td>`.repeat(2)}</tr></table>`;
-    expect((await problem(await convert("?from=html&to=docx", cells, { "Content-Type": "text/html" }))).code).toBe("convert_limit");
-    const deep = await convert("?from=html&to=docx", `${"<div>".repeat(100_000)}deep text`, { "Content-Type": "text/html" });
+    expect((await problem(await convert("?from=html&to=docx", cells, { "Content-Type": "text/html" }))).code).toBe(
+      "convert_limit",
+    );
+    const deep = await convert("?from=html&to=docx", `${"<div>".repeat(100_000)}deep text`, {
+      "Content-Type": "text/html",
+    });
     expect((await docxParts(deep)).readXml("word/document.xml")).toContain("deep text");
   });
 });
@@ -241,8 +295,12 @@ describe("OpenAPI", () => {
   it("documents /v1/convert with its multipart, JSON and raw bodies and binary or JSON answers", async () => {
     const doc = (await (await SELF.fetch(`${BASE}/openapi.json`)).json()) as any;
     const op = doc.paths["/v1/convert"].post;
-    expect(Object.keys(op.requestBody.content)).toEqual(expect.arrayContaining(["multipart/form-data", "application/json", "text/markdown", "text/html", DOCX_TYPE]));
-    expect(Object.keys(op.responses["200"].content)).toEqual(expect.arrayContaining(["application/pdf", DOCX_TYPE, "application/json"]));
+    expect(Object.keys(op.requestBody.content)).toEqual(
+      expect.arrayContaining(["multipart/form-data", "application/json", "text/markdown", "text/html", DOCX_TYPE]),
+    );
+    expect(Object.keys(op.responses["200"].content)).toEqual(
+      expect.arrayContaining(["application/pdf", DOCX_TYPE, "application/json"]),
+    );
     expect(op.parameters.map((p: any) => p.name)).toEqual(["from", "to"]);
   });
 });

@@ -38,7 +38,11 @@ async function sign(pdf: Uint8Array, extra: Record<string, unknown> = {}): Promi
 async function verifyTrusting(pdf: Uint8Array, roots: Uint8Array[]): Promise<any> {
   const res = await createApp().request(
     "/v1/verify",
-    { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ document: { base64: b64(pdf) } }) },
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ document: { base64: b64(pdf) } }),
+    },
     { ...env, TRUSTED_ROOTS: roots.map((r) => toPem("CERTIFICATE", r)).join("") },
   );
   expect(res.status).toBe(200);
@@ -57,7 +61,10 @@ describe("a document another signer signed first, then Signet once and twice", (
 
   beforeAll(async () => {
     once = await sign(first, { eventId: "evt-counter-1", metadata: { party: "supplier" } });
-    twice = await sign(once.bytes, { eventId: "evt-counter-2", signer: { name: "Grace Hopper", email: "grace@example.com" } });
+    twice = await sign(once.bytes, {
+      eventId: "evt-counter-2",
+      signer: { name: "Grace Hopper", email: "grace@example.com" },
+    });
   });
 
   it("keeps every signature valid, with modifications at most form filling", async () => {
@@ -80,7 +87,9 @@ describe("a document another signer signed first, then Signet once and twice", (
     expect(r.document).toMatchObject({ eventId: "evt-counter-2", auditTrail, signatureCount: 3 });
     // Where a reader finds it: the signature field's widget appearance, /AF.
     const reader = PdfReader.open(twice.bytes);
-    const names = findSignatureFields(reader).map((f) => appearanceFiles(reader, f.field).map((spec) => fileSpecName(reader, spec)));
+    const names = findSignatureFields(reader).map((f) =>
+      appearanceFiles(reader, f.field).map((spec) => fileSpecName(reader, spec)),
+    );
     expect(names).toEqual([[], ["signet-audit.json"], ["signet-audit-2.json"]]);
   });
 
@@ -92,7 +101,8 @@ describe("a document another signer signed first, then Signet once and twice", (
       expect(out.bytes.subarray(0, input.length)).toEqual(input);
       expect(PdfReader.open(out.bytes).pages().length).toBe(PdfReader.open(input).pages().length);
       // The catalog changes at most in /AcroForm (direct here, so it gains the new field).
-      const withoutForm = (pdf: Uint8Array) => serializePdfValue(PdfReader.open(pdf).catalog().with({ AcroForm: undefined }));
+      const withoutForm = (pdf: Uint8Array) =>
+        serializePdfValue(PdfReader.open(pdf).catalog().with({ AcroForm: undefined }));
       expect(withoutForm(out.bytes)).toBe(withoutForm(input));
       expect(latin1(out.bytes.subarray(input.length))).not.toMatch(/\/EmbeddedFiles|\/Names[\s<]/);
       const sigFlags = (pdf: Uint8Array) => {
@@ -101,7 +111,9 @@ describe("a document another signer signed first, then Signet once and twice", (
       };
       expect(sigFlags(out.bytes)).toBe(sigFlags(input));
       expect(out.body.warnings).toHaveLength(1);
-      expect(out.body.warnings[0]).toMatch(/^The document already carries (a signature|2 signatures): Signet did not append the certificate page/);
+      expect(out.body.warnings[0]).toMatch(
+        /^The document already carries (a signature|2 signatures): Signet did not append the certificate page/,
+      );
     }
   });
 
@@ -111,7 +123,9 @@ describe("a document another signer signed first, then Signet once and twice", (
     expect(updatedObjects(without.bytes)).toEqual(updatedObjects(once.bytes));
     const a = await verifyTrusting(once.bytes, [customer.root]);
     const b = await verifyTrusting(without.bytes, [customer.root]);
-    expect(b.signers.map((s: any) => [s.coverage, s.modifications, s.valid])).toEqual(a.signers.map((s: any) => [s.coverage, s.modifications, s.valid]));
+    expect(b.signers.map((s: any) => [s.coverage, s.modifications, s.valid])).toEqual(
+      a.signers.map((s: any) => [s.coverage, s.modifications, s.valid]),
+    );
     expect(b.valid).toBe(true);
   });
 
@@ -137,25 +151,43 @@ describe("third-party signed corpus files countersigned by Signet", () => {
     "endesive__pdf-acrobat.pdf",
   ];
 
-  it.each(FILES)("%s: every earlier signature keeps its verdict, with modifications at most form filling", async (name) => {
-    const input = await corpusPdf(name, { signed: true });
-    const before = (await (await post("/v1/verify", { document: { base64: b64(input) } }, { key: null })).json()) as any;
-    const out = await sign(input, { eventId: `evt-${name}` });
-    const after = (await (await post("/v1/verify", { document: { base64: b64(out.bytes) } }, { key: null })).json()) as any;
-    expect(after.signers).toHaveLength(before.signers.length + 1);
-    before.signers.forEach((s: any, i: number) => {
-      const t = after.signers[i];
-      expect(t.fieldName).toBe(s.fieldName);
-      expect(ALLOWED).toContain(t.modifications);
-      expect(t.problems.map((p: any) => p.code)).not.toContain("modified_after_signing");
-      expect([t.intact, t.signatureValid, t.coverage === "partial"]).toEqual([s.intact, s.signatureValid, s.coverage === "partial"]);
-    });
-    expect(after.signers.at(-1)).toMatchObject({ modifications: "none", coverage: "entire_file", intact: true, signatureValid: true, eventId: `evt-${name}` });
-  });
+  it.each(FILES)(
+    "%s: every earlier signature keeps its verdict, with modifications at most form filling",
+    async (name) => {
+      const input = await corpusPdf(name, { signed: true });
+      const before = (await (
+        await post("/v1/verify", { document: { base64: b64(input) } }, { key: null })
+      ).json()) as any;
+      const out = await sign(input, { eventId: `evt-${name}` });
+      const after = (await (
+        await post("/v1/verify", { document: { base64: b64(out.bytes) } }, { key: null })
+      ).json()) as any;
+      expect(after.signers).toHaveLength(before.signers.length + 1);
+      before.signers.forEach((s: any, i: number) => {
+        const t = after.signers[i];
+        expect(t.fieldName).toBe(s.fieldName);
+        expect(ALLOWED).toContain(t.modifications);
+        expect(t.problems.map((p: any) => p.code)).not.toContain("modified_after_signing");
+        expect([t.intact, t.signatureValid, t.coverage === "partial"]).toEqual([
+          s.intact,
+          s.signatureValid,
+          s.coverage === "partial",
+        ]);
+      });
+      expect(after.signers.at(-1)).toMatchObject({
+        modifications: "none",
+        coverage: "entire_file",
+        intact: true,
+        signatureValid: true,
+        eventId: `evt-${name}`,
+      });
+    },
+  );
 });
 
 describe("verifier defects found by the same cross-check", () => {
-  const verify = async (pdf: Uint8Array) => (await (await post("/v1/verify", { document: { base64: b64(pdf) } }, { key: null })).json()) as any;
+  const verify = async (pdf: Uint8Array) =>
+    (await (await post("/v1/verify", { document: { base64: b64(pdf) } }, { key: null })).json()) as any;
 
   it.each(["pyhanko__separate-annots-kids-indir.pdf", "pyhanko__extensions-update-indirect.pdf"])(
     "%s: the legitimate second signature is a signature, not other",
@@ -170,7 +202,9 @@ describe("verifier defects found by the same cross-check", () => {
     const r = await verify(await corpusPdf("itext__DocumentRevisionsValidatorTest__removeDSS.pdf", { signed: true }));
     expect(r.valid).toBe(false);
     expect(r.signers.slice(1).map((s: any) => s.modifications)).toEqual(["other", "other"]);
-    expect(r.signers[1].problems).toContainEqual(expect.objectContaining({ code: "modified_after_signing", message: expect.stringMatching(/DSS\) was removed/) }));
+    expect(r.signers[1].problems).toContainEqual(
+      expect.objectContaining({ code: "modified_after_signing", message: expect.stringMatching(/DSS\) was removed/) }),
+    );
   });
 
   it.each([

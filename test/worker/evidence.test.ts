@@ -17,13 +17,19 @@ beforeAll(async () => {
   const res = await post("/v1/sign", signRequest(input, { eventId: "evt-evidence-1" }));
   expect(res.status).toBe(200);
   const body = (await res.json()) as any;
-  signed = { body, bytes: fromDataUri(body.document.base64), inputSha256: hex(await crypto.subtle.digest("SHA-256", input)) };
+  signed = {
+    body,
+    bytes: fromDataUri(body.document.base64),
+    inputSha256: hex(await crypto.subtle.digest("SHA-256", input)),
+  };
 });
 
 describe("evidence reference of a signing event", () => {
   it("is 128 random bits (32 hex) in the sign response, recorded in D1, and new for every event", async () => {
     expect(signed.body.reference).toMatch(/^[0-9a-f]{32}$/);
-    const row = await env.DB.prepare("SELECT reference FROM signing_events WHERE event_id = ?1").bind("evt-evidence-1").first<{ reference: string }>();
+    const row = await env.DB.prepare("SELECT reference FROM signing_events WHERE event_id = ?1")
+      .bind("evt-evidence-1")
+      .first<{ reference: string }>();
     expect(row?.reference).toBe(signed.body.reference);
     const other = (await (await post("/v1/sign", signRequest(await corpusPdf(SIMPLE)))).json()) as any;
     expect(other.reference).toMatch(/^[0-9a-f]{32}$/);
@@ -31,7 +37,9 @@ describe("evidence reference of a signing event", () => {
   });
 
   it("is replayed with the event: the same eventId and request give the same reference", async () => {
-    const again = (await (await post("/v1/sign", signRequest(await corpusPdf(SIMPLE), { eventId: "evt-evidence-1" }))).json()) as any;
+    const again = (await (
+      await post("/v1/sign", signRequest(await corpusPdf(SIMPLE), { eventId: "evt-evidence-1" }))
+    ).json()) as any;
     expect(again.reference).toBe(signed.body.reference);
     expect(again.sha256).toBe(signed.body.sha256);
   });
@@ -112,7 +120,9 @@ describe("GET /v1/verify/ref/{ref} and /v1/verify/hash/{sha256}", () => {
   });
 
   it("checks a key when one is sent: a wrong key is 401, the right one works", async () => {
-    const wrong = await get(`/v1/verify/ref/${signed.body.reference}`, { Authorization: `Bearer sgn_${"x".repeat(43)}` });
+    const wrong = await get(`/v1/verify/ref/${signed.body.reference}`, {
+      Authorization: `Bearer sgn_${"x".repeat(43)}`,
+    });
     expect(wrong.status).toBe(401);
     expect((await problem(wrong)).code).toBe("unauthorized");
     const right = await get(`/v1/verify/ref/${signed.body.reference}`, { Authorization: `Bearer ${env.TEST_API_KEY}` });
@@ -126,7 +136,11 @@ describe("GET /v1/verify/ref/{ref} and /v1/verify/hash/{sha256}", () => {
       const anonymous = await app.request(`${BASE}${path}`, {}, locked);
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer/);
-      const keyed = await app.request(`${BASE}${path}`, { headers: { Authorization: `Bearer ${env.TEST_API_KEY}` } }, locked);
+      const keyed = await app.request(
+        `${BASE}${path}`,
+        { headers: { Authorization: `Bearer ${env.TEST_API_KEY}` } },
+        locked,
+      );
       expect(keyed.status).toBe(200);
     }
   });

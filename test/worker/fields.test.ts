@@ -7,10 +7,19 @@ const template = () =>
   T.templateDocx({
     header: T.para(T.text("Ref: "), T.wordText({ tag: "ref", alias: "Reference", id: 11 })),
     body: [
-      T.para(T.text("Between Acme and "), T.superdocStructured({ id: 1834567001, alias: "Party name", group: "party" }), T.text(".")),
-      T.para(T.text("Date: "), T.wordDate({ tag: "signed_on", alias: "Signing date", format: "d MMMM yyyy", placeholder: true })),
+      T.para(
+        T.text("Between Acme and "),
+        T.superdocStructured({ id: 1834567001, alias: "Party name", group: "party" }),
+        T.text("."),
+      ),
+      T.para(
+        T.text("Date: "),
+        T.wordDate({ tag: "signed_on", alias: "Signing date", format: "d MMMM yyyy", placeholder: true }),
+      ),
       T.para(T.wordCheckbox({ tag: "agree", checked: true }), T.text(" I agree")),
-      T.tableWith([T.para(T.superdocAnnotation({ fieldId: "sig-1", type: "signature", label: "Signature", group: "signers" }))]),
+      T.tableWith([
+        T.para(T.superdocAnnotation({ fieldId: "sig-1", type: "signature", label: "Signature", group: "signers" })),
+      ]),
       T.para(T.superdocLegacyAnnotation({ fieldId: "legacy-1", type: "text", label: "Legacy" })),
       `<w:sdt><w:sdtPr><w:tag w:val="plan"/><w:dropDownList><w:listItem w:displayText="Basic" w:value="basic"/><w:listItem w:displayText="Pro" w:value="pro"/></w:dropDownList></w:sdtPr><w:sdtContent><w:p><w:r><w:t>Pro</w:t></w:r></w:p></w:sdtContent></w:sdt>`,
     ].join(""),
@@ -26,26 +35,51 @@ describe("POST /v1/fields", () => {
       [JSON.stringify({ group: "party" }), "text", "body"],
       ["signed_on", "date", "body"],
       ["agree", "checkbox", "body"],
-      [JSON.stringify({ fieldId: "sig-1", fieldTypeShort: "signature", displayLabel: "Signature", group: "signers" }), "signature", "table"],
+      [
+        JSON.stringify({ fieldId: "sig-1", fieldTypeShort: "signature", displayLabel: "Signature", group: "signers" }),
+        "signature",
+        "table",
+      ],
       ["legacy-1", "text", "body"],
       ["plan", "dropdown", "body"],
       ["ref", "text", "header"],
       ["logo", "picture", "footer"],
     ]);
     const [party, date, agree, sig, legacy, plan, ref, logo] = fields;
-    expect(party).toMatchObject({ id: "1834567001", alias: "Party name", group: "party", value: "Party name", superdoc: { group: "party" } });
-    expect(date).toMatchObject({ alias: "Signing date", placeholder: true, dateFormat: "d MMMM yyyy", value: "Click or tap to enter a date." });
+    expect(party).toMatchObject({
+      id: "1834567001",
+      alias: "Party name",
+      group: "party",
+      value: "Party name",
+      superdoc: { group: "party" },
+    });
+    expect(date).toMatchObject({
+      alias: "Signing date",
+      placeholder: true,
+      dateFormat: "d MMMM yyyy",
+      value: "Click or tap to enter a date.",
+    });
     expect(agree.value).toBe(true);
     expect(sig).toMatchObject({ fieldId: "sig-1", group: "signers", alias: "Signature", value: "{{Signature}}" });
     expect(legacy).toMatchObject({ fieldId: "legacy-1", superdoc: null });
-    expect(plan).toMatchObject({ options: [{ text: "Basic", value: "basic" }, { text: "Pro", value: "pro" }], value: "Pro", level: "block" });
+    expect(plan).toMatchObject({
+      options: [
+        { text: "Basic", value: "basic" },
+        { text: "Pro", value: "pro" },
+      ],
+      value: "Pro",
+      level: "block",
+    });
     expect(ref).toMatchObject({ id: "11", alias: "Reference", part: "word/header1.xml" });
     expect(logo.value).toBeNull();
   });
 
   it("names what annotate matches: filling a listed id changes that field's value", async () => {
     const doc = template();
-    const filled = await post("/v1/annotate", { document: b64(doc), fields: [{ id: "1834567001", type: "text", value: "Ada" }] });
+    const filled = await post("/v1/annotate", {
+      document: b64(doc),
+      fields: [{ id: "1834567001", type: "text", value: "Ada" }],
+    });
     const again = await post("/v1/fields", { document: ((await filled.json()) as any).document.base64 });
     const { fields } = (await again.json()) as any;
     expect(fields[0]).toMatchObject({ id: "1834567001", value: "Ada" });

@@ -16,15 +16,44 @@ import { auditTrail, b64, BASE, corpusPdf, fromDataUri, post, signer, signReques
 
 // interface.md's error table, plus the documented "not yet" codes of the unfinished DOCX renderer.
 const KNOWN_CODES = new Set([
-  "invalid_json", "invalid_request", "invalid_base64", "invalid_query",
-  "unauthorized", "not_found", "method_not_allowed", "event_id_conflict",
-  "payload_too_large", "document_too_large", "remote_too_large", "zip_limit",
-  "unsupported_media_type", "unsupported_document_type",
-  "audit_trail_missing_submit", "pdf_unparseable", "pdf_too_complex", "pdf_encrypted", "document_locked", "docx_invalid",
-  "xml_doctype_forbidden", "image_invalid", "image_too_large", "url_forbidden", "field_not_found",
-  "rate_limited", "fetch_failed", "tsa_failed", "fetch_timeout",
-  "pdf_leading_bytes", "signature_field_not_found", "signature_field_signed", "signature_field_locked",
-  "signature_field_unsupported", "seed_value_unsatisfied", "appearance_invalid", "appearance_not_allowed", "signer_failed",
+  "invalid_json",
+  "invalid_request",
+  "invalid_base64",
+  "invalid_query",
+  "unauthorized",
+  "not_found",
+  "method_not_allowed",
+  "event_id_conflict",
+  "payload_too_large",
+  "document_too_large",
+  "remote_too_large",
+  "zip_limit",
+  "unsupported_media_type",
+  "unsupported_document_type",
+  "audit_trail_missing_submit",
+  "pdf_unparseable",
+  "pdf_too_complex",
+  "pdf_encrypted",
+  "document_locked",
+  "docx_invalid",
+  "xml_doctype_forbidden",
+  "image_invalid",
+  "image_too_large",
+  "url_forbidden",
+  "field_not_found",
+  "rate_limited",
+  "fetch_failed",
+  "tsa_failed",
+  "fetch_timeout",
+  "pdf_leading_bytes",
+  "signature_field_not_found",
+  "signature_field_signed",
+  "signature_field_locked",
+  "signature_field_unsupported",
+  "seed_value_unsatisfied",
+  "appearance_invalid",
+  "appearance_not_allowed",
+  "signer_failed",
 ]);
 // What a leaked stack trace or internal path looks like.
 const INTERNALS = /\n\s+at\s|\bat [\w$.<>]+ \(|\.(ts|js|mjs):\d+|node_modules|file:\/\//;
@@ -42,11 +71,13 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   signedPdf = fromDataUri(((await res.json()) as { document: { base64: string } }).document.base64);
   const corpusDocx = await Promise.all(
-    ["openxmlsdk__SdtRun__sdtRun.docx", "easytemplatex__content_controls.docx", "poi__Bug54849.docx"].map(async (name) => {
-      const r = await fetch(`${env.FIXTURE_BASE_URL}/docx/${encodeURIComponent(name)}`);
-      expect(r.status).toBe(200);
-      return new Uint8Array(await r.arrayBuffer());
-    }),
+    ["openxmlsdk__SdtRun__sdtRun.docx", "easytemplatex__content_controls.docx", "poi__Bug54849.docx"].map(
+      async (name) => {
+        const r = await fetch(`${env.FIXTURE_BASE_URL}/docx/${encodeURIComponent(name)}`);
+        expect(r.status).toBe(200);
+        return new Uint8Array(await r.arrayBuffer());
+      },
+    ),
   );
   docxTemplates = [contract.template(), ...corpusDocx];
 });
@@ -65,7 +96,8 @@ async function expectWellBehaved(res: Response, what: string): Promise<unknown> 
   const text = await res.text();
   tally(what, String(res.status));
   // 502/504 are the documented answers when a URL the caller gave cannot be fetched; nothing else may be 5xx.
-  const upstream = (res.status === 502 || res.status === 504) && /"code":"(fetch_failed|fetch_timeout|tsa_failed)"/.test(text);
+  const upstream =
+    (res.status === 502 || res.status === 504) && /"code":"(fetch_failed|fetch_timeout|tsa_failed)"/.test(text);
   if (!upstream) expect(res.status, `${what} answered ${res.status}: ${text.slice(0, 500)}`).toBeLessThan(500);
   expect(text, `${what}: internals in the body`).not.toMatch(INTERNALS);
   if (res.status >= 400) {
@@ -89,9 +121,15 @@ const junk = fc.oneof(
 );
 const orJunk = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | unknown> => fc.oneof({ weight: 4, arbitrary: arb }, junk);
 
-const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: "grapheme", maxLength: 40 }), fc.constantFrom("Ada Lovelace", "Ægir Þórsson", "محمد", "李小龙", "\u202Egnp.exe"));
+const text = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 40 }),
+  fc.constantFrom("Ada Lovelace", "Ægir Þórsson", "محمد", "李小龙", "\u202Egnp.exe"),
+);
 const timestamp = fc.oneof(
-  fc.date({ min: new Date("1900-01-01"), max: new Date("2200-01-01"), noInvalidDate: true }).map((d) => d.toISOString()),
+  fc
+    .date({ min: new Date("1900-01-01"), max: new Date("2200-01-01"), noInvalidDate: true })
+    .map((d) => d.toISOString()),
   fc.constantFrom("2026-11-21T10:00:00+01:00", "2026-02-30T10:00:00Z", "not a date", "", "9999-12-31T23:59:59Z"),
 );
 const auditEntry = fc.record(
@@ -106,20 +144,37 @@ const auditEntry = fc.record(
 
 /** A document value: real, damaged, wrongly typed, or an address the service must handle. */
 function documentArb(kind: "pdf" | "signed" | "docx"): fc.Arbitrary<unknown> {
-  const real = fc.nat().map((i) => (kind === "docx" ? docxTemplates[i % docxTemplates.length]! : kind === "signed" ? signedPdf : samplePdf));
+  const real = fc
+    .nat()
+    .map((i) =>
+      kind === "docx" ? docxTemplates[i % docxTemplates.length]! : kind === "signed" ? signedPdf : samplePdf,
+    );
   const damaged =
     kind === "docx"
       ? fc.oneof(
           fc.tuple(fc.nat(), docxZipMutation).map(([i, m]) => m.apply(docxTemplates[i % docxTemplates.length]!)),
-          fc.tuple(fc.nat(), docxXmlMutation).map(([i, m]) => mutateDocxPart(docxTemplates[i % docxTemplates.length]!, "word/document.xml", m)),
+          fc
+            .tuple(fc.nat(), docxXmlMutation)
+            .map(([i, m]) => mutateDocxPart(docxTemplates[i % docxTemplates.length]!, "word/document.xml", m)),
         )
       : fc.tuple(fc.boolean(), pdfMutation).map(([signed, m]) => m.apply(signed ? signedPdf : samplePdf));
   const bytes = fc.oneof(real, damaged, fc.uint8Array({ maxLength: 2000 }));
   const fixture = (path: string) => `${env.FIXTURE_BASE_URL}${path}`;
   return fc.oneof(
     { weight: 5, arbitrary: bytes.map((b) => ({ base64: b64(b) })) },
-    { weight: 2, arbitrary: fc.tuple(bytes, fc.constantFrom("application/pdf", "image/png", "text/plain", "", "application/pdf;charset=x")).map(([b, t]) => ({ base64: `data:${t};base64,${b64(b)}` })) },
-    fc.record({ base64: fc.oneof(fc.base64String({ maxLength: 200 }), fc.string({ maxLength: 200 }), fc.constantFrom("data:,", "data:;base64,", "====", "JVBERi0")) }),
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(bytes, fc.constantFrom("application/pdf", "image/png", "text/plain", "", "application/pdf;charset=x"))
+        .map(([b, t]) => ({ base64: `data:${t};base64,${b64(b)}` })),
+    },
+    fc.record({
+      base64: fc.oneof(
+        fc.base64String({ maxLength: 200 }),
+        fc.string({ maxLength: 200 }),
+        fc.constantFrom("data:,", "data:;base64,", "====", "JVBERi0"),
+      ),
+    }),
     fc.constantFrom(
       { url: fixture("/small.pdf") },
       { url: fixture("/png") },
@@ -143,7 +198,13 @@ const junkySignBody = fc.record(
     document: documentArb("pdf").chain((d) => fc.oneof(fc.constant(d), documentArb("signed"))),
     signer: orJunk(
       fc.record(
-        { name: text, email: fc.oneof(fc.emailAddress(), text), ip: fc.oneof(fc.ipV4(), fc.ipV6(), text), userAgent: text, extra: junk },
+        {
+          name: text,
+          email: fc.oneof(fc.emailAddress(), text),
+          ip: fc.oneof(fc.ipV4(), fc.ipV6(), text),
+          userAgent: text,
+          extra: junk,
+        },
         { requiredKeys: [] },
       ),
     ),
@@ -170,7 +231,11 @@ const signatureOptions = fc.record(
           y: fc.double({ min: 0, max: 900, noNaN: true }),
           width: fc.double({ min: 8, max: 600, noNaN: true }),
           height: fc.double({ min: 8, max: 300, noNaN: true }),
-          image: fc.constantFrom(contract.png ? `data:image/png;base64,${b64(contract.png)}` : "AAAA", "data:image/png;base64,AAAA", "data:image/gif;base64,R0lGODlh"),
+          image: fc.constantFrom(
+            contract.png ? `data:image/png;base64,${b64(contract.png)}` : "AAAA",
+            "data:image/png;base64,AAAA",
+            "data:image/gif;base64,R0lGODlh",
+          ),
         },
         { requiredKeys: ["page", "x", "y", "width", "height"] },
       ),
@@ -182,10 +247,20 @@ const signatureOptions = fc.record(
 const wellFormedSignBody = fc.record(
   {
     document: fc.oneof(documentArb("pdf"), documentArb("signed")),
-    signer: fc.record({ name: fc.constantFrom("Ada Lovelace", "Ægir Þórsson", "محمد", "李小龙"), email: fc.constantFrom("ada@example.com", "o.brien+tag@sub.example.co.uk", "x@xn--bcher-kva.example"), ip: fc.oneof(fc.ipV4(), fc.ipV6()) }, { requiredKeys: ["name", "email"] }),
+    signer: fc.record(
+      {
+        name: fc.constantFrom("Ada Lovelace", "Ægir Þórsson", "محمد", "李小龙"),
+        email: fc.constantFrom("ada@example.com", "o.brien+tag@sub.example.co.uk", "x@xn--bcher-kva.example"),
+        ip: fc.oneof(fc.ipV4(), fc.ipV6()),
+      },
+      { requiredKeys: ["name", "email"] },
+    ),
     auditTrail: fc.oneof(
       { weight: 3, arbitrary: fc.constant(auditTrail) },
-      fc.array(auditEntry.map((e) => ({ ...e, timestamp: "2026-11-21T10:00:00Z" })), { minLength: 1, maxLength: 8 }),
+      fc.array(
+        auditEntry.map((e) => ({ ...e, timestamp: "2026-11-21T10:00:00Z" })),
+        { minLength: 1, maxLength: 8 },
+      ),
     ),
     eventId: fc.uuid(),
     metadata: fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }),
@@ -204,13 +279,25 @@ const junkyFieldArb = fc.record(
     type: orJunk(fc.constantFrom("text", "date", "number", "checkbox", "image", "signature", "table")),
     value: fc.oneof(
       junk,
-      fc.constantFrom(contract.png ? `data:image/png;base64,${b64(contract.png)}` : "", "data:image/png;base64,AAAA", "data:image/gif;base64,R0lGODlh", `${"x".repeat(10)}`, "2026-11-22", "1234.5"),
+      fc.constantFrom(
+        contract.png ? `data:image/png;base64,${b64(contract.png)}` : "",
+        "data:image/png;base64,AAAA",
+        "data:image/gif;base64,R0lGODlh",
+        `${"x".repeat(10)}`,
+        "2026-11-22",
+        "1234.5",
+      ),
       fc.array(fc.array(fc.oneof(text, junk), { maxLength: 4 }), { maxLength: 4 }),
     ),
     options: orJunk(
       fc.record(
         {
-          dimensions: orJunk(fc.record({ width: orJunk(fc.integer({ min: -10, max: 100_000 })), height: orJunk(fc.double()) }, { requiredKeys: [] })),
+          dimensions: orJunk(
+            fc.record(
+              { width: orJunk(fc.integer({ min: -10, max: 100_000 })), height: orJunk(fc.double()) },
+              { requiredKeys: [] },
+            ),
+          ),
           format: orJunk(fc.string({ maxLength: 30 })),
           decimals: orJunk(fc.integer({ min: -5, max: 100 })),
           bottomLabel: orJunk(fc.record({ text: orJunk(text) }, { requiredKeys: [] })),
@@ -223,17 +310,50 @@ const junkyFieldArb = fc.record(
 );
 const pngUri = `data:image/png;base64,${b64(contract.png)}`;
 const wellFormedField = fc.oneof(
-  fc.record({ id: fc.constantFrom(...selectors), type: fc.constant("text"), value: fc.oneof(text, fc.constant(null), fc.integer()) }),
+  fc.record({
+    id: fc.constantFrom(...selectors),
+    type: fc.constant("text"),
+    value: fc.oneof(text, fc.constant(null), fc.integer()),
+  }),
   fc.record({ id: fc.constantFrom(...selectors), type: fc.constant("checkbox"), value: fc.boolean() }),
-  fc.record({ id: fc.constantFrom(...selectors), type: fc.constant("date"), value: timestamp, options: fc.record({ format: fc.constantFrom("MMMM dd, yyyy", "d/M/yy", "'quoted' yyyy", "") }) }),
-  fc.record({ id: fc.constantFrom(...selectors), type: fc.constant("number"), value: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom("12.5", "1e3")) }),
-  fc.record({ group: fc.constantFrom("signature", "nobody"), type: fc.constant("signature"), value: fc.oneof(text, fc.constant(pngUri)), options: fc.record({ bottomLabel: fc.record({ text }) }) }),
-  fc.record({ id: fc.constantFrom(...selectors), type: fc.constant("image"), value: fc.constantFrom(pngUri, "data:image/png;base64,AAAA", "data:image/jpeg;base64," + b64(contract.png)), options: fc.record({ dimensions: fc.record({ width: fc.integer({ min: 1, max: 5000 }) }) }) }),
-  fc.record({ id: fc.constantFrom(...selectors), type: fc.constant("table"), value: fc.array(fc.array(text, { maxLength: 4 }), { maxLength: 6 }) }),
+  fc.record({
+    id: fc.constantFrom(...selectors),
+    type: fc.constant("date"),
+    value: timestamp,
+    options: fc.record({ format: fc.constantFrom("MMMM dd, yyyy", "d/M/yy", "'quoted' yyyy", "") }),
+  }),
+  fc.record({
+    id: fc.constantFrom(...selectors),
+    type: fc.constant("number"),
+    value: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom("12.5", "1e3")),
+  }),
+  fc.record({
+    group: fc.constantFrom("signature", "nobody"),
+    type: fc.constant("signature"),
+    value: fc.oneof(text, fc.constant(pngUri)),
+    options: fc.record({ bottomLabel: fc.record({ text }) }),
+  }),
+  fc.record({
+    id: fc.constantFrom(...selectors),
+    type: fc.constant("image"),
+    value: fc.constantFrom(pngUri, "data:image/png;base64,AAAA", "data:image/jpeg;base64," + b64(contract.png)),
+    options: fc.record({ dimensions: fc.record({ width: fc.integer({ min: 1, max: 5000 }) }) }),
+  }),
+  fc.record({
+    id: fc.constantFrom(...selectors),
+    type: fc.constant("table"),
+    value: fc.array(fc.array(text, { maxLength: 4 }), { maxLength: 6 }),
+  }),
 );
 const annotateBody = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ document: documentArb("docx"), fields: fc.array(wellFormedField, { maxLength: 8 }) }) },
-  fc.record({ document: documentArb("docx"), fields: orJunk(fc.array(junkyFieldArb, { maxLength: 8 })), extra: junk }, { requiredKeys: [] }),
+  {
+    weight: 3,
+    arbitrary: fc.record({ document: documentArb("docx"), fields: fc.array(wellFormedField, { maxLength: 8 }) }),
+  },
+  fc.record(
+    { document: documentArb("docx"), fields: orJunk(fc.array(junkyFieldArb, { maxLength: 8 })), extra: junk },
+    { requiredKeys: [] },
+  ),
 );
 const annotateQuery = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom("", "?to=docx", "?strict=true", "?to=pdf") },
@@ -251,7 +371,14 @@ const rawBody = fc.oneof(
   fc.jsonValue().map((v) => JSON.stringify(v)),
   fc.integer({ min: 1, max: 100_000 }).map((n) => "[".repeat(n)),
   fc.integer({ min: 1, max: 100_000 }).map((n) => '{"a":'.repeat(n)),
-  fc.constantFrom('{"document":{"base64":"', '{"document":', "\u0000", "\uFEFF{}", '{"__proto__":{"x":1},"document":{}}', '{"document":{"base64":"JVBERi0"}}}}'),
+  fc.constantFrom(
+    '{"document":{"base64":"',
+    '{"document":',
+    "\u0000",
+    "\uFEFF{}",
+    '{"__proto__":{"x":1},"document":{}}',
+    '{"document":{"base64":"JVBERi0"}}}}',
+  ),
 );
 
 function send(path: string, body: string, headers: Record<string, string> = {}) {
@@ -277,7 +404,9 @@ describe("fuzz: the HTTP edge never answers 5xx and always speaks problem+json",
   it("POST /v1/verify with damaged signed PDFs and junk", async () => {
     await fc.assert(
       fc.asyncProperty(verifyBody, async (body) => {
-        const answer = (await expectWellBehaved(await send("/v1/verify", JSON.stringify(body)), "verify")) as { valid?: unknown };
+        const answer = (await expectWellBehaved(await send("/v1/verify", JSON.stringify(body)), "verify")) as {
+          valid?: unknown;
+        };
         // A 200 is a verification report, whatever the document.
         if (answer && typeof answer === "object" && !("code" in answer)) expect(typeof answer.valid).toBe("boolean");
       }),
@@ -303,14 +432,29 @@ describe("fuzz: the HTTP edge never answers 5xx and always speaks problem+json",
         rawBody,
         fc.oneof(
           { weight: 4, arbitrary: fc.constant("application/json") },
-          fc.constantFrom("application/json; charset=utf-8", "text/plain", "", "application/json, text/plain", "multipart/form-data; boundary=x"),
+          fc.constantFrom(
+            "application/json; charset=utf-8",
+            "text/plain",
+            "",
+            "application/json, text/plain",
+            "multipart/form-data; boundary=x",
+          ),
         ),
         fc.oneof(
           { weight: 4, arbitrary: fc.constant(`Bearer ${env.TEST_API_KEY}`) },
-          fc.constantFrom("Bearer sgn_" + "A".repeat(43), "Bearer", "Basic Zm9vOmJhcg==", "", "Bearer " + "x".repeat(5000)),
+          fc.constantFrom(
+            "Bearer sgn_" + "A".repeat(43),
+            "Bearer",
+            "Basic Zm9vOmJhcg==",
+            "",
+            "Bearer " + "x".repeat(5000),
+          ),
         ),
         async (path, body, contentType, authorization) => {
-          await expectWellBehaved(await send(path, body, { "Content-Type": contentType, Authorization: authorization }), `${path} raw`);
+          await expectWellBehaved(
+            await send(path, body, { "Content-Type": contentType, Authorization: authorization }),
+            `${path} raw`,
+          );
         },
       ),
       fuzzParams(100, fuzzEnv),

@@ -44,7 +44,10 @@ describe("fuzz regressions", () => {
 
     const after = await post("/v1/verify", { document: { base64: b64(signed) } });
     expect(after.status).toBe(200);
-    const report = (await after.json()) as { document: { pages: number }; signers: { name: string; intact: boolean }[] };
+    const report = (await after.json()) as {
+      document: { pages: number };
+      signers: { name: string; intact: boolean }[];
+    };
     // The catalog survived: the signature is found, and intact. (Known gap: the output's chain still
     // ends in the input's empty section, so a reader that trusts the chain misses the objects only a
     // scan finds; the update does not re-list them.)

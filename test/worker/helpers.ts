@@ -24,7 +24,11 @@ export async function corpusPdf(name: string, opts: { signed?: boolean } = {}): 
   return new Uint8Array(await res.arrayBuffer());
 }
 
-export function post(path: string, body: unknown, opts: { key?: string | null; headers?: Record<string, string> } = {}) {
+export function post(
+  path: string,
+  body: unknown,
+  opts: { key?: string | null; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { "Content-Type": "application/json", ...opts.headers };
   const key = opts.key === undefined ? env.TEST_API_KEY : opts.key;
   if (key) headers.Authorization = `Bearer ${key}`;
@@ -35,7 +39,12 @@ export function post(path: string, body: unknown, opts: { key?: string | null; h
   });
 }
 
-export const signer = { name: "Ada Lovelace", email: "ada@example.com", ip: "203.0.113.7", userAgent: "Mozilla/5.0 (test)" };
+export const signer = {
+  name: "Ada Lovelace",
+  email: "ada@example.com",
+  ip: "203.0.113.7",
+  userAgent: "Mozilla/5.0 (test)",
+};
 
 export const auditTrail = [
   { type: "ready", timestamp: "2026-11-21T09:59:00Z" },
@@ -50,7 +59,13 @@ export function signRequest(pdf: Uint8Array, extra: Record<string, unknown> = {}
 
 export async function problem(res: Response) {
   expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
-  return (await res.json()) as { code: string; status: number; detail: string; message: string; errors?: { path: string }[] };
+  return (await res.json()) as {
+    code: string;
+    status: number;
+    detail: string;
+    message: string;
+    errors?: { path: string }[];
+  };
 }
 
 export const latin1 = (bytes: Uint8Array) => {

@@ -30,7 +30,9 @@ describe("PNG image data is inflated only as far as its header allows", () => {
     const header = readPngHeader(png)!;
     expect(header.dataBytes).toBe(20 * (30 * 3 + 1));
     expect(checkPngData(png, header)).toEqual({ fits: true, inflated: header.dataBytes });
-    expect(checkPngData(inflationBombPng(100, 100, 5_000), readPngHeader(inflationBombPng(100, 100, 5_000))!).fits).toBe(true);
+    expect(
+      checkPngData(inflationBombPng(100, 100, 5_000), readPngHeader(inflationBombPng(100, 100, 5_000))!).fits,
+    ).toBe(true);
     // Exactly the header's size fits; one byte more does not.
     const exact = inflationBombPng(258, 1, 259); // 1 + 258 zeros = one row of 258 grey pixels and its filter byte
     expect(checkPngData(exact, readPngHeader(exact)!).fits).toBe(true);
@@ -59,7 +61,8 @@ describe("PNG image data is inflated only as far as its header allows", () => {
 async function imageCount(pdf: Uint8Array): Promise<number> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   let n = 0;
-  for (const [, obj] of doc.context.enumerateIndirectObjects()) if (obj instanceof PDFRawStream && obj.dict.get(PDFName.of("Subtype")) === PDFName.of("Image")) n++;
+  for (const [, obj] of doc.context.enumerateIndirectObjects())
+    if (obj instanceof PDFRawStream && obj.dict.get(PDFName.of("Subtype")) === PDFName.of("Image")) n++;
   return n;
 }
 
@@ -69,8 +72,13 @@ const picture = (id: string) => inlineImage(id, 100, 100);
 
 describe("hostile pictures through the HTTP edge", () => {
   it("annotate?to=pdf refuses a picture value whose data inflates to 3 GiB behind a 2000 x 2000 header: 422 image_invalid (it took 45 s)", async () => {
-    const template = buildDocx({ body: p(`<w:sdt><w:sdtPr><w:tag w:val="photo"/></w:sdtPr><w:sdtContent>${p("x")}</w:sdtContent></w:sdt>`) });
-    const res = await post("/v1/annotate?to=pdf", { document: { base64: b64(template) }, fields: [{ id: "photo", type: "image", value: `data:image/png;base64,${b64(bomb())}` }] });
+    const template = buildDocx({
+      body: p(`<w:sdt><w:sdtPr><w:tag w:val="photo"/></w:sdtPr><w:sdtContent>${p("x")}</w:sdtContent></w:sdt>`),
+    });
+    const res = await post("/v1/annotate?to=pdf", {
+      document: { base64: b64(template) },
+      fields: [{ id: "photo", type: "image", value: `data:image/png;base64,${b64(bomb())}` }],
+    });
     expect(res.status).toBe(422);
     const prob = await problem(res);
     expect(prob.code).toBe("image_invalid");
@@ -79,14 +87,21 @@ describe("hostile pictures through the HTTP edge", () => {
 
   it("a DOCX whose picture is such a PNG signs and renders without decoding it: the picture's box stays empty, an honest one beside it is drawn", async () => {
     // Stored, not deflated, as an attacker would send it (deflated, the zeros would trip the ZIP ratio check).
-    const docx = stored(buildDocx({ body: p([picture("rIdBomb")]) + p([picture("rIdOk")]), media: { rIdBomb: bomb(), rIdOk: makePng(40, 40) } }));
+    const docx = stored(
+      buildDocx({
+        body: p([picture("rIdBomb")]) + p([picture("rIdOk")]),
+        media: { rIdBomb: bomb(), rIdOk: makePng(40, 40) },
+      }),
+    );
     const signed = await post("/v1/sign", signRequest(docx, { certificate: { enabled: false } }));
     expect(signed.status).toBe(200);
     const pdf = fromDataUri(((await signed.json()) as { document: { base64: string } }).document.base64);
     expect(await imageCount(pdf)).toBe(1);
     const annotated = await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] });
     expect(annotated.status).toBe(200);
-    expect(await imageCount(fromDataUri(((await annotated.json()) as { document: { base64: string } }).document.base64))).toBe(1);
+    expect(
+      await imageCount(fromDataUri(((await annotated.json()) as { document: { base64: string } }).document.base64)),
+    ).toBe(1);
   });
 
   it("pictures of more than LIMITS.paint.maxDecodedPixels together: 422 render_limit before they are all decoded", async () => {
@@ -94,14 +109,20 @@ describe("hostile pictures through the HTTP edge", () => {
     const side = Math.floor(Math.sqrt(LIMITS.paint.maxPngPixels));
     const images = [0, 1, 2].map((k) => makePng(side, side, [k * 40, 90, 160]));
     expect(3 * side * side).toBeGreaterThan(LIMITS.paint.maxDecodedPixels);
-    const docx = buildDocx({ body: images.map((_, k) => p([picture(`rIdP${k}`)])).join(""), media: Object.fromEntries(images.map((png, k) => [`rIdP${k}`, png])) });
+    const docx = buildDocx({
+      body: images.map((_, k) => p([picture(`rIdP${k}`)])).join(""),
+      media: Object.fromEntries(images.map((png, k) => [`rIdP${k}`, png])),
+    });
     const res = await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] });
     expect(res.status).toBe(422);
     const prob = await problem(res);
     expect(prob.code).toBe("render_limit");
     expect(prob.detail).toMatch(/pictures to decode of more than 16000000 pixels/);
     // Two of them are within the budget.
-    const two = buildDocx({ body: [0, 1].map((k) => p([picture(`rIdP${k}`)])).join(""), media: { rIdP0: images[0]!, rIdP1: images[1]! } });
+    const two = buildDocx({
+      body: [0, 1].map((k) => p([picture(`rIdP${k}`)])).join(""),
+      media: { rIdP0: images[0]!, rIdP1: images[1]! },
+    });
     expect((await post("/v1/annotate?to=pdf", { document: { base64: b64(two) }, fields: [] })).status).toBe(200);
   });
 });

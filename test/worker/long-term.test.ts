@@ -17,7 +17,11 @@ const app = createApp();
 function call(path: string, body: unknown, vars: Record<string, string>) {
   return app.request(
     path,
-    { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.TEST_API_KEY}` }, body: JSON.stringify(body) },
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.TEST_API_KEY}` },
+      body: JSON.stringify(body),
+    },
     { ...env, ALLOW_PRIVATE_URLS: "true", ...vars },
   );
 }
@@ -31,7 +35,11 @@ const as = (who: "good" | "revoked", extra: Record<string, string> = {}) => ({
 
 async function sign(vars: Record<string, string>, level?: string) {
   const pdf = await corpusPdf("pdf20examples__Simple_PDF_2.0_file.pdf");
-  return call("/v1/sign", { document: { base64: b64(pdf) }, signer, auditTrail, ...(level ? { signature: { level } } : {}) }, vars);
+  return call(
+    "/v1/sign",
+    { document: { base64: b64(pdf) }, signer, auditTrail, ...(level ? { signature: { level } } : {}) },
+    vars,
+  );
 }
 
 describe("long-term signatures in workerd", () => {
@@ -40,11 +48,18 @@ describe("long-term signatures in workerd", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     expect(body.signature.level).toBe("B-LTA");
-    const verified = await call("/v1/verify", { document: { base64: b64(fromDataUri(body.document.base64)) } }, { TRUSTED_ROOTS: pki.rootPem });
+    const verified = await call(
+      "/v1/verify",
+      { document: { base64: b64(fromDataUri(body.document.base64)) } },
+      { TRUSTED_ROOTS: pki.rootPem },
+    );
     const report = (await verified.json()) as any;
     expect(report.valid, report.reason).toBe(true);
     const s = report.signers[0];
-    expect([s.level, s.indication, s.subIndication], JSON.stringify(report.signers.map((x: any) => [x.fieldName, x.revision, x.revocation]))).toEqual(["B-LTA", "TOTAL_PASSED", null]);
+    expect(
+      [s.level, s.indication, s.subIndication],
+      JSON.stringify(report.signers.map((x: any) => [x.fieldName, x.revision, x.revocation])),
+    ).toEqual(["B-LTA", "TOTAL_PASSED", null]);
     expect(s.revocation.length).toBeGreaterThanOrEqual(3);
     expect(s.revocation.every((r: any) => r.status === "good" && r.source === "dss")).toBe(true);
     expect(report.signers.map((x: any) => x.kind)).toEqual(["signature", "timestamp"]);
@@ -54,7 +69,13 @@ describe("long-term signatures in workerd", () => {
     const res = await sign(as("revoked"), "B-T");
     expect(res.status).toBe(200);
     const pdf = fromDataUri(((await res.json()) as any).document.base64);
-    const online = (await (await call("/v1/verify", { document: { base64: b64(pdf) } }, { TRUSTED_ROOTS: pki.rootPem, VERIFY_ONLINE_REVOCATION: "true" })).json()) as any;
+    const online = (await (
+      await call(
+        "/v1/verify",
+        { document: { base64: b64(pdf) } },
+        { TRUSTED_ROOTS: pki.rootPem, VERIFY_ONLINE_REVOCATION: "true" },
+      )
+    ).json()) as any;
     const s = online.signers[0];
     expect(s.revocation[0]).toMatchObject({ status: "revoked", source: "ocsp", chain: "signer" });
     expect(s.subIndication).toBe("REVOKED_NO_POE");
@@ -72,7 +93,9 @@ describe("long-term signatures in workerd", () => {
   it("documents the new fields in the OpenAPI document", async () => {
     const doc = (await (await app.request("/openapi.json", {}, env)).json()) as any;
     const signerSchema = doc.components.schemas.VerifiedSigner.properties;
-    expect(Object.keys(signerSchema)).toEqual(expect.arrayContaining(["level", "indication", "subIndication", "revocation"]));
+    expect(Object.keys(signerSchema)).toEqual(
+      expect.arrayContaining(["level", "indication", "subIndication", "revocation"]),
+    );
     expect(doc.components.schemas.SignRequest.properties.signature).toBeDefined();
   });
 });

@@ -13,7 +13,9 @@ describe("service metadata", () => {
     const schema = doc.components.schemas.SignRequest;
     expect(schema.required).toEqual(expect.arrayContaining(["document", "signer", "auditTrail"]));
     expect(doc.components.schemas.Signer.additionalProperties).toBe(false);
-    expect(Object.keys(sign.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "409", "413", "415", "422"]));
+    expect(Object.keys(sign.responses)).toEqual(
+      expect.arrayContaining(["200", "400", "401", "409", "413", "415", "422"]),
+    );
   });
 
   it("lists every error code of ERROR_STATUS in the Problem schema, and each 4xx/5xx a route declares has a code with that status", async () => {
@@ -42,7 +44,11 @@ describe("service metadata", () => {
     const headers = { "X-Request-Id": "req-42" };
     const ok = await SELF.fetch("https://signet.test/v1/health", { headers });
     const missing = await SELF.fetch("https://signet.test/v1/nothing-here", { headers });
-    const bad = await SELF.fetch("https://signet.test/v1/verify", { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: "{" });
+    const bad = await SELF.fetch("https://signet.test/v1/verify", {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: "{",
+    });
     for (const res of [ok, missing, bad]) expect(res.headers.get("x-request-id")).toBe("req-42");
     expect([missing.status, bad.status]).toEqual([404, 400]);
     expect(((await bad.json()) as { requestId: string }).requestId).toBe("req-42");

@@ -32,7 +32,8 @@ async function createD1Key(name = "ops test") {
 const revoke = (id: string) => env.DB.prepare(revokeKeySql(id, new Date().toISOString())).all();
 
 const randomIp = () => `203.0.113.${1 + Math.floor(Math.random() * 254)}`;
-const randomIpV6 = () => `2001:db8::${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+const randomIpV6 = () =>
+  `2001:db8::${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
 
 /**
  * Calls until the first 429 (at most 2 x limit + 1 calls: the binding's window is aligned to the
@@ -106,7 +107,8 @@ describe("failed-authentication limit per client address", () => {
   it("counts failures only: many accepted requests from one address are not limited by it", async () => {
     const ip = randomIp();
     const limits = { RATE_LIMIT_AUTH_FAILURES: LOW };
-    for (let i = 0; i < 3 * LOW_LIMIT; i++) expect((await signCall(env.TEST_API_KEY, { ip, env: limits })).status).toBe(400);
+    for (let i = 0; i < 3 * LOW_LIMIT; i++)
+      expect((await signCall(env.TEST_API_KEY, { ip, env: limits })).status).toBe(400);
   });
 
   it("without the binding, a per-isolate window of 20 failures a minute still applies", async () => {
@@ -140,7 +142,11 @@ describe("per-key limit", () => {
       () =>
         app.request(
           `${BASE}/v1/verify`,
-          { method: "POST", headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: "{}" },
+          {
+            method: "POST",
+            headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+            body: "{}",
+          },
           { ...env, ...limits },
         ),
       LOW_LIMIT,

@@ -13,7 +13,11 @@ const { template, png } = T.sampleContract();
 function post(path: string, body: unknown, vars: Record<string, string>) {
   return app.request(
     `${BASE}${path}`,
-    { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.TEST_API_KEY}` }, body: JSON.stringify(body) },
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.TEST_API_KEY}` },
+      body: JSON.stringify(body),
+    },
     { ...env, ...vars },
   );
 }
@@ -40,7 +44,11 @@ describe("MAX_* configuration", () => {
   });
 
   it("MAX_FETCH_MS bounds a document fetch: a server that never answers is 504 fetch_timeout", async () => {
-    const res = await post("/v1/verify", { document: { url: `${env.FIXTURE_BASE_URL}/hang` } }, { MAX_FETCH_MS: "300" });
+    const res = await post(
+      "/v1/verify",
+      { document: { url: `${env.FIXTURE_BASE_URL}/hang` } },
+      { MAX_FETCH_MS: "300" },
+    );
     expect(res.status).toBe(504);
     expect((await problem(res)).code).toBe("fetch_timeout");
   });

@@ -23,7 +23,11 @@ function post(path: string, body: unknown, extraEnv: Record<string, unknown> = {
     `${BASE}${path}`,
     {
       method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${env.TEST_API_KEY}`, "Content-Length": String(text.length) },
+      headers: {
+        "Content-Type": "application/json",
+        Authorization: `Bearer ${env.TEST_API_KEY}`,
+        "Content-Length": String(text.length),
+      },
       body: text,
     },
     { ...env, ...extraEnv },
@@ -60,12 +64,22 @@ describe("access log", () => {
     expect(line.durationMs).toBeGreaterThanOrEqual(0);
     expect(line.requestBytes).toBeGreaterThan(base64.length);
     expect(line.documentBytesOut).toBeGreaterThan(pdf.length);
-    const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(env.TEST_API_KEY)))]
+    const digest = [
+      ...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(env.TEST_API_KEY))),
+    ]
       .map((b) => b.toString(16).padStart(2, "0"))
       .join("");
     expect(line.keyId).toBe(digest.slice(0, 12));
     const logged = [...lines, ...errors].join("\n");
-    for (const secret of [env.TEST_API_KEY, digest, base64.slice(100, 160), signer.name, signer.email, signer.ip, "do-not-log-me"]) {
+    for (const secret of [
+      env.TEST_API_KEY,
+      digest,
+      base64.slice(100, 160),
+      signer.name,
+      signer.email,
+      signer.ip,
+      "do-not-log-me",
+    ]) {
       expect(logged).not.toContain(secret);
     }
     expect(logged).not.toContain(body.slice(200, 260)); // nor the signed output
@@ -77,7 +91,11 @@ describe("access log", () => {
     big.set(new TextEncoder().encode("%PDF-1.7\n"));
     const res = await app.request(
       `${BASE}/v1/verify`,
-      { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ document: { base64: b64(big) } }) },
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ document: { base64: b64(big) } }),
+      },
       env,
     );
     expect(res.status).toBe(422);
@@ -90,7 +108,13 @@ describe("access log", () => {
     const res = await app.request(`${BASE}/v1/verify/ref/${ref}`, {}, env);
     expect(res.status).toBe(404);
     const line = onlyLine();
-    expect(line).toMatchObject({ level: "warn", route: "/v1/verify/ref/:ref", operation: "verify.ref", status: 404, code: "not_found" });
+    expect(line).toMatchObject({
+      level: "warn",
+      route: "/v1/verify/ref/:ref",
+      operation: "verify.ref",
+      status: 404,
+      code: "not_found",
+    });
     expect(lines[0]).not.toContain(ref);
   });
 
@@ -112,7 +136,12 @@ describe("access log", () => {
     // A D1 binding that cannot prepare statements: signing fails inside the store.
     const res = await post(
       "/v1/sign",
-      { document: { base64: b64(await corpusPdf("pdf20examples__Simple_PDF_2.0_file.pdf")) }, signer, auditTrail: [{ type: "submit", timestamp: "2026-11-21T10:00:00Z" }], eventId: "e-500" },
+      {
+        document: { base64: b64(await corpusPdf("pdf20examples__Simple_PDF_2.0_file.pdf")) },
+        signer,
+        auditTrail: [{ type: "submit", timestamp: "2026-11-21T10:00:00Z" }],
+        eventId: "e-500",
+      },
       { DB: {} },
     );
     expect(res.status).toBe(500);

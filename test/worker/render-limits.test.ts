@@ -13,7 +13,8 @@ import { LIMITS } from "../../src/limits";
 import { buildDocx, p, pageBreak, sectPr } from "../support/docx-builder";
 import { b64, fromDataUri, post, problem, signRequest } from "./helpers";
 
-const corpusDocx = async (name: string) => new Uint8Array(await (await fetch(`${env.FIXTURE_BASE_URL}/docx/${name}`)).arrayBuffer());
+const corpusDocx = async (name: string) =>
+  new Uint8Array(await (await fetch(`${env.FIXTURE_BASE_URL}/docx/${name}`)).arrayBuffer());
 
 /** The same package with word/document.xml replaced (the other parts kept). */
 function withDocumentXml(docx: Uint8Array, xml: string): Uint8Array {
@@ -27,7 +28,9 @@ function clauses(bytes: number): string {
   const parts: string[] = [];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
-    const para = p(`Clause ${i}: the party ${(i * 7919) % 100_003} shall deliver item ${(i * 104_729) % 1_000_003} by day ${i % 365}.`);
+    const para = p(
+      `Clause ${i}: the party ${(i * 7919) % 100_003} shall deliver item ${(i * 104_729) % 1_000_003} by day ${i % 365}.`,
+    );
     parts.push(para);
     size += para.length;
   }
@@ -52,12 +55,19 @@ async function expectRendersPdf(res: Response): Promise<PDFDocument> {
 describe("DOCX rendering stays within the isolate's memory", () => {
   it("renders the corpus's 12.6 MB document.xml (bug65649, 180 pages in LibreOffice), then the next request", async () => {
     const big = await corpusDocx("poi__bug65649.docx");
-    const pdf = await expectRendersPdf(await post("/v1/annotate?to=pdf", { document: { base64: b64(big) }, fields: [] }));
+    const pdf = await expectRendersPdf(
+      await post("/v1/annotate?to=pdf", { document: { base64: b64(big) }, fields: [] }),
+    );
     expect(pdf.getPageCount()).toBeGreaterThanOrEqual(175);
     expect(pdf.getPageCount()).toBeLessThanOrEqual(185);
     // The same isolate still works: a normal template renders right after.
     const { template } = T.sampleContract();
-    await expectRendersPdf(await post("/v1/annotate?to=pdf", { document: { base64: b64(template()) }, fields: [{ id: "client_name", type: "text", value: "Ada" }] }));
+    await expectRendersPdf(
+      await post("/v1/annotate?to=pdf", {
+        document: { base64: b64(template()) },
+        fields: [{ id: "client_name", type: "text", value: "Ada" }],
+      }),
+    );
   });
 
   it("a built document with more body XML than the limit is refused by annotate and by sign; a smaller one of the same kind renders", async () => {
@@ -85,31 +95,48 @@ describe("DOCX layout stops at its budgets with 422 render_limit, fast", () => {
   it("a template of a few KB holding one word of 1,040,000 characters: annotate?to=pdf and sign refuse it (it took 180 s)", async () => {
     const docx = buildDocx({ body: p("x".repeat(1_040_000)) });
     expect(docx.length).toBeLessThan(8 * 1024);
-    await expectRenderLimit(await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] }), /paragraph of more than 1000000 characters/);
+    await expectRenderLimit(
+      await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] }),
+      /paragraph of more than 1000000 characters/,
+    );
     await expectRenderLimit(await post("/v1/sign", signRequest(docx)), /paragraph of more than 1000000 characters/);
   });
 
   it("5,100 page breaks, in one run between characters or one per paragraph: 422 render_limit, not 500 and not a shortened PDF", async () => {
-    const oneRun = buildDocx({ body: p(["a", `<w:r>${`<w:br w:type="page"/><w:t>x</w:t>`.repeat(5_100)}</w:r>`, "b"]) });
-    const paragraphs = buildDocx({ body: Array.from({ length: 5_100 }, (_, i) => p([`page ${i}`, pageBreak()])).join("") });
+    const oneRun = buildDocx({
+      body: p(["a", `<w:r>${`<w:br w:type="page"/><w:t>x</w:t>`.repeat(5_100)}</w:r>`, "b"]),
+    });
+    const paragraphs = buildDocx({
+      body: Array.from({ length: 5_100 }, (_, i) => p([`page ${i}`, pageBreak()])).join(""),
+    });
     for (const docx of [oneRun, paragraphs]) {
-      await expectRenderLimit(await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] }), /more than 5000 pages/);
+      await expectRenderLimit(
+        await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] }),
+        /more than 5000 pages/,
+      );
     }
     await expectRenderLimit(await post("/v1/sign", signRequest(paragraphs)), /more than 5000 pages/);
   });
 
   it("5,100 page breaks with nothing between them in one run break once, as LibreOffice does: 2 pages", async () => {
     const docx = buildDocx({ body: p(["a", `<w:r>${`<w:br w:type="page"/>`.repeat(5_100)}</w:r>`, "b"]) });
-    const pdf = await expectRendersPdf(await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] }));
+    const pdf = await expectRendersPdf(
+      await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] }),
+    );
     expect(pdf.getPageCount()).toBe(2);
   });
 
   it("a 20-paragraph header on each of 4,990 pages runs out of layout work before the page limit", async () => {
-    const header = Array.from({ length: 20 }, (_, i) => p(`Header line ${i} with a few words to lay out on every page`)).join("");
+    const header = Array.from({ length: 20 }, (_, i) =>
+      p(`Header line ${i} with a few words to lay out on every page`),
+    ).join("");
     const docx = buildDocx({
       body: Array.from({ length: 4_990 }, () => p([pageBreak()])).join("") + sectPr({ headers: { default: "rIdH1" } }),
       headers: { rIdH1: header },
     });
-    await expectRenderLimit(await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] }), /units of layout work/);
+    await expectRenderLimit(
+      await post("/v1/annotate?to=pdf", { document: { base64: b64(docx) }, fields: [] }),
+      /units of layout work/,
+    );
   });
 });

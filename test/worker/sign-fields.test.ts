@@ -31,7 +31,10 @@ function withFields(fields: FieldSpec[], input = basePdf()): Uint8Array {
       num: 20 + i,
       body: `<< /Type /Annot /Subtype /Widget /FT /${f.text ? "Tx" : "Sig"} /T (${f.name}) /Rect ${f.rect ?? "[72 72 252 132]"} /F 4 /P 3 0 R ${f.extra ?? ""} >>`,
     })),
-    { num: 3, body: `<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [${refs}] >>` },
+    {
+      num: 3,
+      body: `<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [${refs}] >>`,
+    },
     { num: 1, body: `<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [${refs}] >> >>` },
   ]);
 }
@@ -76,7 +79,12 @@ describe("signing into the field the document already has", () => {
     const report = await verify(bytes);
     expect(report.valid).toBe(true);
     expect(report.signers).toHaveLength(1);
-    expect(report.signers[0]).toMatchObject({ fieldName: "Signature1", eventId: "field-dss", coverage: "entire_file", modifications: "none" });
+    expect(report.signers[0]).toMatchObject({
+      fieldName: "Signature1",
+      eventId: "field-dss",
+      coverage: "entire_file",
+      modifications: "none",
+    });
   });
 
   it("signs the empty field of PDFBox's AcroForm test file (its other fields untouched), with the certificate page", async () => {
@@ -103,7 +111,9 @@ describe("signing into the field the document already has", () => {
     const input = withFields([{ name: "Buyer" }, { name: "Seller", rect: "[300 72 480 132]" }]);
     const { bytes, body } = await sign(input);
     expect(body.signature.fieldName).toBe("Signature1");
-    expect(body.warnings.join(" ")).toMatch(/2 empty signature fields \("Buyer", "Seller"\); Signet added its own\. Name one with signature\.field/);
+    expect(body.warnings.join(" ")).toMatch(
+      /2 empty signature fields \("Buyer", "Seller"\); Signet added its own\. Name one with signature\.field/,
+    );
     expect(signatureFields(bytes).map((f) => f.name)).toEqual(["Buyer", "Seller", "Signature1"]);
   });
 
@@ -114,15 +124,30 @@ describe("signing into the field the document already has", () => {
       code: "signature_field_not_found",
       detail: expect.stringMatching(/"Nobody" does not exist .* empty signature fields: "Buyer"/),
     });
-    expect(await refused(input, { signature: { field: "Name" } })).toMatchObject({ code: "signature_field_not_found", detail: expect.stringMatching(/is not a signature field/) });
+    expect(await refused(input, { signature: { field: "Name" } })).toMatchObject({
+      code: "signature_field_not_found",
+      detail: expect.stringMatching(/is not a signature field/),
+    });
     const once = (await sign(input, { signature: { field: "Buyer" } })).bytes;
-    expect(await refused(once, { signature: { field: "Buyer" } })).toMatchObject({ status: 422, code: "signature_field_signed" });
+    expect(await refused(once, { signature: { field: "Buyer" } })).toMatchObject({
+      status: 422,
+      code: "signature_field_signed",
+    });
   });
 
   it("a field locked by an earlier signature (FieldMDP) is 422 signature_field_locked when named, skipped when not", async () => {
     const author = await makeSigner("Locking Author");
-    const locked = (await signForTest(withFields([{ name: "Witness" }]), { signer: author, fieldName: "Author", fieldLock: { action: "Include", fields: ["Witness"] } })).bytes;
-    expect(await refused(locked, { signature: { field: "Witness" } })).toMatchObject({ status: 422, code: "signature_field_locked" });
+    const locked = (
+      await signForTest(withFields([{ name: "Witness" }]), {
+        signer: author,
+        fieldName: "Author",
+        fieldLock: { action: "Include", fields: ["Witness"] },
+      })
+    ).bytes;
+    expect(await refused(locked, { signature: { field: "Witness" } })).toMatchObject({
+      status: 422,
+      code: "signature_field_locked",
+    });
     const { body } = await sign(locked);
     expect(body.signature.fieldName).toBe("Signature1");
     expect(body.warnings.join(" ")).toMatch(/"Witness" cannot be signed \(is locked by an earlier signature/);
@@ -130,20 +155,28 @@ describe("signing into the field the document already has", () => {
 
   it("countersigning: an earlier signer's document with an empty field gets that field signed, the earlier signature stays valid", async () => {
     const author = await makeSigner("First Party");
-    const first = (await signForTest(withFields([{ name: "SecondParty" }]), { signer: author, fieldName: "FirstParty" })).bytes;
+    const first = (
+      await signForTest(withFields([{ name: "SecondParty" }]), { signer: author, fieldName: "FirstParty" })
+    ).bytes;
     const { bytes, body } = await sign(first, { eventId: "field-counter" });
     expect(body.signature.fieldName).toBe("SecondParty");
     const report = await verify(bytes);
     expect(report.signers.map((s: any) => s.fieldName)).toEqual(["FirstParty", "SecondParty"]);
     expect(["signatures", "form_filling"]).toContain(report.signers[0].modifications);
     expect(report.signers[0]).toMatchObject({ intact: true, signatureValid: true });
-    expect(report.signers[1]).toMatchObject({ eventId: "field-counter", modifications: "none", coverage: "entire_file" });
+    expect(report.signers[1]).toMatchObject({
+      eventId: "field-counter",
+      modifications: "none",
+      coverage: "entire_file",
+    });
   });
 });
 
 describe("what a prepared field says about itself: /Lock and seed values", () => {
   it("a /Lock is applied: the signature carries a FieldMDP reference with the lock's action and fields", async () => {
-    const input = withFields([{ name: "Approver", extra: "/Lock << /Type /SigFieldLock /Action /Include /Fields [(Amount) (Date)] >>" }]);
+    const input = withFields([
+      { name: "Approver", extra: "/Lock << /Type /SigFieldLock /Action /Include /Fields [(Amount) (Date)] >>" },
+    ]);
     const { bytes } = await sign(input);
     const { sig, reader } = fieldNamed(bytes, "Approver");
     const refs = reader.resolve(sig.get("Reference"));
@@ -167,13 +200,22 @@ describe("what a prepared field says about itself: /Lock and seed values", () =>
     expect(report.signers[0].subFilter).toBe("adbe.pkcs7.detached");
 
     const impossible = withFields([{ name: "S", extra: "/SV << /Ff 2 /SubFilter [/adbe.x509.rsa_sha1] >>" }]);
-    expect(await refused(impossible, {})).toMatchObject({ status: 422, code: "seed_value_unsatisfied", detail: expect.stringMatching(/sub-filter adbe\.x509\.rsa_sha1/) });
+    expect(await refused(impossible, {})).toMatchObject({
+      status: 422,
+      code: "seed_value_unsatisfied",
+      detail: expect.stringMatching(/sub-filter adbe\.x509\.rsa_sha1/),
+    });
   });
 
   it("/SV required reasons: one of them must be given in signature.reason; an empty list entry means none", async () => {
     const input = withFields([{ name: "S", extra: "/SV << /Ff 8 /Reasons [(I approve) (I have reviewed)] >>" }]);
-    expect(await refused(input, {})).toMatchObject({ code: "seed_value_unsatisfied", detail: expect.stringMatching(/one of these reasons in signature\.reason: "I approve", "I have reviewed"/) });
-    expect(await refused(input, { signature: { reason: "Because" } })).toMatchObject({ code: "seed_value_unsatisfied" });
+    expect(await refused(input, {})).toMatchObject({
+      code: "seed_value_unsatisfied",
+      detail: expect.stringMatching(/one of these reasons in signature\.reason: "I approve", "I have reviewed"/),
+    });
+    expect(await refused(input, { signature: { reason: "Because" } })).toMatchObject({
+      code: "seed_value_unsatisfied",
+    });
     const { bytes } = await sign(input, { signature: { reason: "I have reviewed" } });
     expect(textOf(fieldNamed(bytes, "S").sig.get("Reason"))).toBe("I have reviewed");
 
@@ -186,15 +228,27 @@ describe("what a prepared field says about itself: /Lock and seed values", () =>
     const cases: [string, RegExp][] = [
       ["/SV << /Ff 64 /DigestMethod [/SHA1] >>", /digest SHA1; this deployment's key signs with SHA256/],
       ["/SV << /MDP << /P 2 >> >>", /a certification signature \(MDP P2\)/],
-      ["/SV << /TimeStamp << /URL (https://tsa.example) /Ff 1 >> >>", /a time-stamp: ask for signature\.level B-T or above/],
-      ["/SV << /Cert << /Ff 8 /SubjectDN [<< /CN (Someone) >>] >> >>", /certificate subject names that Signet does not check/],
+      [
+        "/SV << /TimeStamp << /URL (https://tsa.example) /Ff 1 >> >>",
+        /a time-stamp: ask for signature\.level B-T or above/,
+      ],
+      [
+        "/SV << /Cert << /Ff 8 /SubjectDN [<< /CN (Someone) >>] >> >>",
+        /certificate subject names that Signet does not check/,
+      ],
       ["/SV << /Ff 1 /Filter /Entrust.PPKEF >>", /signature handler Entrust\.PPKEF/],
     ];
     for (const [sv, detail] of cases) {
-      expect(await refused(withFields([{ name: "S", extra: sv }]), {}), sv).toMatchObject({ status: 422, code: "seed_value_unsatisfied", detail: expect.stringMatching(detail) });
+      expect(await refused(withFields([{ name: "S", extra: sv }]), {}), sv).toMatchObject({
+        status: 422,
+        code: "seed_value_unsatisfied",
+        detail: expect.stringMatching(detail),
+      });
     }
     // Not required (no Ff bit): the reasons and digest methods are suggestions.
-    const { body } = await sign(withFields([{ name: "S", extra: "/SV << /Reasons [(Other)] /DigestMethod [/SHA1] >>" }]));
+    const { body } = await sign(
+      withFields([{ name: "S", extra: "/SV << /Reasons [(Other)] /DigestMethod [/SHA1] >>" }]),
+    );
     expect(body.signature.fieldName).toBe("S");
   });
 });
@@ -235,67 +289,105 @@ describe("visible signatures", () => {
     expect(before.reader.resolve(before.field.get("F"))).toBe(7); // Invisible, Hidden, Print
     expect(reader.resolve(field.get("F"))).toBe(4); // Print
     const normal = reader.resolve((reader.resolve(field.get("AP")) as PdfDict).get("N")) as PdfStream;
-    const xobjects = reader.resolve((reader.resolve(normal.dict.get("Resources")) as PdfDict).get("XObject")) as PdfDict;
+    const xobjects = reader.resolve(
+      (reader.resolve(normal.dict.get("Resources")) as PdfDict).get("XObject"),
+    ) as PdfDict;
     expect((reader.resolve(xobjects.get("Im1")) as PdfStream).dict.get("Width")).toBe(300);
     expect((await verify(bytes)).valid).toBe(true);
   });
 
   it("the position counts from the page's CropBox corner", async () => {
     const cropped = appendUpdate(basePdf(), [
-      { num: 3, body: "<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /CropBox [50 60 562 732] >>" },
+      {
+        num: 3,
+        body: "<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /CropBox [50 60 562 732] >>",
+      },
     ]);
-    const { bytes } = await sign(cropped, { signature: { appearance: { page: 1, x: 10, y: 20, width: 100, height: 40 } } });
+    const { bytes } = await sign(cropped, {
+      signature: { appearance: { page: 1, x: 10, y: 20, width: 100, height: 40 } },
+    });
     const { field, reader } = fieldNamed(bytes, "Signature1");
     expect(reader.resolve(field.get("Rect"))).toEqual([60, 80, 160, 120]);
   });
 
   it("refuses what it cannot draw: a page the document lacks, a box off the page, no place, a place and a field, a field without area", async () => {
     const input = await corpusPdf(SIMPLE);
-    expect(await refused(input, { signature: { appearance: { page: 2, x: 0, y: 0, width: 100, height: 40 } } })).toMatchObject({
+    expect(
+      await refused(input, { signature: { appearance: { page: 2, x: 0, y: 0, width: 100, height: 40 } } }),
+    ).toMatchObject({
       status: 422,
       code: "appearance_invalid",
       detail: "signature.appearance.page is 2 but the document has 1 page.",
     });
-    expect(await refused(input, { signature: { appearance: { page: 1, x: 600, y: 0, width: 100, height: 40 } } })).toMatchObject({
+    expect(
+      await refused(input, { signature: { appearance: { page: 1, x: 600, y: 0, width: 100, height: 40 } } }),
+    ).toMatchObject({
       code: "appearance_invalid",
       detail: expect.stringMatching(/does not fit page 1, which is 612 x 396 pt/),
     });
-    expect(await refused(input, { signature: { appearance: {} } })).toMatchObject({ code: "appearance_invalid", detail: expect.stringMatching(/needs a place/) });
-    expect(await refused(input, { signature: { appearance: { page: 1, x: 10 } } })).toMatchObject({ status: 400, code: "invalid_request" });
-    expect(await refused(input, { signature: { field: "Signature1", appearance: { page: 1, x: 1, y: 1, width: 50, height: 20 } } })).toMatchObject({
+    expect(await refused(input, { signature: { appearance: {} } })).toMatchObject({
+      code: "appearance_invalid",
+      detail: expect.stringMatching(/needs a place/),
+    });
+    expect(await refused(input, { signature: { appearance: { page: 1, x: 10 } } })).toMatchObject({
+      status: 400,
+      code: "invalid_request",
+    });
+    expect(
+      await refused(input, {
+        signature: { field: "Signature1", appearance: { page: 1, x: 1, y: 1, width: 50, height: 20 } },
+      }),
+    ).toMatchObject({
       status: 400,
       code: "invalid_request",
     });
     const zero = withFields([{ name: "Hidden", rect: "[0 0 0 0]" }]);
-    expect(await refused(zero, { signature: { appearance: {} } })).toMatchObject({ code: "appearance_invalid", detail: expect.stringMatching(/no area on its page/) });
+    expect(await refused(zero, { signature: { appearance: {} } })).toMatchObject({
+      code: "appearance_invalid",
+      detail: expect.stringMatching(/no area on its page/),
+    });
   });
 
   it("treats the image as hostile: a GIF, a PNG over the pixel limit, a corrupt PNG and a lying media type are 422", async () => {
     const input = await corpusPdf(SIMPLE);
     const place = { page: 1, x: 300, y: 100, width: 200, height: 60 };
     const gif = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
-    expect(await refused(input, { signature: { appearance: { ...place, image: gif } } })).toMatchObject({ code: "image_invalid", detail: expect.stringMatching(/is a GIF/) });
+    expect(await refused(input, { signature: { appearance: { ...place, image: gif } } })).toMatchObject({
+      code: "image_invalid",
+      detail: expect.stringMatching(/is a GIF/),
+    });
     const huge = makePng(1, 1);
     new DataView(huge.buffer, huge.byteOffset).setUint32(16, 100_000); // the header claims 100000 x 100000
     new DataView(huge.buffer, huge.byteOffset).setUint32(20, 100_000);
-    expect(await refused(input, { signature: { appearance: { ...place, image: pngDataUri(huge) } } })).toMatchObject({ code: "image_too_large" });
+    expect(await refused(input, { signature: { appearance: { ...place, image: pngDataUri(huge) } } })).toMatchObject({
+      code: "image_too_large",
+    });
     const corrupt = makePng(20, 20);
     corrupt.fill(0x55, 41, corrupt.length - 12); // the image data destroyed
-    expect(await refused(input, { signature: { appearance: { ...place, image: pngDataUri(corrupt) } } })).toMatchObject({ status: 422, code: "image_invalid" });
+    expect(await refused(input, { signature: { appearance: { ...place, image: pngDataUri(corrupt) } } })).toMatchObject(
+      { status: 422, code: "image_invalid" },
+    );
     const jpegClaim = pngDataUri(drawnSignaturePng()).replace("image/png", "image/jpeg");
-    expect(await refused(input, { signature: { appearance: { ...place, image: jpegClaim } } })).toMatchObject({ code: "image_invalid", detail: expect.stringMatching(/claims to be image\/jpeg/) });
+    expect(await refused(input, { signature: { appearance: { ...place, image: jpegClaim } } })).toMatchObject({
+      code: "image_invalid",
+      detail: expect.stringMatching(/claims to be image\/jpeg/),
+    });
   });
 
   it("after an approval signature a new visible field is form filling at most; after a certification it is refused", async () => {
     const author = await makeSigner("First Party");
     const first = (await signForTest(basePdf(), { signer: author, fieldName: "FirstParty" })).bytes;
-    const { bytes } = await sign(first, { signature: { appearance: { page: 2, x: 72, y: 72, width: 200, height: 60 } } });
+    const { bytes } = await sign(first, {
+      signature: { appearance: { page: 2, x: 72, y: 72, width: 200, height: 60 } },
+    });
     const report = await verify(bytes);
     expect(["signatures", "form_filling"]).toContain(report.signers[0].modifications);
     expect(report.signers[1]).toMatchObject({ intact: true, signatureValid: true, modifications: "none" });
 
     const certified = (await signForTest(basePdf(), { signer: author, docMdp: 2 })).bytes;
-    expect(await refused(certified, { signature: { appearance: { page: 1, x: 72, y: 72, width: 200, height: 60 } } })).toMatchObject({
+    expect(
+      await refused(certified, { signature: { appearance: { page: 1, x: 72, y: 72, width: 200, height: 60 } } }),
+    ).toMatchObject({
       status: 422,
       code: "appearance_not_allowed",
     });
@@ -306,16 +398,30 @@ describe("signature options in the request", () => {
   it("are part of the request an eventId replays: a different appearance is a different request", async () => {
     const input = await corpusPdf(SIMPLE);
     const place = { page: 1, x: 300, y: 100, width: 200, height: 60 };
-    const first = await post("/v1/sign", signRequest(input, { eventId: "visible-replay", signature: { appearance: place } }));
+    const first = await post(
+      "/v1/sign",
+      signRequest(input, { eventId: "visible-replay", signature: { appearance: place } }),
+    );
     expect(first.status).toBe(200);
-    const again = await post("/v1/sign", signRequest(input, { eventId: "visible-replay", signature: { appearance: place } }));
+    const again = await post(
+      "/v1/sign",
+      signRequest(input, { eventId: "visible-replay", signature: { appearance: place } }),
+    );
     expect(again.status).toBe(200);
-    const moved = await post("/v1/sign", signRequest(input, { eventId: "visible-replay", signature: { appearance: { ...place, x: 100 } } }));
+    const moved = await post(
+      "/v1/sign",
+      signRequest(input, { eventId: "visible-replay", signature: { appearance: { ...place, x: 100 } } }),
+    );
     expect(moved.status).toBe(409);
   });
 
   it("unknown keys in signature are 400 (strict object)", async () => {
-    const res = await post("/v1/sign", { document: { base64: b64(await corpusPdf(SIMPLE)) }, signer, auditTrail, signature: { colour: "blue" } });
+    const res = await post("/v1/sign", {
+      document: { base64: b64(await corpusPdf(SIMPLE)) },
+      signer,
+      auditTrail,
+      signature: { colour: "blue" },
+    });
     expect(res.status).toBe(400);
   });
 });

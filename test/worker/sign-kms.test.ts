@@ -25,21 +25,52 @@ async function call(path: string, body: unknown, vars: Record<string, string>, k
   );
 }
 
-async function kmsLog(): Promise<{ action: string; keyId?: string; messageType?: string; algorithm?: string; verified: boolean; error?: string }[]> {
+async function kmsLog(): Promise<
+  { action: string; keyId?: string; messageType?: string; algorithm?: string; verified: boolean; error?: string }[]
+> {
   return (await fetch(`${kms.url}__test/log`)).json();
 }
 
 async function setBehaviour(key: KmsFixtureKey, behaviour: string) {
-  const res = await fetch(`${kms.url}__test/behaviour`, { method: "POST", body: JSON.stringify({ keyId: key.keyId, behaviour }) });
+  const res = await fetch(`${kms.url}__test/behaviour`, {
+    method: "POST",
+    body: JSON.stringify({ keyId: key.keyId, behaviour }),
+  });
   expect(res.status).toBe(200);
 }
 
 describe("signing with a key in AWS KMS (loopback KMS, SigV4 checked by @smithy/signature-v4)", () => {
-  const cases: { name: string; key: () => KmsFixtureKey; extra?: Record<string, string>; algorithm: string; label: RegExp; digest: string }[] = [
-    { name: "RSA 2048, PKCS#1 v1.5", key: () => kms.keys.rsa, algorithm: "RSASSA_PKCS1_V1_5_SHA_256", label: /RSA/, digest: "SHA-256" },
-    { name: "RSA 2048, PSS", key: () => kms.keys.rsa, extra: { AWS_KMS_SIGNING_ALGORITHM: "RSASSA_PSS_SHA_256" }, algorithm: "RSASSA_PSS_SHA_256", label: /PSS/, digest: "SHA-256" },
+  const cases: {
+    name: string;
+    key: () => KmsFixtureKey;
+    extra?: Record<string, string>;
+    algorithm: string;
+    label: RegExp;
+    digest: string;
+  }[] = [
+    {
+      name: "RSA 2048, PKCS#1 v1.5",
+      key: () => kms.keys.rsa,
+      algorithm: "RSASSA_PKCS1_V1_5_SHA_256",
+      label: /RSA/,
+      digest: "SHA-256",
+    },
+    {
+      name: "RSA 2048, PSS",
+      key: () => kms.keys.rsa,
+      extra: { AWS_KMS_SIGNING_ALGORITHM: "RSASSA_PSS_SHA_256" },
+      algorithm: "RSASSA_PSS_SHA_256",
+      label: /PSS/,
+      digest: "SHA-256",
+    },
     { name: "ECDSA P-256", key: () => kms.keys.p256, algorithm: "ECDSA_SHA_256", label: /ECDSA/, digest: "SHA-256" },
-    { name: "ECDSA P-384 (SHA-384, the only digest KMS signs for it)", key: () => kms.keys.p384, algorithm: "ECDSA_SHA_384", label: /ECDSA/, digest: "SHA-384" },
+    {
+      name: "ECDSA P-384 (SHA-384, the only digest KMS signs for it)",
+      key: () => kms.keys.p384,
+      algorithm: "ECDSA_SHA_384",
+      label: /ECDSA/,
+      digest: "SHA-384",
+    },
   ];
 
   for (const c of cases) {
@@ -51,13 +82,27 @@ describe("signing with a key in AWS KMS (loopback KMS, SigV4 checked by @smithy/
       expect(res.status, JSON.stringify(body)).toBe(200);
       const calls = (await kmsLog()).slice(before);
       const signs = calls.filter((l) => l.action === "TrentService.Sign");
-      expect(signs).toEqual([{ action: "TrentService.Sign", keyId: c.key().arn, messageType: "DIGEST", algorithm: c.algorithm, verified: true }]);
+      expect(signs).toEqual([
+        {
+          action: "TrentService.Sign",
+          keyId: c.key().arn,
+          messageType: "DIGEST",
+          algorithm: c.algorithm,
+          verified: true,
+        },
+      ]);
       expect(calls.every((l) => l.verified)).toBe(true);
 
       const out = fromDataUri(body.document.base64);
       const report = (await (await call("/v1/verify", { document: { base64: b64(out) } }, vars, null)).json()) as any;
       expect(report.reason).toMatch(/All 1 signature\(s\) are intact/);
-      expect(report.signers[0]).toMatchObject({ intact: true, signatureValid: true, trusted: true, coverage: "entire_file", digestAlgorithm: c.digest });
+      expect(report.signers[0]).toMatchObject({
+        intact: true,
+        signatureValid: true,
+        trusted: true,
+        coverage: "entire_file",
+        digestAlgorithm: c.digest,
+      });
       expect(report.signers[0].signatureAlgorithm).toMatch(c.label);
       expect(report.signers[0].certificate.subject).toMatch(/Signet KMS Signer/);
     });
@@ -69,7 +114,9 @@ describe("signing with a key in AWS KMS (loopback KMS, SigV4 checked by @smithy/
     expect(res.status).toBe(503);
     const problem = (await res.json()) as any;
     expect(problem.code).toBe("configuration_error");
-    expect(problem.detail).toMatch(/public key of the AWS KMS key .* is not the one in the first certificate of SIGNING_CERT/);
+    expect(problem.detail).toMatch(
+      /public key of the AWS KMS key .* is not the one in the first certificate of SIGNING_CERT/,
+    );
   });
 
   it("a KMS that does not accept our SigV4 signature (wrong secret) is 502 signer_failed, and the server says why", async () => {
@@ -83,7 +130,13 @@ describe("signing with a key in AWS KMS (loopback KMS, SigV4 checked by @smithy/
 
   it("the loopback KMS itself rejects a request whose body changed after signing (its SigV4 check is not a no-op)", async () => {
     const { AwsClient } = await import("aws4fetch");
-    const client = new AwsClient({ accessKeyId: kms.accessKeyId, secretAccessKey: kms.secretAccessKey, service: "kms", region: kms.region, retries: 0 });
+    const client = new AwsClient({
+      accessKeyId: kms.accessKeyId,
+      secretAccessKey: kms.secretAccessKey,
+      service: "kms",
+      region: kms.region,
+      retries: 0,
+    });
     const signed = await client.sign(kms.url, {
       method: "POST",
       headers: { "Content-Type": "application/x-amz-json-1.1", "X-Amz-Target": "TrentService.GetPublicKey" },
@@ -91,7 +144,11 @@ describe("signing with a key in AWS KMS (loopback KMS, SigV4 checked by @smithy/
     });
     const genuine = await fetch(signed.clone());
     expect(genuine.status).toBe(200);
-    const tampered = await fetch(kms.url, { method: "POST", headers: signed.headers, body: JSON.stringify({ KeyId: kms.keys.p384.arn }) });
+    const tampered = await fetch(kms.url, {
+      method: "POST",
+      headers: signed.headers,
+      body: JSON.stringify({ KeyId: kms.keys.p384.arn }),
+    });
     expect(tampered.status).toBe(400);
     expect(((await tampered.json()) as any).__type).toBe("InvalidSignatureException");
   });
@@ -108,7 +165,11 @@ describe("signing with a key in AWS KMS (loopback KMS, SigV4 checked by @smithy/
       const eventId = `kms-failure-${f.behaviour}`;
       await setBehaviour(key, f.behaviour);
       try {
-        const res = await call("/v1/sign", signRequest(await corpusPdf(SIMPLE), { eventId }), kmsVars(kms, key, f.extra));
+        const res = await call(
+          "/v1/sign",
+          signRequest(await corpusPdf(SIMPLE), { eventId }),
+          kmsVars(kms, key, f.extra),
+        );
         const problem = (await res.json()) as any;
         expect(res.status, JSON.stringify(problem)).toBe(502);
         expect(problem.code).toBe("signer_failed");
@@ -116,10 +177,14 @@ describe("signing with a key in AWS KMS (loopback KMS, SigV4 checked by @smithy/
       } finally {
         await setBehaviour(key, "ok");
       }
-      const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM signing_events WHERE event_id = ?").bind(eventId).first<{ n: number }>();
+      const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM signing_events WHERE event_id = ?")
+        .bind(eventId)
+        .first<{ n: number }>();
       expect(rows?.n).toBe(0);
       const listed = await env.REPLAYS.list({ prefix: "replays/" });
-      const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(eventId)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+      const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(eventId)))]
+        .map((b) => b.toString(16).padStart(2, "0"))
+        .join("");
       expect(listed.objects.filter((o) => o.key.includes(digest))).toEqual([]);
     });
   }

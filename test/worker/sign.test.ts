@@ -46,7 +46,9 @@ describe("POST /v1/sign", () => {
   });
 
   it("keeps an existing signature intact when signing a signed PDF again", async () => {
-    const once = fromDataUri(((await (await post("/v1/sign", signRequest(await corpusPdf(SIMPLE)))).json()) as any).document.base64);
+    const once = fromDataUri(
+      ((await (await post("/v1/sign", signRequest(await corpusPdf(SIMPLE)))).json()) as any).document.base64,
+    );
     const res = await post("/v1/sign", signRequest(once));
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
@@ -79,7 +81,11 @@ describe("POST /v1/sign", () => {
     expect((await problem(changed)).code).toBe("event_id_conflict");
 
     // Another API key's identical eventId is a different event.
-    const other = await post("/v1/sign", { ...req, signer: { ...signer, name: "Someone Else" } }, { key: env.TEST_OTHER_API_KEY });
+    const other = await post(
+      "/v1/sign",
+      { ...req, signer: { ...signer, name: "Someone Else" } },
+      { key: env.TEST_OTHER_API_KEY },
+    );
     expect(other.status).toBe(200);
   });
 
@@ -89,7 +95,11 @@ describe("POST /v1/sign", () => {
     const input = await corpusPdf(SIMPLE);
     const req = signRequest(input, { eventId: "evt-storing" });
     const first = (await (await post("/v1/sign", req)).json()) as any;
-    const { replay_key: key, key_id: keyId } = (await env.DB.prepare("SELECT replay_key, key_id FROM signing_events WHERE event_id = ?").bind("evt-storing").first<any>())!;
+    const { replay_key: key, key_id: keyId } = (await env.DB.prepare(
+      "SELECT replay_key, key_id FROM signing_events WHERE event_id = ?",
+    )
+      .bind("evt-storing")
+      .first<any>())!;
     await expect.poll(async () => (await env.REPLAYS.head(key)) !== null, { timeout: 5_000 }).toBe(true);
     const stored = new Uint8Array(await (await env.REPLAYS.get(key))!.arrayBuffer());
     await env.REPLAYS.delete(key);
@@ -112,7 +122,9 @@ describe("POST /v1/sign", () => {
   it("records every signing event in D1", async () => {
     const input = await corpusPdf(SIMPLE);
     const body = (await (await post("/v1/sign", signRequest(input, { eventId: "evt-recorded" }))).json()) as any;
-    const row = await env.DB.prepare("SELECT * FROM signing_events WHERE event_id = ?").bind("evt-recorded").first<any>();
+    const row = await env.DB.prepare("SELECT * FROM signing_events WHERE event_id = ?")
+      .bind("evt-recorded")
+      .first<any>();
     expect(row).toMatchObject({ signer_email: signer.email, output_sha256: body.sha256 });
     expect(row.input_sha256).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -120,8 +132,11 @@ describe("POST /v1/sign", () => {
   it("keeps no replay when recording the event in D1 fails, attempt after attempt (the record is written first; a real D1 failure: a trigger that aborts the insert)", async () => {
     const eventId = "evt-d1-insert-fails";
     const prefix = `/${toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(eventId))))}/`;
-    const replays = async () => (await env.REPLAYS.list({ prefix: "replays/" })).objects.filter((o) => o.key.includes(prefix));
-    await env.DB.exec("CREATE TRIGGER fail_signing_event_insert BEFORE INSERT ON signing_events BEGIN SELECT RAISE(ABORT, 'injected failure'); END;");
+    const replays = async () =>
+      (await env.REPLAYS.list({ prefix: "replays/" })).objects.filter((o) => o.key.includes(prefix));
+    await env.DB.exec(
+      "CREATE TRIGGER fail_signing_event_insert BEFORE INSERT ON signing_events BEGIN SELECT RAISE(ABORT, 'injected failure'); END;",
+    );
     try {
       const input = await corpusPdf(SIMPLE);
       for (let attempt = 0; attempt < 2; attempt++) {
@@ -153,7 +168,12 @@ describe("POST /v1/sign", () => {
 describe("POST /v1/sign refuses bad requests with problem details", () => {
   it("401 for every kind of bad key, identically", async () => {
     const bodies = [];
-    for (const headers of [{} as Record<string, string>, { Authorization: "Basic abc" }, { Authorization: "Bearer nope" }, { Authorization: `Bearer sgn_${"x".repeat(43)}` }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { Authorization: "Basic abc" },
+      { Authorization: "Bearer nope" },
+      { Authorization: `Bearer sgn_${"x".repeat(43)}` },
+    ]) {
       const res = await post("/v1/sign", {}, { key: null, headers });
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
@@ -199,7 +219,10 @@ describe("POST /v1/sign refuses bad requests with problem details", () => {
   });
 
   it("422 audit_trail_missing_submit without a submit event", async () => {
-    const res = await post("/v1/sign", signRequest(await corpusPdf(SIMPLE), { auditTrail: [{ type: "ready", timestamp: "2026-11-21T10:00:00Z" }] }));
+    const res = await post(
+      "/v1/sign",
+      signRequest(await corpusPdf(SIMPLE), { auditTrail: [{ type: "ready", timestamp: "2026-11-21T10:00:00Z" }] }),
+    );
     expect(res.status).toBe(422);
     expect((await problem(res)).code).toBe("audit_trail_missing_submit");
   });
@@ -264,7 +287,10 @@ describe("large values in the request body", () => {
     const res = await post("/v1/sign", {
       document: { base64: `data:application/pdf;base64,${b64(input)}` },
       signer,
-      auditTrail: [...auditTrail, { type: "field_change", timestamp: "2026-11-21T10:00:01Z", data: { fieldId: "sig", value: drawn } }],
+      auditTrail: [
+        ...auditTrail,
+        { type: "field_change", timestamp: "2026-11-21T10:00:01Z", data: { fieldId: "sig", value: drawn } },
+      ],
     });
     expect(res.status).toBe(200);
     const out = fromDataUri(((await res.json()) as any).document.base64);
@@ -310,12 +336,19 @@ describe("inputs whose last revision only a rebuilding viewer sees", () => {
     const contents = PdfReader.open(input).pages()[0]!.dict.get("Contents");
     const first = (Array.isArray(contents) ? contents[0] : contents) as PdfRef;
     const evil = "BT /F1 24 Tf 72 700 Td (Manipulated now Page!) Tj ET";
-    const appended = new Uint8Array([...input, ...new TextEncoder().encode(`\n${first.num} 0 obj\n<< /Length ${evil.length} >>\nstream\n${evil}\nendstream\nendobj\n%%EOF\n`)]);
+    const appended = new Uint8Array([
+      ...input,
+      ...new TextEncoder().encode(
+        `\n${first.num} 0 obj\n<< /Length ${evil.length} >>\nstream\n${evil}\nendstream\nendobj\n%%EOF\n`,
+      ),
+    ]);
     const res = await post("/v1/sign", signRequest(appended));
     expect(res.status).toBe(422);
     const p = await problem(res);
     expect(p.code).toBe("pdf_unparseable");
-    expect(p.detail).toMatch(/^The PDF continues after its last revision: at byte \d+ it holds objects that no cross-reference section lists/);
+    expect(p.detail).toMatch(
+      /^The PDF continues after its last revision: at byte \d+ it holds objects that no cross-reference section lists/,
+    );
   });
 });
 
@@ -335,7 +368,9 @@ describe("inputs with bytes before %PDF-", () => {
   });
 
   it("refuses (422 pdf_leading_bytes) to countersign such a file: its byte ranges are read differently by each validator", async () => {
-    const signed = fromDataUri(((await (await post("/v1/sign", signRequest(await corpusPdf(SIMPLE)))).json()) as any).document.base64);
+    const signed = fromDataUri(
+      ((await (await post("/v1/sign", signRequest(await corpusPdf(SIMPLE)))).json()) as any).document.base64,
+    );
     const prefixed = new Uint8Array([...new TextEncoder().encode("@PJL JOB\r\n"), ...signed]);
     const res = await post("/v1/sign", signRequest(prefixed));
     expect(res.status).toBe(422);
@@ -365,7 +400,9 @@ describe("certified and locked inputs", () => {
       const out = fromDataUri(body.document.base64);
       expect(PdfReader.open(out).pages().length).toBe(PdfReader.open(input).pages().length);
       // Our verifier: the certification still allows what we added (a signature), and the evidence is found.
-      const report = (await (await post("/v1/verify", { document: { base64: b64(out) } }, { key: null })).json()) as any;
+      const report = (await (
+        await post("/v1/verify", { document: { base64: b64(out) } }, { key: null })
+      ).json()) as any;
       expect(report.signers[0].modifications).toBe("signatures");
       expect(report.signers[1]).toMatchObject({ eventId: `evt-docmdp-${docMdp}`, auditTrail });
     });
@@ -388,7 +425,10 @@ describe("page trees: what sign writes, verify reads", () => {
     pdf.obj(2, `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(" ")}] /Count ${kids.length} >>`);
     for (let i = 0; i < pages; i++) pdf.obj(3 + i, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>");
     const nums = Array.from({ length: pages + 2 }, (_, i) => i + 1);
-    const xref = pdf.table([{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor(nums)], `/Size ${pages + 3} /Root 1 0 R`);
+    const xref = pdf.table(
+      [{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor(nums)],
+      `/Size ${pages + 3} /Root 1 0 R`,
+    );
     pdf.startxref(xref);
     return pdf.bytes();
   }
@@ -409,7 +449,10 @@ describe("page trees: what sign writes, verify reads", () => {
 
   it("100,000 distinct pages: a certificate page would pass the reader's page limit, so sign refuses; without one the signed file verifies", async () => {
     const count = LIMITS.pdf.maxPages;
-    const pdf = pageTreePdf(Array.from({ length: count }, (_, i) => 3 + i), count);
+    const pdf = pageTreePdf(
+      Array.from({ length: count }, (_, i) => 3 + i),
+      count,
+    );
     const withPage = await post("/v1/sign", signRequest(pdf));
     expect(withPage.status).toBe(422);
     expect((await problem(withPage)).detail).toMatch(/certificate page.*limit maxPages/);

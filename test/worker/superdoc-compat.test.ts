@@ -37,16 +37,25 @@ describe("GET /v1/verify/key", () => {
     // The PEM public key is a real SubjectPublicKeyInfo and is the one inside the signer certificate.
     expect(body.publicKey).toMatch(/^-----BEGIN PUBLIC KEY-----\n[A-Za-z0-9+/=\n]+\n-----END PUBLIC KEY-----\n$/);
     const spki = Uint8Array.from(atob(body.publicKey.replace(/-----[^-]+-----|\n/g, "")), (ch) => ch.charCodeAt(0));
-    const params = body.algorithm === "RSA-SHA256" ? { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } : { name: "ECDSA", namedCurve: "P-256" };
+    const params =
+      body.algorithm === "RSA-SHA256"
+        ? { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }
+        : { name: "ECDSA", namedCurve: "P-256" };
     await expect(crypto.subtle.importKey("spki", spki, params, true, ["verify"])).resolves.toBeTruthy();
-    const cert = Uint8Array.from(atob(body.certificates[0].replace(/-----[^-]+-----|\n/g, "")), (ch) => ch.charCodeAt(0));
+    const cert = Uint8Array.from(atob(body.certificates[0].replace(/-----[^-]+-----|\n/g, "")), (ch) =>
+      ch.charCodeAt(0),
+    );
     expect(indexOfBytes(cert, spki)).toBeGreaterThan(0);
   });
 });
 
 describe("error bodies", () => {
   it("carry the HTTP reason phrase as error and validation errors as details [{field, issue}]", async () => {
-    const res = await post("/v1/sign", { document: { base64: "JVBERi0x" }, signer: { ...signer, email: "not-an-email" }, auditTrail });
+    const res = await post("/v1/sign", {
+      document: { base64: "JVBERi0x" },
+      signer: { ...signer, email: "not-an-email" },
+      auditTrail,
+    });
     expect(res.status).toBe(400);
     const body = (await res.json()) as any;
     expect(body).toMatchObject({ code: "invalid_request", error: "Bad Request", status: 400 });

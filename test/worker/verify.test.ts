@@ -19,7 +19,10 @@ async function report(pdf: Uint8Array): Promise<any> {
   return res.json();
 }
 
-async function signWithSignet(pdf: Uint8Array, extra: Record<string, unknown> = {}): Promise<{ bytes: Uint8Array; body: any }> {
+async function signWithSignet(
+  pdf: Uint8Array,
+  extra: Record<string, unknown> = {},
+): Promise<{ bytes: Uint8Array; body: any }> {
   const res = await post("/v1/sign", signRequest(pdf, extra));
   expect(res.status).toBe(200);
   const body = (await res.json()) as any;
@@ -78,7 +81,10 @@ describe("POST /v1/verify on Signet's own output", () => {
   });
 
   it("a document signed twice by Signet is valid: the second signature adds a signature, its evidence inside it", async () => {
-    const twice = await signWithSignet(once.bytes, { eventId: "evt-verify-2", signer: { name: "Grace Hopper", email: "grace@example.com" } });
+    const twice = await signWithSignet(once.bytes, {
+      eventId: "evt-verify-2",
+      signer: { name: "Grace Hopper", email: "grace@example.com" },
+    });
     const r = await report(twice.bytes);
     expect(r.valid).toBe(true);
     expect(r.signers.map((s: any) => [s.name, s.coverage, s.modifications, s.eventId])).toEqual([
@@ -90,19 +96,21 @@ describe("POST /v1/verify on Signet's own output", () => {
     expect(r.document).toMatchObject({ signatureCount: 2, eventId: "evt-verify-2" });
   });
 
-  it.each(["endesive__pdf-XRefStream.pdf", "qpdf__c-linearized.pdf", "pdfbox__form__AcroFormsBasicFields.pdf", "itext__PdfReaderTest__1000PagesDocumentWithFullCompression.pdf"])(
-    "%s (xref streams, object streams, linearized, an existing form) signed twice stays valid",
-    async (name) => {
-      const first = await signWithSignet(await corpusPdf(name));
-      const second = await signWithSignet(first.bytes);
-      const r = await report(second.bytes);
-      expect(r.reason).toBe("All 2 signature(s) are intact, cover the document and chain to a trusted root.");
-      expect(r.signers.map((s: any) => [s.coverage, s.modifications])).toEqual([
-        ["entire_revision", "signatures"],
-        ["entire_file", "none"],
-      ]);
-    },
-  );
+  it.each([
+    "endesive__pdf-XRefStream.pdf",
+    "qpdf__c-linearized.pdf",
+    "pdfbox__form__AcroFormsBasicFields.pdf",
+    "itext__PdfReaderTest__1000PagesDocumentWithFullCompression.pdf",
+  ])("%s (xref streams, object streams, linearized, an existing form) signed twice stays valid", async (name) => {
+    const first = await signWithSignet(await corpusPdf(name));
+    const second = await signWithSignet(first.bytes);
+    const r = await report(second.bytes);
+    expect(r.reason).toBe("All 2 signature(s) are intact, cover the document and chain to a trusted root.");
+    expect(r.signers.map((s: any) => [s.coverage, s.modifications])).toEqual([
+      ["entire_revision", "signatures"],
+      ["entire_file", "none"],
+    ]);
+  });
 
   it("a file attached to the document after a signature is a change to it (what Signet's countersignatures added until 2026-11-27)", async () => {
     const reader = PdfReader.open(once.bytes);
@@ -110,7 +118,10 @@ describe("POST /v1/verify on Signet's own output", () => {
     const af = (reader.resolve(catalog.get("AF")) as PdfValue[]) ?? [];
     const attached = appendUpdate(once.bytes, [
       { num: 900, body: "<< /Type /EmbeddedFile /Length 2 >>\nstream\n{}\nendstream" },
-      { num: 901, body: "<< /Type /Filespec /F (notes.json) /UF (notes.json) /AFRelationship /Supplement /EF << /F 900 0 R >> >>" },
+      {
+        num: 901,
+        body: "<< /Type /Filespec /F (notes.json) /UF (notes.json) /AFRelationship /Supplement /EF << /F 900 0 R >> >>",
+      },
       { num: reader.catalogRef().num, body: serializePdfValue(catalog.with({ AF: [...af, new PdfRef(901, 0)] })) },
     ]);
     const r = await report(attached);
@@ -125,10 +136,17 @@ describe("POST /v1/verify on Signet's own output", () => {
     const ref = Array.isArray(contents) ? contents[0] : contents;
     expect(ref).toBeInstanceOf(PdfRef);
     const evil = "BT /F1 24 Tf 72 700 Td (Pay Mallory) Tj ET";
-    const changed = appendUpdate(once.bytes, [{ num: (ref as PdfRef).num, body: `<< /Length ${evil.length} >>\nstream\n${evil}\nendstream` }]);
+    const changed = appendUpdate(once.bytes, [
+      { num: (ref as PdfRef).num, body: `<< /Length ${evil.length} >>\nstream\n${evil}\nendstream` },
+    ]);
     const r = await report(changed);
     expect(r.valid).toBe(false);
-    expect(r.signers[0]).toMatchObject({ intact: true, trusted: true, coverage: "entire_revision", modifications: "other" });
+    expect(r.signers[0]).toMatchObject({
+      intact: true,
+      trusted: true,
+      coverage: "entire_revision",
+      modifications: "other",
+    });
     expect(r.reason).toBe(`Signature 1 by ${signer.name} is intact, but page 1 was changed after signing.`);
   });
 
@@ -146,7 +164,9 @@ describe("POST /v1/verify on Signet's own output", () => {
     const r = await report(s.bytes);
     expect(r.valid).toBe(false);
     expect(r.signers[0]).toMatchObject({ name: "Mallory Example", intact: true, signatureValid: true, trusted: false });
-    expect(r.reason).toMatch(/^Signature 1 by Mallory Example is intact, but its certificate .* does not chain to a trusted root\.$/);
+    expect(r.reason).toMatch(
+      /^Signature 1 by Mallory Example is intact, but its certificate .* does not chain to a trusted root\.$/,
+    );
   });
 
   it("an unsigned PDF is not valid", async () => {
@@ -178,7 +198,8 @@ describe("GET /v1/verify/key", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { certificates: string[]; sha256: string };
     expect(body.certificates.length).toBeGreaterThanOrEqual(1);
-    for (const pem of body.certificates) expect(pem).toMatch(/^-----BEGIN CERTIFICATE-----\n[\s\S]+\n-----END CERTIFICATE-----\n$/);
+    for (const pem of body.certificates)
+      expect(pem).toMatch(/^-----BEGIN CERTIFICATE-----\n[\s\S]+\n-----END CERTIFICATE-----\n$/);
     expect(body.sha256).toBe(once.body.signature.certificateSha256);
   });
 });
@@ -186,11 +207,20 @@ describe("GET /v1/verify/key", () => {
 describe("OpenAPI", () => {
   it("documents /v1/verify and /v1/verify/key from the same schemas", async () => {
     const doc = (await (await SELF.fetch(`${BASE}/openapi.json`)).json()) as any;
-    expect(doc.paths["/v1/verify"].post.requestBody.content["application/json"].schema.$ref).toBe("#/components/schemas/VerifyRequest");
+    expect(doc.paths["/v1/verify"].post.requestBody.content["application/json"].schema.$ref).toBe(
+      "#/components/schemas/VerifyRequest",
+    );
     expect(doc.paths["/v1/verify/key"].get).toBeDefined();
     const signerSchema = doc.components.schemas.VerifiedSigner;
     expect(signerSchema.properties.coverage.enum).toEqual(["entire_file", "entire_revision", "partial", "unclear"]);
-    expect(signerSchema.properties.modifications.enum).toEqual(["none", "signatures", "form_filling", "appended_pages", "annotations", "other"]);
+    expect(signerSchema.properties.modifications.enum).toEqual([
+      "none",
+      "signatures",
+      "form_filling",
+      "appended_pages",
+      "annotations",
+      "other",
+    ]);
   });
 });
 
@@ -212,7 +242,11 @@ describe("POST /v1/verify access and errors", () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer/);
     expect((await app.request("/v1/verify/key", {}, strict)).status).toBe(401);
-    const keyed = await app.request("/v1/verify", { method: "POST", headers: { ...headers, Authorization: `Bearer ${env.TEST_API_KEY}` }, body }, strict);
+    const keyed = await app.request(
+      "/v1/verify",
+      { method: "POST", headers: { ...headers, Authorization: `Bearer ${env.TEST_API_KEY}` }, body },
+      strict,
+    );
     expect(keyed.status).toBe(200);
   });
 
@@ -221,7 +255,11 @@ describe("POST /v1/verify access and errors", () => {
     const call = (key?: string) =>
       SELF.fetch(`${BASE}/v1/verify`, {
         method: "POST",
-        headers: { "Content-Type": "application/json", "CF-Connecting-IP": ip, ...(key ? { Authorization: `Bearer ${key}` } : {}) },
+        headers: {
+          "Content-Type": "application/json",
+          "CF-Connecting-IP": ip,
+          ...(key ? { Authorization: `Bearer ${key}` } : {}),
+        },
         body: "{}",
       });
     // 30 a minute (binding RATE_LIMIT_ANONYMOUS); its window is aligned to the clock, so a
@@ -237,7 +275,9 @@ describe("POST /v1/verify access and errors", () => {
   });
 
   it("415 for DOCX and images, 415 for a non-JSON body, 400 for schema violations", async () => {
-    const docx = new Uint8Array(await (await fetch(`${env.FIXTURE_BASE_URL}/docx/openxmlsdk__SdtBlock__sdtContent.docx`)).arrayBuffer());
+    const docx = new Uint8Array(
+      await (await fetch(`${env.FIXTURE_BASE_URL}/docx/openxmlsdk__SdtBlock__sdtContent.docx`)).arrayBuffer(),
+    );
     const d = await verify(docx);
     expect(d.status).toBe(415);
     expect((await problem(d)).code).toBe("unsupported_document_type");
@@ -272,7 +312,10 @@ describe("hostile PDFs: 4xx or valid:false within the work limits, and the isola
     return out;
   }
 
-  function documentWith(objects: Record<number, string | Uint8Array>, catalog = "<< /Type /Catalog /Pages 2 0 R >>"): Uint8Array {
+  function documentWith(
+    objects: Record<number, string | Uint8Array>,
+    catalog = "<< /Type /Catalog /Pages 2 0 R >>",
+  ): Uint8Array {
     const pdf = new PdfAssembler();
     pdf.obj(1, catalog);
     pdf.obj(2, "<< /Type /Pages /Kids [3 0 R] /Count 1 >>");
@@ -282,7 +325,10 @@ describe("hostile PDFs: 4xx or valid:false within the work limits, and the isola
       pdf.obj(Number(n), body);
       nums.push(Number(n));
     }
-    const xref = pdf.table([{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor(nums)], `/Size ${Math.max(...nums) + 1} /Root 1 0 R`);
+    const xref = pdf.table(
+      [{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor(nums)],
+      `/Size ${Math.max(...nums) + 1} /Root 1 0 R`,
+    );
     pdf.startxref(xref);
     return pdf.bytes();
   }
@@ -316,7 +362,9 @@ describe("hostile PDFs: 4xx or valid:false within the work limits, and the isola
     // A signed document whose later revision makes the page tree cyclic.
     const reader = PdfReader.open(once.bytes);
     const pagesRef = reader.catalog().get("Pages") as PdfRef;
-    const cyclic = appendUpdate(once.bytes, [{ num: pagesRef.num, body: `<< /Type /Pages /Kids [${pagesRef.num} 0 R] /Count 1 >>` }]);
+    const cyclic = appendUpdate(once.bytes, [
+      { num: pagesRef.num, body: `<< /Type /Pages /Kids [${pagesRef.num} 0 R] /Count 1 >>` },
+    ]);
     await expectRefusedOrInvalid(cyclic, "signed, then a cyclic page tree");
   });
 
@@ -340,17 +388,26 @@ describe("hostile PDFs: 4xx or valid:false within the work limits, and the isola
 
   it("deep nesting", async () => {
     const deep = "[".repeat(100_000) + "]".repeat(100_000);
-    await expectRefusedOrInvalid(documentWith({ 4: deep }, "<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R /AcroForm << /Fields [4 0 R] >> >>"), "deep nesting");
+    await expectRefusedOrInvalid(
+      documentWith({ 4: deep }, "<< /Type /Catalog /Pages 2 0 R /OpenAction 4 0 R /AcroForm << /Fields [4 0 R] >> >>"),
+      "deep nesting",
+    );
   });
 
   it("huge arrays", async () => {
     const huge = "[" + "0 ".repeat(1_500_000) + "]";
-    await expectRefusedOrInvalid(documentWith({ 4: huge }, "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields 4 0 R >> >>"), "huge array");
+    await expectRefusedOrInvalid(
+      documentWith({ 4: huge }, "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields 4 0 R >> >>"),
+      "huge array",
+    );
   });
 
   it("a truncated signed file", async () => {
     for (const keep of [0.5, 0.9, 0.999]) {
-      await expectRefusedOrInvalid(once.bytes.subarray(0, Math.floor(once.bytes.length * keep)), `truncated to ${keep}`);
+      await expectRefusedOrInvalid(
+        once.bytes.subarray(0, Math.floor(once.bytes.length * keep)),
+        `truncated to ${keep}`,
+      );
     }
   });
 

@@ -6,7 +6,13 @@
  * the certificates at hand and, when an issuer is missing, from AIA caIssuers addresses.
  */
 import { LIMITS } from "../../limits";
-import { type ParsedCertificate, isSelfIssued, namesEqual, summarizeCertificate, tryParseCertificate } from "../verify/certificate";
+import {
+  type ParsedCertificate,
+  isSelfIssued,
+  namesEqual,
+  summarizeCertificate,
+  tryParseCertificate,
+} from "../verify/certificate";
 import { verifyCertificateSignature } from "../verify/signature";
 import { hashSync } from "../verify/algorithms";
 import { CrlError, parseCrl } from "./crl";
@@ -36,7 +42,11 @@ export interface CollectedValidationData {
 }
 
 /** Orders `pool` into a path from `leaf` up to a self-issued certificate (or as far as issuers are found). */
-export async function completeChain(leaf: ParsedCertificate, pool: readonly ParsedCertificate[], fetcher?: RevocationFetcher): Promise<ParsedCertificate[]> {
+export async function completeChain(
+  leaf: ParsedCertificate,
+  pool: readonly ParsedCertificate[],
+  fetcher?: RevocationFetcher,
+): Promise<ParsedCertificate[]> {
   const path = [leaf];
   const candidates = [...pool];
   while (path.length < MAX_DEPTH) {
@@ -45,7 +55,10 @@ export async function completeChain(leaf: ParsedCertificate, pool: readonly Pars
     let issuer: ParsedCertificate | null = null;
     for (const cand of candidates) {
       if (path.some((p) => p.sha256 === cand.sha256) || !namesEqual(cand.subjectDer, cert.issuerDer)) continue;
-      if ((await verifyCertificateSignature(cert.tbs, cert.signatureAlgorithm, cert.signatureValue, cand.spki)).valid === true) {
+      if (
+        (await verifyCertificateSignature(cert.tbs, cert.signatureAlgorithm, cert.signatureValue, cand.spki)).valid ===
+        true
+      ) {
         issuer = cand;
         break;
       }
@@ -54,7 +67,11 @@ export async function completeChain(leaf: ParsedCertificate, pool: readonly Pars
       for (const url of revocationPointers(cert).caIssuers.slice(0, 2)) {
         try {
           const fetched = await tryParseCertificate(await fetcher.get(url, 64 * 1024));
-          if (fetched && (await verifyCertificateSignature(cert.tbs, cert.signatureAlgorithm, cert.signatureValue, fetched.spki)).valid === true) {
+          if (
+            fetched &&
+            (await verifyCertificateSignature(cert.tbs, cert.signatureAlgorithm, cert.signatureValue, fetched.spki))
+              .valid === true
+          ) {
             issuer = fetched;
             candidates.push(fetched);
             break;
@@ -79,7 +96,11 @@ function uniquePush(list: Uint8Array[], seen: Set<string>, der: Uint8Array): voi
 }
 
 /** Fetches a status for `cert`: its OCSP responders first, then its CRLs. */
-export async function fetchStatus(cert: ParsedCertificate, issuer: ParsedCertificate, fetcher: RevocationFetcher): Promise<{ finding: RevocationFinding | null; why: string }> {
+export async function fetchStatus(
+  cert: ParsedCertificate,
+  issuer: ParsedCertificate,
+  fetcher: RevocationFetcher,
+): Promise<{ finding: RevocationFinding | null; why: string }> {
   const pointers = revocationPointers(cert);
   const errors: string[] = [];
   for (const url of pointers.ocsp) {
@@ -87,9 +108,15 @@ export async function fetchStatus(cert: ParsedCertificate, issuer: ParsedCertifi
       const nonce = crypto.getRandomValues(new Uint8Array(16));
       const body = await fetcher.ocsp(url, await encodeOcspRequest(cert, issuer, nonce));
       const response = await parseOcspResponse(body);
-      const findings = (await findingsFor(cert, issuer, [{ kind: "ocsp", response, origin: "ocsp" }])).filter((f) => f.verified);
+      const findings = (await findingsFor(cert, issuer, [{ kind: "ocsp", response, origin: "ocsp" }])).filter(
+        (f) => f.verified,
+      );
       if (findings.length && findings[0]!.status !== "unknown") return { finding: decisiveFinding(findings), why: "" };
-      errors.push(findings.length ? "the OCSP responder does not know the certificate" : "the OCSP response does not verify or does not name the certificate");
+      errors.push(
+        findings.length
+          ? "the OCSP responder does not know the certificate"
+          : "the OCSP response does not verify or does not name the certificate",
+      );
     } catch (err) {
       if (!(err instanceof RevocationFetchError || err instanceof OcspError)) throw err;
       errors.push(err.message);
@@ -98,7 +125,9 @@ export async function fetchStatus(cert: ParsedCertificate, issuer: ParsedCertifi
   for (const url of pointers.crl) {
     try {
       const crl = parseCrl(await fetcher.get(url, LIMITS.revocation.maxCrlBytes));
-      const findings = (await findingsFor(cert, issuer, [{ kind: "crl", crl, origin: "crl" }])).filter((f) => f.verified);
+      const findings = (await findingsFor(cert, issuer, [{ kind: "crl", crl, origin: "crl" }])).filter(
+        (f) => f.verified,
+      );
       if (findings.length) return { finding: decisiveFinding(findings), why: "" };
       errors.push("the CRL is not signed by the certificate's issuer");
     } catch (err) {
@@ -106,11 +135,15 @@ export async function fetchStatus(cert: ParsedCertificate, issuer: ParsedCertifi
       errors.push(err.message);
     }
   }
-  if (!pointers.ocsp.length && !pointers.crl.length) errors.push("the certificate names no OCSP responder and no CRL distribution point");
+  if (!pointers.ocsp.length && !pointers.crl.length)
+    errors.push("the certificate names no OCSP responder and no CRL distribution point");
   return { finding: null, why: errors.join("; ") };
 }
 
-export async function collectValidationData(chains: readonly ParsedCertificate[][], fetcher: RevocationFetcher): Promise<CollectedValidationData> {
+export async function collectValidationData(
+  chains: readonly ParsedCertificate[][],
+  fetcher: RevocationFetcher,
+): Promise<CollectedValidationData> {
   const out: CollectedValidationData = { certificates: [], ocsps: [], crls: [], statuses: [], missing: [] };
   const seen = { certs: new Set<string>(), ocsps: new Set<string>(), crls: new Set<string>() };
   const checked = new Set<string>();

@@ -4,7 +4,17 @@
  * issuers) are not used: a CRL counts for a certificate only when its issuer is the
  * certificate's issuer and it verifies with that issuer's key.
  */
-import { BerError, type BerNode, U, expectUniversal, parseBer, readBitString, readOid, readTime, readUnsigned } from "../verify/ber";
+import {
+  BerError,
+  type BerNode,
+  U,
+  expectUniversal,
+  parseBer,
+  readBitString,
+  readOid,
+  readTime,
+  readUnsigned,
+} from "../verify/ber";
 import { type ParsedCertificate, namesEqual } from "../verify/certificate";
 import { verifyCertificateSignature } from "../verify/signature";
 import { REVOCATION_OID } from "./pointers";
@@ -43,7 +53,8 @@ export function parseCrl(der: Uint8Array): Crl {
     const issuer = expectUniversal(f[i++], U.SEQUENCE, "issuer");
     const thisUpdate = readTime(f[i++], "thisUpdate");
     let nextUpdate: Date | null = null;
-    if (f[i] && (f[i]!.isUniversal(U.UTC_TIME) || f[i]!.isUniversal(U.GENERALIZED_TIME))) nextUpdate = readTime(f[i++], "nextUpdate");
+    if (f[i] && (f[i]!.isUniversal(U.UTC_TIME) || f[i]!.isUniversal(U.GENERALIZED_TIME)))
+      nextUpdate = readTime(f[i++], "nextUpdate");
     const revoked = f[i]?.isUniversal(U.SEQUENCE) ? f[i]! : null;
     return {
       der,
@@ -56,7 +67,8 @@ export function parseCrl(der: Uint8Array): Crl {
       revoked,
     };
   } catch (err) {
-    if (err instanceof BerError || err instanceof RangeError) throw new CrlError(`the CRL is malformed (${err.message})`);
+    if (err instanceof BerError || err instanceof RangeError)
+      throw new CrlError(`the CRL is malformed (${err.message})`);
     throw err;
   }
 }
@@ -82,7 +94,8 @@ export function findCrlEntry(crl: Crl, serial: Uint8Array): CrlEntry | null {
     }
     return null;
   } catch (err) {
-    if (err instanceof BerError || err instanceof RangeError) throw new CrlError(`the CRL is malformed (${err.message})`);
+    if (err instanceof BerError || err instanceof RangeError)
+      throw new CrlError(`the CRL is malformed (${err.message})`);
     throw err;
   }
 }

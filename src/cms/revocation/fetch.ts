@@ -32,7 +32,10 @@ export function createRevocationFetcher(opts: FetcherOptions): RevocationFetcher
   let left = opts.maxFetches ?? LIMITS.revocation.maxFetches;
   const deadline = Date.now() + (opts.totalTimeoutMs ?? LIMITS.revocation.totalTimeoutMs);
   const run = async (url: string, maxBytes: number, post?: { body: Uint8Array; contentType: string }) => {
-    if (left-- <= 0) throw new RevocationFetchError(`more than ${opts.maxFetches ?? LIMITS.revocation.maxFetches} revocation addresses in one request`);
+    if (left-- <= 0)
+      throw new RevocationFetchError(
+        `more than ${opts.maxFetches ?? LIMITS.revocation.maxFetches} revocation addresses in one request`,
+      );
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw new RevocationFetchError("the time for fetching revocation data is used up");
     try {
@@ -53,7 +56,8 @@ export function createRevocationFetcher(opts: FetcherOptions): RevocationFetcher
     }
   };
   return {
-    ocsp: (url, request) => run(url, LIMITS.revocation.maxOcspBytes, { body: request, contentType: "application/ocsp-request" }),
+    ocsp: (url, request) =>
+      run(url, LIMITS.revocation.maxOcspBytes, { body: request, contentType: "application/ocsp-request" }),
     get: (url, maxBytes) => run(url, maxBytes),
   };
 }

@@ -61,20 +61,40 @@ export interface OcspResponse {
 
 export class OcspError extends Error {}
 
-const STATUS_TEXT = ["successful", "malformedRequest", "internalError", "tryLater", "(unused)", "sigRequired", "unauthorized"];
+const STATUS_TEXT = [
+  "successful",
+  "malformedRequest",
+  "internalError",
+  "tryLater",
+  "(unused)",
+  "sigRequired",
+  "unauthorized",
+];
 const MAX_RESPONSES = 64;
 const MAX_CERTIFICATES = 8;
 
 /** SHA-1 of the issuer's name and of its public key (the BIT STRING's value), as CertID wants. */
-async function issuerHashes(issuer: ParsedCertificate, hash: DigestName): Promise<{ name: Uint8Array; key: Uint8Array }> {
+async function issuerHashes(
+  issuer: ParsedCertificate,
+  hash: DigestName,
+): Promise<{ name: Uint8Array; key: Uint8Array }> {
   const key = readBitString(issuer.spki.child(1), "subjectPublicKey").bytes;
   return { name: await hashBytes(hash, issuer.subjectDer), key: await hashBytes(hash, key) };
 }
 
 /** A DER OCSPRequest for one certificate (SHA-1 CertID) with an id-pkix-ocsp-nonce extension. */
-export async function encodeOcspRequest(cert: ParsedCertificate, issuer: ParsedCertificate, nonce: Uint8Array): Promise<Uint8Array> {
+export async function encodeOcspRequest(
+  cert: ParsedCertificate,
+  issuer: ParsedCertificate,
+  nonce: Uint8Array,
+): Promise<Uint8Array> {
   const h = await issuerHashes(issuer, "SHA-1");
-  const certId = sequence(algorithmIdentifier(OID.sha1, nullValue()), octetString(h.name), octetString(h.key), unsignedInteger(cert.serialNumber));
+  const certId = sequence(
+    algorithmIdentifier(OID.sha1, nullValue()),
+    octetString(h.name),
+    octetString(h.key),
+    unsignedInteger(cert.serialNumber),
+  );
   const nonceExtension = sequence(oid(REVOCATION_OID.ocspNonce), octetString(octetString(nonce)));
   const tbsRequest = sequence(sequence(sequence(certId)), explicit(2, sequence(nonceExtension)));
   return sequence(tbsRequest);
@@ -116,8 +136,13 @@ export async function parseOcspResponse(der: Uint8Array): Promise<OcspResponse> 
     const statusNode = expectUniversal(root.child(0), U.ENUMERATED, "responseStatus");
     const status = statusNode.content.length === 1 ? statusNode.content[0]! : -1;
     if (status !== 0) throw new OcspError(`the OCSP responder answered ${STATUS_TEXT[status] ?? `status ${status}`}`);
-    const bytes = expectUniversal(expectNode(root.child(1), CLASS.CONTEXT, 0, "responseBytes").child(0), U.SEQUENCE, "ResponseBytes");
-    if (readOid(bytes.child(0)) !== REVOCATION_OID.ocspBasic) throw new OcspError("the OCSP response is not a basic response");
+    const bytes = expectUniversal(
+      expectNode(root.child(1), CLASS.CONTEXT, 0, "responseBytes").child(0),
+      U.SEQUENCE,
+      "ResponseBytes",
+    );
+    if (readOid(bytes.child(0)) !== REVOCATION_OID.ocspBasic)
+      throw new OcspError("the OCSP response is not a basic response");
     const basic = expectUniversal(parseBer(readOctets(bytes.child(1), "response")), U.SEQUENCE, "BasicOCSPResponse");
     const [tbsNode, sigAlg, sigValue, certsNode] = basic.children;
     const tbs = expectUniversal(tbsNode, U.SEQUENCE, "ResponseData");
@@ -126,7 +151,8 @@ export async function parseOcspResponse(der: Uint8Array): Promise<OcspResponse> 
     const responderId = fields[i++]!;
     let responderName: Uint8Array | null = null;
     let responderKeyHash: Uint8Array | null = null;
-    if (responderId.isContext(1)) responderName = expectUniversal(responderId.child(0), U.SEQUENCE, "responder Name").bytes;
+    if (responderId.isContext(1))
+      responderName = expectUniversal(responderId.child(0), U.SEQUENCE, "responder Name").bytes;
     else if (responderId.isContext(2)) responderKeyHash = readOctets(responderId.child(0), "responder KeyHash");
     else throw new BerError("expected a ResponderID");
     const producedAt = readTime(fields[i++], "producedAt");
@@ -167,13 +193,18 @@ export async function parseOcspResponse(der: Uint8Array): Promise<OcspResponse> 
       nonce,
     };
   } catch (err) {
-    if (err instanceof BerError || err instanceof RangeError) throw new OcspError(`the OCSP response is malformed (${err.message})`);
+    if (err instanceof BerError || err instanceof RangeError)
+      throw new OcspError(`the OCSP response is malformed (${err.message})`);
     throw err;
   }
 }
 
 /** The status the response gives for `cert` (issued by `issuer`), or null when it gives none. */
-export async function findSingleResponse(resp: OcspResponse, cert: ParsedCertificate, issuer: ParsedCertificate): Promise<SingleResponse | null> {
+export async function findSingleResponse(
+  resp: OcspResponse,
+  cert: ParsedCertificate,
+  issuer: ParsedCertificate,
+): Promise<SingleResponse | null> {
   const hashes = new Map<DigestName, { name: Uint8Array; key: Uint8Array }>();
   for (const r of resp.responses) {
     if (!r.hash || !bytesEqual(r.serial, cert.serialNumber)) continue;
@@ -204,7 +235,11 @@ async function responderMatches(resp: OcspResponse, cert: ParsedCertificate): Pr
  * Checks who signed the response: the issuer itself, or a responder certificate (from the
  * response or `pool`) issued by the issuer for OCSP signing; then the signature itself.
  */
-export async function verifyOcspSigner(resp: OcspResponse, issuer: ParsedCertificate, pool: readonly ParsedCertificate[] = []): Promise<OcspSignerCheck> {
+export async function verifyOcspSigner(
+  resp: OcspResponse,
+  issuer: ParsedCertificate,
+  pool: readonly ParsedCertificate[] = [],
+): Promise<OcspSignerCheck> {
   let responder: ParsedCertificate | null = null;
   if (await responderMatches(resp, issuer)) responder = issuer;
   else {
@@ -214,15 +249,26 @@ export async function verifyOcspSigner(resp: OcspResponse, issuer: ParsedCertifi
       if (!namesEqual(cand.issuerDer, issuer.subjectDer)) continue;
       if (!(cand.extKeyUsage ?? []).includes(REVOCATION_OID.kpOcspSigning)) continue;
       if (tries-- <= 0) break;
-      const issued = await verifyCertificateSignature(cand.tbs, cand.signatureAlgorithm, cand.signatureValue, issuer.spki);
+      const issued = await verifyCertificateSignature(
+        cand.tbs,
+        cand.signatureAlgorithm,
+        cand.signatureValue,
+        issuer.spki,
+      );
       if (issued.valid === true) {
         responder = cand;
         break;
       }
     }
   }
-  if (!responder) return { valid: false, responder: null, problem: "the OCSP response is not signed by the certificate's issuer or a responder it authorised" };
+  if (!responder)
+    return {
+      valid: false,
+      responder: null,
+      problem: "the OCSP response is not signed by the certificate's issuer or a responder it authorised",
+    };
   const check = await verifyCertificateSignature(resp.tbs, resp.signatureAlgorithm, resp.signature, responder.spki);
-  if (check.valid !== true) return { valid: false, responder, problem: "the OCSP response's signature does not verify" };
+  if (check.valid !== true)
+    return { valid: false, responder, problem: "the OCSP response's signature does not verify" };
   return { valid: true, responder, problem: null };
 }

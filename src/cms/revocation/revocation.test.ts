@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { algorithmIdentifier, explicit, generalizedTime, nullValue, octetString, oid, sequence, smallInteger, tlv, unsignedInteger } from "../der";
+import {
+  algorithmIdentifier,
+  explicit,
+  generalizedTime,
+  nullValue,
+  octetString,
+  oid,
+  sequence,
+  smallInteger,
+  tlv,
+  unsignedInteger,
+} from "../der";
 import { OID } from "../oids";
 import { hashBytes } from "../verify/algorithms";
 import { readBitString } from "../verify/ber";
@@ -18,13 +29,24 @@ async function pki() {
   const caName = name("Revocation Test CA");
   const caDer = await makeCert({ subject: caName, key: caKey, ca: true });
   const leafKey = await makeKey("P-256");
-  const leafDer = await makeCert({ subject: name("Revocation Test Leaf"), key: leafKey, issuer: { name: caName, key: caKey }, serial: 4242 });
+  const leafDer = await makeCert({
+    subject: name("Revocation Test Leaf"),
+    key: leafKey,
+    issuer: { name: caName, key: caKey },
+    serial: 4242,
+  });
   const otherKey = await makeKey("P-256");
   return { caKey, caName, ca: await parseCertificate(caDer), leaf: await parseCertificate(leafDer), otherKey };
 }
 
 /** A DER OCSPResponse for one certificate, signed by `signer` and naming `responder` by name. */
-async function ocspResponse(cert: ParsedCertificate, issuer: ParsedCertificate, signer: TestKey, status: Uint8Array, responderName: Uint8Array): Promise<Uint8Array> {
+async function ocspResponse(
+  cert: ParsedCertificate,
+  issuer: ParsedCertificate,
+  signer: TestKey,
+  status: Uint8Array,
+  responderName: Uint8Array,
+): Promise<Uint8Array> {
   const key = readBitString(issuer.spki.child(1)).bytes;
   const certId = sequence(
     algorithmIdentifier(OID.sha1, nullValue()),
@@ -33,7 +55,12 @@ async function ocspResponse(cert: ParsedCertificate, issuer: ParsedCertificate, 
     unsignedInteger(cert.serialNumber),
   );
   const now = new Date();
-  const single = sequence(certId, status, generalizedTime(now), explicit(0, generalizedTime(new Date(now.getTime() + 86400_000))));
+  const single = sequence(
+    certId,
+    status,
+    generalizedTime(now),
+    explicit(0, generalizedTime(new Date(now.getTime() + 86400_000))),
+  );
   const tbs = sequence(explicit(1, responderName), generalizedTime(now), sequence(single));
   const basic = sequence(tbs, signer.algorithm, bitString(await signer.sign(tbs)));
   return sequence(enumerated(0), explicit(0, sequence(oid(REVOCATION_OID.ocspBasic), octetString(basic))));
@@ -57,7 +84,9 @@ async function crl(issuerName: Uint8Array, signer: TestKey, serials: number[]): 
 describe("OCSP responses", () => {
   it("a response signed by the issuer says good or revoked for the certificate it names", async () => {
     const p = await pki();
-    const good = await parseOcspResponse(await ocspResponse(p.leaf, p.ca, p.caKey, tlv(0x80, new Uint8Array()), p.caName));
+    const good = await parseOcspResponse(
+      await ocspResponse(p.leaf, p.ca, p.caKey, tlv(0x80, new Uint8Array()), p.caName),
+    );
     const [finding] = await findingsFor(p.leaf, p.ca, [{ kind: "ocsp", response: good, origin: "dss" }]);
     expect(finding).toMatchObject({ status: "good", source: "dss", kind: "ocsp", verified: true });
     const revokedInfo = tlv(0xa1, sequence(generalizedTime(new Date("2026-01-01T00:00:00Z"))).subarray(2));
@@ -69,7 +98,9 @@ describe("OCSP responses", () => {
 
   it("a response signed by a key the issuer never authorised names the certificate but decides nothing", async () => {
     const p = await pki();
-    const forged = await parseOcspResponse(await ocspResponse(p.leaf, p.ca, p.otherKey, tlv(0x80, new Uint8Array()), p.caName));
+    const forged = await parseOcspResponse(
+      await ocspResponse(p.leaf, p.ca, p.otherKey, tlv(0x80, new Uint8Array()), p.caName),
+    );
     const findings = await findingsFor(p.leaf, p.ca, [{ kind: "ocsp", response: forged, origin: "dss" }]);
     expect(findings).toHaveLength(1);
     expect(findings[0]!.verified).toBe(false);
@@ -78,7 +109,9 @@ describe("OCSP responses", () => {
 
   it("past the document's budget of signature checks, data stays unverified and decides nothing", async () => {
     const p = await pki();
-    const good = await parseOcspResponse(await ocspResponse(p.leaf, p.ca, p.caKey, tlv(0x80, new Uint8Array()), p.caName));
+    const good = await parseOcspResponse(
+      await ocspResponse(p.leaf, p.ca, p.caKey, tlv(0x80, new Uint8Array()), p.caName),
+    );
     const items = Array.from({ length: 5 }, () => ({ kind: "ocsp" as const, response: good, origin: "dss" as const }));
     const findings = await findingsFor(p.leaf, p.ca, items, [], new CheckBudget(2));
     expect(findings.map((f) => f.verified)).toEqual([true, true, false, false, false]);
@@ -107,7 +140,9 @@ describe("CRLs", () => {
     const revoked = decisiveFinding(await findingsFor(p.leaf, p.ca, [{ kind: "crl", crl: listed, origin: "crl" }]));
     expect(revoked).toMatchObject({ status: "revoked", kind: "crl", source: "crl" });
     const clean = parseCrl(await crl(p.caName, p.caKey, [1, 2, 3]));
-    expect(decisiveFinding(await findingsFor(p.leaf, p.ca, [{ kind: "crl", crl: clean, origin: "dss" }])).status).toBe("good");
+    expect(decisiveFinding(await findingsFor(p.leaf, p.ca, [{ kind: "crl", crl: clean, origin: "dss" }])).status).toBe(
+      "good",
+    );
   });
 
   it("a CRL under the issuer's name but another key is not verified", async () => {

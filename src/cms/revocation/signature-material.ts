@@ -30,7 +30,10 @@ const MAX_TOKENS = 4;
 /** id-ri-ocsp-response (RFC 5940): an OCSP response inside RevocationInfoChoices. */
 const RI_OCSP_RESPONSE = "1.3.6.1.5.5.7.16.2";
 
-async function readItems(nodes: Iterable<{ der: Uint8Array; kind: "ocsp" | "crl" }>, out: RevocationItem[]): Promise<void> {
+async function readItems(
+  nodes: Iterable<{ der: Uint8Array; kind: "ocsp" | "crl" }>,
+  out: RevocationItem[],
+): Promise<void> {
   for (const { der, kind } of nodes) {
     if (out.length >= LIMITS.revocation.maxEmbeddedItems) return;
     try {
@@ -52,7 +55,8 @@ function* signedDataRevocation(cms: Uint8Array): Generator<{ der: Uint8Array; ki
     if (choice.isUniversal(U.SEQUENCE)) yield { der: choice.bytes.slice(), kind: "crl" };
     else if (choice.isContext(1)) {
       // OtherRevocationInfoFormat { otherRevInfoFormat OID, otherRevInfo }
-      if (readOid(choice.child(0)) === RI_OCSP_RESPONSE && choice.child(1)) yield { der: choice.child(1)!.bytes.slice(), kind: "ocsp" };
+      if (readOid(choice.child(0)) === RI_OCSP_RESPONSE && choice.child(1))
+        yield { der: choice.child(1)!.bytes.slice(), kind: "ocsp" };
     }
   }
 }
@@ -62,7 +66,8 @@ function* archivalRevocation(value: BerNode): Generator<{ der: Uint8Array; kind:
   for (const part of expectUniversal(value, U.SEQUENCE, "RevocationInfoArchival").children) {
     const kind = part.isContext(0) ? "crl" : part.isContext(1) ? "ocsp" : null;
     if (!kind) continue;
-    for (const item of expectUniversal(part.child(0), U.SEQUENCE, "revocation values").children) yield { der: item.bytes.slice(), kind };
+    for (const item of expectUniversal(part.child(0), U.SEQUENCE, "revocation values").children)
+      yield { der: item.bytes.slice(), kind };
   }
 }
 
@@ -115,4 +120,3 @@ export async function readSignedMaterial(cms: Uint8Array, depth = 0): Promise<Si
     throw err;
   }
 }
-

@@ -73,7 +73,9 @@ export async function findingsFor(
     if (item.kind === "ocsp") {
       const single = await findSingleResponse(item.response, cert, issuer);
       if (!single) continue;
-      const signer = budget.take() ? await verifyOcspSigner(item.response, issuer, pool) : { valid: false, responder: null };
+      const signer = budget.take()
+        ? await verifyOcspSigner(item.response, issuer, pool)
+        : { valid: false, responder: null };
       out.push({
         status: single.status,
         source: item.origin,
@@ -114,8 +116,10 @@ export async function findingsFor(
 export function decisiveFinding(all: readonly RevocationFinding[]): RevocationFinding {
   const findings = all.filter((f) => f.verified);
   const revoked = findings.filter((f) => f.status === "revoked");
-  if (revoked.length) return revoked.reduce((a, b) => ((b.revocationTime?.getTime() ?? 0) < (a.revocationTime?.getTime() ?? 0) ? b : a));
+  if (revoked.length)
+    return revoked.reduce((a, b) => ((b.revocationTime?.getTime() ?? 0) < (a.revocationTime?.getTime() ?? 0) ? b : a));
   const good = findings.filter((f) => f.status === "good");
-  if (good.length) return good.reduce((a, b) => ((b.thisUpdate?.getTime() ?? 0) > (a.thisUpdate?.getTime() ?? 0) ? b : a));
+  if (good.length)
+    return good.reduce((a, b) => ((b.thisUpdate?.getTime() ?? 0) > (a.thisUpdate?.getTime() ?? 0) ? b : a));
   return findings[0] ?? NO_FINDING;
 }

@@ -13,7 +13,14 @@ import { AwsClient } from "aws4fetch";
 import { ConfigurationError, SignerFailed } from "../../errors";
 import { readCappedBody, untilAborted } from "../../util/capped-body";
 import { toArrayBuffer } from "../der";
-import { ecdsaDerToRaw, maxEcdsaDerLength, signatureAlgorithmIdentifier, type DigestAlgorithm, type DocumentSigner, type SignatureScheme } from "./signer";
+import {
+  ecdsaDerToRaw,
+  maxEcdsaDerLength,
+  signatureAlgorithmIdentifier,
+  type DigestAlgorithm,
+  type DocumentSigner,
+  type SignatureScheme,
+} from "./signer";
 
 export interface AwsKmsSettings {
   /** Key id, key ARN, alias name (`alias/...`) or alias ARN. */
@@ -49,7 +56,11 @@ interface SpecChoice {
 }
 
 const RSA_ALGORITHMS: Record<string, { scheme: SignatureScheme; verify: SubtleCryptoSignAlgorithm; name: string }> = {
-  RSASSA_PKCS1_V1_5_SHA_256: { scheme: "RSASSA-PKCS1-v1_5", verify: { name: "RSASSA-PKCS1-v1_5" }, name: "RSASSA-PKCS1-v1_5" },
+  RSASSA_PKCS1_V1_5_SHA_256: {
+    scheme: "RSASSA-PKCS1-v1_5",
+    verify: { name: "RSASSA-PKCS1-v1_5" },
+    name: "RSASSA-PKCS1-v1_5",
+  },
   RSASSA_PSS_SHA_256: { scheme: "RSASSA-PSS", verify: { name: "RSA-PSS", saltLength: 32 }, name: "RSA-PSS" },
 };
 
@@ -77,7 +88,9 @@ function chooseAlgorithm(keySpec: string, configured: string | null): SpecChoice
     const p256 = keySpec === "ECC_NIST_P256";
     const algorithm = p256 ? "ECDSA_SHA_256" : "ECDSA_SHA_384";
     if (configured && configured !== algorithm) {
-      throw new ConfigurationError(`AWS_KMS_SIGNING_ALGORITHM ${configured.slice(0, 64)} does not fit the KMS key (${keySpec} signs with ${algorithm}); leave it unset.`);
+      throw new ConfigurationError(
+        `AWS_KMS_SIGNING_ALGORITHM ${configured.slice(0, 64)} does not fit the KMS key (${keySpec} signs with ${algorithm}); leave it unset.`,
+      );
     }
     const digest: DigestAlgorithm = p256 ? "SHA-256" : "SHA-384";
     return {
@@ -98,7 +111,12 @@ function chooseAlgorithm(keySpec: string, configured: string | null): SpecChoice
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /** One AWS JSON 1.1 call to KMS; KMS errors, transport failures and time-outs are SignerFailed. */
-async function callKms(settings: AwsKmsSettings, client: AwsClient, action: "Sign" | "GetPublicKey", body: object): Promise<Record<string, unknown>> {
+async function callKms(
+  settings: AwsKmsSettings,
+  client: AwsClient,
+  action: "Sign" | "GetPublicKey",
+  body: object,
+): Promise<Record<string, unknown>> {
   const endpoint = settings.endpoint ?? `https://kms.${settings.region}.amazonaws.com/`;
   const signal = AbortSignal.timeout(settings.timeoutMs);
   const what = `AWS KMS ${action}`;
@@ -121,7 +139,14 @@ async function callKms(settings: AwsKmsSettings, client: AwsClient, action: "Sig
   }
   let text: string;
   try {
-    text = new TextDecoder().decode(await readCappedBody(response, MAX_RESPONSE_BYTES, signal, () => new SignerFailed(`${what} answered with more than ${MAX_RESPONSE_BYTES} bytes.`)));
+    text = new TextDecoder().decode(
+      await readCappedBody(
+        response,
+        MAX_RESPONSE_BYTES,
+        signal,
+        () => new SignerFailed(`${what} answered with more than ${MAX_RESPONSE_BYTES} bytes.`),
+      ),
+    );
   } catch (e) {
     if (e instanceof SignerFailed) throw e;
     if (signal.aborted) throw timedOut();
@@ -136,9 +161,14 @@ async function callKms(settings: AwsKmsSettings, client: AwsClient, action: "Sig
   }
   if (response.status !== 200) {
     // AWS JSON errors: {"__type": "[namespace#]AccessDeniedException", "message": "..."}.
-    const type = String(json?.__type ?? response.headers.get("x-amzn-errortype") ?? "").split("#").pop()!.split(":")[0]!;
+    const type = String(json?.__type ?? response.headers.get("x-amzn-errortype") ?? "")
+      .split("#")
+      .pop()!
+      .split(":")[0]!;
     const message = String(json?.message ?? json?.Message ?? "");
-    throw new SignerFailed(`${what} refused: HTTP ${response.status}${type ? ` ${printable(type)}` : ""}${message ? `: ${printable(message)}` : ""}.`);
+    throw new SignerFailed(
+      `${what} refused: HTTP ${response.status}${type ? ` ${printable(type)}` : ""}${message ? `: ${printable(message)}` : ""}.`,
+    );
   }
   if (!json) throw new SignerFailed(`${what} answered with something that is not a JSON object.`);
   return json;
@@ -182,17 +212,23 @@ export async function connectAwsKmsKey(settings: AwsKmsSettings): Promise<AwsKms
   const info = await callKms(settings, client, "GetPublicKey", { KeyId: settings.keyId });
   const keySpec = String(info.KeySpec ?? info.CustomerMasterKeySpec ?? "");
   if (info.KeyUsage !== undefined && info.KeyUsage !== "SIGN_VERIFY") {
-    throw new ConfigurationError(`The AWS KMS key's usage is ${printable(String(info.KeyUsage))}; a signing key needs SIGN_VERIFY.`);
+    throw new ConfigurationError(
+      `The AWS KMS key's usage is ${printable(String(info.KeyUsage))}; a signing key needs SIGN_VERIFY.`,
+    );
   }
   const choice = chooseAlgorithm(keySpec, settings.signingAlgorithm);
   const offered = Array.isArray(info.SigningAlgorithms) ? info.SigningAlgorithms.map(String) : [];
   if (!offered.includes(choice.algorithm)) {
-    throw new ConfigurationError(`The AWS KMS key does not offer ${choice.algorithm} (it offers ${printable(offered.join(", ")) || "none"}).`);
+    throw new ConfigurationError(
+      `The AWS KMS key does not offer ${choice.algorithm} (it offers ${printable(offered.join(", ")) || "none"}).`,
+    );
   }
   const publicKeyInfo = base64Bytes(info.PublicKey, "PublicKey");
   let publicKey: CryptoKey;
   try {
-    publicKey = await crypto.subtle.importKey("spki", toArrayBuffer(publicKeyInfo), choice.importParams, false, ["verify"]);
+    publicKey = await crypto.subtle.importKey("spki", toArrayBuffer(publicKeyInfo), choice.importParams, false, [
+      "verify",
+    ]);
   } catch {
     throw new SignerFailed("AWS KMS answered GetPublicKey with a public key that cannot be read.");
   }
@@ -211,7 +247,8 @@ export async function connectAwsKmsKey(settings: AwsKmsSettings): Promise<AwsKms
         SigningAlgorithm: choice.algorithm,
       });
       const signature = base64Bytes(answer.Signature, "Signature");
-      if (signature.length > choice.maxSignatureLength) throw new SignerFailed("AWS KMS returned a signature longer than its key allows.");
+      if (signature.length > choice.maxSignatureLength)
+        throw new SignerFailed("AWS KMS returned a signature longer than its key allows.");
       // Checked before it goes into a document: a wrong key or a corrupted answer fails here, not in a validator.
       let raw: Uint8Array;
       try {
@@ -219,8 +256,11 @@ export async function connectAwsKmsKey(settings: AwsKmsSettings): Promise<AwsKms
       } catch {
         throw new SignerFailed("AWS KMS returned an ECDSA signature that is not DER.");
       }
-      const valid = await crypto.subtle.verify(choice.verify, publicKey, toArrayBuffer(raw), toArrayBuffer(signedAttributes)).catch(() => false);
-      if (!valid) throw new SignerFailed("AWS KMS returned a signature that does not verify with the key's public key.");
+      const valid = await crypto.subtle
+        .verify(choice.verify, publicKey, toArrayBuffer(raw), toArrayBuffer(signedAttributes))
+        .catch(() => false);
+      if (!valid)
+        throw new SignerFailed("AWS KMS returned a signature that does not verify with the key's public key.");
       return signature;
     },
   };

@@ -65,7 +65,10 @@ function rsaModulusBits(rsaPrivateKey: Uint8Array): number {
 }
 
 function curveName(curveOid: string | null): NamedCurve {
-  if (curveOid === null) throw new ConfigurationError(`${WHERE}: the EC key does not name its curve (explicit parameters are not supported).`);
+  if (curveOid === null)
+    throw new ConfigurationError(
+      `${WHERE}: the EC key does not name its curve (explicit parameters are not supported).`,
+    );
   const curve = CURVES[curveOid];
   if (!curve) {
     const hint = curveOid === OID.secp521r1 ? " (P-521)" : "";
@@ -114,17 +117,23 @@ function describeKey(der: Uint8Array, format: "pkcs8" | "pkcs1-rsa" | "sec1-ec")
       return { pkcs8: der, keyAlgorithm: "ECDSA", namedCurve: curveName(curveOid) };
     }
     case OID.rsassaPss:
-      throw new ConfigurationError(`${WHERE} is an RSA-PSS-only key; use a plain RSA (rsaEncryption) or ECDSA P-256/P-384 key.`);
+      throw new ConfigurationError(
+        `${WHERE} is an RSA-PSS-only key; use a plain RSA (rsaEncryption) or ECDSA P-256/P-384 key.`,
+      );
     case OID.ed25519:
     case OID.ed448:
       throw new ConfigurationError(`${WHERE} is an EdDSA key; PAdES signing needs RSA (2048+) or ECDSA P-256/P-384.`);
     default:
-      throw new ConfigurationError(`${WHERE} has an unsupported key algorithm (${algOid}); use RSA (2048+) or ECDSA P-256/P-384.`);
+      throw new ConfigurationError(
+        `${WHERE} has an unsupported key algorithm (${algOid}); use RSA (2048+) or ECDSA P-256/P-384.`,
+      );
   }
 }
 
 function importParams(key: { keyAlgorithm: KeyAlgorithm; namedCurve?: NamedCurve }): SubtleCryptoImportKeyAlgorithm {
-  return key.keyAlgorithm === "RSA" ? { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } : { name: "ECDSA", namedCurve: key.namedCurve! };
+  return key.keyAlgorithm === "RSA"
+    ? { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }
+    : { name: "ECDSA", namedCurve: key.namedCurve! };
 }
 
 function signParams(keyAlgorithm: KeyAlgorithm): SubtleCryptoSignAlgorithm {
@@ -138,7 +147,8 @@ function signParams(keyAlgorithm: KeyAlgorithm): SubtleCryptoSignAlgorithm {
 export function webCryptoSigner(privateKey: CryptoKey, maxSignatureLength: number): DocumentSigner {
   const name = privateKey.algorithm.name.toUpperCase();
   const ecdsa = name === "ECDSA";
-  if (!ecdsa && name !== "RSASSA-PKCS1-V1_5") throw new Error(`unsupported signing key algorithm ${privateKey.algorithm.name}`);
+  if (!ecdsa && name !== "RSASSA-PKCS1-V1_5")
+    throw new Error(`unsupported signing key algorithm ${privateKey.algorithm.name}`);
   const hash = ecdsa ? null : (privateKey.algorithm as CryptoKeyRsaKeyAlgorithm).hash?.name?.toUpperCase();
   if (hash && hash !== "SHA-256") throw new Error(`RSA key imported for ${hash}; SHA-256 is required`);
   const scheme = ecdsa ? "ECDSA" : "RSASSA-PKCS1-v1_5";
@@ -156,7 +166,11 @@ export function webCryptoSigner(privateKey: CryptoKey, maxSignatureLength: numbe
 }
 
 /** The longest signature value a WebCrypto key of this shape gives (as CMS carries it). */
-export function maxSignatureLengthOf(key: { keyAlgorithm: KeyAlgorithm; namedCurve?: NamedCurve; modulusLength?: number }): number {
+export function maxSignatureLengthOf(key: {
+  keyAlgorithm: KeyAlgorithm;
+  namedCurve?: NamedCurve;
+  modulusLength?: number;
+}): number {
   if (key.keyAlgorithm === "RSA") return Math.ceil((key.modulusLength ?? 4096) / 8);
   return maxEcdsaDerLength(key.namedCurve === "P-384" ? 48 : 32);
 }
@@ -178,10 +192,14 @@ export async function loadLocalKey(keyPem: string): Promise<LocalKey> {
     key = describeKey(keyDer, format);
   } catch (e) {
     if (e instanceof ConfigurationError) throw e;
-    throw new ConfigurationError(`${WHERE} is not a readable private key${e instanceof DerError ? ` (${e.message})` : ""}.`);
+    throw new ConfigurationError(
+      `${WHERE} is not a readable private key${e instanceof DerError ? ` (${e.message})` : ""}.`,
+    );
   }
   if (key.keyAlgorithm === "RSA" && (key.modulusLength ?? 0) < MIN_RSA_BITS) {
-    throw new ConfigurationError(`${WHERE} is a ${key.modulusLength}-bit RSA key; at least ${MIN_RSA_BITS} bits are required.`);
+    throw new ConfigurationError(
+      `${WHERE} is a ${key.modulusLength}-bit RSA key; at least ${MIN_RSA_BITS} bits are required.`,
+    );
   }
 
   let privateKey: CryptoKey;
@@ -204,7 +222,9 @@ export async function loadLocalKey(keyPem: string): Promise<LocalKey> {
       const sameAlgorithm =
         key.keyAlgorithm === "RSA"
           ? parts.publicKeyAlgorithm === OID.rsaEncryption
-          : parts.publicKeyAlgorithm === OID.ecPublicKey && parts.publicKeyCurve !== null && CURVES[parts.publicKeyCurve] === key.namedCurve;
+          : parts.publicKeyAlgorithm === OID.ecPublicKey &&
+            parts.publicKeyCurve !== null &&
+            CURVES[parts.publicKeyCurve] === key.namedCurve;
       if (!sameAlgorithm) {
         throw new ConfigurationError(
           `${WHERE} is ${keyDescription} but the first certificate of SIGNING_CERT holds ${describeCertKey(parts)}; ` +
@@ -214,7 +234,13 @@ export async function loadLocalKey(keyPem: string): Promise<LocalKey> {
       // Proof that the key and the certificate belong together: sign a probe and verify it.
       let publicKey: CryptoKey;
       try {
-        publicKey = await crypto.subtle.importKey("spki", toArrayBuffer(parts.subjectPublicKeyInfo), importParams(key), false, ["verify"]);
+        publicKey = await crypto.subtle.importKey(
+          "spki",
+          toArrayBuffer(parts.subjectPublicKeyInfo),
+          importParams(key),
+          false,
+          ["verify"],
+        );
       } catch {
         throw new ConfigurationError("SIGNING_CERT: the public key of the first certificate could not be imported.");
       }

@@ -3,7 +3,18 @@
  * out. The key may live in a Worker secret (local-key.ts) or in a cloud KMS (aws-kms.ts); the
  * CMS builder (signed-data.ts) and the PDF signer never see the difference.
  */
-import { algorithmIdentifier, children, expectTag, explicit, integerMagnitude, nullValue, readDer, sequence, smallInteger, TAG } from "../der";
+import {
+  algorithmIdentifier,
+  children,
+  expectTag,
+  explicit,
+  integerMagnitude,
+  nullValue,
+  readDer,
+  sequence,
+  smallInteger,
+  TAG,
+} from "../der";
 import { OID } from "../oids";
 
 /** The SignerInfo's digest algorithm: it hashes the document's byte ranges and the signed attributes. */
@@ -42,7 +53,11 @@ export function signatureAlgorithmIdentifier(scheme: SignatureScheme, digest: Di
   const hash = algorithmIdentifier(DIGEST_OIDS[digest]);
   return algorithmIdentifier(
     OID.rsassaPss,
-    sequence(explicit(0, hash), explicit(1, algorithmIdentifier(OID.mgf1, hash)), explicit(2, smallInteger(DIGEST_LENGTHS[digest]))),
+    sequence(
+      explicit(0, hash),
+      explicit(1, algorithmIdentifier(OID.mgf1, hash)),
+      explicit(2, smallInteger(DIGEST_LENGTHS[digest])),
+    ),
   );
 }
 

@@ -208,7 +208,8 @@ export const KEY_OIDS = {
   dsa: "1.2.840.10040.4.1",
 } as const;
 
-export type CurveName = "P-256" | "P-384" | "P-521" | "brainpoolP256r1" | "brainpoolP384r1" | "brainpoolP512r1" | "secp256k1";
+export type CurveName =
+  "P-256" | "P-384" | "P-521" | "brainpoolP256r1" | "brainpoolP384r1" | "brainpoolP512r1" | "secp256k1";
 
 export const CURVE_OIDS: Record<string, CurveName> = {
   "1.2.840.10045.3.1.7": "P-256",

@@ -241,7 +241,10 @@ export function readOctets(node: BerNode | undefined, what = "OCTET STRING"): Ui
 }
 
 /** BIT STRING value bytes (the unused-bits count must be 0 for the keys and signatures read here). */
-export function readBitString(node: BerNode | undefined, what = "BIT STRING"): { bytes: Uint8Array; unusedBits: number } {
+export function readBitString(
+  node: BerNode | undefined,
+  what = "BIT STRING",
+): { bytes: Uint8Array; unusedBits: number } {
   const v = expectUniversal(node, U.BIT_STRING, what).stringValue();
   if (v.length === 0) throw new BerError(`empty ${what}`);
   return { bytes: v.subarray(1), unusedBits: v[0]! };
@@ -255,7 +258,11 @@ function digits(s: string, from: number, n: number): number {
 
 /** UTCTime or GeneralizedTime (Z or ±hhmm offsets; seconds and fractions optional). */
 export function readTime(node: BerNode | undefined, what = "time"): Date {
-  if (!node || node.cls !== CLASS.UNIVERSAL || (node.tagNumber !== U.UTC_TIME && node.tagNumber !== U.GENERALIZED_TIME)) {
+  if (
+    !node ||
+    node.cls !== CLASS.UNIVERSAL ||
+    (node.tagNumber !== U.UTC_TIME && node.tagNumber !== U.GENERALIZED_TIME)
+  ) {
     throw new BerError(`expected ${what}`);
   }
   let s = "";
@@ -299,7 +306,8 @@ export function readTime(node: BerNode | undefined, what = "time"): Date {
     if (!m) throw new BerError(`bad ${what}`);
     offsetMinutes = (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
   }
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) throw new BerError(`bad ${what}`);
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+    throw new BerError(`bad ${what}`);
   const t = Date.UTC(year, month - 1, day, hour, minute, second, ms) - offsetMinutes * 60_000;
   return new Date(t);
 }
@@ -320,7 +328,6 @@ function encodeIdentifier(node: BerNode, constructed: boolean): Uint8Array {
   }
   return Uint8Array.of(first | 0x1f, ...parts);
 }
-
 
 const STRING_TAGS = new Set([U.OCTET_STRING, U.UTF8_STRING, 19, 20, 22, 26, 28, 30]);
 

@@ -109,12 +109,19 @@ export async function buildChain(
     }
     const anchor = path[path.length - 1]!;
     const anchorPathLen = anchor.basicConstraints?.pathLen ?? null;
-    if (!problem && path.length > 1 && isAnchor(anchor) && anchorPathLen !== null && below(body.length) > anchorPathLen) {
+    if (
+      !problem &&
+      path.length > 1 &&
+      isAnchor(anchor) &&
+      anchorPathLen !== null &&
+      below(body.length) > anchorPathLen
+    ) {
       problem = "the path is longer than the root's pathLenConstraint allows";
     }
     if (!problem) {
       const critical = body.find((c) => c.unknownCritical.length > 0);
-      if (critical) problem = `a certificate has an unsupported critical extension (${critical.unknownCritical.join(", ")})`;
+      if (critical)
+        problem = `a certificate has an unsupported critical extension (${critical.unknownCritical.join(", ")})`;
     }
     return { ok: !problem && invalid.length === 0, problem, invalid };
   }

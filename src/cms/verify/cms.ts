@@ -22,7 +22,13 @@ import {
   withSetTag,
 } from "./ber";
 import { type ParsedCertificate, namesEqual, tryParseCertificate } from "./certificate";
-import { type SignatureCheck, digestFromAlgorithm, signatureAlgorithm, signatureHash, verifySignature } from "./signature";
+import {
+  type SignatureCheck,
+  digestFromAlgorithm,
+  signatureAlgorithm,
+  signatureHash,
+  verifySignature,
+} from "./signature";
 import { bytesEqual } from "../../util/bytes";
 
 export const MAX_CERTIFICATES = 64;
@@ -155,7 +161,10 @@ function keyIdentifierMatches(cert: ParsedCertificate, ski: Uint8Array, sha1OfKe
 }
 
 /** The certificate a SignerInfo names, among `certs`. */
-export async function findSignerCertificate(si: SignerInfo, certs: readonly ParsedCertificate[]): Promise<ParsedCertificate | null> {
+export async function findSignerCertificate(
+  si: SignerInfo,
+  certs: readonly ParsedCertificate[],
+): Promise<ParsedCertificate | null> {
   const { issuer, serial, subjectKeyId } = si.sid;
   if (issuer && serial) {
     return certs.find((c) => bytesEqual(c.serialNumber, serial) && namesEqual(c.issuerDer, issuer)) ?? null;
@@ -199,11 +208,20 @@ export async function checkSigningCertificate(attrs: readonly Attribute[], cert:
     let j = 0;
     let hashName: DigestName | null = isV2 ? "SHA-256" : "SHA-1";
     if (isV2 && fields[0]?.isUniversal(U.SEQUENCE)) hashName = digestFromAlgorithm(fields[j++]);
-    if (!hashName) return { present: true, matches: false, detail: "unsupported hash algorithm in the signing-certificate attribute" };
+    if (!hashName)
+      return {
+        present: true,
+        matches: false,
+        detail: "unsupported hash algorithm in the signing-certificate attribute",
+      };
     const certHash = readOctets(fields[j++], "certHash");
     const actual = await hashBytes(hashName, cert.der);
     if (!bytesEqual(certHash, actual)) {
-      return { present: true, matches: false, detail: "the certificate hash in the signing-certificate attribute is not the signer certificate's" };
+      return {
+        present: true,
+        matches: false,
+        detail: "the certificate hash in the signing-certificate attribute is not the signer certificate's",
+      };
     }
     const issuerSerial = fields[j];
     if (issuerSerial?.isUniversal(U.SEQUENCE)) {
@@ -212,12 +230,17 @@ export async function checkSigningCertificate(attrs: readonly Attribute[], cert:
       const dirName = names.find((n) => n.isContext(4));
       const issuerOk = !dirName || namesEqual(dirName.child(0)!.bytes, cert.issuerDer);
       if (!bytesEqual(serial, cert.serialNumber) || !issuerOk) {
-        return { present: true, matches: false, detail: "the issuer and serial number in the signing-certificate attribute are not the signer certificate's" };
+        return {
+          present: true,
+          matches: false,
+          detail: "the issuer and serial number in the signing-certificate attribute are not the signer certificate's",
+        };
       }
     }
     return { present: true, matches: true, detail: null };
   } catch (e) {
-    if (e instanceof BerError) return { present: true, matches: false, detail: "the signing-certificate attribute is malformed" };
+    if (e instanceof BerError)
+      return { present: true, matches: false, detail: "the signing-certificate attribute is malformed" };
     throw e;
   }
 }
@@ -259,7 +282,11 @@ export interface SignerCheckOptions {
 }
 
 /** Checks one SignerInfo against its content and the certificates of the SignedData. */
-export async function checkSigner(si: SignerInfo, certs: readonly ParsedCertificate[], opts: SignerCheckOptions): Promise<SignerCheck> {
+export async function checkSigner(
+  si: SignerInfo,
+  certs: readonly ParsedCertificate[],
+  opts: SignerCheckOptions,
+): Promise<SignerCheck> {
   const out: SignerCheck = {
     signerCertificate: await findSignerCertificate(si, certs),
     digestName: si.digestName,
@@ -294,7 +321,10 @@ export async function checkSigner(si: SignerInfo, certs: readonly ParsedCertific
       }
       if (value !== opts.contentType) {
         contentTypeOk = false;
-        fail("content_type_mismatch", `The signed content-type attribute (${value ?? "unreadable"}) is not the content type ${opts.contentType}.`);
+        fail(
+          "content_type_mismatch",
+          `The signed content-type attribute (${value ?? "unreadable"}) is not the content type ${opts.contentType}.`,
+        );
       }
     }
     let messageDigest: Uint8Array | null = null;
@@ -312,11 +342,15 @@ export async function checkSigner(si: SignerInfo, certs: readonly ParsedCertific
         fail("unsupported_algorithm", "The digest algorithm of the signature is not supported.");
       } else {
         const expected = await opts.contentDigest(si.digestName);
-        if (!expected) fail("unsupported_algorithm", `The ${si.digestName} digest of the signed content is not available.`);
+        if (!expected)
+          fail("unsupported_algorithm", `The ${si.digestName} digest of the signed content is not available.`);
         else {
           out.intact = contentTypeOk && bytesEqual(messageDigest, expected);
           if (!bytesEqual(messageDigest, expected)) {
-            fail("digest_mismatch", "The signed bytes do not match the digest in the signature: the content was changed after signing.");
+            fail(
+              "digest_mismatch",
+              "The signed bytes do not match the digest in the signature: the content was changed after signing.",
+            );
           }
         }
       }
@@ -334,7 +368,12 @@ export async function checkSigner(si: SignerInfo, certs: readonly ParsedCertific
 
     if (cert) {
       const asReceived = withSetTag(si.signedAttrs);
-      const input = { spki: cert.spki, algorithm: si.signatureAlgorithm, fallbackHash: si.digestName, signature: si.signature };
+      const input = {
+        spki: cert.spki,
+        algorithm: si.signatureAlgorithm,
+        fallbackHash: si.digestName,
+        signature: si.signature,
+      };
       let check = asReceived ? await verifySignature(input, { message: asReceived }) : null;
       if (!check || check.valid === false) {
         // Signers that wrote BER or unsorted attributes still signed their DER encoding.
@@ -367,7 +406,11 @@ export async function checkSigner(si: SignerInfo, certs: readonly ParsedCertific
       // RFC 8419: EdDSA in CMS pairs Ed25519 with SHA-512 and Ed448 with SHAKE256 (512 bits).
       const required = check?.algorithm === "Ed25519" ? "SHA-512" : check?.algorithm === "Ed448" ? "SHAKE256" : null;
       if (check && required && si.digestName !== required) {
-        check = { ...check, valid: null, detail: `${check.algorithm} with the ${si.digestName ?? "unknown"} digest algorithm (RFC 8419 requires ${required})` };
+        check = {
+          ...check,
+          valid: null,
+          detail: `${check.algorithm} with the ${si.digestName ?? "unknown"} digest algorithm (RFC 8419 requires ${required})`,
+        };
       }
       out.signatureCheck = check;
       out.signatureValid = check!.valid;
@@ -377,7 +420,12 @@ export async function checkSigner(si: SignerInfo, certs: readonly ParsedCertific
     }
   } else if (cert) {
     // No signed attributes: the signature is over the content itself (old PKCS#7).
-    const input = { spki: cert.spki, algorithm: si.signatureAlgorithm, fallbackHash: si.digestName, signature: si.signature };
+    const input = {
+      spki: cert.spki,
+      algorithm: si.signatureAlgorithm,
+      fallbackHash: si.digestName,
+      signature: si.signature,
+    };
     let check: SignatureCheck;
     if (opts.content) {
       check = await verifySignature(input, { message: opts.content });
@@ -386,7 +434,12 @@ export async function checkSigner(si: SignerInfo, certs: readonly ParsedCertific
       const digest = hash ? await opts.contentDigest(hash) : null;
       if (!hash || !digest) {
         const choice = signatureAlgorithm(si.signatureAlgorithm, si.digestName);
-        check = { valid: null, algorithm: "name" in choice ? choice.name : null, hash, detail: `digest ${hash ?? "algorithm"}` };
+        check = {
+          valid: null,
+          algorithm: "name" in choice ? choice.name : null,
+          hash,
+          detail: `digest ${hash ?? "algorithm"}`,
+        };
       } else {
         check = await verifySignature(input, { digest });
       }
@@ -396,22 +449,34 @@ export async function checkSigner(si: SignerInfo, certs: readonly ParsedCertific
     out.intact = check.valid;
     out.signatureAlgorithm = check.algorithm;
     if (check.valid === false) {
-      fail("signature_invalid", "The signature does not verify over the signed bytes (no signed attributes): the content or the signature was changed.");
+      fail(
+        "signature_invalid",
+        "The signature does not verify over the signed bytes (no signed attributes): the content or the signature was changed.",
+      );
     }
   }
 
   if (!cert) {
     out.signatureValid = false;
-    fail("signer_certificate_missing", "The signer's certificate is not in the signature, so the signature cannot be checked.");
+    fail(
+      "signer_certificate_missing",
+      "The signer's certificate is not in the signature, so the signature cannot be checked.",
+    );
   } else if (out.signatureCheck?.valid === null) {
-    fail("unsupported_algorithm", `The signature algorithm is not supported (${out.signatureCheck.detail ?? "unknown"}).`);
+    fail(
+      "unsupported_algorithm",
+      `The signature algorithm is not supported (${out.signatureCheck.detail ?? "unknown"}).`,
+    );
   } else if (out.hashLabelMismatch) {
     fail(
       "signature_algorithm_mismatch",
       `The signature does not verify under the ${out.signatureHash ?? "hash"} its signature algorithm names, only under the ${si.digestName} of its digest algorithm: a signature must be computed with the algorithm it names (RFC 5652).`,
     );
   } else if (si.signedAttrs && out.signatureValid === false) {
-    fail("signature_invalid", "The signature over the signed attributes does not verify with the signer's certificate.");
+    fail(
+      "signature_invalid",
+      "The signature over the signed attributes does not verify with the signer's certificate.",
+    );
   }
   return out;
 }

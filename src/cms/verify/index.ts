@@ -23,7 +23,12 @@
 import { OID } from "../oids";
 import { type DigestName, hashBytes, isWeakDigest } from "./algorithms";
 import { BerError } from "./ber";
-import { type CertificateSummary, type ParsedCertificate, summarizeCertificate, tryParseCertificate } from "./certificate";
+import {
+  type CertificateSummary,
+  type ParsedCertificate,
+  summarizeCertificate,
+  tryParseCertificate,
+} from "./certificate";
 import { buildChain, type ChainResult } from "./chain";
 import { CmsError, type SignedData, attributeValues, checkSigner, readSignedData } from "./cms";
 import { rsaModulusBits } from "./signature";
@@ -127,7 +132,14 @@ function timestampSummary(tv: TokenVerification): CmsTimestamp | null {
 }
 
 /** Problems about the signer's (or TSA's) certification path. */
-function chainProblems(report: Report, who: string, cert: ParsedCertificate, chain: ChainResult, at: Date, atLabel: string): void {
+function chainProblems(
+  report: Report,
+  who: string,
+  cert: ParsedCertificate,
+  chain: ChainResult,
+  at: Date,
+  atLabel: string,
+): void {
   const subject = summarizeCertificate(cert).subject;
   if (!chain.anchored) {
     report.add(
@@ -146,10 +158,18 @@ function chainProblems(report: Report, who: string, cert: ParsedCertificate, cha
   for (const c of chain.expiredNow) {
     const s = summarizeCertificate(c);
     const which = c === cert ? `${who} certificate` : `A certificate of the chain (${s.subject})`;
-    report.add("certificate_expired_now", `${which} has expired since (on ${s.notAfter}); it was valid at the ${atLabel}.`, "warning");
+    report.add(
+      "certificate_expired_now",
+      `${which} has expired since (on ${s.notAfter}); it was valid at the ${atLabel}.`,
+      "warning",
+    );
   }
   if (chain.weakSignatures.length) {
-    report.add("weak_algorithm", `A certificate of the chain is signed with ${chain.weakSignatures[0]}, a weak hash algorithm.`, "warning");
+    report.add(
+      "weak_algorithm",
+      `A certificate of the chain is signed with ${chain.weakSignatures[0]}, a weak hash algorithm.`,
+      "warning",
+    );
   }
 }
 
@@ -224,7 +244,11 @@ export async function verifyCmsSignature(opts: VerifyCmsOptions): Promise<CmsVer
   try {
     if (opts.subFilter === "ETSI.RFC3161" || sd.eContentType === OID.tstInfo) {
       if (opts.subFilter !== "ETSI.RFC3161") {
-        report.add("subfilter_mismatch", `The signature is a document time-stamp although its SubFilter is ${opts.subFilter}.`, "warning");
+        report.add(
+          "subfilter_mismatch",
+          `The signature is a document time-stamp although its SubFilter is ${opts.subFilter}.`,
+          "warning",
+        );
       }
       return await documentTimestamp(opts, sd, anchors, now, report, documentDigest);
     }
@@ -272,15 +296,27 @@ async function documentTimestamp(
     return base;
   }
   if (tv.intact === false) {
-    report.add("digest_mismatch", "The document time-stamp was made for other bytes: the document was changed after it.");
+    report.add(
+      "digest_mismatch",
+      "The document time-stamp was made for other bytes: the document was changed after it.",
+    );
   } else if (tv.intact === null) {
-    report.add("unsupported_algorithm", `The document time-stamp's imprint algorithm (${tv.info.imprintAlgorithm}) is not supported.`);
+    report.add(
+      "unsupported_algorithm",
+      `The document time-stamp's imprint algorithm (${tv.info.imprintAlgorithm}) is not supported.`,
+    );
   }
   const failure = tv.signer?.failures[0];
   if (tv.signatureValid === null) {
-    report.add("unsupported_algorithm", `The document time-stamp's signature algorithm is not supported${failure ? `: ${failure.message}` : "."}`);
+    report.add(
+      "unsupported_algorithm",
+      `The document time-stamp's signature algorithm is not supported${failure ? `: ${failure.message}` : "."}`,
+    );
   } else if (!tv.signatureValid) {
-    report.add("signature_invalid", `The document time-stamp's signature does not verify${failure ? `: ${failure.message}` : "."}`);
+    report.add(
+      "signature_invalid",
+      `The document time-stamp's signature does not verify${failure ? `: ${failure.message}` : "."}`,
+    );
   }
   for (const h of [tv.info.imprintHash, tv.signer?.signatureHash ?? null]) {
     if (isWeakDigest(h)) report.add("weak_algorithm", `The document time-stamp uses ${h}, a weak hash algorithm.`);
@@ -288,7 +324,10 @@ async function documentTimestamp(
   if (tv.certificate && tv.chain) {
     chainProblems(report, "The time-stamp authority's", tv.certificate, tv.chain, tv.info.genTime, "time-stamp time");
     if (tv.chain.anchored && !(tv.certificate.extKeyUsage ?? []).includes(OID.kpTimeStamping)) {
-      report.add("untrusted_certificate", "The document time-stamp's certificate is not a time-stamping certificate (extended key usage).");
+      report.add(
+        "untrusted_certificate",
+        "The document time-stamp's certificate is not a time-stamping certificate (extended key usage).",
+      );
     }
   }
   return base;
@@ -305,7 +344,11 @@ async function signature(
   const si = sd.signerInfos[0];
   if (!si) throw new CmsError("the SignedData has no SignerInfo");
   if (sd.signerInfos.length > 1) {
-    report.add("multiple_signers", `The CMS holds ${sd.signerInfos.length} signer infos; only the first is verified.`, "warning");
+    report.add(
+      "multiple_signers",
+      `The CMS holds ${sd.signerInfos.length} signer infos; only the first is verified.`,
+      "warning",
+    );
   }
   if (sd.eContentType !== OID.data) {
     report.add("content_type_mismatch", `The signed content type is ${sd.eContentType}, not id-data.`);
@@ -323,8 +366,13 @@ async function signature(
     } else {
       const rangesSha1 = await documentDigest("SHA-1");
       encapsulatedOk = rangesSha1 ? bytesEqual(rangesSha1, eContent) : null;
-      if (encapsulatedOk === false) report.add("digest_mismatch", "The SHA-1 digest embedded in the signature does not match the signed bytes: the content was changed after signing.");
-      if (encapsulatedOk === null) report.add("unsupported_algorithm", "The SHA-1 digest of the signed bytes is not available.");
+      if (encapsulatedOk === false)
+        report.add(
+          "digest_mismatch",
+          "The SHA-1 digest embedded in the signature does not match the signed bytes: the content was changed after signing.",
+        );
+      if (encapsulatedOk === null)
+        report.add("unsupported_algorithm", "The SHA-1 digest of the signed bytes is not available.");
       contentDigest = (alg) => hashBytes(alg, eContent);
       content = eContent;
     }
@@ -339,11 +387,17 @@ async function signature(
   const signer = await checkSigner(si, sd.certificates, { contentType: OID.data, contentDigest, content });
   for (const f of signer.failures) report.add(f.code, f.message);
   if (signer.reencoded) {
-    report.add("cms_not_der", "The signed attributes are not DER-encoded as received; they verify in their DER form.", "warning");
+    report.add(
+      "cms_not_der",
+      "The signed attributes are not DER-encoded as received; they verify in their DER form.",
+      "warning",
+    );
   }
 
   let intact = signer.intact;
-  if (legacySha1) intact = encapsulatedOk === false || intact === false ? false : encapsulatedOk === null || intact === null ? null : true;
+  if (legacySha1)
+    intact =
+      encapsulatedOk === false || intact === false ? false : encapsulatedOk === null || intact === null ? null : true;
   if (sd.eContentType !== OID.data && intact === true) intact = false;
 
   // Weak algorithms.
@@ -359,13 +413,20 @@ async function signature(
     const bits = rsaModulusBits(cert.spki);
     if (bits !== null && bits < 2048) report.add("weak_key", `The signer's RSA key has only ${bits} bits.`, "warning");
     if (cert.keyUsage && !cert.keyUsage[0] && !cert.keyUsage[1]) {
-      report.add("certificate_key_usage", "The signer's certificate is not meant for signatures (keyUsage lacks digitalSignature and nonRepudiation).", "warning");
+      report.add(
+        "certificate_key_usage",
+        "The signer's certificate is not meant for signatures (keyUsage lacks digitalSignature and nonRepudiation).",
+        "warning",
+      );
     }
   }
   let essOk = true;
   if (signer.ess.present && !signer.ess.matches) {
     essOk = false;
-    report.add("signing_certificate_mismatch", `The signing-certificate attribute does not match the signer: ${signer.ess.detail ?? "mismatch"}.`);
+    report.add(
+      "signing_certificate_mismatch",
+      `The signing-certificate attribute does not match the signer: ${signer.ess.detail ?? "mismatch"}.`,
+    );
   }
 
   // Signature time-stamps.
@@ -373,7 +434,11 @@ async function signature(
   let firstToken: TokenVerification | null = null;
   const tokens = attributeValues(si.unsignedAttributes, OID.signatureTimeStampToken).flat();
   if (tokens.length > MAX_SIGNATURE_TIMESTAMPS) {
-    report.add("timestamp_invalid", `The signature carries ${tokens.length} time-stamps; only the first ${MAX_SIGNATURE_TIMESTAMPS} are checked.`, "warning");
+    report.add(
+      "timestamp_invalid",
+      `The signature carries ${tokens.length} time-stamps; only the first ${MAX_SIGNATURE_TIMESTAMPS} are checked.`,
+      "warning",
+    );
   }
   {
     for (const v of tokens.slice(0, MAX_SIGNATURE_TIMESTAMPS)) {

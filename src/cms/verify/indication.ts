@@ -61,7 +61,10 @@ export interface IndicationFacts {
   now: Date;
 }
 
-const result = (indication: Indication, subIndication: SubIndication | null = null): ValidationStatus => ({ indication, subIndication });
+const result = (indication: Indication, subIndication: SubIndication | null = null): ValidationStatus => ({
+  indication,
+  subIndication,
+});
 
 export function etsiIndication(f: IndicationFacts): ValidationStatus {
   // 5.3 Basic signature: format, signer identification, cryptographic verification.
@@ -92,12 +95,16 @@ export function etsiIndication(f: IndicationFacts): ValidationStatus {
   for (const r of f.revocation) {
     if (validAt(r.certificate, best)) continue;
     // Expired before the proof of existence: status data issued after expiry still saying "good" is all that is known.
-    const after = r.finding.status === "good" && r.finding.thisUpdate && r.finding.thisUpdate.getTime() > r.certificate.notAfter.getTime();
+    const after =
+      r.finding.status === "good" &&
+      r.finding.thisUpdate &&
+      r.finding.thisUpdate.getTime() > r.certificate.notAfter.getTime();
     return result("INDETERMINATE", after ? "OUT_OF_BOUNDS_NOT_REVOKED" : "OUT_OF_BOUNDS_NO_POE");
   }
   for (const r of f.revocation) {
     if (r.noCheck || r.finding.status === "revoked") continue;
-    const current = r.finding.status === "good" && (!r.finding.nextUpdate || r.finding.nextUpdate.getTime() >= best.getTime());
+    const current =
+      r.finding.status === "good" && (!r.finding.nextUpdate || r.finding.nextUpdate.getTime() >= best.getTime());
     if (!current) return result("INDETERMINATE", "TRY_LATER");
   }
   return result("TOTAL_PASSED");

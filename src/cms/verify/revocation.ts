@@ -7,7 +7,14 @@
 import { fetchStatus } from "../revocation/collect";
 import type { RevocationFetcher } from "../revocation/fetch";
 import { revocationPointers } from "../revocation/pointers";
-import { type CheckBudget, NO_FINDING, type RevocationFinding, type RevocationItem, decisiveFinding, findingsFor } from "../revocation/status";
+import {
+  type CheckBudget,
+  NO_FINDING,
+  type RevocationFinding,
+  type RevocationItem,
+  decisiveFinding,
+  findingsFor,
+} from "../revocation/status";
 import { type ParsedCertificate, isSelfIssued } from "./certificate";
 
 export interface CertificateRevocation {
@@ -33,7 +40,11 @@ export interface ChainRevocationOptions {
   budget: CheckBudget;
 }
 
-export async function chainRevocation(path: readonly ParsedCertificate[], chain: "signer" | "timestamp", opts: ChainRevocationOptions): Promise<CertificateRevocation[]> {
+export async function chainRevocation(
+  path: readonly ParsedCertificate[],
+  chain: "signer" | "timestamp",
+  opts: ChainRevocationOptions,
+): Promise<CertificateRevocation[]> {
   const out: CertificateRevocation[] = [];
   for (let i = 0; i < path.length; i++) {
     const cert = path[i]!;

@@ -29,7 +29,18 @@ import {
   hashSync,
   isWebCryptoDigest,
 } from "./algorithms";
-import { BerError, type BerNode, U, bytesToBigInt, expectUniversal, parseBer, readBigInt, readBitString, readOid, readUnsigned } from "./ber";
+import {
+  BerError,
+  type BerNode,
+  U,
+  bytesToBigInt,
+  expectUniversal,
+  parseBer,
+  readBigInt,
+  readBitString,
+  readOid,
+  readUnsigned,
+} from "./ber";
 import { bytesEqual, concatBytes } from "../../util/bytes";
 
 export interface SignatureCheck {
@@ -264,7 +275,12 @@ function pkcs1DigestInfos(hash: DigestName, digest: Uint8Array): Uint8Array[] {
   ];
 }
 
-function rsaPkcs1Verify(key: { n: bigint; e: bigint }, hash: DigestName, digest: Uint8Array, signature: Uint8Array): boolean {
+function rsaPkcs1Verify(
+  key: { n: bigint; e: bigint },
+  hash: DigestName,
+  digest: Uint8Array,
+  signature: Uint8Array,
+): boolean {
   const opened = rsaOpen(key, signature);
   if (!opened) return false;
   const { em } = opened;
@@ -289,7 +305,12 @@ function mgf1(hash: DigestName, seed: Uint8Array, length: number): Uint8Array {
 }
 
 /** RSASSA-PSS verification (RFC 8017 9.1.2) for any hash / MGF1 hash. */
-function rsaPssVerify(key: { n: bigint; e: bigint }, params: PssParams, mHash: Uint8Array, signature: Uint8Array): boolean {
+function rsaPssVerify(
+  key: { n: bigint; e: bigint },
+  params: PssParams,
+  mHash: Uint8Array,
+  signature: Uint8Array,
+): boolean {
   const modBits = bitLength(key.n);
   const opened = rsaOpen(key, signature);
   if (!opened) return false;
@@ -376,11 +397,18 @@ async function ecdsaVerify(
   if ("message" in signed && WEBCRYPTO_CURVES.has(curve) && isWebCryptoDigest(hash)) {
     let key: CryptoKey | null = null;
     try {
-      key = await crypto.subtle.importKey("spki", toArrayBuffer(spki.bytes), { name: "ECDSA", namedCurve: curve }, false, ["verify"]);
+      key = await crypto.subtle.importKey(
+        "spki",
+        toArrayBuffer(spki.bytes),
+        { name: "ECDSA", namedCurve: curve },
+        false,
+        ["verify"],
+      );
     } catch {
       key = null; // e.g. a compressed point: noble below
     }
-    if (key) return crypto.subtle.verify({ name: "ECDSA", hash }, key, toArrayBuffer(raw), toArrayBuffer(signed.message));
+    if (key)
+      return crypto.subtle.verify({ name: "ECDSA", hash }, key, toArrayBuffer(raw), toArrayBuffer(signed.message));
   }
   const digest = "message" in signed ? await hashBytes(hash, signed.message) : signed.digest;
   try {
@@ -393,7 +421,12 @@ async function ecdsaVerify(
 // ---------------------------------------------------------------------------
 // DSA
 
-function dsaVerify(params: BerNode | undefined, keyBytes: Uint8Array, digest: Uint8Array, rs: { r: bigint; s: bigint }): boolean | null {
+function dsaVerify(
+  params: BerNode | undefined,
+  keyBytes: Uint8Array,
+  digest: Uint8Array,
+  rs: { r: bigint; s: bigint },
+): boolean | null {
   if (!params || !params.isUniversal(U.SEQUENCE)) return null; // parameters inherited from the issuer: not supported
   const p = readBigInt(params.child(0));
   const q = readBigInt(params.child(1));
@@ -418,11 +451,18 @@ function dsaVerify(params: BerNode | undefined, keyBytes: Uint8Array, digest: Ui
 
 let webCryptoEd25519: boolean | undefined;
 
-async function ed25519Verify(spki: BerNode, keyBytes: Uint8Array, signature: Uint8Array, message: Uint8Array): Promise<boolean> {
+async function ed25519Verify(
+  spki: BerNode,
+  keyBytes: Uint8Array,
+  signature: Uint8Array,
+  message: Uint8Array,
+): Promise<boolean> {
   if (signature.length !== 64 || keyBytes.length !== 32) return false;
   if (webCryptoEd25519 !== false) {
     try {
-      const key = await crypto.subtle.importKey("spki", toArrayBuffer(spki.bytes), { name: "Ed25519" }, false, ["verify"]);
+      const key = await crypto.subtle.importKey("spki", toArrayBuffer(spki.bytes), { name: "Ed25519" }, false, [
+        "verify",
+      ]);
       webCryptoEd25519 = true;
       return await crypto.subtle.verify({ name: "Ed25519" }, key, toArrayBuffer(signature), toArrayBuffer(message));
     } catch {
@@ -444,10 +484,16 @@ export function signatureHash(algorithm: BerNode, fallbackHash: DigestName | nul
 
 export async function verifySignature(input: SignatureInput, signed: Signed): Promise<SignatureCheck> {
   const choice = signatureAlgorithm(input.algorithm, input.fallbackHash);
-  if ("unsupported" in choice) return { valid: null, algorithm: null, hash: null, detail: `unsupported ${choice.unsupported}` };
+  if ("unsupported" in choice)
+    return { valid: null, algorithm: null, hash: null, detail: `unsupported ${choice.unsupported}` };
   if (input.hashOverride && choice.hash && choice.scheme !== "RSA-PSS") choice.hash = input.hashOverride;
   const { scheme, name, hash } = choice;
-  const result = (valid: boolean | null, detail?: string): SignatureCheck => ({ valid, algorithm: name, hash, ...(detail ? { detail } : {}) });
+  const result = (valid: boolean | null, detail?: string): SignatureCheck => ({
+    valid,
+    algorithm: name,
+    hash,
+    ...(detail ? { detail } : {}),
+  });
 
   let keyOid: string;
   let keyParams: BerNode | undefined;
@@ -468,7 +514,8 @@ export async function verifySignature(input: SignatureInput, signed: Signed): Pr
   if ((scheme === "Ed25519" || scheme === "Ed448") && !("message" in signed)) {
     return result(null, `${name} signatures need signed attributes here`);
   }
-  if ("digest" in signed && hash && signed.digest.length !== DIGEST_SIZE[hash]) return result(false, "digest length mismatch");
+  if ("digest" in signed && hash && signed.digest.length !== DIGEST_SIZE[hash])
+    return result(false, "digest length mismatch");
 
   try {
     switch (scheme) {
@@ -491,7 +538,14 @@ export async function verifySignature(input: SignatureInput, signed: Signed): Pr
           if (cryptoKey && input.signature.length <= k) {
             const sig = new Uint8Array(k);
             sig.set(input.signature, k - input.signature.length);
-            return result(await crypto.subtle.verify({ name: "RSASSA-PKCS1-v1_5" }, cryptoKey, toArrayBuffer(sig), toArrayBuffer(signed.message)));
+            return result(
+              await crypto.subtle.verify(
+                { name: "RSASSA-PKCS1-v1_5" },
+                cryptoKey,
+                toArrayBuffer(sig),
+                toArrayBuffer(signed.message),
+              ),
+            );
           }
         }
         const digest = "message" in signed ? await hashBytes(hash!, signed.message) : signed.digest;
@@ -518,7 +572,9 @@ export async function verifySignature(input: SignatureInput, signed: Signed): Pr
         return result(await ecdsaVerify(input.spki, keyBytes, curve, hash!, signed, rs));
       }
       case "Ed25519":
-        return result(await ed25519Verify(input.spki, keyBytes, input.signature, (signed as { message: Uint8Array }).message));
+        return result(
+          await ed25519Verify(input.spki, keyBytes, input.signature, (signed as { message: Uint8Array }).message),
+        );
       case "Ed448": {
         if (input.signature.length !== 114 || keyBytes.length !== 57) return result(false);
         try {

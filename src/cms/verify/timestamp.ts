@@ -10,7 +10,17 @@
 import { formatName } from "../names";
 import { OID } from "../oids";
 import { type DigestName, hashBytes, isWeakDigest } from "./algorithms";
-import { BerError, type BerNode, U, expectUniversal, parseBer, readOctets, readOid, readTime, readUnsigned } from "./ber";
+import {
+  BerError,
+  type BerNode,
+  U,
+  expectUniversal,
+  parseBer,
+  readOctets,
+  readOid,
+  readTime,
+  readUnsigned,
+} from "./ber";
 import { type ParsedCertificate, summarizeCertificate } from "./certificate";
 import { type ChainResult, buildChain } from "./chain";
 import { CmsError, type SignerCheck, checkSigner, readSignedData } from "./cms";
@@ -162,7 +172,11 @@ export async function verifyTimestampToken(opts: TokenOptions): Promise<TokenVer
     );
   }
   if (isWeakDigest(info.imprintHash) || isWeakDigest(signer.signatureHash)) {
-    problem("weak_algorithm", `${label} uses a weak hash algorithm (${isWeakDigest(info.imprintHash) ? info.imprintHash : signer.signatureHash}).`, "warning");
+    problem(
+      "weak_algorithm",
+      `${label} uses a weak hash algorithm (${isWeakDigest(info.imprintHash) ? info.imprintHash : signer.signatureHash}).`,
+      "warning",
+    );
   }
 
   const cert = signer.signerCertificate;
@@ -173,11 +187,23 @@ export async function verifyTimestampToken(opts: TokenOptions): Promise<TokenVer
     const tsaUsage = eku !== null && eku.includes(KP_TIME_STAMPING);
     out.trusted = chain.trusted && tsaUsage;
     if (!chain.anchored) {
-      problem("timestamp_untrusted", `${label} authority (${summarizeCertificate(cert).subject}) does not chain to a trusted root${chain.constraintProblem ? `: ${chain.constraintProblem}` : ""}.`, "warning");
+      problem(
+        "timestamp_untrusted",
+        `${label} authority (${summarizeCertificate(cert).subject}) does not chain to a trusted root${chain.constraintProblem ? `: ${chain.constraintProblem}` : ""}.`,
+        "warning",
+      );
     } else if (chain.invalidAtTime.length) {
-      problem("timestamp_untrusted", `${label} authority's certificate was not valid at the time-stamp time.`, "warning");
+      problem(
+        "timestamp_untrusted",
+        `${label} authority's certificate was not valid at the time-stamp time.`,
+        "warning",
+      );
     } else if (!tsaUsage) {
-      problem("timestamp_untrusted", `${label} certificate is not a time-stamping certificate (extended key usage).`, "warning");
+      problem(
+        "timestamp_untrusted",
+        `${label} certificate is not a time-stamping certificate (extended key usage).`,
+        "warning",
+      );
     }
   }
   out.valid = out.intact === true && out.signatureValid === true && out.trusted;

@@ -8,7 +8,15 @@ import { signingCertificateV2Attribute } from "../signed-data";
 import { type IdentityKind, testIdentity } from "../../../test/support/signing-identities";
 import { requestTimestamp, signatureTimestamper } from "../tsa";
 import { type CmsVerification, type DigestName, type VerifyCmsOptions, hashBytes, verifyCmsSignature } from "./index";
-import { type KeyKind, type TestKey, makeCert, makeCms, makeCmsWithoutAttributes, makeKey, name } from "../../../test/support/keys-certificates-cms";
+import {
+  type KeyKind,
+  type TestKey,
+  makeCert,
+  makeCms,
+  makeCmsWithoutAttributes,
+  makeKey,
+  name,
+} from "../../../test/support/keys-certificates-cms";
 import { concatBytes } from "../../util/bytes";
 
 const content = new TextEncoder().encode("%PDF-1.7\n% the bytes of the signed byte ranges\n".repeat(40));
@@ -23,7 +31,13 @@ const codes = (r: CmsVerification, severity?: "error" | "warning") =>
   r.problems.filter((p) => !severity || p.severity === severity).map((p) => p.code);
 
 function verify(opts: Partial<VerifyCmsOptions> & { cms: Uint8Array }): Promise<CmsVerification> {
-  return verifyCmsSignature({ subFilter: "ETSI.CAdES.detached", content: over(content), trustAnchors: [], claimedTime: null, ...opts });
+  return verifyCmsSignature({
+    subFilter: "ETSI.CAdES.detached",
+    content: over(content),
+    trustAnchors: [],
+    claimedTime: null,
+    ...opts,
+  });
 }
 
 /** A root, an intermediate-free signer certificate of the given key kind, and the key. */
@@ -40,7 +54,12 @@ async function makePki(kind: KeyKind, certOpts: { notBefore?: Date; notAfter?: D
   const rootName = name("Verify Test Root");
   const root = await makeCert({ subject: rootName, key: rootKey, ca: true });
   const key = await makeKey(kind);
-  const cert = await makeCert({ subject: name(`Signer ${kind}`), key, issuer: { name: rootName, key: rootKey }, ...certOpts });
+  const cert = await makeCert({
+    subject: name(`Signer ${kind}`),
+    key,
+    issuer: { name: rootName, key: rootKey },
+    ...certOpts,
+  });
   return { root, rootKey, rootName, key, cert };
 }
 
@@ -55,7 +74,10 @@ describe.each(["RSA", "P-256", "P-384"] as IdentityKind[])("our own PAdES signat
   beforeAll(async () => {
     const id = await testIdentity(kind);
     root = parseCertificatesPem(id.caPem, "CA")[0]!;
-    cms = await buildCadesDetachedSignature({ identity: id.identity, contentDigest: await hashBytes("SHA-256", content) });
+    cms = await buildCadesDetachedSignature({
+      identity: id.identity,
+      contentDigest: await hashBytes("SHA-256", content),
+    });
   });
 
   it("verify, are intact and chain to the dev root", async () => {
@@ -172,14 +194,28 @@ describe("signature time-stamps from the test TSA", () => {
   });
 
   it("verifies a document time-stamp (ETSI.RFC3161) over the byte ranges", async () => {
-    const token = (await requestTimestamp({ url: env.TEST_TSA_URL + "/rsa", messageImprint: await hashBytes("SHA-256", content) })).token;
+    const token = (
+      await requestTimestamp({ url: env.TEST_TSA_URL + "/rsa", messageImprint: await hashBytes("SHA-256", content) })
+    ).token;
     const r = await verify({ cms: token, subFilter: "ETSI.RFC3161", trustAnchors: [tsaRoot] });
-    expect(r).toMatchObject({ kind: "timestamp", digestAlgorithm: "SHA-256", signatureAlgorithm: "RSA", intact: true, signatureValid: true, trusted: true });
+    expect(r).toMatchObject({
+      kind: "timestamp",
+      digestAlgorithm: "SHA-256",
+      signatureAlgorithm: "RSA",
+      intact: true,
+      signatureValid: true,
+      trusted: true,
+    });
     expect(r.signedAtSource).toBe("timestamp");
     expect(r.certificate!.subject).toMatch(/Signet Test TSA \(RSA\)/);
     expect(r.problems).toEqual([]);
 
-    const changed = await verify({ cms: token, subFilter: "ETSI.RFC3161", trustAnchors: [tsaRoot], content: over(tampered) });
+    const changed = await verify({
+      cms: token,
+      subFilter: "ETSI.RFC3161",
+      trustAnchors: [tsaRoot],
+      content: over(tampered),
+    });
     expect(changed.intact).toBe(false);
     expect(codes(changed, "error")).toContain("digest_mismatch");
 
@@ -192,7 +228,8 @@ describe("signature time-stamps from the test TSA", () => {
     const other = await buildCadesDetachedSignature({
       identity: id.identity,
       contentDigest: await hashBytes("SHA-256", content),
-      timestamp: async () => (await requestTimestamp({ url: env.TEST_TSA_URL, messageImprint: new Uint8Array(32).fill(9) })).token,
+      timestamp: async () =>
+        (await requestTimestamp({ url: env.TEST_TSA_URL, messageImprint: new Uint8Array(32).fill(9) })).token,
     });
     const claimed = new Date(Date.now() - 60_000);
     const r = await verify({ cms: other, trustAnchors: [root, tsaRoot], claimedTime: claimed });
@@ -210,7 +247,8 @@ describe.each([
   ["P-521", "ECDSA"],
 ] as [KeyKind, string][])("signatures made with %s keys", (kind, algorithm) => {
   let pki: Pki;
-  const digest: DigestName = kind === "Ed448" ? "SHAKE256" : kind === "Ed25519" || kind === "P-521" ? "SHA-512" : "SHA-256";
+  const digest: DigestName =
+    kind === "Ed448" ? "SHAKE256" : kind === "Ed25519" || kind === "P-521" ? "SHA-512" : "SHA-256";
 
   beforeAll(async () => {
     pki = await makePki(kind);
@@ -218,7 +256,13 @@ describe.each([
 
   it("verify and chain to their root", async () => {
     const r = await verify({ cms: await signWith(pki, digest), trustAnchors: [pki.root] });
-    expect(r).toMatchObject({ signatureAlgorithm: algorithm, digestAlgorithm: digest, intact: true, signatureValid: true, trusted: true });
+    expect(r).toMatchObject({
+      signatureAlgorithm: algorithm,
+      digestAlgorithm: digest,
+      intact: true,
+      signatureValid: true,
+      trusted: true,
+    });
     expect(r.problems).toEqual([]);
   });
 
@@ -241,7 +285,13 @@ describe("algorithms and CMS variants", () => {
   it("checks adbe.pkcs7.sha1: the encapsulated SHA-1 of the byte ranges", async () => {
     const pki = await makePki("RSA");
     const sha1 = await hashBytes("SHA-1", content);
-    const cms = await makeCms({ key: pki.key, cert: pki.cert, digest: "SHA-256", contentDigest: await hashBytes("SHA-256", sha1), eContent: sha1 });
+    const cms = await makeCms({
+      key: pki.key,
+      cert: pki.cert,
+      digest: "SHA-256",
+      contentDigest: await hashBytes("SHA-256", sha1),
+      eContent: sha1,
+    });
     const ok = await verify({ cms, subFilter: "adbe.pkcs7.sha1", trustAnchors: [pki.root] });
     expect([ok.intact, ok.signatureValid, ok.trusted]).toEqual([true, true, true]);
     expect(ok.digestAlgorithm).toBe("SHA-1");
@@ -263,14 +313,24 @@ describe("algorithms and CMS variants", () => {
     const key: TestKey = {
       spki: new Uint8Array((await crypto.subtle.exportKey("spki", pair.publicKey)) as ArrayBuffer),
       algorithm: algorithmIdentifier(OID.sha256WithRSAEncryption, nullValue()),
-      sign: async (data) => new Uint8Array(await crypto.subtle.sign("RSASSA-PKCS1-v1_5", pair.privateKey, data.slice().buffer)),
+      sign: async (data) =>
+        new Uint8Array(await crypto.subtle.sign("RSASSA-PKCS1-v1_5", pair.privateKey, data.slice().buffer)),
     };
-    const cert = await makeCert({ subject: name("Mislabelled Signer"), key, issuer: { name: pki.rootName, key: pki.rootKey } });
-    const r = await verify({ cms: await makeCms({ key, cert, digest: "SHA-384", contentDigest: await hashBytes("SHA-384", content) }), trustAnchors: [pki.root] });
+    const cert = await makeCert({
+      subject: name("Mislabelled Signer"),
+      key,
+      issuer: { name: pki.rootName, key: pki.rootKey },
+    });
+    const r = await verify({
+      cms: await makeCms({ key, cert, digest: "SHA-384", contentDigest: await hashBytes("SHA-384", content) }),
+      trustAnchors: [pki.root],
+    });
     expect(r.intact).toBe(true);
     expect(r.signatureValid).toBe(false);
     expect(codes(r, "error")).toContain("signature_algorithm_mismatch");
-    expect(r.problems.find((p) => p.code === "signature_algorithm_mismatch")!.message).toMatch(/SHA-256 its signature algorithm names, only under the SHA-384/);
+    expect(r.problems.find((p) => p.code === "signature_algorithm_mismatch")!.message).toMatch(
+      /SHA-256 its signature algorithm names, only under the SHA-384/,
+    );
   });
 
   it("refuses EdDSA with a digest algorithm RFC 8419 does not pair with it", async () => {
@@ -286,7 +346,12 @@ describe("algorithms and CMS variants", () => {
     const cms = await makeCmsWithoutAttributes({ key: pki.key, cert: pki.cert, content });
     const ok = await verify({ cms, subFilter: "adbe.pkcs7.detached", trustAnchors: [pki.root] });
     expect([ok.intact, ok.signatureValid, ok.trusted]).toEqual([true, true, true]);
-    const bad = await verify({ cms, subFilter: "adbe.pkcs7.detached", trustAnchors: [pki.root], content: over(tampered) });
+    const bad = await verify({
+      cms,
+      subFilter: "adbe.pkcs7.detached",
+      trustAnchors: [pki.root],
+      content: over(tampered),
+    });
     expect([bad.intact, bad.signatureValid]).toEqual([false, false]);
   });
 
@@ -310,7 +375,9 @@ describe("algorithms and CMS variants", () => {
   it("reports a signing-certificate-v2 attribute naming another certificate", async () => {
     const pki = await makePki("P-256");
     const other = await makePki("P-256");
-    const cms = await signWith(pki, "SHA-256", { extraSignedAttributes: [await signingCertificateV2Attribute(other.cert)] });
+    const cms = await signWith(pki, "SHA-256", {
+      extraSignedAttributes: [await signingCertificateV2Attribute(other.cert)],
+    });
     const r = await verify({ cms, trustAnchors: [pki.root] });
     expect([r.intact, r.signatureValid, r.trusted]).toEqual([true, true, false]);
     expect(codes(r, "error")).toEqual(["signing_certificate_mismatch"]);
@@ -323,7 +390,10 @@ describe("algorithms and CMS variants", () => {
 
   it("reports a content-type attribute other than id-data", async () => {
     const pki = await makePki("P-256");
-    const r = await verify({ cms: await signWith(pki, "SHA-256", { eContentType: OID.tstInfo }), subFilter: "adbe.pkcs7.detached" });
+    const r = await verify({
+      cms: await signWith(pki, "SHA-256", { eContentType: OID.tstInfo }),
+      subFilter: "adbe.pkcs7.detached",
+    });
     expect(r.intact).toBe(false);
   });
 
@@ -337,7 +407,14 @@ describe("algorithms and CMS variants", () => {
   it("gives signatureValid null and unsupported_algorithm for an unknown signature algorithm", async () => {
     const pki = await makePki("P-256");
     const weird: TestKey = { ...pki.key, algorithm: algorithmIdentifier("1.2.3.4.5") };
-    const r = await verify({ cms: await makeCms({ key: weird, cert: pki.cert, digest: "SHA-256", contentDigest: await hashBytes("SHA-256", content) }) });
+    const r = await verify({
+      cms: await makeCms({
+        key: weird,
+        cert: pki.cert,
+        digest: "SHA-256",
+        contentDigest: await hashBytes("SHA-256", content),
+      }),
+    });
     expect(r.signatureValid).toBeNull();
     expect(codes(r, "error")).toContain("unsupported_algorithm");
   });
@@ -347,7 +424,10 @@ describe("certificate validity and chains", () => {
   const day = 86400_000;
 
   it("judges an expired certificate at the signing time: valid then is a warning", async () => {
-    const pki = await makePki("P-256", { notBefore: new Date(Date.now() - 400 * day), notAfter: new Date(Date.now() - 30 * day) });
+    const pki = await makePki("P-256", {
+      notBefore: new Date(Date.now() - 400 * day),
+      notAfter: new Date(Date.now() - 30 * day),
+    });
     const cms = await signWith(pki);
     const then = await verify({ cms, trustAnchors: [pki.root], claimedTime: new Date(Date.now() - 100 * day) });
     expect(then.trusted).toBe(true);
@@ -369,19 +449,34 @@ describe("certificate validity and chains", () => {
     const midKey = await makeKey("P-256");
     const midName = name("Chain Intermediate");
     const mid = await makeCert({ subject: midName, key: midKey, ca: true, issuer: { name: rootName, key: rootKey } });
-    const fakeMid = await makeCert({ subject: midName, key: midKey, ca: false, keyUsage: [0, 5], issuer: { name: rootName, key: rootKey } });
+    const fakeMid = await makeCert({
+      subject: midName,
+      key: midKey,
+      ca: false,
+      keyUsage: [0, 5],
+      issuer: { name: rootName, key: rootKey },
+    });
     const key = await makeKey("P-256");
     const cert = await makeCert({ subject: name("Leaf"), key, issuer: { name: midName, key: midKey } });
     const digest = await hashBytes("SHA-256", content);
 
-    const good = await verify({ cms: await makeCms({ key, cert, certificates: [cert, mid], digest: "SHA-256", contentDigest: digest }), trustAnchors: [root] });
+    const good = await verify({
+      cms: await makeCms({ key, cert, certificates: [cert, mid], digest: "SHA-256", contentDigest: digest }),
+      trustAnchors: [root],
+    });
     expect(good.trusted).toBe(true);
     expect(good.problems).toEqual([]);
 
-    const noMid = await verify({ cms: await makeCms({ key, cert, certificates: [cert], digest: "SHA-256", contentDigest: digest }), trustAnchors: [root] });
+    const noMid = await verify({
+      cms: await makeCms({ key, cert, certificates: [cert], digest: "SHA-256", contentDigest: digest }),
+      trustAnchors: [root],
+    });
     expect(noMid.trusted).toBe(false);
 
-    const bad = await verify({ cms: await makeCms({ key, cert, certificates: [cert, fakeMid], digest: "SHA-256", contentDigest: digest }), trustAnchors: [root] });
+    const bad = await verify({
+      cms: await makeCms({ key, cert, certificates: [cert, fakeMid], digest: "SHA-256", contentDigest: digest }),
+      trustAnchors: [root],
+    });
     expect(bad.trusted).toBe(false);
     expect(bad.problems.find((p) => p.code === "untrusted_certificate")!.message).toMatch(/not a CA/);
   });
@@ -389,9 +484,16 @@ describe("certificate validity and chains", () => {
   it("bounds the work on many look-alike issuers", async () => {
     const pki = await makePki("P-256");
     const lookAlikes: Uint8Array[] = [];
-    for (let i = 0; i < 40; i++) lookAlikes.push(await makeCert({ subject: pki.rootName, key: await makeKey("P-256"), ca: true }));
+    for (let i = 0; i < 40; i++)
+      lookAlikes.push(await makeCert({ subject: pki.rootName, key: await makeKey("P-256"), ca: true }));
     const digest = await hashBytes("SHA-256", content);
-    const cms = await makeCms({ key: pki.key, cert: pki.cert, certificates: [pki.cert, ...lookAlikes], digest: "SHA-256", contentDigest: digest });
+    const cms = await makeCms({
+      key: pki.key,
+      cert: pki.cert,
+      certificates: [pki.cert, ...lookAlikes],
+      digest: "SHA-256",
+      contentDigest: digest,
+    });
     const trusted = await verify({ cms, trustAnchors: [pki.root] });
     expect(trusted.trusted).toBe(true);
     const other = await makePki("P-256");
@@ -408,7 +510,13 @@ describe("certificate validity and chains", () => {
     const b = await makeCert({ subject: bName, key: bKey, ca: true, issuer: { name: aName, key: aKey } });
     const key = await makeKey("P-256");
     const cert = await makeCert({ subject: name("Cycle Leaf"), key, issuer: { name: aName, key: aKey } });
-    const cms = await makeCms({ key, cert, certificates: [cert, a, b], digest: "SHA-256", contentDigest: await hashBytes("SHA-256", content) });
+    const cms = await makeCms({
+      key,
+      cert,
+      certificates: [cert, a, b],
+      digest: "SHA-256",
+      contentDigest: await hashBytes("SHA-256", content),
+    });
     const r = await verify({ cms, trustAnchors: [] });
     expect([r.intact, r.signatureValid, r.trusted]).toEqual([true, true, false]);
   });
@@ -421,7 +529,13 @@ describe("malformed CMS never throws", () => {
     ["garbage", Uint8Array.from({ length: 300 }, (_, i) => (i * 37) & 0xff)],
     ["a bare SEQUENCE", sequence()],
     ["not SignedData", sequence(oid(OID.data), explicit(0, octetString(Uint8Array.of(1))))],
-    ["SignedData without signer infos", sequence(oid(OID.signedData), explicit(0, sequence(tlv(2, Uint8Array.of(1)), setOf(), sequence(oid(OID.data)), setOf())))],
+    [
+      "SignedData without signer infos",
+      sequence(
+        oid(OID.signedData),
+        explicit(0, sequence(tlv(2, Uint8Array.of(1)), setOf(), sequence(oid(OID.data)), setOf())),
+      ),
+    ],
     ["deep nesting", concatBytes([...Array.from({ length: 5000 }, () => Uint8Array.of(0x30, 0x80))])],
     ["huge length", Uint8Array.of(0x30, 0x84, 0x7f, 0xff, 0xff, 0xff, 0x06)],
   ];
@@ -434,7 +548,10 @@ describe("malformed CMS never throws", () => {
 
   it("truncated signatures of ours → cms_malformed", async () => {
     const id = await testIdentity("RSA");
-    const cms = await buildCadesDetachedSignature({ identity: id.identity, contentDigest: await hashBytes("SHA-256", content) });
+    const cms = await buildCadesDetachedSignature({
+      identity: id.identity,
+      contentDigest: await hashBytes("SHA-256", content),
+    });
     for (const cut of [10, 100, cms.length - 300, cms.length - 1]) {
       const r = await verify({ cms: cms.subarray(0, cut) });
       expect(codes(r, "error")).toEqual(["cms_malformed"]);
@@ -456,13 +573,17 @@ describe("malformed CMS never throws", () => {
       timestamp: stamper.timestamp,
     });
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     let valid = 0;
     for (let round = 0; round < 400; round++) {
       const mutated = cms.slice();
       const flips = 1 + Math.floor(rand() * 3);
       for (let k = 0; k < flips; k++) mutated[Math.floor(rand() * mutated.length)] = Math.floor(rand() * 256);
-      const r = await verify({ cms: mutated, trustAnchors: [tsaRoot], subFilter: round % 2 ? "ETSI.CAdES.detached" : "ETSI.RFC3161" });
+      const r = await verify({
+        cms: mutated,
+        trustAnchors: [tsaRoot],
+        subFilter: round % 2 ? "ETSI.CAdES.detached" : "ETSI.RFC3161",
+      });
       expect(typeof r.trusted).toBe("boolean");
       if (r.intact && r.signatureValid) valid++;
     }

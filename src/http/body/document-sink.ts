@@ -32,7 +32,8 @@ export class DocumentSink {
     if (!bytes.length) return;
     this.buffer.append(bytes);
     // The chunk is the body stream's own (never reused), so the digest may read it while we go on.
-    if (this.digest) this.lastWrite = this.digest.writer.write(bytes).catch((err: unknown) => err ?? new Error("digest failed"));
+    if (this.digest)
+      this.lastWrite = this.digest.writer.write(bytes).catch((err: unknown) => err ?? new Error("digest failed"));
   }
 
   async finish(): Promise<ReceivedDocument> {
@@ -72,5 +73,9 @@ export async function readRawDocument(
   }
   const sink = new DocumentSink(opts.maxBytes, opts.tooLarge, opts.sha256, opts.contentLength);
   if (!body) return sink.finish();
-  return consumeBody(body, opts.idleTimeoutMs, { take: (chunk) => sink.write(chunk), finish: () => sink.finish(), abandon: () => sink.abandon() });
+  return consumeBody(body, opts.idleTimeoutMs, {
+    take: (chunk) => sink.write(chunk),
+    finish: () => sink.finish(),
+    abandon: () => sink.abandon(),
+  });
 }

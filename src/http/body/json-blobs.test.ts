@@ -137,7 +137,26 @@ class BlobModel {
 }
 type Model = null | boolean | number | string | BlobModel | Model[] | { [k: string]: Model };
 
-const SHORT_PIECES = ["a", "Z", "0", " ", "é", "€", "😀", "中文", '"', "\\", "\n", "\t", "\u0000", "\u001f", "/", "\u2028", "=", "+"];
+const SHORT_PIECES = [
+  "a",
+  "Z",
+  "0",
+  " ",
+  "é",
+  "€",
+  "😀",
+  "中文",
+  '"',
+  "\\",
+  "\n",
+  "\t",
+  "\u0000",
+  "\u001f",
+  "/",
+  "\u2028",
+  "=",
+  "+",
+];
 
 function shortString(rnd: () => number, threshold: number): string {
   for (;;) {
@@ -162,7 +181,11 @@ function blobString(rnd: () => number, threshold: number): BlobModel {
   let mediaType: string | null = null;
   let prefix = "";
   if (rnd() < 0.5) {
-    mediaType = pick(rnd, ["application/pdf", "image/png", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"]);
+    mediaType = pick(rnd, [
+      "application/pdf",
+      "image/png",
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ]);
     prefix = `data:${mediaType};base64,`;
     if (rnd() < 0.3) prefix = prefix.replace("/", "\\/");
     if (rnd() < 0.3) prefix = `data:${mediaType.toUpperCase()};name=x.pdf;base64,`;
@@ -224,12 +247,15 @@ describe("readJsonWithBlobs: round trips", () => {
       const bytes = bytesOf(json);
       const maxChunk = pick(rnd, [1, 3, 17, 1000, 4096, 65536]);
       const chunkRnd = prng(iter);
-      const { text, blobs } = await readJsonWithBlobs(streamOf(bytes, () => int(chunkRnd, 1, maxChunk)), {
-        maxBodyBytes: 40 * MiB,
-        maxBlobBytes: 25 * MiB,
-        blobThreshold: threshold,
-        contentLength: rnd() < 0.5 ? bytes.length : undefined,
-      });
+      const { text, blobs } = await readJsonWithBlobs(
+        streamOf(bytes, () => int(chunkRnd, 1, maxChunk)),
+        {
+          maxBodyBytes: 40 * MiB,
+          maxBlobBytes: 25 * MiB,
+          blobThreshold: threshold,
+          contentLength: rnd() < 0.5 ? bytes.length : undefined,
+        },
+      );
       for (const blob of blobs.values()) expect(blob.error).toBeNull();
       expect(substitute(text, blobs)).toEqual(expected(model));
       blobCount += blobs.size;
@@ -260,10 +286,10 @@ describe("readJsonWithBlobs: round trips", () => {
   it("bodies without large strings give the body's text unchanged, byte for byte, at any chunking", async () => {
     const samples = [
       '{"a":"é€😀中文","b":["\\"quoted\\"","back\\\\slash","\\u00e9\\ud83d\\ude00"],"c":{"d":null,"e":-1.5e3}}',
-      "\ufeff{\"bom\":true}",
+      '\ufeff{"bom":true}',
       '  [1, 2, {"x": "y"}]  ',
       '{"bad utf8":"\udc00"}',
-      "not json at all \"unterminated",
+      'not json at all "unterminated',
       "",
     ];
     for (const s of samples) {
@@ -395,7 +421,9 @@ describe("readJsonWithBlobs: round trips", () => {
       const b = blobs.get(images[i]!)!;
       expect(b.mediaType).toBe("image/png");
       expect(b.bytes).toEqual(docs[i]);
-      expect(b.bytes!.buffer.byteLength).toBeLessThanOrEqual(docs[i]!.length + Math.max(64 * 1024, docs[i]!.length / 8));
+      expect(b.bytes!.buffer.byteLength).toBeLessThanOrEqual(
+        docs[i]!.length + Math.max(64 * 1024, docs[i]!.length / 8),
+      );
     }
   });
 });
@@ -523,10 +551,11 @@ describe("readJsonWithBlobs: base64 rules inside blobs", () => {
     for (const raw of ["\n", "\t", "\r", "\u0000", "\\\n"]) {
       let cancelled = false;
       const body = bytesOf(`{"a":"QUJDQUJDQUJDQUJDQUJD${raw}QUJD","b":1}`);
-      const err = await readJsonWithBlobs(
-        streamOf(body, fixed(4), { onCancel: () => (cancelled = true) }),
-        { maxBodyBytes: 1000, maxBlobBytes: 1000, blobThreshold: 16 },
-      ).catch((e: unknown) => e);
+      const err = await readJsonWithBlobs(streamOf(body, fixed(4), { onCancel: () => (cancelled = true) }), {
+        maxBodyBytes: 1000,
+        maxBlobBytes: 1000,
+        blobThreshold: 16,
+      }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(InvalidRequest);
       expect((err as InvalidRequest).code).toBe("invalid_json");
       expect(() => JSON.parse(new TextDecoder().decode(body))).toThrow();
@@ -556,7 +585,9 @@ describe("readJsonWithBlobs: bodies that fail or stall", () => {
         controller.error(new Error("Network connection lost."));
       },
     });
-    await expect(readJsonWithBlobs(failing, { maxBodyBytes: MiB, maxBlobBytes: MiB, idleTimeoutMs: 5_000 })).rejects.toMatchObject({
+    await expect(
+      readJsonWithBlobs(failing, { maxBodyBytes: MiB, maxBlobBytes: MiB, idleTimeoutMs: 5_000 }),
+    ).rejects.toMatchObject({
       constructor: ClientAborted,
       code: "client_aborted",
       message: expect.stringMatching(/went away.*Network connection lost/),
@@ -572,7 +603,9 @@ describe("readJsonWithBlobs: bodies that fail or stall", () => {
         return new Promise(() => {}); // never another chunk, never closed
       },
     });
-    await expect(readJsonWithBlobs(stalled, { maxBodyBytes: MiB, maxBlobBytes: MiB, idleTimeoutMs: 50 })).rejects.toMatchObject({ constructor: RequestTimeout, code: "request_timeout" });
+    await expect(
+      readJsonWithBlobs(stalled, { maxBodyBytes: MiB, maxBlobBytes: MiB, idleTimeoutMs: 50 }),
+    ).rejects.toMatchObject({ constructor: RequestTimeout, code: "request_timeout" });
   });
 });
 
@@ -584,7 +617,10 @@ describe("readJsonWithBlobs: long runs (decoded natively where the runtime can: 
     for (const size of [1000, 4095, 4096, 4097, 65_536, 300_000]) {
       for (const tail of [0, 1, 2]) {
         const bytes = data.subarray(0, data.length - tail);
-        const { blobs } = await read(`{"document":{"base64":"${encodeBase64(bytes)}"}}`, { blobThreshold: 16, chunk: fixed(size) });
+        const { blobs } = await read(`{"document":{"base64":"${encodeBase64(bytes)}"}}`, {
+          blobThreshold: 16,
+          chunk: fixed(size),
+        });
         expect([...blobs.values()][0]?.bytes, `chunks of ${size}, ${tail} bytes short`).toEqual(bytes);
       }
     }

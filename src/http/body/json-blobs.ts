@@ -204,7 +204,10 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 interface NativeBase64Target {
-  setFromBase64?: (text: string, options: { lastChunkHandling: "stop-before-partial" }) => { read: number; written: number };
+  setFromBase64?: (
+    text: string,
+    options: { lastChunkHandling: "stop-before-partial" },
+  ) => { read: number; written: number };
 }
 /** workerd decodes base64 natively (`Uint8Array.prototype.setFromBase64`); Node 22 does not: the JS loop then does all. */
 const NATIVE_SET_FROM_BASE64 = typeof (Uint8Array.prototype as NativeBase64Target).setFromBase64 === "function";
@@ -227,7 +230,10 @@ function decodeNativeRun(buf: Uint8Array, i: number, end: number, out: Uint8Arra
   }
   if (stop < NATIVE_RUN_MIN || out.length - o < 3) return null;
   try {
-    const { read, written } = (out.subarray(o) as NativeBase64Target).setFromBase64!(LATIN1!.decode(view.subarray(0, stop)), { lastChunkHandling: "stop-before-partial" });
+    const { read, written } = (out.subarray(o) as NativeBase64Target).setFromBase64!(
+      LATIN1!.decode(view.subarray(0, stop)),
+      { lastChunkHandling: "stop-before-partial" },
+    );
     return [read, written];
   } catch {
     return null;
@@ -612,7 +618,6 @@ class BlobDecoder {
   }
 }
 
-
 // ---------------------------------------------------------------------------------------------------------
 // The JSON scanner
 
@@ -786,6 +791,7 @@ class JsonBlobScanner {
   /** Feeds bytes already known to hold no closing quote. */
   private feedKnownOpen(buf: Uint8Array, start: number, end: number): void {
     if (start >= end) return;
-    if (this.blob!.feed(buf, start, end) >= 0) throw new Error("json-blobs: scanner and decoder disagree on a string end");
+    if (this.blob!.feed(buf, start, end) >= 0)
+      throw new Error("json-blobs: scanner and decoder disagree on a string end");
   }
 }

@@ -16,17 +16,22 @@ function pseudoRandomBytes(n: number, seed: number): Uint8Array {
   return out;
 }
 
-const concat = (parts: (string | Uint8Array)[]) => concatBytes(parts.map((p) => (typeof p === "string" ? enc.encode(p) : p)));
+const concat = (parts: (string | Uint8Array)[]) =>
+  concatBytes(parts.map((p) => (typeof p === "string" ? enc.encode(p) : p)));
 
 /** A body of `parts`, each `[headers, data]`, between the boundaries. */
-function body(parts: [string, string | Uint8Array][], opts: { preamble?: string; epilogue?: string; close?: boolean } = {}): Uint8Array {
+function body(
+  parts: [string, string | Uint8Array][],
+  opts: { preamble?: string; epilogue?: string; close?: boolean } = {},
+): Uint8Array {
   const pieces: (string | Uint8Array)[] = [opts.preamble ?? ""];
   for (const [headers, data] of parts) pieces.push(`--${BOUNDARY}\r\n${headers}\r\n\r\n`, data, "\r\n");
   if (opts.close !== false) pieces.push(`--${BOUNDARY}--`, opts.epilogue ?? "\r\n");
   return concat(pieces);
 }
 
-const fileHeaders = (name = "file", type = "application/pdf") => `Content-Disposition: form-data; name="${name}"; filename="contract.pdf"\r\nContent-Type: ${type}`;
+const fileHeaders = (name = "file", type = "application/pdf") =>
+  `Content-Disposition: form-data; name="${name}"; filename="contract.pdf"\r\nContent-Type: ${type}`;
 const requestHeaders = 'Content-Disposition: form-data; name="request"\r\nContent-Type: application/json';
 
 function streamOf(bytes: Uint8Array, chunk: (i: number) => number = () => bytes.length): ReadableStream<Uint8Array> {
@@ -44,8 +49,17 @@ function streamOf(bytes: Uint8Array, chunk: (i: number) => number = () => bytes.
 
 const rules = (extra: Partial<ReadMultipartOptions> = {}): ReadMultipartOptions => ({
   parts: {
-    file: { maxBytes: 1 << 20, tooLarge: () => new LimitExceeded("document_too_large", "document too large"), sha256: true, presize: true },
-    request: { maxBytes: 4096, tooLarge: () => new LimitExceeded("payload_too_large", "request too large"), contentTypes: ["application/json", "text/plain"] },
+    file: {
+      maxBytes: 1 << 20,
+      tooLarge: () => new LimitExceeded("document_too_large", "document too large"),
+      sha256: true,
+      presize: true,
+    },
+    request: {
+      maxBytes: 4096,
+      tooLarge: () => new LimitExceeded("payload_too_large", "request too large"),
+      contentTypes: ["application/json", "text/plain"],
+    },
   },
   maxBodyBytes: 2 << 20,
   ...extra,
@@ -66,9 +80,23 @@ async function failure(promise: Promise<unknown>): Promise<SignetError> {
 
 describe("readMultipart: what arrives is what the parts held", () => {
   // Data that looks like the delimiter, CRLFs at every place, and a CR right before the real boundary.
-  const tricky = concat([`\r\n--${BOUNDARY.slice(0, 10)}`, "\r\n\r\n", pseudoRandomBytes(3000, 7), `\r\n-${BOUNDARY}`, "\r", "\r\n--", "\r"]);
+  const tricky = concat([
+    `\r\n--${BOUNDARY.slice(0, 10)}`,
+    "\r\n\r\n",
+    pseudoRandomBytes(3000, 7),
+    `\r\n-${BOUNDARY}`,
+    "\r",
+    "\r\n--",
+    "\r",
+  ]);
   const request = JSON.stringify({ signer: { name: "Zoë Ωmega" } });
-  const whole = body([[fileHeaders(), tricky], [requestHeaders, request]], { preamble: "ignored preamble\r\n", epilogue: "\r\nignored epilogue" });
+  const whole = body(
+    [
+      [fileHeaders(), tricky],
+      [requestHeaders, request],
+    ],
+    { preamble: "ignored preamble\r\n", epilogue: "\r\nignored epilogue" },
+  );
 
   it("splits file and request exactly, with the file's SHA-256, in any chunking (every split point, 1-byte chunks, one chunk)", async () => {
     const digest = await sha256Hex(tricky);
@@ -84,8 +112,14 @@ describe("readMultipart: what arrives is what the parts held", () => {
   });
 
   it("takes the request part before the file, an empty file, a quoted boundary and padding after boundaries", async () => {
-    const padded = concat([`--${BOUNDARY} \t\r\n${requestHeaders}\r\n\r\n{}\r\n--${BOUNDARY}\r\n${fileHeaders()}\r\n\r\n\r\n--${BOUNDARY}--`]);
-    const parts = await readMultipart(streamOf(padded, () => 5), `multipart/form-data; boundary="${BOUNDARY}"`, rules());
+    const padded = concat([
+      `--${BOUNDARY} \t\r\n${requestHeaders}\r\n\r\n{}\r\n--${BOUNDARY}\r\n${fileHeaders()}\r\n\r\n\r\n--${BOUNDARY}--`,
+    ]);
+    const parts = await readMultipart(
+      streamOf(padded, () => 5),
+      `multipart/form-data; boundary="${BOUNDARY}"`,
+      rules(),
+    );
     expect(parts.get("file")!.bytes.length).toBe(0);
     expect(parts.get("file")!.sha256).toBe(await sha256Hex(new Uint8Array(0)));
     expect(new TextDecoder().decode(parts.get("request")!.bytes)).toBe("{}");
@@ -93,7 +127,11 @@ describe("readMultipart: what arrives is what the parts held", () => {
 
   it("a 1 MB file in 64 KiB chunks comes out byte for byte", async () => {
     const data = pseudoRandomBytes(1_000_000, 3);
-    const parts = await readMultipart(streamOf(body([[fileHeaders(), data]]), () => 65_536), CONTENT_TYPE, rules());
+    const parts = await readMultipart(
+      streamOf(body([[fileHeaders(), data]]), () => 65_536),
+      CONTENT_TYPE,
+      rules(),
+    );
     expect(parts.get("file")!.bytes).toEqual(data);
     expect(parts.get("file")!.sha256).toBe(await sha256Hex(data));
   });
@@ -110,40 +148,71 @@ describe("readMultipart refuses hostile bodies with a clear error", () => {
   });
 
   it("a body with no boundary line, or one cut short before its closing boundary", async () => {
-    expect((await failure(readMultipart(streamOf(enc.encode("just some bytes")), CONTENT_TYPE, rules()))).message).toMatch(/no part/);
+    expect(
+      (await failure(readMultipart(streamOf(enc.encode("just some bytes")), CONTENT_TYPE, rules()))).message,
+    ).toMatch(/no part/);
     const cut = await failure(readMultipart(ok([[fileHeaders(), "data"]], { close: false }), CONTENT_TYPE, rules()));
     expect(cut).toBeInstanceOf(InvalidRequest);
     expect(cut.message).toMatch(/ended before its closing boundary/);
   });
 
   it("two file parts, an unexpected part, a part without a name", async () => {
-    const two = await failure(readMultipart(ok([[fileHeaders(), "a"], [fileHeaders(), "b"]]), CONTENT_TYPE, rules()));
+    const two = await failure(
+      readMultipart(
+        ok([
+          [fileHeaders(), "a"],
+          [fileHeaders(), "b"],
+        ]),
+        CONTENT_TYPE,
+        rules(),
+      ),
+    );
     expect(two.message).toMatch(/Two multipart parts are named "file"/);
     const other = await failure(readMultipart(ok([[fileHeaders("document"), "a"]]), CONTENT_TYPE, rules()));
     expect(other.message).toMatch(/Unexpected multipart part "document": send "file" and "request" only/);
     const nameless = await failure(readMultipart(ok([["Content-Disposition: form-data", "a"]]), CONTENT_TYPE, rules()));
     expect(nameless.message).toMatch(/needs Content-Disposition: form-data; name=/);
-    const attachment = await failure(readMultipart(ok([['Content-Disposition: attachment; name="file"', "a"]]), CONTENT_TYPE, rules()));
+    const attachment = await failure(
+      readMultipart(ok([['Content-Disposition: attachment; name="file"', "a"]]), CONTENT_TYPE, rules()),
+    );
     expect(attachment.code).toBe("invalid_request");
   });
 
   it("part headers above the cap (400), however they are chunked, without reading on", async () => {
     const huge = `${fileHeaders()}\r\nX-Padding: ${"p".repeat(10_000)}`;
     for (const size of [1, 100, 1 << 20]) {
-      const err = await failure(readMultipart(streamOf(body([[huge, "a"]]), () => size), CONTENT_TYPE, rules({ maxHeaderBytes: 8192 })));
+      const err = await failure(
+        readMultipart(
+          streamOf(body([[huge, "a"]]), () => size),
+          CONTENT_TYPE,
+          rules({ maxHeaderBytes: 8192 }),
+        ),
+      );
       expect(err.code).toBe("invalid_request");
       expect(err.message).toMatch(/headers are larger than 8192 bytes/);
     }
   });
 
   it("a request part of another media type (415), a base64 transfer encoding (400), malformed header lines (400)", async () => {
-    const png = await failure(readMultipart(ok([['Content-Disposition: form-data; name="request"\r\nContent-Type: image/png', "{}"]]), CONTENT_TYPE, rules()));
+    const png = await failure(
+      readMultipart(
+        ok([['Content-Disposition: form-data; name="request"\r\nContent-Type: image/png', "{}"]]),
+        CONTENT_TYPE,
+        rules(),
+      ),
+    );
     expect(png.code).toBe("unsupported_media_type");
-    const b64 = await failure(readMultipart(ok([[`${fileHeaders()}\r\nContent-Transfer-Encoding: base64`, "JVBERi0="]]), CONTENT_TYPE, rules()));
+    const b64 = await failure(
+      readMultipart(ok([[`${fileHeaders()}\r\nContent-Transfer-Encoding: base64`, "JVBERi0="]]), CONTENT_TYPE, rules()),
+    );
     expect(b64.message).toMatch(/Content-Transfer-Encoding base64 is not taken/);
-    const garbage = await failure(readMultipart(ok([[`${fileHeaders()}\r\nno colon here`, "a"]]), CONTENT_TYPE, rules()));
+    const garbage = await failure(
+      readMultipart(ok([[`${fileHeaders()}\r\nno colon here`, "a"]]), CONTENT_TYPE, rules()),
+    );
     expect(garbage.message).toMatch(/malformed header line/);
-    const doubled = await failure(readMultipart(ok([[`${fileHeaders()}\r\nContent-Type: text/plain`, "a"]]), CONTENT_TYPE, rules()));
+    const doubled = await failure(
+      readMultipart(ok([[`${fileHeaders()}\r\nContent-Type: text/plain`, "a"]]), CONTENT_TYPE, rules()),
+    );
     expect(doubled.message).toMatch(/two content-type headers/);
   });
 
@@ -151,13 +220,23 @@ describe("readMultipart refuses hostile bodies with a clear error", () => {
     const big = await failure(readMultipart(ok([[requestHeaders, "x".repeat(5000)]]), CONTENT_TYPE, rules()));
     expect(big.code).toBe("payload_too_large");
     expect(big.message).toBe("request too large");
-    const file = await failure(readMultipart(ok([[fileHeaders(), pseudoRandomBytes(5000, 1)]]), CONTENT_TYPE, rules({ parts: { file: { maxBytes: 4096, tooLarge: () => new LimitExceeded("document_too_large", "doc") } } })));
+    const file = await failure(
+      readMultipart(
+        ok([[fileHeaders(), pseudoRandomBytes(5000, 1)]]),
+        CONTENT_TYPE,
+        rules({ parts: { file: { maxBytes: 4096, tooLarge: () => new LimitExceeded("document_too_large", "doc") } } }),
+      ),
+    );
     expect(file.code).toBe("document_too_large");
-    const body413 = await failure(readMultipart(ok([[fileHeaders(), pseudoRandomBytes(5000, 1)]]), CONTENT_TYPE, rules({ maxBodyBytes: 3000 })));
+    const body413 = await failure(
+      readMultipart(ok([[fileHeaders(), pseudoRandomBytes(5000, 1)]]), CONTENT_TYPE, rules({ maxBodyBytes: 3000 })),
+    );
     expect(body413.code).toBe("payload_too_large");
     let cancelled = false;
     const declared = new ReadableStream<Uint8Array>({ cancel: () => void (cancelled = true) });
-    expect((await failure(readMultipart(declared, CONTENT_TYPE, rules({ maxBodyBytes: 10, contentLength: 11 })))).code).toBe("payload_too_large");
+    expect(
+      (await failure(readMultipart(declared, CONTENT_TYPE, rules({ maxBodyBytes: 10, contentLength: 11 })))).code,
+    ).toBe("payload_too_large");
     expect(cancelled).toBe(true);
   });
 
@@ -171,13 +250,17 @@ describe("readMultipart refuses hostile bodies with a clear error", () => {
         return new Promise(() => {});
       },
     });
-    expect(await failure(readMultipart(stalled, CONTENT_TYPE, rules({ idleTimeoutMs: 50 })))).toBeInstanceOf(RequestTimeout);
+    expect(await failure(readMultipart(stalled, CONTENT_TYPE, rules({ idleTimeoutMs: 50 })))).toBeInstanceOf(
+      RequestTimeout,
+    );
     const failing = new ReadableStream<Uint8Array>({
       pull(controller) {
         controller.enqueue(head);
         controller.error(new Error("Network connection lost."));
       },
     });
-    expect(await failure(readMultipart(failing, CONTENT_TYPE, rules({ idleTimeoutMs: 5_000 })))).toBeInstanceOf(ClientAborted);
+    expect(await failure(readMultipart(failing, CONTENT_TYPE, rules({ idleTimeoutMs: 5_000 })))).toBeInstanceOf(
+      ClientAborted,
+    );
   });
 });

@@ -77,7 +77,10 @@ export async function readMultipart(
   contentType: string,
   opts: ReadMultipartOptions,
 ): Promise<Map<string, MultipartPart>> {
-  const tooLarge = () => new LimitExceeded("payload_too_large", `The request body is larger than ${opts.maxBodyBytes} bytes.`, { maxBytes: opts.maxBodyBytes });
+  const tooLarge = () =>
+    new LimitExceeded("payload_too_large", `The request body is larger than ${opts.maxBodyBytes} bytes.`, {
+      maxBytes: opts.maxBodyBytes,
+    });
   if (opts.contentLength !== undefined && opts.contentLength > opts.maxBodyBytes) {
     await body?.cancel().catch(() => {});
     throw tooLarge();
@@ -293,7 +296,10 @@ class MultipartScanner {
         return i;
       }
       if (line.length > MAX_PADDING || !/^(-|[ \t]*\r?)$/.test(line)) {
-        throw new InvalidRequest("invalid_request", "The multipart/form-data body is malformed: a boundary is followed by something other than CRLF or --.");
+        throw new InvalidRequest(
+          "invalid_request",
+          "The multipart/form-data body is malformed: a boundary is followed by something other than CRLF or --.",
+        );
       }
     }
     return i;
@@ -316,7 +322,10 @@ class MultipartScanner {
       }
     }
     if (this.text.length > this.maxHeaderBytes) {
-      throw new InvalidRequest("invalid_request", `A multipart part's headers are larger than ${this.maxHeaderBytes} bytes.`);
+      throw new InvalidRequest(
+        "invalid_request",
+        `A multipart part's headers are larger than ${this.maxHeaderBytes} bytes.`,
+      );
     }
     return i;
   }
@@ -326,22 +335,34 @@ class MultipartScanner {
     const disposition = headers.get("content-disposition");
     const name = disposition ? dispositionParam(disposition, "name") : null;
     if (!disposition || !/^\s*form-data\s*(;|$)/i.test(disposition) || name === null) {
-      throw new InvalidRequest("invalid_request", "Every multipart part needs Content-Disposition: form-data; name=\"...\".");
+      throw new InvalidRequest(
+        "invalid_request",
+        'Every multipart part needs Content-Disposition: form-data; name="...".',
+      );
     }
     const expected = Object.keys(this.opts.parts);
     const rule = this.opts.parts[name];
     if (!rule || !Object.hasOwn(this.opts.parts, name)) {
-      throw new InvalidRequest("invalid_request", `Unexpected multipart part ${JSON.stringify(name)}: send ${expected.map((n) => `"${n}"`).join(" and ")} only.`, {
-        errors: [{ path: name, message: "Unexpected part" }],
-      });
+      throw new InvalidRequest(
+        "invalid_request",
+        `Unexpected multipart part ${JSON.stringify(name)}: send ${expected.map((n) => `"${n}"`).join(" and ")} only.`,
+        {
+          errors: [{ path: name, message: "Unexpected part" }],
+        },
+      );
     }
     if (this.seen.has(name)) {
-      throw new InvalidRequest("invalid_request", `Two multipart parts are named ${JSON.stringify(name)}: send one.`, { errors: [{ path: name, message: "Repeated part" }] });
+      throw new InvalidRequest("invalid_request", `Two multipart parts are named ${JSON.stringify(name)}: send one.`, {
+        errors: [{ path: name, message: "Repeated part" }],
+      });
     }
     this.seen.add(name);
     const encoding = headers.get("content-transfer-encoding")?.trim().toLowerCase();
     if (encoding && !["binary", "8bit", "7bit"].includes(encoding)) {
-      throw new InvalidRequest("invalid_request", `Part ${JSON.stringify(name)}: Content-Transfer-Encoding ${encoding} is not taken; send the bytes as they are (binary).`);
+      throw new InvalidRequest(
+        "invalid_request",
+        `Part ${JSON.stringify(name)}: Content-Transfer-Encoding ${encoding} is not taken; send the bytes as they are (binary).`,
+      );
     }
     const contentType = headers.get("content-type")?.trim() ?? null;
     const mediaType = contentType?.split(";")[0]!.trim().toLowerCase() ?? null;
@@ -366,7 +387,10 @@ function parseHeaderBlock(block: string): Map<string, string> {
     const colon = line.indexOf(":");
     const name = colon > 0 ? line.slice(0, colon).trim().toLowerCase() : "";
     if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name)) {
-      throw new InvalidRequest("invalid_request", "A multipart part has a malformed header line (expected Name: value).");
+      throw new InvalidRequest(
+        "invalid_request",
+        "A multipart part has a malformed header line (expected Name: value).",
+      );
     }
     if (headers.has(name)) throw new InvalidRequest("invalid_request", `A multipart part has two ${name} headers.`);
     headers.set(name, line.slice(colon + 1).trim());
@@ -383,4 +407,3 @@ function dispositionParam(value: string, param: string): string | null {
   const bytes = latin1Bytes(raw);
   return new TextDecoder("utf-8").decode(bytes);
 }
-

@@ -14,7 +14,8 @@ export async function readBodyCapped(
   declaredLength?: number,
   idleTimeoutMs: number = LIMITS.requestBodyIdleTimeoutMs,
 ): Promise<Uint8Array> {
-  const tooLarge = () => new LimitExceeded("payload_too_large", `The request body is larger than ${maxBytes} bytes.`, { maxBytes });
+  const tooLarge = () =>
+    new LimitExceeded("payload_too_large", `The request body is larger than ${maxBytes} bytes.`, { maxBytes });
   if (declaredLength !== undefined && declaredLength > maxBytes) {
     await body?.cancel().catch(() => {});
     throw tooLarge();

@@ -68,7 +68,14 @@ async function isAccepted(c: Context<AppEnv>, presented: string, digest: Uint8Ar
       if (stored) return !stored.revoked;
     } catch (err) {
       // No api_keys table yet (migration 0003 not applied) or D1 unavailable: the secret still works.
-      console.error(JSON.stringify({ level: "warn", requestId: c.get("requestId"), message: "api key lookup in D1 failed", error: String(err) }));
+      console.error(
+        JSON.stringify({
+          level: "warn",
+          requestId: c.get("requestId"),
+          message: "api key lookup in D1 failed",
+          error: String(err),
+        }),
+      );
     }
   }
   let accepted = false;

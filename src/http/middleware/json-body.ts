@@ -48,21 +48,26 @@ export function jsonBody(documentPaths: (path: JsonPath) => boolean) {
         return problemResponse(c, "invalid_json", "The request body is not valid JSON.");
       }
       const keep = new Map<string, PreDecodedBase64>();
-      const restored = restoreOutside(parsed, [], (path, token) => {
-        const blob = blobs.get(token)!;
-        if (documentPaths(path)) {
-          keep.set(token, blob);
-          return token;
-        }
-        if (!blob.bytes) {
-          throw new InvalidRequest(
-            "invalid_request",
-            `${path.join(".")}: strings above ${LIMITS.preDecodeThresholdBytes} bytes are accepted only as base64 data.`,
-          );
-        }
-        const data = encodeBase64(blob.bytes);
-        return blob.mediaType ? `data:${blob.mediaType};base64,${data}` : data;
-      }, blobs);
+      const restored = restoreOutside(
+        parsed,
+        [],
+        (path, token) => {
+          const blob = blobs.get(token)!;
+          if (documentPaths(path)) {
+            keep.set(token, blob);
+            return token;
+          }
+          if (!blob.bytes) {
+            throw new InvalidRequest(
+              "invalid_request",
+              `${path.join(".")}: strings above ${LIMITS.preDecodeThresholdBytes} bytes are accepted only as base64 data.`,
+            );
+          }
+          const data = encodeBase64(blob.bytes);
+          return blob.mediaType ? `data:${blob.mediaType};base64,${data}` : data;
+        },
+        blobs,
+      );
       if (keep.size !== blobs.size) text = JSON.stringify(restored);
       blobs = keep;
     }

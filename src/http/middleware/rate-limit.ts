@@ -65,7 +65,14 @@ export async function takeRateLimit(c: Context<AppEnv>, limiter: Limiter, key: s
       const { success } = await binding.limit({ key });
       return success ? 0 : LIMITS.rateLimits.retryAfterSeconds;
     } catch (err) {
-      console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), message: `rate limiter ${limiter} failed`, error: String(err) }));
+      console.error(
+        JSON.stringify({
+          level: "error",
+          requestId: c.get("requestId"),
+          message: `rate limiter ${limiter} failed`,
+          error: String(err),
+        }),
+      );
       return 0;
     }
   }

@@ -17,11 +17,13 @@ export function readAnnotateQuery(url: string): { format: OutputFormat; strict: 
   const formats = [...params.getAll("to"), ...params.getAll("output_format")].map((v) => v.trim().toLowerCase());
   if (new Set(formats).size > 1) throw bad("Give the output format once (to or output_format), with one value.");
   const format = formats[0] ?? "docx";
-  if (format !== "docx" && format !== "pdf") throw bad(`Unknown output format ${JSON.stringify(formats[0])}: use to=docx or to=pdf.`);
+  if (format !== "docx" && format !== "pdf")
+    throw bad(`Unknown output format ${JSON.stringify(formats[0])}: use to=docx or to=pdf.`);
   const stricts = params.getAll("strict").map((v) => v.trim().toLowerCase());
   if (stricts.length > 1) throw bad("Give strict once.");
   const s = stricts[0];
-  if (s !== undefined && !["true", "false", "1", "0", ""].includes(s)) throw bad(`strict must be true or false, not ${JSON.stringify(stricts[0])}.`);
+  if (s !== undefined && !["true", "false", "1", "0", ""].includes(s))
+    throw bad(`strict must be true or false, not ${JSON.stringify(stricts[0])}.`);
   return { format, strict: s === "true" || s === "1" };
 }
 
@@ -51,9 +53,13 @@ export const annotateRoute = createRoute({
     400: problem("Malformed JSON, schema violation, id and group together, unknown output format (invalid_query)"),
     401: problem("Missing or unknown API key"),
     408: problem("The request body stopped arriving (request_timeout)"),
-    413: problem("Body, document or image too large; ZIP limits or, with to=pdf, a template too large to render (zip_limit)"),
+    413: problem(
+      "Body, document or image too large; ZIP limits or, with to=pdf, a template too large to render (zip_limit)",
+    ),
     415: problem("Not JSON, or the template is not a DOCX (e.g. a PDF)"),
-    422: problem("Unusable template or image (docx_invalid, xml_doctype_forbidden, image_invalid, url_forbidden), strict mode (field_not_found); with to=pdf, a document past the renderer's work, page or paragraph limits (render_limit)"),
+    422: problem(
+      "Unusable template or image (docx_invalid, xml_doctype_forbidden, image_invalid, url_forbidden), strict mode (field_not_found); with to=pdf, a document past the renderer's work, page or paragraph limits (render_limit)",
+    ),
     502: problem("Fetching the document or an image failed"),
     504: problem("Fetching the document or an image timed out"),
   },
@@ -64,7 +70,14 @@ export function registerAnnotateRoute(app: OpenAPIHono<AppEnv>) {
     const input = c.req.valid("json");
     const { format, strict } = readAnnotateQuery(c.req.url);
     const config = c.get("config");
-    const result = await annotateDocument(input, { config, selfHost: new URL(c.req.url).hostname, format, strict, preDecoded: c.get("preDecoded"), fonts: documentFonts(c.env) });
+    const result = await annotateDocument(input, {
+      config,
+      selfHost: new URL(c.req.url).hostname,
+      format,
+      strict,
+      preDecoded: c.get("preDecoded"),
+      fonts: documentFonts(c.env),
+    });
     const { output, contentType, unmatched } = result;
     c.set("documentBytesOut", output.length);
     return streamedJsonResponse(

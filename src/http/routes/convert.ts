@@ -14,7 +14,15 @@ import { ConvertJsonRequest, ConvertJsonResponse, ConvertMultipart, ConvertQuery
 
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 /** Raw bodies: the document itself, with its own media type. */
-const RAW_TYPES = [DOCX_TYPE, "text/markdown", "text/x-markdown", "text/html", "text/plain", "application/xhtml+xml", "application/octet-stream"];
+const RAW_TYPES = [
+  DOCX_TYPE,
+  "text/markdown",
+  "text/x-markdown",
+  "text/html",
+  "text/plain",
+  "application/xhtml+xml",
+  "application/octet-stream",
+];
 
 export const convertRoute = createRoute({
   method: "post",
@@ -34,7 +42,9 @@ export const convertRoute = createRoute({
         "multipart/form-data": { schema: ConvertMultipart },
         "application/json": { schema: ConvertJsonRequest },
         "text/markdown": { schema: z.string().openapi({ example: "# Hello\n\nThis is **Signet**.\n" }) },
-        "text/html": { schema: z.string().openapi({ example: "<h1>Hello</h1><p style=\"color:#1f5fbf\">This is <b>Signet</b>.</p>" }) },
+        "text/html": {
+          schema: z.string().openapi({ example: '<h1>Hello</h1><p style="color:#1f5fbf">This is <b>Signet</b>.</p>' }),
+        },
         [DOCX_TYPE]: { schema: z.string().openapi({ type: "string", format: "binary" }) },
       },
     },
@@ -51,9 +61,15 @@ export const convertRoute = createRoute({
     400: problem("Unknown from/to (invalid_query), no `file` part, malformed JSON or base64"),
     401: problem("Missing or unknown API key"),
     408: problem("The request body stopped arriving (request_timeout)"),
-    413: problem("Body or document too large; a source beyond the convert limits (convert_limit); ZIP limits (zip_limit)"),
-    415: problem("A body type convert does not take, or a document that is not what `from` says (a PDF, a PNG, binary data as Markdown)"),
-    422: problem("Unusable DOCX (docx_invalid, xml_doctype_forbidden), a picture URL to a forbidden address (url_forbidden); to=pdf past the renderer's work, page or paragraph limits (render_limit)"),
+    413: problem(
+      "Body or document too large; a source beyond the convert limits (convert_limit); ZIP limits (zip_limit)",
+    ),
+    415: problem(
+      "A body type convert does not take, or a document that is not what `from` says (a PDF, a PNG, binary data as Markdown)",
+    ),
+    422: problem(
+      "Unusable DOCX (docx_invalid, xml_doctype_forbidden), a picture URL to a forbidden address (url_forbidden); to=pdf past the renderer's work, page or paragraph limits (render_limit)",
+    ),
     429: problem("Too many requests with this API key"),
     502: problem("Fetching the document failed"),
     504: problem("Fetching the document timed out"),
@@ -63,7 +79,10 @@ export const convertRoute = createRoute({
 /** `from` (required) and `to` (default pdf); anything else is a 400 `invalid_query`. */
 export function readConvertQuery(url: string): { from: ConvertFrom; to: ConvertTo } {
   const params = new URL(url).searchParams;
-  const bad = (msg: string) => new InvalidRequest("invalid_query", msg, { errors: [{ path: msg.startsWith("to") ? "to" : "from", message: msg }] });
+  const bad = (msg: string) =>
+    new InvalidRequest("invalid_query", msg, {
+      errors: [{ path: msg.startsWith("to") ? "to" : "from", message: msg }],
+    });
   const froms = params.getAll("from").map((v) => v.trim().toLowerCase());
   if (froms.length !== 1) throw bad(froms.length ? "from: give it once." : "from: required (docx, md or html).");
   const FROM: Record<string, ConvertFrom> = { docx: "docx", md: "md", markdown: "md", html: "html", htm: "html" };
@@ -79,7 +98,10 @@ export function readConvertQuery(url: string): { from: ConvertFrom; to: ConvertT
 /** JSON is returned only to a client that asks for JSON alone (axios' default Accept also lists text/plain and *\/*). */
 function wantsJson(accept: string | undefined): boolean {
   if (!accept) return false;
-  const types = accept.split(",").map((t) => t.split(";")[0]!.trim().toLowerCase()).filter(Boolean);
+  const types = accept
+    .split(",")
+    .map((t) => t.split(";")[0]!.trim().toLowerCase())
+    .filter(Boolean);
   return types.length > 0 && types.every((t) => t === "application/json" || /^application\/[\w.+-]*\+json$/.test(t));
 }
 
@@ -105,9 +127,13 @@ async function readInput(c: Context<AppEnv>): Promise<{ input: ConvertInput; nam
     }
     const part = form.get("file") ?? form.get("document");
     if (part === null || typeof part === "string") {
-      throw new InvalidRequest("invalid_request", "file: send the document as the multipart part `file` (a file, not a text field).", {
-        errors: [{ path: "file", message: "Required: the document as a file part" }],
-      });
+      throw new InvalidRequest(
+        "invalid_request",
+        "file: send the document as the multipart part `file` (a file, not a text field).",
+        {
+          errors: [{ path: "file", message: "Required: the document as a file part" }],
+        },
+      );
     }
     return { input: { bytes: new Uint8Array(await part.arrayBuffer()) }, name: part.name };
   }
@@ -123,7 +149,11 @@ async function readInput(c: Context<AppEnv>): Promise<{ input: ConvertInput; nam
 
 /** `contract.md` → `contract.pdf`; a safe ASCII name for Content-Disposition. */
 function outputName(name: string | undefined, to: ConvertTo): string {
-  const base = (name ?? "").replace(/\.[^.]*$/, "").replace(/[^\w.-]+/g, "_").slice(0, 100) || "document";
+  const base =
+    (name ?? "")
+      .replace(/\.[^.]*$/, "")
+      .replace(/[^\w.-]+/g, "_")
+      .slice(0, 100) || "document";
   return `${base}.${to}`;
 }
 
@@ -142,11 +172,26 @@ export function registerConvertRoute(app: OpenAPIHono<AppEnv>) {
     c.set("documentBytesOut", result.bytes.length);
     const headers: Record<string, string> = { "X-Signet-Warnings": String(result.warnings.length) };
     if (wantsJson(c.req.header("accept"))) {
-      return c.json({ document: { base64: `data:${result.contentType};base64,${encodeBase64(result.bytes)}`, contentType: result.contentType }, warnings: result.warnings }, 200, headers);
+      return c.json(
+        {
+          document: {
+            base64: `data:${result.contentType};base64,${encodeBase64(result.bytes)}`,
+            contentType: result.contentType,
+          },
+          warnings: result.warnings,
+        },
+        200,
+        headers,
+      );
     }
     return new Response(result.bytes, {
       status: 200,
-      headers: { ...headers, "Content-Type": result.contentType, "Content-Disposition": `attachment; filename="${outputName(read.name, to)}"`, "Content-Length": String(result.bytes.length) },
+      headers: {
+        ...headers,
+        "Content-Type": result.contentType,
+        "Content-Disposition": `attachment; filename="${outputName(read.name, to)}"`,
+        "Content-Length": String(result.bytes.length),
+      },
     });
   });
 }

@@ -24,12 +24,17 @@ export const Sha256Hex = z
   .string()
   .regex(/^[0-9a-fA-F]{64}$/, "A SHA-256 is 64 hexadecimal characters")
   .transform((s) => s.toLowerCase())
-  .openapi({ param: { name: "sha256", in: "path" }, example: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08" });
+  .openapi({
+    param: { name: "sha256", in: "path" },
+    example: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+  });
 
 export const EvidenceResponse = z
   .object({
     signedBySignet: z.literal(true),
-    signedAt: z.string().openapi({ description: "When the signature was made (UTC).", example: "2026-11-21T10:00:00.000Z" }),
+    signedAt: z
+      .string()
+      .openapi({ description: "When the signature was made (UTC).", example: "2026-11-21T10:00:00.000Z" }),
     inputSha256: z.string().openapi({ description: "SHA-256 of the document as Signet received it." }),
     outputSha256: z.string().openapi({ description: "SHA-256 of the signed PDF Signet returned." }),
     eventId: z.string(),
@@ -90,7 +95,8 @@ export function registerEvidenceRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(evidenceByHashRoute, async (c) => {
     const { sha256 } = c.req.valid("param");
     const found = await new SigningEventStore(c.env.DB, c.env.REPLAYS).findByOutputSha256(sha256);
-    if (!found) return problemResponse(c, "not_found", "No document with this SHA-256 was signed by this service.") as never;
+    if (!found)
+      return problemResponse(c, "not_found", "No document with this SHA-256 was signed by this service.") as never;
     return c.json(answer(found), 200, { "Cache-Control": "no-store" });
   });
 }

@@ -31,7 +31,11 @@ export const fieldsRoute = createRoute({
 export function registerFieldsRoute(app: OpenAPIHono<AppEnv>) {
   app.openapi(fieldsRoute, async (c) => {
     const input = c.req.valid("json");
-    const result = await listFields(input, { config: c.get("config"), selfHost: new URL(c.req.url).hostname, preDecoded: c.get("preDecoded") });
+    const result = await listFields(input, {
+      config: c.get("config"),
+      selfHost: new URL(c.req.url).hostname,
+      preDecoded: c.get("preDecoded"),
+    });
     return c.json(result, 200);
   });
 }

@@ -20,7 +20,9 @@ let isolateStarted: number | undefined;
 export const HealthResponse = z
   .object({
     status: z.literal("healthy"),
-    timestamp: z.string().openapi({ description: "The service's clock (ISO 8601).", example: "2026-11-27T10:00:00.000Z" }),
+    timestamp: z
+      .string()
+      .openapi({ description: "The service's clock (ISO 8601).", example: "2026-11-27T10:00:00.000Z" }),
     version: z.string().openapi({ description: "Signet's version.", example: SERVICE_VERSION }),
     instance: z
       .object({
@@ -35,7 +37,7 @@ export const healthRoute = createRoute({
   method: "get",
   path: "/v1/health",
   summary: "Health check (SuperDoc's shape)",
-  description: "Answers 200 while the service runs. `GET /healthz` answers `{\"ok\":true}` for load balancers.",
+  description: 'Answers 200 while the service runs. `GET /healthz` answers `{"ok":true}` for load balancers.',
   responses: { 200: { description: "The service is up", content: { "application/json": { schema: HealthResponse } } } },
 });
 
@@ -54,7 +56,10 @@ export function registerMetaRoutes(app: OpenAPIHono<AppEnv>) {
       status: "healthy" as const,
       timestamp: new Date(now).toISOString(),
       version: SERVICE_VERSION,
-      instance: { startTime: new Date(isolateStarted).toISOString(), uptime: Math.round((now - isolateStarted) / 1000) },
+      instance: {
+        startTime: new Date(isolateStarted).toISOString(),
+        uptime: Math.round((now - isolateStarted) / 1000),
+      },
     });
   });
   // People who type the bare address get a choice: check a document, or read the API reference.

@@ -39,5 +39,7 @@ export function htmlPage(c: Context<AppEnv>, render: (nonce: string) => string):
 }
 
 export function registerVerifyPage(app: OpenAPIHono<AppEnv>) {
-  app.get("/verify", (c) => htmlPage(c, (nonce) => verifyPage({ nonce, maxDocumentBytes: c.get("config").maxDocumentBytes })));
+  app.get("/verify", (c) =>
+    htmlPage(c, (nonce) => verifyPage({ nonce, maxDocumentBytes: c.get("config").maxDocumentBytes })),
+  );
 }

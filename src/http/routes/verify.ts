@@ -4,7 +4,13 @@ import type { AppEnv } from "../context";
 import { DOCX_TYPE, PDF_TYPE, readDocumentRequest } from "../document-request";
 import { OPTIONAL_KEY, publicOrApiKey } from "../middleware/public-access";
 import { problem } from "../../contract/problem";
-import { VerifyKeyResponse, VerifyMultipart, VerifyRequest, VerifyRequestFields, VerifyResponse } from "../../contract/verify";
+import {
+  VerifyKeyResponse,
+  VerifyMultipart,
+  VerifyRequest,
+  VerifyRequestFields,
+  VerifyResponse,
+} from "../../contract/verify";
 
 const verifyAccess = publicOrApiKey("verification requests");
 
@@ -22,14 +28,25 @@ export const verifyRoute = createRoute({
       content: {
         "application/json": { schema: VerifyRequest },
         "multipart/form-data": { schema: VerifyMultipart },
-        [PDF_TYPE]: { schema: z.string().openapi({ type: "string", format: "binary", description: "The PDF itself." }) },
-        [DOCX_TYPE]: { schema: z.string().openapi({ type: "string", format: "binary", description: "Taken as a body type, refused by its bytes: 415 unsupported_document_type (verify reads PDFs)." }) },
+        [PDF_TYPE]: {
+          schema: z.string().openapi({ type: "string", format: "binary", description: "The PDF itself." }),
+        },
+        [DOCX_TYPE]: {
+          schema: z.string().openapi({
+            type: "string",
+            format: "binary",
+            description:
+              "Taken as a body type, refused by its bytes: 415 unsupported_document_type (verify reads PDFs).",
+          }),
+        },
       },
     },
   },
   responses: {
     200: { description: "The verification report", content: { "application/json": { schema: VerifyResponse } } },
-    400: problem("Malformed JSON or schema violation; a multipart body without the part file, with another or a repeated part, part headers above 8 KiB, or cut short"),
+    400: problem(
+      "Malformed JSON or schema violation; a multipart body without the part file, with another or a repeated part, part headers above 8 KiB, or cut short",
+    ),
     401: problem("API key required (VERIFY_REQUIRES_AUTH=true) or an invalid key sent"),
     408: problem("The request body stopped arriving (request_timeout)"),
     413: problem("Body or document too large"),
@@ -61,7 +78,13 @@ export const verifyKeyRoute = createRoute({
 export function registerVerifyRoutes(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerPath(verifyRoute);
   app.post("/v1/verify", verifyAccess, async (c) => {
-    const input = await readDocumentRequest(c, { operation: "verify", json: VerifyRequest, fields: VerifyRequestFields, fieldsRequired: false, raw: true });
+    const input = await readDocumentRequest(c, {
+      operation: "verify",
+      json: VerifyRequest,
+      fields: VerifyRequestFields,
+      fieldsRequired: false,
+      raw: true,
+    });
     if (input instanceof Response) return input;
     const report = await verifyDocument(input, {
       config: c.get("config"),

@@ -4,7 +4,7 @@
  */
 export function cidWidths(sortedCids: readonly number[], width: (cid: number) => number): (number | number[])[] {
   const out: (number | number[])[] = [];
-  for (let i = 0; i < sortedCids.length; ) {
+  for (let i = 0; i < sortedCids.length;) {
     const first = sortedCids[i]!;
     const run: number[] = [];
     while (i < sortedCids.length && sortedCids[i] === first + run.length) {

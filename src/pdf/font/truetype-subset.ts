@@ -150,8 +150,10 @@ function components(v: DataView, [start, end]: [number, number]): number[] {
     const flags = v.getUint16(p);
     out.push(v.getUint16(p + 2));
     p += 4 + (flags & 0x0001 ? 4 : 2); // arguments: words or bytes
-    if (flags & 0x0008) p += 2; // one scale
-    else if (flags & 0x0040) p += 4; // x and y scale
+    if (flags & 0x0008)
+      p += 2; // one scale
+    else if (flags & 0x0040)
+      p += 4; // x and y scale
     else if (flags & 0x0080) p += 8; // 2x2 matrix
     if (!(flags & 0x0020)) break; // no more components
   }

@@ -32,8 +32,8 @@ export interface SecurityHandler {
 type Method = "none" | "rc4" | "aes128" | "aes256";
 
 const PADDING = new Uint8Array([
-  0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00, 0xb6, 0xd0, 0x68, 0x3e, 0x80, 0x2f,
-  0x0c, 0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a,
+  0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00,
+  0xb6, 0xd0, 0x68, 0x3e, 0x80, 0x2f, 0x0c, 0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a,
 ]);
 
 export function createSecurityHandler(encrypt: PdfDict, trailer: PdfDict): SecurityHandler | null {
@@ -140,8 +140,21 @@ function standardHandler(encrypt: PdfDict, trailer: PdfDict): SecurityHandler | 
 // ------------------------------------------------------------------ RC4 / AES-128 keys (R2-R4)
 
 /** Algorithm 2 with the empty user password, checked with Algorithm 4/5; null when it does not open the file. */
-function rc4FileKey(r: number, n: number, o: Uint8Array, u: Uint8Array, p: number, id0: Uint8Array, encryptMetadata: boolean): Uint8Array | null {
-  const parts = [PADDING, o.subarray(0, 32), new Uint8Array([p & 0xff, (p >> 8) & 0xff, (p >> 16) & 0xff, (p >>> 24) & 0xff]), id0];
+function rc4FileKey(
+  r: number,
+  n: number,
+  o: Uint8Array,
+  u: Uint8Array,
+  p: number,
+  id0: Uint8Array,
+  encryptMetadata: boolean,
+): Uint8Array | null {
+  const parts = [
+    PADDING,
+    o.subarray(0, 32),
+    new Uint8Array([p & 0xff, (p >> 8) & 0xff, (p >> 16) & 0xff, (p >>> 24) & 0xff]),
+    id0,
+  ];
   if (r >= 4 && !encryptMetadata) parts.push(new Uint8Array([0xff, 0xff, 0xff, 0xff]));
   let hash = md5(concatBytes(parts));
   if (r >= 3) for (let i = 0; i < 50; i++) hash = md5(hash.subarray(0, n));
@@ -185,7 +198,8 @@ function aes256FileKey(r: number, u: Uint8Array, ue: Uint8Array | null): Uint8Ar
   const password = new Uint8Array(0);
   const validationSalt = u.subarray(32, 40);
   const keySalt = u.subarray(40, 48);
-  const hash = (salt: Uint8Array) => (r >= 6 ? hardenedHash(password, salt, new Uint8Array(0)) : sha256(concatBytes([password, salt])));
+  const hash = (salt: Uint8Array) =>
+    r >= 6 ? hardenedHash(password, salt, new Uint8Array(0)) : sha256(concatBytes([password, salt]));
   if (!equal(hash(validationSalt), u.subarray(0, 32))) return null;
   const intermediate = hash(keySalt);
   return aesCbcDecrypt(intermediate, new Uint8Array(16), ue.subarray(0, 32), false);
@@ -240,7 +254,14 @@ function gmul(a: number, b: number): number {
   }
   return r;
 }
-const MUL = { 9: new Uint8Array(256), 11: new Uint8Array(256), 13: new Uint8Array(256), 14: new Uint8Array(256), 2: new Uint8Array(256), 3: new Uint8Array(256) };
+const MUL = {
+  9: new Uint8Array(256),
+  11: new Uint8Array(256),
+  13: new Uint8Array(256),
+  14: new Uint8Array(256),
+  2: new Uint8Array(256),
+  3: new Uint8Array(256),
+};
 for (let i = 0; i < 256; i++) for (const m of [2, 3, 9, 11, 13, 14] as const) MUL[m][i] = gmul(i, m);
 
 function expandKey(key: Uint8Array): { rk: Uint8Array; rounds: number } {
@@ -339,7 +360,8 @@ export function aesCbcDecrypt(key: Uint8Array, iv: Uint8Array, data: Uint8Array,
   }
   if (unpad && out.length) {
     const pad = out[out.length - 1]!;
-    if (pad >= 1 && pad <= 16 && out.subarray(out.length - pad).every((x) => x === pad)) return out.subarray(0, out.length - pad);
+    if (pad >= 1 && pad <= 16 && out.subarray(out.length - pad).every((x) => x === pad))
+      return out.subarray(0, out.length - pad);
   }
   return out;
 }

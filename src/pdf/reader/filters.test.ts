@@ -78,7 +78,9 @@ describe("FlateDecode", () => {
     expect(bomb.length).toBeLessThan(1 << 20);
     expect(() => decode(bomb, n("FlateDecode"))).toThrow(/more than 33554432 bytes.*maxStreamBytes/);
     // A lower per-stream cap stops it even sooner, and the error is a budget error (never "repaired").
-    expect(() => decode(bomb, n("FlateDecode"), undefined, new Budget({ maxStreamBytes: 1_000_000 }))).toThrow(PdfBudgetExceeded);
+    expect(() => decode(bomb, n("FlateDecode"), undefined, new Budget({ maxStreamBytes: 1_000_000 }))).toThrow(
+      PdfBudgetExceeded,
+    );
   });
   it("enforces the per-reader total across streams", () => {
     const budget = new Budget({ maxInflatedBytes: 2_500_000, maxStreamBytes: 2_000_000 });
@@ -86,9 +88,14 @@ describe("FlateDecode", () => {
     expect(decode(z, n("FlateDecode"), undefined, budget).length).toBe(1_500_000);
     expect(budget.inflated).toBe(1_500_000);
     expect(() => decode(z, n("FlateDecode"), undefined, budget)).toThrow(/maxInflatedBytes/);
-    expect(() => decode(zlibSync(new Uint8Array(2_000_001)), n("FlateDecode"), undefined, new Budget({ maxStreamBytes: 2_000_000 }))).toThrow(
-      /maxStreamBytes/,
-    );
+    expect(() =>
+      decode(
+        zlibSync(new Uint8Array(2_000_001)),
+        n("FlateDecode"),
+        undefined,
+        new Budget({ maxStreamBytes: 2_000_000 }),
+      ),
+    ).toThrow(/maxStreamBytes/);
   });
 });
 
@@ -121,8 +128,14 @@ describe("predictors", () => {
     expect(decode(zlibSync(enc), n("FlateDecode"), parms({ Predictor: 2, Columns: 3 }))).toEqual(raw);
   });
   it("rejects absurd predictor parameters without allocating them", () => {
-    expect(() => decode(zlibSync(new Uint8Array(10)), n("FlateDecode"), parms({ Predictor: 12, Colors: 100 }))).toThrow(PdfUnparseable);
-    const huge = decode(zlibSync(new Uint8Array(10)), n("FlateDecode"), parms({ Predictor: 12, Columns: 1 << 24, Colors: 32, BitsPerComponent: 16 }));
+    expect(() => decode(zlibSync(new Uint8Array(10)), n("FlateDecode"), parms({ Predictor: 12, Colors: 100 }))).toThrow(
+      PdfUnparseable,
+    );
+    const huge = decode(
+      zlibSync(new Uint8Array(10)),
+      n("FlateDecode"),
+      parms({ Predictor: 12, Columns: 1 << 24, Colors: 32, BitsPerComponent: 16 }),
+    );
     expect(huge.length).toBe(9);
   });
 });
@@ -133,7 +146,9 @@ describe("other filters", () => {
     expect(latin1Decode(decode(latin1Encode("414"), n("AHx")))).toBe("A@");
   });
   it("ASCII85Decode, with z and a final partial group", () => {
-    expect(latin1Decode(decode(latin1Encode("9jqo^BlbD-BleB1DJ+*+F(f,q~>"), n("ASCII85Decode")))).toBe("Man is distinguished");
+    expect(latin1Decode(decode(latin1Encode("9jqo^BlbD-BleB1DJ+*+F(f,q~>"), n("ASCII85Decode")))).toBe(
+      "Man is distinguished",
+    );
     expect(latin1Decode(decode(latin1Encode("<~z@:E^~>"), n("A85")))).toBe("\0\0\0\0abc");
     expect(latin1Decode(decode(latin1Encode("9jqo^ Blb\nD-~>"), n("A85")))).toBe("Man is d");
     expect(Array.from(decode(latin1Encode("z~>"), n("A85")))).toEqual([0, 0, 0, 0]);

@@ -147,7 +147,9 @@ export function applyPredictor(data: Uint8Array, parms: PdfDict | null): Uint8Ar
   const bpc = intParm(parms, "BitsPerComponent", 8);
   const columns = intParm(parms, "Columns", 1);
   if (colors < 1 || colors > 32 || ![1, 2, 4, 8, 16].includes(bpc) || columns < 1 || columns > 1 << 24) {
-    throw new PdfUnparseable(`Invalid predictor parameters (Colors ${colors}, BitsPerComponent ${bpc}, Columns ${columns}).`);
+    throw new PdfUnparseable(
+      `Invalid predictor parameters (Colors ${colors}, BitsPerComponent ${bpc}, Columns ${columns}).`,
+    );
   }
   // A row longer than the data is one partial row; capping it keeps allocations bounded by the data.
   const rowBytes = Math.min(Math.ceil((colors * bpc * columns) / 8), Math.max(1, data.length));
@@ -162,7 +164,7 @@ function pngPredictor(data: Uint8Array, rowBytes: number, bpp: number): Uint8Arr
   const out = new Uint8Array(rows * rowBytes);
   let prev = new Uint8Array(rowBytes);
   let o = 0;
-  for (let p = 0; p < data.length; ) {
+  for (let p = 0; p < data.length;) {
     const type = data[p++]!;
     const n = Math.min(rowBytes, data.length - p);
     const row = out.subarray(o, o + rowBytes);

@@ -20,7 +20,19 @@ describe("lexer: numbers", () => {
   it("reads integers and reals, keeping them apart", () => {
     const ts = tokens("0 17 -98 +3 34.5 -3.62 +123.6 4. -.002 .5 0.0");
     expect(ts.map((t) => t.value)).toEqual([0, 17, -98, 3, 34.5, -3.62, 123.6, 4, -0.002, 0.5, 0]);
-    expect(ts.map((t) => t.kind)).toEqual([TK.Int, TK.Int, TK.Int, TK.Int, TK.Real, TK.Real, TK.Real, TK.Real, TK.Real, TK.Real, TK.Real]);
+    expect(ts.map((t) => t.kind)).toEqual([
+      TK.Int,
+      TK.Int,
+      TK.Int,
+      TK.Int,
+      TK.Real,
+      TK.Real,
+      TK.Real,
+      TK.Real,
+      TK.Real,
+      TK.Real,
+      TK.Real,
+    ]);
   });
   it("tolerates writer quirks: double minus, a lone sign", () => {
     expect(values("--5")).toEqual([-5]);
@@ -113,8 +125,21 @@ describe("lexer: structure", () => {
   it("skips comments and recognizes delimiters and keywords", () => {
     const ts = tokens("% comment\n<< /K [1 {2}] >> true false null obj endobj R %%EOF");
     expect(ts.map((t) => t.kind)).toEqual([
-      TK.DictOpen, TK.Name, TK.ArrayOpen, TK.Int, TK.BraceOpen, TK.Int, TK.BraceClose, TK.ArrayClose, TK.DictClose,
-      TK.Keyword, TK.Keyword, TK.Keyword, TK.Keyword, TK.Keyword, TK.Keyword,
+      TK.DictOpen,
+      TK.Name,
+      TK.ArrayOpen,
+      TK.Int,
+      TK.BraceOpen,
+      TK.Int,
+      TK.BraceClose,
+      TK.ArrayClose,
+      TK.DictClose,
+      TK.Keyword,
+      TK.Keyword,
+      TK.Keyword,
+      TK.Keyword,
+      TK.Keyword,
+      TK.Keyword,
     ]);
     expect(ts.slice(9).map((t) => t.value)).toEqual(["true", "false", "null", "obj", "endobj", "R"]);
   });

@@ -255,7 +255,12 @@ export class Lexer {
     }
     if (q < end && b[q] === 0x29) {
       this.pos = q + 1;
-      const value = new PdfString(b.slice(start + 1, q), false, this.fileOffsets ? start : -1, this.fileOffsets ? q + 1 : -1);
+      const value = new PdfString(
+        b.slice(start + 1, q),
+        false,
+        this.fileOffsets ? start : -1,
+        this.fileOffsets ? q + 1 : -1,
+      );
       return { kind: TK.String, value, start, end: q + 1 };
     }
     const s = this.scratch;
@@ -273,11 +278,21 @@ export class Lexer {
         if (p >= end) break;
         const e = b[p++]!;
         switch (e) {
-          case 0x6e: s.push(0x0a); break; // \n
-          case 0x72: s.push(0x0d); break; // \r
-          case 0x74: s.push(0x09); break; // \t
-          case 0x62: s.push(0x08); break; // \b
-          case 0x66: s.push(0x0c); break; // \f
+          case 0x6e:
+            s.push(0x0a);
+            break; // \n
+          case 0x72:
+            s.push(0x0d);
+            break; // \r
+          case 0x74:
+            s.push(0x09);
+            break; // \t
+          case 0x62:
+            s.push(0x08);
+            break; // \b
+          case 0x66:
+            s.push(0x0c);
+            break; // \f
           case 0x0d: // line continuation: backslash + EOL produces nothing
             if (p < end && b[p] === 0x0a) p++;
             break;

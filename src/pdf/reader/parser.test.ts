@@ -72,9 +72,9 @@ describe("parser: budgets", () => {
     const n = 1_000_001;
     const big = "[" + "0 ".repeat(n) + "]";
     expect(() => parse(big)).toThrow(/more than 1000000 elements/);
-    expect(() => parse("<< " + Array.from({ length: 11 }, (_, i) => `/K${i} 1`).join(" ") + " >>", { maxCollectionSize: 10 })).toThrow(
-      PdfBudgetExceeded,
-    );
+    expect(() =>
+      parse("<< " + Array.from({ length: 11 }, (_, i) => `/K${i} 1`).join(" ") + " >>", { maxCollectionSize: 10 }),
+    ).toThrow(PdfBudgetExceeded);
     expect((parse("[" + "1 ".repeat(10) + "]", { maxCollectionSize: 10 }) as number[]).length).toBe(10);
   });
   it("counts work and stops at maxWorkUnits", () => {
@@ -124,12 +124,21 @@ describe("parser: indirect objects and streams", () => {
   });
   it("passes strings through the decryption hook with the object's number", () => {
     const seen: string[] = [];
-    const { p } = parser("7 2 obj [(a) <62>] endobj", {}, {
-      decryptString: (s, n, g) => {
-        seen.push(`${n}/${g}`);
-        return new PdfString(s.bytes.map((b) => b + 1), s.hex, s.start, s.end);
+    const { p } = parser(
+      "7 2 obj [(a) <62>] endobj",
+      {},
+      {
+        decryptString: (s, n, g) => {
+          seen.push(`${n}/${g}`);
+          return new PdfString(
+            s.bytes.map((b) => b + 1),
+            s.hex,
+            s.start,
+            s.end,
+          );
+        },
       },
-    });
+    );
     const v = p.indirectObject().value as PdfString[];
     expect(v.map((s) => latin1Decode(s.bytes))).toEqual(["b", "c"]);
     expect(seen).toEqual(["7/2", "7/2"]);

@@ -125,7 +125,9 @@ export class Parser {
         if (t.value === "true") return true;
         if (t.value === "false") return false;
         if (t.value === "null") return null;
-        throw new ParseFailure(`Unexpected keyword "${t.value.slice(0, 32)}" at offset ${t.start} where a PDF object was expected.`);
+        throw new ParseFailure(
+          `Unexpected keyword "${t.value.slice(0, 32)}" at offset ${t.start} where a PDF object was expected.`,
+        );
       case TK.EOF:
         throw new ParseFailure(`Unexpected end of data at offset ${t.start} where a PDF object was expected.`);
       default:
@@ -160,7 +162,8 @@ export class Parser {
           this.shift();
           continue;
       }
-      if (out.length >= max) throw new PdfBudgetExceeded(`An array of the PDF has more than ${max} elements (limit maxCollectionSize).`);
+      if (out.length >= max)
+        throw new PdfBudgetExceeded(`An array of the PDF has more than ${max} elements (limit maxCollectionSize).`);
       out.push(this.getObject(depth));
     }
   }
@@ -183,7 +186,8 @@ export class Parser {
       }
       if (t.kind !== TK.Name) {
         // Not a key: skip it (a whole object if it is one, so nesting stays in step).
-        if (t.kind === TK.Keyword || t.kind === TK.ArrayClose || t.kind === TK.BraceOpen || t.kind === TK.BraceClose) this.shift();
+        if (t.kind === TK.Keyword || t.kind === TK.ArrayClose || t.kind === TK.BraceOpen || t.kind === TK.BraceClose)
+          this.shift();
         else this.getObject(depth);
         continue;
       }
@@ -192,7 +196,8 @@ export class Parser {
       const v = this.peek(0);
       if (v.kind === TK.DictClose) continue; // key without value
       if (v.kind === TK.Keyword && v.value !== "true" && v.value !== "false" && v.value !== "null") {
-        if (STRUCTURAL.has(v.value)) throw new ParseFailure(`Unterminated dictionary: "${v.value}" at offset ${v.start}.`);
+        if (STRUCTURAL.has(v.value))
+          throw new ParseFailure(`Unterminated dictionary: "${v.value}" at offset ${v.start}.`);
         this.shift(); // junk value: the key is dropped
         continue;
       }
@@ -217,7 +222,14 @@ export class Parser {
       const a = this.shift();
       const b = this.shift();
       const c = this.shift();
-      if (a.kind !== TK.Int || b.kind !== TK.Int || c.kind !== TK.Keyword || c.value !== "obj" || a.value < 0 || b.value < 0) {
+      if (
+        a.kind !== TK.Int ||
+        b.kind !== TK.Int ||
+        c.kind !== TK.Keyword ||
+        c.value !== "obj" ||
+        a.value < 0 ||
+        b.value < 0
+      ) {
         throw new ParseFailure(`No "N G obj" object header at offset ${a.start}.`);
       }
       if (expectNum !== undefined && a.value !== expectNum) {
@@ -227,7 +239,12 @@ export class Parser {
       this.objGen = b.value;
       let value = this.getObject(0);
       const next = this.peek(0);
-      if (value instanceof PdfDict && next.kind === TK.Keyword && next.value === "stream" && this.ctx.allowStreams !== false) {
+      if (
+        value instanceof PdfDict &&
+        next.kind === TK.Keyword &&
+        next.value === "stream" &&
+        this.ctx.allowStreams !== false
+      ) {
         value = this.streamBody(value, next.end);
         streamBytes = value.dataEnd - value.dataStart;
       }

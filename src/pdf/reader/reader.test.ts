@@ -8,7 +8,10 @@ import { latin1Decode, PdfAssembler, type XrefRow } from "../../../test/support/
 const FREE0: XrefRow = { num: 0, type: "f", a: 0, b: 65535 };
 
 /** Writes `objects` (num → body), a table and a trailer naming catalog 1. */
-function build(objects: Record<number, string | { dict: string; data: Uint8Array | string }>, trailerExtra = ""): Uint8Array {
+function build(
+  objects: Record<number, string | { dict: string; data: Uint8Array | string }>,
+  trailerExtra = "",
+): Uint8Array {
   const pdf = new PdfAssembler();
   const nums: number[] = [];
   for (const [k, v] of Object.entries(objects)) {
@@ -29,7 +32,15 @@ const page = (parent = 2, extra = "") => `<< /Type /Page /Parent ${parent} 0 R${
 describe("objects and references", () => {
   it("resolves reference chains and guards against cycles", () => {
     const r = PdfReader.open(
-      build({ 1: CATALOG, 2: "<< /Type /Pages /Kids [] /Count 0 >>", 5: "6 0 R", 6: "7 0 R", 7: "42", 8: "9 0 R", 9: "8 0 R" }),
+      build({
+        1: CATALOG,
+        2: "<< /Type /Pages /Kids [] /Count 0 >>",
+        5: "6 0 R",
+        6: "7 0 R",
+        7: "42",
+        8: "9 0 R",
+        9: "8 0 R",
+      }),
     );
     expect(r.resolve(new PdfRef(5, 0))).toBe(42);
     expect(r.resolve(undefined)).toBeUndefined();
@@ -55,7 +66,11 @@ describe("objects and references", () => {
 
   it("keeps file offsets of strings so /Contents can be located exactly", () => {
     const hex = "ab".repeat(4096);
-    const bytes = build({ 1: CATALOG, 2: "<< /Type /Pages /Kids [] /Count 0 >>", 3: `<< /Type /Sig /Contents <${hex}> /ByteRange [0 1 2 3] >>` });
+    const bytes = build({
+      1: CATALOG,
+      2: "<< /Type /Pages /Kids [] /Count 0 >>",
+      3: `<< /Type /Sig /Contents <${hex}> /ByteRange [0 1 2 3] >>`,
+    });
     const r = PdfReader.open(bytes);
     const s = (r.getObject(3) as PdfDict).get("Contents") as { start: number; end: number; bytes: Uint8Array };
     expect(latin1Decode(bytes.subarray(s.start, s.end))).toBe(`<${hex}>`);
@@ -86,22 +101,39 @@ describe("page tree", () => {
 
   it("ignores null and missing kids, and tolerates nodes without /Type", () => {
     const r = PdfReader.open(
-      build({ 1: CATALOG, 2: "<< /Kids [3 0 R null 9 0 R 4 0 R] >>", 3: "<< /Parent 2 0 R >>", 4: "<< /Kids [5 0 R] >>", 5: page(4) }),
+      build({
+        1: CATALOG,
+        2: "<< /Kids [3 0 R null 9 0 R 4 0 R] >>",
+        3: "<< /Parent 2 0 R >>",
+        4: "<< /Kids [5 0 R] >>",
+        5: page(4),
+      }),
     );
     expect(r.pages().map((p) => p.ref.num)).toEqual([3, 5]);
   });
 
   it("detects a /Kids cycle", () => {
     const r = PdfReader.open(
-      build({ 1: CATALOG, 2: "<< /Type /Pages /Kids [3 0 R 4 0 R] >>", 3: page(), 4: "<< /Type /Pages /Parent 2 0 R /Kids [4 0 R] >>" }),
+      build({
+        1: CATALOG,
+        2: "<< /Type /Pages /Kids [3 0 R 4 0 R] >>",
+        3: page(),
+        4: "<< /Type /Pages /Parent 2 0 R /Kids [4 0 R] >>",
+      }),
     );
     expect(() => r.pages()).toThrow(/cycle/);
-    const r2 = PdfReader.open(build({ 1: CATALOG, 2: "<< /Type /Pages /Kids [3 0 R] >>", 3: "<< /Type /Pages /Kids [2 0 R] >>" }));
+    const r2 = PdfReader.open(
+      build({ 1: CATALOG, 2: "<< /Type /Pages /Kids [3 0 R] >>", 3: "<< /Type /Pages /Kids [2 0 R] >>" }),
+    );
     expect(() => r2.pages()).toThrow(PdfUnparseable);
   });
 
   it("refuses a page object listed twice, in one /Kids array or under two nodes: it would be signed and counted twice", () => {
-    const twice = build({ 1: CATALOG, 2: `<< /Type /Pages /Kids [${"3 0 R ".repeat(100_000)}] /Count 100000 >>`, 3: page() });
+    const twice = build({
+      1: CATALOG,
+      2: `<< /Type /Pages /Kids [${"3 0 R ".repeat(100_000)}] /Count 100000 >>`,
+      3: page(),
+    });
     expect(() => PdfReader.open(twice).pages()).toThrow(/lists page object 3 more than once/);
     const twoNodes = build({
       1: CATALOG,
@@ -114,7 +146,10 @@ describe("page tree", () => {
   });
 
   it("bounds page count, tree depth and fan-out work", () => {
-    const objects: Record<number, string> = { 1: CATALOG, 2: `<< /Type /Pages /Kids [${Array.from({ length: 50 }, (_, i) => `${i + 3} 0 R`).join(" ")}] >>` };
+    const objects: Record<number, string> = {
+      1: CATALOG,
+      2: `<< /Type /Pages /Kids [${Array.from({ length: 50 }, (_, i) => `${i + 3} 0 R`).join(" ")}] >>`,
+    };
     for (let i = 0; i < 50; i++) objects[i + 3] = page();
     const r = PdfReader.open(build(objects), { limits: { maxPages: 20 } });
     expect(() => r.pages()).toThrow(/maxPages/);
@@ -128,9 +163,9 @@ describe("page tree", () => {
   });
 
   it("refuses direct page dictionaries and a missing /Pages", () => {
-    expect(() => PdfReader.open(build({ 1: CATALOG, 2: "<< /Type /Pages /Kids [<< /Type /Page >>] >>" })).pages()).toThrow(
-      PdfUnparseable,
-    );
+    expect(() =>
+      PdfReader.open(build({ 1: CATALOG, 2: "<< /Type /Pages /Kids [<< /Type /Page >>] >>" })).pages(),
+    ).toThrow(PdfUnparseable);
     expect(() => PdfReader.open(build({ 1: "<< /Type /Catalog >>" })).pages()).toThrow(/no \/Pages/);
   });
 });
@@ -139,7 +174,11 @@ describe("streams within budgets", () => {
   it("decodes a Flate stream of the file and caches the result", () => {
     const text = "BT /F1 12 Tf (Hi) Tj ET ".repeat(50);
     const r = PdfReader.open(
-      build({ 1: CATALOG, 2: "<< /Type /Pages /Kids [] >>", 3: { dict: "/Filter /FlateDecode", data: zlibSync(new TextEncoder().encode(text)) } }),
+      build({
+        1: CATALOG,
+        2: "<< /Type /Pages /Kids [] >>",
+        3: { dict: "/Filter /FlateDecode", data: zlibSync(new TextEncoder().encode(text)) },
+      }),
     );
     const s = r.getObject(3) as PdfStream;
     const out = r.decodeStream(s);
@@ -187,7 +226,10 @@ describe("streams within budgets", () => {
   });
 
   it("counts work: a reader stops when its work budget is spent", () => {
-    const objects: Record<number, string> = { 1: CATALOG, 2: `<< /Type /Pages /Kids [${Array.from({ length: 300 }, (_, i) => `${i + 3} 0 R`).join(" ")}] >>` };
+    const objects: Record<number, string> = {
+      1: CATALOG,
+      2: `<< /Type /Pages /Kids [${Array.from({ length: 300 }, (_, i) => `${i + 3} 0 R`).join(" ")}] >>`,
+    };
     for (let i = 0; i < 300; i++) objects[i + 3] = page();
     expect(PdfReader.open(build(objects)).pages()).toHaveLength(300);
     expect(() => PdfReader.open(build(objects), { limits: { maxWorkUnits: 500 } }).pages()).toThrow(/units of work/);

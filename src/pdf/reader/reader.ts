@@ -170,7 +170,9 @@ export class PdfReader {
       this.security = this.encrypted ? this.securityHandler() : null;
       this._recovered = true;
       if (!hasRoot(this.trailer) || (canRead() && !this.catalogReadable())) {
-        throw new PdfUnparseable("The PDF has no usable document catalog (/Root), even after reconstructing its cross-reference table.");
+        throw new PdfUnparseable(
+          "The PDF has no usable document catalog (/Root), even after reconstructing its cross-reference table.",
+        );
       }
     }
 
@@ -215,7 +217,14 @@ export class PdfReader {
         };
         continue;
       }
-      out.push({ number: out.length + 1, xrefOffset: s.offset, xrefKind: s.kind, trailer: s.trailer, entries: s.entries, endOffset });
+      out.push({
+        number: out.length + 1,
+        xrefOffset: s.offset,
+        xrefKind: s.kind,
+        trailer: s.trailer,
+        entries: s.entries,
+        endOffset,
+      });
     }
     return out;
   }
@@ -282,7 +291,14 @@ export class PdfReader {
     }
     // The trailer: all trailers merged in file order; /Root from the newest one that leads to a catalog.
     const merged = mergedTrailer(scan.trailers.map((t) => t.dict));
-    const probe: Revision = { number: 1, xrefOffset: -1, xrefKind: "table", trailer: merged, entries, endOffset: this.xref.lastEof() };
+    const probe: Revision = {
+      number: 1,
+      xrefOffset: -1,
+      xrefKind: "table",
+      trailer: merged,
+      entries,
+      endOffset: this.xref.lastEof(),
+    };
     this.setRevisions([probe]);
     this.revisionTrailers = [merged];
     let root: PdfValue | undefined;
@@ -398,7 +414,12 @@ export class PdfReader {
     if (entry.type === "inuse") {
       if (this.parseAt(entry.offset, num)) return true;
       if (this.headerOffset === 0) return false;
-      return this.parseAt(this.offsetBase === 0 ? entry.offset + this.headerOffset : entry.offset - this.headerOffset, num) !== null;
+      return (
+        this.parseAt(
+          this.offsetBase === 0 ? entry.offset + this.headerOffset : entry.offset - this.headerOffset,
+          num,
+        ) !== null
+      );
     }
     const stm = this.lookup(entry.offset, revIndex + 1);
     if (!stm || stm.entry.type !== "inuse") return false;
@@ -429,7 +450,10 @@ export class PdfReader {
     for (const [num, e] of r.entries) if (e.type === "inuse" && e.offset >= from && e.offset < to) cover(e.offset, num);
     // The section itself: an xref stream object, or a table's /XRefStm stream (hybrid files).
     const xrefStm = r.trailer.get("XRefStm");
-    for (const at of [r.xrefKind === "stream" ? r.xrefOffset : -1, typeof xrefStm === "number" ? xrefStm + this.offsetBase : -1]) {
+    for (const at of [
+      r.xrefKind === "stream" ? r.xrefOffset : -1,
+      typeof xrefStm === "number" ? xrefStm + this.offsetBase : -1,
+    ]) {
       if (at >= from && at < to) cover(at, numAt(this.bytes, at));
     }
     spans.sort((a, b) => a[0] - b[0]);
@@ -473,7 +497,12 @@ export class PdfReader {
     let first = -1;
     for (const kw of [KW_OBJ, KW_XREF, KW_TRAILER, KW_STARTXREF]) {
       for (const p of findAll(b, kw, from)) {
-        const start = kw === KW_OBJ ? objHeaderStart(b, p) : atTokenStart(b, p) && (p + kw.length >= b.length || !isRegular(b[p + kw.length])) ? p : -1;
+        const start =
+          kw === KW_OBJ
+            ? objHeaderStart(b, p)
+            : atTokenStart(b, p) && (p + kw.length >= b.length || !isRegular(b[p + kw.length]))
+              ? p
+              : -1;
         if (start < from) continue;
         if (first < 0 || start < first) first = start;
         break;
@@ -507,7 +536,10 @@ export class PdfReader {
     this.loading.add(entry);
     let value: PdfValue;
     try {
-      value = entry.type === "inuse" ? this.fetchUncompressed(num, entry, found.revIndex) : this.fetchCompressed(num, entry, found.revIndex);
+      value =
+        entry.type === "inuse"
+          ? this.fetchUncompressed(num, entry, found.revIndex)
+          : this.fetchCompressed(num, entry, found.revIndex);
     } finally {
       this.loading.delete(entry);
     }
@@ -653,11 +685,20 @@ export class PdfReader {
     const d = stream.dict;
     const n = this.resolve(d.get("N"));
     const first = this.resolve(d.get("First"));
-    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || typeof first !== "number" || !Number.isInteger(first) || first < 0) {
+    if (
+      typeof n !== "number" ||
+      !Number.isInteger(n) ||
+      n < 0 ||
+      typeof first !== "number" ||
+      !Number.isInteger(first) ||
+      first < 0
+    ) {
       throw new PdfUnparseable("An object stream has an invalid /N or /First.");
     }
     if (n > this.budget.limits.maxCollectionSize) {
-      throw new PdfBudgetExceeded(`An object stream declares more than ${this.budget.limits.maxCollectionSize} objects.`);
+      throw new PdfBudgetExceeded(
+        `An object stream declares more than ${this.budget.limits.maxCollectionSize} objects.`,
+      );
     }
     const data = this.decodeStream(stream);
     const lexer = new Lexer(data, 0, Math.min(first, data.length), false);
@@ -683,7 +724,8 @@ export class PdfReader {
   resolve(v: PdfValue | undefined, revision?: number): PdfValue | undefined {
     let hops = 0;
     while (v instanceof PdfRef) {
-      if (++hops > MAX_REF_CHAIN) throw new PdfUnparseable(`A chain of references through object ${v.num} does not end (cycle).`);
+      if (++hops > MAX_REF_CHAIN)
+        throw new PdfUnparseable(`A chain of references through object ${v.num} does not end (cycle).`);
       v = this.getObject(v, revision);
     }
     return v;
@@ -700,7 +742,8 @@ export class PdfReader {
     const cached = this.decoded.get(stream);
     if (cached) return cached;
     const dict = stream.dict;
-    if (dict.has("F")) throw new PdfUnparseable("The PDF uses a stream stored in an external file, which Signet does not read.");
+    if (dict.has("F"))
+      throw new PdfUnparseable("The PDF uses a stream stored in an external file, which Signet does not read.");
     const start = Math.max(0, Math.min(stream.dataStart, this.bytes.length));
     const end = Math.max(start, Math.min(stream.dataEnd, this.bytes.length));
     let raw = this.bytes.subarray(start, end);
@@ -766,22 +809,28 @@ export class PdfReader {
       const kid = top.kids[top.i++];
       this.budget.tick();
       if (!(kid instanceof PdfRef)) {
-        if (kid instanceof PdfDict) throw new PdfUnparseable("A page tree node is a direct object; pages must be indirect objects.");
+        if (kid instanceof PdfDict)
+          throw new PdfUnparseable("A page tree node is a direct object; pages must be indirect objects.");
         continue; // null or junk in /Kids: ignored, as viewers do
       }
       const dict = this.resolve(kid, rev);
       if (!(dict instanceof PdfDict)) continue; // missing page object: ignored
       const type = dict.get("Type");
-      const isNode = isNameValue(type, "Pages") || (!isNameValue(type, "Page") && Array.isArray(this.resolve(dict.get("Kids"), rev)));
+      const isNode =
+        isNameValue(type, "Pages") ||
+        (!isNameValue(type, "Page") && Array.isArray(this.resolve(dict.get("Kids"), rev)));
       if (isNode) {
-        if (seenNodes.has(kid.num)) throw new PdfUnparseable(`The page tree has a cycle (node ${kid.num} is reached twice).`);
+        if (seenNodes.has(kid.num))
+          throw new PdfUnparseable(`The page tree has a cycle (node ${kid.num} is reached twice).`);
         seenNodes.add(kid.num);
         if (stack.length >= maxDepth) throw new PdfBudgetExceeded(`The page tree is deeper than ${maxDepth} levels.`);
         stack.push({ kids: this.kidsOf(dict, rev), i: 0 });
       } else {
-        if (seenPages.has(kid.num)) throw new PdfUnparseable(`The page tree lists page object ${kid.num} more than once.`);
+        if (seenPages.has(kid.num))
+          throw new PdfUnparseable(`The page tree lists page object ${kid.num} more than once.`);
         seenPages.add(kid.num);
-        if (out.length >= maxPages) throw new PdfBudgetExceeded(`The PDF has more than ${maxPages} pages (limit maxPages).`);
+        if (out.length >= maxPages)
+          throw new PdfBudgetExceeded(`The PDF has more than ${maxPages} pages (limit maxPages).`);
         out.push({ ref: kid, dict });
       }
     }

@@ -55,7 +55,11 @@ export function indexOfBytes(bytes: Uint8Array, pattern: Uint8Array, from = 0, t
 export function lastIndexOfBytes(bytes: Uint8Array, pattern: Uint8Array, before = bytes.length): number {
   const m = pattern.length;
   const first = pattern[0]!;
-  for (let i = bytes.lastIndexOf(first, Math.min(before, bytes.length - m)); i >= 0; i = i === 0 ? -1 : bytes.lastIndexOf(first, i - 1)) {
+  for (
+    let i = bytes.lastIndexOf(first, Math.min(before, bytes.length - m));
+    i >= 0;
+    i = i === 0 ? -1 : bytes.lastIndexOf(first, i - 1)
+  ) {
     let j = 1;
     while (j < m && bytes[i + j] === pattern[j]) j++;
     if (j === m) return i;
@@ -87,7 +91,8 @@ export function atTokenStart(bytes: Uint8Array, p: number): boolean {
 export function objHeaderStart(bytes: Uint8Array, objPos: number): number {
   if (objPos + 3 < bytes.length && isRegular(bytes[objPos + 3])) return -1;
   let p = objPos - 1;
-  const isWs = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
+  const isWs = (c: number | undefined) =>
+    c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
   const isDig = (c: number | undefined) => c !== undefined && c >= 0x30 && c <= 0x39;
   let n = 0;
   while (p >= 0 && isWs(bytes[p]) && n++ < 64) p--;
@@ -127,7 +132,8 @@ export class RangeSet {
     this.starts.splice(lo, 0, start);
     this.ends.splice(lo, 0, end);
     this.maxEnd.splice(lo, 0, 0);
-    for (let i = lo; i < this.starts.length; i++) this.maxEnd[i] = Math.max(i > 0 ? this.maxEnd[i - 1]! : 0, this.ends[i]!);
+    for (let i = lo; i < this.starts.length; i++)
+      this.maxEnd[i] = Math.max(i > 0 ? this.maxEnd[i - 1]! : 0, this.ends[i]!);
   }
 
   covers(p: number): boolean {

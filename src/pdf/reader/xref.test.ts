@@ -4,7 +4,14 @@ import { PdfUnparseable, SignetError } from "../../errors";
 import { PdfDict, PdfName, PdfRef, PdfString } from "../model";
 import { PdfBudgetExceeded } from "./budget";
 import { PdfReader } from "./index";
-import { latin1Decode, latin1Encode, PdfAssembler, pngUpEncode, simplePdf, type XrefRow } from "../../../test/support/pdf-assembler";
+import {
+  latin1Decode,
+  latin1Encode,
+  PdfAssembler,
+  pngUpEncode,
+  simplePdf,
+  type XrefRow,
+} from "../../../test/support/pdf-assembler";
 
 const FREE0: XrefRow = { num: 0, type: "f", a: 0, b: 65535 };
 /**
@@ -16,7 +23,10 @@ const SMALL_FILE_LIMITS = { maxParsedObjects: 100, maxWorkUnits: 2_000 };
 /** Catalog 1, Pages 2, pages 3..(2+n), written into `pdf` (no xref yet). */
 function writeDoc(pdf: PdfAssembler, pages = 2) {
   pdf.obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
-  pdf.obj(2, `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${3 + i} 0 R`).join(" ")}] /Count ${pages} >>`);
+  pdf.obj(
+    2,
+    `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${3 + i} 0 R`).join(" ")}] /Count ${pages} >>`,
+  );
   for (let i = 0; i < pages; i++) pdf.obj(3 + i, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${100 + i} 100] >>`);
   return Array.from({ length: pages + 2 }, (_, i) => i + 1);
 }
@@ -267,7 +277,8 @@ describe("mutated files", () => {
       } catch (e) {
         expect(e).toBeInstanceOf(PdfUnparseable);
         // Refused for what the file says (a count past a limit is fine), never for the work of reading it.
-        if (e instanceof PdfBudgetExceeded) expect((e as Error).message).not.toMatch(/units of work|limit maxParsedObjects/);
+        if (e instanceof PdfBudgetExceeded)
+          expect((e as Error).message).not.toMatch(/units of work|limit maxParsedObjects/);
       }
     }
     expect(ok).toBeGreaterThan(100);
@@ -326,11 +337,15 @@ describe("incremental updates and /Prev", () => {
     pdf.obj(10, "<< /Linearized 1 /N 2 >>");
     const firstPage = pdf.length;
     const placeholder = "/Prev 0000000000";
-    pdf.text(`xref\n10 1\n${String(pdf.offsets.get(10)).padStart(10, "0")} 00000 n\r\ntrailer\n<< /Size 11 /Root 1 0 R ${placeholder} >>\nstartxref\n0\n%%EOF\n`);
+    pdf.text(
+      `xref\n10 1\n${String(pdf.offsets.get(10)).padStart(10, "0")} 00000 n\r\ntrailer\n<< /Size 11 /Root 1 0 R ${placeholder} >>\nstartxref\n0\n%%EOF\n`,
+    );
     const nums = writeDoc(pdf, 2);
     const main = pdf.table([FREE0, ...pdf.rowsFor(nums)], "/Size 11");
     pdf.startxref(firstPage);
-    const bytes = latin1Encode(latin1Decode(pdf.bytes()).replace(placeholder, `/Prev ${String(main).padStart(10, "0")}`));
+    const bytes = latin1Encode(
+      latin1Decode(pdf.bytes()).replace(placeholder, `/Prev ${String(main).padStart(10, "0")}`),
+    );
     const r = PdfReader.open(bytes);
     expect(r.revisions).toHaveLength(1);
     expect([r.revisions[0]!.xrefOffset, r.revisions[0]!.endOffset]).toEqual([firstPage, bytes.length]);
@@ -346,13 +361,18 @@ describe("incremental updates and /Prev", () => {
     const placeholder = "/Prev 0000000000";
     pdf.table(pdf.rowsFor([3]), `/Size 4 /Root 1 0 R ${placeholder}`);
     const real = pdf.table(
-      [FREE0, ...nums.map((num) => ({ num, type: "n" as const, a: num === 3 ? text0(pdf) : pdf.offsets.get(num)!, b: 0 }))],
+      [
+        FREE0,
+        ...nums.map((num) => ({ num, type: "n" as const, a: num === 3 ? text0(pdf) : pdf.offsets.get(num)!, b: 0 })),
+      ],
       "/Size 4 /Root 1 0 R",
     );
     pdf.startxref(real);
     const end1 = pdf.length;
     pdf.startxref(hidden); // the "update": only a new startxref pointing back into revision 1
-    const bytes = latin1Encode(latin1Decode(pdf.bytes()).replace(placeholder, `/Prev ${String(real).padStart(10, "0")}`));
+    const bytes = latin1Encode(
+      latin1Decode(pdf.bytes()).replace(placeholder, `/Prev ${String(real).padStart(10, "0")}`),
+    );
     const r = PdfReader.open(bytes);
     expect(r.revisions.map((v) => v.endOffset)).toEqual([end1, end1]); // revision 2 ends where 1 does: visible to a verifier
     expect(mediaWidths(r, 1)).toEqual([100]);

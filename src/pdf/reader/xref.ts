@@ -163,7 +163,9 @@ export class XrefReader {
         break;
       }
       if (sections.length >= maxRevisions) {
-        throw new PdfBudgetExceeded(`The PDF has more than ${maxRevisions} cross-reference sections (limit maxRevisions).`);
+        throw new PdfBudgetExceeded(
+          `The PDF has more than ${maxRevisions} cross-reference sections (limit maxRevisions).`,
+        );
       }
       const found = this.locate(target);
       if (!found) {
@@ -270,7 +272,9 @@ export class XrefReader {
     this.declared += n;
     const max = this.budget.limits.maxObjects;
     if (this.declared > max) {
-      throw new PdfBudgetExceeded(`The cross-reference sections of the PDF declare more than ${max} objects (limit maxObjects).`);
+      throw new PdfBudgetExceeded(
+        `The cross-reference sections of the PDF declare more than ${max} objects (limit maxObjects).`,
+      );
     }
   }
 
@@ -291,7 +295,9 @@ export class XrefReader {
       let first = h1.value;
       const count = h2.value;
       if (first + count > maxObjects) {
-        throw new PdfBudgetExceeded(`A cross-reference subsection declares objects beyond ${maxObjects} (limit maxObjects).`);
+        throw new PdfBudgetExceeded(
+          `A cross-reference subsection declares objects beyond ${maxObjects} (limit maxObjects).`,
+        );
       }
       let read = 0;
       for (let i = 0; i < count; i++) {
@@ -316,7 +322,8 @@ export class XrefReader {
     }
     const parser = new Parser(new Lexer(b, lexer.pos + 7), this.parseContext());
     const trailer = parser.getObject();
-    if (!(trailer instanceof PdfDict)) throw new PdfUnparseable(`The trailer at offset ${lexer.pos} is not a dictionary.`);
+    if (!(trailer instanceof PdfDict))
+      throw new PdfUnparseable(`The trailer at offset ${lexer.pos} is not a dictionary.`);
     const end = parser.position();
     let kind: Section["kind"] = "table";
     let damaged = false;
@@ -346,7 +353,9 @@ export class XrefReader {
     const d = lexer.next();
     lexer.pos = save;
     // "first count" followed by a row's first number, not by a row's n/f keyword
-    return a.kind === TK.Int && c.kind === TK.Int && (d.kind === TK.Int || (d.kind === TK.Keyword && d.value === "trailer"));
+    return (
+      a.kind === TK.Int && c.kind === TK.Int && (d.kind === TK.Int || (d.kind === TK.Keyword && d.value === "trailer"))
+    );
   }
 
   /** Fields of the last row read by `tableRow` (kept in fields to avoid an allocation per row). */
@@ -419,7 +428,11 @@ export class XrefReader {
       throw new PdfUnparseable(`The object at offset ${start} is not a cross-reference stream.`);
     }
     const w = dict.get("W");
-    if (!Array.isArray(w) || w.length < 3 || !w.every((x) => typeof x === "number" && Number.isInteger(x) && x >= 0 && x <= 8)) {
+    if (
+      !Array.isArray(w) ||
+      w.length < 3 ||
+      !w.every((x) => typeof x === "number" && Number.isInteger(x) && x >= 0 && x <= 8)
+    ) {
       throw new PdfUnparseable(`The cross-reference stream at offset ${start} has an invalid /W.`);
     }
     const [w0, w1, w2] = w as number[];
@@ -432,7 +445,11 @@ export class XrefReader {
     const maxObjects = this.budget.limits.maxObjects;
     let index = dict.get("Index");
     if (index === undefined || index === null) index = [0, size];
-    if (!Array.isArray(index) || index.length % 2 !== 0 || !index.every((x) => typeof x === "number" && Number.isInteger(x) && x >= 0)) {
+    if (
+      !Array.isArray(index) ||
+      index.length % 2 !== 0 ||
+      !index.every((x) => typeof x === "number" && Number.isInteger(x) && x >= 0)
+    ) {
       throw new PdfUnparseable(`The cross-reference stream at offset ${start} has an invalid /Index.`);
     }
     const data = decodeFilters(
@@ -447,7 +464,9 @@ export class XrefReader {
       const first = index[k] as number;
       const count = index[k + 1] as number;
       if (first + count > maxObjects) {
-        throw new PdfBudgetExceeded(`A cross-reference stream declares objects beyond ${maxObjects} (limit maxObjects).`);
+        throw new PdfBudgetExceeded(
+          `A cross-reference stream declares objects beyond ${maxObjects} (limit maxObjects).`,
+        );
       }
       for (let i = 0; i < count; i++) {
         if (p + rowLen > data.length) break outer; // short data: keep what is there
@@ -459,7 +478,11 @@ export class XrefReader {
         const num = first + i;
         if (entries.has(num)) continue;
         if (t === 0) entries.set(num, { type: "free", offset: f2, gen: f3 });
-        else if (t === 1) entries.set(num, f2 > 0 ? { type: "inuse", offset: f2 + this.base, gen: f3 } : { type: "free", offset: 0, gen: f3 });
+        else if (t === 1)
+          entries.set(
+            num,
+            f2 > 0 ? { type: "inuse", offset: f2 + this.base, gen: f3 } : { type: "free", offset: 0, gen: f3 },
+          );
         else if (t === 2) entries.set(num, { type: "compressed", offset: f2, gen: f3 });
         // other types are reserved: such entries are null references
       }
@@ -568,7 +591,20 @@ function insideRange(ranges: readonly [number, number][], p: number): boolean {
 }
 
 /** Keys of xref-stream dictionaries and of the chain that are not part of the document trailer. */
-export const NON_TRAILER_KEYS = ["Prev", "XRefStm", "Type", "W", "Index", "Length", "Filter", "DecodeParms", "DL", "F", "FFilter", "FDecodeParms"];
+export const NON_TRAILER_KEYS = [
+  "Prev",
+  "XRefStm",
+  "Type",
+  "W",
+  "Index",
+  "Length",
+  "Filter",
+  "DecodeParms",
+  "DL",
+  "F",
+  "FFilter",
+  "FDecodeParms",
+];
 
 export function mergedTrailer(dicts: readonly PdfDict[]): PdfDict {
   const map = new Map<string, PdfValue>();

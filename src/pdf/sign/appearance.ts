@@ -56,7 +56,11 @@ const NAME_SCALE = 1.4;
 const LEADING = 1.25;
 
 /** The appearance stream (not yet registered) with its fonts and image registered in `context`. */
-export async function buildAppearance(context: PDFContext, content: AppearanceContent, fonts: AppearanceFonts): Promise<PDFContentStream> {
+export async function buildAppearance(
+  context: PDFContext,
+  content: AppearanceContent,
+  fonts: AppearanceFonts,
+): Promise<PDFContentStream> {
   const { width, height } = content;
   const pad = Math.min(4, width * 0.04, height * 0.06);
   const ops: PDFOperator[] = [];
@@ -83,7 +87,9 @@ export async function buildAppearance(context: PDFContext, content: AppearanceCo
     for (const l of lines.slice(0, 2)) k = Math.min(k, boxW / Math.max(1e-6, textWidth(l.face.font, l.text, l.scale)));
     return k;
   };
-  const share = content.image ? (IMAGE_SHARES.find((f) => baseSize(width * (1 - f) - 2 * pad) >= READABLE_SIZE) ?? IMAGE_SHARES.at(-1)!) : 0;
+  const share = content.image
+    ? (IMAGE_SHARES.find((f) => baseSize(width * (1 - f) - 2 * pad) >= READABLE_SIZE) ?? IMAGE_SHARES.at(-1)!)
+    : 0;
   const textLeft = share ? width * share + pad : pad;
   const boxW = width - textLeft - pad;
   const k = Math.max(MIN_SIZE, baseSize(boxW));
@@ -93,10 +99,16 @@ export async function buildAppearance(context: PDFContext, content: AppearanceCo
     let embedder: PngEmbedder | JpegEmbedder;
     let ref: PDFRef;
     try {
-      embedder = content.image.type === "png" ? await PngEmbedder.for(content.image.bytes) : await JpegEmbedder.for(content.image.bytes);
+      embedder =
+        content.image.type === "png"
+          ? await PngEmbedder.for(content.image.bytes)
+          : await JpegEmbedder.for(content.image.bytes);
       ref = await embedder.embedIntoContext(context);
     } catch {
-      throw new UnprocessableContent("image_invalid", `signature.appearance.image is a corrupt ${content.image.type.toUpperCase()} file.`);
+      throw new UnprocessableContent(
+        "image_invalid",
+        `signature.appearance.image is a corrupt ${content.image.type.toUpperCase()} file.`,
+      );
     }
     xobjects.Im1 = ref;
     const areaW = width * share - 2 * pad;
@@ -104,7 +116,12 @@ export async function buildAppearance(context: PDFContext, content: AppearanceCo
     const scale = Math.min(areaW / embedder.width, areaH / embedder.height);
     const w = embedder.width * scale;
     const h = embedder.height * scale;
-    ops.push(pushGraphicsState(), concatTransformationMatrix(w, 0, 0, h, pad + (areaW - w) / 2, pad + (areaH - h) / 2), drawObject("Im1"), popGraphicsState());
+    ops.push(
+      pushGraphicsState(),
+      concatTransformationMatrix(w, 0, 0, h, pad + (areaW - w) / 2, pad + (areaH - h) / 2),
+      drawObject("Im1"),
+      popGraphicsState(),
+    );
   }
 
   const blockH = totalScale * k;
@@ -115,7 +132,13 @@ export async function buildAppearance(context: PDFContext, content: AppearanceCo
     baseline -= size * LEADING;
     const text = fitWidth(line.text, (t) => textWidth(line.face.font, t, size), boxW);
     const glyphs = PDFHexString.of(line.face.cid.encode(text, false));
-    ops.push(beginText(), setFontAndSize(line.key, size), moveText(textLeft, baseline + size * (LEADING - 1)), showText(glyphs), endText());
+    ops.push(
+      beginText(),
+      setFontAndSize(line.key, size),
+      moveText(textLeft, baseline + size * (LEADING - 1)),
+      showText(glyphs),
+      endText(),
+    );
   }
   ops.push(popGraphicsState());
 
@@ -124,7 +147,11 @@ export async function buildAppearance(context: PDFContext, content: AppearanceCo
   const fontRefs = { F1: regular.cid.ref, F2: bold.cid.ref };
   return context.formXObject(ops, {
     BBox: [0, 0, width, height],
-    Resources: { Font: fontRefs, ...(Object.keys(xobjects).length ? { XObject: xobjects } : {}), ProcSet: ["PDF", "Text", "ImageC"] },
+    Resources: {
+      Font: fontRefs,
+      ...(Object.keys(xobjects).length ? { XObject: xobjects } : {}),
+      ProcSet: ["PDF", "Text", "ImageC"],
+    },
   });
 }
 

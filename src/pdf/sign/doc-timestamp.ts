@@ -47,7 +47,8 @@ export async function appendDocumentTimestamp(opts: DocTimestampOptions): Promis
   const widgetRef = new PdfRef(next++, 0);
   const sigRef = new PdfRef(next++, 0);
   const objects: UpdateObject[] = [];
-  const put = (ref: PdfRef, value: PdfValue) => objects.push({ num: ref.num, gen: ref.gen, body: latin1Bytes(serializePdfValue(value)) });
+  const put = (ref: PdfRef, value: PdfValue) =>
+    objects.push({ num: ref.num, gen: ref.gen, body: latin1Bytes(serializePdfValue(value)) });
 
   put(
     widgetRef,
@@ -93,15 +94,23 @@ export async function appendDocumentTimestamp(opts: DocTimestampOptions): Promis
   const contentsStart = sigStart + sigHead.length - 1;
   const contentsEnd = contentsStart + 1 + hexLength + 1;
   const total = original.length + update.bytes.length;
-  const rangeText = `/ByteRange [0 ${contentsStart} ${contentsEnd} ${total - contentsEnd}]`.padEnd(BYTE_RANGE_PLACEHOLDER.length, " ");
+  const rangeText = `/ByteRange [0 ${contentsStart} ${contentsEnd} ${total - contentsEnd}]`.padEnd(
+    BYTE_RANGE_PLACEHOLDER.length,
+    " ",
+  );
   if (rangeText.length !== BYTE_RANGE_PLACEHOLDER.length) throw new Error("byte range does not fit its placeholder");
   update.bytes.set(latin1Bytes(rangeText), sigStart - original.length + sigHead.indexOf("/ByteRange"));
 
   const localStart = contentsStart - original.length;
   const localEnd = contentsEnd - original.length;
-  const digest = await sha256Segments([original, update.bytes.subarray(0, localStart), update.bytes.subarray(localEnd)]);
+  const digest = await sha256Segments([
+    original,
+    update.bytes.subarray(0, localStart),
+    update.bytes.subarray(localEnd),
+  ]);
   const token = await opts.timestamp(digest);
-  if (token.length > opts.contentsCapacity) throw new Error(`time-stamp token of ${token.length} bytes exceeds the ${opts.contentsCapacity}-byte placeholder`);
+  if (token.length > opts.contentsCapacity)
+    throw new Error(`time-stamp token of ${token.length} bytes exceeds the ${opts.contentsCapacity}-byte placeholder`);
   update.bytes.set(latin1Bytes(toHex(token)), localStart + 1);
   const contents = new Uint8Array(opts.contentsCapacity);
   contents.set(token);

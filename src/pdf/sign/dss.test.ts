@@ -47,8 +47,14 @@ describe("the DSS update", () => {
   it("extends an existing DSS without storing an item twice, and the signature stays intact with only LTA changes after it", async () => {
     const { signer, bytes, contents } = await signedPdf();
     const entry = { contents, certificates: signer.chain, ocsps: [], crls: [] };
-    const once = join(bytes, await appendDssUpdate(PdfReader.open(bytes), { certificates: signer.chain, ocsps: [], crls: [], vri: [entry] }));
-    const twice = join(once, await appendDssUpdate(PdfReader.open(once), { certificates: signer.chain, ocsps: [], crls: [], vri: [entry] }));
+    const once = join(
+      bytes,
+      await appendDssUpdate(PdfReader.open(bytes), { certificates: signer.chain, ocsps: [], crls: [], vri: [entry] }),
+    );
+    const twice = join(
+      once,
+      await appendDssUpdate(PdfReader.open(once), { certificates: signer.chain, ocsps: [], crls: [], vri: [entry] }),
+    );
     const reader = PdfReader.open(twice);
     const dssDict = reader.resolve(reader.catalog().get("DSS"));
     const certs = isDict(dssDict) ? reader.resolve(dssDict.get("Certs")) : null;

@@ -112,7 +112,11 @@ export async function appendDssUpdate(reader: PdfReader, update: DssUpdate): Pro
   else dssRef = new PdfRef(nextNum++, 0);
   objects.push({ num: dssRef.num, gen: dssRef.gen, body: latin1Bytes(serializePdfValue(newDss)) });
 
-  objects.push({ num: catalogRef.num, gen: catalogRef.gen, body: latin1Bytes(serializePdfValue(withEsic(reader, catalog).with({ DSS: dssRef }))) });
+  objects.push({
+    num: catalogRef.num,
+    gen: catalogRef.gen,
+    body: latin1Bytes(serializePdfValue(withEsic(reader, catalog).with({ DSS: dssRef }))),
+  });
   const written = writeIncrementalUpdate(await incrementalBase(reader, `dss|${objects.length}|${nextNum}`), objects);
   return written.bytes;
 }

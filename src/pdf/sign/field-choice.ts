@@ -37,9 +37,13 @@ const unprocessable = (code: ErrorCode, message: string) => new UnprocessableCon
 function refusal(field: SignatureFieldInfo, inspection: SigningInspection): { code: ErrorCode; why: string } | null {
   if (field.signed) return { code: "signature_field_signed", why: `is already signed` };
   if (inspection.fieldLocks.some((lock) => lockCovers(lock, field.name))) {
-    return { code: "signature_field_locked", why: "is locked by an earlier signature (FieldMDP): signing it would invalidate that signature" };
+    return {
+      code: "signature_field_locked",
+      why: "is locked by an earlier signature (FieldMDP): signing it would invalidate that signature",
+    };
   }
-  if (field.widgets.length === 0) return { code: "signature_field_unsupported", why: "has no widget annotation to sign" };
+  if (field.widgets.length === 0)
+    return { code: "signature_field_unsupported", why: "has no widget annotation to sign" };
   if (inspection.countersign && !field.merged) {
     return {
       code: "signature_field_unsupported",
@@ -61,7 +65,9 @@ export function chooseSignatureField(inspection: SigningInspection, request: Fie
     const field = inspection.signatureFields.find((f) => f.name === request.name);
     if (!field) {
       const kind = inspection.fieldNames.has(request.name) ? "is not a signature field" : "does not exist";
-      const hint = empty.length ? ` Its empty signature fields: ${listNames(empty)}.` : " It has no empty signature field.";
+      const hint = empty.length
+        ? ` Its empty signature fields: ${listNames(empty)}.`
+        : " It has no empty signature field.";
       throw unprocessable("signature_field_not_found", `The field "${request.name}" ${kind} in this document.${hint}`);
     }
     const no = refusal(field, inspection);
@@ -72,16 +78,22 @@ export function chooseSignatureField(inspection: SigningInspection, request: Fie
   const usable = empty.filter((f) => refusal(f, inspection) === null);
   if (request.placed) {
     const warnings = usable.length
-      ? [`The document has an empty signature field (${listNames(usable)}); the signature was placed where the request asked, in a new field. Name a field with signature.field to sign it instead.`]
+      ? [
+          `The document has an empty signature field (${listNames(usable)}); the signature was placed where the request asked, in a new field. Name a field with signature.field to sign it instead.`,
+        ]
       : [];
     return { field: null, warnings };
   }
   if (usable.length === 1) return { field: usable[0]!, warnings: [] };
   const warnings: string[] = [];
   if (usable.length > 1) {
-    warnings.push(`The document has ${usable.length} empty signature fields (${listNames(usable)}); Signet added its own. Name one with signature.field to sign it.`);
+    warnings.push(
+      `The document has ${usable.length} empty signature fields (${listNames(usable)}); Signet added its own. Name one with signature.field to sign it.`,
+    );
   } else if (empty.length) {
-    warnings.push(`The document's empty signature field ${listNames(empty)} cannot be signed (${refusal(empty[0]!, inspection)!.why}); Signet added its own.`);
+    warnings.push(
+      `The document's empty signature field ${listNames(empty)} cannot be signed (${refusal(empty[0]!, inspection)!.why}); Signet added its own.`,
+    );
   }
   return { field: null, warnings };
 }
@@ -90,7 +102,10 @@ export function chooseSignatureField(inspection: SigningInspection, request: Fie
  * The page (index) and rectangle of a field's widget: from its /P, else from the page whose
  * /Annots lists it. Null when the widget is on no page.
  */
-export function widgetPlacement(reader: PdfReader, field: SignatureFieldInfo): { pageIndex: number; rect: [number, number, number, number] } | null {
+export function widgetPlacement(
+  reader: PdfReader,
+  field: SignatureFieldInfo,
+): { pageIndex: number; rect: [number, number, number, number] } | null {
   const widget = field.widgets[0];
   if (!widget) return null;
   const pages = reader.pages();
@@ -100,7 +115,9 @@ export function widgetPlacement(reader: PdfReader, field: SignatureFieldInfo): {
   if (pageIndex < 0) return null;
   const rect = reader.resolve(widget.dict.get("Rect"));
   if (!isArray(rect) || rect.length !== 4) return { pageIndex, rect: [0, 0, 0, 0] };
-  const [a, b, c, d] = rect.map((n) => reader.resolve(n)).map((n) => (typeof n === "number" && Number.isFinite(n) ? n : 0)) as [number, number, number, number];
+  const [a, b, c, d] = rect
+    .map((n) => reader.resolve(n))
+    .map((n) => (typeof n === "number" && Number.isFinite(n) ? n : 0)) as [number, number, number, number];
   return { pageIndex, rect: [Math.min(a, c), Math.min(b, d), Math.max(a, c), Math.max(b, d)] };
 }
 
@@ -122,15 +139,26 @@ export interface RequestedPosition {
  * corner of the page's visible area (its CropBox, else MediaBox). 422 `appearance_invalid` when
  * the page does not exist or the rectangle leaves the page.
  */
-export function pagePlacement(reader: PdfReader, position: RequestedPosition): { pageIndex: number; rect: [number, number, number, number] } {
+export function pagePlacement(
+  reader: PdfReader,
+  position: RequestedPosition,
+): { pageIndex: number; rect: [number, number, number, number] } {
   const pages = reader.pages();
   if (position.page > pages.length) {
-    throw unprocessable("appearance_invalid", `signature.appearance.page is ${position.page} but the document has ${pages.length} page${pages.length === 1 ? "" : "s"}.`);
+    throw unprocessable(
+      "appearance_invalid",
+      `signature.appearance.page is ${position.page} but the document has ${pages.length} page${pages.length === 1 ? "" : "s"}.`,
+    );
   }
   const page = pages[position.page - 1]!;
   const box = pageBox(reader, page.dict);
   const [bx1, by1, bx2, by2] = box;
-  const rect: [number, number, number, number] = [bx1 + position.x, by1 + position.y, bx1 + position.x + position.width, by1 + position.y + position.height];
+  const rect: [number, number, number, number] = [
+    bx1 + position.x,
+    by1 + position.y,
+    bx1 + position.x + position.width,
+    by1 + position.y + position.height,
+  ];
   const tolerance = 0.5;
   if (rect[2] > bx2 + tolerance || rect[3] > by2 + tolerance) {
     const fmt = (n: number) => Math.round(n * 100) / 100;

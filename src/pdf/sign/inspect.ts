@@ -67,7 +67,8 @@ export function readFieldLock(reader: PdfReader, d: PdfDict | undefined): FieldL
   const fields = arrayOf(reader, d.get("Fields"))
     .map((f) => textOf(reader.resolve(f)))
     .filter((f): f is string => f !== null);
-  if (isName(action, "Include") || isName(action, "Exclude")) return { action: action.name as "Include" | "Exclude", fields };
+  if (isName(action, "Include") || isName(action, "Exclude"))
+    return { action: action.name as "Include" | "Exclude", fields };
   return { action: "All", fields };
 }
 
@@ -165,7 +166,8 @@ export function inspectForSigning(reader: PdfReader): SigningInspection {
     const k = textOf(key);
     if (k !== null) result.embeddedFileNames.add(k);
   }
-  result.countersign = result.signatureCount > 0 || result.docMdp !== null || result.fieldMdpLock || usageRights !== undefined;
+  result.countersign =
+    result.signatureCount > 0 || result.docMdp !== null || result.fieldMdpLock || usageRights !== undefined;
   return result;
 }
 

@@ -26,7 +26,8 @@ describe("gathering long-term validation data", () => {
 
 /** True when the CMS in /Contents (its DER length read from the header) ends in 0x00. */
 function endsInZero(pdf: Uint8Array, contentsStart: number): boolean {
-  const byteAt = (i: number) => parseInt(String.fromCharCode(pdf[contentsStart + 1 + 2 * i]!, pdf[contentsStart + 2 + 2 * i]!), 16);
+  const byteAt = (i: number) =>
+    parseInt(String.fromCharCode(pdf[contentsStart + 1 + 2 * i]!, pdf[contentsStart + 2 + 2 * i]!), 16);
   const first = byteAt(1);
   let length = first;
   let header = 2;

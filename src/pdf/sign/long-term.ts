@@ -42,7 +42,11 @@ async function chainsOf(material: SignedMaterial, fetcher: RevocationFetcher): P
   return chains;
 }
 
-async function gatherFor(fieldName: string, contents: Uint8Array, fetcher: RevocationFetcher): Promise<SignatureValidationData | null> {
+async function gatherFor(
+  fieldName: string,
+  contents: Uint8Array,
+  fetcher: RevocationFetcher,
+): Promise<SignatureValidationData | null> {
   // The CMS reader stops at the end of the first element: the zero padding needs no trimming
   // (and trimming zeros would cut a CMS whose last byte is 0x00).
   const material = await readSignedMaterial(contents);
@@ -51,7 +55,11 @@ async function gatherFor(fieldName: string, contents: Uint8Array, fetcher: Revoc
 }
 
 /** Collects validation data for every signature of `bytes`, `targetField` first. */
-export async function gatherLongTermData(bytes: Uint8Array, targetField: string, fetcher: RevocationFetcher): Promise<LongTermData> {
+export async function gatherLongTermData(
+  bytes: Uint8Array,
+  targetField: string,
+  fetcher: RevocationFetcher,
+): Promise<LongTermData> {
   const reader = PdfReader.open(bytes);
   const fields = findSignatureFields(reader)
     .map((f) => ({ name: f.fieldName, contents: reader.resolve(f.sig.get("Contents")) }))
@@ -87,7 +95,10 @@ function joined(segments: readonly Uint8Array[]): Uint8Array {
 }
 
 /** B-LT: the DSS update with the validation data of `data`, appended to `segments`. */
-export async function appendValidationData(segments: readonly Uint8Array[], data: readonly SignatureValidationData[]): Promise<Uint8Array[]> {
+export async function appendValidationData(
+  segments: readonly Uint8Array[],
+  data: readonly SignatureValidationData[],
+): Promise<Uint8Array[]> {
   return [...segments, await appendDssUpdate(PdfReader.open(joined(segments)), dssUpdateOf(data))];
 }
 
@@ -108,7 +119,11 @@ export async function appendArchiveTimestamp(
   stamp: { timestamp: (digest: Uint8Array) => Promise<Uint8Array>; capacity: number },
   fetcher: RevocationFetcher,
 ): Promise<ArchiveTimestampResult> {
-  const stamped = await appendDocumentTimestamp({ reader: PdfReader.open(joined(segments)), contentsCapacity: stamp.capacity, timestamp: stamp.timestamp });
+  const stamped = await appendDocumentTimestamp({
+    reader: PdfReader.open(joined(segments)),
+    contentsCapacity: stamp.capacity,
+    timestamp: stamp.timestamp,
+  });
   let out = [...segments, stamped.bytes];
   const own = await gatherFor(stamped.fieldName, stamped.contents, fetcher);
   if (own && (own.data.ocsps.length || own.data.crls.length)) out = await appendValidationData(out, [own]);

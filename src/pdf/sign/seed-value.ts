@@ -48,21 +48,42 @@ export interface SeedValueOutcome {
   timestampRequired: boolean;
 }
 
-const FLAG = { filter: 1, subFilter: 2, version: 4, reasons: 8, legalAttestation: 16, addRevInfo: 32, digestMethod: 64, lockDocument: 128, appearanceFilter: 256 };
+const FLAG = {
+  filter: 1,
+  subFilter: 2,
+  version: 4,
+  reasons: 8,
+  legalAttestation: 16,
+  addRevInfo: 32,
+  digestMethod: 64,
+  lockDocument: 128,
+  appearanceFilter: 256,
+};
 const CERT_FLAG = { subject: 1, issuer: 2, oid: 4, subjectDN: 8, keyUsage: 32, url: 64 };
 const SUPPORTED_SUBFILTERS: SubFilter[] = ["ETSI.CAdES.detached", "adbe.pkcs7.detached"];
 
 export function applySeedValue(reader: PdfReader, sv: PdfDict | null, facts: SignatureFacts): SeedValueOutcome {
-  const outcome: SeedValueOutcome = { subFilter: "ETSI.CAdES.detached", reason: facts.requestedReason, timestampRequired: false };
+  const outcome: SeedValueOutcome = {
+    subFilter: "ETSI.CAdES.detached",
+    reason: facts.requestedReason,
+    timestampRequired: false,
+  };
   if (!sv) return outcome;
   const get = (key: string) => reader.resolve(sv.get(key));
   const flagsValue = get("Ff");
   const flags = typeof flagsValue === "number" ? flagsValue : 0;
   const required = (bit: number) => (flags & bit) !== 0;
   const refuse = (why: string): never => {
-    throw new UnprocessableContent("seed_value_unsatisfied", `The signature field "${facts.fieldName}" requires ${why}.`);
+    throw new UnprocessableContent(
+      "seed_value_unsatisfied",
+      `The signature field "${facts.fieldName}" requires ${why}.`,
+    );
   };
-  const names = (key: string) => arrayOf(reader, sv.get(key)).map((v) => reader.resolve(v)).filter((v): v is PdfName => v instanceof PdfName).map((n) => n.name);
+  const names = (key: string) =>
+    arrayOf(reader, sv.get(key))
+      .map((v) => reader.resolve(v))
+      .filter((v): v is PdfName => v instanceof PdfName)
+      .map((n) => n.name);
 
   const filter = get("Filter");
   if (required(FLAG.filter) && filter instanceof PdfName && filter.name !== "Adobe.PPKLite") {
@@ -73,11 +94,13 @@ export function applySeedValue(reader: PdfReader, sv: PdfDict | null, facts: Sig
   if (subFilters.length) {
     const usable = subFilters.find((n): n is SubFilter => (SUPPORTED_SUBFILTERS as string[]).includes(n));
     if (usable) outcome.subFilter = usable;
-    else if (required(FLAG.subFilter)) refuse(`the sub-filter ${subFilters.join(" or ")}; Signet writes ETSI.CAdES.detached or adbe.pkcs7.detached`);
+    else if (required(FLAG.subFilter))
+      refuse(`the sub-filter ${subFilters.join(" or ")}; Signet writes ETSI.CAdES.detached or adbe.pkcs7.detached`);
   }
 
   const version = get("V");
-  if (required(FLAG.version) && typeof version === "number" && version > 2) refuse(`a seed value parser of version ${version}; Signet reads versions 1 and 2`);
+  if (required(FLAG.version) && typeof version === "number" && version > 2)
+    refuse(`a seed value parser of version ${version}; Signet reads versions 1 and 2`);
 
   if (required(FLAG.reasons)) {
     const reasons = arrayOf(reader, sv.get("Reasons"))
@@ -87,36 +110,51 @@ export function applySeedValue(reader: PdfReader, sv: PdfDict | null, facts: Sig
       if (facts.requestedReason) refuse("that no reason be given; leave signature.reason out");
       outcome.reason = null;
     } else if (reasons.length) {
-      const quoted = reasons.slice(0, 10).map((r) => JSON.stringify(r)).join(", ");
+      const quoted = reasons
+        .slice(0, 10)
+        .map((r) => JSON.stringify(r))
+        .join(", ");
       if (facts.requestedReason === undefined) refuse(`one of these reasons in signature.reason: ${quoted}`);
-      if (!reasons.includes(facts.requestedReason!)) refuse(`one of these reasons, not ${JSON.stringify(facts.requestedReason)}: ${quoted}`);
+      if (!reasons.includes(facts.requestedReason!))
+        refuse(`one of these reasons, not ${JSON.stringify(facts.requestedReason)}: ${quoted}`);
     }
   }
 
-  if (required(FLAG.legalAttestation) && arrayOf(reader, sv.get("LegalAttestation")).length) refuse("legal attestations, which only a certification signature carries");
-  if (required(FLAG.addRevInfo) && get("AddRevInfo") === true) refuse("revocation information inside the CMS (adbe-revocationInfoArchival); Signet does not embed it");
+  if (required(FLAG.legalAttestation) && arrayOf(reader, sv.get("LegalAttestation")).length)
+    refuse("legal attestations, which only a certification signature carries");
+  if (required(FLAG.addRevInfo) && get("AddRevInfo") === true)
+    refuse("revocation information inside the CMS (adbe-revocationInfoArchival); Signet does not embed it");
 
   const digests = names("DigestMethod");
   const ours = facts.digestAlgorithm.replace("-", "");
-  if (required(FLAG.digestMethod) && digests.length && !digests.includes(ours)) refuse(`the digest ${digests.join(" or ")}; this deployment's key signs with ${ours}`);
+  if (required(FLAG.digestMethod) && digests.length && !digests.includes(ours))
+    refuse(`the digest ${digests.join(" or ")}; this deployment's key signs with ${ours}`);
 
   const lockDocument = get("LockDocument");
-  if (required(FLAG.lockDocument) && (lockDocument === true || (lockDocument instanceof PdfName && lockDocument.name === "true"))) {
+  if (
+    required(FLAG.lockDocument) &&
+    (lockDocument === true || (lockDocument instanceof PdfName && lockDocument.name === "true"))
+  ) {
     refuse("that the signature lock the document; Signet signs without locking it");
   }
-  if (required(FLAG.appearanceFilter) && get("AppearanceFilter") !== undefined) refuse("a named appearance (AppearanceFilter); Signet draws its own");
+  if (required(FLAG.appearanceFilter) && get("AppearanceFilter") !== undefined)
+    refuse("a named appearance (AppearanceFilter); Signet draws its own");
 
   const mdp = get("MDP");
   if (isDict(mdp)) {
     const p = reader.resolve(mdp.get("P"));
-    if (typeof p === "number" && p >= 1 && p <= 3) refuse(`a certification signature (MDP P${p}); Signet makes approval signatures`);
+    if (typeof p === "number" && p >= 1 && p <= 3)
+      refuse(`a certification signature (MDP P${p}); Signet makes approval signatures`);
   }
 
   const timestamp = get("TimeStamp");
   if (isDict(timestamp)) {
     const tsFlags = reader.resolve(timestamp.get("Ff"));
     if (tsFlags === 1) {
-      if (!facts.timestampAvailable) refuse("a time-stamp: ask for signature.level B-T or above, on a deployment with a time-stamp authority (TSA_URL)");
+      if (!facts.timestampAvailable)
+        refuse(
+          "a time-stamp: ask for signature.level B-T or above, on a deployment with a time-stamp authority (TSA_URL)",
+        );
       outcome.timestampRequired = true;
     }
   }
@@ -138,11 +176,13 @@ function checkCertificateSeed(reader: PdfReader, cert: PdfDict, facts: Signature
   const [signer, ...issuers] = facts.certificates;
   if (flags & CERT_FLAG.subject) {
     const allowed = ders("Subject");
-    if (allowed.length && !(signer && allowed.some((c) => same(c, signer)))) refuse("a signing certificate this deployment does not have (seed value /Cert /Subject)");
+    if (allowed.length && !(signer && allowed.some((c) => same(c, signer))))
+      refuse("a signing certificate this deployment does not have (seed value /Cert /Subject)");
   }
   if (flags & CERT_FLAG.issuer) {
     const allowed = ders("Issuer");
-    if (allowed.length && !issuers.some((i) => allowed.some((c) => same(c, i)))) refuse("a certificate issued by a CA this deployment's chain does not include (seed value /Cert /Issuer)");
+    if (allowed.length && !issuers.some((i) => allowed.some((c) => same(c, i))))
+      refuse("a certificate issued by a CA this deployment's chain does not include (seed value /Cert /Issuer)");
   }
   const unchecked = (
     [
@@ -152,5 +192,6 @@ function checkCertificateSeed(reader: PdfReader, cert: PdfDict, facts: Signature
       [CERT_FLAG.url, "a certificate enrolment URL"],
     ] as [number, string][]
   ).filter(([bit]) => flags & bit);
-  if (unchecked.length) refuse(`certificate ${unchecked.map(([, what]) => what).join(", ")} that Signet does not check`);
+  if (unchecked.length)
+    refuse(`certificate ${unchecked.map(([, what]) => what).join(", ")} that Signet does not check`);
 }

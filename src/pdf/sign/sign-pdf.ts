@@ -9,7 +9,15 @@ import { pageDictionary, type AppendablePages } from "../writer/appendable-pages
 import { writeIncrementalUpdate, type UpdateObject } from "../writer/incremental";
 import { annotsInclude } from "./field-choice";
 import { incrementalBase } from "./update-base";
-import { arrayOf, dictOf, nameTreeEntries, pdfText, utf16Text, type SignatureFieldInfo, type SigningInspection } from "./inspect";
+import {
+  arrayOf,
+  dictOf,
+  nameTreeEntries,
+  pdfText,
+  utf16Text,
+  type SignatureFieldInfo,
+  type SigningInspection,
+} from "./inspect";
 
 /**
  * Adds one PAdES signature to a PDF as a single incremental update: a signature
@@ -103,7 +111,9 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
   const existing = opts.field;
   const sigRef = context.nextRef();
   // Our own field is a merged field + widget; an existing field keeps its objects.
-  const widgetRef = existing ? PDFRef.of(existing.widgets[0]!.ref.num, existing.widgets[0]!.ref.gen) : context.nextRef();
+  const widgetRef = existing
+    ? PDFRef.of(existing.widgets[0]!.ref.num, existing.widgets[0]!.ref.gen)
+    : context.nextRef();
   const fieldName = existing ? existing.name : uniqueFieldName(inspection.fieldNames);
 
   // 1. Certificate pages: their objects numbered into the update (page dictionaries in step 3).
@@ -118,7 +128,9 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
   const numbers = certificatePages?.objects.map(() => context.nextRef().objectNumber) ?? [];
   const certificateRef = (local: number) => `${numbers[local]} 0 R`;
   if (certificatePages) {
-    certificatePages.objects.forEach((body, k) => changed.push({ num: numbers[k]!, gen: 0, body: body(certificateRef) }));
+    certificatePages.objects.forEach((body, k) =>
+      changed.push({ num: numbers[k]!, gen: 0, body: body(certificateRef) }),
+    );
     for (let i = 0; i < certificatePages.pages.length; i++) newPageRefs.push(context.nextRef());
   }
 
@@ -149,7 +161,9 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
     spec = new PdfRef(specRef.objectNumber, 0);
   }
   const [x1, y1, x2, y2] = opts.appearance?.rect ?? [0, 0, 0, 0];
-  const drawn = opts.appearance ? await opts.appearance.draw(context, x2 - x1, y2 - y1) : context.stream(new Uint8Array(0), { Type: "XObject", Subtype: "Form", BBox: [0, 0, 0, 0] });
+  const drawn = opts.appearance
+    ? await opts.appearance.draw(context, x2 - x1, y2 - y1)
+    : context.stream(new Uint8Array(0), { Type: "XObject", Subtype: "Form", BBox: [0, 0, 0, 0] });
   if (spec) drawn.dict.set(PDFName.of("AF"), context.obj([PDFRef.of(spec.num, spec.gen)]));
   if (spec || opts.appearance) appearance = context.register(drawn);
 
@@ -158,15 +172,23 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
   const appearancePage = opts.appearance ? pages[opts.appearance.pageIndex] : undefined;
   if (opts.appearance && !appearancePage) throw new Error("appearance page out of range");
   if (existing) {
-    signExistingField(reader, existing, new PdfRef(sigRef.objectNumber, 0), appearance, opts.appearance !== undefined, rewrite);
+    signExistingField(
+      reader,
+      existing,
+      new PdfRef(sigRef.objectNumber, 0),
+      appearance,
+      opts.appearance !== undefined,
+      rewrite,
+    );
     if (appearancePage && !annotsInclude(reader, appearancePage.dict, existing.widgets[0]!.ref)) {
       addAnnotationToPage(reader, appearancePage.ref, appearancePage.dict, existing.widgets[0]!.ref, rewrite);
     }
   } else {
     const target = appearancePage ?? lastPage;
-    const widgetPage: PDFRef = newPageRefs.length && !appearancePage
-      ? newPageRefs[newPageRefs.length - 1]!
-      : PDFRef.of(target.ref.num, target.ref.gen);
+    const widgetPage: PDFRef =
+      newPageRefs.length && !appearancePage
+        ? newPageRefs[newPageRefs.length - 1]!
+        : PDFRef.of(target.ref.num, target.ref.gen);
     context.assign(
       widgetRef,
       context.obj({
@@ -192,7 +214,13 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
     newPageRefs.forEach((pageRef, i) => {
       const box = `[${certificatePages.pages[i]!.mediaBox.join(" ")}]`;
       const annots = widgetOnLast && i === newPageRefs.length - 1 ? ` /Annots [${widgetRef.objectNumber} 0 R]` : "";
-      const body = pageDictionary(certificatePages, i, certificateRef, `${pagesRef.num} ${pagesRef.gen} R`, ` /CropBox ${box} /Rotate 0${annots}`);
+      const body = pageDictionary(
+        certificatePages,
+        i,
+        certificateRef,
+        `${pagesRef.num} ${pagesRef.gen} R`,
+        ` /CropBox ${box} /Rotate 0${annots}`,
+      );
       changed.push({ num: pageRef.objectNumber, gen: 0, body });
     });
   }
@@ -218,7 +246,14 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
 
   // 6. AcroForm: our field joins /Fields; SigFlags 3 (signatures exist, append only), set by the
   // first signature (a later change of the form's flags is not a whitelisted change).
-  catalog = withSignatureField(reader, catalog, existing ? null : new PdfRef(widgetRef.objectNumber, 0), !countersign, context, rewrite);
+  catalog = withSignatureField(
+    reader,
+    catalog,
+    existing ? null : new PdfRef(widgetRef.objectNumber, 0),
+    !countersign,
+    context,
+    rewrite,
+  );
   if (catalog !== signedCatalog) rewrite(catalogRef, catalog);
 
   // 7. New objects built with pdf-lib, then our signature dictionary.
@@ -241,7 +276,10 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
 
   // 8. Write the update with a placeholder, then fix the byte range and hash it.
   const original = reader.bytes;
-  const update = writeIncrementalUpdate(await incrementalBase(reader, `${opts.signedAt.toISOString()}|${fieldName}`), changed);
+  const update = writeIncrementalUpdate(
+    await incrementalBase(reader, `${opts.signedAt.toISOString()}|${fieldName}`),
+    changed,
+  );
   const sigStart = update.bodyOffsets.get(sigRef.objectNumber)!;
   const contentsStart = sigStart + sigHead.length - 1; // the "<"
   const contentsEnd = contentsStart + 1 + hexLength + 1; // past the ">"
@@ -249,11 +287,20 @@ export async function signPdf(opts: SignPdfOptions): Promise<SignedPdf> {
   const byteRange = [0, contentsStart, contentsEnd, total - contentsEnd];
   // Padding after "]" is plain whitespace between tokens, so the width never changes.
   const rangeText = `/ByteRange [${byteRange.join(" ")}]`.padEnd(BYTE_RANGE_PLACEHOLDER.length, " ");
-  patch(update.bytes, sigStart - original.length + sigHead.indexOf("/ByteRange"), rangeText, BYTE_RANGE_PLACEHOLDER.length);
+  patch(
+    update.bytes,
+    sigStart - original.length + sigHead.indexOf("/ByteRange"),
+    rangeText,
+    BYTE_RANGE_PLACEHOLDER.length,
+  );
 
   const localStart = contentsStart - original.length;
   const localEnd = contentsEnd - original.length;
-  const digest = await digestSegments(opts.digestAlgorithm ?? "SHA-256", [original, update.bytes.subarray(0, localStart), update.bytes.subarray(localEnd)]);
+  const digest = await digestSegments(opts.digestAlgorithm ?? "SHA-256", [
+    original,
+    update.bytes.subarray(0, localStart),
+    update.bytes.subarray(localEnd),
+  ]);
   const cms = await opts.buildSignature(digest);
   if (cms.length > opts.contentsCapacity) {
     throw new Error(`signature of ${cms.length} bytes exceeds the ${opts.contentsCapacity}-byte placeholder`);
@@ -389,7 +436,11 @@ function fieldMdpReference(reader: PdfReader, lock: PdfDict, catalogRef: PdfRef)
     ["V", new PdfName("1.2")],
   ]);
   const fields = reader.resolve(lock.get("Fields"));
-  if (isArray(fields)) params.set("Fields", fields.map((f) => reader.resolve(f) ?? null));
+  if (isArray(fields))
+    params.set(
+      "Fields",
+      fields.map((f) => reader.resolve(f) ?? null),
+    );
   const p = reader.resolve(lock.get("P"));
   if (p === 1 || p === 2 || p === 3) params.set("P", p);
   const reference = new PdfDict(
@@ -418,7 +469,13 @@ function withEmbeddedFile(
   // search it by the keys' bytes (poppler) or by their text (qpdf): our key takes the encoding the
   // existing keys use, so that both orders agree.
   const entries = nameTreeEntries(reader, names.get("EmbeddedFiles"));
-  entries.push([nameTreeKey(fileName, entries.map(([key]) => key)), spec]);
+  entries.push([
+    nameTreeKey(
+      fileName,
+      entries.map(([key]) => key),
+    ),
+    spec,
+  ]);
   entries.sort((a, b) => compareBytes(a[0].bytes, b[0].bytes));
   const treeRef = context.nextRef();
   changed.push({
@@ -443,4 +500,3 @@ export function nameTreeKey(name: string, existing: readonly PdfString[]): PdfSt
   const utf16 = existing.some((k) => k.bytes[0] === 0xfe && k.bytes[1] === 0xff);
   return utf16 ? utf16Text(name) : pdfText(name);
 }
-

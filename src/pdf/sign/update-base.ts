@@ -13,7 +13,9 @@ export async function incrementalBase(reader: PdfReader, seed: string): Promise<
   const last = original[original.length - 1];
   const trailerId = reader.trailer.get("ID");
   const firstId = isArray(trailerId) && trailerId[0] instanceof PdfString ? trailerId[0].bytes : null;
-  const digest = await sha256(utf8(`${toHex(await sha256(original.subarray(0, Math.min(original.length, 65536))))}|${seed}`));
+  const digest = await sha256(
+    utf8(`${toHex(await sha256(original.subarray(0, Math.min(original.length, 65536))))}|${seed}`),
+  );
   // /Info as the newest trailer has it: one written by an earlier update without /Info stays without.
   const info = reader.revisions[reader.revisions.length - 1]!.trailer.get("Info");
   return {

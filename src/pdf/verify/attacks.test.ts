@@ -6,13 +6,24 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifyPdf } from "./verify-pdf";
-import { appendUpdate, appendXrefOnly, basePdf, concat, latin1, makeSigner, signForTest, type TestSigner, type TestSigned } from "../../../test/support/signed-pdfs";
+import {
+  appendUpdate,
+  appendXrefOnly,
+  basePdf,
+  concat,
+  latin1,
+  makeSigner,
+  signForTest,
+  type TestSigner,
+  type TestSigned,
+} from "../../../test/support/signed-pdfs";
 import type { VerifyReport } from "./status";
 
 let ada: TestSigner;
 let signed: TestSigned;
 
-const verify = (bytes: Uint8Array, anchors?: Uint8Array[]): Promise<VerifyReport> => verifyPdf(bytes, { trustAnchors: anchors ?? [ada.root] });
+const verify = (bytes: Uint8Array, anchors?: Uint8Array[]): Promise<VerifyReport> =>
+  verifyPdf(bytes, { trustAnchors: anchors ?? [ada.root] });
 
 beforeAll(async () => {
   ada = await makeSigner("Ada Lovelace");
@@ -52,7 +63,13 @@ describe("a correctly signed document", () => {
       problems: [],
     });
     expect(r.signer).toEqual(r.signers[0]);
-    expect(r.document).toMatchObject({ pages: 2, revisions: 2, signatureCount: 1, title: "Test contract", pdfVersion: "1.7" });
+    expect(r.document).toMatchObject({
+      pages: 2,
+      revisions: 2,
+      signatureCount: 1,
+      title: "Test contract",
+      pdfVersion: "1.7",
+    });
   });
 });
 
@@ -62,7 +79,9 @@ describe("universal signature forgery (USF)", () => {
     const r = await verify(patched(signed.bytes, at + 4, "9"));
     expect(r.valid).toBe(false);
     expect(r.signers[0]).toMatchObject({ intact: false, coverage: "entire_file", modifications: "none" });
-    expect(r.reason).toBe("Signature 1 by Ada Lovelace is broken: the signed bytes do not match the signature, so the document was changed after signing.");
+    expect(r.reason).toBe(
+      "Signature 1 by Ada Lovelace is broken: the signed bytes do not match the signature, so the document was changed after signing.",
+    );
   });
 
   it("a zeroed /Contents is no signature", async () => {
@@ -93,7 +112,12 @@ describe("universal signature forgery (USF)", () => {
     const original = /\/ByteRange \[[^\]]*\]\s*/.exec(latin1(signed.bytes).slice(at))![0];
     const r = await verify(patched(signed.bytes, at, text.padEnd(original.length, " ")));
     expect(r.valid).toBe(false);
-    expect(r.signers[0]).toMatchObject({ intact: false, signatureValid: null, coverage: "unclear", modifications: "none" });
+    expect(r.signers[0]).toMatchObject({
+      intact: false,
+      signatureValid: null,
+      coverage: "unclear",
+      modifications: "none",
+    });
     expect(r.signers[0]!.problems.map((p) => p.code)).toContain("byte_range_invalid");
     expect(r.reason).toMatch(/^Signature 1 by Ada Lovelace is malformed: /);
   });
@@ -114,10 +138,19 @@ describe("universal signature forgery (USF)", () => {
 describe("incremental saving attack (ISA)", () => {
   it("an update that changes a page's content", async () => {
     const evil = "BT /F1 24 Tf 72 700 Td (Pay 100000 EUR to Mallory) Tj ET";
-    const out = appendUpdate(signed.bytes, [{ num: 5, body: `<< /Length ${evil.length} >>\nstream\n${evil}\nendstream` }]);
+    const out = appendUpdate(signed.bytes, [
+      { num: 5, body: `<< /Length ${evil.length} >>\nstream\n${evil}\nendstream` },
+    ]);
     const r = await verify(out);
     expect(r.valid).toBe(false);
-    expect(r.signers[0]).toMatchObject({ intact: true, signatureValid: true, trusted: true, coverage: "entire_revision", modifications: "other", revision: 2 });
+    expect(r.signers[0]).toMatchObject({
+      intact: true,
+      signatureValid: true,
+      trusted: true,
+      coverage: "entire_revision",
+      modifications: "other",
+      revision: 2,
+    });
     expect(r.document.revisions).toBe(3);
     expect(r.reason).toBe("Signature 1 by Ada Lovelace is intact, but page 1 was changed after signing.");
   });
@@ -136,19 +169,33 @@ describe("incremental saving attack (ISA)", () => {
     const out = concat(signed.bytes, "5 0 obj\n<< /Length 10 >>\nstream\nBT ET q Q \nendstream\nendobj\n");
     const r = await verify(out);
     expect(r.valid).toBe(false);
-    expect(r.signers[0]).toMatchObject({ intact: true, coverage: "entire_revision", modifications: "other", revision: 2 });
-    expect(r.reason).toBe("Signature 1 by Ada Lovelace is intact, but data was added after the end of the file's last revision after signing.");
+    expect(r.signers[0]).toMatchObject({
+      intact: true,
+      coverage: "entire_revision",
+      modifications: "other",
+      revision: 2,
+    });
+    expect(r.reason).toBe(
+      "Signature 1 by Ada Lovelace is intact, but data was added after the end of the file's last revision after signing.",
+    );
   });
 
   it("a new object filling a reference that was dangling when signed", async () => {
     // Prepared before signing: page 2 refers to a content stream (object 30) that does not exist yet.
-    const base = appendUpdate(basePdf(), [{ num: 4, body: "<< /Type /Page /Parent 2 0 R /Contents [6 0 R 30 0 R] /Resources << /Font << /F1 7 0 R >> >> >>" }]);
+    const base = appendUpdate(basePdf(), [
+      {
+        num: 4,
+        body: "<< /Type /Page /Parent 2 0 R /Contents [6 0 R 30 0 R] /Resources << /Font << /F1 7 0 R >> >> >>",
+      },
+    ]);
     const s = await signForTest(base, { signer: ada });
     const evil = "BT /F1 24 Tf 72 600 Td (Also pay Mallory) Tj ET";
     const out = appendUpdate(s.bytes, [{ num: 30, body: `<< /Length ${evil.length} >>\nstream\n${evil}\nendstream` }]);
     const r = await verify(out);
     expect(r.signers[0]!.modifications).toBe("other");
-    expect(r.reason).toBe("Signature 1 by Ada Lovelace is intact, but page 2 now shows content (object 30) that did not exist when it was signed after signing.");
+    expect(r.reason).toBe(
+      "Signature 1 by Ada Lovelace is intact, but page 2 now shows content (object 30) that did not exist when it was signed after signing.",
+    );
   });
 });
 
@@ -169,24 +216,38 @@ describe("shadow attacks (hide, replace, hide-and-replace)", () => {
 
   it("replace: a form field's value changed after the last signature", async () => {
     const base = appendUpdate(basePdf(), [
-      { num: 20, body: "<< /FT /Tx /T (amount) /V (100 EUR) /Type /Annot /Subtype /Widget /Rect [72 600 300 620] /P 3 0 R >>" },
-      { num: 3, body: "<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [20 0 R] >>" },
+      {
+        num: 20,
+        body: "<< /FT /Tx /T (amount) /V (100 EUR) /Type /Annot /Subtype /Widget /Rect [72 600 300 620] /P 3 0 R >>",
+      },
+      {
+        num: 3,
+        body: "<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [20 0 R] >>",
+      },
       { num: 1, body: "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [20 0 R] >> >>" },
     ]);
     const s = await signForTest(base, { signer: ada });
     const out = appendUpdate(s.bytes, [
-      { num: 20, body: "<< /FT /Tx /T (amount) /V (100000 EUR) /Type /Annot /Subtype /Widget /Rect [72 600 300 620] /P 3 0 R >>" },
+      {
+        num: 20,
+        body: "<< /FT /Tx /T (amount) /V (100000 EUR) /Type /Annot /Subtype /Widget /Rect [72 600 300 620] /P 3 0 R >>",
+      },
     ]);
     const r = await verify(out);
     expect(r.valid).toBe(false);
     expect(r.signers[0]).toMatchObject({ intact: true, modifications: "form_filling" });
-    expect(r.reason).toBe('Signature 1 by Ada Lovelace is intact, but form field "amount" was filled in after the last signature.');
+    expect(r.reason).toBe(
+      'Signature 1 by Ada Lovelace is intact, but form field "amount" was filled in after the last signature.',
+    );
   });
 
   it("hide: an overlay removed from a page's content list", async () => {
     const base = appendUpdate(basePdf(), [
       { num: 30, body: "<< /Length 22 >>\nstream\n1 1 1 rg 0 0 612 792 re f\nendstream" },
-      { num: 3, body: "<< /Type /Page /Parent 2 0 R /Contents [5 0 R 30 0 R] /Resources << /Font << /F1 7 0 R >> >> >>" },
+      {
+        num: 3,
+        body: "<< /Type /Page /Parent 2 0 R /Contents [5 0 R 30 0 R] /Resources << /Font << /F1 7 0 R >> >> >>",
+      },
     ]);
     const s = await signForTest(base, { signer: ada });
     const out = appendUpdate(s.bytes, [
@@ -218,8 +279,13 @@ describe("signature wrapping (SWA) and rewritten signature dictionaries", () => 
 
   it("a signature dictionary rewritten in a later revision", async () => {
     const s = latin1(signed.bytes);
-    const body = s.slice(s.lastIndexOf(`${signed.sigNum} 0 obj`) + `${signed.sigNum} 0 obj\n`.length, s.lastIndexOf("endobj"));
-    const out = appendUpdate(signed.bytes, [{ num: signed.sigNum, body: body.replace("/Type /Sig", "/Type /Sig /Reason (Approved by Mallory)") }]);
+    const body = s.slice(
+      s.lastIndexOf(`${signed.sigNum} 0 obj`) + `${signed.sigNum} 0 obj\n`.length,
+      s.lastIndexOf("endobj"),
+    );
+    const out = appendUpdate(signed.bytes, [
+      { num: signed.sigNum, body: body.replace("/Type /Sig", "/Type /Sig /Reason (Approved by Mallory)") },
+    ]);
     const r = await verify(out);
     expect(r.valid).toBe(false);
     expect(r.signers[0]).toMatchObject({ name: "Ada Lovelace", coverage: "unclear", modifications: "other" });
@@ -244,14 +310,22 @@ describe("certification attacks (DocMDP)", () => {
     const refs = (annots ?? []).map((a) => `${(a as { num: number }).num} 0 R`).join(" ");
     return appendUpdate(s.bytes, [
       textAnnotation(50),
-      { num: 3, body: `<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [${refs} 50 0 R] >>` },
+      {
+        num: 3,
+        body: `<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [${refs} 50 0 R] >>`,
+      },
     ]);
   }
 
   it("an annotation added to a P2-certified document is not allowed", async () => {
     const r = await verify(await certifiedWithAnnotation(2));
     expect(r.valid).toBe(false);
-    expect(r.signers[0]).toMatchObject({ intact: true, trusted: true, coverage: "entire_revision", modifications: "annotations" });
+    expect(r.signers[0]).toMatchObject({
+      intact: true,
+      trusted: true,
+      coverage: "entire_revision",
+      modifications: "annotations",
+    });
     expect(r.reason).toBe(
       "Signature 1 by Ada Lovelace is intact, but an annotation (Text) was added to page 1 after signing, which the certification of signature 1 (DocMDP P2: form filling and signatures only) does not allow.",
     );
@@ -305,13 +379,21 @@ describe("approval signatures and what may follow them", () => {
 
   it("an annotation after the last approval signature is not allowed", async () => {
     const out = appendUpdate(signed.bytes, [
-      { num: 60, body: "<< /Type /Annot /Subtype /FreeText /Rect [100 100 300 120] /Contents (VOID) /DA (/Helv 12 Tf 0 g) >>" },
-      { num: 3, body: `<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [9 0 R 60 0 R] >>` },
+      {
+        num: 60,
+        body: "<< /Type /Annot /Subtype /FreeText /Rect [100 100 300 120] /Contents (VOID) /DA (/Helv 12 Tf 0 g) >>",
+      },
+      {
+        num: 3,
+        body: `<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [9 0 R 60 0 R] >>`,
+      },
     ]);
     const r = await verify(out);
     expect(r.valid).toBe(false);
     expect(r.signers[0]!.modifications).toBe("annotations");
-    expect(r.reason).toBe("Signature 1 by Ada Lovelace is intact, but an annotation (FreeText) was added to page 1 after the last signature.");
+    expect(r.reason).toBe(
+      "Signature 1 by Ada Lovelace is intact, but an annotation (FreeText) was added to page 1 after the last signature.",
+    );
   });
 
   it("validation data (DSS) after the last signature is allowed", async () => {
@@ -338,7 +420,9 @@ describe("approval signatures and what may follow them", () => {
     const r = await verify(removed);
     expect(r.valid).toBe(false);
     expect(r.signers[0]!.modifications).toBe("other");
-    expect(r.reason).toBe("Signature 1 by Ada Lovelace is intact, but the validation data (DSS) was removed after signing.");
+    expect(r.reason).toBe(
+      "Signature 1 by Ada Lovelace is intact, but the validation data (DSS) was removed after signing.",
+    );
   });
 
   it("an indirect /Extensions dictionary rewritten after a signature is a validation-data update", async () => {
@@ -347,7 +431,9 @@ describe("approval signatures and what may follow them", () => {
       { num: 1, body: "<< /Type /Catalog /Pages 2 0 R /Extensions 72 0 R >>" },
     ]);
     const s = await signForTest(declared, { signer: ada });
-    const out = appendUpdate(s.bytes, [{ num: 72, body: "<< /ISO_ [<< /Type /DeveloperExtensions /BaseVersion /2.0 /ExtensionLevel 32002 >>] >>" }]);
+    const out = appendUpdate(s.bytes, [
+      { num: 72, body: "<< /ISO_ [<< /Type /DeveloperExtensions /BaseVersion /2.0 /ExtensionLevel 32002 >>] >>" },
+    ]);
     const r = await verify(out);
     expect(r.signers[0]!.modifications).toBe("signatures");
     expect(r.valid).toBe(true);
@@ -361,8 +447,14 @@ describe("approval signatures and what may follow them", () => {
       { num: 80, body: "<< /FT /Sig /T (Approval) /Kids 81 0 R /V 83 0 R >>" },
       { num: 81, body: "[82 0 R]" },
       { num: 82, body: "<< /Type /Annot /Subtype /Widget /F 132 /Rect [0 0 0 0] /P 3 0 R >>" },
-      { num: 83, body: "<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange [0 1 2 3] /Contents <00> >>" },
-      { num: 3, body: "<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [9 0 R 82 0 R] >>" },
+      {
+        num: 83,
+        body: "<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange [0 1 2 3] /Contents <00> >>",
+      },
+      {
+        num: 3,
+        body: "<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [9 0 R 82 0 R] >>",
+      },
       { num: 1, body: catalog.replace(/\/Fields \[([^\]]*)\]/, "/Fields [$1 80 0 R]") },
     ]);
     const r = await verify(split);
@@ -371,13 +463,22 @@ describe("approval signatures and what may follow them", () => {
 
   it("form filling between two signatures is allowed", async () => {
     const base = appendUpdate(basePdf(), [
-      { num: 20, body: "<< /FT /Tx /T (amount) /V (100 EUR) /Type /Annot /Subtype /Widget /Rect [72 600 300 620] /P 3 0 R >>" },
-      { num: 3, body: "<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [20 0 R] >>" },
+      {
+        num: 20,
+        body: "<< /FT /Tx /T (amount) /V (100 EUR) /Type /Annot /Subtype /Widget /Rect [72 600 300 620] /P 3 0 R >>",
+      },
+      {
+        num: 3,
+        body: "<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [20 0 R] >>",
+      },
       { num: 1, body: "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [20 0 R] >> >>" },
     ]);
     const s = await signForTest(base, { signer: ada });
     const filled = appendUpdate(s.bytes, [
-      { num: 20, body: "<< /FT /Tx /T (amount) /V (120 EUR) /Type /Annot /Subtype /Widget /Rect [72 600 300 620] /P 3 0 R >>" },
+      {
+        num: 20,
+        body: "<< /FT /Tx /T (amount) /V (120 EUR) /Type /Annot /Subtype /Widget /Rect [72 600 300 620] /P 3 0 R >>",
+      },
     ]);
     const twice = await signForTest(filled, { signer: ada });
     const r = await verify(twice.bytes);
@@ -389,9 +490,18 @@ describe("approval signatures and what may follow them", () => {
 describe("field locks (FieldMDP)", () => {
   it("a field locked by a signature may not be filled in afterwards, even between signatures", async () => {
     const base = appendUpdate(basePdf(), [
-      { num: 20, body: "<< /FT /Tx /T (amount) /V (100 EUR) /Type /Annot /Subtype /Widget /Rect [72 600 300 620] /P 3 0 R >>" },
-      { num: 21, body: "<< /FT /Tx /T (comment) /V () /Type /Annot /Subtype /Widget /Rect [72 500 300 520] /P 3 0 R >>" },
-      { num: 3, body: "<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [20 0 R 21 0 R] >>" },
+      {
+        num: 20,
+        body: "<< /FT /Tx /T (amount) /V (100 EUR) /Type /Annot /Subtype /Widget /Rect [72 600 300 620] /P 3 0 R >>",
+      },
+      {
+        num: 21,
+        body: "<< /FT /Tx /T (comment) /V () /Type /Annot /Subtype /Widget /Rect [72 500 300 520] /P 3 0 R >>",
+      },
+      {
+        num: 3,
+        body: "<< /Type /Page /Parent 2 0 R /Contents 5 0 R /Resources << /Font << /F1 7 0 R >> >> /Annots [20 0 R 21 0 R] >>",
+      },
       { num: 1, body: "<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [20 0 R 21 0 R] >> >>" },
     ]);
     const s = await signForTest(base, { signer: ada, fieldLock: { action: "Include", fields: ["amount"] } });
@@ -408,7 +518,9 @@ describe("field locks (FieldMDP)", () => {
     expect(r.valid).toBe(false);
     expect(r.signers[0]!.modifications).toBe("form_filling");
     expect(r.signers[0]!.problems.map((p) => p.code)).toContain("locked_field_changed");
-    expect(r.reason).toBe('Signature 1 by Ada Lovelace is intact, but form field "amount", locked by this signature, was changed afterwards.');
+    expect(r.reason).toBe(
+      'Signature 1 by Ada Lovelace is intact, but form field "amount", locked by this signature, was changed afterwards.',
+    );
   });
 });
 
@@ -418,7 +530,13 @@ describe("trust and algorithms", () => {
     const s = await signForTest(basePdf(), { signer: mallory });
     const r = await verify(s.bytes);
     expect(r.valid).toBe(false);
-    expect(r.signers[0]).toMatchObject({ intact: true, signatureValid: true, trusted: false, coverage: "entire_file", modifications: "none" });
+    expect(r.signers[0]).toMatchObject({
+      intact: true,
+      signatureValid: true,
+      trusted: false,
+      coverage: "entire_file",
+      modifications: "none",
+    });
     expect(r.reason).toBe(
       "Signature 1 by Mallory is intact, but its certificate (issued by CN=Mallory, O=Signet verify tests) does not chain to a trusted root.",
     );
@@ -431,9 +549,17 @@ describe("trust and algorithms", () => {
     const s = await signForTest(basePdf(), { signer: rsa, digest: "SHA-1", subFilter: "adbe.pkcs7.detached" });
     const r = await verify(s.bytes, [rsa.root]);
     expect(r.valid).toBe(false);
-    expect(r.signers[0]).toMatchObject({ digestAlgorithm: "SHA-1", intact: true, signatureValid: true, coverage: "entire_file", modifications: "none" });
+    expect(r.signers[0]).toMatchObject({
+      digestAlgorithm: "SHA-1",
+      intact: true,
+      signatureValid: true,
+      coverage: "entire_file",
+      modifications: "none",
+    });
     expect(r.signers[0]!.problems.map((p) => p.code)).toContain("weak_algorithm");
-    expect(r.reason).toBe("Signature 1 by Ada Lovelace is intact, but the signature uses SHA-1, a hash algorithm too weak to protect a signature.");
+    expect(r.reason).toBe(
+      "Signature 1 by Ada Lovelace is intact, but the signature uses SHA-1, a hash algorithm too weak to protect a signature.",
+    );
   });
 
   it.each(["SHA-384", "SHA-512", "SHA3-256"] as const)("a %s document digest verifies", async (digest) => {

@@ -27,11 +27,19 @@ const AUDIT_NAME = /^signet-audit(?:-(\d+))?\.json$/;
 const MAX_AUDIT_BYTES = 16 * 1024 * 1024;
 
 /** `field` is the signature's field as the current document has it (its object number finds the signed one). */
-export function signetEvidence(reader: PdfReader, revision: number, field: { ref: PdfRef | null; dict: PdfDict }): SignetEvidence | null {
+export function signetEvidence(
+  reader: PdfReader,
+  revision: number,
+  field: { ref: PdfRef | null; dict: PdfDict },
+): SignetEvidence | null {
   return fromAppearance(reader, revision, field) ?? fromNameTree(reader, revision);
 }
 
-function fromAppearance(reader: PdfReader, revision: number, field: { ref: PdfRef | null; dict: PdfDict }): SignetEvidence | null {
+function fromAppearance(
+  reader: PdfReader,
+  revision: number,
+  field: { ref: PdfRef | null; dict: PdfDict },
+): SignetEvidence | null {
   let specs: PdfValue[];
   try {
     const signed = field.ref ? reader.resolve(field.ref, revision) : field.dict;
@@ -86,7 +94,10 @@ function parseEvidence(reader: PdfReader, spec: PdfValue, revision: number): Sig
     metadata: json.metadata ?? null,
     auditTrail: json.auditTrail ?? null,
     signer: signer
-      ? { name: typeof signer.name === "string" ? signer.name : null, email: typeof signer.email === "string" ? signer.email : null }
+      ? {
+          name: typeof signer.name === "string" ? signer.name : null,
+          email: typeof signer.email === "string" ? signer.email : null,
+        }
       : null,
   };
 }

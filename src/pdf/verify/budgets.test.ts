@@ -8,7 +8,14 @@ import { SignetError } from "../../errors";
 import { LIMITS } from "../../limits";
 import type { CmsVerifier } from "./cms";
 import { PdfAssembler } from "../../../test/support/pdf-assembler";
-import { appendUpdate, basePdf, makeSigner, manySignaturesPdf, signForTest, type TestSigner } from "../../../test/support/signed-pdfs";
+import {
+  appendUpdate,
+  basePdf,
+  makeSigner,
+  manySignaturesPdf,
+  signForTest,
+  type TestSigner,
+} from "../../../test/support/signed-pdfs";
 import { verifyPdf, type VerifyPdfOptions } from "./verify-pdf";
 
 let ada: TestSigner;
@@ -18,7 +25,10 @@ beforeAll(async () => {
 });
 
 /** The error `verifyPdf` rejects with (or null), and how many signatures reached the CMS verifier. */
-async function attempt(bytes: Uint8Array, options: Partial<VerifyPdfOptions> = {}): Promise<{ error: SignetError | null; cmsCalls: number }> {
+async function attempt(
+  bytes: Uint8Array,
+  options: Partial<VerifyPdfOptions> = {},
+): Promise<{ error: SignetError | null; cmsCalls: number }> {
   let cmsCalls = 0;
   const { verifyCmsSignature } = await import("../../cms/verify");
   const counting: CmsVerifier = (o) => {
@@ -74,7 +84,10 @@ describe("bytes hashed per document (verify.maxSignedBytes)", () => {
 describe("objects changed after signing (verify.maxChangedObjects)", () => {
   it("revisions that change more objects than the budget are refused from their cross-reference data, before those objects are read", async () => {
     const signed = await signForTest(basePdf(), { signer: ada });
-    const changed = appendUpdate(signed.bytes, Array.from({ length: 60 }, (_, i) => ({ num: 100 + i, body: `<< /Filler ${i} >>` })));
+    const changed = appendUpdate(
+      signed.bytes,
+      Array.from({ length: 60 }, (_, i) => ({ num: 100 + i, body: `<< /Filler ${i} >>` })),
+    );
     const refused = await attempt(changed, { verifyLimits: { maxChangedObjects: 59 } });
     expect(refused.error?.code).toBe("pdf_too_complex");
     expect(refused.error?.message).toBe(
@@ -100,7 +113,9 @@ describe("objects parsed per verification (verify.maxParsedObjects)", () => {
     const changed = appendUpdate(signed, [{ num: 10, body: "<< /A 2 >>" }]);
     const refused = await attempt(changed, { limits: { maxParsedObjects: 250 } });
     expect(refused.error?.code).toBe("pdf_too_complex");
-    expect(refused.error?.message).toBe("Reading this PDF means parsing more than 250 objects (limit maxParsedObjects); it is too large or too complex to check here.");
+    expect(refused.error?.message).toBe(
+      "Reading this PDF means parsing more than 250 objects (limit maxParsedObjects); it is too large or too complex to check here.",
+    );
     const r = await verifyPdf(changed, { trustAnchors: [ada.root] });
     expect(r.signers[0]!.modifications).toBe("other"); // page 1's resources changed
     expect(LIMITS.verify.maxParsedObjects).toBeLessThan(LIMITS.pdf.maxParsedObjects);
@@ -128,7 +143,8 @@ describe("the difference analysis counts against the reader's work budget (verif
   }
 
   it("the work grows linearly with the signed revisions (each revision is judged once, not once per signature before it)", async () => {
-    const least = (bytes: Uint8Array) => leastBudget((maxWorkUnits) => verifyPdf(bytes, { trustAnchors: [], limits: { maxWorkUnits } }));
+    const least = (bytes: Uint8Array) =>
+      leastBudget((maxWorkUnits) => verifyPdf(bytes, { trustAnchors: [], limits: { maxWorkUnits } }));
     const forty = await least(manySignaturesPdf(40));
     const eighty = await least(manySignaturesPdf(80));
     // Twice the signatures, twice the revisions: about twice the work (re-judging the history per signature made it 3.5 times).
@@ -139,17 +155,26 @@ describe("the difference analysis counts against the reader's work budget (verif
     const pages = 2_000;
     const pdf = new PdfAssembler();
     pdf.obj(1, "<< /Type /Catalog /Pages 2 0 R >>");
-    pdf.obj(2, `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${10 + i} 0 R`).join(" ")}] /Count ${pages} >>`);
+    pdf.obj(
+      2,
+      `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${10 + i} 0 R`).join(" ")}] /Count ${pages} >>`,
+    );
     for (let i = 0; i < pages; i++) pdf.obj(10 + i, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>");
     const nums = [1, 2, ...Array.from({ length: pages }, (_, i) => 10 + i)];
-    pdf.startxref(pdf.table([{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor(nums)], `/Size ${10 + pages} /Root 1 0 R`));
+    pdf.startxref(
+      pdf.table([{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor(nums)], `/Size ${10 + pages} /Root 1 0 R`),
+    );
     const signed = (await signForTest(pdf.bytes(), { signer: ada })).bytes;
     // One revision after signing: the walks done once (the reference graph, the signed page tree).
     const once = appendUpdate(signed, [{ num: 11, body: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 201] >>" }]);
     let edited = once;
     const revisions = 100;
-    for (let r = 0; r < revisions; r++) edited = appendUpdate(edited, [{ num: 11, body: `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 ${202 + r}] >>` }]);
-    const least = (bytes: Uint8Array) => leastBudget((maxWorkUnits) => verifyPdf(bytes, { trustAnchors: [], limits: { maxWorkUnits } }));
+    for (let r = 0; r < revisions; r++)
+      edited = appendUpdate(edited, [
+        { num: 11, body: `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 ${202 + r}] >>` },
+      ]);
+    const least = (bytes: Uint8Array) =>
+      leastBudget((maxWorkUnits) => verifyPdf(bytes, { trustAnchors: [], limits: { maxWorkUnits } }));
     const perRevision = ((await least(edited)) - (await least(once))) / revisions;
     // Walking the tree again for every revision would cost more than `pages` units each.
     expect(perRevision).toBeLessThan(50);
@@ -157,9 +182,13 @@ describe("the difference analysis counts against the reader's work budget (verif
 
   it("a document needing more work than the budget is refused with pdf_too_complex, whatever stage it reaches", async () => {
     const bytes = manySignaturesPdf(60);
-    const verifying = await leastBudget((maxWorkUnits) => verifyPdf(bytes, { trustAnchors: [], limits: { maxWorkUnits } }));
+    const verifying = await leastBudget((maxWorkUnits) =>
+      verifyPdf(bytes, { trustAnchors: [], limits: { maxWorkUnits } }),
+    );
     const { error } = await attempt(bytes, { limits: { maxWorkUnits: verifying - 1 } });
     expect(error?.code).toBe("pdf_too_complex");
-    expect(error?.message).toBe(`Reading this PDF needs more than ${verifying - 1} units of work (objects parsed and references followed); it is too complex or hostile.`);
+    expect(error?.message).toBe(
+      `Reading this PDF needs more than ${verifying - 1} units of work (objects parsed and references followed); it is too complex or hostile.`,
+    );
   });
 });

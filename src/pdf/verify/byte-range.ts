@@ -37,11 +37,21 @@ export function evaluateByteRange(reader: PdfReader, sig: PdfDict): ByteRangeEva
   const bytes = reader.bytes;
   const problems: Problem[] = [];
   const problem = (code: string, message: string) => problems.push({ code, message, severity: "error" });
-  const result: ByteRangeEvaluation = { ranges: null, contents: null, coverage: "unclear", signedRevision: null, signedEnd: 0, problems };
+  const result: ByteRangeEvaluation = {
+    ranges: null,
+    contents: null,
+    coverage: "unclear",
+    signedRevision: null,
+    signedEnd: 0,
+    problems,
+  };
 
   const type = sig.get("Type");
   if (type !== undefined && !(type instanceof PdfName && (type.name === "Sig" || type.name === "DocTimeStamp"))) {
-    problem(PDF_PROBLEM.signatureDictionaryInvalid, "The signature dictionary's /Type is neither /Sig nor /DocTimeStamp.");
+    problem(
+      PDF_PROBLEM.signatureDictionaryInvalid,
+      "The signature dictionary's /Type is neither /Sig nor /DocTimeStamp.",
+    );
   }
 
   // /Contents: a hex string read straight from the file (never decrypted, never taken from an object stream).
@@ -80,7 +90,10 @@ export function evaluateByteRange(reader: PdfReader, sig: PdfDict): ByteRangeEva
     return result;
   }
   if (s2 + l2 > bytes.length) {
-    problem(PDF_PROBLEM.byteRangeInvalid, `/ByteRange reaches past the end of the file (byte ${s2 + l2} of ${bytes.length}).`);
+    problem(
+      PDF_PROBLEM.byteRangeInvalid,
+      `/ByteRange reaches past the end of the file (byte ${s2 + l2} of ${bytes.length}).`,
+    );
     return result;
   }
   result.ranges = ranges;
@@ -102,7 +115,8 @@ export function evaluateByteRange(reader: PdfReader, sig: PdfDict): ByteRangeEva
     }
   }
   // Coverage is unclear when the ranges or the hole cannot be trusted; an empty signature still has a coverage.
-  if (problems.some((p) => p.code !== PDF_PROBLEM.contentsEmpty && p.code !== PDF_PROBLEM.signatureDictionaryInvalid)) return result;
+  if (problems.some((p) => p.code !== PDF_PROBLEM.contentsEmpty && p.code !== PDF_PROBLEM.signatureDictionaryInvalid))
+    return result;
 
   // Coverage: the whole file, or one revision the current chain builds on.
   const signedEnd = result.signedEnd;
@@ -125,7 +139,8 @@ export function evaluateByteRange(reader: PdfReader, sig: PdfDict): ByteRangeEva
   result.coverage = "partial";
   problems.push({
     code: PDF_PROBLEM.coveragePartial,
-    message: "The signature covers the file only up to a point that is not the end of a revision of the current document.",
+    message:
+      "The signature covers the file only up to a point that is not the end of a revision of the current document.",
     severity: "error",
   });
   return result;

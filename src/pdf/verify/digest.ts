@@ -41,7 +41,8 @@ export async function digestSegments(name: DigestName, parts: readonly Uint8Arra
     const stream = new crypto.DigestStream(name);
     const writer = stream.getWriter();
     for (const part of parts) {
-      for (let at = 0; at < part.length; at += SLICE) await writer.write(part.subarray(at, Math.min(part.length, at + SLICE)));
+      for (let at = 0; at < part.length; at += SLICE)
+        await writer.write(part.subarray(at, Math.min(part.length, at + SLICE)));
     }
     await writer.close();
     return new Uint8Array(await stream.digest);

@@ -59,7 +59,8 @@ export function fieldLocks(reader: PdfReader, sig: PdfDict, lock: PdfDict | null
   };
   for (const ref of arrayOf(reader, sig.get("Reference"))) {
     const d = dictOf(reader, ref);
-    if (d && isName(resolve(reader, d.get("TransformMethod")), "FieldMDP")) read(dictOf(reader, d.get("TransformParams")));
+    if (d && isName(resolve(reader, d.get("TransformMethod")), "FieldMDP"))
+      read(dictOf(reader, d.get("TransformParams")));
   }
   if (!out.length && lock) read(lock);
   return out;
@@ -69,7 +70,8 @@ export function fieldLocks(reader: PdfReader, sig: PdfDict, lock: PdfDict | null
 export function lockCovers(lock: FieldLock, field: string): boolean {
   if (lock.action === "All") return true;
   let listed = lock.fields.has(field);
-  for (let dot = field.indexOf("."); !listed && dot >= 0; dot = field.indexOf(".", dot + 1)) listed = lock.fields.has(field.slice(0, dot));
+  for (let dot = field.indexOf("."); !listed && dot >= 0; dot = field.indexOf(".", dot + 1))
+    listed = lock.fields.has(field.slice(0, dot));
   return lock.action === "Include" ? listed : !listed;
 }
 

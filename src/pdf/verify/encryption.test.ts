@@ -14,8 +14,8 @@ import { latin1Encode, PdfAssembler } from "../../../test/support/pdf-assembler"
 import { verifyPdf } from "./verify-pdf";
 
 const PADDING = Uint8Array.from([
-  0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00, 0xb6, 0xd0, 0x68, 0x3e, 0x80, 0x2f,
-  0x0c, 0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a,
+  0x28, 0xbf, 0x4e, 0x5e, 0x4e, 0x75, 0x8a, 0x41, 0x64, 0x00, 0x4e, 0x56, 0xff, 0xfa, 0x01, 0x08, 0x2e, 0x2e, 0x00,
+  0xb6, 0xd0, 0x68, 0x3e, 0x80, 0x2f, 0x0c, 0xa9, 0xfe, 0x64, 0x53, 0x69, 0x7a,
 ]);
 const ID = Uint8Array.from({ length: 16 }, (_, i) => i * 17);
 const O = Uint8Array.from({ length: 32 }, (_, i) => 255 - i); // the owner entry: irrelevant to the empty user password
@@ -42,11 +42,16 @@ function rc4Document(r: 2 | 3, opts: { wrongU?: boolean } = {}): Uint8Array {
   if (r === 2) u = rc4(key, PADDING);
   else {
     let x = rc4(key, md5(cat(PADDING, ID)));
-    for (let i = 1; i <= 19; i++) x = rc4(key.map((b) => b ^ i), x);
+    for (let i = 1; i <= 19; i++)
+      x = rc4(
+        key.map((b) => b ^ i),
+        x,
+      );
     u = cat(x, new Uint8Array(16));
   }
   if (opts.wrongU) u = u.map((b) => b ^ 0xff);
-  const objectKey = (num: number) => md5(cat(key, Uint8Array.from([num & 0xff, (num >> 8) & 0xff, num >> 16, 0, 0]))).subarray(0, Math.min(n + 5, 16));
+  const objectKey = (num: number) =>
+    md5(cat(key, Uint8Array.from([num & 0xff, (num >> 8) & 0xff, num >> 16, 0, 0]))).subarray(0, Math.min(n + 5, 16));
   const content = rc4(objectKey(4), latin1Encode("BT /F1 24 Tf 72 700 Td (Owner-protected) Tj ET"));
   const title = rc4(objectKey(5), latin1Encode("Secret contract"));
 
@@ -56,8 +61,14 @@ function rc4Document(r: 2 | 3, opts: { wrongU?: boolean } = {}): Uint8Array {
   pdf.obj(3, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>");
   pdf.stream(4, "", content);
   pdf.obj(5, `<< /Title <${hex(title)}> >>`);
-  pdf.obj(6, `<< /Filter /Standard /V ${r === 2 ? 1 : 2} /R ${r}${r === 3 ? " /Length 128" : ""} /O <${hex(O)}> /U <${hex(u)}> /P ${P} >>`);
-  const xref = pdf.table([{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor([1, 2, 3, 4, 5, 6])], `/Size 7 /Root 1 0 R /Info 5 0 R /Encrypt 6 0 R /ID [<${hex(ID)}> <${hex(ID)}>]`);
+  pdf.obj(
+    6,
+    `<< /Filter /Standard /V ${r === 2 ? 1 : 2} /R ${r}${r === 3 ? " /Length 128" : ""} /O <${hex(O)}> /U <${hex(u)}> /P ${P} >>`,
+  );
+  const xref = pdf.table(
+    [{ num: 0, type: "f", a: 0, b: 65535 }, ...pdf.rowsFor([1, 2, 3, 4, 5, 6])],
+    `/Size 7 /Root 1 0 R /Info 5 0 R /Encrypt 6 0 R /ID [<${hex(ID)}> <${hex(ID)}>]`,
+  );
   pdf.startxref(xref);
   return pdf.bytes();
 }
@@ -76,7 +87,9 @@ describe("standard security handler with the empty user password", () => {
   });
 
   it("refuses a file that needs a user password (422 pdf_encrypted)", async () => {
-    await expect(verifyPdf(rc4Document(3, { wrongU: true }), { trustAnchors: [] })).rejects.toBeInstanceOf(PdfEncrypted);
+    await expect(verifyPdf(rc4Document(3, { wrongU: true }), { trustAnchors: [] })).rejects.toBeInstanceOf(
+      PdfEncrypted,
+    );
   });
 
   it.each([16, 32])("AES-%i-byte-key CBC agrees with WebCrypto", async (keyLength) => {

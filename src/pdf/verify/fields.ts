@@ -33,13 +33,19 @@ const MAX_FIELD_DEPTH = 32;
  * The signature fields of a revision (default the newest). More than `max` signatures is
  * `PdfBudgetExceeded` (each costs a verification; a hostile file may hold thousands).
  */
-export function findSignatureFields(reader: PdfReader, revision?: number, max: number = LIMITS.verify.maxSignatures): SignatureField[] {
+export function findSignatureFields(
+  reader: PdfReader,
+  revision?: number,
+  max: number = LIMITS.verify.maxSignatures,
+): SignatureField[] {
   const out: SignatureField[] = [];
   /** "signature dictionary number|field name" of the fields found (a field listed twice is one). */
   const found = new Set<string>();
   const add = (f: SignatureField) => {
     if (out.length >= max) {
-      throw new PdfBudgetExceeded(`The PDF has more than ${max} signatures; Signet verifies at most ${max} per document (limit verify.maxSignatures).`);
+      throw new PdfBudgetExceeded(
+        `The PDF has more than ${max} signatures; Signet verifies at most ${max} per document (limit verify.maxSignatures).`,
+      );
     }
     if (f.sigRef) found.add(`${f.sigRef.num}|${f.fieldName}`);
     out.push(f);
@@ -98,7 +104,13 @@ export function findSignatureFields(reader: PdfReader, revision?: number, max: n
  * Signature widgets on pages that the form does not list (a field dropped from /Fields, or a
  * form never built): viewers still show them, and pdfsig reports them, so they are signatures too.
  */
-function addOrphanWidgets(reader: PdfReader, out: SignatureField[], seen: Set<number>, add: (f: SignatureField) => void, revision?: number): void {
+function addOrphanWidgets(
+  reader: PdfReader,
+  out: SignatureField[],
+  seen: Set<number>,
+  add: (f: SignatureField) => void,
+  revision?: number,
+): void {
   const sigNums = new Set(out.flatMap((f) => (f.sigRef ? [f.sigRef.num] : [])));
   let pages: { ref: PdfRef; dict: PdfDict }[];
   try {
@@ -143,7 +155,14 @@ function addOrphanWidgets(reader: PdfReader, out: SignatureField[], seen: Set<nu
       if (isRef(v) && sigNums.has(v.num)) continue;
       seen.add(a.num);
       if (isRef(v)) sigNums.add(v.num);
-      add({ fieldName: names.join("."), fieldRef, field, sigRef: isRef(v) ? v : null, sig, lock: dictAt(reader, field.get("Lock"), revision) ?? null });
+      add({
+        fieldName: names.join("."),
+        fieldRef,
+        field,
+        sigRef: isRef(v) ? v : null,
+        sig,
+        lock: dictAt(reader, field.get("Lock"), revision) ?? null,
+      });
     }
   }
 }

@@ -12,7 +12,17 @@ import { PdfReader } from "../reader";
 import { serializePdfValue } from "../serialize";
 import { inspectForSigning } from "../sign/inspect";
 import type { VerifyReport } from "./status";
-import { appendUpdate, appendXrefOnly, basePdf, concat, latin1, makeSigner, signForTest, type TestSigned, type TestSigner } from "../../../test/support/signed-pdfs";
+import {
+  appendUpdate,
+  appendXrefOnly,
+  basePdf,
+  concat,
+  latin1,
+  makeSigner,
+  signForTest,
+  type TestSigned,
+  type TestSigner,
+} from "../../../test/support/signed-pdfs";
 import { verifyPdf } from "./verify-pdf";
 
 let ada: TestSigner;
@@ -32,7 +42,11 @@ beforeAll(async () => {
  * Appends a revision that adds a signature field on page 1 (in /Fields and /Annots): with an
  * appearance stream painting `paints` when given, and a /V when given.
  */
-function addSignatureField(bytes: Uint8Array, name: string, opts: { paints?: string; value?: string } = {}): Uint8Array {
+function addSignatureField(
+  bytes: Uint8Array,
+  name: string,
+  opts: { paints?: string; value?: string } = {},
+): Uint8Array {
   const reader = PdfReader.open(bytes);
   let next = reader.size;
   const fieldNum = next++;
@@ -54,11 +68,16 @@ function addSignatureField(bytes: Uint8Array, name: string, opts: { paints?: str
       num: catalog === undefined ? 1 : reader.catalogRef().num,
       body: serializePdfValue(
         catalog.with({
-          AcroForm: (isDict(form) ? form : new PdfDict(new Map())).with({ Fields: [...(isArray(fields) ? fields : []), field] as PdfValue[] }),
+          AcroForm: (isDict(form) ? form : new PdfDict(new Map())).with({
+            Fields: [...(isArray(fields) ? fields : []), field] as PdfValue[],
+          }),
         }),
       ),
     },
-    { num: page.ref.num, body: serializePdfValue(page.dict.with({ Annots: [...(isArray(annots) ? annots : []), field] as PdfValue[] })) },
+    {
+      num: page.ref.num,
+      body: serializePdfValue(page.dict.with({ Annots: [...(isArray(annots) ? annots : []), field] as PdfValue[] })),
+    },
   ];
   if (apNum && opts.paints) {
     const content = `BT /F1 18 Tf 10 30 Td (${opts.paints}) Tj ET`;
@@ -88,8 +107,15 @@ describe("signature fields that sign nothing", () => {
     const r = await verify(countersigned.bytes);
     expect(r.valid).toBe(false);
     expect(r.signers.map((s) => s.modifications)).toEqual(["other", "none"]);
-    expect(r.signers[1]).toMatchObject({ name: "Bob Countersigner", coverage: "entire_file", intact: true, trusted: true });
-    expect(r.reason).toBe('Signature 1 by Ada Lovelace is intact, but an unsigned signature field ("Stamp") showing an appearance was added after signing.');
+    expect(r.signers[1]).toMatchObject({
+      name: "Bob Countersigner",
+      coverage: "entire_file",
+      intact: true,
+      trusted: true,
+    });
+    expect(r.reason).toBe(
+      'Signature 1 by Ada Lovelace is intact, but an unsigned signature field ("Stamp") showing an appearance was added after signing.',
+    );
   });
 
   it("an empty signature field of the signed document, given an appearance later without a signature, is a change", async () => {
@@ -99,8 +125,14 @@ describe("signature fields that sign nothing", () => {
     const widget = (reader.resolve(reader.pages()[0]!.dict.get("Annots")) as PdfValue[])[0] as PdfRef;
     const content = "BT /F1 18 Tf 10 30 Td (Witnessed: J. Doe) Tj ET";
     const out = appendUpdate(certified.bytes, [
-      { num: widget.num, body: `<< /Type /Annot /Subtype /Widget /FT /Sig /T (Witness) /F 4 /Rect [72 480 472 560] /P 3 0 R /AP << /N 40 0 R >> >>` },
-      { num: 40, body: `<< /Type /XObject /Subtype /Form /BBox [0 0 400 80] /Resources << /Font << /F1 7 0 R >> >> /Length ${content.length} >>\nstream\n${content}\nendstream` },
+      {
+        num: widget.num,
+        body: `<< /Type /Annot /Subtype /Widget /FT /Sig /T (Witness) /F 4 /Rect [72 480 472 560] /P 3 0 R /AP << /N 40 0 R >> >>`,
+      },
+      {
+        num: 40,
+        body: `<< /Type /XObject /Subtype /Form /BBox [0 0 400 80] /Resources << /Font << /F1 7 0 R >> >> /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      },
     ]);
     const r = await verify(out);
     expect(r.valid).toBe(false);
@@ -109,10 +141,14 @@ describe("signature fields that sign nothing", () => {
   });
 
   it("a new signature field whose value is the earlier signature's dictionary signs nothing new", async () => {
-    const r = await verify(addSignatureField(signed.bytes, "Copy", { paints: "Signed: Ada Lovelace", value: `${signed.sigNum} 0 R` }));
+    const r = await verify(
+      addSignatureField(signed.bytes, "Copy", { paints: "Signed: Ada Lovelace", value: `${signed.sigNum} 0 R` }),
+    );
     expect(r.valid).toBe(false);
     expect(r.signers[0]!.modifications).toBe("other");
-    expect(messages(r, 0)).toContain('An unsigned signature field ("Copy") showing an appearance was added after this signature (/Fields).');
+    expect(messages(r, 0)).toContain(
+      'An unsigned signature field ("Copy") showing an appearance was added after this signature (/Fields).',
+    );
   });
 
   it("an empty placeholder (no appearance) after a P2 certification, then a second signature, keeps the certification valid", async () => {
@@ -149,14 +185,17 @@ describe("cross-reference entries that point at the wrong bytes", () => {
 
 describe("objects that no cross-reference section lists", () => {
   const evil = "BT /F1 24 Tf 72 700 Td (Pay 100000 EUR to Mallory) Tj ET";
-  const appended = () => concat(signed.bytes, `5 0 obj\n<< /Length ${evil.length} >>\nstream\n${evil}\nendstream\nendobj\n`);
+  const appended = () =>
+    concat(signed.bytes, `5 0 obj\n<< /Length ${evil.length} >>\nstream\n${evil}\nendstream\nendobj\n`);
 
   it("objects appended after %%EOF, then a countersignature: the first signature still reports them", async () => {
     const countersigned = await signForTest(appended(), { signer: bob });
     const r = await verify(countersigned.bytes);
     expect(r.valid).toBe(false);
     expect(r.signers.map((s) => s.modifications)).toEqual(["other", "none"]);
-    expect(r.reason).toBe("Signature 1 by Ada Lovelace is intact, but objects that no cross-reference section lists were added after signing.");
+    expect(r.reason).toBe(
+      "Signature 1 by Ada Lovelace is intact, but objects that no cross-reference section lists were added after signing.",
+    );
   });
 
   it("signing refuses a file whose objects after %%EOF only a rebuilding viewer shows", () => {
@@ -168,7 +207,9 @@ describe("objects that no cross-reference section lists", () => {
     }
     expect(error).toBeInstanceOf(SignetError);
     expect((error as SignetError).code).toBe("pdf_unparseable");
-    expect((error as SignetError).message).toMatch(/^The PDF continues after its last revision: at byte \d+ it holds objects that no cross-reference section lists/);
+    expect((error as SignetError).message).toMatch(
+      /^The PDF continues after its last revision: at byte \d+ it holds objects that no cross-reference section lists/,
+    );
   });
 
   it("signing accepts bytes after %%EOF that hold no PDF structure", () => {

@@ -71,9 +71,15 @@ interface Assessed {
 
 const WEAK_ERROR = "weak_algorithm";
 
-export async function assessLongTerm(reader: PdfReader, entries: readonly LongTermEntry[], opts: LongTermOptions): Promise<void> {
+export async function assessLongTerm(
+  reader: PdfReader,
+  entries: readonly LongTermEntry[],
+  opts: LongTermOptions,
+): Promise<void> {
   const dss = await readDss(reader);
-  const anchors = (await Promise.all(opts.anchors.map((a) => tryParseCertificate(a)))).filter((c): c is ParsedCertificate => c !== null);
+  const anchors = (await Promise.all(opts.anchors.map((a) => tryParseCertificate(a)))).filter(
+    (c): c is ParsedCertificate => c !== null,
+  );
   const dssCerts = dss.certificates.map((c) => c.certificate);
   const dssItems = dss.revocation.map((r) => r.item);
 
@@ -85,9 +91,13 @@ export async function assessLongTerm(reader: PdfReader, entries: readonly LongTe
     const { entry } = a;
     const r = entry.report;
     r.revocation = [...a.revocation, ...a.tokens.flatMap((t) => t.revocation)].map(revocationReport);
-    const genTime = entry.kind === "timestamp" && r.signedAt && r.signedAtSource === "timestamp" ? new Date(r.signedAt) : null;
+    const genTime =
+      entry.kind === "timestamp" && r.signedAt && r.signedAtSource === "timestamp" ? new Date(r.signedAt) : null;
     const best = entry.kind === "timestamp" ? genTime : bestSignatureTime(a, assessed);
-    const enveloped = entry.cms && entry.kind === "signature" && entry.subFilter !== "adbe.pkcs7.sha1" ? await envelopedContentMismatch(entry) : false;
+    const enveloped =
+      entry.cms && entry.kind === "signature" && entry.subFilter !== "adbe.pkcs7.sha1"
+        ? await envelopedContentMismatch(entry)
+        : false;
     const status: ValidationStatus = etsiIndication({
       wellFormed: entry.wellFormed && a.material !== null,
       modificationsAllowed: entry.modificationsAllowed,
@@ -116,7 +126,15 @@ async function assessEntry(
   opts: LongTermOptions,
   budget: CheckBudget,
 ): Promise<Assessed> {
-  const out: Assessed = { entry, material: null, signerPath: [], anchored: false, constraintProblem: false, revocation: [], tokens: [] };
+  const out: Assessed = {
+    entry,
+    material: null,
+    signerPath: [],
+    anchored: false,
+    constraintProblem: false,
+    revocation: [],
+    tokens: [],
+  };
   if (!entry.cms) return out;
   const material = await readSignedMaterial(entry.cms);
   out.material = material;
@@ -137,7 +155,13 @@ async function assessEntry(
       out.tokens.push({ genTime, statusOk: false, revocation: [] });
       continue;
     }
-    const tsaChain = await buildChain(token.signer, [...token.certificates, ...pool], anchors, genTime ?? opts.now, opts.now);
+    const tsaChain = await buildChain(
+      token.signer,
+      [...token.certificates, ...pool],
+      anchors,
+      genTime ?? opts.now,
+      opts.now,
+    );
     const revocation = await chainRevocation(tsaChain.path, "timestamp", revOpts);
     out.tokens.push({ genTime, statusOk: genTime !== null && statusAllows(revocation, genTime), revocation });
   }
@@ -147,7 +171,10 @@ async function assessEntry(
 /** A time-stamp can date something only when no certificate of its chain was revoked before it and each has a status. */
 function statusAllows(revocation: readonly CertificateRevocation[], genTime: Date): boolean {
   return revocation.every(
-    (r) => r.noCheck || (r.finding.status === "good") || (r.finding.status === "revoked" && (r.finding.revocationTime?.getTime() ?? 0) > genTime.getTime()),
+    (r) =>
+      r.noCheck ||
+      r.finding.status === "good" ||
+      (r.finding.status === "revoked" && (r.finding.revocationTime?.getTime() ?? 0) > genTime.getTime()),
   );
 }
 
@@ -161,7 +188,8 @@ function bestSignatureTime(a: Assessed, all: readonly Assessed[]): Date | null {
   const r = a.entry.report;
   if (r.signedAtSource === "timestamp" && r.signedAt) {
     const t = Date.parse(r.signedAt);
-    if (a.tokens.some((tok) => tok.statusOk && tok.genTime && Math.abs(tok.genTime.getTime() - t) < 1000)) times.push(t);
+    if (a.tokens.some((tok) => tok.statusOk && tok.genTime && Math.abs(tok.genTime.getTime() - t) < 1000))
+      times.push(t);
   }
   for (const d of all) {
     if (d.entry.kind !== "timestamp" || d.entry.signedEnd < a.entry.signedEnd || d === a) continue;
@@ -232,7 +260,9 @@ async function isBaselineB(entry: LongTermEntry): Promise<boolean> {
 async function padesLevel(a: Assessed, all: readonly Assessed[], dss: DssContents): Promise<PadesLevel | null> {
   const { entry } = a;
   if (!(await isBaselineB(entry))) return null;
-  const laterTimestamps = all.filter((d) => d.entry.kind === "timestamp" && d.entry.subFilter === "ETSI.RFC3161" && d.entry.signedEnd > entry.signedEnd);
+  const laterTimestamps = all.filter(
+    (d) => d.entry.kind === "timestamp" && d.entry.subFilter === "ETSI.RFC3161" && d.entry.signedEnd > entry.signedEnd,
+  );
   const hasT = (a.material?.timestamps.length ?? 0) > 0 || laterTimestamps.length > 0;
   if (!hasT) return "B-B";
   // Every certificate of the signer's, its signature time-stamps' and the document time-stamps'

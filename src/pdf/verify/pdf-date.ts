@@ -5,7 +5,8 @@
  */
 export function parsePdfDate(text: string | null): Date | null {
   if (!text) return null;
-  const m = /^\s*(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*(?:([Zz+\-])\s*(\d{2})?'?\s*(\d{2})?'?)?/.exec(text);
+  const m =
+    /^\s*(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*(?:([Zz+\-])\s*(\d{2})?'?\s*(\d{2})?'?)?/.exec(text);
   if (!m) return null;
   const [, y, mo = "01", d = "01", h = "00", mi = "00", s = "00", sign, oh = "00", om = "00"] = m;
   const parts = [Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)];

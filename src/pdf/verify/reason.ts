@@ -37,7 +37,12 @@ export function structureFailure(label: string, problems: Problem[]): string | n
   return null;
 }
 
-export function modificationSentence(label: string, change: Change, rule: string | null, afterLastSignature: boolean): string {
+export function modificationSentence(
+  label: string,
+  change: Change,
+  rule: string | null,
+  afterLastSignature: boolean,
+): string {
   if (afterLastSignature) return `${label} is intact, but ${change.what} after the last signature.`;
   return `${label} is intact, but ${change.what} after signing${rule ? `, which ${rule} does not allow` : ""}.`;
 }

@@ -22,7 +22,14 @@ export type Coverage = (typeof COVERAGE_LEVELS)[number];
 // ------------------------------------------------------------------ modifications
 
 /** What later revisions changed, as reported (interface.md), least to most severe. */
-export const MODIFICATION_LEVELS = ["none", "signatures", "form_filling", "appended_pages", "annotations", "other"] as const;
+export const MODIFICATION_LEVELS = [
+  "none",
+  "signatures",
+  "form_filling",
+  "appended_pages",
+  "annotations",
+  "other",
+] as const;
 export type ModificationLevel = (typeof MODIFICATION_LEVELS)[number];
 
 /**
@@ -32,7 +39,15 @@ export type ModificationLevel = (typeof MODIFICATION_LEVELS)[number];
  * - `lta`: DSS, document time-stamps, document metadata (reported as `signatures`);
  * - `signatures`: new signature fields and signatures.
  */
-export const CHANGE_LEVELS = ["none", "lta", "signatures", "form_filling", "appended_pages", "annotations", "other"] as const;
+export const CHANGE_LEVELS = [
+  "none",
+  "lta",
+  "signatures",
+  "form_filling",
+  "appended_pages",
+  "annotations",
+  "other",
+] as const;
 export type ChangeLevel = (typeof CHANGE_LEVELS)[number];
 
 export function reportedLevel(level: ChangeLevel): ModificationLevel {

@@ -81,7 +81,11 @@ interface Entry {
 }
 
 export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): Promise<VerifyReport> {
-  const limits: Partial<PdfLimits> = { maxWorkUnits: LIMITS.verify.maxWorkUnits, maxParsedObjects: LIMITS.verify.maxParsedObjects, ...options.limits };
+  const limits: Partial<PdfLimits> = {
+    maxWorkUnits: LIMITS.verify.maxWorkUnits,
+    maxParsedObjects: LIMITS.verify.maxParsedObjects,
+    ...options.limits,
+  };
   const reader = PdfReader.open(bytes, { limits });
   requireDecryptable(reader);
   const budget: VerifyLimits = {
@@ -100,7 +104,9 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): P
       range,
       kind,
       subFilter,
-      baseRevision: range.signedRevision ?? (range.ranges ? revisionHolding(reader, range.signedEnd) : definingRevision(reader, field)),
+      baseRevision:
+        range.signedRevision ??
+        (range.ranges ? revisionHolding(reader, range.signedEnd) : definingRevision(reader, field)),
       certification: kind === "signature" ? certificationLevel(reader, field.sig) : null,
       diff: { level: "none", changes: [], changedFields: [] },
       cms: null,
@@ -128,7 +134,10 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): P
       }
     }
     e.diff = analyzeModifications(diffContext, signed ?? { reader, revision: e.baseRevision }, end);
-    e.evidence = signed && e.kind === "signature" ? signetEvidence(signed.reader, signed.revision, { ref: e.field.fieldRef, dict: e.field.field }) : null;
+    e.evidence =
+      signed && e.kind === "signature"
+        ? signetEvidence(signed.reader, signed.revision, { ref: e.field.fieldRef, dict: e.field.field })
+        : null;
   }
 
   // CMS, one signature at a time (each streams its byte ranges once per digest algorithm).
@@ -158,13 +167,18 @@ export async function verifyPdf(bytes: Uint8Array, options: VerifyPdfOptions): P
 
   for (const e of entries) e.report = signerReport(reader, e);
   const reason = judge(reader, entries);
-  await assessLongTerm(reader, entries.map((e) => longTermEntry(reader, e)), {
-    anchors: options.trustAnchors,
-    online: options.onlineRevocation,
-    now: options.now ?? new Date(),
-  });
+  await assessLongTerm(
+    reader,
+    entries.map((e) => longTermEntry(reader, e)),
+    {
+      anchors: options.trustAnchors,
+      online: options.onlineRevocation,
+      now: options.now ?? new Date(),
+    },
+  );
   const signers = entries.map((e) => e.report);
-  const lastSignature = [...signers].reverse().find((s) => s.kind === "signature") ?? signers[signers.length - 1] ?? null;
+  const lastSignature =
+    [...signers].reverse().find((s) => s.kind === "signature") ?? signers[signers.length - 1] ?? null;
   const lastEvidence = [...entries].reverse().find((e) => e.evidence)?.evidence ?? null;
 
   const document: DocumentReport = {
@@ -212,10 +226,13 @@ function judge(reader: PdfReader, entries: Entry[]): { valid: boolean; text: str
     }
     const disallowed = mostSevere(e.diff.changes.filter((c) => !allowed.has(c.level)));
     if (disallowed) {
-      const after = cert === null && i >= lastSignature && disallowed.level !== "other" ? "after the last signature" : null;
+      const after =
+        cert === null && i >= lastSignature && disallowed.level !== "other" ? "after the last signature" : null;
       s.problems.push({
         code: after ? PDF_PROBLEM.changedAfterLastSignature : PDF_PROBLEM.modifiedAfterSigning,
-        message: sentence(`${upper(disallowed.what)} after this signature${disallowed.detail ? ` (${disallowed.detail})` : ""}`),
+        message: sentence(
+          `${upper(disallowed.what)} after this signature${disallowed.detail ? ` (${disallowed.detail})` : ""}`,
+        ),
         severity: "error",
       });
       e.disallowed = { change: disallowed, rule: ruleName, after };
@@ -246,7 +263,10 @@ function judge(reader: PdfReader, entries: Entry[]): { valid: boolean; text: str
     if (e.subFilter === null || !KNOWN_SUB_FILTERS.has(e.subFilter)) {
       return fail(`${label} uses a signature format Signet does not check (${e.subFilter ?? "no /SubFilter"}).`);
     }
-    if (!s.intact) return fail(`${label} is broken: the signed bytes do not match the signature, so the document was changed after signing.`);
+    if (!s.intact)
+      return fail(
+        `${label} is broken: the signed bytes do not match the signature, so the document was changed after signing.`,
+      );
     if (s.signatureValid === null) {
       const p = s.problems.find((x) => x.severity === "error");
       return fail(`${label} could not be checked${p ? `: ${lower(sentence(p.message))}` : "."}`);
@@ -259,7 +279,8 @@ function judge(reader: PdfReader, entries: Entry[]): { valid: boolean; text: str
       const issuer = s.certificate?.issuer ? ` (issued by ${s.certificate.issuer})` : "";
       return fail(`${label} is intact, but its certificate${issuer} does not chain to a trusted root.`);
     }
-    if (e.disallowed) return fail(modificationSentence(label, e.disallowed.change, e.disallowed.rule, e.disallowed.after !== null));
+    if (e.disallowed)
+      return fail(modificationSentence(label, e.disallowed.change, e.disallowed.rule, e.disallowed.after !== null));
     const other = s.problems.find((p) => p.severity === "error");
     if (other) return fail(`${label} is intact, but ${lower(sentence(other.message))}`);
   });
@@ -316,7 +337,9 @@ function longTermEntry(reader: PdfReader, e: Entry): LongTermEntry {
       e.cms !== null &&
       e.subFilter !== null &&
       KNOWN_SUB_FILTERS.has(e.subFilter) &&
-      !problems.some((p) => p.severity === "error" && (p.code === PDF_PROBLEM.cmsUnreadable || p.code === "cms_malformed")),
+      !problems.some(
+        (p) => p.severity === "error" && (p.code === PDF_PROBLEM.cmsUnreadable || p.code === "cms_malformed"),
+      ),
     modificationsAllowed:
       !pageCountChanged(reader, e.range.signedRevision) &&
       !(e.disallowed && e.disallowed.rule !== null) &&
@@ -434,7 +457,9 @@ function requireDecryptable(reader: PdfReader): void {
   if (!reader.encrypted) return;
   const enc = reader.resolve(reader.trailer.get("Encrypt"));
   if (!(enc instanceof PdfDict) || !createSecurityHandler(enc, reader.trailer)) {
-    throw new PdfEncrypted("The PDF is encrypted with a password; Signet can verify only documents that open without one.");
+    throw new PdfEncrypted(
+      "The PDF is encrypted with a password; Signet can verify only documents that open without one.",
+    );
   }
 }
 
@@ -480,7 +505,11 @@ function documentTitle(reader: PdfReader): string | null {
     const info = reader.resolve(reader.trailer.get("Info"));
     if (!(info instanceof PdfDict)) return null;
     const t = reader.resolve(info.get("Title"));
-    return t instanceof PdfString ? textOf(t)?.replace(/\u0000/g, "").trim() || null : null;
+    return t instanceof PdfString
+      ? textOf(t)
+          ?.replace(/\u0000/g, "")
+          .trim() || null
+      : null;
   } catch (e) {
     if (!(e instanceof PdfUnparseable) || e instanceof PdfBudgetExceeded) throw e;
     return null;
@@ -499,4 +528,3 @@ function iso(d: Date | string): string {
 function upper(s: string): string {
   return s.length ? s[0]!.toUpperCase() + s.slice(1) : s;
 }
-

@@ -21,11 +21,19 @@ export function streamBody(entries: string, data: Uint8Array): Uint8Array {
 }
 
 /** The page dictionary of page `i`, given its /Parent and any extra entries. */
-export function pageDictionary(pages: AppendablePages, i: number, ref: (local: number) => string, parent: string, extra = ""): Uint8Array {
+export function pageDictionary(
+  pages: AppendablePages,
+  i: number,
+  ref: (local: number) => string,
+  parent: string,
+  extra = "",
+): Uint8Array {
   const page = pages.pages[i]!;
   const box = `[${page.mediaBox.join(" ")}]`;
   const contents = page.contents.map(ref).join(" ");
-  return latin1Bytes(`<</Type /Page /Parent ${parent} /MediaBox ${box} /Resources ${ref(page.resources)} /Contents [${contents}]${extra}>>`);
+  return latin1Bytes(
+    `<</Type /Page /Parent ${parent} /MediaBox ${box} /Resources ${ref(page.resources)} /Contents [${contents}]${extra}>>`,
+  );
 }
 
 /**
@@ -41,8 +49,14 @@ export function writeStandalonePdf(pages: AppendablePages, info: Record<string, 
   const ref = (k: number) => `${firstObject + k} 0 R`;
   const bodies: Uint8Array[] = [
     latin1Bytes(`<</Type /Catalog /Pages ${tree} 0 R>>`),
-    latin1Bytes(`<</Type /Pages /Kids [${pages.pages.map((_, i) => `${firstPage + i} 0 R`).join(" ")}] /Count ${pages.pages.length}>>`),
-    latin1Bytes(`<<${Object.entries(info).map(([k, v]) => `/${k} ${pdfTextString(v)}`).join(" ")}>>`),
+    latin1Bytes(
+      `<</Type /Pages /Kids [${pages.pages.map((_, i) => `${firstPage + i} 0 R`).join(" ")}] /Count ${pages.pages.length}>>`,
+    ),
+    latin1Bytes(
+      `<<${Object.entries(info)
+        .map(([k, v]) => `/${k} ${pdfTextString(v)}`)
+        .join(" ")}>>`,
+    ),
     ...pages.pages.map((_, i) => pageDictionary(pages, i, ref, `${tree} 0 R`)),
     ...pages.objects.map((body) => body(ref)),
   ];
@@ -63,7 +77,11 @@ export function writeStandalonePdf(pages: AppendablePages, info: Record<string, 
   const xref = length;
   let table = `xref\n0 ${bodies.length + 1}\n0000000000 65535 f \n`;
   for (const o of offsets) table += `${String(o).padStart(10, "0")} 00000 n \n`;
-  push(latin1Bytes(`${table}trailer\n<</Size ${bodies.length + 1} /Root ${catalog} 0 R /Info ${infoNum} 0 R>>\nstartxref\n${xref}\n%%EOF\n`));
+  push(
+    latin1Bytes(
+      `${table}trailer\n<</Size ${bodies.length + 1} /Root ${catalog} 0 R /Info ${infoNum} 0 R>>\nstartxref\n${xref}\n%%EOF\n`,
+    ),
+  );
   return concatBytes(chunks);
 }
 

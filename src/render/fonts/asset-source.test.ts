@@ -23,7 +23,12 @@ describe("assetFontSource", () => {
 
   it("serves every catalog file, the Hebrew and Arabic fallbacks included", async () => {
     const source = assetFontSource(assets);
-    for (const file of ["Caladea-BoldItalic.ttf", "NotoSansHebrew-Bold.ttf", "NotoSansArabic-Regular.ttf", "Cousine-Italic.ttf"]) {
+    for (const file of [
+      "Caladea-BoldItalic.ttf",
+      "NotoSansHebrew-Bold.ttf",
+      "NotoSansArabic-Regular.ttf",
+      "Cousine-Italic.ttf",
+    ]) {
       const bytes = await source.load(file);
       expect(bytes?.byteLength, file).toBeGreaterThan(10_000);
     }

@@ -27,7 +27,10 @@ export function assetFontSource(assets: AssetsBinding): FontSource {
         hit = fetchFont(assets, file);
         cache.set(file, hit);
         // A failed load is not cached: the next request tries again.
-        hit.then((b) => b ?? cache.delete(file), () => cache.delete(file));
+        hit.then(
+          (b) => b ?? cache.delete(file),
+          () => cache.delete(file),
+        );
       }
       return hit;
     },

@@ -66,7 +66,9 @@ export function isSerif(family: FamilyId): boolean {
  * Every file of the catalog → its path from the repository root. files.json is also
  * read by scripts/dev-setup.mjs, which copies these files into assets/fonts/.
  */
-export const NODE_FONT_PACKAGE_PATHS: ReadonlyMap<string, string> = new Map(Object.entries(fontFiles as Record<string, string>));
+export const NODE_FONT_PACKAGE_PATHS: ReadonlyMap<string, string> = new Map(
+  Object.entries(fontFiles as Record<string, string>),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Family substitution.
@@ -182,7 +184,10 @@ export function eastAsianFamily(name: string, fontTable?: ReadonlyMap<string, Fo
   return "DroidSansFallback";
 }
 
-function findEntry(fontTable: ReadonlyMap<string, FontTableEntry> | undefined, name: string): FontTableEntry | undefined {
+function findEntry(
+  fontTable: ReadonlyMap<string, FontTableEntry> | undefined,
+  name: string,
+): FontTableEntry | undefined {
   if (!fontTable) return undefined;
   const wanted = normalize(name);
   for (const [key, entry] of fontTable) if (normalize(key) === wanted) return entry;
@@ -206,7 +211,11 @@ export function fallbackFamilies(primary: FamilyId, requested: string, lang: str
  * arrows, math operators, technical, enclosed numbers, box drawing, blocks, shapes, miscellaneous
  * symbols, dingbats, supplemental arrows and math).
  */
-const SYMBOL_BLOCKS: [number, number][] = [[0x2190, 0x23ff], [0x2460, 0x27bf], [0x27f0, 0x2bff]];
+const SYMBOL_BLOCKS: [number, number][] = [
+  [0x2190, 0x23ff],
+  [0x2460, 0x27bf],
+  [0x27f0, 0x2bff],
+];
 
 /** Whether `codePoint` is in one of those symbol blocks. */
 export function isSymbolBlock(codePoint: number): boolean {
@@ -214,13 +223,32 @@ export function isSymbolBlock(codePoint: number): boolean {
 }
 
 /** Script-specific fallbacks are worth loading only for characters of their script. */
-const ARABIC: [number, number][] = [[0x0600, 0x06ff], [0x0750, 0x077f], [0x0870, 0x08ff], [0xfb50, 0xfdff], [0xfe70, 0xfeff]];
+const ARABIC: [number, number][] = [
+  [0x0600, 0x06ff],
+  [0x0750, 0x077f],
+  [0x0870, 0x08ff],
+  [0xfb50, 0xfdff],
+  [0xfe70, 0xfeff],
+];
 const SCRIPT_RANGES: Partial<Record<FamilyId, [number, number][]>> = {
-  NotoSansHebrew: [[0x0590, 0x05ff], [0xfb1d, 0xfb4f]],
+  NotoSansHebrew: [
+    [0x0590, 0x05ff],
+    [0xfb1d, 0xfb4f],
+  ],
   NotoSansArabic: ARABIC,
   // Hangul Jamo, CJK radicals to ideographs (with kana, bopomofo, compatibility Jamo), Hangul
   // syllables, compatibility ideographs, vertical and small forms, full-width forms.
-  DroidSansFallback: [[0x1100, 0x11ff], [0x2e80, 0x9fff], [0xa960, 0xa97f], [0xac00, 0xd7ff], [0xf900, 0xfaff], [0xfe10, 0xfe1f], [0xfe30, 0xfe4f], [0xff00, 0xffef], [0x20000, 0x2fa1f]],
+  DroidSansFallback: [
+    [0x1100, 0x11ff],
+    [0x2e80, 0x9fff],
+    [0xa960, 0xa97f],
+    [0xac00, 0xd7ff],
+    [0xf900, 0xfaff],
+    [0xfe10, 0xfe1f],
+    [0xfe30, 0xfe4f],
+    [0xff00, 0xffef],
+    [0x20000, 0x2fa1f],
+  ],
 };
 
 /** Whether `family` may have a glyph for `codePoint` (false only where we know it cannot). */

@@ -21,7 +21,8 @@ export function isEastAsian(cp: number): boolean {
 export function hasEastAsian(text: string): boolean {
   return EAST_ASIAN_TEXT.test(text);
 }
-const EAST_ASIAN_TEXT = /[\u1100-\u11ff\u2e80-\u9fff\ua000-\ua4cf\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u{20000}-\u{3fffd}]/u;
+const EAST_ASIAN_TEXT =
+  /[\u1100-\u11ff\u2e80-\u9fff\ua000-\ua4cf\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u{20000}-\u{3fffd}]/u;
 
 /**
  * Punctuation and symbols both kinds of text use, drawn with the East Asian font when the run has

@@ -32,7 +32,12 @@ export function embeddedFaces(fonts: readonly EmbeddedFont[], shaper: Shaper): E
     face(family, bold, italic) {
       const styles = byFamily.get(normalizeFamily(family));
       if (!styles) return undefined;
-      for (const [b, i] of [[bold, italic], [bold, !italic], [!bold, italic], [!bold, !italic]] as const) {
+      for (const [b, i] of [
+        [bold, italic],
+        [bold, !italic],
+        [!bold, italic],
+        [!bold, !italic],
+      ] as const) {
         const face = styles.get(styleName(b, i));
         if (face) return face;
       }

@@ -5,7 +5,16 @@
  */
 import type { Block, DocumentModel, FontTableEntry, Inline, RunStyle } from "../model/types";
 import type { MetafileFont } from "../model/wmf";
-import { eastAsianFamily, fallbackFamilies, fontFile, isSymbolBlock, mayCover, namedFamily, substituteFamily, type FamilyId } from "./catalog";
+import {
+  eastAsianFamily,
+  fallbackFamilies,
+  fontFile,
+  isSymbolBlock,
+  mayCover,
+  namedFamily,
+  substituteFamily,
+  type FamilyId,
+} from "./catalog";
 import { fallbackLanguage, isDecisiveLanguage } from "./fontconfig";
 import { isEastAsian, isEastAsianShared } from "./east-asian";
 import { faceFromBytes, LoadedFace } from "./font-face";
@@ -14,7 +23,11 @@ import type { FaceRequest, FontBook, FontFace, FontSource } from "./types";
 import type { Shaper } from "../shaping/harfbuzz";
 
 /** Loaded when the document names no font at all (Word's built-in default is Times New Roman). */
-const LAST_RESORT: { family: FamilyId; bold: boolean; italic: boolean } = { family: "Tinos", bold: false, italic: false };
+const LAST_RESORT: { family: FamilyId; bold: boolean; italic: boolean } = {
+  family: "Tinos",
+  bold: false,
+  italic: false,
+};
 
 interface StyleKey {
   family: FamilyId;
@@ -60,7 +73,11 @@ export async function loadFontBook(model: DocumentModel, source: FontSource): Pr
         let left = cps;
         for (const fb of fallbackFamilies(u.key.family, requested, lang)) {
           // The wanted style, then upright, then regular: a style may lack a script its family has.
-          for (const [b, i] of [[u.key.bold, u.key.italic], [u.key.bold, false], [false, false]] as const) {
+          for (const [b, i] of [
+            [u.key.bold, u.key.italic],
+            [u.key.bold, false],
+            [false, false],
+          ] as const) {
             if (!left.some((cp) => mayCover(fb, cp))) break;
             const face = await loader.load(fontFile(fb, b, i));
             if (face) left = left.filter((cp) => !(mayCover(fb, cp) && face.covers(cp)));
@@ -70,7 +87,12 @@ export async function loadFontBook(model: DocumentModel, source: FontSource): Pr
       }
     }
   }
-  return new LoadedFontBook(loader, model.fontTable, languages, embeddedFaces(model.embeddedFonts ?? [], loader.shaper));
+  return new LoadedFontBook(
+    loader,
+    model.fontTable,
+    languages,
+    embeddedFaces(model.embeddedFonts ?? [], loader.shaper),
+  );
 }
 
 class FaceLoader {
@@ -176,13 +198,23 @@ class LoadedFontBook implements FontBook {
     const key = `${req.family}\u0000${req.bold ? 1 : 0}${req.italic ? 1 : 0}${req.eastAsian ? 1 : 0}`;
     let r = this.resolved.get(key);
     if (!r) {
-      const family = req.eastAsian ? eastAsianFamily(req.family, this.fontTable) : substituteFamily(req.family, this.fontTable);
+      const family = req.eastAsian
+        ? eastAsianFamily(req.family, this.fontTable)
+        : substituteFamily(req.family, this.fontTable);
       const substitute = this.nearest(family, req.bold, req.italic) ?? this.anyFace;
       // A face the document embeds for the family is used as LibreOffice uses it; the substitute
       // then heads its fallbacks (loaded like any primary).
       const embedded = this.embedded.face(req.family, req.bold, req.italic);
       const primary = embedded ?? substitute;
-      r = { family, requested: req.family, bold: req.bold, italic: req.italic, primary, substitute: embedded ? substitute : undefined, fallbacks: new Map() };
+      r = {
+        family,
+        requested: req.family,
+        bold: req.bold,
+        italic: req.italic,
+        primary,
+        substitute: embedded ? substitute : undefined,
+        fallbacks: new Map(),
+      };
       this.resolved.set(key, r);
     }
     return r;
@@ -243,7 +275,8 @@ class LoadedFontBook implements FontBook {
       // style, so a style without the script gives way to another style of the same family (DejaVu
       // Sans Oblique has no Arabic: LibreOffice draws italic Arabic with upright DejaVu Sans).
       for (const fb of fallbackFamilies(r.family, r.requested, lang))
-        for (const face of new Set(this.styles(fb, r.bold, r.italic))) if (face !== r.primary) list.push({ family: fb, face });
+        for (const face of new Set(this.styles(fb, r.bold, r.italic)))
+          if (face !== r.primary) list.push({ family: fb, face });
       r.fallbacks.set(lang, list);
     }
     return list;
@@ -349,7 +382,8 @@ function collectUsage(model: DocumentModel): Map<string, Usage> {
 
   // Text of metafile pictures (model/wmf.ts), drawn by layout/objects/metafile.ts.
   for (const image of model.images?.values() ?? []) {
-    for (const item of image.picture?.items ?? []) if (item.kind === "text") note(metafileRunStyle(item.font), item.text);
+    for (const item of image.picture?.items ?? [])
+      if (item.kind === "text") note(metafileRunStyle(item.font), item.text);
   }
   for (const s of model.sections) blocks(s.blocks);
   for (const b of model.headerFooters.values()) blocks(b);
@@ -363,9 +397,23 @@ export function metafileRunStyle(font: MetafileFont): RunStyle {
   let style = metafileStyles.get(font);
   if (!style) {
     style = {
-      font: font.name, size: 12, bold: font.bold, italic: font.italic, underline: "none", strike: false, doubleStrike: false,
-      color: null, highlight: null, caps: false, smallCaps: false, vertAlign: "baseline", charSpacing: 0, position: 0, scale: 100,
-      hidden: false, rtl: false,
+      font: font.name,
+      size: 12,
+      bold: font.bold,
+      italic: font.italic,
+      underline: "none",
+      strike: false,
+      doubleStrike: false,
+      color: null,
+      highlight: null,
+      caps: false,
+      smallCaps: false,
+      vertAlign: "baseline",
+      charSpacing: 0,
+      position: 0,
+      scale: 100,
+      hidden: false,
+      rtl: false,
     };
     metafileStyles.set(font, style);
   }

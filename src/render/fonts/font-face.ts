@@ -43,7 +43,10 @@ function verticalMetrics(font: Font): VerticalMetrics {
   const hhea = (font as unknown as { hhea?: { ascent: number; descent: number; lineGap: number } }).hhea;
   const os2 = (font as unknown as Record<string, Os2Table | undefined>)["OS/2"];
   if (os2?.fsSelection?.useTypoMetrics && (os2.typoAscender || os2.typoDescender)) {
-    return { ascent: (os2.typoAscender ?? 0) + Math.max(0, os2.typoLineGap ?? 0), descent: Math.abs(os2.typoDescender ?? 0) };
+    return {
+      ascent: (os2.typoAscender ?? 0) + Math.max(0, os2.typoLineGap ?? 0),
+      descent: Math.abs(os2.typoDescender ?? 0),
+    };
   }
   if (hhea && (hhea.ascent || hhea.descent)) {
     return { ascent: hhea.ascent + Math.max(0, hhea.lineGap), descent: Math.abs(hhea.descent) };
@@ -74,7 +77,13 @@ const PX_PER_PT = 120;
  * does in LibreOffice (DejaVu Sans has no U+06C0: LibreOffice draws Persian "کتابخانۀ" with it).
  */
 export function decomposedArabic(codePoint: number): string | undefined {
-  if (!((codePoint >= 0x622 && codePoint <= 0x626) || codePoint === 0x6c0 || codePoint === 0x6c2 || codePoint === 0x6d3)) return undefined;
+  if (!(
+    (codePoint >= 0x622 && codePoint <= 0x626) ||
+    codePoint === 0x6c0 ||
+    codePoint === 0x6c2 ||
+    codePoint === 0x6d3
+  ))
+    return undefined;
   return String.fromCodePoint(codePoint).normalize("NFD");
 }
 
@@ -148,7 +157,8 @@ export class LoadedFace implements FontFace {
     // A long left-to-right text (paint draws a line's merged words as one) is shaped word by word
     // and space by space, as layout measured it: the words come from the cache, and the line has
     // the advances its pieces were measured with. Long texts themselves are not kept.
-    if (text.length > MAX_CACHED_TEXT) return !flags.rtl && / /.test(text) ? this.shapedByWords(text, flags) : this.shapeUncached(text, flags);
+    if (text.length > MAX_CACHED_TEXT)
+      return !flags.rtl && / /.test(text) ? this.shapedByWords(text, flags) : this.shapeUncached(text, flags);
     run = this.shapeUncached(text, flags);
     if (this.shapedCache.size >= LIMITS.paragraph.shapedCacheEntries) this.shapedCache.clear();
     this.shapedCache.set(key, run);
@@ -170,11 +180,21 @@ export class LoadedFace implements FontFace {
       if (flags.joinBefore && i === 0) own.joinBefore = true;
       if (flags.joinAfter && i === chunks.length - 1) own.joinAfter = true;
       // A long word or run of spaces is shaped alone, uncached (never split again).
-      parts.push({ run: chunk.length > MAX_CACHED_TEXT ? this.shapeUncached(chunk, own) : this.shaped(chunk, own), at });
+      parts.push({
+        run: chunk.length > MAX_CACHED_TEXT ? this.shapeUncached(chunk, own) : this.shaped(chunk, own),
+        at,
+      });
       at += chunk.length;
     });
     const n = parts.reduce((sum, p) => sum + p.run.glyphs.length, 0);
-    const out = { glyphs: new Uint32Array(n), clusters: new Uint32Array(n), xAdvances: new Int32Array(n), xOffsets: new Int32Array(n), yOffsets: new Int32Array(n), unitsPerEm: this.unitsPerEm };
+    const out = {
+      glyphs: new Uint32Array(n),
+      clusters: new Uint32Array(n),
+      xAdvances: new Int32Array(n),
+      xOffsets: new Int32Array(n),
+      yOffsets: new Int32Array(n),
+      unitsPerEm: this.unitsPerEm,
+    };
     let k = 0;
     for (const { run, at: offset } of parts) {
       out.glyphs.set(run.glyphs, k);
@@ -206,14 +226,21 @@ export class LoadedFace implements FontFace {
   /** One glyph per code point (cmap), its hmtx advance; right to left reversed. */
   private unshaped(text: string, rtl: boolean): ShapedText {
     const cps: { cp: number; at: number }[] = [];
-    for (let i = 0; i < text.length; ) {
+    for (let i = 0; i < text.length;) {
       const cp = text.codePointAt(i)!;
       cps.push({ cp, at: i });
       i += cp > 0xffff ? 2 : 1;
     }
     if (rtl) cps.reverse();
     const n = cps.length;
-    const run = { glyphs: new Uint32Array(n), clusters: new Uint32Array(n), xAdvances: new Int32Array(n), xOffsets: new Int32Array(n), yOffsets: new Int32Array(n), unitsPerEm: this.unitsPerEm };
+    const run = {
+      glyphs: new Uint32Array(n),
+      clusters: new Uint32Array(n),
+      xAdvances: new Int32Array(n),
+      xOffsets: new Int32Array(n),
+      yOffsets: new Int32Array(n),
+      unitsPerEm: this.unitsPerEm,
+    };
     cps.forEach(({ cp, at }, i) => {
       const gid = this.font.hasGlyphForCodePoint(cp) ? this.font.glyphForCodePoint(cp).id : 0;
       run.glyphs[i] = gid;
@@ -270,7 +297,11 @@ export class LoadedFace implements FontFace {
   /** Whether the face draws `codePoint` by its canonical decomposition (see `decomposedArabic`). */
   decomposes(codePoint: number): boolean {
     const parts = decomposedArabic(codePoint);
-    return !!parts && !this.font.hasGlyphForCodePoint(codePoint) && [...parts].every((c) => this.font.hasGlyphForCodePoint(c.codePointAt(0)!));
+    return (
+      !!parts &&
+      !this.font.hasGlyphForCodePoint(codePoint) &&
+      [...parts].every((c) => this.font.hasGlyphForCodePoint(c.codePointAt(0)!))
+    );
   }
 
   glyphBounds(codePoint: number, size: number): { top: number; bottom: number } | null {
@@ -287,7 +318,8 @@ export class LoadedFace implements FontFace {
   private advance(codePoint: number): number {
     let a = this.advances.get(codePoint);
     if (a === undefined) {
-      if (this.decomposes(codePoint)) a = [...decomposedArabic(codePoint)!].reduce((sum, c) => sum + this.advance(c.codePointAt(0)!), 0);
+      if (this.decomposes(codePoint))
+        a = [...decomposedArabic(codePoint)!].reduce((sum, c) => sum + this.advance(c.codePointAt(0)!), 0);
       else a = glyphAdvance(this.font, this.font.glyphForCodePoint(codePoint).id);
       this.advances.set(codePoint, a);
     }
@@ -300,7 +332,9 @@ export class LoadedFace implements FontFace {
  * computing the metrics of an empty last glyph (Carlito's no-break space, Cousine's U+FEFF).
  */
 export function glyphAdvance(font: Font, glyphId: number): number {
-  const metrics = (font as unknown as { hmtx: { metrics: { length: number; get(i: number): { advance: number } | undefined } } }).hmtx.metrics;
+  const metrics = (
+    font as unknown as { hmtx: { metrics: { length: number; get(i: number): { advance: number } | undefined } } }
+  ).hmtx.metrics;
   if (metrics.length === 0) return 0;
   return metrics.get(Math.min(Math.max(0, glyphId), metrics.length - 1))?.advance ?? 0;
 }

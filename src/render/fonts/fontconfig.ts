@@ -41,11 +41,19 @@ const FACES: Record<FamilyId, FcFace> = {
   NotoSans: { name: "Noto Sans", version: 132055, langs: "el ru uk bg be mk sr hi mr ne sa bh bho kok vi" },
   NotoSerif: { name: "Noto Serif", version: 132055, langs: "el ru uk bg be mk sr vi" },
   NotoSansHebrew: { name: "Noto Sans Hebrew", version: 196674, langs: "he yi" },
-  NotoSansArabic: { name: "Noto Sans Arabic", version: 131858, langs: "ar fa ur ps-af ps-pk ks ug sd ku-iq ku-ir az-ir ota pa-pk" },
+  NotoSansArabic: {
+    name: "Noto Sans Arabic",
+    version: 131858,
+    langs: "ar fa ur ps-af ps-pk ks ug sd ku-iq ku-ir az-ir ota pa-pk",
+  },
   NotoSansSymbols: { name: "Noto Sans Symbols", version: 131269, langs: "" },
   NotoSansSymbols2: { name: "Noto Sans Symbols 2", version: 131596, langs: "" },
   NotoSansMono: { name: "Noto Sans Mono", version: 131990, langs: "el ru uk bg be mk sr vi" },
-  DejaVuSans: { name: "DejaVu Sans", version: 155320, langs: "he yi ar fa ug sd ku-iq ku-ir az-ir ota el ru uk bg be mk sr hy ka vi" },
+  DejaVuSans: {
+    name: "DejaVu Sans",
+    version: 155320,
+    langs: "he yi ar fa ug sd ku-iq ku-ir az-ir ota el ru uk bg be mk sr hy ka vi",
+  },
   DejaVuSerif: { name: "DejaVu Serif", version: 155320, langs: "el ru uk bg be mk sr hy ka vi" },
   DejaVuSansMono: { name: "DejaVu Sans Mono", version: 155320, langs: "ar fa az-ir el ru uk bg be mk sr hy ka" },
   DroidSansFallback: { name: "Droid Sans Fallback", version: 65536, langs: "ja zh-tw" },
@@ -53,7 +61,9 @@ const FACES: Record<FamilyId, FcFace> = {
 
 /** Languages whose support differs between our faces (any other is a Latin language every text face supports). */
 const DECISIVE_LANGUAGES = new Set(
-  "he yi ar fa ur ps-af ps-pk ks ug sd ku-iq ku-ir az-ir ota pa-pk ja zh-cn zh-tw zh-hk zh-sg zh-mo ko el ru uk bg be mk sr hy ka hi mr ne sa bh bho kok th vi".split(" "),
+  "he yi ar fa ur ps-af ps-pk ks ug sd ku-iq ku-ir az-ir ota pa-pk ja zh-cn zh-tw zh-hk zh-sg zh-mo ko el ru uk bg be mk sr hy ka hi mr ne sa bh bho kok th vi".split(
+    " ",
+  ),
 );
 
 /** 60-latin.conf's preferred families per generic, as far as we ship them (the rest LibreOffice does not find either). */
@@ -84,7 +94,8 @@ const GENERICS: Record<Generic, string> = {
   cursive: "Comic Sans MS|ITC Zapf Chancery Std|Zapfino",
   math: "XITS Math|STIX Two Math|Cambria Math|Latin Modern Math|Minion Math|Lucida Math|Asana Math",
 };
-for (const [generic, names] of Object.entries(GENERICS) as [Generic, string][]) for (const n of names.split("|")) GENERIC_OF.set(normalizeFamily(n), generic);
+for (const [generic, names] of Object.entries(GENERICS) as [Generic, string][])
+  for (const n of names.split("|")) GENERIC_OF.set(normalizeFamily(n), generic);
 
 /**
  * Names fontconfig on Debian resolves to a URW face (30-metric-aliases.conf, 61-urw-*.conf:
@@ -137,7 +148,8 @@ export function fontconfigLanguage(bcp47: string | undefined): string | undefine
   const tag = bcp47.toLowerCase().replace(/_/g, "-");
   const [lang, ...rest] = tag.split("-");
   const region = rest.find((p) => p.length === 2);
-  for (const candidate of [tag, region ? `${lang}-${region}` : "", lang ?? ""]) if (candidate && DECISIVE_LANGUAGES.has(candidate)) return candidate;
+  for (const candidate of [tag, region ? `${lang}-${region}` : "", lang ?? ""])
+    if (candidate && DECISIVE_LANGUAGES.has(candidate)) return candidate;
   return lang && /^[a-z]{2,3}$/.test(lang) ? lang : undefined;
 }
 
@@ -164,7 +176,12 @@ export function fallbackOrder(primary: FamilyId, generic: Generic, lang: string 
   };
   return (Object.keys(FACES) as FamilyId[])
     .filter((f) => f !== primary)
-    .sort((a, b) => Number(supports(b, lang)) - Number(supports(a, lang)) || rank(a) - rank(b) || FACES[b].version - FACES[a].version);
+    .sort(
+      (a, b) =>
+        Number(supports(b, lang)) - Number(supports(a, lang)) ||
+        rank(a) - rank(b) ||
+        FACES[b].version - FACES[a].version,
+    );
 }
 
 /** fontconfig's family name of a face we ship (for messages and tests). */
@@ -177,7 +194,10 @@ export function fontconfigName(family: FamilyId): string {
  * language for its script (for Hebrew and Arabic letters the document's complex-script language),
  * or, when there is none, the script's exemplar language (`getExemplarLangTagForCodePoint`).
  */
-export function fallbackLanguage(codePoint: number, languages: { latin?: string; complex?: string }): string | undefined {
+export function fallbackLanguage(
+  codePoint: number,
+  languages: { latin?: string; complex?: string },
+): string | undefined {
   if (isHebrew(codePoint)) return fontconfigLanguage(languages.complex) ?? "he";
   if (isArabic(codePoint)) return fontconfigLanguage(languages.complex) ?? "ar";
   return fontconfigLanguage(languages.latin);
@@ -188,5 +208,11 @@ export function isHebrew(cp: number): boolean {
 }
 
 export function isArabic(cp: number): boolean {
-  return (cp >= 0x0600 && cp <= 0x06ff) || (cp >= 0x0750 && cp <= 0x077f) || (cp >= 0x0870 && cp <= 0x08ff) || (cp >= 0xfb50 && cp <= 0xfdff) || (cp >= 0xfe70 && cp <= 0xfeff);
+  return (
+    (cp >= 0x0600 && cp <= 0x06ff) ||
+    (cp >= 0x0750 && cp <= 0x077f) ||
+    (cp >= 0x0870 && cp <= 0x08ff) ||
+    (cp >= 0xfb50 && cp <= 0xfdff) ||
+    (cp >= 0xfe70 && cp <= 0xfeff)
+  );
 }

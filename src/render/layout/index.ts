@@ -29,11 +29,19 @@ export const ROUTINES: LayoutRoutines = { layoutParagraph, stackBlocks, stackTab
  * A body context: no table around it, no field values known yet (their cached results show); its
  * work counts against `budget` (a fresh `layoutBudget()` unless given).
  */
-export function layoutContext(fonts: FontBook, defaultTabStop = 36, budget: WorkBudget = layoutBudget()): LayoutContext {
+export function layoutContext(
+  fonts: FontBook,
+  defaultTabStop = 36,
+  budget: WorkBudget = layoutBudget(),
+): LayoutContext {
   return { fonts, budget, defaultTabStop, fieldValue: () => undefined, tableDepth: 0, routines: ROUTINES };
 }
 
 /** Lays out the document; `budget` counts the work and stops it at its limit (422 render_limit). */
-export function layoutDocument(model: DocumentModel, fonts: FontBook, budget: WorkBudget = layoutBudget()): LaidOutDocument {
+export function layoutDocument(
+  model: DocumentModel,
+  fonts: FontBook,
+  budget: WorkBudget = layoutBudget(),
+): LaidOutDocument {
   return flowDocument(model, layoutContext(fonts, model.defaultTabStop > 0 ? model.defaultTabStop : 36, budget));
 }

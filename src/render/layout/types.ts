@@ -13,11 +13,37 @@ export type PaintItem =
    * `text` draws others (vertical forms of punctuation); `joinBefore`/`joinAfter`: part of a word
    * stretched by a kashida, its first/last letter shaped as joined across the stretch.
    */
-  | { kind: "text"; x: number; y: number; text: string; face: FontFace; size: number; color: Color | null; charSpacing?: number; scale?: number; width: number; rtl?: boolean; typed?: string; kern?: boolean; joinBefore?: boolean; joinAfter?: boolean; noteLabelOf?: string }
+  | {
+      kind: "text";
+      x: number;
+      y: number;
+      text: string;
+      face: FontFace;
+      size: number;
+      color: Color | null;
+      charSpacing?: number;
+      scale?: number;
+      width: number;
+      rtl?: boolean;
+      typed?: string;
+      kern?: boolean;
+      joinBefore?: boolean;
+      joinAfter?: boolean;
+      noteLabelOf?: string;
+    }
   /** Filled rectangle (shading, highlight). */
   | { kind: "rect"; x: number; y: number; width: number; height: number; fill: Color }
   /** Straight line (borders, underline, strike, leaders drawn as lines). */
-  | { kind: "line"; x1: number; y1: number; x2: number; y2: number; width: number; color: Color | null; style?: UnderlineStyle | "dashed" | "dotted" | "double" }
+  | {
+      kind: "line";
+      x1: number;
+      y1: number;
+      x2: number;
+      y2: number;
+      width: number;
+      color: Color | null;
+      style?: UnderlineStyle | "dashed" | "dotted" | "double";
+    }
   /** Filled polygon (chart pie slices): `points` are dx0, dy0, dx1, dy1 ... from (x, y), its top-left corner. */
   | { kind: "polygon"; x: number; y: number; points: number[]; fill: Color }
   /** Image id from DocumentModel.images, scaled into the box. */
@@ -124,7 +150,13 @@ export type Exclusions = (top: number, height: number) => { left: number; right:
  * inline/paragraph.ts: `layoutParagraph(p, width, ctx, exclusions?, widthOf?) → ParagraphLayout`; `widthOf`
  * gives line `k` its own width (a paragraph continued in a column of another width).
  */
-export type LayoutParagraph = (p: Paragraph, width: number, ctx: LayoutContext, exclusions?: Exclusions, widthOf?: (line: number) => number) => ParagraphLayout;
+export type LayoutParagraph = (
+  p: Paragraph,
+  width: number,
+  ctx: LayoutContext,
+  exclusions?: Exclusions,
+  widthOf?: (line: number) => number,
+) => ParagraphLayout;
 
 /** The current column of the current page, in page coordinates. */
 export interface FlowArea {
@@ -164,7 +196,12 @@ export type PlaceTable = (t: Table, cursor: FlowCursor, ctx: LayoutContext, keep
  * block/table.ts: a table laid out without pagination at `top` in a box of `width` starting at x = 0
  * (cells, text boxes, headers): its items, the y below it and its row boundaries.
  */
-export type StackTable = (t: Table, width: number, ctx: LayoutContext, top: number) => { items: PaintItem[]; bottom: number; breakPoints: number[] };
+export type StackTable = (
+  t: Table,
+  width: number,
+  ctx: LayoutContext,
+  top: number,
+) => { items: PaintItem[]; bottom: number; breakPoints: number[] };
 
 /** Height and items of blocks laid out in a fixed width without pagination (table cells, text boxes, notes, headers). */
 export interface StackedBlocks {
@@ -181,4 +218,9 @@ export interface StackedBlocks {
   endSlack?: number;
 }
 /** block/stack.ts; `inCell`: the stack is a table cell's content, which grows to hold its wrapped floats. */
-export type StackBlocks = (blocks: Block[], width: number, ctx: LayoutContext, opts?: { inCell?: boolean }) => StackedBlocks;
+export type StackBlocks = (
+  blocks: Block[],
+  width: number,
+  ctx: LayoutContext,
+  opts?: { inCell?: boolean },
+) => StackedBlocks;

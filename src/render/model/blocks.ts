@@ -6,7 +6,17 @@
 import type { Block, Inline, NumberFormat, Paragraph, RunStyle, TabStop } from "./types";
 import type { XNode } from "./xml-tree";
 import type { FieldFrame, ParseContext, ResolvedRun, Story } from "./context";
-import { DEFAULT_FONT, overlayPara, overlayRun, readParaProps, readRunProps, type RunProps, toParagraphStyle, toRunStyle, xorToggles } from "./properties";
+import {
+  DEFAULT_FONT,
+  overlayPara,
+  overlayRun,
+  readParaProps,
+  readRunProps,
+  type RunProps,
+  toParagraphStyle,
+  toRunStyle,
+  xorToggles,
+} from "./properties";
 import { isSymbolFont, mapSymbolChar, mapSymbolText } from "./symbols";
 import { imageFromRel, readDrawing, readVml } from "./drawings";
 import { readTable, type CellFormatting } from "./tables";
@@ -15,12 +25,44 @@ import { documentPropertyField, type DocProperties } from "./doc-properties";
 import { MATH_FAMILY, mathTextBlocks, readMath } from "./math";
 
 /** Elements whose children are read as if they stood in their place. */
-const TRANSPARENT = new Set(["sdtContent", "smartTag", "customXml", "ins", "moveTo", "dir", "bdo", "hyperlink", "fldSimple", "sdt"]);
+const TRANSPARENT = new Set([
+  "sdtContent",
+  "smartTag",
+  "customXml",
+  "ins",
+  "moveTo",
+  "dir",
+  "bdo",
+  "hyperlink",
+  "fldSimple",
+  "sdt",
+]);
 /** Revision or annotation content that is not shown. */
-const DROPPED = new Set(["pPr", "rPr", "sdtPr", "sdtEndPr", "customXmlPr", "smartTagPr", "proofErr", "permStart", "permEnd", "bookmarkStart", "bookmarkEnd", "commentRangeStart", "commentRangeEnd"]);
+const DROPPED = new Set([
+  "pPr",
+  "rPr",
+  "sdtPr",
+  "sdtEndPr",
+  "customXmlPr",
+  "smartTagPr",
+  "proofErr",
+  "permStart",
+  "permEnd",
+  "bookmarkStart",
+  "bookmarkEnd",
+  "commentRangeStart",
+  "commentRangeEnd",
+]);
 
 /** Reads the blocks of a container element (w:body, w:tc, w:hdr, w:txbxContent ...). */
-export function readBlocks(container: XNode, ctx: ParseContext, story: Story, cell?: CellFormatting, onSectionEnd?: (sectPr: XNode) => void, out: Block[] = []): Block[] {
+export function readBlocks(
+  container: XNode,
+  ctx: ParseContext,
+  story: Story,
+  cell?: CellFormatting,
+  onSectionEnd?: (sectPr: XNode) => void,
+  out: Block[] = [],
+): Block[] {
   for (const el of container.children) {
     switch (el.name) {
       case "p": {
@@ -80,7 +122,9 @@ export function chooseBranch(ac: XNode): XNode | undefined {
 function settleAnchorAlternates(drawing: XNode): void {
   for (const anchor of drawing.children) {
     if (anchor.name !== "anchor" || !anchor.children.some((c) => c.name === "AlternateContent")) continue;
-    anchor.children = anchor.children.flatMap((c) => (c.name === "AlternateContent" ? (c.child("Fallback") ?? chooseBranch(c))?.children ?? [] : [c]));
+    anchor.children = anchor.children.flatMap((c) =>
+      c.name === "AlternateContent" ? ((c.child("Fallback") ?? chooseBranch(c))?.children ?? []) : [c],
+    );
   }
 }
 
@@ -108,7 +152,12 @@ function dropAutoSpacingInsideList(prev: Paragraph, next: Paragraph): void {
   if (next.style.autoSpaceBefore) next.style = { ...next.style, spaceBefore: 0 };
 }
 
-function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellFormatting | undefined): Paragraph | undefined {
+function readParagraph(
+  p: XNode,
+  ctx: ParseContext,
+  story: Story,
+  cell: CellFormatting | undefined,
+): Paragraph | undefined {
   ctx.countBlock();
   const { styles, numbering, env } = ctx;
   const pPr = p.child("pPr");
@@ -130,7 +179,8 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   else if (level) props = overlayPara(overlayPara(props, fromStyle), level.pPr);
   // A paragraph that turns its style's list off (numId 0) loses the style's indents with it: they
   // are the list's (LibreOffice, measured); only its own indents apply.
-  else if (direct.numId === "0" && fromStyle.numId && fromStyle.numId !== "0") props = overlayPara(props, { ...fromStyle, ind: {} });
+  else if (direct.numId === "0" && fromStyle.numId && fromStyle.numId !== "0")
+    props = overlayPara(props, { ...fromStyle, ind: {} });
   else props = overlayPara(props, fromStyle);
   if (cell && tableWinsOverStyle) props = overlayPara(props, cell.pPr);
   props = overlayPara(props, direct);
@@ -143,11 +193,24 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
     return cell && tableWinsOverStyle ? xorToggles(b, cell.rPr) : b;
   });
   const markRPr = pPr?.child("rPr");
-  const markStyle = ctx.runStyle(base, markRPr?.inner() ?? "", () => ({ style: toRunStyle(resolveRun(ctx, base, markRPr)) })).style;
+  const markStyle = ctx.runStyle(base, markRPr?.inner() ?? "", () => ({
+    style: toRunStyle(resolveRun(ctx, base, markRPr)),
+  })).style;
 
   const styleRun = ctx.runStyle(base, "", () => ({ style: toRunStyle(resolveRun(ctx, base, undefined)) })).style;
-  const para: Paragraph = { type: "paragraph", style: toParagraphStyle(props, styleId), inlines: [], markStyle, styleRun };
-  const emptyLine = emptyLineStyle(ctx, base, markRPr, p.children.some((c) => c.name === "bookmarkStart" || c.name === "bookmarkEnd"));
+  const para: Paragraph = {
+    type: "paragraph",
+    style: toParagraphStyle(props, styleId),
+    inlines: [],
+    markStyle,
+    styleRun,
+  };
+  const emptyLine = emptyLineStyle(
+    ctx,
+    base,
+    markRPr,
+    p.children.some((c) => c.name === "bookmarkStart" || c.name === "bookmarkEnd"),
+  );
   if (emptyLine) para.emptyLine = emptyLine;
   if (level) {
     const label = numbering.next(numId, ilvl);
@@ -159,7 +222,12 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
         text = mapSymbolText(labelProps.font!, text);
         labelProps = { ...labelProps, font: isSymbolFont(base.font) ? DEFAULT_FONT : base.font };
       }
-      const numberingLabel: NonNullable<Paragraph["numbering"]> = { text, style: ctx.intern(toRunStyle(labelProps)), suffix: level.suffix, align: level.align };
+      const numberingLabel: NonNullable<Paragraph["numbering"]> = {
+        text,
+        style: ctx.intern(toRunStyle(labelProps)),
+        suffix: level.suffix,
+        align: level.align,
+      };
       const pic = level.picBulletId !== undefined ? numbering.picBullets.get(level.picBulletId) : undefined;
       if (pic) {
         const blip = pic.first("blip") ?? pic.first("imagedata");
@@ -177,7 +245,8 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   const rc: RunContext = { ctx, story, out: para.inlines, base, mark: markStyle };
   readInlines(p, rc);
   // A display equation (m:oMathPara) alone in its paragraph is centred, as Word's default centerGroup.
-  if (para.inlines.length === 1 && para.inlines[0]!.type === "box" && para.inlines[0]!.math?.display) para.style = { ...para.style, align: "center" };
+  if (para.inlines.length === 1 && para.inlines[0]!.type === "box" && para.inlines[0]!.math?.display)
+    para.style = { ...para.style, align: "center" };
   const carried = story.carriedPageBreak;
   story.carriedPageBreak = collapseDeferredBreaks(para);
   leadingPageBreakToBreakBefore(para);
@@ -247,7 +316,9 @@ function leadingPageBreakToBreakBefore(para: Paragraph): void {
 function keepListTab(para: Paragraph, levelTabs: readonly TabStop[] | undefined): void {
   const list = levelTabs?.find((t) => t.list);
   if (!list || para.style.tabs.some((t) => Math.abs(t.pos - list.pos) < 0.01)) return;
-  const tabs = [...para.style.tabs, { pos: list.pos, align: "left" as const, leader: "none" as const }].sort((a, b) => a.pos - b.pos);
+  const tabs = [...para.style.tabs, { pos: list.pos, align: "left" as const, leader: "none" as const }].sort(
+    (a, b) => a.pos - b.pos,
+  );
   para.style = { ...para.style, tabs };
 }
 
@@ -270,7 +341,12 @@ const NO_CELL = {};
  * character style unless a bookmark sits in the paragraph (measured: Word's _GoBack bookmark makes
  * the line as tall as the character style's font). Undefined when that changes nothing.
  */
-function emptyLineStyle(ctx: ParseContext, base: RunProps, markRPr: XNode | undefined, bookmark: boolean): RunStyle | undefined {
+function emptyLineStyle(
+  ctx: ParseContext,
+  base: RunProps,
+  markRPr: XNode | undefined,
+  bookmark: boolean,
+): RunStyle | undefined {
   const direct = readRunProps(markRPr, ctx.env);
   const dropStyle = direct.rStyle !== undefined && !bookmark;
   if (!dropStyle && !(direct.rtl ?? base.rtl) && !(direct.complexScript ?? base.complexScript)) return undefined;
@@ -289,7 +365,10 @@ function resolvedRun(r: XNode, rc: RunContext): ResolvedRun {
     const style = toRunStyle(resolveRun(rc.ctx, rc.base, rPr));
     // Text in Symbol/Wingdings is mapped to Unicode and drawn with the paragraph's text font.
     if (!isSymbolFont(style.font)) return { style };
-    return { style: { ...style, font: isSymbolFont(rc.base.font) ? DEFAULT_FONT : (rc.base.font ?? DEFAULT_FONT) }, symbolFont: style.font };
+    return {
+      style: { ...style, font: isSymbolFont(rc.base.font) ? DEFAULT_FONT : (rc.base.font ?? DEFAULT_FONT) },
+      symbolFont: style.font,
+    };
   });
 }
 
@@ -316,10 +395,24 @@ function readInlines(container: XNode, rc: RunContext): void {
       if (branch) readInlines(branch, rc);
     } else if (el.name === "oMath" || el.name === "oMathPara") {
       // An equation is one object; layout/objects/math.ts sets it in the math font at the paragraph's size.
-      const style = rc.ctx.intern({ ...rc.mark, font: MATH_FAMILY, bold: false, italic: false, underline: "none", vertAlign: "baseline" });
+      const style = rc.ctx.intern({
+        ...rc.mark,
+        font: MATH_FAMILY,
+        bold: false,
+        italic: false,
+        underline: "none",
+        vertAlign: "baseline",
+      });
       const node = readMath(el);
       const blocks = mathTextBlocks(node, style, (s) => rc.ctx.intern(s));
-      pushVisible(rc, { type: "box", blocks, width: 0, height: 0, style, math: { node, display: el.name === "oMathPara" } });
+      pushVisible(rc, {
+        type: "box",
+        blocks,
+        width: 0,
+        height: 0,
+        style,
+        math: { node, display: el.name === "oMathPara" },
+      });
     } else if (!DROPPED.has(el.name) && el.children.length) readInlines(el, rc);
   }
 }
@@ -419,8 +512,7 @@ function classify(frame: FieldFrame, props: DocProperties): void {
   else if (value !== undefined) {
     frame.kind = "property";
     frame.value = value;
-  }
-  else if (name === "HYPERLINK") {
+  } else if (name === "HYPERLINK") {
     frame.kind = "hyperlink";
     const link = hyperlinkTarget(frame.instr);
     if (link) frame.link = link;
@@ -428,7 +520,13 @@ function classify(frame: FieldFrame, props: DocProperties): void {
 }
 
 function emitPageField(rc: RunContext, frame: FieldFrame): void {
-  pushVisible(rc, { type: "field", field: fieldName(frame.instr) as "PAGE", format: fieldFormat(frame.instr), style: frame.style, fallback: frame.fallback });
+  pushVisible(rc, {
+    type: "field",
+    field: fieldName(frame.instr) as "PAGE",
+    format: fieldFormat(frame.instr),
+    style: frame.style,
+    fallback: frame.fallback,
+  });
 }
 
 function readSimpleField(el: XNode, rc: RunContext): void {
@@ -437,7 +535,10 @@ function readSimpleField(el: XNode, rc: RunContext): void {
   if (PAGE_FIELDS.has(name)) {
     const firstRun = el.first("r");
     const style = firstRun ? runStyleOf(firstRun, rc) : rc.mark;
-    const fallback = el.find("t").map((t) => t.text()).join("");
+    const fallback = el
+      .find("t")
+      .map((t) => t.text())
+      .join("");
     emitPageField(rc, { instr, inResult: true, kind: "page", fallback, style });
     return;
   }
@@ -477,7 +578,11 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         break;
       case "br": {
         const type = c.attr("type");
-        pushVisible(rc, { type: "break", kind: type === "page" ? "page" : type === "column" ? "column" : "line", style: styleOf() });
+        pushVisible(rc, {
+          type: "break",
+          kind: type === "page" ? "page" : type === "column" ? "column" : "line",
+          style: styleOf(),
+        });
         break;
       }
       case "cr":
@@ -520,7 +625,8 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
             // A property field whose cached result is empty shows the property.
             else if (top.kind === "property" && top.value !== undefined) pushText(rc, top.value, top.style);
             // Word and LibreOffice draw a check box field as a square (it has no result text).
-            else if (top.checkbox !== undefined && fieldName(top.instr) === "FORMCHECKBOX") pushVisible(rc, { type: "checkbox", checked: top.checkbox, style: top.style });
+            else if (top.checkbox !== undefined && fieldName(top.instr) === "FORMCHECKBOX")
+              pushVisible(rc, { type: "checkbox", checked: top.checkbox, style: top.style });
           }
         }
         break;
@@ -543,7 +649,10 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         if (custom !== "1" && custom !== "true" && custom !== "on") {
           const numbering = ctx.noteNumbering[kind];
           // Numbers restarting on each page are given by layout; the start number stands in (its width).
-          const n = kind === "footnote" && ctx.footnotesRestartEachPage ? numbering.start : numbering.start + ctx.noteCounters[kind]++;
+          const n =
+            kind === "footnote" && ctx.footnotesRestartEachPage
+              ? numbering.start
+              : numbering.start + ctx.noteCounters[kind]++;
           label = ctx.noteLabels.get(`${kind}:${id}`) ?? formatNumber(n, numbering.format);
         }
         ctx.noteLabels.set(`${kind}:${id}`, label);
@@ -558,7 +667,14 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         // still draw a superscript in the style's size).
         const style = c.name === "footnoteRef" ? markStyleOnly(r, rc) : styleOf();
         if (ctx.footnotesRestartEachPage && story.noteKey?.startsWith("footnote:")) {
-          pushVisible(rc, { type: "noteRef", kind: "footnote", id: story.noteKey.slice(9), label: story.noteLabel, style, own: true });
+          pushVisible(rc, {
+            type: "noteRef",
+            kind: "footnote",
+            id: story.noteKey.slice(9),
+            label: story.noteLabel,
+            style,
+            own: true,
+          });
         } else pushText(rc, story.noteLabel, style);
         break;
       }

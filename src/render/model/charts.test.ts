@@ -21,7 +21,12 @@ const DRAWING =
 function withChart(chartXml: string | undefined): Uint8Array {
   const base = unzipSync(templateDocx({ body: `<w:p>${DRAWING}</w:p>` }));
   const rels = new TextDecoder().decode(base["word/_rels/document.xml.rels"]!);
-  base["word/_rels/document.xml.rels"] = strToU8(rels.replace("</Relationships>", `<Relationship Id="rIdChart" Type="${REL}/chart" Target="charts/chart1.xml"/></Relationships>`));
+  base["word/_rels/document.xml.rels"] = strToU8(
+    rels.replace(
+      "</Relationships>",
+      `<Relationship Id="rIdChart" Type="${REL}/chart" Target="charts/chart1.xml"/></Relationships>`,
+    ),
+  );
   if (chartXml !== undefined) base["word/charts/chart1.xml"] = strToU8(chartXml);
   return zipSync(base);
 }
@@ -33,8 +38,10 @@ function boxOf(bytes: Uint8Array): Extract<Inline, { type: "box" }> {
   return box;
 }
 
-const strCache = (values: string[]) => `<c:strRef><c:strCache><c:ptCount val="${values.length}"/>${values.map((v, i) => `<c:pt idx="${i}"><c:v>${v}</c:v></c:pt>`).join("")}</c:strCache></c:strRef>`;
-const numCache = (values: string[]) => `<c:numRef><c:numCache><c:ptCount val="${values.length}"/>${values.map((v, i) => `<c:pt idx="${i}"><c:v>${v}</c:v></c:pt>`).join("")}</c:numCache></c:numRef>`;
+const strCache = (values: string[]) =>
+  `<c:strRef><c:strCache><c:ptCount val="${values.length}"/>${values.map((v, i) => `<c:pt idx="${i}"><c:v>${v}</c:v></c:pt>`).join("")}</c:strCache></c:strRef>`;
+const numCache = (values: string[]) =>
+  `<c:numRef><c:numCache><c:ptCount val="${values.length}"/>${values.map((v, i) => `<c:pt idx="${i}"><c:v>${v}</c:v></c:pt>`).join("")}</c:numCache></c:numRef>`;
 const ser = (i: number, name: string, values: string[], fill = "") =>
   `<c:ser><c:idx val="${i}"/><c:tx>${strCache([name])}</c:tx>${fill ? `<c:spPr><a:solidFill><a:srgbClr val="${fill}"/></a:solidFill></c:spPr>` : ""}<c:cat>${strCache(values.map((_, k) => `Q${k + 1}`))}</c:cat><c:val>${numCache(values)}</c:val></c:ser>`;
 const chartPart = (plot: string, extra = "") =>
@@ -42,15 +49,27 @@ const chartPart = (plot: string, extra = "") =>
 
 describe("chart parts", () => {
   it("reads a stacked column chart: title, categories, values and series colours", () => {
-    const xml = chartPart(`<c:barChart><c:barDir val="col"/><c:grouping val="stacked"/>${ser(0, "North", ["1", "2.5", ""], "FF0000")}${ser(1, "South", ["3", "x", "4"])}<c:gapWidth val="80"/></c:barChart>`);
+    const xml = chartPart(
+      `<c:barChart><c:barDir val="col"/><c:grouping val="stacked"/>${ser(0, "North", ["1", "2.5", ""], "FF0000")}${ser(1, "South", ["3", "x", "4"])}<c:gapWidth val="80"/></c:barChart>`,
+    );
     const box = boxOf(withChart(xml));
     expect(box.width).toBeCloseTo(432, 5);
     const chart = box.chart as Chart;
-    expect(chart).toMatchObject({ kind: "bar", horizontal: false, stacked: true, gapWidth: 80, overlap: 100, categories: ["Q1", "Q2", "Q3"] });
+    expect(chart).toMatchObject({
+      kind: "bar",
+      horizontal: false,
+      stacked: true,
+      gapWidth: 80,
+      overlap: 100,
+      categories: ["Q1", "Q2", "Q3"],
+    });
     expect(chart.title?.text).toBe("Revenue");
     expect(chart.series.map((s) => s.name)).toEqual(["North", "South"]);
     // Blank and non-numeric cache values are gaps, not zeros.
-    expect(chart.series.map((s) => s.values)).toEqual([[1, 2.5, null], [3, null, 4]]);
+    expect(chart.series.map((s) => s.values)).toEqual([
+      [1, 2.5, null],
+      [3, null, 4],
+    ]);
     // Explicit fill, else the Office palette's second accent (no theme in this package).
     expect(chart.series.map((s) => s.color)).toEqual(["FF0000", "ED7D31"]);
     expect(chart.legend?.position).toBe("b");
@@ -66,7 +85,9 @@ describe("chart parts", () => {
     expect(boxOf(withChart("<c:chartSpace><c:chart><unclosed></c:chartSpace>")).chart).toBeUndefined();
     // Filler that does not compress much (the ZIP reader refuses bomb-like ratios before we look).
     let seed = 1;
-    const filler = Array.from({ length: LIMITS.render.chart.maxPartBytes }, () => String.fromCharCode(97 + ((seed = (seed * 1103515245 + 12345) % 2147483648) % 26))).join("");
+    const filler = Array.from({ length: LIMITS.render.chart.maxPartBytes }, () =>
+      String.fromCharCode(97 + ((seed = (seed * 1103515245 + 12345) % 2147483648) % 26)),
+    ).join("");
     const big = chartPart(`<c:barChart>${ser(0, "A", ["1"])}</c:barChart>`, `<!--${filler}-->`);
     expect(boxOf(withChart(big)).chart).toBeUndefined();
   });

@@ -18,7 +18,13 @@ const DEFAULT_TEXT = "595959";
 const DEFAULT_GRID = "D9D9D9";
 
 const PLOT_KINDS: Record<string, Chart["kind"]> = {
-  barChart: "bar", bar3DChart: "bar", lineChart: "line", line3DChart: "line", pieChart: "pie", pie3DChart: "pie", doughnutChart: "pie",
+  barChart: "bar",
+  bar3DChart: "bar",
+  lineChart: "line",
+  line3DChart: "line",
+  pieChart: "pie",
+  pie3DChart: "pie",
+  doughnutChart: "pie",
 };
 
 /** Reads the chart a graphicData points at; undefined when the part is missing or too large. */
@@ -50,7 +56,26 @@ function chartFromXml(root: XNode, chartNode: XNode, ctx: ParseContext, base: Ru
     const color = colorOf(rpr?.child("solidFill"), theme) ?? (modern ? DEFAULT_TEXT : null);
     const latin = rpr?.child("latin")?.attr("typeface");
     const family = latin && !latin.startsWith("+") ? latin : font;
-    return ctx.intern({ ...base, font: family, size: sz >= 100 && sz <= 40_000 ? sz / 100 : size, bold: b === undefined ? bold : b === "1", italic: false, color, underline: "none", strike: false, doubleStrike: false, highlight: null, caps: false, smallCaps: false, vertAlign: "baseline", charSpacing: 0, position: 0, scale: 100, hidden: false, rtl: false });
+    return ctx.intern({
+      ...base,
+      font: family,
+      size: sz >= 100 && sz <= 40_000 ? sz / 100 : size,
+      bold: b === undefined ? bold : b === "1",
+      italic: false,
+      color,
+      underline: "none",
+      strike: false,
+      doubleStrike: false,
+      highlight: null,
+      caps: false,
+      smallCaps: false,
+      vertAlign: "baseline",
+      charSpacing: 0,
+      position: 0,
+      scale: 100,
+      hidden: false,
+      rtl: false,
+    });
   };
   const plotArea = chartNode.child("plotArea");
   const plot = plotArea?.children.find((c) => c.name.endsWith("Chart"));
@@ -69,12 +94,15 @@ function chartFromXml(root: XNode, chartNode: XNode, ctx: ParseContext, base: Ru
     series,
     axisText: textStyle(plotArea?.child("valAx")?.child("txPr") ?? root.child("txPr"), modern ? 9 : 10, false),
     categoryText: textStyle(plotArea?.child("catAx")?.child("txPr") ?? root.child("txPr"), modern ? 9 : 10, false),
-    gridColor: lineColor(plotArea?.child("valAx")?.child("majorGridlines")?.child("spPr"), theme) ?? (modern ? DEFAULT_GRID : "878787"),
+    gridColor:
+      lineColor(plotArea?.child("valAx")?.child("majorGridlines")?.child("spPr"), theme) ??
+      (modern ? DEFAULT_GRID : "878787"),
     gridlines: !!plotArea?.child("valAx")?.child("majorGridlines"),
     valueAxisShown: plotArea?.child("valAx")?.child("delete")?.attr("val") !== "1",
     categoryAxisShown: plotArea?.child("catAx")?.child("delete")?.attr("val") !== "1",
     fill: fillOf(root.child("spPr"), theme) ?? "FFFFFF",
-    border: lineColor(root.child("spPr"), theme) ?? (root.child("spPr")?.child("ln")?.child("noFill") ? null : "878787"),
+    border:
+      lineColor(root.child("spPr"), theme) ?? (root.child("spPr")?.child("ln")?.child("noFill") ? null : "878787"),
   };
   const grouping = plot?.child("grouping")?.attr("val");
   if (grouping === "stacked" || grouping === "percentStacked") {
@@ -91,14 +119,25 @@ function chartFromXml(root: XNode, chartNode: XNode, ctx: ParseContext, base: Ru
 
   const titleNode = chartNode.child("title");
   const deleted = chartNode.child("autoTitleDeleted")?.attr("val") === "1";
-  const titleText = titleNode ? richText(titleNode.child("tx")) ?? (series.length === 1 ? series[0]!.name : "Chart Title") : !deleted && series.length === 1 && kind === "pie" ? series[0]!.name : undefined;
-  if (titleNode && titleText) chart.title = text(titleText, textStyle(titleNode.child("txPr") ?? titleNode.child("tx")?.child("rich"), modern ? 14 : 18, !modern));
+  const titleText = titleNode
+    ? (richText(titleNode.child("tx")) ?? (series.length === 1 ? series[0]!.name : "Chart Title"))
+    : !deleted && series.length === 1 && kind === "pie"
+      ? series[0]!.name
+      : undefined;
+  if (titleNode && titleText)
+    chart.title = text(
+      titleText,
+      textStyle(titleNode.child("txPr") ?? titleNode.child("tx")?.child("rich"), modern ? 14 : 18, !modern),
+    );
   else if (titleText) chart.title = text(titleText, textStyle(undefined, modern ? 14 : 18, !modern));
 
   const legend = chartNode.child("legend");
   if (legend) {
     const pos = legend.child("legendPos")?.attr("val");
-    chart.legend = { position: pos === "t" || pos === "l" || pos === "r" || pos === "tr" ? pos : pos === "b" ? "b" : "r", style: textStyle(legend.child("txPr") ?? root.child("txPr"), modern ? 9 : 10, false) };
+    chart.legend = {
+      position: pos === "t" || pos === "l" || pos === "r" || pos === "tr" ? pos : pos === "b" ? "b" : "r",
+      style: textStyle(legend.child("txPr") ?? root.child("txPr"), modern ? 9 : 10, false),
+    };
   }
   return chart;
 }
@@ -117,7 +156,12 @@ function richText(tx: XNode | undefined): string | undefined {
   if (!tx) return undefined;
   const rich = tx.child("rich");
   if (rich) {
-    const paras = rich.all("p").map((p) => p.find("t").map((t) => t.text()).join(""));
+    const paras = rich.all("p").map((p) =>
+      p
+        .find("t")
+        .map((t) => t.text())
+        .join(""),
+    );
     const joined = paras.filter(Boolean).join(" ");
     return joined || undefined;
   }
@@ -137,7 +181,8 @@ function readSeries(plot: XNode, theme: Theme, kind: Chart["kind"]): ChartSeries
     });
     const spPr = ser.child("spPr");
     const accent = accentColor(theme, idx);
-    const color = kind === "line" ? lineColor(spPr, theme) ?? fillOf(spPr, theme) ?? accent : fillOf(spPr, theme) ?? accent;
+    const color =
+      kind === "line" ? (lineColor(spPr, theme) ?? fillOf(spPr, theme) ?? accent) : (fillOf(spPr, theme) ?? accent);
     const s: ChartSeries = { name: richText(ser.child("tx")) ?? `Series ${idx + 1}`, color, values };
     if (kind === "pie") {
       // Pie slices take the palette per point unless a data point sets its own fill.
@@ -158,7 +203,13 @@ function readCategories(plot: XNode): string[] {
   const ser = plot.child("ser");
   const cat = ser?.child("cat") ?? ser?.child("xVal");
   const points = cachedPoints(cat);
-  const count = Math.max(points.length, ...plot.all("ser").slice(0, LIMITS.render.chart.maxSeries).map((s) => cachedPoints(s.child("val") ?? s.child("yVal")).length));
+  const count = Math.max(
+    points.length,
+    ...plot
+      .all("ser")
+      .slice(0, LIMITS.render.chart.maxSeries)
+      .map((s) => cachedPoints(s.child("val") ?? s.child("yVal")).length),
+  );
   const out: string[] = [];
   for (let i = 0; i < count; i++) out.push((points[i] ?? String(i + 1)).slice(0, LIMITS.render.chart.maxTextLength));
   return out;
@@ -167,7 +218,12 @@ function readCategories(plot: XNode): string[] {
 /** Values of a c:cat / c:val cache by point index (gaps undefined), bounded by maxPoints. */
 function cachedPoints(node: XNode | undefined): (string | undefined)[] {
   if (!node) return [];
-  const cache = node.first("strCache") ?? node.first("numCache") ?? node.first("strLit") ?? node.first("numLit") ?? node.first("multiLvlStrCache");
+  const cache =
+    node.first("strCache") ??
+    node.first("numCache") ??
+    node.first("strLit") ??
+    node.first("numLit") ??
+    node.first("multiLvlStrCache");
   if (!cache) return [];
   const max = LIMITS.render.chart.maxPoints;
   const declared = clampNumber(cache.child("ptCount")?.attr("val"), 0, max, 0);
@@ -205,9 +261,19 @@ export function colorOf(fill: XNode | undefined, theme: Theme): Color | undefine
   else if (spec.name === "schemeClr") {
     const val = spec.attr("val");
     const slot = val === "tx1" ? "dk1" : val === "bg1" ? "lt1" : val === "tx2" ? "dk2" : val === "bg2" ? "lt2" : val;
-    hex = themeColor(theme, slot) ?? (slot === "dk1" ? "000000" : slot === "lt1" ? "FFFFFF" : slot?.startsWith("accent") ? OFFICE_ACCENTS[(Number(slot.slice(6)) - 1) % 6] : undefined);
-  } else if (spec.name === "sysClr") hex = hexColor(spec.attr("lastClr")) ?? (spec.attr("val") === "window" ? "FFFFFF" : "000000");
-  else if (spec.name === "prstClr") hex = spec.attr("val") === "white" ? "FFFFFF" : spec.attr("val") === "black" ? "000000" : undefined;
+    hex =
+      themeColor(theme, slot) ??
+      (slot === "dk1"
+        ? "000000"
+        : slot === "lt1"
+          ? "FFFFFF"
+          : slot?.startsWith("accent")
+            ? OFFICE_ACCENTS[(Number(slot.slice(6)) - 1) % 6]
+            : undefined);
+  } else if (spec.name === "sysClr")
+    hex = hexColor(spec.attr("lastClr")) ?? (spec.attr("val") === "window" ? "FFFFFF" : "000000");
+  else if (spec.name === "prstClr")
+    hex = spec.attr("val") === "white" ? "FFFFFF" : spec.attr("val") === "black" ? "000000" : undefined;
   if (!hex) return undefined;
   return adjust(hex, spec);
 }
@@ -228,7 +294,14 @@ function adjust(hex: string, spec: XNode): Color {
   if (shade !== undefined) [r, g, b] = [r * shade, g * shade, b * shade];
   const tint = pct("tint");
   if (tint !== undefined) [r, g, b] = [r, g, b].map((c) => c + (1 - c) * (1 - tint)) as [number, number, number];
-  return [r, g, b].map((c) => Math.round(Math.max(0, Math.min(1, c)) * 255).toString(16).padStart(2, "0")).join("").toUpperCase();
+  return [r, g, b]
+    .map((c) =>
+      Math.round(Math.max(0, Math.min(1, c)) * 255)
+        .toString(16)
+        .padStart(2, "0"),
+    )
+    .join("")
+    .toUpperCase();
 }
 
 function toHsl(r: number, g: number, b: number): [number, number, number] {

@@ -120,7 +120,8 @@ export class ParseContext {
   }
 
   countBlock(): void {
-    if (++this.blocks > LIMITS.render.maxBlocks) throw tooMuch(`more than ${LIMITS.render.maxBlocks} paragraphs and tables`);
+    if (++this.blocks > LIMITS.render.maxBlocks)
+      throw tooMuch(`more than ${LIMITS.render.maxBlocks} paragraphs and tables`);
   }
 
   countInline(): void {
@@ -128,12 +129,14 @@ export class ParseContext {
   }
 
   countCell(): void {
-    if (++this.cells > LIMITS.render.maxTableCells) throw tooMuch(`more than ${LIMITS.render.maxTableCells} table cells`);
+    if (++this.cells > LIMITS.render.maxTableCells)
+      throw tooMuch(`more than ${LIMITS.render.maxTableCells} table cells`);
   }
 
   /** Runs `f` one nesting level deeper (tables in cells, text boxes); beyond the limit the content is refused. */
   nested<T>(f: () => T): T {
-    if (this.depth >= LIMITS.render.maxNesting) throw tooMuch(`tables or text boxes nested deeper than ${LIMITS.render.maxNesting} levels`);
+    if (this.depth >= LIMITS.render.maxNesting)
+      throw tooMuch(`tables or text boxes nested deeper than ${LIMITS.render.maxNesting} levels`);
     this.depth++;
     try {
       return f();
@@ -155,7 +158,10 @@ export class ParseContext {
       // Text and lines of a Windows Metafile are drawn (model/wmf.ts); its bitmaps are not.
       this.imageBytes += entry.uncompressedSize;
       if (this.imageBytes > LIMITS.render.maxTotalImageBytes) {
-        throw new LimitExceeded("zip_limit", `The document's images exceed ${LIMITS.render.maxTotalImageBytes / 1024 / 1024} MiB in total.`);
+        throw new LimitExceeded(
+          "zip_limit",
+          `The document's images exceed ${LIMITS.render.maxTotalImageBytes / 1024 / 1024} MiB in total.`,
+        );
       }
       const bytes = this.pkg.readBinary(id, LIMITS.render.maxImageBytes);
       let picture: ReturnType<typeof parseWmf> = null;
@@ -173,7 +179,10 @@ export class ParseContext {
     }
     this.imageBytes += entry.uncompressedSize;
     if (this.imageBytes > LIMITS.render.maxTotalImageBytes) {
-      throw new LimitExceeded("zip_limit", `The document's images exceed ${LIMITS.render.maxTotalImageBytes / 1024 / 1024} MiB in total.`);
+      throw new LimitExceeded(
+        "zip_limit",
+        `The document's images exceed ${LIMITS.render.maxTotalImageBytes / 1024 / 1024} MiB in total.`,
+      );
     }
     const bytes = this.pkg.readBinary(id, LIMITS.render.maxImageBytes);
     this.images.set(id, { bytes, type: sniffImage(bytes) });
@@ -189,5 +198,8 @@ export function sniffImage(b: Uint8Array): ImageResource["type"] {
 }
 
 function tooMuch(what: string): UnprocessableContent {
-  return new UnprocessableContent("docx_invalid", `The document has ${what}; Signet renders documents within its limits only.`);
+  return new UnprocessableContent(
+    "docx_invalid",
+    `The document has ${what}; Signet renders documents within its limits only.`,
+  );
 }

@@ -43,13 +43,20 @@ const field = (instr: string, cached: string) =>
 /** A package whose docProps parts are found by their usual names (no package relationships). */
 function withProps(body: string, core: string, custom = ""): Uint8Array {
   const files = unzipSync(templateDocx({ body }));
-  files["docProps/core.xml"] = strToU8(`<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/">${core}</cp:coreProperties>`);
-  if (custom) files["docProps/custom.xml"] = strToU8(`<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">${custom}</Properties>`);
+  files["docProps/core.xml"] = strToU8(
+    `<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/">${core}</cp:coreProperties>`,
+  );
+  if (custom)
+    files["docProps/custom.xml"] = strToU8(
+      `<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">${custom}</Properties>`,
+    );
   return zipSync(files);
 }
 
 const texts = (docx: Uint8Array) =>
-  parseDocx(docx).sections.flatMap((s) => s.blocks).map((b) => (b as Paragraph).inlines.map((i) => (i.type === "text" ? i.text : "")).join(""));
+  parseDocx(docx)
+    .sections.flatMap((s) => s.blocks)
+    .map((b) => (b as Paragraph).inlines.map((i) => (i.type === "text" ? i.text : "")).join(""));
 
 describe("parseDocx: property fields", () => {
   it("keeps a cached result, and shows the property where the result is empty", () => {
@@ -64,17 +71,29 @@ describe("parseDocx: property fields", () => {
       "<dc:creator>Ada Lovelace</dc:creator><cp:lastModifiedBy>Charles Babbage</cp:lastModifiedBy>",
       `<property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="2" name="Email"><vt:lpwstr>ada@example.com</vt:lpwstr></property>`,
     );
-    expect(texts(docx)).toEqual(["By Template Author", "By Ada Lovelace", "Mail ada@example.com", "Charles Babbage", "cached"]);
+    expect(texts(docx)).toEqual([
+      "By Template Author",
+      "By Ada Lovelace",
+      "Mail ada@example.com",
+      "Charles Babbage",
+      "cached",
+    ]);
   });
 
   it("shows an empty result where the document does not state the property", () => {
-    const docx = withProps(`<w:p><w:r><w:t xml:space="preserve">By </w:t></w:r>${field("AUTHOR", "")}</w:p>`, "<dc:creator>  </dc:creator>");
+    const docx = withProps(
+      `<w:p><w:r><w:t xml:space="preserve">By </w:t></w:r>${field("AUTHOR", "")}</w:p>`,
+      "<dc:creator>  </dc:creator>",
+    );
     expect(texts(docx)).toEqual(["By "]);
   });
 
   it("bounds what it keeps: later custom properties and long values are cut", () => {
     const { maxProperties, maxValueLength } = LIMITS.render.docProperties;
-    const many = Array.from({ length: maxProperties + 5 }, (_, i) => `<property name="P${i}"><vt:lpwstr>v${i}</vt:lpwstr></property>`).join("");
+    const many = Array.from(
+      { length: maxProperties + 5 },
+      (_, i) => `<property name="P${i}"><vt:lpwstr>v${i}</vt:lpwstr></property>`,
+    ).join("");
     const long = `<property name="Long"><vt:lpwstr>${"x".repeat(maxValueLength + 100)}</vt:lpwstr></property>`;
     const body = `<w:p>${field("DOCPROPERTY Long", "")}</w:p><w:p>${field(`DOCPROPERTY P${maxProperties + 4}`, "")}</w:p>`;
     const [first, second] = texts(withProps(body, "", long + many));

@@ -55,7 +55,8 @@ const FIELD_PROPERTY: Record<string, string> = {
 export function readDocProperties(pkg: DocxPackage, read: (name: string) => XNode | undefined): DocProperties {
   const out = new Map<string, string>();
   const rels = pkg.relationships("").filter((r) => !r.external);
-  const part = (suffix: string, fallback: string) => read(rels.find((r) => r.type.endsWith(suffix))?.target ?? fallback);
+  const part = (suffix: string, fallback: string) =>
+    read(rels.find((r) => r.type.endsWith(suffix))?.target ?? fallback);
   const budget = LIMITS.render.docProperties;
   const put = (name: string, value: string) => {
     const v = value.trim();

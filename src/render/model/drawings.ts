@@ -28,12 +28,27 @@ export function imageFromRel(ctx: ParseContext, story: Story, rId: string | unde
 }
 
 const H_REL: Record<string, Anchor["x"]["relativeTo"]> = {
-  page: "page", margin: "margin", column: "column", character: "character", leftMargin: "leftMargin", rightMargin: "rightMargin",
-  insideMargin: "insideMargin", outsideMargin: "outsideMargin", text: "column", char: "character",
+  page: "page",
+  margin: "margin",
+  column: "column",
+  character: "character",
+  leftMargin: "leftMargin",
+  rightMargin: "rightMargin",
+  insideMargin: "insideMargin",
+  outsideMargin: "outsideMargin",
+  text: "column",
+  char: "character",
 };
 const V_REL: Record<string, Anchor["y"]["relativeTo"]> = {
-  page: "page", margin: "margin", paragraph: "paragraph", line: "line", topMargin: "topMargin", bottomMargin: "bottomMargin",
-  insideMargin: "margin", outsideMargin: "margin", text: "paragraph",
+  page: "page",
+  margin: "margin",
+  paragraph: "paragraph",
+  line: "line",
+  topMargin: "topMargin",
+  bottomMargin: "bottomMargin",
+  insideMargin: "margin",
+  outsideMargin: "margin",
+  text: "paragraph",
 };
 
 function readAnchor(a: XNode): Anchor {
@@ -43,13 +58,19 @@ function readAnchor(a: XNode): Anchor {
   const y: Anchor["y"] = { relativeTo: V_REL[pv?.attr("relativeFrom") ?? "paragraph"] ?? "paragraph" };
   const hAlign = ph?.child("align")?.text().trim();
   const vAlign = pv?.child("align")?.text().trim();
-  if (hAlign === "left" || hAlign === "center" || hAlign === "right" || hAlign === "inside" || hAlign === "outside") x.align = hAlign;
+  if (hAlign === "left" || hAlign === "center" || hAlign === "right" || hAlign === "inside" || hAlign === "outside")
+    x.align = hAlign;
   else x.offset = emu(ph?.child("posOffset")?.text().trim()) ?? 0;
-  if (vAlign === "top" || vAlign === "center" || vAlign === "bottom" || vAlign === "inside" || vAlign === "outside") y.align = vAlign;
+  if (vAlign === "top" || vAlign === "center" || vAlign === "bottom" || vAlign === "inside" || vAlign === "outside")
+    y.align = vAlign;
   else y.offset = emu(pv?.child("posOffset")?.text().trim()) ?? 0;
   if (a.attr("simplePos") === "1") {
     const sp = a.child("simplePos");
-    return { ...baseAnchor(a), x: { relativeTo: "page", offset: emu(sp?.attr("x")) ?? 0 }, y: { relativeTo: "page", offset: emu(sp?.attr("y")) ?? 0 } };
+    return {
+      ...baseAnchor(a),
+      x: { relativeTo: "page", offset: emu(sp?.attr("x")) ?? 0 },
+      y: { relativeTo: "page", offset: emu(sp?.attr("y")) ?? 0 },
+    };
   }
   return { ...baseAnchor(a), x, y };
 }
@@ -69,7 +90,12 @@ function baseAnchor(a: XNode): Anchor {
     x: { relativeTo: "column", offset: 0 },
     y: { relativeTo: "paragraph", offset: 0 },
     wrap,
-    distance: { top: emu(a.attr("distT")) ?? 0, bottom: emu(a.attr("distB")) ?? 0, left: emu(a.attr("distL")) ?? 0, right: emu(a.attr("distR")) ?? 0 },
+    distance: {
+      top: emu(a.attr("distT")) ?? 0,
+      bottom: emu(a.attr("distB")) ?? 0,
+      left: emu(a.attr("distL")) ?? 0,
+      right: emu(a.attr("distR")) ?? 0,
+    },
     behindText: behind === "1" || behind === "true",
   };
   if (wrapSide) anchor.wrapSide = wrapSide;
@@ -95,7 +121,13 @@ function lineOf(spPr: XNode | undefined, ctx: ParseContext): Border | null | und
 }
 
 /** A w:drawing element → one inline (image or box), or undefined when it holds nothing we read. */
-export function readDrawing(drawing: XNode, ctx: ParseContext, story: Story, style: RunStyle, readBlocks: BlocksReader): Inline | undefined {
+export function readDrawing(
+  drawing: XNode,
+  ctx: ParseContext,
+  story: Story,
+  style: RunStyle,
+  readBlocks: BlocksReader,
+): Inline | undefined {
   const holder = drawing.child("inline") ?? drawing.child("anchor");
   if (!holder) return undefined;
   const ext = holder.child("extent");
@@ -114,7 +146,11 @@ export function readDrawing(drawing: XNode, ctx: ParseContext, story: Story, sty
   }
   if (data.child("chart")) {
     const chart = readChart(data, ctx, story, style);
-    return withAnchor(chart ? { type: "box", blocks: [], width, height, style, chart } : { type: "box", blocks: [], width, height, style });
+    return withAnchor(
+      chart
+        ? { type: "box", blocks: [], width, height, style, chart }
+        : { type: "box", blocks: [], width, height, style },
+    );
   }
   // A shape, a group or a canvas: gather its text boxes; a lone picture inside a group is an image.
   const texts = data.find("txbxContent");
@@ -157,7 +193,13 @@ function vmlLength(v: string | undefined): number | undefined {
 const VML_SHAPES = new Set(["shape", "rect", "roundrect", "oval", "line", "polyline", "arc", "image", "group"]);
 
 /** w:pict / w:object (VML) → image or box; best effort (absolute positions read as anchors). */
-export function readVml(pict: XNode, ctx: ParseContext, story: Story, style: RunStyle, readBlocks: BlocksReader): Inline | undefined {
+export function readVml(
+  pict: XNode,
+  ctx: ParseContext,
+  story: Story,
+  style: RunStyle,
+  readBlocks: BlocksReader,
+): Inline | undefined {
   const shape = pict.children.find((c) => VML_SHAPES.has(c.name));
   if (!shape) return undefined;
   const css = vmlStyle(shape.attr("style"));
@@ -174,13 +216,24 @@ export function readVml(pict: XNode, ctx: ParseContext, story: Story, style: Run
     anchor = {
       x: { relativeTo: H_REL[hRel] ?? "column" },
       y: { relativeTo: V_REL[vRel] ?? "paragraph" },
-      wrap: wrapType === "square" ? "square" : wrapType === "tight" ? "tight" : wrapType === "through" ? "through" : wrapType === "topAndBottom" ? "topAndBottom" : "none",
+      wrap:
+        wrapType === "square"
+          ? "square"
+          : wrapType === "tight"
+            ? "tight"
+            : wrapType === "through"
+              ? "through"
+              : wrapType === "topAndBottom"
+                ? "topAndBottom"
+                : "none",
       distance: { top: 0, bottom: 0, left: 9, right: 9 },
       behindText: (parseInt(css.get("z-index") ?? "0", 10) || 0) < 0,
     };
-    if (hAlign === "left" || hAlign === "center" || hAlign === "right" || hAlign === "inside" || hAlign === "outside") anchor.x.align = hAlign;
+    if (hAlign === "left" || hAlign === "center" || hAlign === "right" || hAlign === "inside" || hAlign === "outside")
+      anchor.x.align = hAlign;
     else anchor.x.offset = vmlLength(css.get("margin-left") ?? css.get("left")) ?? 0;
-    if (vAlign === "top" || vAlign === "center" || vAlign === "bottom" || vAlign === "inside" || vAlign === "outside") anchor.y.align = vAlign;
+    if (vAlign === "top" || vAlign === "center" || vAlign === "bottom" || vAlign === "inside" || vAlign === "outside")
+      anchor.y.align = vAlign;
     else anchor.y.offset = vmlLength(css.get("margin-top") ?? css.get("top")) ?? 0;
   }
   const withAnchor = <T extends Inline>(i: T): T => (anchor ? { ...i, anchor } : i);

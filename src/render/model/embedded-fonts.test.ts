@@ -13,7 +13,8 @@ import { parseDocx } from "./parse-docx";
 
 const CARLITO = new Uint8Array(carlito);
 const KEY = "{62E79491-959F-41E9-B76B-6B32631DEA5C}";
-const doc = (fonts: EmbeddedFontPart[]) => parseDocx(buildDocx({ body: p([r("Text", { font: "Contoso" })]), embeddedFonts: fonts }));
+const doc = (fonts: EmbeddedFontPart[]) =>
+  parseDocx(buildDocx({ body: p([r("Text", { font: "Contoso" })]), embeddedFonts: fonts }));
 
 describe("embedded fonts", () => {
   it("derives the key from the GUID's hex pairs, last first, and XORs the first 32 bytes with it twice over", () => {
@@ -32,8 +33,14 @@ describe("embedded fonts", () => {
   });
 
   it("reads each embedded style of a family, de-obfuscated to the original file", () => {
-    const model = doc([{ family: "Contoso", style: "Regular", bytes: CARLITO, fontKey: KEY }, { family: "Contoso", style: "Bold", bytes: CARLITO }]);
-    expect(model.embeddedFonts?.map((f) => [f.family, f.style])).toEqual([["Contoso", "Regular"], ["Contoso", "Bold"]]);
+    const model = doc([
+      { family: "Contoso", style: "Regular", bytes: CARLITO, fontKey: KEY },
+      { family: "Contoso", style: "Bold", bytes: CARLITO },
+    ]);
+    expect(model.embeddedFonts?.map((f) => [f.family, f.style])).toEqual([
+      ["Contoso", "Regular"],
+      ["Contoso", "Bold"],
+    ]);
     expect(model.embeddedFonts![0]!.bytes).toEqual(CARLITO);
   });
 
@@ -54,7 +61,11 @@ describe("embedded fonts", () => {
   });
 
   it("reads at most the configured number of faces and bytes, and never fails the document for them", () => {
-    const many = Array.from({ length: LIMITS.render.embeddedFonts.maxFaces + 3 }, (_, i) => ({ family: `F${i}`, style: "Regular" as const, bytes: CARLITO }));
+    const many = Array.from({ length: LIMITS.render.embeddedFonts.maxFaces + 3 }, (_, i) => ({
+      family: `F${i}`,
+      style: "Regular" as const,
+      bytes: CARLITO,
+    }));
     expect(doc(many).embeddedFonts).toHaveLength(LIMITS.render.embeddedFonts.maxFaces);
     const big = new Uint8Array(LIMITS.render.embeddedFonts.maxFaceBytes + 1);
     big.set(CARLITO);

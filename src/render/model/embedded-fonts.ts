@@ -28,16 +28,30 @@ export interface EmbeddedFont {
   bytes: Uint8Array;
 }
 
-const STYLE_OF: Record<string, EmbeddedStyle> = { embedRegular: "Regular", embedBold: "Bold", embedItalic: "Italic", embedBoldItalic: "BoldItalic" };
+const STYLE_OF: Record<string, EmbeddedStyle> = {
+  embedRegular: "Regular",
+  embedBold: "Bold",
+  embedItalic: "Italic",
+  embedBoldItalic: "BoldItalic",
+};
 
 /** Tables our font reader and subsetter need. */
 const REQUIRED_TABLES = ["cmap", "head", "hhea", "hmtx", "maxp", "loca", "glyf"];
 
 /** The usable embedded fonts of the font table `fontTable` (part `part` of `pkg`). */
-export function readEmbeddedFonts(pkg: DocxPackage, part: string | undefined, fontTable: XNode | undefined): EmbeddedFont[] {
+export function readEmbeddedFonts(
+  pkg: DocxPackage,
+  part: string | undefined,
+  fontTable: XNode | undefined,
+): EmbeddedFont[] {
   if (!part || !fontTable) return [];
   const limits = LIMITS.render.embeddedFonts;
-  const targets = new Map(pkg.relationships(part).filter((r) => !r.external && r.type.endsWith("/font")).map((r) => [r.id, r.target]));
+  const targets = new Map(
+    pkg
+      .relationships(part)
+      .filter((r) => !r.external && r.type.endsWith("/font"))
+      .map((r) => [r.id, r.target]),
+  );
   const out: EmbeddedFont[] = [];
   let total = 0;
   for (const font of fontTable.all("font")) {
@@ -48,7 +62,12 @@ export function readEmbeddedFonts(pkg: DocxPackage, part: string | undefined, fo
       const target = style && targets.get(child.attr("id") ?? "");
       if (!style || !target || out.length >= limits.maxFaces) continue;
       const entry = pkg.entry(target);
-      if (!entry || entry.uncompressedSize > limits.maxFaceBytes || total + entry.uncompressedSize > limits.maxTotalBytes) continue;
+      if (
+        !entry ||
+        entry.uncompressedSize > limits.maxFaceBytes ||
+        total + entry.uncompressedSize > limits.maxTotalBytes
+      )
+        continue;
       let bytes: Uint8Array;
       try {
         bytes = pkg.readBinary(entry.name, limits.maxFaceBytes);

@@ -28,7 +28,10 @@ export function readMath(el: XNode): MathNode {
 
 /** The plain text of an equation (used when the tree is cut short). */
 function plainText(el: XNode): string {
-  return el.find("t").map((t) => t.text()).join("");
+  return el
+    .find("t")
+    .map((t) => t.text())
+    .join("");
 }
 
 function row(container: XNode | undefined, budget: Budget, depth: number): MathNode {
@@ -56,22 +59,46 @@ function element(el: XNode, budget: Budget, depth: number): MathNode | undefined
   }
   switch (el.name) {
     case "r": {
-      const text = el.all("t").map((t) => t.text()).join("");
+      const text = el
+        .all("t")
+        .map((t) => t.text())
+        .join("");
       if (!text) return undefined;
       const sty = el.child("rPr")?.child("sty")?.attr("val");
       const plain = el.child("rPr")?.child("nor") !== undefined || sty === "p" || sty === "b";
       // Math italic for letters, as Word and LibreOffice draw variables; words of 2+ letters from
       // a function name stay upright (m:fName).
-      return { kind: "text", text, italic: !plain && LETTER.test(text), bold: sty === "b" || sty === "bi" ? true : undefined };
+      return {
+        kind: "text",
+        text,
+        italic: !plain && LETTER.test(text),
+        bold: sty === "b" || sty === "bi" ? true : undefined,
+      };
     }
     case "sSub":
       return { kind: "script", base: arg(el, "e", budget, depth), sub: arg(el, "sub", budget, depth) };
     case "sSup":
       return { kind: "script", base: arg(el, "e", budget, depth), sup: arg(el, "sup", budget, depth) };
     case "sSubSup":
-      return { kind: "script", base: arg(el, "e", budget, depth), sub: arg(el, "sub", budget, depth), sup: arg(el, "sup", budget, depth) };
+      return {
+        kind: "script",
+        base: arg(el, "e", budget, depth),
+        sub: arg(el, "sub", budget, depth),
+        sup: arg(el, "sup", budget, depth),
+      };
     case "sPre":
-      return { kind: "row", items: [{ kind: "script", base: { kind: "row", items: [] }, sub: arg(el, "sub", budget, depth), sup: arg(el, "sup", budget, depth) }, arg(el, "e", budget, depth)] };
+      return {
+        kind: "row",
+        items: [
+          {
+            kind: "script",
+            base: { kind: "row", items: [] },
+            sub: arg(el, "sub", budget, depth),
+            sup: arg(el, "sup", budget, depth),
+          },
+          arg(el, "e", budget, depth),
+        ],
+      };
     case "f": {
       const type = prop(el, "fPr", "type");
       const num = arg(el, "num", budget, depth);
@@ -91,7 +118,12 @@ function element(el: XNode, budget: Budget, depth: number): MathNode | undefined
       const subHide = prop(el, "naryPr", "subHide");
       const supHide = prop(el, "naryPr", "supHide");
       const limLoc = prop(el, "naryPr", "limLoc");
-      const node: MathNode = { kind: "nary", op, body: arg(el, "e", budget, depth), limitsUnder: limLoc ? limLoc === "undOvr" : op !== "∫" && op !== "∬" && op !== "∭" && op !== "∮" };
+      const node: MathNode = {
+        kind: "nary",
+        op,
+        body: arg(el, "e", budget, depth),
+        limitsUnder: limLoc ? limLoc === "undOvr" : op !== "∫" && op !== "∬" && op !== "∭" && op !== "∮",
+      };
       if (subHide !== "1" && subHide !== "on") node.sub = arg(el, "sub", budget, depth);
       if (supHide !== "1" && supHide !== "on") node.sup = arg(el, "sup", budget, depth);
       return node;
@@ -103,11 +135,24 @@ function element(el: XNode, budget: Budget, depth: number): MathNode | undefined
       return { kind: "delimiter", open, close, separator: sep, items: el.all("e").map((e) => row(e, budget, depth)) };
     }
     case "m":
-      return { kind: "matrix", rows: el.all("mr").slice(0, LIMITS.render.math.maxNodes).map((mr) => mr.all("e").map((e) => row(e, budget, depth))) };
+      return {
+        kind: "matrix",
+        rows: el
+          .all("mr")
+          .slice(0, LIMITS.render.math.maxNodes)
+          .map((mr) => mr.all("e").map((e) => row(e, budget, depth))),
+      };
     case "eqArr":
       return { kind: "matrix", rows: el.all("e").map((e) => [row(e, budget, depth)]) };
     case "func":
-      return { kind: "row", items: [upright(arg(el, "fName", budget, depth)), { kind: "text", text: "\u2006", italic: false }, arg(el, "e", budget, depth)] };
+      return {
+        kind: "row",
+        items: [
+          upright(arg(el, "fName", budget, depth)),
+          { kind: "text", text: "\u2006", italic: false },
+          arg(el, "e", budget, depth),
+        ],
+      };
     case "limLow":
       return { kind: "limit", base: arg(el, "e", budget, depth), under: arg(el, "lim", budget, depth) };
     case "limUpp":
@@ -118,13 +163,19 @@ function element(el: XNode, budget: Budget, depth: number): MathNode | undefined
     }
     case "acc": {
       const chr = prop(el, "accPr", "chr") ?? "\u0302";
-      return { kind: "limit", base: arg(el, "e", budget, depth), over: { kind: "text", text: accentSpacing(chr), italic: false } };
+      return {
+        kind: "limit",
+        base: arg(el, "e", budget, depth),
+        over: { kind: "text", text: accentSpacing(chr), italic: false },
+      };
     }
     case "groupChr": {
       const chr = prop(el, "groupChrPr", "chr") ?? "⏟";
       const top = prop(el, "groupChrPr", "pos") === "top";
       const mark: MathNode = { kind: "text", text: chr, italic: false };
-      return top ? { kind: "limit", base: arg(el, "e", budget, depth), over: mark } : { kind: "limit", base: arg(el, "e", budget, depth), under: mark };
+      return top
+        ? { kind: "limit", base: arg(el, "e", budget, depth), over: mark }
+        : { kind: "limit", base: arg(el, "e", budget, depth), under: mark };
     }
     case "box":
     case "borderBox":
@@ -152,7 +203,19 @@ function upright(node: MathNode): MathNode {
 
 /** Combining accents drawn above a base need a spacing form. */
 function accentSpacing(chr: string): string {
-  const map: Record<string, string> = { "\u0302": "^", "\u0303": "~", "\u0304": "¯", "\u0305": "¯", "\u0307": "˙", "\u0308": "¨", "\u20D7": "→", "\u0301": "´", "\u0300": "`", "\u0306": "˘", "\u030C": "ˇ" };
+  const map: Record<string, string> = {
+    "\u0302": "^",
+    "\u0303": "~",
+    "\u0304": "¯",
+    "\u0305": "¯",
+    "\u0307": "˙",
+    "\u0308": "¨",
+    "\u20D7": "→",
+    "\u0301": "´",
+    "\u0300": "`",
+    "\u0306": "˘",
+    "\u030C": "ˇ",
+  };
   return map[chr] ?? chr;
 }
 
@@ -208,7 +271,21 @@ export function mathTextBlocks(node: MathNode, style: RunStyle, intern: (s: RunS
 }
 
 const PLAIN_PARAGRAPH: ParagraphStyle = {
-  styleId: "", align: "left", indentLeft: 0, indentRight: 0, firstLine: 0, spaceBefore: 0, spaceAfter: 0, contextualSpacing: false,
-  line: { rule: "auto", value: 1 }, tabs: [], keepNext: false, keepLines: false, widowControl: true, pageBreakBefore: false, bidi: false,
-  borders: {}, shading: null,
+  styleId: "",
+  align: "left",
+  indentLeft: 0,
+  indentRight: 0,
+  firstLine: 0,
+  spaceBefore: 0,
+  spaceAfter: 0,
+  contextualSpacing: false,
+  line: { rule: "auto", value: 1 },
+  tabs: [],
+  keepNext: false,
+  keepLines: false,
+  widowControl: true,
+  pageBreakBefore: false,
+  bidi: false,
+  borders: {},
+  shading: null,
 };

@@ -29,7 +29,17 @@ describe("formatNumber: page numbers and list labels as Word prints them", () =>
 
   it("ordinals in digits and words, cardinal words", () => {
     expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101, 111].map((n) => formatNumber(n, "ordinal"))).toEqual([
-      "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st", "111th",
+      "1st",
+      "2nd",
+      "3rd",
+      "4th",
+      "11th",
+      "12th",
+      "13th",
+      "21st",
+      "22nd",
+      "101st",
+      "111th",
     ]);
     expect(formatNumber(1, "ordinalText")).toBe("First");
     expect(formatNumber(12, "ordinalText")).toBe("Twelfth");

@@ -6,21 +6,52 @@
 import type { NumberFormat } from "./types";
 
 const KNOWN = new Set<string>([
-  "decimal", "upperRoman", "lowerRoman", "upperLetter", "lowerLetter", "ordinal", "bullet", "decimalZero", "none", "arabicAbjad",
-  "hebrew1", "russianUpper", "russianLower", "chicago", "cardinalText", "ordinalText",
+  "decimal",
+  "upperRoman",
+  "lowerRoman",
+  "upperLetter",
+  "lowerLetter",
+  "ordinal",
+  "bullet",
+  "decimalZero",
+  "none",
+  "arabicAbjad",
+  "hebrew1",
+  "russianUpper",
+  "russianLower",
+  "chicago",
+  "cardinalText",
+  "ordinalText",
 ]);
 
 /** A w:numFmt value as our NumberFormat (unknown formats read as decimal). */
 export function toNumberFormat(v: string | undefined): NumberFormat {
   if (v === undefined) return "decimal";
   if (KNOWN.has(v)) return v as NumberFormat;
-  if (v === "decimalEnclosedParen" || v === "decimalEnclosedFullstop" || v === "decimalHalfWidth" || v === "decimalFullWidth") return "decimal";
+  if (
+    v === "decimalEnclosedParen" ||
+    v === "decimalEnclosedFullstop" ||
+    v === "decimalHalfWidth" ||
+    v === "decimalFullWidth"
+  )
+    return "decimal";
   return "decimal";
 }
 
 const ROMAN: [number, string][] = [
-  [1000, "M"], [900, "CM"], [500, "D"], [400, "CD"], [100, "C"], [90, "XC"],
-  [50, "L"], [40, "XL"], [10, "X"], [9, "IX"], [5, "V"], [4, "IV"], [1, "I"],
+  [1000, "M"],
+  [900, "CM"],
+  [500, "D"],
+  [400, "CD"],
+  [100, "C"],
+  [90, "XC"],
+  [50, "L"],
+  [40, "XL"],
+  [10, "X"],
+  [9, "IX"],
+  [5, "V"],
+  [4, "IV"],
+  [1, "I"],
 ];
 
 function roman(n: number): string {
@@ -54,20 +85,47 @@ function ordinalSuffix(n: number): string {
   return ["th", "st", "nd", "rd"][Math.abs(n) % 10] ?? "th";
 }
 
-const ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-  "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
+const ONES = [
+  "zero",
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "thirteen",
+  "fourteen",
+  "fifteen",
+  "sixteen",
+  "seventeen",
+  "eighteen",
+  "nineteen",
+];
 const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
 
 function cardinalWords(n: number): string {
   if (n < 20) return ONES[n]!;
   if (n < 100) return TENS[Math.floor(n / 10)]! + (n % 10 ? "-" + ONES[n % 10]! : "");
   if (n < 1000) return ONES[Math.floor(n / 100)]! + " hundred" + (n % 100 ? " " + cardinalWords(n % 100) : "");
-  if (n < 1_000_000) return cardinalWords(Math.floor(n / 1000)) + " thousand" + (n % 1000 ? " " + cardinalWords(n % 1000) : "");
+  if (n < 1_000_000)
+    return cardinalWords(Math.floor(n / 1000)) + " thousand" + (n % 1000 ? " " + cardinalWords(n % 1000) : "");
   return String(n);
 }
 
 const ORDINAL_WORDS: Record<string, string> = {
-  one: "first", two: "second", three: "third", five: "fifth", eight: "eighth", nine: "ninth", twelve: "twelfth",
+  one: "first",
+  two: "second",
+  three: "third",
+  five: "fifth",
+  eight: "eighth",
+  nine: "ninth",
+  twelve: "twelfth",
 };
 
 function ordinalWords(n: number): string {
@@ -83,9 +141,28 @@ const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 // Hebrew numerals: letters add up (tav = 400 repeats), 15 and 16 are written 9+6 and 9+7.
 const HEBREW: [number, string][] = [
-  [400, "ת"], [300, "ש"], [200, "ר"], [100, "ק"], [90, "צ"], [80, "פ"], [70, "ע"], [60, "ס"], [50, "נ"],
-  [40, "מ"], [30, "ל"], [20, "כ"], [10, "י"], [9, "ט"], [8, "ח"], [7, "ז"], [6, "ו"], [5, "ה"], [4, "ד"],
-  [3, "ג"], [2, "ב"], [1, "א"],
+  [400, "ת"],
+  [300, "ש"],
+  [200, "ר"],
+  [100, "ק"],
+  [90, "צ"],
+  [80, "פ"],
+  [70, "ע"],
+  [60, "ס"],
+  [50, "נ"],
+  [40, "מ"],
+  [30, "ל"],
+  [20, "כ"],
+  [10, "י"],
+  [9, "ט"],
+  [8, "ח"],
+  [7, "ז"],
+  [6, "ו"],
+  [5, "ה"],
+  [4, "ד"],
+  [3, "ג"],
+  [2, "ב"],
+  [1, "א"],
 ];
 
 function hebrew(n: number): string {

@@ -14,24 +14,47 @@ const W = `xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main
 const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 
 /** A package with extra main-part relationships (styles, numbering, theme ...) added to buildDocx's. */
-function docx(body: string, parts: Record<string, string | Uint8Array> = {}, rels: { id: string; type: string; target: string; external?: boolean }[] = []): Uint8Array {
+function docx(
+  body: string,
+  parts: Record<string, string | Uint8Array> = {},
+  rels: { id: string; type: string; target: string; external?: boolean }[] = [],
+): Uint8Array {
   const base = unzipSync(templateDocx({ body }));
   const relXml = new TextDecoder().decode(base["word/_rels/document.xml.rels"]!);
-  const known: Record<string, string> = { "word/styles.xml": "styles", "word/numbering.xml": "numbering", "word/theme/theme1.xml": "theme", "word/settings.xml": "settings", "word/footnotes.xml": "footnotes", "word/endnotes.xml": "endnotes", "word/fontTable.xml": "fontTable" };
+  const known: Record<string, string> = {
+    "word/styles.xml": "styles",
+    "word/numbering.xml": "numbering",
+    "word/theme/theme1.xml": "theme",
+    "word/settings.xml": "settings",
+    "word/footnotes.xml": "footnotes",
+    "word/endnotes.xml": "endnotes",
+    "word/fontTable.xml": "fontTable",
+  };
   const all = [...rels];
   Object.keys(parts).forEach((name, i) => {
     if (known[name]) all.push({ id: `rIdX${i}`, type: known[name]!, target: name.slice(5) });
   });
   base["word/_rels/document.xml.rels"] = strToU8(
-    relXml.replace("</Relationships>", all.map((r) => `<Relationship Id="${r.id}" Type="${REL}/${r.type}" Target="${r.target}"${r.external ? ` TargetMode="External"` : ""}/>`).join("") + "</Relationships>"),
+    relXml.replace(
+      "</Relationships>",
+      all
+        .map(
+          (r) =>
+            `<Relationship Id="${r.id}" Type="${REL}/${r.type}" Target="${r.target}"${r.external ? ` TargetMode="External"` : ""}/>`,
+        )
+        .join("") + "</Relationships>",
+    ),
   );
-  for (const [name, content] of Object.entries(parts)) base[name] = typeof content === "string" ? strToU8(content) : new Uint8Array(content);
+  for (const [name, content] of Object.entries(parts))
+    base[name] = typeof content === "string" ? strToU8(content) : new Uint8Array(content);
   return zipSync(base);
 }
 
-const styles = (inner: string, defaults = "") => `<w:styles ${W}><w:docDefaults>${defaults}</w:docDefaults>${inner}</w:styles>`;
+const styles = (inner: string, defaults = "") =>
+  `<w:styles ${W}><w:docDefaults>${defaults}</w:docDefaults>${inner}</w:styles>`;
 const paras = (blocks: Block[]) => blocks.filter((b): b is Paragraph => b.type === "paragraph");
-const textOf = (p: Paragraph) => p.inlines.map((i) => (i.type === "text" ? i.text : i.type === "tab" ? "\t" : "")).join("");
+const textOf = (p: Paragraph) =>
+  p.inlines.map((i) => (i.type === "text" ? i.text : i.type === "tab" ? "\t" : "")).join("");
 const body = (bytes: Uint8Array) => parseDocx(bytes).sections.flatMap((s) => s.blocks);
 const texts = (p: Paragraph) => p.inlines.filter((i): i is Extract<Inline, { type: "text" }> => i.type === "text");
 
@@ -56,7 +79,13 @@ describe("styles", () => {
       ),
     );
     const [a, em] = texts(b[0]!);
-    expect(b[0]!.style).toMatchObject({ styleId: "Derived", align: "center", indentLeft: 36, firstLine: -18, spaceAfter: 8 });
+    expect(b[0]!.style).toMatchObject({
+      styleId: "Derived",
+      align: "center",
+      indentLeft: 36,
+      firstLine: -18,
+      spaceAfter: 8,
+    });
     expect(b[0]!.style.line.value).toBeCloseTo(259 / 240);
     expect(a).toMatchObject({ text: "a", style: { font: "Calibri", size: 14, color: "FF0000", italic: false } });
     expect(em).toMatchObject({ text: "b", style: { font: "Arial", size: 14, color: "00FF00", italic: true } });
@@ -77,18 +106,29 @@ describe("styles", () => {
         ),
       ),
     )[0]!;
-    expect(texts(p).map((t) => [t.text, t.style.bold])).toEqual([["bold ", true], ["toggled off ", false], ["direct on", true]]);
+    expect(texts(p).map((t) => [t.text, t.style.bold])).toEqual([
+      ["bold ", true],
+      ["toggled off ", false],
+      ["direct on", true],
+    ]);
   });
 
   it("resolves theme fonts and theme colours", () => {
-    const theme = `<a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:themeElements><a:clrScheme name="x"><a:dk1><a:sysClr val="windowText" lastClr="000000"/></a:dk1><a:accent1><a:srgbClr val="4472C4"/></a:accent1></a:clrScheme>` +
+    const theme =
+      `<a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:themeElements><a:clrScheme name="x"><a:dk1><a:sysClr val="windowText" lastClr="000000"/></a:dk1><a:accent1><a:srgbClr val="4472C4"/></a:accent1></a:clrScheme>` +
       `<a:fontScheme name="x"><a:majorFont><a:latin typeface="Calibri Light"/></a:majorFont><a:minorFont><a:latin typeface="Calibri"/></a:minorFont></a:fontScheme></a:themeElements></a:theme>`;
-    const st = styles("", `<w:rPrDefault><w:rPr><w:rFonts w:asciiTheme="minorHAnsi" w:hAnsiTheme="minorHAnsi"/></w:rPr></w:rPrDefault>`);
+    const st = styles(
+      "",
+      `<w:rPrDefault><w:rPr><w:rFonts w:asciiTheme="minorHAnsi" w:hAnsiTheme="minorHAnsi"/></w:rPr></w:rPrDefault>`,
+    );
     const m = parseDocx(
-      docx(`<w:p><w:r><w:t>x</w:t></w:r><w:r><w:rPr><w:rFonts w:asciiTheme="majorHAnsi" w:ascii="Arial"/><w:color w:val="auto" w:themeColor="accent1"/><w:highlight w:val="yellow"/></w:rPr><w:t>y</w:t></w:r><w:r><w:rPr><w:color w:val="2E74B5" w:themeColor="accent1" w:themeShade="BF"/></w:rPr><w:t>z</w:t></w:r></w:p>`, {
-        "word/styles.xml": st,
-        "word/theme/theme1.xml": theme,
-      }),
+      docx(
+        `<w:p><w:r><w:t>x</w:t></w:r><w:r><w:rPr><w:rFonts w:asciiTheme="majorHAnsi" w:ascii="Arial"/><w:color w:val="auto" w:themeColor="accent1"/><w:highlight w:val="yellow"/></w:rPr><w:t>y</w:t></w:r><w:r><w:rPr><w:color w:val="2E74B5" w:themeColor="accent1" w:themeShade="BF"/></w:rPr><w:t>z</w:t></w:r></w:p>`,
+        {
+          "word/styles.xml": st,
+          "word/theme/theme1.xml": theme,
+        },
+      ),
     );
     const [x, y, z] = texts(paras(m.sections[0]!.blocks)[0]!);
     expect(x!.style.font).toBe("Calibri");
@@ -99,13 +139,16 @@ describe("styles", () => {
   });
 
   it("takes empty East Asian and complex-script theme fonts from the theme's script list, by w:themeFontLang", () => {
-    const theme = `<a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:themeElements><a:fontScheme name="x">` +
+    const theme =
+      `<a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:themeElements><a:fontScheme name="x">` +
       `<a:majorFont><a:latin typeface="Cambria"/><a:ea typeface=""/><a:cs typeface=""/><a:font script="Jpan" typeface="ＭＳ ゴシック"/><a:font script="Hans" typeface="宋体"/><a:font script="Hebr" typeface="Times New Roman"/></a:majorFont>` +
       `<a:minorFont><a:latin typeface="Calibri"/><a:ea typeface=""/><a:cs typeface=""/><a:font script="Hans" typeface="宋体"/><a:font script="Arab" typeface="Arial"/></a:minorFont>` +
       `</a:fontScheme></a:themeElements></a:theme>`;
     const run = `<w:p><w:r><w:rPr><w:rFonts w:asciiTheme="majorEastAsia" w:eastAsiaTheme="minorEastAsia" w:hAnsiTheme="majorEastAsia" w:cstheme="majorBidi"/></w:rPr><w:t>x</w:t></w:r></w:p>`;
     const settings = (lang: string) => `<w:settings ${W}><w:themeFontLang w:val="en-US" ${lang}/></w:settings>`;
-    const style = (lang: string) => texts(paras(body(docx(run, { "word/theme/theme1.xml": theme, "word/settings.xml": settings(lang) })))[0]!)[0]!.style;
+    const style = (lang: string) =>
+      texts(paras(body(docx(run, { "word/theme/theme1.xml": theme, "word/settings.xml": settings(lang) })))[0]!)[0]!
+        .style;
     expect(style(`w:eastAsia="zh-CN" w:bidi="he-IL"`)).toMatchObject({ font: "宋体", fontComplex: "Times New Roman" });
     expect(style(`w:eastAsia="ja-JP"`).font).toBe("ＭＳ ゴシック");
     // No language: nothing to choose by, as before (the run keeps the default font).
@@ -126,21 +169,47 @@ describe("numbering", () => {
     `<w:num w:numId="3"><w:abstractNumId w:val="0"/><w:lvlOverride w:ilvl="0"><w:startOverride w:val="1"/></w:lvlOverride></w:num>` +
     `<w:num w:numId="4"><w:abstractNumId w:val="2"/></w:num>` +
     `</w:numbering>`;
-  const item = (num: number, ilvl: number, t: string, pPr = "") => `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${num}"/></w:numPr>${pPr}</w:pPr><w:r><w:t>${t}</w:t></w:r></w:p>`;
+  const item = (num: number, ilvl: number, t: string, pPr = "") =>
+    `<w:p><w:pPr><w:numPr><w:ilvl w:val="${ilvl}"/><w:numId w:val="${num}"/></w:numPr>${pPr}</w:pPr><w:r><w:t>${t}</w:t></w:r></w:p>`;
 
   it("counts across levels, restarts deeper levels, restarts on startOverride and formats each level", () => {
     const b = paras(
       body(
         docx(
-          item(1, 0, "a") + item(1, 1, "b") + item(1, 1, "c") + item(1, 2, "d") + item(1, 0, "e") + item(1, 1, "f") +
-            item(2, 0, "r1") + item(2, 0, "r2") + item(2, 0, "r3") + item(2, 0, "r4") +
-            item(3, 0, "again") + item(1, 0, "continues shared counter") +
-            item(4, 0, "bullet") + item(1, 0, "direct indent", `<w:ind w:left="100"/>`),
+          item(1, 0, "a") +
+            item(1, 1, "b") +
+            item(1, 1, "c") +
+            item(1, 2, "d") +
+            item(1, 0, "e") +
+            item(1, 1, "f") +
+            item(2, 0, "r1") +
+            item(2, 0, "r2") +
+            item(2, 0, "r3") +
+            item(2, 0, "r4") +
+            item(3, 0, "again") +
+            item(1, 0, "continues shared counter") +
+            item(4, 0, "bullet") +
+            item(1, 0, "direct indent", `<w:ind w:left="100"/>`),
           { "word/numbering.xml": numbering },
         ),
       ),
     );
-    expect(b.map((p) => p.numbering?.text)).toEqual(["1.", "1.1.", "1.2.", "a)", "2.", "2.1.", "i.", "ii.", "iii.", "iv.", "1.", "2.", "•", "3."]);
+    expect(b.map((p) => p.numbering?.text)).toEqual([
+      "1.",
+      "1.1.",
+      "1.2.",
+      "a)",
+      "2.",
+      "2.1.",
+      "i.",
+      "ii.",
+      "iii.",
+      "iv.",
+      "1.",
+      "2.",
+      "•",
+      "3.",
+    ]);
     expect(b[1]!.style).toMatchObject({ indentLeft: 72, firstLine: -18 });
     // Direct formatting beats the level's indent; the level's hanging indent stays.
     expect(b[13]!.style).toMatchObject({ indentLeft: 5, firstLine: -18 });
@@ -150,8 +219,17 @@ describe("numbering", () => {
   });
 
   it("takes numbering from the paragraph style", () => {
-    const st = styles(`<w:style w:type="paragraph" w:styleId="List"><w:pPr><w:numPr><w:numId w:val="2"/></w:numPr></w:pPr></w:style>`);
-    const b = paras(body(docx(`<w:p><w:pPr><w:pStyle w:val="List"/></w:pPr><w:r><w:t>x</w:t></w:r></w:p>`.repeat(2), { "word/numbering.xml": numbering, "word/styles.xml": st })));
+    const st = styles(
+      `<w:style w:type="paragraph" w:styleId="List"><w:pPr><w:numPr><w:numId w:val="2"/></w:numPr></w:pPr></w:style>`,
+    );
+    const b = paras(
+      body(
+        docx(`<w:p><w:pPr><w:pStyle w:val="List"/></w:pPr><w:r><w:t>x</w:t></w:r></w:p>`.repeat(2), {
+          "word/numbering.xml": numbering,
+          "word/styles.xml": st,
+        }),
+      ),
+    );
     expect(b.map((p) => p.numbering?.text)).toEqual(["i.", "ii."]);
   });
 });
@@ -160,34 +238,79 @@ describe("sections, headers and fields", () => {
   it("splits the body at paragraph sectPr and inherits header references", () => {
     const sect1 = `<w:sectPr><w:headerReference w:type="default" r:id="rIdH1"/><w:headerReference w:type="first" r:id="rIdH2"/><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1134" w:bottom="1440" w:left="1134" w:header="708" w:footer="708" w:gutter="0"/><w:cols w:num="2" w:space="720"/><w:titlePg/><w:docGrid w:type="lines" w:linePitch="312"/></w:sectPr>`;
     const sect2 = `<w:sectPr><w:type w:val="continuous"/><w:pgSz w:w="11906" w:h="16838" w:orient="landscape"/><w:pgNumType w:start="5" w:fmt="upperRoman"/></w:sectPr>`;
-    const hdr = (t: string) => `<w:hdr ${W}><w:p><w:r><w:t>${t}</w:t></w:r><w:fldSimple w:instr=" PAGE \\* ROMAN "><w:r><w:t>1</w:t></w:r></w:fldSimple></w:p></w:hdr>`;
+    const hdr = (t: string) =>
+      `<w:hdr ${W}><w:p><w:r><w:t>${t}</w:t></w:r><w:fldSimple w:instr=" PAGE \\* ROMAN "><w:r><w:t>1</w:t></w:r></w:fldSimple></w:p></w:hdr>`;
     const m = parseDocx(
       docx(
         `<w:p><w:r><w:t>one</w:t></w:r></w:p><w:p><w:pPr>${sect1}</w:pPr><w:r><w:t>end one</w:t></w:r></w:p><w:p><w:pPr>${sect2}</w:pPr><w:r><w:t>two</w:t></w:r></w:p><w:p><w:r><w:t>three</w:t></w:r></w:p>`,
         { "word/h1.xml": hdr("default"), "word/h2.xml": hdr("first") },
-        [{ id: "rIdH1", type: "header", target: "h1.xml" }, { id: "rIdH2", type: "header", target: "h2.xml" }],
+        [
+          { id: "rIdH1", type: "header", target: "h1.xml" },
+          { id: "rIdH2", type: "header", target: "h2.xml" },
+        ],
       ),
     );
-    expect(m.sections.map((s) => s.blocks.map((b) => textOf(b as Paragraph)))).toEqual([["one", "end one"], ["two"], ["three"]]);
+    expect(m.sections.map((s) => s.blocks.map((b) => textOf(b as Paragraph)))).toEqual([
+      ["one", "end one"],
+      ["two"],
+      ["three"],
+    ]);
     const [s1, s2] = m.sections;
-    expect(s1).toMatchObject({ pageWidth: 595.3, titlePage: true, columns: { count: 2, space: 36 }, headers: { default: "word/h1.xml", first: "word/h2.xml" } });
+    expect(s1).toMatchObject({
+      pageWidth: 595.3,
+      titlePage: true,
+      columns: { count: 2, space: 36 },
+      headers: { default: "word/h1.xml", first: "word/h2.xml" },
+    });
     expect(s1!.margins).toMatchObject({ left: 56.7, top: 72, header: 35.4 });
     expect(s1!.lineGrid).toEqual({ type: "lines", linePitch: 15.6 });
     expect(s2!.lineGrid).toBeUndefined();
-    expect(s2).toMatchObject({ start: "continuous", pageWidth: 841.9, pageHeight: 595.3, pageNumberStart: 5, pageNumberFormat: "upperRoman", headers: { default: "word/h1.xml", first: "word/h2.xml" } });
+    expect(s2).toMatchObject({
+      start: "continuous",
+      pageWidth: 841.9,
+      pageHeight: 595.3,
+      pageNumberStart: 5,
+      pageNumberFormat: "upperRoman",
+      headers: { default: "word/h1.xml", first: "word/h2.xml" },
+    });
     const field = paras(m.headerFooters.get("word/h1.xml")!)[0]!.inlines[1];
     expect(field).toMatchObject({ type: "field", field: "PAGE", format: "upperRoman", fallback: "1" });
   });
 
   it("complex fields: PAGE/NUMPAGES become fields, other fields show their cached result, instructions are hidden", () => {
     const r = (inner: string) => `<w:r>${inner}</w:r>`;
-    const fld = (instr: string, result: string) => r(`<w:fldChar w:fldCharType="begin"/>`) + r(`<w:instrText xml:space="preserve">${instr}</w:instrText>`) + r(`<w:fldChar w:fldCharType="separate"/>`) + r(`<w:t>${result}</w:t>`) + r(`<w:fldChar w:fldCharType="end"/>`);
+    const fld = (instr: string, result: string) =>
+      r(`<w:fldChar w:fldCharType="begin"/>`) +
+      r(`<w:instrText xml:space="preserve">${instr}</w:instrText>`) +
+      r(`<w:fldChar w:fldCharType="separate"/>`) +
+      r(`<w:t>${result}</w:t>`) +
+      r(`<w:fldChar w:fldCharType="end"/>`);
     // A nested field inside the instruction of an IF field is part of the hidden instruction.
-    const nested = r(`<w:fldChar w:fldCharType="begin"/>`) + r(`<w:instrText>IF </w:instrText>`) + fld("MERGEFIELD x", "inner") + r(`<w:instrText> = 1 "a" "b"</w:instrText>`) + r(`<w:fldChar w:fldCharType="separate"/>`) + r(`<w:t>shown</w:t>`) + r(`<w:fldChar w:fldCharType="end"/>`);
-    const p = paras(body(docx(`<w:p>${r("<w:t>Page </w:t>")}${fld(" PAGE ", "7")}${r("<w:t> of </w:t>")}${fld("NUMPAGES \\* MERGEFORMAT", "9")}${r("<w:t> </w:t>")}${fld("DATE \\@ yyyy", "2024")}${r("<w:t> </w:t>")}${nested}</w:p>`)))[0]!;
-    expect(p.inlines.map((i) => (i.type === "text" ? i.text : i.type === "field" ? `{${i.field}:${i.fallback}}` : i.type))).toEqual(["Page ", "{PAGE:7}", " of ", "{NUMPAGES:9}", " 2024 shown"]);
-    const linked = paras(body(docx(`<w:p>${fld(' HYPERLINK "https://example.org/terms" ', "terms")}${r("<w:t> after</w:t>")}</w:p>`)))[0]!;
-    expect(linked.inlines).toMatchObject([{ type: "text", text: "terms", link: "https://example.org/terms" }, { type: "text", text: " after" }]);
+    const nested =
+      r(`<w:fldChar w:fldCharType="begin"/>`) +
+      r(`<w:instrText>IF </w:instrText>`) +
+      fld("MERGEFIELD x", "inner") +
+      r(`<w:instrText> = 1 "a" "b"</w:instrText>`) +
+      r(`<w:fldChar w:fldCharType="separate"/>`) +
+      r(`<w:t>shown</w:t>`) +
+      r(`<w:fldChar w:fldCharType="end"/>`);
+    const p = paras(
+      body(
+        docx(
+          `<w:p>${r("<w:t>Page </w:t>")}${fld(" PAGE ", "7")}${r("<w:t> of </w:t>")}${fld("NUMPAGES \\* MERGEFORMAT", "9")}${r("<w:t> </w:t>")}${fld("DATE \\@ yyyy", "2024")}${r("<w:t> </w:t>")}${nested}</w:p>`,
+        ),
+      ),
+    )[0]!;
+    expect(
+      p.inlines.map((i) => (i.type === "text" ? i.text : i.type === "field" ? `{${i.field}:${i.fallback}}` : i.type)),
+    ).toEqual(["Page ", "{PAGE:7}", " of ", "{NUMPAGES:9}", " 2024 shown"]);
+    const linked = paras(
+      body(docx(`<w:p>${fld(' HYPERLINK "https://example.org/terms" ', "terms")}${r("<w:t> after</w:t>")}</w:p>`)),
+    )[0]!;
+    expect(linked.inlines).toMatchObject([
+      { type: "text", text: "terms", link: "https://example.org/terms" },
+      { type: "text", text: " after" },
+    ]);
     expect(linked.inlines[1]).not.toHaveProperty("link");
   });
 });
@@ -206,7 +329,20 @@ describe("runs, links, notes", () => {
         ),
       ),
     )[0]!;
-    expect(p.inlines.map((i) => (i.type === "text" ? i.text : i.type === "break" ? `[${i.kind}]` : `[${i.type}]`))).toEqual(["a", "[tab]", "b", "[line]", "c", "[page]", "✓\u2011\u00ADinserted", "deleted", "link", "anchor in control"]);
+    expect(
+      p.inlines.map((i) => (i.type === "text" ? i.text : i.type === "break" ? `[${i.kind}]` : `[${i.type}]`)),
+    ).toEqual([
+      "a",
+      "[tab]",
+      "b",
+      "[line]",
+      "c",
+      "[page]",
+      "✓\u2011\u00ADinserted",
+      "deleted",
+      "link",
+      "anchor in control",
+    ]);
     // The soft hyphen stays as U+00AD: layout breaks there and shows a hyphen only at a line end.
     // Deleted text is shown struck through (printed with its changes, as LibreOffice and Word do).
     expect(p.inlines.find((i) => i.type === "text" && i.text === "deleted")).toMatchObject({ style: { strike: true } });
@@ -216,12 +352,21 @@ describe("runs, links, notes", () => {
   });
 
   it("numbers footnote references and parses note bodies with their label, skipping separators", () => {
-    const notes = `<w:footnotes ${W}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>` +
+    const notes =
+      `<w:footnotes ${W}><w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p></w:footnote>` +
       `<w:footnote w:id="2"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> First note.</w:t></w:r></w:p></w:footnote>` +
       `<w:footnote w:id="5"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> Second.</w:t></w:r></w:p></w:footnote></w:footnotes>`;
-    const m = parseDocx(docx(`<w:p><w:r><w:t>x</w:t></w:r><w:r><w:footnoteReference w:id="2"/></w:r><w:r><w:t>y</w:t></w:r><w:r><w:footnoteReference w:id="5"/></w:r></w:p>`, { "word/footnotes.xml": notes }));
+    const m = parseDocx(
+      docx(
+        `<w:p><w:r><w:t>x</w:t></w:r><w:r><w:footnoteReference w:id="2"/></w:r><w:r><w:t>y</w:t></w:r><w:r><w:footnoteReference w:id="5"/></w:r></w:p>`,
+        { "word/footnotes.xml": notes },
+      ),
+    );
     const refs = paras(m.sections[0]!.blocks)[0]!.inlines.filter((i) => i.type === "noteRef");
-    expect(refs).toMatchObject([{ kind: "footnote", id: "2", label: "1" }, { kind: "footnote", id: "5", label: "2" }]);
+    expect(refs).toMatchObject([
+      { kind: "footnote", id: "2", label: "1" },
+      { kind: "footnote", id: "5", label: "2" },
+    ]);
     expect([...m.notes.keys()]).toEqual(["footnote:2", "footnote:5"]);
     expect(textOf(paras(m.notes.get("footnote:5")!)[0]!)).toBe("2 Second.");
   });
@@ -240,11 +385,25 @@ describe("tables", () => {
       `<w:tr><w:trPr><w:tblHeader/></w:trPr>${cell("wide", `<w:gridSpan w:val="2"/>`)}${cell("tall", `<w:vMerge w:val="restart"/><w:vAlign w:val="center"/>`)}</w:tr>` +
       `<w:tr><w:trPr><w:trHeight w:val="400" w:hRule="exact"/></w:trPr>${cell("a", `<w:tcW w:w="2000" w:type="dxa"/><w:shd w:val="clear" w:fill="FF0000"/>`)}${cell("b")}${cell("", `<w:vMerge/>`)}</w:tr></w:tbl>`;
     const t = body(docx(tbl, { "word/styles.xml": st }))[0] as Table;
-    expect(t).toMatchObject({ grid: [100, 100, 50], width: { type: "pct", value: 0.5 }, align: "center", borders: { top: { style: "single", width: 1, color: "000000" } } });
+    expect(t).toMatchObject({
+      grid: [100, 100, 50],
+      width: { type: "pct", value: 0.5 },
+      align: "center",
+      borders: { top: { style: "single", width: 1, color: "000000" } },
+    });
     expect(t.insideBorders.horizontal).toMatchObject({ style: "single", width: 0.5 });
     const [r0, r1] = t.rows;
-    expect(r0).toMatchObject({ header: true, cells: [{ gridSpan: 2, shading: "D9E2F3" }, { vMerge: "restart", vAlign: "center" }] });
-    expect(r1).toMatchObject({ height: { value: 20, rule: "exact" }, cells: [{ width: 100, shading: "FF0000" }, { shading: null }, { vMerge: "continue" }] });
+    expect(r0).toMatchObject({
+      header: true,
+      cells: [
+        { gridSpan: 2, shading: "D9E2F3" },
+        { vMerge: "restart", vAlign: "center" },
+      ],
+    });
+    expect(r1).toMatchObject({
+      height: { value: 20, rule: "exact" },
+      cells: [{ width: 100, shading: "FF0000" }, { shading: null }, { vMerge: "continue" }],
+    });
     expect(r0!.cells[0]!.margins).toEqual({ top: 0, bottom: 0, left: 0, right: 5.4 });
     expect(texts(paras(r0!.cells[0]!.blocks)[0]!)[0]!.style.bold).toBe(true);
     expect(texts(paras(r1!.cells[0]!.blocks)[0]!)[0]!.style.bold).toBe(false);
@@ -260,9 +419,23 @@ describe("drawings", () => {
       `<wp:extent cx="1270000" cy="635000"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="1" name="P"/>` +
       `<a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:pic xmlns:pic="http://schemas.openxmlformats.org/drawingml/2006/picture"><pic:blipFill><a:blip r:embed="rIdP"/></pic:blipFill></pic:pic></a:graphicData></a:graphic>` +
       `</wp:anchor></w:drawing></w:r></w:p>`;
-    const m = parseDocx(docx(drawing, { "word/media/pic.png": png }, [{ id: "rIdP", type: "image", target: "media/pic.png" }]));
+    const m = parseDocx(
+      docx(drawing, { "word/media/pic.png": png }, [{ id: "rIdP", type: "image", target: "media/pic.png" }]),
+    );
     const img = paras(m.sections[0]!.blocks)[0]!.inlines[0]!;
-    expect(img).toMatchObject({ type: "image", image: "word/media/pic.png", width: 100, height: 50, anchor: { x: { relativeTo: "margin", offset: 50 }, y: { relativeTo: "page", align: "top" }, wrap: "square", behindText: false, distance: { left: 9, right: 9 } } });
+    expect(img).toMatchObject({
+      type: "image",
+      image: "word/media/pic.png",
+      width: 100,
+      height: 50,
+      anchor: {
+        x: { relativeTo: "margin", offset: 50 },
+        y: { relativeTo: "page", align: "top" },
+        wrap: "square",
+        behindText: false,
+        distance: { left: 9, right: 9 },
+      },
+    });
     expect(m.images.get("word/media/pic.png")).toEqual({ bytes: png, type: "png" });
   });
 });
@@ -285,7 +458,13 @@ describe("package edge cases", () => {
   });
 
   it("keeps the text inside wrappers it does not know, at block and run level", () => {
-    const b = paras(body(docx(`<x:block xmlns:x="urn:future"><w:p><x:span><w:r><w:t>kept</w:t></w:r></x:span><x:empty/></w:p></x:block>`)));
+    const b = paras(
+      body(
+        docx(
+          `<x:block xmlns:x="urn:future"><w:p><x:span><w:r><w:t>kept</w:t></w:r></x:span><x:empty/></w:p></x:block>`,
+        ),
+      ),
+    );
     expect(b.map(textOf)).toEqual(["kept"]);
   });
 
@@ -332,7 +511,14 @@ describe("Word's special cases", () => {
     );
     const h = (style: string) => `<w:p><w:pPr><w:pStyle w:val="${style}"/></w:pPr>${text(style)}</w:p>`;
     const legal = `<w:p><w:pPr><w:numPr><w:ilvl w:val="2"/><w:numId w:val="7"/></w:numPr></w:pPr>${text("legal")}</w:p>`;
-    const b = paras(body(docx(h("Heading1") + h("Heading2") + h("Heading2") + legal + h("Heading1") + h("Heading2"), { "word/styles.xml": st, "word/numbering.xml": numbering })));
+    const b = paras(
+      body(
+        docx(h("Heading1") + h("Heading2") + h("Heading2") + legal + h("Heading1") + h("Heading2"), {
+          "word/styles.xml": st,
+          "word/numbering.xml": numbering,
+        }),
+      ),
+    );
     expect(b.map((p) => p.numbering?.text)).toEqual(["I.", "I.A", "I.B", "1.2.1", "II.", "II.A"]);
     expect(b[1]!.numbering!.suffix).toBe("space");
   });
@@ -351,23 +537,39 @@ describe("Word's special cases", () => {
 
   it("refuses tables nested beyond the limit with docx_invalid instead of recursing", () => {
     let nested = para(text("core"));
-    for (let i = 0; i < 40; i++) nested = `<w:tbl><w:tblGrid><w:gridCol w:w="100"/></w:tblGrid><w:tr><w:tc>${nested}</w:tc></w:tr></w:tbl><w:p/>`;
+    for (let i = 0; i < 40; i++)
+      nested = `<w:tbl><w:tblGrid><w:gridCol w:w="100"/></w:tblGrid><w:tr><w:tc>${nested}</w:tc></w:tr></w:tbl><w:p/>`;
     expect(() => parseDocx(docx(nested))).toThrow(expect.objectContaining({ code: "docx_invalid" }));
   });
 });
 
 describe("symbol fonts and note numbering", () => {
   it("maps text typed in Wingdings or Symbol to Unicode drawn with the paragraph's font", () => {
-    const st = styles("", `<w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/></w:rPr></w:rPrDefault>`);
+    const st = styles(
+      "",
+      `<w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/></w:rPr></w:rPrDefault>`,
+    );
     const p = paras(
-      body(docx(`<w:p><w:r><w:rPr><w:rFonts w:ascii="Wingdings" w:hAnsi="Wingdings"/></w:rPr><w:t>üo</w:t></w:r><w:r><w:rPr><w:rFonts w:ascii="Symbol" w:hAnsi="Symbol"/></w:rPr><w:t>ab</w:t></w:r></w:p>`, { "word/styles.xml": st })),
+      body(
+        docx(
+          `<w:p><w:r><w:rPr><w:rFonts w:ascii="Wingdings" w:hAnsi="Wingdings"/></w:rPr><w:t>üo</w:t></w:r><w:r><w:rPr><w:rFonts w:ascii="Symbol" w:hAnsi="Symbol"/></w:rPr><w:t>ab</w:t></w:r></w:p>`,
+          { "word/styles.xml": st },
+        ),
+      ),
     )[0]!;
     expect(texts(p).map((t) => [t.text, t.style.font])).toEqual([["✓□αβ", "Calibri"]]);
   });
 
   it("numbers footnotes in the format and from the start settings.xml gives", () => {
     const settings = `<w:settings ${W}><w:footnotePr><w:numFmt w:val="lowerLetter"/><w:numStart w:val="3"/></w:footnotePr></w:settings>`;
-    const m = parseDocx(docx(`<w:p><w:r><w:footnoteReference w:id="1"/></w:r><w:r><w:footnoteReference w:id="2"/></w:r></w:p>`, { "word/settings.xml": settings }));
-    expect(paras(m.sections[0]!.blocks)[0]!.inlines.map((i) => (i.type === "noteRef" ? i.label : ""))).toEqual(["c", "d"]);
+    const m = parseDocx(
+      docx(`<w:p><w:r><w:footnoteReference w:id="1"/></w:r><w:r><w:footnoteReference w:id="2"/></w:r></w:p>`, {
+        "word/settings.xml": settings,
+      }),
+    );
+    expect(paras(m.sections[0]!.blocks)[0]!.inlines.map((i) => (i.type === "noteRef" ? i.label : ""))).toEqual([
+      "c",
+      "d",
+    ]);
   });
 });

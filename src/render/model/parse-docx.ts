@@ -35,7 +35,8 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
   const main = pkg.mainPart;
   const mainRels = pkg.relationships(main);
   assertRenderableSize(pkg, main, mainRels);
-  const partOf = (type: string) => mainRels.find((r) => !r.external && r.type.endsWith(`/${type}`) && pkg.has(r.target))?.target;
+  const partOf = (type: string) =>
+    mainRels.find((r) => !r.external && r.type.endsWith(`/${type}`) && pkg.has(r.target))?.target;
   const optional = (name: string | undefined) => (name ? readOptional(pkg, name) : undefined);
 
   const env: ReadEnv = { theme: EMPTY_THEME, charUnit: 10.5 };
@@ -43,7 +44,10 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
   // Theme fonts left empty for East Asian and complex scripts come from the theme's per-script list,
   // chosen by the document's theme font languages (w:themeFontLang), as in Word and LibreOffice.
   const themeLang = settings?.child("themeFontLang");
-  env.theme = readTheme(optional(partOf("theme")), { eastAsia: themeLang?.attr("eastAsia"), bidi: themeLang?.attr("bidi") });
+  env.theme = readTheme(optional(partOf("theme")), {
+    eastAsia: themeLang?.attr("eastAsia"),
+    bidi: themeLang?.attr("bidi"),
+  });
   const styles = new Styles(optional(partOf("styles")), env);
   const numbering = new Numbering(optional(partOf("numbering")), env, styles);
   const ctx = new ParseContext(pkg, env, styles, numbering);
@@ -110,8 +114,14 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
   if (sections.some((s) => !s.headers.even !== !s.headers.default || !s.footers.even !== !s.footers.default)) {
     // LibreOffice turns a header on for even and odd pages alike: a page whose parity has no part
     // shows an empty one, a paragraph in the Header (Footer) style, which takes its room (measured).
-    for (const [id, styleId] of [[EMPTY_PARTS.header, "Header"], [EMPTY_PARTS.footer, "Footer"]] as const) {
-      const root = parseTree(`<w:hdr xmlns:w="${W_NS}"><w:p><w:pPr><w:pStyle w:val="${styleId}"/></w:pPr></w:p></w:hdr>`, main);
+    for (const [id, styleId] of [
+      [EMPTY_PARTS.header, "Header"],
+      [EMPTY_PARTS.footer, "Footer"],
+    ] as const) {
+      const root = parseTree(
+        `<w:hdr xmlns:w="${W_NS}"><w:p><w:pPr><w:pStyle w:val="${styleId}"/></w:pPr></w:p></w:hdr>`,
+        main,
+      );
       headerFooters.set(id, readBlocks(root, ctx, mainStory));
     }
   }
@@ -125,7 +135,11 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
       const type = note.attr("type");
       if (type && type !== "normal") continue;
       const id = note.attr("id") ?? "";
-      const story: Story = { ...ctx.story(part), noteLabel: ctx.noteLabels.get(`${kind}:${id}`) ?? "", noteKey: `${kind}:${id}` };
+      const story: Story = {
+        ...ctx.story(part),
+        noteLabel: ctx.noteLabels.get(`${kind}:${id}`) ?? "",
+        noteKey: `${kind}:${id}`,
+      };
       const blocks = readBlocks(note, ctx, story);
       noteNumberAsLabel(blocks, story.noteLabel ?? "");
       notes.set(`${kind}:${id}`, blocks);
@@ -140,7 +154,9 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     notes,
     images: ctx.images,
     evenAndOddHeaders,
-    ...(ctx.footnotesRestartEachPage || sections.some((s) => s.footnotesRestartEachPage) ? { footnotesRestartEachPage: { ...ctx.noteNumbering.footnote } } : {}),
+    ...(ctx.footnotesRestartEachPage || sections.some((s) => s.footnotesRestartEachPage)
+      ? { footnotesRestartEachPage: { ...ctx.noteNumbering.footnote } }
+      : {}),
     defaultTabStop: defaultTab !== undefined && defaultTab > 0 ? defaultTab : 36,
     fontFamilies: ctx.fontFamilies,
     fontTable: readFontTable(fontTable),
@@ -154,7 +170,17 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
 }
 
 /** Relationship types (last segment) of the parts the renderer reads besides the main document. */
-const READ_PART_TYPES = new Set(["styles", "numbering", "settings", "theme", "fontTable", "footnotes", "endnotes", "header", "footer"]);
+const READ_PART_TYPES = new Set([
+  "styles",
+  "numbering",
+  "settings",
+  "theme",
+  "fontTable",
+  "footnotes",
+  "endnotes",
+  "header",
+  "footer",
+]);
 
 /**
  * Refuses a document whose XML would not fit the isolate once read (LIMITS.render.maxXmlBytes),
@@ -163,13 +189,18 @@ const READ_PART_TYPES = new Set(["styles", "numbering", "settings", "theme", "fo
  */
 function assertRenderableSize(pkg: DocxPackage, main: string, mainRels: readonly Relationship[]): void {
   const parts = new Set([main.toLowerCase()]);
-  for (const r of mainRels) if (!r.external && READ_PART_TYPES.has(r.type.slice(r.type.lastIndexOf("/") + 1))) parts.add(r.target.toLowerCase());
+  for (const r of mainRels)
+    if (!r.external && READ_PART_TYPES.has(r.type.slice(r.type.lastIndexOf("/") + 1)))
+      parts.add(r.target.toLowerCase());
   let total = 0;
   for (const name of parts) total += pkg.entry(name)?.uncompressedSize ?? 0;
   const max = LIMITS.render.maxXmlBytes;
   if (total > max) {
     const mib = (n: number) => (n / 1024 / 1024).toFixed(1);
-    throw new LimitExceeded("zip_limit", `The document is too big to render as PDF: its text and formatting parts hold ${mib(total)} MiB of XML, more than the ${mib(max)} MiB the renderer accepts.`);
+    throw new LimitExceeded(
+      "zip_limit",
+      `The document is too big to render as PDF: its text and formatting parts hold ${mib(total)} MiB of XML, more than the ${mib(max)} MiB the renderer accepts.`,
+    );
   }
 }
 

@@ -3,7 +3,18 @@
  * stacks them (docDefaults → table style → paragraph style → character style → direct).
  * A partial set holds only what its element says; resolution fills the rest with defaults.
  */
-import type { Border, Color, LineSpacing, ParagraphStyle, RunStyle, TabAlign, TabLeader, TabStop, UnderlineStyle, ParagraphFrame } from "./types";
+import type {
+  Border,
+  Color,
+  LineSpacing,
+  ParagraphStyle,
+  RunStyle,
+  TabAlign,
+  TabLeader,
+  TabStop,
+  UnderlineStyle,
+  ParagraphFrame,
+} from "./types";
 import type { XNode } from "./xml-tree";
 import { type Theme, themeColor, themeFont } from "./theme";
 import { eighths, flag, halfPoints, hexColor, highlightColor, int, measure, twips, val } from "./units";
@@ -90,21 +101,46 @@ export interface ReadEnv {
   charUnit: number;
 }
 
-function colorOf(node: XNode | undefined, env: ReadEnv, attr = "val", themeAttr = "themeColor"): Color | null | undefined {
+function colorOf(
+  node: XNode | undefined,
+  env: ReadEnv,
+  attr = "val",
+  themeAttr = "themeColor",
+): Color | null | undefined {
   if (!node) return undefined;
   // Word writes the resolved colour next to the theme reference; it is exact where our tint/shade
   // arithmetic (RGB, not Word's HSL) is approximate, so the theme is the fallback.
   const explicit = hexColor(node.attr(attr));
   if (typeof explicit === "string") return explicit;
   const fill = themeAttr !== "themeColor";
-  const fromTheme = themeColor(env.theme, node.attr(themeAttr), node.attr(fill ? "themeFillTint" : "themeTint"), node.attr(fill ? "themeFillShade" : "themeShade"));
+  const fromTheme = themeColor(
+    env.theme,
+    node.attr(themeAttr),
+    node.attr(fill ? "themeFillTint" : "themeTint"),
+    node.attr(fill ? "themeFillShade" : "themeShade"),
+  );
   return fromTheme ?? explicit;
 }
 
 const UNDERLINES: Record<string, UnderlineStyle> = {
-  single: "single", words: "words", double: "double", thick: "thick", dotted: "dotted", dottedHeavy: "dotted", dash: "dashed", dashedHeavy: "dashed",
-  dashLong: "dashed", dashLongHeavy: "dashed", dotDash: "dashed", dashDotHeavy: "dashed", dotDotDash: "dashed", dashDotDotHeavy: "dashed",
-  wave: "wave", wavyHeavy: "wave", wavyDouble: "wave", none: "none",
+  single: "single",
+  words: "words",
+  double: "double",
+  thick: "thick",
+  dotted: "dotted",
+  dottedHeavy: "dotted",
+  dash: "dashed",
+  dashedHeavy: "dashed",
+  dashLong: "dashed",
+  dashLongHeavy: "dashed",
+  dotDash: "dashed",
+  dashDotHeavy: "dashed",
+  dotDotDash: "dashed",
+  dashDotDotHeavy: "dashed",
+  wave: "wave",
+  wavyHeavy: "wave",
+  wavyDouble: "wave",
+  none: "none",
 };
 
 /**
@@ -126,7 +162,11 @@ export function readRunProps(rPr: XNode | undefined, env: ReadEnv): RunProps {
         break;
       case "rFonts": {
         // A theme reference wins over the explicit name, as in Word.
-        const ascii = themeFont(env.theme, c.attr("asciiTheme")) ?? c.attr("ascii") ?? themeFont(env.theme, c.attr("hAnsiTheme")) ?? c.attr("hAnsi");
+        const ascii =
+          themeFont(env.theme, c.attr("asciiTheme")) ??
+          c.attr("ascii") ??
+          themeFont(env.theme, c.attr("hAnsiTheme")) ??
+          c.attr("hAnsi");
         const ea = themeFont(env.theme, c.attr("eastAsiaTheme")) ?? c.attr("eastAsia");
         const cs = themeFont(env.theme, c.attr("cstheme")) ?? c.attr("cs");
         if (ascii) p.font = ascii;
@@ -244,7 +284,12 @@ export function readBorder(b: XNode | undefined, env: ReadEnv): Border | undefin
   const style = b.attr("val") ?? "single";
   if (style === "nil" || style === "none") return { style: "none", width: 0, color: null, space: 0 };
   const width = eighths(b.attr("sz")) ?? 0.5;
-  return { style, width: Math.max(0.25, Math.min(width, 12)), color: colorOf(b, env, "color") ?? null, space: measure(b.attr("space"), 1) ?? 0 };
+  return {
+    style,
+    width: Math.max(0.25, Math.min(width, 12)),
+    color: colorOf(b, env, "color") ?? null,
+    space: measure(b.attr("space"), 1) ?? 0,
+  };
 }
 
 /** Borders of a pBdr/tblBorders/tcBorders element; start/end read as left/right. */
@@ -261,12 +306,39 @@ export function readBorders(el: XNode | undefined, env: ReadEnv): Record<string,
 
 // Kashida justification: LibreOffice 7.4 lays these out as start-aligned (measured), so do we.
 const ALIGN: Record<string, ParagraphStyle["align"]> = {
-  left: "left", start: "left", right: "right", end: "right", center: "center", both: "justify", justify: "justify",
-  distribute: "distribute", highKashida: "left", lowKashida: "left", mediumKashida: "left", thaiDistribute: "distribute",
+  left: "left",
+  start: "left",
+  right: "right",
+  end: "right",
+  center: "center",
+  both: "justify",
+  justify: "justify",
+  distribute: "distribute",
+  highKashida: "left",
+  lowKashida: "left",
+  mediumKashida: "left",
+  thaiDistribute: "distribute",
 };
 
-const TAB_ALIGN: Record<string, TabAlign> = { left: "left", start: "left", right: "right", end: "right", center: "center", decimal: "decimal", bar: "bar", clear: "clear", num: "left" };
-const TAB_LEADER: Record<string, TabLeader> = { none: "none", dot: "dot", hyphen: "hyphen", underscore: "underscore", middleDot: "middleDot", heavy: "heavy" };
+const TAB_ALIGN: Record<string, TabAlign> = {
+  left: "left",
+  start: "left",
+  right: "right",
+  end: "right",
+  center: "center",
+  decimal: "decimal",
+  bar: "bar",
+  clear: "clear",
+  num: "left",
+};
+const TAB_LEADER: Record<string, TabLeader> = {
+  none: "none",
+  dot: "dot",
+  hyphen: "hyphen",
+  underscore: "underscore",
+  middleDot: "middleDot",
+  heavy: "heavy",
+};
 
 export function readTabs(tabs: XNode | undefined): TabStop[] | undefined {
   if (!tabs) return undefined;
@@ -274,7 +346,11 @@ export function readTabs(tabs: XNode | undefined): TabStop[] | undefined {
   for (const t of tabs.all("tab")) {
     const pos = twips(t.attr("pos"));
     if (pos === undefined) continue;
-    const stop: TabStop = { pos, align: TAB_ALIGN[t.attr("val") ?? "left"] ?? "left", leader: TAB_LEADER[t.attr("leader") ?? "none"] ?? "none" };
+    const stop: TabStop = {
+      pos,
+      align: TAB_ALIGN[t.attr("val") ?? "left"] ?? "left",
+      leader: TAB_LEADER[t.attr("leader") ?? "none"] ?? "none",
+    };
     if (t.attr("val") === "num") stop.list = true;
     out.push(stop);
   }
@@ -374,7 +450,14 @@ export function readParaProps(pPr: XNode | undefined, env: ReadEnv): ParaProps {
         if (c.attr("dropCap") && c.attr("dropCap") !== "none") break;
         const frame: ParagraphFrame = { x: twips(c.attr("x")) ?? 0, y: twips(c.attr("y")) ?? 0 };
         const xAlign = c.attr("xAlign");
-        if (xAlign === "left" || xAlign === "center" || xAlign === "right" || xAlign === "inside" || xAlign === "outside") frame.xAlign = xAlign;
+        if (
+          xAlign === "left" ||
+          xAlign === "center" ||
+          xAlign === "right" ||
+          xAlign === "inside" ||
+          xAlign === "outside"
+        )
+          frame.xAlign = xAlign;
         const width = twips(c.attr("w"));
         if (width !== undefined && width > 0) frame.width = width;
         frame.vAnchor = c.attr("vAnchor") === "text" ? "text" : c.attr("vAnchor") === "page" ? "page" : "margin";
@@ -512,7 +595,8 @@ export function toParagraphStyle(p: ParaProps, styleId: string): ParagraphStyle 
     shading: p.shading ?? null,
   };
   for (const [side, b] of Object.entries(p.borders ?? {})) {
-    if (side === "top" || side === "bottom" || side === "left" || side === "right" || side === "between") if (b.style !== "none") s.borders[side] = b;
+    if (side === "top" || side === "bottom" || side === "left" || side === "right" || side === "between")
+      if (b.style !== "none") s.borders[side] = b;
   }
   if (p.outlineLevel !== undefined) s.outlineLevel = p.outlineLevel;
   if (p.frame) s.frame = p.frame;

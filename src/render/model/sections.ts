@@ -14,10 +14,20 @@ function pageSide(v: number | undefined, fallback: number): number {
   return v !== undefined && v >= 36 && v <= MAX_PAGE ? v : fallback;
 }
 
-const START: Record<string, Section["start"]> = { nextPage: "nextPage", continuous: "continuous", evenPage: "evenPage", oddPage: "oddPage", nextColumn: "nextColumn" };
+const START: Record<string, Section["start"]> = {
+  nextPage: "nextPage",
+  continuous: "continuous",
+  evenPage: "evenPage",
+  oddPage: "oddPage",
+  nextColumn: "nextColumn",
+};
 
 /** A Section without blocks; `previous` supplies inherited header/footer references. */
-export function readSection(sectPr: XNode | undefined, story: Story, previous: Section | undefined): Omit<Section, "blocks"> {
+export function readSection(
+  sectPr: XNode | undefined,
+  story: Story,
+  previous: Section | undefined,
+): Omit<Section, "blocks"> {
   const pgSz = sectPr?.child("pgSz");
   let w = pageSide(twips(pgSz?.attr("w")), 612);
   let h = pageSide(twips(pgSz?.attr("h")), 792);
@@ -34,13 +44,23 @@ export function readSection(sectPr: XNode | undefined, story: Story, previous: S
   };
   const cols = sectPr?.child("cols");
   const count = Math.max(1, Math.min(int(cols?.attr("num")) ?? 1, 45));
-  const columns: Section["columns"] = { count, space: twips(cols?.attr("space")) ?? 36, separator: (cols?.attr("sep") ?? "0") !== "0" && cols?.attr("sep") !== "false" };
+  const columns: Section["columns"] = {
+    count,
+    space: twips(cols?.attr("space")) ?? 36,
+    separator: (cols?.attr("sep") ?? "0") !== "0" && cols?.attr("sep") !== "false",
+  };
   const explicit = cols?.all("col") ?? [];
   if (explicit.length && cols?.attr("equalWidth") !== "1" && cols?.attr("equalWidth") !== "true") {
-    columns.widths = explicit.map((c) => ({ width: Math.max(0, twips(c.attr("w")) ?? 0), space: Math.max(0, twips(c.attr("space")) ?? 0) }));
+    columns.widths = explicit.map((c) => ({
+      width: Math.max(0, twips(c.attr("w")) ?? 0),
+      space: Math.max(0, twips(c.attr("space")) ?? 0),
+    }));
     columns.count = columns.widths.length;
   }
-  const refs = (kind: "headerReference" | "footerReference", inherited: Section["headers"] | undefined): Section["headers"] => {
+  const refs = (
+    kind: "headerReference" | "footerReference",
+    inherited: Section["headers"] | undefined,
+  ): Section["headers"] => {
     const out: Section["headers"] = { ...inherited };
     for (const ref of sectPr?.all(kind) ?? []) {
       const type = ref.attr("type") ?? "default";
@@ -76,7 +96,12 @@ export function readSection(sectPr: XNode | undefined, story: Story, previous: S
   const grid = sectPr?.child("docGrid");
   const gridType = grid?.attr("type");
   const pitch = twips(grid?.attr("linePitch"));
-  if ((gridType === "lines" || gridType === "linesAndChars" || gridType === "snapToChars") && pitch !== undefined && pitch >= 1 && pitch <= 1584) {
+  if (
+    (gridType === "lines" || gridType === "linesAndChars" || gridType === "snapToChars") &&
+    pitch !== undefined &&
+    pitch >= 1 &&
+    pitch <= 1584
+  ) {
     section.lineGrid = { type: gridType, linePitch: pitch };
   }
   const direction = val(sectPr, "textDirection");

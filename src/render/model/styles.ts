@@ -3,7 +3,16 @@
  * chains resolved (cycles and overlong chains cut) and cached per style id.
  */
 import type { XNode } from "./xml-tree";
-import { emptyPara, overlayPara, overlayRun, type ParaProps, type ReadEnv, readParaProps, readRunProps, type RunProps } from "./properties";
+import {
+  emptyPara,
+  overlayPara,
+  overlayRun,
+  type ParaProps,
+  type ReadEnv,
+  readParaProps,
+  readRunProps,
+  type RunProps,
+} from "./properties";
 
 /** Deepest basedOn chain followed; Word itself refuses far less, this only stops cycles. */
 const MAX_CHAIN = 32;
@@ -43,7 +52,9 @@ export class Styles {
     // A package without a styles part gets Word 2007's defaults in LibreOffice, Calibri 11 pt
     // (measured), kerned (LibreOffice's own default: "AV" kerned there); a styles part without
     // fonts keeps Times New Roman (toRunStyle).
-    this.defaultRun = root ? readRunProps(defaults?.child("rPrDefault")?.child("rPr"), env) : { font: "Calibri", size: 11, sizeComplex: 11, kern: true };
+    this.defaultRun = root
+      ? readRunProps(defaults?.child("rPrDefault")?.child("rPr"), env)
+      : { font: "Calibri", size: 11, sizeComplex: 11, kern: true };
     const lang = defaults?.child("rPrDefault")?.child("rPr")?.child("lang");
     this.languages = { latin: lang?.attr("val"), complex: lang?.attr("bidi") };
     this.defaultPara = readParaProps(defaults?.child("pPrDefault")?.child("pPr"), env);

@@ -4,7 +4,9 @@ import { mapSymbolChar, mapSymbolText } from "./symbols";
 
 describe("Symbol font", () => {
   it("maps primes, relations and operators of Adobe's Symbol encoding", () => {
-    expect(mapSymbolText("Symbol", "c\u00a2 \u00b2 \u00b9 \u00ba \u00bb \u00ce \u00cf \u00d7")).toBe("χ′ ″ ≠ ≡ ≈ ∈ ∉ ⋅");
+    expect(mapSymbolText("Symbol", "c\u00a2 \u00b2 \u00b9 \u00ba \u00bb \u00ce \u00cf \u00d7")).toBe(
+      "χ′ ″ ≠ ≡ ≈ ∈ ∉ ⋅",
+    );
     expect(mapSymbolText("Symbol", "\u0022\u0024\u0027\u005c\u005e")).toBe("∀∃∋∴⊥");
   });
 

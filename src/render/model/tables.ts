@@ -8,7 +8,17 @@ import { parseTree, type XNode } from "./xml-tree";
 import type { DocxPackage } from "../../docx/package";
 import { SignetError } from "../../errors";
 import type { ParseContext, Story } from "./context";
-import { emptyPara, overlayPara, overlayRun, readBorders, readParaProps, readRunProps, readShading, type ParaProps, type RunProps } from "./properties";
+import {
+  emptyPara,
+  overlayPara,
+  overlayRun,
+  readBorders,
+  readParaProps,
+  readRunProps,
+  readShading,
+  type ParaProps,
+  type RunProps,
+} from "./properties";
 import type { TableStyleParts } from "./styles";
 import { int, twips, val } from "./units";
 
@@ -36,7 +46,14 @@ function readLook(el: XNode | undefined): Look | undefined {
   const hex = el.attr("val");
   if (hex !== undefined && el.attr("firstRow") === undefined) {
     const n = parseInt(hex, 16) || 0;
-    return { firstRow: !!(n & 0x20), lastRow: !!(n & 0x40), firstCol: !!(n & 0x80), lastCol: !!(n & 0x100), hBand: !(n & 0x200), vBand: !(n & 0x400) };
+    return {
+      firstRow: !!(n & 0x20),
+      lastRow: !!(n & 0x40),
+      firstCol: !!(n & 0x80),
+      lastCol: !!(n & 0x100),
+      hBand: !(n & 0x200),
+      vBand: !(n & 0x400),
+    };
   }
   return {
     firstRow: on(el.attr("firstRow")),
@@ -49,7 +66,14 @@ function readLook(el: XNode | undefined): Look | undefined {
 }
 
 /** Word's default look (04A0): header row, first column, banded rows. */
-const DEFAULT_LOOK: Look = { firstRow: true, lastRow: false, firstCol: true, lastCol: false, hBand: true, vBand: false };
+const DEFAULT_LOOK: Look = {
+  firstRow: true,
+  lastRow: false,
+  firstCol: true,
+  lastCol: false,
+  hBand: true,
+  vBand: false,
+};
 
 function margins(el: XNode | undefined, into: TableCell["margins"]): TableCell["margins"] {
   if (!el) return into;
@@ -130,12 +154,18 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
   const own = chain[chain.length - 1];
   const { rStyle: _ignored, ...ownRun } = readRunProps(own?.node.child("rPr"), env);
   const wholeRun = overlayRun(ownRun, conditionals.get("wholeTable")?.rPr ?? {});
-  const wholePara = overlayPara(readParaProps(own?.node.child("pPr"), env), conditionals.get("wholeTable")?.pPr ?? emptyPara());
+  const wholePara = overlayPara(
+    readParaProps(own?.node.child("pPr"), env),
+    conditionals.get("wholeTable")?.pPr ?? emptyPara(),
+  );
   let wholeShading: string | null | undefined;
   for (const p of tcPrs) wholeShading = readShading(p.child("shd"), env) ?? wholeShading;
 
   // Cells with the same conditional types share one resolved formatting (and so cached run styles).
-  const byTypes = new Map<string, { formatting: CellFormatting; shading: string | null | undefined; borders: Record<string, Border> }>();
+  const byTypes = new Map<
+    string,
+    { formatting: CellFormatting; shading: string | null | undefined; borders: Record<string, Border> }
+  >();
   const conditionalFormatting = (key: string, parts: () => TableStyleParts[]) => {
     let hit = byTypes.get(key);
     if (hit) return hit;
@@ -160,10 +190,13 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
     const row: TableRow = { cells: [], header: false, cantSplit: false, gridBefore: 0, gridAfter: 0 };
     const h = trPr?.child("trHeight");
     const hv = twips(h?.attr("val"));
-    if (hv !== undefined && hv > 0 && h?.attr("hRule") !== "auto") row.height = { value: hv, rule: h?.attr("hRule") === "exact" ? "exact" : "atLeast" };
+    if (hv !== undefined && hv > 0 && h?.attr("hRule") !== "auto")
+      row.height = { value: hv, rule: h?.attr("hRule") === "exact" ? "exact" : "atLeast" };
     // Header and cantSplit also come from the style (its trPr, then the row's conditional parts:
     // a style's firstRow tblHeader repeats the first row, as LibreOffice does), the row's own last.
-    const rowTypes = conditionalTypes(look, r, rows.length, -1, false, rowBand, colBand).filter((t) => !t.endsWith("Vert"));
+    const rowTypes = conditionalTypes(look, r, rows.length, -1, false, rowBand, colBand).filter(
+      (t) => !t.endsWith("Vert"),
+    );
     const rowPrs = [...chain.map((d) => d.node.child("trPr")), ...rowTypes.map((t) => conditionals.get(t)?.trPr), trPr];
     for (const pr of rowPrs) {
       row.header = flag(pr, "tblHeader") ?? row.header;
@@ -186,7 +219,9 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
         return;
       }
       const types = conditionalTypes(look, r, rows.length, col, i === cells.length - 1, rowBand, colBand);
-      const cond = conditionalFormatting(types.join(","), () => types.map((t) => conditionals.get(t)).filter((x): x is TableStyleParts => !!x));
+      const cond = conditionalFormatting(types.join(","), () =>
+        types.map((t) => conditionals.get(t)).filter((x): x is TableStyleParts => !!x),
+      );
       let shading = cond.shading;
       const cellBorders: Record<string, Border> = { ...cond.borders };
       Object.assign(cellBorders, readBorders(tcPr?.child("tcBorders"), env));
@@ -243,7 +278,9 @@ function compatibilityMode(pkg: DocxPackage): number {
 }
 
 function readCompatibilityMode(pkg: DocxPackage): number {
-  const rel = pkg.relationships(pkg.mainPart).find((r) => !r.external && r.type.endsWith("/settings") && pkg.has(r.target));
+  const rel = pkg
+    .relationships(pkg.mainPart)
+    .find((r) => !r.external && r.type.endsWith("/settings") && pkg.has(r.target));
   if (!rel) return 0;
   let settings: XNode;
   try {
@@ -252,7 +289,10 @@ function readCompatibilityMode(pkg: DocxPackage): number {
     if (err instanceof SignetError && err.code === "docx_invalid") return 0;
     throw err;
   }
-  const setting = settings.child("compat")?.all("compatSetting").find((c) => c.attr("name") === "compatibilityMode");
+  const setting = settings
+    .child("compat")
+    ?.all("compatSetting")
+    .find((c) => c.attr("name") === "compatibilityMode");
   return int(setting?.attr("val")) ?? 0;
 }
 
@@ -276,7 +316,15 @@ function collectCells(tr: XNode, out: XNode[] = []): XNode[] {
 }
 
 /** Conditional format types that apply to a cell, lowest precedence first. */
-function conditionalTypes(look: Look, row: number, rowCount: number, col: number, lastInRow: boolean, rowBand: number, colBand: number): string[] {
+function conditionalTypes(
+  look: Look,
+  row: number,
+  rowCount: number,
+  col: number,
+  lastInRow: boolean,
+  rowBand: number,
+  colBand: number,
+): string[] {
   const out: string[] = [];
   const isFirstRow = look.firstRow && row === 0;
   const isLastRow = look.lastRow && row === rowCount - 1;

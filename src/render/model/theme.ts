@@ -42,7 +42,8 @@ function fontFor(node: XNode | undefined, slot: string, lang: string | undefined
   if (direct) return direct;
   const script = scriptOf(lang);
   if (!script || !node) return undefined;
-  for (const c of node.children) if (c.name === "font" && c.attr("script") === script) return c.attr("typeface") || undefined;
+  for (const c of node.children)
+    if (c.name === "font" && c.attr("script") === script) return c.attr("typeface") || undefined;
   return undefined;
 }
 
@@ -55,7 +56,12 @@ export function readTheme(root: XNode | undefined, lang: { eastAsia?: string; bi
   const colors = new Map<string, string>();
   for (const c of elements?.child("clrScheme")?.children ?? []) {
     const spec = c.children[0];
-    const hex = spec?.name === "srgbClr" ? hexColor(spec.attr("val")) : spec?.name === "sysClr" ? hexColor(spec.attr("lastClr")) : undefined;
+    const hex =
+      spec?.name === "srgbClr"
+        ? hexColor(spec.attr("val"))
+        : spec?.name === "sysClr"
+          ? hexColor(spec.attr("lastClr"))
+          : undefined;
     if (hex) colors.set(c.name, hex);
   }
   return {
@@ -79,7 +85,18 @@ export function themeFont(theme: Theme, ref: string | undefined): string | undef
 }
 
 /** Word's w:themeColor names → scheme slots (text1 = dk1 ...). */
-const SLOT: Record<string, string> = { text1: "dk1", text2: "dk2", background1: "lt1", background2: "lt2", dark1: "dk1", dark2: "dk2", light1: "lt1", light2: "lt2", hyperlink: "hlink", followedHyperlink: "folHlink" };
+const SLOT: Record<string, string> = {
+  text1: "dk1",
+  text2: "dk2",
+  background1: "lt1",
+  background2: "lt2",
+  dark1: "dk1",
+  dark2: "dk2",
+  light1: "lt1",
+  light2: "lt2",
+  hyperlink: "hlink",
+  followedHyperlink: "folHlink",
+};
 
 export function themeColor(theme: Theme, name: string | undefined, tint?: string, shade?: string): string | undefined {
   if (!name) return undefined;

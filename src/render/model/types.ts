@@ -68,12 +68,36 @@ export type Inline =
   | { type: "tab"; style: RunStyle; link?: string }
   | { type: "break"; kind: "line" | "page" | "column"; style: RunStyle }
   /** PAGE, NUMPAGES, SECTIONPAGES: the value is known only after pagination. `fallback` = cached result. */
-  | { type: "field"; field: "PAGE" | "NUMPAGES" | "SECTIONPAGES"; format: NumberFormat; style: RunStyle; fallback: string }
+  | {
+      type: "field";
+      field: "PAGE" | "NUMPAGES" | "SECTIONPAGES";
+      format: NumberFormat;
+      style: RunStyle;
+      fallback: string;
+    }
   | { type: "image"; image: string; width: number; height: number; style: RunStyle; anchor?: Anchor; link?: string }
   /** A text box or shape holding blocks (best effort); anchored or inline. */
-  | { type: "box"; blocks: Block[]; width: number; height: number; style: RunStyle; anchor?: Anchor; fill?: Color | null; border?: Border | null; chart?: Chart; math?: MathInline }
+  | {
+      type: "box";
+      blocks: Block[];
+      width: number;
+      height: number;
+      style: RunStyle;
+      anchor?: Anchor;
+      fill?: Color | null;
+      border?: Border | null;
+      chart?: Chart;
+      math?: MathInline;
+    }
   /** Reference mark of a footnote/endnote in the text; the note body is in `DocumentModel.footnotes`. */
-  | { type: "noteRef"; kind: "footnote" | "endnote"; id: string; label: string; style: RunStyle; /** The note's own mark, in its text (not a reference). */ own?: boolean }
+  | {
+      type: "noteRef";
+      kind: "footnote" | "endnote";
+      id: string;
+      label: string;
+      style: RunStyle;
+      /** The note's own mark, in its text (not a reference). */ own?: boolean;
+    }
   /** A legacy check box form field (FORMCHECKBOX): a square as tall as its run's line. */
   | { type: "checkbox"; checked: boolean; style: RunStyle };
 
@@ -155,8 +179,17 @@ export interface ChartSeries {
 /** Position of a floating object (wp:anchor). Offsets in pt. */
 export interface Anchor {
   /** Horizontal: offset from the reference, or an alignment against it. */
-  x: { relativeTo: "page" | "margin" | "column" | "character" | "leftMargin" | "rightMargin" | "insideMargin" | "outsideMargin"; offset?: number; align?: "left" | "center" | "right" | "inside" | "outside" };
-  y: { relativeTo: "page" | "margin" | "paragraph" | "line" | "topMargin" | "bottomMargin"; offset?: number; align?: "top" | "center" | "bottom" | "inside" | "outside" };
+  x: {
+    relativeTo:
+      "page" | "margin" | "column" | "character" | "leftMargin" | "rightMargin" | "insideMargin" | "outsideMargin";
+    offset?: number;
+    align?: "left" | "center" | "right" | "inside" | "outside";
+  };
+  y: {
+    relativeTo: "page" | "margin" | "paragraph" | "line" | "topMargin" | "bottomMargin";
+    offset?: number;
+    align?: "top" | "center" | "bottom" | "inside" | "outside";
+  };
   wrap: "square" | "tight" | "through" | "topAndBottom" | "none";
   /** Which side text may flow on for square/tight wrap. */
   wrapSide?: "both" | "left" | "right" | "largest";
@@ -238,15 +271,35 @@ export interface ParagraphFrame {
 }
 
 export type NumberFormat =
-  | "decimal" | "upperRoman" | "lowerRoman" | "upperLetter" | "lowerLetter" | "ordinal" | "bullet"
-  | "decimalZero" | "none" | "arabicAbjad" | "hebrew1" | "russianUpper" | "russianLower" | "chicago" | "cardinalText" | "ordinalText";
+  | "decimal"
+  | "upperRoman"
+  | "lowerRoman"
+  | "upperLetter"
+  | "lowerLetter"
+  | "ordinal"
+  | "bullet"
+  | "decimalZero"
+  | "none"
+  | "arabicAbjad"
+  | "hebrew1"
+  | "russianUpper"
+  | "russianLower"
+  | "chicago"
+  | "cardinalText"
+  | "ordinalText";
 
 export interface Paragraph {
   type: "paragraph";
   style: ParagraphStyle;
   inlines: Inline[];
   /** The list label already computed (counters, restarts, level text), with its own formatting. */
-  numbering?: { text: string; style: RunStyle; suffix: "tab" | "space" | "nothing"; align: "left" | "center" | "right"; image?: string };
+  numbering?: {
+    text: string;
+    style: RunStyle;
+    suffix: "tab" | "space" | "nothing";
+    align: "left" | "center" | "right";
+    image?: string;
+  };
   /** Formatting of the paragraph mark: gives an empty paragraph its height. */
   markStyle: RunStyle;
   /**

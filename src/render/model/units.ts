@@ -64,15 +64,32 @@ export function tintShade(hex: string, tint?: string, shade?: string): string {
     let c = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
     if (s !== undefined && Number.isFinite(s)) c = c * s;
     if (t !== undefined && Number.isFinite(t)) c = c + (255 - c) * (1 - t);
-    out.push(Math.max(0, Math.min(255, Math.round(c))).toString(16).padStart(2, "0"));
+    out.push(
+      Math.max(0, Math.min(255, Math.round(c)))
+        .toString(16)
+        .padStart(2, "0"),
+    );
   }
   return out.join("").toUpperCase();
 }
 
 const HIGHLIGHTS: Record<string, string> = {
-  black: "000000", blue: "0000FF", cyan: "00FFFF", green: "00FF00", magenta: "FF00FF", red: "FF0000", yellow: "FFFF00", white: "FFFFFF",
-  darkBlue: "000080", darkCyan: "008080", darkGreen: "008000", darkMagenta: "800080", darkRed: "800000", darkYellow: "808000",
-  darkGray: "808080", lightGray: "C0C0C0",
+  black: "000000",
+  blue: "0000FF",
+  cyan: "00FFFF",
+  green: "00FF00",
+  magenta: "FF00FF",
+  red: "FF0000",
+  yellow: "FFFF00",
+  white: "FFFFFF",
+  darkBlue: "000080",
+  darkCyan: "008080",
+  darkGreen: "008000",
+  darkMagenta: "800080",
+  darkRed: "800000",
+  darkYellow: "808000",
+  darkGray: "808080",
+  lightGray: "C0C0C0",
 };
 
 /** w:highlight names → hex; "none" → null. */

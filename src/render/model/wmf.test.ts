@@ -21,13 +21,47 @@ function wmf(records: (number | number[])[][], placeable?: { right: number; bott
   const header = [1, 0, 9, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
   const out = [...header, ...body];
   if (!placeable) return new Uint8Array(out);
-  const p = [0xd7, 0xcd, 0xc6, 0x9a, 0, 0, 0, 0, 0, 0, placeable.right & 255, placeable.right >> 8, placeable.bottom & 255, placeable.bottom >> 8, 0xa0, 0x05, 0, 0, 0, 0, 0, 0];
+  const p = [
+    0xd7,
+    0xcd,
+    0xc6,
+    0x9a,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+    placeable.right & 255,
+    placeable.right >> 8,
+    placeable.bottom & 255,
+    placeable.bottom >> 8,
+    0xa0,
+    0x05,
+    0,
+    0,
+    0,
+    0,
+    0,
+    0,
+  ];
   return new Uint8Array([...p, ...out]);
 }
 
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0));
 /** LOGFONT16: height, width, escapement, orientation, weight, italic/underline, strike/charset, precision..., face name. */
-const logfont = (height: number, weight: number, italic: boolean, face: string) => [height & 0xffff, 0, 0, 0, weight, italic ? 1 : 0, 0, 0, 0, ascii(face.padEnd(32, "\0"))];
+const logfont = (height: number, weight: number, italic: boolean, face: string) => [
+  height & 0xffff,
+  0,
+  0,
+  0,
+  weight,
+  italic ? 1 : 0,
+  0,
+  0,
+  0,
+  ascii(face.padEnd(32, "\0")),
+];
 
 describe("parseWmf", () => {
   it("reads the window, fonts, text with its alignment and colour, and lines", () => {
@@ -48,7 +82,16 @@ describe("parseWmf", () => {
     )!;
     expect(pic).toMatchObject({ x: 0, y: 0, width: 1000, height: 500 });
     expect(pic.items).toEqual([
-      { kind: "text", x: 100, y: 300, text: "x=1", font: { name: "Times New Roman", size: 200, bold: true, italic: true }, color: "FF0000", vAlign: "baseline", hAlign: "left" },
+      {
+        kind: "text",
+        x: 100,
+        y: 300,
+        text: "x=1",
+        font: { name: "Times New Roman", size: 200, bold: true, italic: true },
+        color: "FF0000",
+        vAlign: "baseline",
+        hAlign: "left",
+      },
       { kind: "line", x1: 50, y1: 400, x2: 950, y2: 400, width: 10, color: "000000" },
     ]);
   });
@@ -72,13 +115,17 @@ describe("parseWmf", () => {
   });
 
   it("gives null or what was read for damaged files, never an exception", () => {
-    const good = wmf([[0x020c, 500, 1000], [0x0521, 2, ascii("ok"), 10, 10]]);
+    const good = wmf([
+      [0x020c, 500, 1000],
+      [0x0521, 2, ascii("ok"), 10, 10],
+    ]);
     expect(parseWmf(new Uint8Array(10))).toBeNull();
     expect(parseWmf(good.subarray(0, 25))).toBeNull(); // no extent read yet
     let seed = 11;
     for (let n = 0; n < 300; n++) {
       const junk = good.slice();
-      for (let i = 18; i < junk.length; i++) if (((seed = (seed * 1103515245 + 12345) >>> 0) & 3) === 0) junk[i] = seed >>> 24;
+      for (let i = 18; i < junk.length; i++)
+        if (((seed = (seed * 1103515245 + 12345) >>> 0) & 3) === 0) junk[i] = seed >>> 24;
       expect(() => parseWmf(junk)).not.toThrow();
     }
   });

@@ -20,7 +20,16 @@ export interface MetafileFont {
 
 export type MetafileItem =
   /** `y` is the reference point the text alignment names (`align`: baseline, top or bottom; left, centre or right). */
-  | { kind: "text"; x: number; y: number; text: string; font: MetafileFont; color: string; vAlign: "baseline" | "top" | "bottom"; hAlign: "left" | "center" | "right" }
+  | {
+      kind: "text";
+      x: number;
+      y: number;
+      text: string;
+      font: MetafileFont;
+      color: string;
+      vAlign: "baseline" | "top" | "bottom";
+      hAlign: "left" | "center" | "right";
+    }
   | { kind: "line"; x1: number; y1: number; x2: number; y2: number; width: number; color: string };
 
 export interface MetafilePicture {
@@ -34,7 +43,10 @@ export interface MetafilePicture {
 
 const PLACEABLE = 0x9ac6cdd7;
 
-type GdiObject = { kind: "font"; font: MetafileFont } | { kind: "pen"; width: number; color: string; none: boolean } | { kind: "other" };
+type GdiObject =
+  | { kind: "font"; font: MetafileFont }
+  | { kind: "pen"; width: number; color: string; none: boolean }
+  | { kind: "other" };
 
 /** The text and lines of a WMF file, or null when it is not one. */
 export function parseWmf(b: Uint8Array): MetafilePicture | null {
@@ -46,7 +58,10 @@ export function parseWmf(b: Uint8Array): MetafilePicture | null {
   let window = { x: 0, y: 0, width: 0, height: 0 };
   if (view.getUint32(0, true) === PLACEABLE) {
     if (b.length < 40) return null;
-    const left = i16(6), top = i16(8), right = i16(10), bottom = i16(12);
+    const left = i16(6),
+      top = i16(8),
+      right = i16(10),
+      bottom = i16(12);
     window = { x: left, y: top, width: right - left, height: bottom - top };
     at = 22;
   }
@@ -108,9 +123,15 @@ export function parseWmf(b: Uint8Array): MetafilePicture | null {
           const height = i16(p);
           const weight = i16(p + 8);
           const italic = b[p + 10]! !== 0;
-          const name = decodeAnsi(b.subarray(p + 18, Math.min(end, p + 18 + 32))).split("\u0000")[0]!.trim() || "Times New Roman";
+          const name =
+            decodeAnsi(b.subarray(p + 18, Math.min(end, p + 18 + 32)))
+              .split("\u0000")[0]!
+              .trim() || "Times New Roman";
           // A negative height is the em size; a positive one the cell height (about 1.15 em).
-          add({ kind: "font", font: { name, size: height < 0 ? -height : height / 1.15, bold: weight >= 600, italic } });
+          add({
+            kind: "font",
+            font: { name, size: height < 0 ? -height : height / 1.15, bold: weight >= 600, italic },
+          });
         }
         break;
       case 0x02fa: // CREATEPENINDIRECT: style, width (point), colour
@@ -122,7 +143,8 @@ export function parseWmf(b: Uint8Array): MetafilePicture | null {
       case 0x0142: // DIBCREATEPATTERNBRUSH
         add({ kind: "other" });
         break;
-      case 0x012d: { // SELECTOBJECT
+      case 0x012d: {
+        // SELECTOBJECT
         const o = has(2) ? objects[u16(p)] : undefined;
         if (o?.kind === "font") font = o.font;
         else if (o?.kind === "pen") pen = o;
@@ -137,26 +159,47 @@ export function parseWmf(b: Uint8Array): MetafilePicture | null {
       case 0x0213: // LINETO y, x
         if (has(4)) {
           const next = { x: i16(p + 2), y: i16(p) };
-          if (!pen.none) items.push({ kind: "line", x1: cp.x, y1: cp.y, x2: next.x, y2: next.y, width: pen.width, color: pen.color });
+          if (!pen.none)
+            items.push({
+              kind: "line",
+              x1: cp.x,
+              y1: cp.y,
+              x2: next.x,
+              y2: next.y,
+              width: pen.width,
+              color: pen.color,
+            });
           cp = next;
         }
         break;
-      case 0x0325: { // POLYLINE count, points
+      case 0x0325: {
+        // POLYLINE count, points
         const n = has(2) ? i16(p) : 0;
         if (n > 1 && has(2 + n * 4) && !pen.none) {
           for (let k = 1; k < n; k++) {
-            items.push({ kind: "line", x1: i16(p + 2 + (k - 1) * 4), y1: i16(p + 4 + (k - 1) * 4), x2: i16(p + 2 + k * 4), y2: i16(p + 4 + k * 4), width: pen.width, color: pen.color });
+            items.push({
+              kind: "line",
+              x1: i16(p + 2 + (k - 1) * 4),
+              y1: i16(p + 4 + (k - 1) * 4),
+              x2: i16(p + 2 + k * 4),
+              y2: i16(p + 4 + k * 4),
+              width: pen.width,
+              color: pen.color,
+            });
           }
         }
         break;
       }
-      case 0x0521: { // TEXTOUT count, string (padded), y, x
+      case 0x0521: {
+        // TEXTOUT count, string (padded), y, x
         const n = has(2) ? i16(p) : 0;
         const padded = n + (n & 1);
-        if (n > 0 && has(2 + padded + 4)) text(i16(p + 2 + padded + 2), i16(p + 2 + padded), b.subarray(p + 2, p + 2 + n));
+        if (n > 0 && has(2 + padded + 4))
+          text(i16(p + 2 + padded + 2), i16(p + 2 + padded), b.subarray(p + 2, p + 2 + n));
         break;
       }
-      case 0x0a32: { // EXTTEXTOUT y, x, count, options, [rect], string
+      case 0x0a32: {
+        // EXTTEXTOUT y, x, count, options, [rect], string
         if (!has(8)) break;
         const y = i16(p);
         const x = i16(p + 2);
@@ -174,7 +217,10 @@ export function parseWmf(b: Uint8Array): MetafilePicture | null {
 }
 
 function rgbHex(b: Uint8Array, at: number): string {
-  return [b[at]!, b[at + 1]!, b[at + 2]!].map((v) => v.toString(16).padStart(2, "0")).join("").toUpperCase();
+  return [b[at]!, b[at + 1]!, b[at + 2]!]
+    .map((v) => v.toString(16).padStart(2, "0"))
+    .join("")
+    .toUpperCase();
 }
 
 /** Equation Editor's MT Extra font: the ellipses it draws as letters. */

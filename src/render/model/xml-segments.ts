@@ -30,7 +30,13 @@ function invalid(part: string, why: string): UnprocessableContent {
 }
 
 /** Calls `visit` for consecutive segments covering the whole decoded part, in order. */
-export function forEachSegment(bytes: Uint8Array, part: string, depth: number, visit: (segment: Segment) => void, windowBytes = WINDOW_BYTES): void {
+export function forEachSegment(
+  bytes: Uint8Array,
+  part: string,
+  depth: number,
+  visit: (segment: Segment) => void,
+  windowBytes = WINDOW_BYTES,
+): void {
   if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe)) {
     throw invalid(part, "is UTF-16; Signet reads UTF-8 parts only");
   }
@@ -62,7 +68,6 @@ export function forEachSegment(bytes: Uint8Array, part: string, depth: number, v
     }
   }
 }
-
 
 /**
  * Follows the nesting of a text that grows at its end. Malformed markup is not judged here (the
@@ -101,7 +106,10 @@ class MarkupScanner {
       if (c1 === SLASH) this.open.pop();
       else if (c1 !== QMARK && c1 !== BANG && text.charCodeAt(end - 2) !== SLASH) {
         if (this.open.length >= LIMITS.docx.maxXmlDepth) {
-          throw new UnprocessableContent("docx_invalid", `The part ${this.part} nests elements deeper than ${LIMITS.docx.maxXmlDepth} levels.`);
+          throw new UnprocessableContent(
+            "docx_invalid",
+            `The part ${this.part} nests elements deeper than ${LIMITS.docx.maxXmlDepth} levels.`,
+          );
         }
         let nameEnd = lt + 1;
         while (!isNameEnd(text.charCodeAt(nameEnd))) nameEnd++;
@@ -129,7 +137,13 @@ function markupEnd(text: string, lt: number): number {
   if (c1 === BANG || c1 === QMARK) {
     // A comment, CDATA or PI may hold '<' and '>': look for its own terminator.
     if (lt + 9 > text.length) return -1;
-    const close = text.startsWith("<!--", lt) ? "-->" : text.startsWith("<![CDATA[", lt) ? "]]>" : c1 === QMARK ? "?>" : ">";
+    const close = text.startsWith("<!--", lt)
+      ? "-->"
+      : text.startsWith("<![CDATA[", lt)
+        ? "]]>"
+        : c1 === QMARK
+          ? "?>"
+          : ">";
     const at = text.indexOf(close, lt + 2);
     return at < 0 ? -1 : at + close.length;
   }

@@ -12,7 +12,9 @@ function dump(n: XNode): string {
 }
 
 /** Body children as the stream sees them (each dropped after reading), then what stays of the tree. */
-function readStreamed(parse: (stream: { depth: number; onComplete(node: XNode, parent: XNode): boolean }) => XNode): string[] {
+function readStreamed(
+  parse: (stream: { depth: number; onComplete(node: XNode, parent: XNode): boolean }) => XNode,
+): string[] {
   const seen: string[] = [];
   const root = parse({
     depth: 3,
@@ -55,7 +57,10 @@ describe("parseTreeUtf8: a part read a window of bytes at a time", () => {
     expect(whole[0]).toContain("Комитет по информатизации 😀 & связи");
     // Windows of 1..40 bytes split every tag, comment, CDATA and multi-byte character somewhere.
     for (const window of [1, 2, 3, 5, 7, 13, 40, 1 << 20]) {
-      expect(readStreamed((s) => parseTreeUtf8(bytes, "word/document.xml", s, window)), `window ${window}`).toEqual(whole);
+      expect(
+        readStreamed((s) => parseTreeUtf8(bytes, "word/document.xml", s, window)),
+        `window ${window}`,
+      ).toEqual(whole);
     }
   });
 
@@ -81,16 +86,31 @@ describe("parseTreeUtf8: a part read a window of bytes at a time", () => {
     ["a body never closed", `<w:document ${W}><w:body><w:p/>`, "docx_invalid"],
     ["a stray end tag", `<w:document ${W}><w:body><w:p/></w:r></w:body></w:document>`, "docx_invalid"],
     ["a '<' inside a start tag", `<w:document ${W}><w:body><w:p <w:r/></w:body></w:document>`, "docx_invalid"],
-    ["a DTD", `<!DOCTYPE d [<!ENTITY e "x">]><w:document ${W}><w:body><w:p/></w:body></w:document>`, "xml_doctype_forbidden"],
-    ["an entity declared in the body", `<w:document ${W}><w:body><w:p/><!ENTITY e "x"><w:p/></w:body></w:document>`, "xml_doctype_forbidden"],
-    ["nesting deeper than the limit", `<w:document ${W}><w:body>${"<w:p>".repeat(5000)}${"</w:p>".repeat(5000)}</w:body></w:document>`, "docx_invalid"],
+    [
+      "a DTD",
+      `<!DOCTYPE d [<!ENTITY e "x">]><w:document ${W}><w:body><w:p/></w:body></w:document>`,
+      "xml_doctype_forbidden",
+    ],
+    [
+      "an entity declared in the body",
+      `<w:document ${W}><w:body><w:p/><!ENTITY e "x"><w:p/></w:body></w:document>`,
+      "xml_doctype_forbidden",
+    ],
+    [
+      "nesting deeper than the limit",
+      `<w:document ${W}><w:body>${"<w:p>".repeat(5000)}${"</w:p>".repeat(5000)}</w:body></w:document>`,
+      "docx_invalid",
+    ],
   ];
   for (const [what, xml, code] of refused) {
     it(`refuses ${what} with ${code}, as the whole-part parse does, for any window size`, () => {
       const stream = { depth: 3, onComplete: () => true };
       expect(codeOf(() => parseTree(xml, "word/document.xml", stream))).toBe(code);
       for (const window of [1, 4, 64, 1 << 20]) {
-        expect(codeOf(() => parseTreeUtf8(enc(xml), "word/document.xml", stream, window)), `window ${window}`).toBe(code);
+        expect(
+          codeOf(() => parseTreeUtf8(enc(xml), "word/document.xml", stream, window)),
+          `window ${window}`,
+        ).toBe(code);
       }
     });
   }

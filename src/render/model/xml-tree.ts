@@ -47,7 +47,8 @@ export class XNode {
       i = valueEnd + 1;
       const len = local.length;
       if (nameEnd - nameStart < len || !xml.startsWith(local, nameEnd - len)) continue;
-      if (nameEnd - nameStart === len || xml.charCodeAt(nameEnd - len - 1) === 0x3a) return detach(decodeEntities(xml.slice(valueStart, valueEnd)));
+      if (nameEnd - nameStart === len || xml.charCodeAt(nameEnd - len - 1) === 0x3a)
+        return detach(decodeEntities(xml.slice(valueStart, valueEnd)));
     }
     return undefined;
   }
@@ -72,7 +73,10 @@ export class XNode {
   text(): string {
     if (this.contentEnd <= this.contentStart) return "";
     let raw = this.xml.slice(this.contentStart, this.contentEnd);
-    if (raw.indexOf("<") >= 0) raw = raw.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|<[^>]*>/g, (_m, cdata: string | undefined) => (cdata === undefined ? "" : cdata.replace(/&/g, "&amp;")));
+    if (raw.indexOf("<") >= 0)
+      raw = raw.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|<[^>]*>/g, (_m, cdata: string | undefined) =>
+        cdata === undefined ? "" : cdata.replace(/&/g, "&amp;"),
+      );
     return detach(decodeEntities(raw));
   }
 
@@ -133,12 +137,26 @@ export function parseTree(xml: string, part: string, stream?: TreeStream): XNode
  */
 export function parseTreeUtf8(bytes: Uint8Array, part: string, stream: TreeStream, windowBytes?: number): XNode {
   const builder = new TreeBuilder(stream);
-  forEachSegment(bytes, part, stream.depth, (seg) => {
-    // The open elements' tags around the segment make it balanced; their events are skipped.
-    const before = seg.openBefore.map((n) => `<${n}>`).join("");
-    const after = seg.openAfter.map((n) => `</${n}>`).reverse().join("");
-    builder.add(before + seg.text.slice(seg.from, seg.to) + after, part, before.length, before.length + seg.to - seg.from);
-  }, windowBytes);
+  forEachSegment(
+    bytes,
+    part,
+    stream.depth,
+    (seg) => {
+      // The open elements' tags around the segment make it balanced; their events are skipped.
+      const before = seg.openBefore.map((n) => `<${n}>`).join("");
+      const after = seg.openAfter
+        .map((n) => `</${n}>`)
+        .reverse()
+        .join("");
+      builder.add(
+        before + seg.text.slice(seg.from, seg.to) + after,
+        part,
+        before.length,
+        before.length + seg.to - seg.from,
+      );
+    },
+    windowBytes,
+  );
   return builder.root();
 }
 

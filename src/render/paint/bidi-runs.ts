@@ -21,7 +21,8 @@ export interface Segment {
   zeroWidth?: true;
 }
 
-const RTL = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
+const RTL =
+  /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}\p{Script=Samaritan}\p{Script=Mandaic}\p{Script=Adlam}]/u;
 const STRONG_LTR = /[\p{L}]/u;
 const NUMBER = /[\p{Nd}]/u;
 
@@ -57,7 +58,11 @@ export function visualSegments(text: string, rtl = false): Segment[] {
     while (k <= end) {
       let m = k;
       if (kind[k] === "N") {
-        while (m <= end && (kind[m] === "N" || (kind[m] === "-" && kind[m + 1] === "N" && /[.,:/\u066b\u066c]/.test(chars[m]!)))) m++;
+        while (
+          m <= end &&
+          (kind[m] === "N" || (kind[m] === "-" && kind[m + 1] === "N" && /[.,:/\u066b\u066c]/.test(chars[m]!)))
+        )
+          m++;
         pieces.push({ text: chars.slice(k, m).join(""), rtl: false });
       } else {
         while (m <= end && kind[m] !== "N") m++;
@@ -87,7 +92,7 @@ function pushLtr(out: Segment[], text: string, typed = text): void {
 function rightToLeftSegments(text: string): Segment[] {
   const groups: Segment[] = [];
   const chars = [...fromPresentationForms(text)];
-  for (let i = 0; i < chars.length; ) {
+  for (let i = 0; i < chars.length;) {
     const cp = chars[i]!.codePointAt(0)!;
     const c = bidiClass(cp);
     let j = i + 1;
@@ -104,7 +109,12 @@ function rightToLeftSegments(text: string): Segment[] {
       while (j < chars.length && isNumberPart(chars, j)) j++;
       groups.push({ text: chars.slice(i, j).join(""), rtl: false });
     } else if (c === "R" || c === "AL" || c === "NSM" || c === "BN" || c === "L") {
-      while (j < chars.length && ["R", "AL", "NSM", "BN", "L"].includes(bidiClass(chars[j]!.codePointAt(0)!)) && !isDefaultIgnorable(chars[j]!.codePointAt(0)!)) j++;
+      while (
+        j < chars.length &&
+        ["R", "AL", "NSM", "BN", "L"].includes(bidiClass(chars[j]!.codePointAt(0)!)) &&
+        !isDefaultIgnorable(chars[j]!.codePointAt(0)!)
+      )
+        j++;
       groups.push({ text: chars.slice(i, j).join(""), rtl: true });
     } else groups.push({ text: mirrorChar(chars[i]!), rtl: false, typed: chars[i]! });
     i = j;

@@ -196,10 +196,14 @@ export class CidFont {
     const upem = font.unitsPerEm || 1000;
     const scale = (n: number) => Math.round((n * 1000) / upem);
     // The subset keeps the glyphs used directly and those drawn under alias CIDs.
-    const gids = [...new Set([...this.used.keys(), ...[...this.aliases.values()].map((a) => a.gid)])].sort((a, b) => a - b);
+    const gids = [...new Set([...this.used.keys(), ...[...this.aliases.values()].map((a) => a.gid)])].sort(
+      (a, b) => a - b,
+    );
 
     const subset = subsetTrueType(this.bytes, gids);
-    const fontFile = ctx.register(ctx.stream(zlibSync(subset, { level: 1 }), { Filter: "FlateDecode", Length1: subset.length }));
+    const fontFile = ctx.register(
+      ctx.stream(zlibSync(subset, { level: 1 }), { Filter: "FlateDecode", Length1: subset.length }),
+    );
     const bbox = font.bbox;
     const italic = (font.italicAngle ?? 0) !== 0;
     const fixedPitch = Boolean((font as unknown as { post?: { isFixedPitch?: number } }).post?.isFixedPitch);
@@ -220,7 +224,11 @@ export class CidFont {
 
     const widths = cidWidths(gids, (gid) => scale(glyphAdvance(font, gid)));
     const aliases = [...this.aliases.values()];
-    if (aliases.length) widths.push(aliases[0]!.cid, aliases.map((a) => (a.zeroWidth ? 0 : scale(glyphAdvance(font, a.gid)))));
+    if (aliases.length)
+      widths.push(
+        aliases[0]!.cid,
+        aliases.map((a) => (a.zeroWidth ? 0 : scale(glyphAdvance(font, a.gid)))),
+      );
 
     const cidFont = ctx.register(
       ctx.obj({
@@ -231,13 +239,26 @@ export class CidFont {
         FontDescriptor: descriptor,
         W: widths,
         CIDToGIDMap: aliases.length
-          ? ctx.register(ctx.stream(cidToGidMap(font.numGlyphs, aliases.map((a) => a.gid)), { Filter: "FlateDecode" }))
+          ? ctx.register(
+              ctx.stream(
+                cidToGidMap(
+                  font.numGlyphs,
+                  aliases.map((a) => a.gid),
+                ),
+                { Filter: "FlateDecode" },
+              ),
+            )
           : "Identity",
       }),
     );
     // Glyphs that stand for no character of their own (marks split off by shaping) get no entry.
-    const mapped = [...gids.filter((g) => this.used.get(g)).map((g) => [g, this.used.get(g)!] as const), ...aliases.filter((a) => a.text).map((a) => [a.cid, a.text] as const)];
-    const toUnicode = ctx.register(ctx.stream(zlibSync(strToU8(toUnicodeCMap(mapped)), { level: 6 }), { Filter: "FlateDecode" }));
+    const mapped = [
+      ...gids.filter((g) => this.used.get(g)).map((g) => [g, this.used.get(g)!] as const),
+      ...aliases.filter((a) => a.text).map((a) => [a.cid, a.text] as const),
+    ];
+    const toUnicode = ctx.register(
+      ctx.stream(zlibSync(strToU8(toUnicodeCMap(mapped)), { level: 6 }), { Filter: "FlateDecode" }),
+    );
     ctx.assign(
       this.ref,
       ctx.obj({
@@ -270,7 +291,6 @@ function cidToGidMap(numGlyphs: number, aliasGlyphs: number[]): Uint8Array {
   });
   return zlibSync(bytes, { level: 6 });
 }
-
 
 /**
  * The text each shaped glyph copies as: a cluster's characters (from its first UTF-16 offset to the

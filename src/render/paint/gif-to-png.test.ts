@@ -6,7 +6,13 @@ import { gifToPng } from "./gif-to-png";
  * A GIF written the simplest valid way: 2-bit palette indices, each pixel's code preceded by a
  * clear code so every code stays 3 bits wide.
  */
-function gif(width: number, height: number, palette: number[][], pixels: number[], opts: { transparent?: number; interlaced?: boolean } = {}): Uint8Array {
+function gif(
+  width: number,
+  height: number,
+  palette: number[][],
+  pixels: number[],
+  opts: { transparent?: number; interlaced?: boolean } = {},
+): Uint8Array {
   const out: number[] = [..."GIF89a"].map((c) => c.charCodeAt(0));
   out.push(width & 255, width >> 8, height & 255, height >> 8, 0x80 | 1, 0, 0); // global table of 4 colours
   for (let i = 0; i < 4; i++) out.push(...(palette[i] ?? [0, 0, 0]));
@@ -49,7 +55,9 @@ function pixelsOf(png: Uint8Array): { width: number; height: number; rgba: numbe
   }
   const raw = unzlibSync(idat[0]!);
   const rgba: number[][] = [];
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rgba.push([...raw.subarray(y * (width * 4 + 1) + 1 + x * 4, y * (width * 4 + 1) + 5 + x * 4)]);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      rgba.push([...raw.subarray(y * (width * 4 + 1) + 1 + x * 4, y * (width * 4 + 1) + 5 + x * 4)]);
   return { width, height, rgba };
 }
 
@@ -62,14 +70,31 @@ describe("gifToPng", () => {
     const png = gifToPng(gif(3, 2, [RED, BLUE, WHITE], [0, 1, 2, 2, 1, 0]), 1_000_000)!;
     const { width, height, rgba } = pixelsOf(png);
     expect([width, height]).toEqual([3, 2]);
-    expect(rgba).toEqual([[...RED, 255], [...BLUE, 255], [...WHITE, 255], [...WHITE, 255], [...BLUE, 255], [...RED, 255]]);
+    expect(rgba).toEqual([
+      [...RED, 255],
+      [...BLUE, 255],
+      [...WHITE, 255],
+      [...WHITE, 255],
+      [...BLUE, 255],
+      [...RED, 255],
+    ]);
   });
 
   it("leaves the transparent index transparent and puts interlaced rows back in order", () => {
-    expect(pixelsOf(gifToPng(gif(2, 1, [RED, BLUE], [0, 1], { transparent: 1 }), 100)!).rgba).toEqual([[...RED, 255], [0, 0, 0, 0]]);
+    expect(pixelsOf(gifToPng(gif(2, 1, [RED, BLUE], [0, 1], { transparent: 1 }), 100)!).rgba).toEqual([
+      [...RED, 255],
+      [0, 0, 0, 0],
+    ]);
     // 1 x 4 interlaced: stored rows are y = 0, 2, 1, 3 (passes 1, 3, 4).
-    const rows = pixelsOf(gifToPng(gif(1, 4, [RED, BLUE, WHITE, [0, 255, 0]], [0, 2, 1, 3], { interlaced: true }), 100)!).rgba;
-    expect(rows).toEqual([[...RED, 255], [...BLUE, 255], [...WHITE, 255], [0, 255, 0, 255]]);
+    const rows = pixelsOf(
+      gifToPng(gif(1, 4, [RED, BLUE, WHITE, [0, 255, 0]], [0, 2, 1, 3], { interlaced: true }), 100)!,
+    ).rgba;
+    expect(rows).toEqual([
+      [...RED, 255],
+      [...BLUE, 255],
+      [...WHITE, 255],
+      [0, 255, 0, 255],
+    ]);
   });
 
   it("refuses what is not a GIF, truncated or over the pixel budget, without throwing", () => {
@@ -81,7 +106,8 @@ describe("gifToPng", () => {
     let seed = 7;
     for (let n = 0; n < 200; n++) {
       const junk = good.slice();
-      for (let i = 13; i < junk.length; i++) if (((seed = (seed * 1103515245 + 12345) >>> 0) & 7) === 0) junk[i] = seed >>> 24;
+      for (let i = 13; i < junk.length; i++)
+        if (((seed = (seed * 1103515245 + 12345) >>> 0) & 7) === 0) junk[i] = seed >>> 24;
       const png = gifToPng(junk, 100);
       if (png) expect(pixelsOf(png).width).toBeGreaterThan(0);
     }

@@ -71,7 +71,7 @@ function decodeFirstFrame(b: Uint8Array, maxPixels: number): Rgba | null {
     const data = joinSubBlocks(b, at);
     const indices = lzwDecode(data, minCodeSize, w * h);
     const rgba = new Uint8Array(width * height * 4); // transparent background
-    const rowOrder = (flags & 0x40) ? interlacedRows(h) : null;
+    const rowOrder = flags & 0x40 ? interlacedRows(h) : null;
     for (let r = 0; r < h; r++) {
       const y = top + (rowOrder ? rowOrder[r]! : r);
       if (y >= height) continue;
@@ -118,7 +118,13 @@ function joinSubBlocks(b: Uint8Array, at: number): Uint8Array {
 /** Row r of the stored (interlaced) order → its y in the image: passes 0/8, 4/8, 2/4, 1/2. */
 function interlacedRows(h: number): number[] {
   const rows: number[] = [];
-  for (const [start, step] of [[0, 8], [4, 8], [2, 4], [1, 2]] as const) for (let y = start; y < h; y += step) rows.push(y);
+  for (const [start, step] of [
+    [0, 8],
+    [4, 8],
+    [2, 4],
+    [1, 2],
+  ] as const)
+    for (let y = start; y < h; y += step) rows.push(y);
   return rows;
 }
 
@@ -192,7 +198,10 @@ export function pngChunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
   const view = new DataView(out.buffer);
   view.setUint32(0, data.length);
-  out.set([...type].map((ch) => ch.charCodeAt(0)), 4);
+  out.set(
+    [...type].map((ch) => ch.charCodeAt(0)),
+    4,
+  );
   out.set(data, 8);
   view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length))); // over type and data
   return out;
@@ -206,7 +215,12 @@ function encodePng(width: number, height: number, rgba: Uint8Array): Uint8Array 
   ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA, no interlace
   const raw = new Uint8Array(height * (width * 4 + 1));
   for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * width * 4, (y + 1) * width * 4), y * (width * 4 + 1) + 1);
-  return concatBytes([PNG_SIGNATURE, pngChunk("IHDR", ihdr), pngChunk("IDAT", zlibSync(raw, { level: 6 })), pngChunk("IEND", new Uint8Array(0))]);
+  return concatBytes([
+    PNG_SIGNATURE,
+    pngChunk("IHDR", ihdr),
+    pngChunk("IDAT", zlibSync(raw, { level: 6 })),
+    pngChunk("IEND", new Uint8Array(0)),
+  ]);
 }
 
 export const PNG_SIGNATURE = new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]);

@@ -13,7 +13,10 @@ import type { ImageResource } from "../model/types";
 import { gifToPng } from "./gif-to-png";
 import { checkPngData, readPngHeader } from "./png-data";
 
-export function embeddableImage(res: ImageResource | undefined, budget: WorkBudget): { type: "png" | "jpeg"; bytes: Uint8Array } | null {
+export function embeddableImage(
+  res: ImageResource | undefined,
+  budget: WorkBudget,
+): { type: "png" | "jpeg"; bytes: Uint8Array } | null {
   if (!res || res.type === "other") return null;
   const info = headerInfo(res.bytes);
   if (!info || info.type !== res.type) return null; // corrupt, or over the header-level pixel limit

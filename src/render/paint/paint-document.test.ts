@@ -18,8 +18,14 @@ async function face(file: string) {
 }
 
 const emptyModel: DocumentModel = {
-  sections: [], headerFooters: new Map(), notes: new Map(), images: new Map(), evenAndOddHeaders: false,
-  defaultTabStop: 36, fontFamilies: new Set(), fontTable: new Map(),
+  sections: [],
+  headerFooters: new Map(),
+  notes: new Map(),
+  images: new Map(),
+  evenAndOddHeaders: false,
+  defaultTabStop: 36,
+  fontFamilies: new Set(),
+  fontTable: new Map(),
 };
 
 async function document(): Promise<LaidOutDocument> {
@@ -30,17 +36,51 @@ async function document(): Promise<LaidOutDocument> {
     title: "Deterministic",
     pages: [
       {
-        width: 595.3, height: 841.9,
+        width: 595.3,
+        height: 841.9,
         items: [
           { kind: "rect", x: 72, y: 60, width: 100, height: 20, fill: "DDEEFF" },
-          { kind: "text", x: 72, y: 80, text: "Hello from workerd", face: regular, size: 11, color: null, width: regular.widthOf("Hello from workerd", 11) },
-          { kind: "text", x: 72, y: 100, text: "Spaced and squeezed", face: bold, size: 14, color: "C00000", charSpacing: 1.5, scale: 80, width: 120 },
-          { kind: "text", x: 72, y: 120, text: "שלום", face: hebrew, size: 12, color: null, width: hebrew.widthOf("שלום", 12) },
+          {
+            kind: "text",
+            x: 72,
+            y: 80,
+            text: "Hello from workerd",
+            face: regular,
+            size: 11,
+            color: null,
+            width: regular.widthOf("Hello from workerd", 11),
+          },
+          {
+            kind: "text",
+            x: 72,
+            y: 100,
+            text: "Spaced and squeezed",
+            face: bold,
+            size: 14,
+            color: "C00000",
+            charSpacing: 1.5,
+            scale: 80,
+            width: 120,
+          },
+          {
+            kind: "text",
+            x: 72,
+            y: 120,
+            text: "שלום",
+            face: hebrew,
+            size: 12,
+            color: null,
+            width: hebrew.widthOf("שלום", 12),
+          },
           { kind: "line", x1: 72, y1: 82, x2: 160, y2: 82, width: 0.5, color: null, style: "double" },
           { kind: "link", x: 72, y: 70, width: 90, height: 12, uri: "https://example.org/" },
         ],
       },
-      { width: 595.3, height: 841.9, items: [{ kind: "text", x: 72, y: 80, text: "Page two", face: regular, size: 11, color: null, width: 40 }] },
+      {
+        width: 595.3,
+        height: 841.9,
+        items: [{ kind: "text", x: 72, y: 80, text: "Page two", face: regular, size: 11, color: null, width: 40 }],
+      },
     ],
   };
 }

@@ -78,12 +78,21 @@ class Painter {
             fontKeys.set(item.face.id, key);
           }
           const scale = item.scale !== undefined && item.scale > 0 ? item.scale : 100;
-          content.textRun({ font: key, size: item.size, fill: rgb(item.color) ?? BLACK, charSpacing: item.charSpacing ?? 0, scale });
+          content.textRun({
+            font: key,
+            size: item.size,
+            fill: rgb(item.color) ?? BLACK,
+            charSpacing: item.charSpacing ?? 0,
+            scale,
+          });
           // Logical order in, visual order out: right-to-left runs inside the item are drawn
           // reversed (see bidi-runs.ts); plain left-to-right text is one segment.
           const stretch = scale / 100;
           let x = item.x;
-          const segs: Segment[] = item.rtl || hasRtl(item.text) ? visualSegments(item.text, item.rtl) : [{ text: item.text, rtl: false, typed: item.typed }];
+          const segs: Segment[] =
+            item.rtl || hasRtl(item.text)
+              ? visualSegments(item.text, item.rtl)
+              : [{ text: item.text, rtl: false, typed: item.typed }];
           // A word going on across a run boundary or a kashida joins on its logically first and last
           // segments (segments come in visual order: a right-to-left item's first is the last).
           const first = item.rtl ? segs.length - 1 : 0;
@@ -95,7 +104,10 @@ class Painter {
             if (item.joinAfter && i === last) flags.joinAfter = true;
             content.show(x, flipY(item.y), font.show(seg.text, seg.rtl, item.size, flags, seg.typed));
             if (seg.zeroWidth || i === segs.length - 1) return;
-            x += (item.face.widthOf(seg.text, item.size, seg.rtl ? { ...flags, rtl: true } : flags) + (item.charSpacing ?? 0) * [...seg.text].length) * stretch;
+            x +=
+              (item.face.widthOf(seg.text, item.size, seg.rtl ? { ...flags, rtl: true } : flags) +
+                (item.charSpacing ?? 0) * [...seg.text].length) *
+              stretch;
           });
           break;
         }
@@ -111,7 +123,10 @@ class Painter {
         case "polygon": {
           const c = rgb(item.fill);
           if (!c || !item.points.every(Number.isFinite)) break;
-          content.polygon(item.points.map((v, i) => (i % 2 ? flipY(item.y + v) : item.x + v)), c);
+          content.polygon(
+            item.points.map((v, i) => (i % 2 ? flipY(item.y + v) : item.x + v)),
+            c,
+          );
           break;
         }
         case "image": {

@@ -32,7 +32,8 @@ const be32 = (b: Uint8Array, o: number) => ((b[o]! << 24) | (b[o + 1]! << 16) | 
 
 /** The header of a PNG (IHDR right after the signature), or null when it is missing or impossible. */
 export function readPngHeader(png: Uint8Array): PngHeader | null {
-  if (png.length < 33 || be32(png, 8) !== 13 || String.fromCharCode(png[12]!, png[13]!, png[14]!, png[15]!) !== "IHDR") return null;
+  if (png.length < 33 || be32(png, 8) !== 13 || String.fromCharCode(png[12]!, png[13]!, png[14]!, png[15]!) !== "IHDR")
+    return null;
   const width = be32(png, 16);
   const height = be32(png, 20);
   const depth = png[24]!;
@@ -67,7 +68,7 @@ export function checkPngData(png: Uint8Array, header: PngHeader): { fits: boolea
   });
   let skip = 2; // the zlib header
   try {
-    for (let at = 8; at + 8 <= png.length && !over; ) {
+    for (let at = 8; at + 8 <= png.length && !over;) {
       const length = be32(png, at);
       const type = String.fromCharCode(png[at + 4]!, png[at + 5]!, png[at + 6]!, png[at + 7]!);
       const data = png.subarray(at + 8, Math.min(png.length, at + 8 + length));
@@ -75,7 +76,8 @@ export function checkPngData(png: Uint8Array, header: PngHeader): { fits: boolea
       if (type === "IDAT") {
         const from = Math.min(skip, data.length);
         skip -= from;
-        for (let o = from; o < data.length && !over; o += STEP) inflater.push(data.subarray(o, Math.min(o + STEP, data.length)), false);
+        for (let o = from; o < data.length && !over; o += STEP)
+          inflater.push(data.subarray(o, Math.min(o + STEP, data.length)), false);
       }
       at += 12 + length;
     }

@@ -160,7 +160,10 @@ function imports(memory: () => WebAssembly.Memory): WebAssembly.Imports {
 /** Instantiates HarfBuzz from its compiled module (one instance per isolate or process is enough). */
 export async function createShaper(module: WebAssembly.Module): Promise<Shaper> {
   let exports: HbExports | undefined;
-  const instance = await WebAssembly.instantiate(module, imports(() => exports!.memory));
+  const instance = await WebAssembly.instantiate(
+    module,
+    imports(() => exports!.memory),
+  );
   exports = instance.exports as unknown as HbExports;
   exports.__wasm_call_ctors();
   return new HarfBuzzShaper(exports);
@@ -175,7 +178,8 @@ class HarfBuzzShaper implements Shaper {
   }
 
   face(bytes: Uint8Array): ShapingFace {
-    if (bytes.length > MAX_SHAPED_FONT_BYTES) throw new RangeError(`font of ${bytes.length} bytes is over the shaping limit`);
+    if (bytes.length > MAX_SHAPED_FONT_BYTES)
+      throw new RangeError(`font of ${bytes.length} bytes is over the shaping limit`);
     const hb = this.hb;
     const data = this.alloc(Math.max(1, bytes.length));
     new Uint8Array(hb.memory.buffer, data, bytes.length).set(bytes);
@@ -204,7 +208,8 @@ class HarfBuzzShaper implements Shaper {
 
   private shape(font: number, upem: number, text: string, o: ShapeOptions): GlyphRun {
     const hb = this.hb;
-    if (text.length > MAX_SHAPED_TEXT_UNITS) throw new RangeError(`text of ${text.length} units is over the shaping limit`);
+    if (text.length > MAX_SHAPED_TEXT_UNITS)
+      throw new RangeError(`text of ${text.length} units is over the shaping limit`);
     const start = Math.max(0, Math.min(o.start ?? 0, text.length));
     const end = Math.max(start, Math.min(o.end ?? text.length, text.length));
     const buf = this.buffer;
@@ -218,7 +223,10 @@ class HarfBuzzShaper implements Shaper {
     const units = new Uint16Array(hb.memory.buffer, textPtr, text.length);
     for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
     hb.hb_buffer_set_cluster_level(buf, HB_BUFFER_CLUSTER_LEVEL_MONOTONE_CHARACTERS);
-    hb.hb_buffer_set_flags(buf, (start === 0 ? HB_BUFFER_FLAG_BOT : 0) | (end === text.length ? HB_BUFFER_FLAG_EOT : 0));
+    hb.hb_buffer_set_flags(
+      buf,
+      (start === 0 ? HB_BUFFER_FLAG_BOT : 0) | (end === text.length ? HB_BUFFER_FLAG_EOT : 0),
+    );
     hb.hb_buffer_add_utf16(buf, textPtr, text.length, start, end - start);
     if (o.script) hb.hb_buffer_set_script(buf, scriptTag(o.script));
     if (o.direction) hb.hb_buffer_set_direction(buf, DIRECTION[o.direction]);
@@ -324,5 +332,11 @@ function scriptTag(s: string): number {
 /** HB_TAG: four ASCII letters, big-endian, spaces for missing ones. */
 function tag(s: string): number {
   const t = (s + "    ").slice(0, 4);
-  return ((t.charCodeAt(0) & 0xff) << 24 | (t.charCodeAt(1) & 0xff) << 16 | (t.charCodeAt(2) & 0xff) << 8 | (t.charCodeAt(3) & 0xff)) >>> 0;
+  return (
+    (((t.charCodeAt(0) & 0xff) << 24) |
+      ((t.charCodeAt(1) & 0xff) << 16) |
+      ((t.charCodeAt(2) & 0xff) << 8) |
+      (t.charCodeAt(3) & 0xff)) >>>
+    0
+  );
 }

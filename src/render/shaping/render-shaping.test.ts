@@ -22,7 +22,14 @@ const DOC = buildDocx({
     p(r("بيت", { font: "Calibri", rtl: true }), { bidi: true }) +
     // Noto Sans Devanagari travels in the document (an embedded font, as LibreOffice uses one).
     p(r("किताब", { font: "Noto Sans Devanagari" })),
-  embeddedFonts: [{ family: "Noto Sans Devanagari", style: "Regular", bytes: DEVANAGARI, fontKey: "{6C9E2D3A-1B4F-4E8A-9C7D-0A1B2C3D4E5F}" }],
+  embeddedFonts: [
+    {
+      family: "Noto Sans Devanagari",
+      style: "Regular",
+      bytes: DEVANAGARI,
+      fontKey: "{6C9E2D3A-1B4F-4E8A-9C7D-0A1B2C3D4E5F}",
+    },
+  ],
 });
 
 /** Per font of page 1 (by BaseFont, subset tag dropped): the glyph ids of each string it shows, and what ToUnicode reads for them. */
@@ -34,7 +41,9 @@ async function drawn(pdf: Uint8Array): Promise<Map<string, { cids: number[]; tex
   for (const key of fonts.keys()) {
     const font = fonts.lookup(key, PDFDict);
     const name = String(font.get(PDFName.of("BaseFont"))).replace(/^\/[A-Z]{6}\+/, "");
-    const cmap = new TextDecoder().decode(decodePDFRawStream(doc.context.lookup(font.get(PDFName.of("ToUnicode"))) as PDFRawStream).decode());
+    const cmap = new TextDecoder().decode(
+      decodePDFRawStream(doc.context.lookup(font.get(PDFName.of("ToUnicode"))) as PDFRawStream).decode(),
+    );
     const map = new Map<number, string>();
     for (const m of cmap.matchAll(/<([0-9a-f]{4})> <([0-9a-f]*)>/g)) {
       const units = m[2]!.match(/.{4}/g) ?? [];
@@ -52,7 +61,9 @@ async function drawn(pdf: Uint8Array): Promise<Map<string, { cids: number[]; tex
       font = m[1];
       continue;
     }
-    const cids = [...(m[2] ?? m[3]!).matchAll(/<([0-9a-f]*)>/g)].flatMap((h) => (h[1]!.match(/.{4}/g) ?? []).map((g) => parseInt(g, 16)));
+    const cids = [...(m[2] ?? m[3]!).matchAll(/<([0-9a-f]*)>/g)].flatMap((h) =>
+      (h[1]!.match(/.{4}/g) ?? []).map((g) => parseInt(g, 16)),
+    );
     const { name, map } = toUnicode.get(font)!;
     const list = out.get(name) ?? [];
     list.push({ cids, text: cids.map((c) => map.get(c) ?? "").join("") });

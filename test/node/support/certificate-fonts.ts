@@ -5,5 +5,9 @@ import type { CertificateFonts } from "../../../src/evidence/types";
 export function certificateFontsFromFiles(): CertificateFonts {
   const dir = new URL("../../../src/evidence/fonts/", import.meta.url);
   const read = (name: string) => new Uint8Array(readFileSync(new URL(name, dir)));
-  return { regular: read("NotoSans-Regular.ttf"), bold: read("NotoSans-Bold.ttf"), mono: read("NotoSansMono-Regular.ttf") };
+  return {
+    regular: read("NotoSans-Regular.ttf"),
+    bold: read("NotoSans-Bold.ttf"),
+    mono: read("NotoSansMono-Regular.ttf"),
+  };
 }

@@ -16,9 +16,9 @@ const REPO = new URL("../../../", import.meta.url).pathname;
 const FONT_PACKAGES = join(REPO, "node_modules/@expo-google-fonts");
 /** The @expo-google-fonts packages the renderer ships a file of (src/render/fonts/files.json). */
 const SHIPPED_FONT_PACKAGES = new Set(
-  Object.values(JSON.parse(readFileSync(join(REPO, "src/render/fonts/files.json"), "utf8")) as Record<string, string>).flatMap(
-    (path) => /^node_modules\/@expo-google-fonts\/([^/]+)\//.exec(path)?.[1] ?? [],
-  ),
+  Object.values(
+    JSON.parse(readFileSync(join(REPO, "src/render/fonts/files.json"), "utf8")) as Record<string, string>,
+  ).flatMap((path) => /^node_modules\/@expo-google-fonts\/([^/]+)\//.exec(path)?.[1] ?? []),
 );
 const OTHER_FONT_DIRS = [join(REPO, "node_modules/dejavu-fonts-ttf/ttf"), join(REPO, "src/render/fonts/vendor")];
 
@@ -52,7 +52,11 @@ export function fontsConfText(cacheDir: string): string {
   // has installed (Droid Sans Fallback and DejaVu Sans are also Debian's, but not everywhere); font
   // packages installed only for tests (Noto Sans Devanagari for the shaping tests) stay hidden.
   const dirs = [
-    ...(existsSync(FONT_PACKAGES) ? readdirSync(FONT_PACKAGES).filter((d) => SHIPPED_FONT_PACKAGES.has(d)).map((d) => join(FONT_PACKAGES, d)) : []),
+    ...(existsSync(FONT_PACKAGES)
+      ? readdirSync(FONT_PACKAGES)
+          .filter((d) => SHIPPED_FONT_PACKAGES.has(d))
+          .map((d) => join(FONT_PACKAGES, d))
+      : []),
     ...OTHER_FONT_DIRS.filter((d) => existsSync(d)),
   ];
   // binding="strong" + mode="prepend_first": the substitute wins over fontconfig's own metric
@@ -103,7 +107,11 @@ let available: Promise<boolean> | undefined;
 export function libreOfficeAvailable(): Promise<boolean> {
   available ??= (async () => {
     const missing: string[] = [];
-    for (const [cmd, args] of [["soffice", ["--version"]], ["pdftotext", ["-v"]], ["pdfinfo", ["-v"]]] as const) {
+    for (const [cmd, args] of [
+      ["soffice", ["--version"]],
+      ["pdftotext", ["-v"]],
+      ["pdfinfo", ["-v"]],
+    ] as const) {
       try {
         await run(cmd, [...args], { timeout: 60_000 });
       } catch (e) {
@@ -149,7 +157,16 @@ export async function convertWithLibreOffice(docx: Uint8Array, opts: ConvertOpti
   try {
     const input = join(work, "document.docx");
     writeFileSync(input, docx);
-    const args = [`-env:UserInstallation=file://${profile}`, "--headless", "--norestore", "--convert-to", "pdf", "--outdir", work, input];
+    const args = [
+      `-env:UserInstallation=file://${profile}`,
+      "--headless",
+      "--norestore",
+      "--convert-to",
+      "pdf",
+      "--outdir",
+      work,
+      input,
+    ];
     const { code, output } = await spawnWithTimeout("soffice", args, opts.timeoutMs ?? LIBREOFFICE_TIMEOUT_MS);
     const pdf = join(work, "document.pdf");
     if (!existsSync(pdf)) throw new Error(`LibreOffice produced no PDF (exit ${code}): ${output.trim().slice(0, 500)}`);
@@ -163,7 +180,11 @@ export async function convertWithLibreOffice(docx: Uint8Array, opts: ConvertOpti
   }
 }
 
-function spawnWithTimeout(cmd: string, args: string[], timeoutMs: number): Promise<{ code: number | null; output: string }> {
+function spawnWithTimeout(
+  cmd: string,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     // Own process group: soffice forks soffice.bin, and a timeout must kill both.
     const child = spawn(cmd, args, { env: fontEnv(), detached: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -224,7 +245,9 @@ export interface PageWords {
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 const decodeEntities = (s: string) =>
   s.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e: string) =>
-    e[0] === "#" ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)) : (ENTITIES[e] ?? m),
+    e[0] === "#"
+      ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10))
+      : (ENTITIES[e] ?? m),
   );
 
 /** Parses `pdftotext -bbox` XHTML. */
@@ -257,7 +280,10 @@ export function pdfPageCount(pdf: Uint8Array): Promise<number> {
 
 /** The PDF's text (`pdftotext`, reading order; `layout` keeps columns). */
 export function pdfText(pdf: Uint8Array, opts: { layout?: boolean } = {}): Promise<string> {
-  return withPdfFile(pdf, async (path) => (await run("pdftotext", [...(opts.layout ? ["-layout"] : []), path, "-"], BIG)).stdout);
+  return withPdfFile(
+    pdf,
+    async (path) => (await run("pdftotext", [...(opts.layout ? ["-layout"] : []), path, "-"], BIG)).stdout,
+  );
 }
 
 export interface PdfFont {
@@ -270,7 +296,10 @@ export interface PdfFont {
 /** Fonts used by the PDF (`pdffonts`). */
 export function pdfFonts(pdf: Uint8Array): Promise<PdfFont[]> {
   return withPdfFile(pdf, async (path) => {
-    const lines = (await run("pdffonts", [path], BIG)).stdout.split("\n").slice(2).filter((l) => l.trim());
+    const lines = (await run("pdffonts", [path], BIG)).stdout
+      .split("\n")
+      .slice(2)
+      .filter((l) => l.trim());
     return lines.map((line) => {
       const cols = line.trim().split(/\s+/);
       // name type [encoding...] emb sub uni object ID: the flags are the 5th-to-last..3rd-to-last columns.
@@ -284,7 +313,9 @@ export function pdfFonts(pdf: Uint8Array): Promise<PdfFont[]> {
  * Each drawn glyph on page 1 (`mutool draw -F stext`), in drawing order: its text, font name (subset
  * tag and "-Regular" dropped), size, and origin (x, baseline y from the top, pt).
  */
-export async function glyphFonts(pdf: Uint8Array): Promise<{ c: string; font: string; size: number; x: number; y: number }[]> {
+export async function glyphFonts(
+  pdf: Uint8Array,
+): Promise<{ c: string; font: string; size: number; x: number; y: number }[]> {
   return withPdfFile(pdf, async (path) => {
     const { stdout } = await run("mutool", ["draw", "-F", "stext", "-o", "-", path, "1"], BIG);
     const out: { c: string; font: string; size: number; x: number; y: number }[] = [];
@@ -301,6 +332,9 @@ export async function glyphFonts(pdf: Uint8Array): Promise<{ c: string; font: st
 
 /** `fc-match -s <family>` under our fonts.conf: the families fontconfig offers, best first. */
 export async function fontMatches(family: string): Promise<string[]> {
-  const { stdout } = await run("fc-match", ["-s", "--format=%{family[0]}\n", family], { env: fontEnv(), timeout: 60_000 });
+  const { stdout } = await run("fc-match", ["-s", "--format=%{family[0]}\n", family], {
+    env: fontEnv(),
+    timeout: 60_000,
+  });
   return stdout.split("\n").filter(Boolean);
 }

@@ -19,11 +19,15 @@ export type PkiSigner = "good" | "revoked" | "expired" | "revocable";
 const services = new Map<string, RunningService>();
 
 /** A running service (one per signer and settings), reused across tests of a file. */
-export async function serviceFor(signer: PkiSigner | "dev", extra: Record<string, string> = {}): Promise<RunningService> {
+export async function serviceFor(
+  signer: PkiSigner | "dev",
+  extra: Record<string, string> = {},
+): Promise<RunningService> {
   const key = JSON.stringify([signer, extra]);
   let svc = services.get(key);
   if (!svc) {
-    const identity: Record<string, string> = signer === "dev" ? {} : { SIGNING_KEY: pki.signers[signer].keyPem, SIGNING_CERT: pki.signers[signer].chainPem };
+    const identity: Record<string, string> =
+      signer === "dev" ? {} : { SIGNING_KEY: pki.signers[signer].keyPem, SIGNING_CERT: pki.signers[signer].chainPem };
     svc = await startService({ ...identity, TSA_URL: ltvTsaUrl, ALLOW_PRIVATE_URLS: "true", ...extra });
     services.set(key, svc);
   }
@@ -35,7 +39,12 @@ export async function stopServices(): Promise<void> {
   services.clear();
 }
 
-export async function signWith(svc: RunningService, level: string | undefined, pdf: Uint8Array = PLAIN_PDF, extra: Record<string, unknown> = {}) {
+export async function signWith(
+  svc: RunningService,
+  level: string | undefined,
+  pdf: Uint8Array = PLAIN_PDF,
+  extra: Record<string, unknown> = {},
+) {
   const res = await fetch(`${svc.baseUrl}/v1/sign`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${svc.apiKey}` },
@@ -50,7 +59,11 @@ export async function signWith(svc: RunningService, level: string | undefined, p
   const body = (await res.json()) as any;
   // A 500 carries no details by design: put the worker's log in the failure message instead.
   if (res.status === 500) body.workerLog = svc.log().split("\n").slice(-40).join("\n");
-  return { status: res.status, body, pdf: res.status === 200 ? Buffer.from(body.document.base64.split(",")[1], "base64") : null };
+  return {
+    status: res.status,
+    body,
+    pdf: res.status === 200 ? Buffer.from(body.document.base64.split(",")[1], "base64") : null,
+  };
 }
 
 export async function verifyWith(svc: RunningService, pdf: Uint8Array) {

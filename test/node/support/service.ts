@@ -52,7 +52,12 @@ export async function startService(extraVars: Record<string, string> = {}): Prom
   const vars = { ...devVars, ...extraVars };
   const dir = mkdtempSync(join(tmpdir(), "signet-svc-"));
   const envFile = join(dir, "vars.env");
-  writeFileSync(envFile, Object.entries(vars).map(([k, v]) => formatDevVar(k, v)).join("\n") + "\n");
+  writeFileSync(
+    envFile,
+    Object.entries(vars)
+      .map(([k, v]) => formatDevVar(k, v))
+      .join("\n") + "\n",
+  );
   const persist = join(dir, "state");
   const wrangler = join(ROOT, "node_modules/.bin/wrangler");
   await run(wrangler, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], {
@@ -63,8 +68,26 @@ export async function startService(extraVars: Record<string, string> = {}): Prom
   const inspectorPort = await freePort();
   const child: ChildProcess = spawn(
     wrangler,
-    ["dev", "--ip", "127.0.0.1", "--port", String(port), "--env-file", envFile, "--persist-to", persist, "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false"],
-    { cwd: ROOT, env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" }, stdio: ["ignore", "pipe", "pipe"], detached: true },
+    [
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--env-file",
+      envFile,
+      "--persist-to",
+      persist,
+      "--inspector-port",
+      String(inspectorPort),
+      "--show-interactive-dev-session=false",
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
   );
   let log = "";
   child.stdout?.on("data", (d) => (log += d));

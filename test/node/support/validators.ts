@@ -13,7 +13,8 @@ export async function tool(cmd: string, args: string[]): Promise<{ code: number;
     const { stdout, stderr } = await run(cmd, args, { maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, out: stdout + stderr };
   } catch (err: any) {
-    if (err.code === "ENOENT") throw new Error(`${cmd} is not installed (apt-get install poppler-utils mupdf-tools qpdf libnss3-tools)`);
+    if (err.code === "ENOENT")
+      throw new Error(`${cmd} is not installed (apt-get install poppler-utils mupdf-tools qpdf libnss3-tools)`);
     return { code: typeof err.code === "number" ? err.code : 1, out: `${err.stdout ?? ""}${err.stderr ?? ""}` };
   }
 }
@@ -79,14 +80,34 @@ export async function opensslAccepts(caFile: string, file: string, index: number
   const contentFile = `${file}.${index}.content`;
   writeFileSync(cmsFile, sig.cms);
   writeFileSync(contentFile, sig.signed);
-  const openssl = await tool("openssl", ["cms", "-verify", "-binary", "-inform", "DER", "-in", cmsFile, "-content", contentFile, "-CAfile", caFile, "-purpose", "any", "-out", "/dev/null"]);
+  const openssl = await tool("openssl", [
+    "cms",
+    "-verify",
+    "-binary",
+    "-inform",
+    "DER",
+    "-in",
+    cmsFile,
+    "-content",
+    contentFile,
+    "-CAfile",
+    caFile,
+    "-purpose",
+    "any",
+    "-out",
+    "/dev/null",
+  ]);
   expect(openssl.out, openssl.out).toMatch(/Verification successful/);
 }
 
 /** qpdf's findings on a file, with the file name taken out so two files compare. */
 export async function qpdfFindings(file: string) {
   const { code, out } = await tool("qpdf", ["--check", file]);
-  const findings = out.split("\n").filter((l) => /^(WARNING|ERROR|qpdf:)/.test(l)).map((l) => l.replaceAll(file, "FILE")).sort();
+  const findings = out
+    .split("\n")
+    .filter((l) => /^(WARNING|ERROR|qpdf:)/.test(l))
+    .map((l) => l.replaceAll(file, "FILE"))
+    .sort();
   return { code, findings };
 }
 
@@ -94,7 +115,12 @@ export async function qpdfFindings(file: string) {
  * pdfsig (with `trust.nssdb`), mutool, qpdf (no finding the original did not have) and openssl
  * (with `trust.caFile`) accept the last signature of `file`, which has `signedFields` signatures.
  */
-export async function expectAcceptedBy(trust: { nssdb: string; caFile: string }, file: string, signedFields: number, original?: string) {
+export async function expectAcceptedBy(
+  trust: { nssdb: string; caFile: string },
+  file: string,
+  signedFields: number,
+  original?: string,
+) {
   const pdfsig = await tool("pdfsig", ["-nssdir", trust.nssdb, file]);
   const sigs = parsePdfsig(pdfsig.out).filter((s) => s.signed);
   expect(sigs.length, pdfsig.out).toBe(signedFields);
@@ -117,7 +143,9 @@ export async function expectAcceptedBy(trust: { nssdb: string; caFile: string },
   expect(qpdf.code === 0 || qpdf.code === 3, qpdf.findings.join("\n")).toBe(true);
   const norm = (f: string) => f.replace(/ \(object.*|offset \d+/, "");
   const known = new Set(before.findings.map(norm));
-  expect(qpdf.findings.map(norm).filter((f) => !known.has(f) && !f.startsWith("qpdf: operation succeeded"))).toEqual([]);
+  expect(qpdf.findings.map(norm).filter((f) => !known.has(f) && !f.startsWith("qpdf: operation succeeded"))).toEqual(
+    [],
+  );
 
   await opensslAccepts(trust.caFile, file, signatures(readFileSync(file)).length - 1);
 }

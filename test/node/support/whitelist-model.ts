@@ -57,12 +57,12 @@ async function readRevision(bytes: Uint8Array): Promise<Revision> {
   try {
     const file = join(dir, "rev.pdf");
     writeFileSync(file, bytes);
-    const { stdout } = await run("qpdf", ["--json=2", "--json-stream-data=inline", "--decode-level=none", file], { maxBuffer: 512 * 1024 * 1024 }).catch(
-      (e: { stdout?: string; code?: number }) => {
-        if (e.code === 3 && e.stdout) return { stdout: e.stdout }; // warnings only
-        throw e;
-      },
-    );
+    const { stdout } = await run("qpdf", ["--json=2", "--json-stream-data=inline", "--decode-level=none", file], {
+      maxBuffer: 512 * 1024 * 1024,
+    }).catch((e: { stdout?: string; code?: number }) => {
+      if (e.code === 3 && e.stdout) return { stdout: e.stdout }; // warnings only
+      throw e;
+    });
     const all = (JSON.parse(stdout) as { qpdf: [unknown, Record<string, { value?: Json; stream?: Json }>] }).qpdf[1];
     const objects = new Map<string, Json>();
     let trailer: Record<string, Json> = {};
@@ -103,7 +103,8 @@ const refKey = (v: string) => v.replace(/ R$/, "");
 const isDict = (v: Json): v is Record<string, Json> => typeof v === "object" && v !== null && !Array.isArray(v);
 const same = (a: Json, b: Json) => JSON.stringify(a) === JSON.stringify(b);
 /** A stream's dictionary, or the dictionary itself. */
-const dictOf = (v: Json): Record<string, Json> | null => (isDict(v) ? (isDict(v.dict) && "data" in v ? (v.dict as Record<string, Json>) : v) : null);
+const dictOf = (v: Json): Record<string, Json> | null =>
+  isDict(v) ? (isDict(v.dict) && "data" in v ? (v.dict as Record<string, Json>) : v) : null;
 
 function compare(old: Revision, cur: Revision): Verdict {
   const reasons: string[] = [];
@@ -136,7 +137,10 @@ function compare(old: Revision, cur: Revision): Verdict {
     const x = dictOf(a);
     const y = dictOf(b);
     if (!x || !y) return (other(`${what} is not a dictionary`), false);
-    const keys = (d: Record<string, Json>) => Object.keys(d).filter((k) => !ignored.has(k)).sort();
+    const keys = (d: Record<string, Json>) =>
+      Object.keys(d)
+        .filter((k) => !ignored.has(k))
+        .sort();
     if (!same(keys(x), keys(y))) return (other(`${what}: Dict keys differ: ${keys(y)} vs. ${keys(x)}`), false);
     for (const k of keys(x)) if (!same(x[k], y[k])) return (other(`${what}: Values for dict key ${k} differ`), false);
     return true;
@@ -245,7 +249,8 @@ function compare(old: Revision, cur: Revision): Verdict {
     if (!sig) return other(`Value of signature field ${name} is not a dictionary`);
     explain(v, sig["/Type"] === "/DocTimeStamp" && !visible(field) ? "lta" : "form_filling");
     const refs = get(cur, sig["/Reference"]);
-    if (Array.isArray(refs)) for (const r of refs) explain(dictOf(get(cur, r))?.["/TransformParams"] ?? null, "form_filling");
+    if (Array.isArray(refs))
+      for (const r of refs) explain(dictOf(get(cur, r))?.["/TransformParams"] ?? null, "form_filling");
   }
 
   // Pages: only /Annots may gain the widgets of new signature fields.
@@ -292,7 +297,9 @@ function compare(old: Revision, cur: Revision): Verdict {
   function visible(field: Record<string, Json>): boolean {
     const area = (d: Record<string, Json> | null) => {
       const r = get(cur, d?.["/Rect"] ?? null);
-      return Array.isArray(r) && r.length === 4 ? Math.abs(((r[0] as number) - (r[2] as number)) * ((r[1] as number) - (r[3] as number))) : 0;
+      return Array.isArray(r) && r.length === 4
+        ? Math.abs(((r[0] as number) - (r[2] as number)) * ((r[1] as number) - (r[3] as number)))
+        : 0;
     };
     const kids = get(cur, field["/Kids"]);
     return area(field) > 0 || (Array.isArray(kids) && kids.some((k) => area(dictOf(get(cur, k))) > 0));
@@ -305,7 +312,14 @@ interface Field {
 }
 
 /** Fields by fully qualified name (pyHanko's _list_fields: /Kids entries with /T are fields, /FT inherited). */
-function listFields(rev: Revision, fields: Json, prefix = "", inherited: Json = null, depth = 0, out = new Map<string, Field>()): Map<string, Field> {
+function listFields(
+  rev: Revision,
+  fields: Json,
+  prefix = "",
+  inherited: Json = null,
+  depth = 0,
+  out = new Map<string, Field>(),
+): Map<string, Field> {
   if (!Array.isArray(fields) || depth > 32) return out;
   for (const ref of fields) {
     const d = dictOf(isRef(ref) ? (rev.objects.get(refKey(ref)) ?? null) : null);

@@ -87,7 +87,12 @@ export class DiffContext {
     let d = this.revisionDiffs.get(k);
     if (!d) {
       const reader = this.reader;
-      d = new Analysis(this, { reader, revision: k - 1 }, { reader, revision: k }, reader.revisions[k - 2]!.endOffset).run();
+      d = new Analysis(
+        this,
+        { reader, revision: k - 1 },
+        { reader, revision: k },
+        reader.revisions[k - 2]!.endOffset,
+      ).run();
       this.revisionDiffs.set(k, d);
     }
     return d;
@@ -101,7 +106,10 @@ export class DiffContext {
       const bytes = this.reader.bytes;
       let p = start;
       while (p < bytes.length && isWhite(bytes[p])) p++;
-      d = p < bytes.length ? { level: "other", changes: [{ level: "other", what: TRAILING_DATA, objects: [] }], changedFields: [] } : NO_CHANGE;
+      d =
+        p < bytes.length
+          ? { level: "other", changes: [{ level: "other", what: TRAILING_DATA, objects: [] }], changedFields: [] }
+          : NO_CHANGE;
       this.trailing.set(start, d);
     }
     return d;
@@ -128,10 +136,12 @@ export class DiffContext {
       const interesting = new Set<number>();
       const revs = this.reader.revisions;
       // A reconstructed file has one revision and is compared with readers of signed prefixes: every object counts.
-      for (let k = this.reader.recovered ? 0 : 1; k < revs.length; k++) for (const num of revs[k]!.entries.keys()) interesting.add(num);
+      for (let k = this.reader.recovered ? 0 : 1; k < revs.length; k++)
+        for (const num of revs[k]!.entries.keys()) interesting.add(num);
       // Objects stored in object streams that a later revision redefines are judged too.
       for (const rev of revs) {
-        for (const [num, e] of rev.entries) if (e.type === "compressed" && interesting.has(e.offset)) interesting.add(num);
+        for (const [num, e] of rev.entries)
+          if (e.type === "compressed" && interesting.has(e.offset)) interesting.add(num);
       }
       this.graph = ReferenceGraph.build(this.reader, interesting);
     }
@@ -173,7 +183,10 @@ const NO_CHANGE: DiffResult = { level: "none", changes: [], changedFields: [] };
 export function analyzeModifications(ctx: DiffContext, signed: View, signedEnd: number): DiffResult {
   const reader = ctx.reader;
   if (signed.reader !== reader) {
-    return combine([new Analysis(ctx, signed, { reader, revision: reader.revisions.length }, signedEnd).run(), ctx.trailingData(signedEnd)]);
+    return combine([
+      new Analysis(ctx, signed, { reader, revision: reader.revisions.length }, signedEnd).run(),
+      ctx.trailingData(signedEnd),
+    ]);
   }
   const parts: DiffResult[] = [];
   for (let k = signed.revision + 1; k <= reader.revisions.length; k++) parts.push(ctx.revisionDiff(k));
@@ -310,7 +323,13 @@ class Analysis {
     const root1 = after.get("Root");
     if (!(root0 instanceof PdfRef && root1 instanceof PdfRef && root0.num === root1.num && root0.gen === root1.gen)) {
       // The catalog itself was replaced by another object: judge the new one against the old one.
-      this.diffDict("catalog", this.get(root0, this.old), this.get(root1, this.cur), [root1 instanceof PdfRef ? root1.num : -1], {});
+      this.diffDict(
+        "catalog",
+        this.get(root0, this.old),
+        this.get(root1, this.cur),
+        [root1 instanceof PdfRef ? root1.num : -1],
+        {},
+      );
     }
     if (!this.same(before.get("Info"), after.get("Info"))) {
       this.add("lta", "the document information was updated", []);
@@ -332,12 +351,21 @@ class Analysis {
     if (!existed) oldValue = null;
 
     if (this.sameReader && !this.resolves(num)) {
-      const where = newEntry?.type === "inuse" ? `offset ${newEntry.offset}` : `object stream ${newEntry?.offset ?? "?"}`;
-      this.add("other", `the cross-reference entry of ${this.describeObject(num)} was pointed at bytes that are not that object (${where})`, [num]);
+      const where =
+        newEntry?.type === "inuse" ? `offset ${newEntry.offset}` : `object stream ${newEntry?.offset ?? "?"}`;
+      this.add(
+        "other",
+        `the cross-reference entry of ${this.describeObject(num)} was pointed at bytes that are not that object (${where})`,
+        [num],
+      );
       return;
     }
     if (newEntry && this.pointsIntoSignedBytes(newEntry)) {
-      this.add("other", `${this.describeObject(num)} was re-pointed to other bytes that were already in the file when it was signed`, [num]);
+      this.add(
+        "other",
+        `${this.describeObject(num)} was re-pointed to other bytes that were already in the file when it was signed`,
+        [num],
+      );
       return;
     }
     if (existed && deepEqual(oldValue, newValue, reader.bytes)) return; // rewritten identically
@@ -347,7 +375,11 @@ class Analysis {
       // New object: fine unless a signed object that did not change refers to it.
       for (const from of graph.referrers.get(num) ?? []) {
         if (from >= 0 && !this.touched.has(from) && this.existedAt(from)) {
-          this.add("other", `${this.describeObject(from)} now shows content (object ${num}) that did not exist when it was signed`, [num, from]);
+          this.add(
+            "other",
+            `${this.describeObject(from)} now shows content (object ${num}) that did not exist when it was signed`,
+            [num, from],
+          );
           return;
         }
       }
@@ -383,9 +415,21 @@ class Analysis {
         return;
       case "annotation": {
         // A widget is judged as part of its form field when the field tree reaches it.
-        if (this.ctx.referenceGraph().contextsOf(num).some((x) => x.role === "field")) return;
+        if (
+          this.ctx
+            .referenceGraph()
+            .contextsOf(num)
+            .some((x) => x.role === "field")
+        )
+          return;
         const page = this.pageLabel(c.page ?? null);
-        this.add("annotations", newValue === null ? `an annotation was removed from page ${page}` : `an annotation on page ${page} was changed`, [num]);
+        this.add(
+          "annotations",
+          newValue === null
+            ? `an annotation was removed from page ${page}`
+            : `an annotation on page ${page} was changed`,
+          [num],
+        );
         return;
       }
       case "acroform":
@@ -405,7 +449,11 @@ class Analysis {
         return;
       }
       case "signature":
-        this.add("other", `the signature dictionary of field ${quoteField(signatureFieldName(c.owner))} was rewritten`, [num]);
+        this.add(
+          "other",
+          `the signature dictionary of field ${quoteField(signatureFieldName(c.owner))} was rewritten`,
+          [num],
+        );
         return;
       case "names":
         this.diffDict("names", oldValue, newValue, [num], {});
@@ -441,9 +489,14 @@ class Analysis {
         return;
       case "field":
         if (owner.sig) {
-          if (this.signedAt(owner.num)) this.add("other", `signature field ${quoteField(owner.name)}, already signed, was changed`, [num]);
-          else if (this.signedNow(owner.num)) this.add("signatures", `signature field ${quoteField(owner.name)} was signed`, [num]);
-          else this.add("other", fill(DICT_RULES["unsigned-signature-field"].what, { field: quoteField(owner.name) }), [num]);
+          if (this.signedAt(owner.num))
+            this.add("other", `signature field ${quoteField(owner.name)}, already signed, was changed`, [num]);
+          else if (this.signedNow(owner.num))
+            this.add("signatures", `signature field ${quoteField(owner.name)} was signed`, [num]);
+          else
+            this.add("other", fill(DICT_RULES["unsigned-signature-field"].what, { field: quoteField(owner.name) }), [
+              num,
+            ]);
         } else {
           this.changedFields.add(owner.name);
           this.add(base.level, fill(base.what, { field: quoteField(owner.name) }), [num]);
@@ -463,7 +516,13 @@ class Analysis {
 
   // ---------------------------------------------------------------- dictionaries
 
-  private diffDict(ruleName: DictRuleName, oldValue: PdfValue | undefined, newValue: PdfValue | undefined, objects: number[], vars: Record<string, string>): void {
+  private diffDict(
+    ruleName: DictRuleName,
+    oldValue: PdfValue | undefined,
+    newValue: PdfValue | undefined,
+    objects: number[],
+    vars: Record<string, string>,
+  ): void {
     const rule = DICT_RULES[ruleName];
     const a = dictOf(oldValue) ?? (rule.absentIsEmpty && oldValue === undefined ? new PdfDict() : undefined);
     const b = dictOf(newValue);
@@ -483,7 +542,14 @@ class Analysis {
     }
   }
 
-  private applyKeyRule(kr: KeyRule, ov: PdfValue | undefined, nv: PdfValue | undefined, objects: number[], vars: Record<string, string>, defaultWhat: string): void {
+  private applyKeyRule(
+    kr: KeyRule,
+    ov: PdfValue | undefined,
+    nv: PdfValue | undefined,
+    objects: number[],
+    vars: Record<string, string>,
+    defaultWhat: string,
+  ): void {
     if ("ignore" in kr) return;
     if ("level" in kr) {
       if (kr.removed && nv === undefined) this.add(kr.removed.level, kr.removed.what, objects);
@@ -513,13 +579,23 @@ class Analysis {
         this.add("other", `signature field ${vars.field ?? ""} was given a value that is no new signature`, objects);
         return;
       }
-      this.add(isDocTimeStamp(v) ? "lta" : "signatures", isDocTimeStamp(v) ? "a document time-stamp was added" : `signature field ${vars.field ?? ""} was signed`, objects);
+      this.add(
+        isDocTimeStamp(v) ? "lta" : "signatures",
+        isDocTimeStamp(v) ? "a document time-stamp was added" : `signature field ${vars.field ?? ""} was signed`,
+        objects,
+      );
     }
   }
 
   // ---------------------------------------------------------------- lists
 
-  private diffList(kind: ListKind, oldValue: PdfValue | undefined, newValue: PdfValue | undefined, objects: number[], vars: Record<string, string>): void {
+  private diffList(
+    kind: ListKind,
+    oldValue: PdfValue | undefined,
+    newValue: PdfValue | undefined,
+    objects: number[],
+    vars: Record<string, string>,
+  ): void {
     const a = Array.isArray(oldValue) ? oldValue : [];
     const b = Array.isArray(newValue) ? newValue : [];
     // Direct (non-reference) entries are compared pairwise: rare in real lists, bounded here.
@@ -555,7 +631,8 @@ class Analysis {
         const page = vars.page ?? "?";
         for (const x of removed) {
           const d = dictOf(this.get(x, this.old));
-          if (d && isName(d.get("Subtype"), "Widget")) this.add("other", `a form field was removed from page ${page}`, objects);
+          if (d && isName(d.get("Subtype"), "Widget"))
+            this.add("other", `a form field was removed from page ${page}`, objects);
           else this.add("annotations", `an annotation was removed from page ${page}`, objects);
         }
         for (const x of added) this.classifyNewAnnotation(x, page, objects);
@@ -577,8 +654,10 @@ class Analysis {
     const kind = this.newFieldKind(v, d);
     if (kind === "timestamp") this.add("lta", "a document time-stamp was added", objects);
     else if (kind === "signature") this.add("signatures", "a signature was added", objects);
-    else if (kind === "empty") this.add("signatures", `an empty signature field (${quoteField(name)}) was added`, objects);
-    else if (kind === "unsigned") this.add("other", `an unsigned signature field (${quoteField(name)}) showing an appearance was added`, objects);
+    else if (kind === "empty")
+      this.add("signatures", `an empty signature field (${quoteField(name)}) was added`, objects);
+    else if (kind === "unsigned")
+      this.add("other", `an unsigned signature field (${quoteField(name)}) showing an appearance was added`, objects);
     else this.add("other", `form field ${quoteField(name)} was added`, objects);
   }
 
@@ -603,18 +682,25 @@ class Analysis {
       if (kind === "timestamp") this.add("lta", "a document time-stamp was added", objects);
       else if (kind === "signature") this.add("signatures", "a signature was added", objects);
       else if (kind === "empty") this.add("signatures", `an empty signature field was added to page ${page}`, objects);
-      else if (kind === "unsigned") this.add("other", `an unsigned signature field showing an appearance was added to page ${page}`, objects);
+      else if (kind === "unsigned")
+        this.add("other", `an unsigned signature field showing an appearance was added to page ${page}`, objects);
       else this.add("other", `a form field was added to page ${page}`, objects);
       return;
     }
     const subtype = this.get(d.get("Subtype"), this.cur);
-    const what = subtype instanceof PdfName ? `an annotation (${subtype.name}) was added to page ${page}` : `an annotation was added to page ${page}`;
+    const what =
+      subtype instanceof PdfName
+        ? `an annotation (${subtype.name}) was added to page ${page}`
+        : `an annotation was added to page ${page}`;
     this.add("annotations", what, objects);
   }
 
   /** The signature field whose /Kids hold widget `num`, as the form's field tree reaches it. */
   private listingField(num: number): { ref: PdfRef; dict: PdfDict } | undefined {
-    const c = this.ctx.referenceGraph().contextsOf(num).find((x) => x.role === "field" && x.sigField && x.from >= 0);
+    const c = this.ctx
+      .referenceGraph()
+      .contextsOf(num)
+      .find((x) => x.role === "field" && x.sigField && x.from >= 0);
     const dict = c ? dictOf(this.getNum(c.from, this.cur)) : undefined;
     return c && dict ? { ref: new PdfRef(c.from, 0), dict } : undefined;
   }
@@ -640,7 +726,8 @@ class Analysis {
         const kd = dictOf(this.get(k, this.cur));
         return kd && kd.has("T") ? [this.newFieldKind(k, kd, depth + 1)] : [];
       });
-      if (children.length) return children.reduce((a, b) => (NEW_FIELD_SEVERITY.indexOf(a) >= NEW_FIELD_SEVERITY.indexOf(b) ? a : b));
+      if (children.length)
+        return children.reduce((a, b) => (NEW_FIELD_SEVERITY.indexOf(a) >= NEW_FIELD_SEVERITY.indexOf(b) ? a : b));
     }
     const sig = now ? this.newSignatureIn(now) : null;
     if (sig) return isDocTimeStamp(sig) ? "timestamp" : "signature";
@@ -654,7 +741,9 @@ class Analysis {
    */
   private showsNothing(field: PdfDict): boolean {
     const kids = this.get(field.get("Kids"), this.newest);
-    const widgets = Array.isArray(kids) ? kids.map((k) => dictOf(this.get(k, this.newest))).filter((k): k is PdfDict => k !== undefined && !k.has("T")) : [];
+    const widgets = Array.isArray(kids)
+      ? kids.map((k) => dictOf(this.get(k, this.newest))).filter((k): k is PdfDict => k !== undefined && !k.has("T"))
+      : [];
     if (widgets.length === 0) widgets.push(field);
     return widgets.every((w) => {
       const flags = this.get(w.get("F"), this.newest);
@@ -699,7 +788,8 @@ class Analysis {
       if (now === undefined) this.add("other", `the attached file ${quoteField(name)} was removed`, objects);
       else if (!this.same(v, now)) this.add("other", `the attached file ${quoteField(name)} was replaced`, objects);
     }
-    for (const name of after.keys()) if (!before.has(name)) this.add("appended_pages", `a file (${name}) was attached`, objects);
+    for (const name of after.keys())
+      if (!before.has(name)) this.add("appended_pages", `a file (${name}) was attached`, objects);
   }
 
   // ---------------------------------------------------------------- helpers

@@ -35,4 +35,3 @@ export function deepEqual(a: PdfValue | undefined, b: PdfValue | undefined, file
   }
   return false;
 }
-

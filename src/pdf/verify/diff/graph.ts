@@ -228,13 +228,21 @@ export class ReferenceGraph {
       if (key === "Parent") continue;
       if (key === "Kids") {
         const kids = this.resolve(v);
-        if (v instanceof PdfRef) this.visit(v, { role: "list", list: "kids", owner: { kind: "page-tree" }, from: self });
+        if (v instanceof PdfRef)
+          this.visit(v, { role: "list", list: "kids", owner: { kind: "page-tree" }, from: self });
         if (!Array.isArray(kids)) continue;
         for (const kid of kids) {
           if (!(kid instanceof PdfRef)) continue;
           const kd = this.resolve(kid);
-          const isNode = kd instanceof PdfDict && (isNameValue(kd.get("Type"), "Pages") || (!isNameValue(kd.get("Type"), "Page") && kd.has("Kids")));
-          this.visit(kid, isNode ? { role: "pages", owner: { kind: "page-tree" }, from: self } : { role: "page", owner: null, from: self, page: kid.num });
+          const isNode =
+            kd instanceof PdfDict &&
+            (isNameValue(kd.get("Type"), "Pages") || (!isNameValue(kd.get("Type"), "Page") && kd.has("Kids")));
+          this.visit(
+            kid,
+            isNode
+              ? { role: "pages", owner: { kind: "page-tree" }, from: self }
+              : { role: "page", owner: null, from: self, page: kid.num },
+          );
         }
         continue;
       }
@@ -296,7 +304,8 @@ export class ReferenceGraph {
   private acroform(self: number, d: PdfDict): void {
     for (const [key, v] of d.map) {
       if (key === "Fields") {
-        if (v instanceof PdfRef) this.visit(v, { role: "list", list: "fields", owner: { kind: "catalog", key: "AcroForm" }, from: self });
+        if (v instanceof PdfRef)
+          this.visit(v, { role: "list", list: "fields", owner: { kind: "catalog", key: "AcroForm" }, from: self });
         const fields = this.resolve(v);
         if (Array.isArray(fields)) for (const f of fields) this.fieldChild(self, f, "", undefined);
         continue;
@@ -333,7 +342,10 @@ export class ReferenceGraph {
         continue;
       }
       if (key === "V" && sig) {
-        this.child(self, v, { role: "signature", owner: { kind: "signature", field: name, num: v instanceof PdfRef ? v.num : self } });
+        this.child(self, v, {
+          role: "signature",
+          owner: { kind: "signature", field: name, num: v instanceof PdfRef ? v.num : self },
+        });
         continue;
       }
       this.child(self, v, { role: "opaque", owner });
@@ -352,7 +364,8 @@ export class ReferenceGraph {
       if (key === "Kids") {
         const kids = this.resolve(v);
         if (v instanceof PdfRef) this.visit(v, { role: "opaque", owner: { kind: "embedded" }, from: self });
-        if (Array.isArray(kids)) for (const k of kids) this.child(self, k, { role: "embedded-tree", owner: { kind: "embedded" } });
+        if (Array.isArray(kids))
+          for (const k of kids) this.child(self, k, { role: "embedded-tree", owner: { kind: "embedded" } });
         continue;
       }
       this.child(self, v, { role: "opaque", owner: { kind: "embedded" } });
@@ -389,7 +402,15 @@ export class ReferenceGraph {
 /** Dictionaries that opaque walks only point at (destinations, structure elements...): they are walked from their own place. */
 function structuralDict(d: PdfDict): boolean {
   const type = d.get("Type");
-  if (type instanceof PdfName && (type.name === "Page" || type.name === "Pages" || type.name === "Annot" || type.name === "Sig" || type.name === "DocTimeStamp")) return true;
+  if (
+    type instanceof PdfName &&
+    (type.name === "Page" ||
+      type.name === "Pages" ||
+      type.name === "Annot" ||
+      type.name === "Sig" ||
+      type.name === "DocTimeStamp")
+  )
+    return true;
   if (d.has("Rect") && d.has("Subtype")) return true; // an annotation
   if (d.has("FT") || d.has("ByteRange")) return true; // a form field, a signature
   return false;

@@ -4,7 +4,8 @@ import { appendUpdate, basePdf } from "../../../../test/support/signed-pdfs";
 import { PageIndexes } from "./page-index";
 
 /** basePdf(): catalog 1, page tree 2 with pages 3 and 4 (contents 5 and 6). */
-const contentEdit = (bytes: Uint8Array, text: string) => appendUpdate(bytes, [{ num: 5, body: `<< /Length ${text.length} >>\nstream\n${text}\nendstream` }]);
+const contentEdit = (bytes: Uint8Array, text: string) =>
+  appendUpdate(bytes, [{ num: 5, body: `<< /Length ${text.length} >>\nstream\n${text}\nendstream` }]);
 const indexOf = (pages: PageIndexes, revision: number) => [...pages.of(revision)];
 
 describe("page indexes per revision", () => {
@@ -18,9 +19,21 @@ describe("page indexes per revision", () => {
     bytes = appendUpdate(bytes, [{ num: 2, body: "<< /Type /Pages /Kids [20 0 R 3 0 R 4 0 R] /Count 3 >>" }]);
     const pages = new PageIndexes(PdfReader.open(bytes));
     // In revision order, as the difference analysis asks: carried over where the structure holds.
-    for (const r of [1, 2, 3, 4]) expect(indexOf(pages, r), `revision ${r}`).toEqual([[3, 1], [4, 2]]);
-    expect(indexOf(pages, 5)).toEqual([[3, 1], [4, 2], [20, 3]]);
-    expect(indexOf(pages, 6)).toEqual([[20, 1], [3, 2], [4, 3]]);
+    for (const r of [1, 2, 3, 4])
+      expect(indexOf(pages, r), `revision ${r}`).toEqual([
+        [3, 1],
+        [4, 2],
+      ]);
+    expect(indexOf(pages, 5)).toEqual([
+      [3, 1],
+      [4, 2],
+      [20, 3],
+    ]);
+    expect(indexOf(pages, 6)).toEqual([
+      [20, 1],
+      [3, 2],
+      [4, 3],
+    ]);
   });
 
   it("walk the tree again when a page becomes a page tree node", () => {
@@ -30,8 +43,15 @@ describe("page indexes per revision", () => {
       { num: 22, body: "<< /Type /Page /Parent 4 0 R /MediaBox [0 0 100 100] >>" },
     ]);
     const pages = new PageIndexes(PdfReader.open(bytes));
-    expect(indexOf(pages, 1)).toEqual([[3, 1], [4, 2]]);
-    expect(indexOf(pages, 2)).toEqual([[3, 1], [21, 2], [22, 3]]);
+    expect(indexOf(pages, 1)).toEqual([
+      [3, 1],
+      [4, 2],
+    ]);
+    expect(indexOf(pages, 2)).toEqual([
+      [3, 1],
+      [21, 2],
+      [22, 3],
+    ]);
   });
 
   it("walk the tree again when an indirect /Kids array changes", () => {
@@ -41,7 +61,13 @@ describe("page indexes per revision", () => {
     ]);
     const bytes = appendUpdate(indirect, [{ num: 30, body: "[4 0 R 3 0 R]" }]);
     const pages = new PageIndexes(PdfReader.open(bytes));
-    expect(indexOf(pages, 2)).toEqual([[3, 1], [4, 2]]);
-    expect(indexOf(pages, 3)).toEqual([[4, 1], [3, 2]]);
+    expect(indexOf(pages, 2)).toEqual([
+      [3, 1],
+      [4, 2],
+    ]);
+    expect(indexOf(pages, 3)).toEqual([
+      [4, 1],
+      [3, 2],
+    ]);
   });
 });

@@ -47,7 +47,8 @@ export class PageIndexes {
     const reader = this.reader;
     const before = reader.trailerAt(from).get("Root");
     const after = reader.trailerAt(to).get("Root");
-    if (!(before instanceof PdfRef && after instanceof PdfRef && before.num === after.num && before.gen === after.gen)) return false;
+    if (!(before instanceof PdfRef && after instanceof PdfRef && before.num === after.num && before.gen === after.gen))
+      return false;
     const declared = new Set<number>();
     for (let k = from; k < to; k++) for (const num of reader.revisions[k]!.entries.keys()) declared.add(num);
     reader.spend(Math.ceil(declared.size / 16));
@@ -56,7 +57,10 @@ export class PageIndexes {
         const a = this.get(num, from);
         const b = this.get(num, to);
         const keys = num === before.num ? ["Pages"] : ["Kids", "Type"];
-        const same = a instanceof PdfDict && b instanceof PdfDict ? keys.every((k) => deepEqual(a.get(k), b.get(k), reader.bytes)) : deepEqual(a, b, reader.bytes);
+        const same =
+          a instanceof PdfDict && b instanceof PdfDict
+            ? keys.every((k) => deepEqual(a.get(k), b.get(k), reader.bytes))
+            : deepEqual(a, b, reader.bytes);
         if (Array.isArray(b)) reader.spend(Math.ceil(b.length / 64));
         if (!same) return false;
       } else if (tree.index.has(num)) {
@@ -80,7 +84,8 @@ export class PageIndexes {
       if (!(pagesRef instanceof PdfRef)) return EMPTY;
       // Depth-first in document order (depth is bounded, so recursion is).
       const node = (ref: PdfRef, dict: PdfDict, depth: number): void => {
-        if (tree.structure.has(ref.num) || depth >= MAX_DEPTH) throw new PdfUnparseable("The page tree has a cycle or is too deep.");
+        if (tree.structure.has(ref.num) || depth >= MAX_DEPTH)
+          throw new PdfUnparseable("The page tree has a cycle or is too deep.");
         tree.structure.add(ref.num);
         const kids = dict.get("Kids");
         if (kids instanceof PdfRef) {

@@ -57,9 +57,17 @@ export const DICT_RULES: Readonly<Record<DictRuleName, DictRule>> = {
       Names: { compare: "names" },
       AF: { list: "associated-files" },
       /** Validation data may be added or updated, never taken away (PAdES; pyHanko, iText). */
-      DSS: { level: "lta", what: "validation data (DSS) was added", removed: { level: "other", what: "the validation data (DSS) was removed" } },
+      DSS: {
+        level: "lta",
+        what: "validation data (DSS) was added",
+        removed: { level: "other", what: "the validation data (DSS) was removed" },
+      },
       Metadata: { level: "lta", what: "the document metadata was updated" },
-      Extensions: { level: "lta", what: "developer extensions were declared", removed: { level: "other", what: "the developer extensions were removed" } },
+      Extensions: {
+        level: "lta",
+        what: "developer extensions were declared",
+        removed: { level: "other", what: "the developer extensions were removed" },
+      },
       /** Tagged-PDF flags (pyHanko exempts them too). */
       MarkInfo: { level: "lta", what: "the document's tagging flags were updated" },
       /** Validation tools raise the version when they add PAdES-LTV structures; it shows nothing. */

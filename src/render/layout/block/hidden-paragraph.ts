@@ -12,5 +12,7 @@ export function isHiddenParagraph(p: Paragraph): boolean {
 
 /** `blocks` without the paragraphs that are not shown (the same array when there are none). */
 export function shownBlocks<B extends Block>(blocks: B[]): B[] {
-  return blocks.some((b) => b.type === "paragraph" && isHiddenParagraph(b)) ? blocks.filter((b) => b.type !== "paragraph" || !isHiddenParagraph(b)) : blocks;
+  return blocks.some((b) => b.type === "paragraph" && isHiddenParagraph(b))
+    ? blocks.filter((b) => b.type !== "paragraph" || !isHiddenParagraph(b))
+    : blocks;
 }

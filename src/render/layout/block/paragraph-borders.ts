@@ -12,6 +12,15 @@ export function bordersJoin(a: Paragraph, b: Paragraph): boolean {
   const y = b.style.borders;
   if (!isVisible(x.top) && !isVisible(x.bottom) && !isVisible(x.left) && !isVisible(x.right)) return false;
   const same = (u: Border | undefined, v: Border | undefined) =>
-    isVisible(u) === isVisible(v) && (!isVisible(u) || (u!.style === v!.style && u!.width === v!.width && u!.space === v!.space && u!.color === v!.color));
-  return same(x.top, y.top) && same(x.bottom, y.bottom) && same(x.left, y.left) && same(x.right, y.right) && a.style.indentLeft === b.style.indentLeft && a.style.indentRight === b.style.indentRight;
+    isVisible(u) === isVisible(v) &&
+    (!isVisible(u) ||
+      (u!.style === v!.style && u!.width === v!.width && u!.space === v!.space && u!.color === v!.color));
+  return (
+    same(x.top, y.top) &&
+    same(x.bottom, y.bottom) &&
+    same(x.left, y.left) &&
+    same(x.right, y.right) &&
+    a.style.indentLeft === b.style.indentLeft &&
+    a.style.indentRight === b.style.indentRight
+  );
 }

@@ -56,14 +56,20 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
     }
     const next = blocks[i + 1];
     const above = blocks[i - 1];
-    const join = { prev: above?.type === "paragraph" && bordersJoin(above, block), next: next?.type === "paragraph" && bordersJoin(block, next) };
+    const join = {
+      prev: above?.type === "paragraph" && bordersJoin(above, block),
+      next: next?.type === "paragraph" && bordersJoin(block, next),
+    };
     const laid = stackParagraph(block, width, ctx, join, opts?.inCell ?? false);
     const sameAsPrev = prev !== null && prev.style.styleId === block.style.styleId;
     const sameAsNext = next?.type === "paragraph" && next.style.styleId === block.style.styleId;
     // LibreOffice drops automatic (HTML-like) space before the first and after the last paragraph of a
     // stack, and before a paragraph that follows a table in the stack (a table nested in a cell).
     const startsRun = i === 0 || blocks[i - 1]?.type === "table";
-    const before = (block.style.contextualSpacing && sameAsPrev) || (startsRun && block.style.autoSpaceBefore) ? 0 : laid.spaceBefore;
+    const before =
+      (block.style.contextualSpacing && sameAsPrev) || (startsRun && block.style.autoSpaceBefore)
+        ? 0
+        : laid.spaceBefore;
     // LibreOffice keeps the larger of the space after and the next space before (they do not add up).
     gap(Math.max(pendingAfter, before));
     // A cell continued on the next page from here starts with this paragraph's space before
@@ -75,7 +81,8 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
     for (const [bp, trim] of laid.continueTrim ?? []) continueTrim.set(y + bp, trim);
     y += laid.height;
     const last = i === blocks.length - 1;
-    pendingAfter = (block.style.contextualSpacing && sameAsNext) || (last && block.style.autoSpaceAfter) ? 0 : laid.spaceAfter;
+    pendingAfter =
+      (block.style.contextualSpacing && sameAsNext) || (last && block.style.autoSpaceAfter) ? 0 : laid.spaceAfter;
     prev = block;
   });
   gap(pendingAfter);
@@ -105,11 +112,21 @@ function frameShift(items: PaintItem[], frame: NonNullable<Paragraph["style"]["f
 }
 
 /** One paragraph's lines, shading and borders from y = 0, and its spacing (applied by the caller). */
-function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext, join = { prev: false, next: false }, inCell = false): StackedBlocks & { spaceBefore: number; spaceAfter: number; floatBottom?: number } {
+function stackParagraph(
+  p: Paragraph,
+  width: number,
+  ctx: LayoutContext,
+  join = { prev: false, next: false },
+  inCell = false,
+): StackedBlocks & { spaceBefore: number; spaceAfter: number; floatBottom?: number } {
   const laid = ctx.routines.layoutParagraph(p, width, ctx);
   const { shading } = p.style;
   // Inside a bordered group the joined sides are not drawn and take no room.
-  const borders = { ...p.style.borders, top: join.prev ? undefined : p.style.borders.top, bottom: join.next ? undefined : p.style.borders.bottom };
+  const borders = {
+    ...p.style.borders,
+    top: join.prev ? undefined : p.style.borders.top,
+    bottom: join.next ? undefined : p.style.borders.bottom,
+  };
   const top = isVisible(borders.top) ? thickness(borders.top) + borders.top.space : 0;
   const bottom = isVisible(borders.bottom) ? thickness(borders.bottom) + borders.bottom.space : 0;
   const lineItems: PaintItem[] = [];
@@ -133,26 +150,54 @@ function stackParagraph(p: Paragraph, width: number, ctx: LayoutContext, join = 
   if (inCell) {
     for (const { f, items: fi } of floats) {
       if (f.anchor.behindText || f.anchor.wrap === "none") continue;
-      for (const item of fi) if (item.kind === "image" || item.kind === "rect") floatBottom = Math.max(floatBottom, item.y + item.height);
+      for (const item of fi)
+        if (item.kind === "image" || item.kind === "rect") floatBottom = Math.max(floatBottom, item.y + item.height);
     }
   }
   const height = y + bottom;
   const left = p.style.indentLeft;
   const right = width - p.style.indentRight;
   const items: PaintItem[] = [];
-  if (shading && right > left && height > 0) items.push({ kind: "rect", x: left, y: 0, width: right - left, height, fill: shading });
+  if (shading && right > left && height > 0)
+    items.push({ kind: "rect", x: left, y: 0, width: right - left, height, fill: shading });
   for (const { f, items: fi } of floats) if (f.anchor.behindText) items.push(...fi);
   items.push(...lineItems);
   for (const { f, items: fi } of floats) if (!f.anchor.behindText) items.push(...fi);
   const edge = (b: NonNullable<typeof borders.top>, x1: number, y1: number, x2: number, y2: number) =>
-    items.push({ kind: "line", x1, y1, x2, y2, width: b.width, color: b.color, style: b.style === "double" ? "double" : b.style === "dotted" ? "dotted" : b.style.startsWith("dash") ? "dashed" : undefined });
+    items.push({
+      kind: "line",
+      x1,
+      y1,
+      x2,
+      y2,
+      width: b.width,
+      color: b.color,
+      style:
+        b.style === "double"
+          ? "double"
+          : b.style === "dotted"
+            ? "dotted"
+            : b.style.startsWith("dash")
+              ? "dashed"
+              : undefined,
+    });
   if (isVisible(borders.top)) edge(borders.top, left, borders.top.width / 2, right, borders.top.width / 2);
-  if (isVisible(borders.bottom)) edge(borders.bottom, left, height - borders.bottom.width / 2, right, height - borders.bottom.width / 2);
+  if (isVisible(borders.bottom))
+    edge(borders.bottom, left, height - borders.bottom.width / 2, right, height - borders.bottom.width / 2);
   if (isVisible(borders.left)) edge(borders.left, left - borders.left.space, 0, left - borders.left.space, height);
-  if (isVisible(borders.right)) edge(borders.right, right + borders.right.space, 0, right + borders.right.space, height);
+  if (isVisible(borders.right))
+    edge(borders.right, right + borders.right.space, 0, right + borders.right.space, height);
   // The last line's bottom is the block's end, not a place to split it.
   if (breakPoints.length > 0) breakPoints[breakPoints.length - 1] = height;
-  return { height, items, breakPoints, continueTrim, spaceBefore: laid.spaceBefore, spaceAfter: laid.spaceAfter, floatBottom };
+  return {
+    height,
+    items,
+    breakPoints,
+    continueTrim,
+    spaceBefore: laid.spaceBefore,
+    spaceAfter: laid.spaceAfter,
+    floatBottom,
+  };
 }
 
 /**
@@ -167,7 +212,16 @@ function floatItems(f: FloatingObject, lineTop: number, width: number, ctx: Layo
   if (!(w > 0 && h > 0 && Number.isFinite(w) && Number.isFinite(h))) return [];
   const align = anchor.x.align;
   // Not left of the box (LibreOffice keeps a picture offset left of its cell at the cell's edge).
-  const x = Math.max(0, align === "center" ? (width - w) / 2 : align === "right" || align === "outside" ? width - w : align ? 0 : (anchor.x.offset ?? 0));
+  const x = Math.max(
+    0,
+    align === "center"
+      ? (width - w) / 2
+      : align === "right" || align === "outside"
+        ? width - w
+        : align
+          ? 0
+          : (anchor.x.offset ?? 0),
+  );
   const y = anchor.y.relativeTo === "line" ? lineTop + lineOffset(anchor) : (anchor.y.offset ?? 0);
   if (inline.type === "image") return [{ kind: "image", x, y, width: w, height: h, image: inline.image }];
   const out: PaintItem[] = [];

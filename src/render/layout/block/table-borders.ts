@@ -53,8 +53,8 @@ function heavier(a: Border | undefined, b: Border | undefined): Border | null {
  * table's outer top/bottom on this page. Null: nothing drawn (also inside a vertically merged cell).
  */
 export function horizontalEdge(t: Table, grid: TableGrid, above: number, below: number, col: number): Border | null {
-  const a = above >= 0 ? grid.slots[above]?.[col] ?? null : null;
-  const b = below >= 0 && below < grid.slots.length ? grid.slots[below]?.[col] ?? null : null;
+  const a = above >= 0 ? (grid.slots[above]?.[col] ?? null) : null;
+  const b = below >= 0 && below < grid.slots.length ? (grid.slots[below]?.[col] ?? null) : null;
   if (a && a === b) return null;
   if (!a && !b) return null;
   // No cell on the other side (table top/bottom, page break, gridBefore/After): an outer edge.
@@ -99,32 +99,67 @@ function sameBorder(a: Border, b: Border): boolean {
 }
 
 /** Line items of a horizontal edge at `y` (the line's centre), joining columns with equal borders. */
-export function horizontalLines(t: Table, grid: TableGrid, above: number, below: number, y: number, edges: number[], left: number): PaintItem[] {
+export function horizontalLines(
+  t: Table,
+  grid: TableGrid,
+  above: number,
+  below: number,
+  y: number,
+  edges: number[],
+  left: number,
+): PaintItem[] {
   const out: PaintItem[] = [];
   let run: { b: Border; from: number; to: number } | null = null;
   /** Half the thickest vertical border meeting grid line c here: the line reaches over it, so corners close. */
-  const reach = (c: number) => Math.max(thickness(above >= 0 ? verticalEdge(t, grid, above, c) : null), thickness(below >= 0 ? verticalEdge(t, grid, below, c) : null)) / 2;
+  const reach = (c: number) =>
+    Math.max(
+      thickness(above >= 0 ? verticalEdge(t, grid, above, c) : null),
+      thickness(below >= 0 ? verticalEdge(t, grid, below, c) : null),
+    ) / 2;
   const flush = () => {
     if (run) {
       const a = edges[run.from]!;
       const b = edges[run.to]!;
       const dir = b >= a ? 1 : -1;
-      out.push({ kind: "line", x1: left + a - dir * reach(run.from), y1: y, x2: left + b + dir * reach(run.to), y2: y, width: run.b.width, color: run.b.color, style: lineStyle(run.b) });
+      out.push({
+        kind: "line",
+        x1: left + a - dir * reach(run.from),
+        y1: y,
+        x2: left + b + dir * reach(run.to),
+        y2: y,
+        width: run.b.width,
+        color: run.b.color,
+        style: lineStyle(run.b),
+      });
     }
     run = null;
   };
   for (let c = 0; c < grid.columns; c++) {
     const b = horizontalEdge(t, grid, above, below, c);
-    if (!b) { flush(); continue; }
+    if (!b) {
+      flush();
+      continue;
+    }
     if (run && sameBorder(run.b, b) && run.to === c) run.to = c + 1;
-    else { flush(); run = { b, from: c, to: c + 1 }; }
+    else {
+      flush();
+      run = { b, from: c, to: c + 1 };
+    }
   }
   flush();
   return out;
 }
 
 /** Line items of the vertical edges of row `row` between `y1` and `y2`. */
-export function verticalLines(t: Table, grid: TableGrid, row: number, y1: number, y2: number, edges: number[], left: number): PaintItem[] {
+export function verticalLines(
+  t: Table,
+  grid: TableGrid,
+  row: number,
+  y1: number,
+  y2: number,
+  edges: number[],
+  left: number,
+): PaintItem[] {
   const out: PaintItem[] = [];
   if (!(y2 > y1)) return out;
   for (let c = 0; c <= grid.columns; c++) {

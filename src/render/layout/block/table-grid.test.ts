@@ -16,7 +16,19 @@ function row(cells: TableCell[], over: Partial<TableRow> = {}): TableRow {
   return { cells, header: false, cantSplit: false, gridBefore: 0, gridAfter: 0, ...over };
 }
 function table(rows: TableRow[], over: Partial<Table> = {}): Table {
-  return { type: "table", grid: [100, 100, 100], width: { type: "auto" }, layout: "autofit", align: "left", indent: 0, rows, insideBorders: {}, borders: {}, bidi: false, ...over };
+  return {
+    type: "table",
+    grid: [100, 100, 100],
+    width: { type: "auto" },
+    layout: "autofit",
+    align: "left",
+    indent: 0,
+    rows,
+    insideBorders: {},
+    borders: {},
+    bidi: false,
+    ...over,
+  };
 }
 const single = (width: number, color: string | null = null): Border => ({ style: "single", width, color, space: 0 });
 
@@ -25,13 +37,22 @@ describe("grid placement", () => {
     const t = table([row([cell({ gridSpan: 2 }), cell()]), row([cell()], { gridBefore: 1, gridAfter: 1 })]);
     const g = buildGrid(t);
     expect(g.columns).toBe(3);
-    expect(g.slots[0]!.map((s) => s && [s.col, s.colSpan])).toEqual([[0, 2], [0, 2], [2, 1]]);
+    expect(g.slots[0]!.map((s) => s && [s.col, s.colSpan])).toEqual([
+      [0, 2],
+      [0, 2],
+      [2, 1],
+    ]);
     expect(g.slots[1]!.map((s) => s && s.col)).toEqual([null, 1, null]);
   });
 
   it("links vMerge continues to the restart cell above and counts its rows", () => {
     const restart = cell({ vMerge: "restart" });
-    const t = table([row([restart, cell(), cell()]), row([cell({ vMerge: "continue" }), cell(), cell()]), row([cell({ vMerge: "continue" }), cell(), cell()]), row([cell(), cell(), cell()])]);
+    const t = table([
+      row([restart, cell(), cell()]),
+      row([cell({ vMerge: "continue" }), cell(), cell()]),
+      row([cell({ vMerge: "continue" }), cell(), cell()]),
+      row([cell(), cell(), cell()]),
+    ]);
     const g = buildGrid(t);
     const merged = g.slots[0]![0]!;
     expect(merged.cell).toBe(restart);
@@ -67,7 +88,11 @@ describe("column widths", () => {
   it("scales the grid to a preferred width in pt or pct of the area", () => {
     const pt = table([row([cell(), cell()])], { grid: [100, 300], width: { type: "pt", value: 200 } });
     expect(columnWidths(pt, buildGrid(pt), 468)).toEqual([50, 150]);
-    const pct = table([row([cell(), cell()])], { grid: [100, 300], width: { type: "pct", value: 0.5 }, layout: "fixed" });
+    const pct = table([row([cell(), cell()])], {
+      grid: [100, 300],
+      width: { type: "pct", value: 0.5 },
+      layout: "fixed",
+    });
     expect(columnWidths(pct, buildGrid(pct), 400)).toEqual([50, 150]);
   });
 
@@ -121,25 +146,46 @@ describe("borders", () => {
   });
 
   it("lets the heavier of two meeting cell borders win, and a cell's nil hide the table's border", () => {
-    const x = table([row([cell({ borders: { right: single(0.5, "FF0000") } }), cell({ borders: { left: single(2, "0000FF") } })]), row([cell({ borders: { top: { style: "nil", width: 0, color: null, space: 0 } } }), cell()])], {
-      grid: [100, 100],
-      insideBorders: { horizontal: single(0.5), vertical: single(0.5) },
-    });
+    const x = table(
+      [
+        row([cell({ borders: { right: single(0.5, "FF0000") } }), cell({ borders: { left: single(2, "0000FF") } })]),
+        row([cell({ borders: { top: { style: "nil", width: 0, color: null, space: 0 } } }), cell()]),
+      ],
+      {
+        grid: [100, 100],
+        insideBorders: { horizontal: single(0.5), vertical: single(0.5) },
+      },
+    );
     const g = buildGrid(x);
     expect(verticalEdge(x, g, 0, 1)?.color).toBe("0000FF");
     // Row 0 col 0 bottom: inside 0.5 (no own border); row 1 col 0 top: nil → the inside border still wins.
     expect(horizontalEdge(x, g, 0, 1, 0)?.width).toBe(0.5);
     // Both sides nil → nothing.
-    const y = table([row([cell({ borders: { bottom: { style: "nil", width: 0, color: null, space: 0 } } })]), row([cell({ borders: { top: { style: "none", width: 0, color: null, space: 0 } } })])], { grid: [100], insideBorders: { horizontal: single(1) } });
+    const y = table(
+      [
+        row([cell({ borders: { bottom: { style: "nil", width: 0, color: null, space: 0 } } })]),
+        row([cell({ borders: { top: { style: "none", width: 0, color: null, space: 0 } } })]),
+      ],
+      { grid: [100], insideBorders: { horizontal: single(1) } },
+    );
     expect(horizontalEdge(y, buildGrid(y), 0, 1, 0)).toBeNull();
   });
 
   it("gives a row's exception borders (w:tblPrEx) to every cell of that row and ignores their inside borders", () => {
-    const x = table([row([cell(), cell()]), row([cell(), cell({ borders: { left: single(0.25) } })], { borders: { top: single(4), left: single(2), insideV: single(6), insideH: single(6) } }), row([cell(), cell()])], {
-      grid: [100, 100],
-      borders: { left: single(1), right: single(1), top: single(1), bottom: single(1) },
-      insideBorders: { horizontal: single(0.5), vertical: single(0.5) },
-    });
+    const x = table(
+      [
+        row([cell(), cell()]),
+        row([cell(), cell({ borders: { left: single(0.25) } })], {
+          borders: { top: single(4), left: single(2), insideV: single(6), insideH: single(6) },
+        }),
+        row([cell(), cell()]),
+      ],
+      {
+        grid: [100, 100],
+        borders: { left: single(1), right: single(1), top: single(1), bottom: single(1) },
+        insideBorders: { horizontal: single(0.5), vertical: single(0.5) },
+      },
+    );
     const g = buildGrid(x);
     // Row 1: its top is the exception's even though it is an inside edge; so is every cell's left.
     expect(horizontalEdge(x, g, 0, 1, 0)?.width).toBe(4);
@@ -152,7 +198,10 @@ describe("borders", () => {
   });
 
   it("draws no edge inside a vertically merged cell or a spanned cell", () => {
-    const x = table([row([cell({ vMerge: "restart" }), cell({ gridSpan: 2 })]), row([cell({ vMerge: "continue" }), cell(), cell()])], { insideBorders: { horizontal: single(1), vertical: single(1) } });
+    const x = table(
+      [row([cell({ vMerge: "restart" }), cell({ gridSpan: 2 })]), row([cell({ vMerge: "continue" }), cell(), cell()])],
+      { insideBorders: { horizontal: single(1), vertical: single(1) } },
+    );
     const g = buildGrid(x);
     expect(horizontalEdge(x, g, 0, 1, 0)).toBeNull();
     expect(horizontalEdge(x, g, 0, 1, 1)?.width).toBe(1);

@@ -105,7 +105,8 @@ function preferredWidth(t: Table, available: number): number | null {
   if (t.width.type === "pt" && t.width.value > 0) return t.width.value;
   // LibreOffice keeps a percentage width in whole percent, truncated (78.76 % lays out at 78 %), and
   // caps it at 100 % (a 113 % table is as wide as the text area).
-  if (t.width.type === "pct" && t.width.value > 0) return Math.min(100, Math.max(1, Math.floor(t.width.value * 100 + 1e-6))) / 100 * available;
+  if (t.width.type === "pct" && t.width.value > 0)
+    return (Math.min(100, Math.max(1, Math.floor(t.width.value * 100 + 1e-6))) / 100) * available;
   return null;
 }
 
@@ -134,7 +135,15 @@ export function columnEdges(widths: number[]): number[] {
  * border, and the line is half its thickness further right. Both measured with LibreOffice.
  * Centred and right-aligned tables ignore the indent.
  */
-export function tableLeft(t: Table, grid: TableGrid, tableWidth: number, areaLeft: number, areaWidth: number, textAtIndent: boolean, leftBorder: number): number {
+export function tableLeft(
+  t: Table,
+  grid: TableGrid,
+  tableWidth: number,
+  areaLeft: number,
+  areaWidth: number,
+  textAtIndent: boolean,
+  leftBorder: number,
+): number {
   if (t.align === "center") return areaLeft + (areaWidth - tableWidth) / 2;
   if (t.align === "right") return areaLeft + areaWidth - tableWidth;
   const indent = areaLeft + (Number.isFinite(t.indent) ? t.indent : 0);

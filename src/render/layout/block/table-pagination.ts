@@ -32,7 +32,12 @@ interface OpenMerge {
  * next page or splits at line boundaries of its cells; header rows repeat; merged cells are drawn
  * once their span (or the page) ends; `onRowBoundary` hears the y below each whole row.
  */
-export function paginate(p: PreparedTable, cursor: FlowCursor, onRowBoundary?: (y: number) => void, keepAfter = 0): void {
+export function paginate(
+  p: PreparedTable,
+  cursor: FlowCursor,
+  onRowBoundary?: (y: number) => void,
+  keepAfter = 0,
+): void {
   if (p.t.rows.length === 0) return;
   new RowPaginator(p, cursor, onRowBoundary, keepAfter).run();
 }
@@ -84,7 +89,14 @@ class RowPaginator {
         this.nextPage(r);
         continue;
       }
-      if (left <= available + EPS && consumed === null && this.bodyRowsHere > 0 && this.above === r - 1 && !rowKeepsWithNext(t, this.above) && this.keptRowsOverflow(r, available)) {
+      if (
+        left <= available + EPS &&
+        consumed === null &&
+        this.bodyRowsHere > 0 &&
+        this.above === r - 1 &&
+        !rowKeepsWithNext(t, this.above) &&
+        this.keptRowsOverflow(r, available)
+      ) {
         // Rows that keep with the next one go on with the first row that does not fit whole, when a
         // row without keep stays above them (else LibreOffice splits as if they did not keep).
         this.nextPage(r);
@@ -101,7 +113,8 @@ class RowPaginator {
       }
       // A row that keeps with the next one is not split where it could go on whole (LibreOffice, measured).
       const keepWhole: boolean = consumed === null && !this.fresh && rowKeepsWithNext(t, r);
-      const split: ReturnType<typeof splitRow> = canSplit(p, r) && !keepWhole ? splitRow(p, r, consumed, available) : null;
+      const split: ReturnType<typeof splitRow> =
+        canSplit(p, r) && !keepWhole ? splitRow(p, r, consumed, available) : null;
       if (split && split.progress && (consumed !== null || this.everyCellStarts(r, split.cut))) {
         this.placeRow(r, split.height, consumed, split.cut);
         if (consumed === null) cursor.noteRefs(p.notes[r]!);
@@ -141,7 +154,11 @@ class RowPaginator {
 
   private roomOver(r: number, continuing = this.consumed !== null): number {
     const { t, grid } = this;
-    return this.above >= 0 ? this.p.roomAbove[r]! : this.continuedTop(r, continuing) ? horizontalEdgeWidth(t, grid, r, -1) : horizontalEdgeWidth(t, grid, -1, r);
+    return this.above >= 0
+      ? this.p.roomAbove[r]!
+      : this.continuedTop(r, continuing)
+        ? horizontalEdgeWidth(t, grid, r, -1)
+        : horizontalEdgeWidth(t, grid, -1, r);
   }
 
   private roomUnder(r: number): number {
@@ -165,7 +182,9 @@ class RowPaginator {
       }
       drawCell(p, g, cursor, top, bottom, from?.get(g) ?? 0, cut?.get(g) ?? null, from === null && cut === null);
     }
-    const topEdge = this.continuedTop(r, continuing) ? horizontalLines(t, grid, r, -1, y + room / 2, p.edges, p.left) : horizontalLines(t, grid, this.above, r, y + room / 2, p.edges, p.left);
+    const topEdge = this.continuedTop(r, continuing)
+      ? horizontalLines(t, grid, r, -1, y + room / 2, p.edges, p.left)
+      : horizontalLines(t, grid, this.above, r, y + room / 2, p.edges, p.left);
     for (const line of topEdge) cursor.emit(line);
     for (const line of verticalLines(t, grid, r, y, bottom, p.edges, p.left)) cursor.emit(line);
     cursor.y = bottom;
@@ -200,7 +219,8 @@ class RowPaginator {
   private bottomBorder(): void {
     const { p, cursor } = this;
     const room = this.roomUnder(this.above);
-    for (const line of horizontalLines(this.t, this.grid, this.above, -1, cursor.y + room / 2, p.edges, p.left)) cursor.emit(line);
+    for (const line of horizontalLines(this.t, this.grid, this.above, -1, cursor.y + room / 2, p.edges, p.left))
+      cursor.emit(line);
     cursor.y += room;
   }
 
@@ -213,9 +233,11 @@ class RowPaginator {
     this.fresh = true;
     if (headers > 0 && r >= headers) {
       let need = 0;
-      for (let h = 0; h < headers; h++) need += (h === 0 ? horizontalEdgeWidth(t, grid, -1, 0) : p.roomAbove[h]!) + p.heights[h]!;
+      for (let h = 0; h < headers; h++)
+        need += (h === 0 ? horizontalEdgeWidth(t, grid, -1, 0) : p.roomAbove[h]!) + p.heights[h]!;
       // Headers taking more than half the page would leave little room for the rows they head: drop them.
-      if (need + this.roomUnder(headers - 1) <= cursor.remaining() / 2) for (let h = 0; h < headers; h++) this.placeRow(h, p.heights[h]!, null, null);
+      if (need + this.roomUnder(headers - 1) <= cursor.remaining() / 2)
+        for (let h = 0; h < headers; h++) this.placeRow(h, p.heights[h]!, null, null);
     }
   }
 
@@ -254,7 +276,8 @@ class RowPaginator {
    * cut; else the row goes on whole (measured).
    */
   private everyCellStarts(k: number, cut: Map<GridCell, number>): boolean {
-    for (const g of cellsStartingOrCovering(this.grid, k)) if (g.row === k && this.p.content.get(g)!.height > EPS && !((cut.get(g) ?? 0) > EPS)) return false;
+    for (const g of cellsStartingOrCovering(this.grid, k))
+      if (g.row === k && this.p.content.get(g)!.height > EPS && !((cut.get(g) ?? 0) > EPS)) return false;
     return true;
   }
 
@@ -320,7 +343,12 @@ function remainingHeight(p: PreparedTable, r: number, consumed: Map<GridCell, nu
  * Where each cell of row r breaks so that the row's part fits in `available`: the lowest line
  * boundary of each cell that fits. `progress` says whether any cell placed a line.
  */
-function splitRow(p: PreparedTable, r: number, consumed: Map<GridCell, number> | null, available: number): { cut: Map<GridCell, number>; height: number; progress: boolean } | null {
+function splitRow(
+  p: PreparedTable,
+  r: number,
+  consumed: Map<GridCell, number> | null,
+  available: number,
+): { cut: Map<GridCell, number>; height: number; progress: boolean } | null {
   const cut = new Map<GridCell, number>();
   let height = 0;
   let progress = false;
@@ -355,13 +383,24 @@ function splitRow(p: PreparedTable, r: number, consumed: Map<GridCell, number> |
  * Shading and content of one cell box [top, bottom). `from`/`to` select the part of its content
  * drawn here (a split row); `align` applies vAlign (only when the whole content is drawn).
  */
-function drawCell(p: PreparedTable, g: GridCell, cursor: FlowCursor, top: number, bottom: number, from: number, to: number | null, align: boolean, content = true): void {
+function drawCell(
+  p: PreparedTable,
+  g: GridCell,
+  cursor: FlowCursor,
+  top: number,
+  bottom: number,
+  from: number,
+  to: number | null,
+  align: boolean,
+  content = true,
+): void {
   const { cell } = g;
   const a = p.edges[g.col]!;
   const b = p.edges[g.col + g.colSpan]!;
   const x = p.left + Math.min(a, b);
   const width = Math.abs(b - a);
-  if (cell.shading && bottom > top) cursor.emit({ kind: "rect", x, y: top, width, height: bottom - top, fill: cell.shading });
+  if (cell.shading && bottom > top)
+    cursor.emit({ kind: "rect", x, y: top, width, height: bottom - top, fill: cell.shading });
   if (!content) return;
   const stacked = p.content.get(g)!;
   let dy = top + cell.margins.top - from;
@@ -372,7 +411,10 @@ function drawCell(p: PreparedTable, g: GridCell, cursor: FlowCursor, top: number
   const dx = x + cell.margins.left;
   // Content taller than the box (exact row heights): what starts below the box is cut off, as
   // LibreOffice clips it; a line crossing the bottom edge stays.
-  const limit = stacked.height - from > bottom - top - cell.margins.top + EPS ? from + (bottom - top - cell.margins.top) : Number.POSITIVE_INFINITY;
+  const limit =
+    stacked.height - from > bottom - top - cell.margins.top + EPS
+      ? from + (bottom - top - cell.margins.top)
+      : Number.POSITIVE_INFINITY;
   for (const item of stacked.items) {
     const ay = anchorY(item);
     if (ay < from - EPS) continue;

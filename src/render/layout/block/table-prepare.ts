@@ -46,7 +46,10 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   for (const g of grid.cells) {
     const w = Math.max(edges[g.col + g.colSpan]! - edges[g.col]! - g.cell.margins.left - g.cell.margins.right, 1);
     const blocks = withoutEndMarkAfterTable(g.cell.blocks);
-    content.set(g, withCellEndSpacing(ctx.routines.stackBlocks(blocks, w, cellCtx, { inCell: true }), blocks, w, cellCtx));
+    content.set(
+      g,
+      withCellEndSpacing(ctx.routines.stackBlocks(blocks, w, cellCtx, { inCell: true }), blocks, w, cellCtx),
+    );
   }
   const roomAbove = t.rows.map((_, r) => horizontalEdgeWidth(t, grid, r - 1, r));
   const heights = rowHeights(t, grid, content, roomAbove);
@@ -63,7 +66,13 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
  */
 function withoutEndMarkAfterTable(blocks: Block[]): Block[] {
   const last = blocks[blocks.length - 1];
-  if (blocks.length < 2 || blocks[blocks.length - 2]!.type !== "table" || last?.type !== "paragraph" || last.inlines.length > 0) return blocks;
+  if (
+    blocks.length < 2 ||
+    blocks[blocks.length - 2]!.type !== "table" ||
+    last?.type !== "paragraph" ||
+    last.inlines.length > 0
+  )
+    return blocks;
   return blocks.slice(0, -1);
 }
 
@@ -104,7 +113,12 @@ export function cellNeed(g: GridCell, content: Map<GridCell, StackedBlocks>): nu
  * Row heights: the tallest single-row cell, then the row's rule (atLeast, exact; the border above the
  * row counts in it), then vertically merged cells taller than the rows they span give the difference to their last row.
  */
-export function rowHeights(t: Table, grid: TableGrid, content: Map<GridCell, StackedBlocks>, roomAbove: number[]): number[] {
+export function rowHeights(
+  t: Table,
+  grid: TableGrid,
+  content: Map<GridCell, StackedBlocks>,
+  roomAbove: number[],
+): number[] {
   const tallest: number[] = t.rows.map(() => 0);
   for (const g of grid.cells) if (g.rowSpan === 1) tallest[g.row] = Math.max(tallest[g.row]!, cellNeed(g, content));
   const heights = t.rows.map((row, r) => {
@@ -142,7 +156,8 @@ function noteRefsOf(blocks: Block[]): string[] {
       for (const row of b.rows) for (const cell of row.cells) pending.push(...cell.blocks);
       continue;
     }
-    for (const inline of b.inlines) if (inline.type === "noteRef" && !inline.own) out.push(`${inline.kind}:${inline.id}`);
+    for (const inline of b.inlines)
+      if (inline.type === "noteRef" && !inline.own) out.push(`${inline.kind}:${inline.id}`);
   }
   return out;
 }

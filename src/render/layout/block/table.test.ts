@@ -8,7 +8,17 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { assetFontSource } from "../../fonts/asset-source";
 import { loadFontBook } from "../../fonts/font-book";
-import type { Block, Border, DocumentModel, Inline, Paragraph, RunStyle, Table, TableCell, TableRow } from "../../model/types";
+import type {
+  Block,
+  Border,
+  DocumentModel,
+  Inline,
+  Paragraph,
+  RunStyle,
+  Table,
+  TableCell,
+  TableRow,
+} from "../../model/types";
 import type { FlowCursor, LayoutContext, PaintItem } from "../types";
 import { placeTable } from "./table";
 import { stackBlocks } from "./stack";
@@ -17,17 +27,46 @@ import { LIMITS } from "../../../limits";
 import { layoutContext } from "../index";
 
 const run: RunStyle = {
-  font: "Calibri", size: 11, bold: false, italic: false, underline: "none", strike: false, doubleStrike: false, color: null,
-  highlight: null, caps: false, smallCaps: false, vertAlign: "baseline", charSpacing: 0, position: 0, scale: 100, hidden: false, rtl: false,
+  font: "Calibri",
+  size: 11,
+  bold: false,
+  italic: false,
+  underline: "none",
+  strike: false,
+  doubleStrike: false,
+  color: null,
+  highlight: null,
+  caps: false,
+  smallCaps: false,
+  vertAlign: "baseline",
+  charSpacing: 0,
+  position: 0,
+  scale: 100,
+  hidden: false,
+  rtl: false,
 };
 
 function para(text: string, extra: Inline[] = []): Paragraph {
   return {
     type: "paragraph",
     style: {
-      styleId: "Normal", align: "left", indentLeft: 0, indentRight: 0, firstLine: 0, spaceBefore: 0, spaceAfter: 0, contextualSpacing: false,
-      line: { rule: "auto", value: 1 }, tabs: [], keepNext: false, keepLines: false, widowControl: true, pageBreakBefore: false, bidi: false,
-      borders: {}, shading: null,
+      styleId: "Normal",
+      align: "left",
+      indentLeft: 0,
+      indentRight: 0,
+      firstLine: 0,
+      spaceBefore: 0,
+      spaceAfter: 0,
+      contextualSpacing: false,
+      line: { rule: "auto", value: 1 },
+      tabs: [],
+      keepNext: false,
+      keepLines: false,
+      widowControl: true,
+      pageBreakBefore: false,
+      bidi: false,
+      borders: {},
+      shading: null,
     },
     inlines: [{ type: "text", text, style: run }, ...extra],
     markStyle: run,
@@ -36,15 +75,40 @@ function para(text: string, extra: Inline[] = []): Paragraph {
 
 function cell(content: string | Block[], over: Partial<TableCell> = {}): TableCell {
   const blocks = typeof content === "string" ? content.split("\n").map((t) => para(t)) : content;
-  return { gridSpan: 1, vMerge: null, blocks, borders: {}, shading: null, margins: { top: 0, bottom: 0, left: 5.4, right: 5.4 }, vAlign: "top", ...over };
+  return {
+    gridSpan: 1,
+    vMerge: null,
+    blocks,
+    borders: {},
+    shading: null,
+    margins: { top: 0, bottom: 0, left: 5.4, right: 5.4 },
+    vAlign: "top",
+    ...over,
+  };
 }
-const row = (cells: TableCell[], over: Partial<TableRow> = {}): TableRow => ({ cells, header: false, cantSplit: false, gridBefore: 0, gridAfter: 0, ...over });
+const row = (cells: TableCell[], over: Partial<TableRow> = {}): TableRow => ({
+  cells,
+  header: false,
+  cantSplit: false,
+  gridBefore: 0,
+  gridAfter: 0,
+  ...over,
+});
 const line = (width: number): Border => ({ style: "single", width, color: null, space: 0 });
 function table(rows: TableRow[], over: Partial<Table> = {}): Table {
   const cols = Math.min(Math.max(...rows.map((r) => r.cells.reduce((n, c) => n + c.gridSpan, 0)), 1), 50);
   return {
-    type: "table", grid: Array<number>(cols).fill(100), width: { type: "auto" }, layout: "fixed", align: "left", indent: 0, rows,
-    insideBorders: { horizontal: line(0.5), vertical: line(0.5) }, borders: { top: line(0.5), bottom: line(0.5), left: line(0.5), right: line(0.5) }, bidi: false, ...over,
+    type: "table",
+    grid: Array<number>(cols).fill(100),
+    width: { type: "auto" },
+    layout: "fixed",
+    align: "left",
+    indent: 0,
+    rows,
+    insideBorders: { horizontal: line(0.5), vertical: line(0.5) },
+    borders: { top: line(0.5), bottom: line(0.5), left: line(0.5), right: line(0.5) },
+    bidi: false,
+    ...over,
   };
 }
 
@@ -81,7 +145,13 @@ class TestCursor implements FlowCursor {
 
 let ctx: LayoutContext;
 beforeAll(async () => {
-  const model = { fontFamilies: new Set(["Calibri"]), fontTable: new Map(), sections: [], headerFooters: new Map(), notes: new Map() } as unknown as DocumentModel;
+  const model = {
+    fontFamilies: new Set(["Calibri"]),
+    fontTable: new Map(),
+    sections: [],
+    headerFooters: new Map(),
+    notes: new Map(),
+  } as unknown as DocumentModel;
   const fonts = await loadFontBook(model, assetFontSource(env.ASSETS as Fetcher));
   ctx = layoutContext(fonts);
 });
@@ -98,19 +168,32 @@ describe("placeTable pagination", () => {
     const body = pages.flatMap((p) => p.filter((t) => t.startsWith("R")));
     expect(body).toEqual(rows.slice(1).map((_, i) => `R${i + 1}`));
     // Nothing drawn below the area, and the cursor ends below the table on the last page.
-    for (const items of c.pages) for (const i of items) if (i.kind === "text") expect(i.y).toBeLessThanOrEqual(c.area.bottom);
+    for (const items of c.pages)
+      for (const i of items) if (i.kind === "text") expect(i.y).toBeLessThanOrEqual(c.area.bottom);
     expect(c.y).toBeGreaterThan(c.area.top);
   });
 
   it("splits a row of 40 lines over pages at line boundaries, every line once and in order", () => {
     const lines = Array.from({ length: 40 }, (_, i) => `L${i + 1}`).join("\n");
     const c = new TestCursor();
-    placeTable(table([row([cell("Before"), cell("B")]), row([cell(lines), cell("Beside")]), row([cell("After"), cell("A")])]), c, ctx);
-    const all = c.texts().flat().filter((t) => /^L\d+$/.test(t));
+    placeTable(
+      table([row([cell("Before"), cell("B")]), row([cell(lines), cell("Beside")]), row([cell("After"), cell("A")])]),
+      c,
+      ctx,
+    );
+    const all = c
+      .texts()
+      .flat()
+      .filter((t) => /^L\d+$/.test(t));
     expect(all).toEqual(Array.from({ length: 40 }, (_, i) => `L${i + 1}`));
     expect(c.pages.length).toBeGreaterThanOrEqual(3);
     // The cell beside the split one is drawn once, on the first part's page.
-    expect(c.texts().flat().filter((t) => t === "Beside").length).toBe(1);
+    expect(
+      c
+        .texts()
+        .flat()
+        .filter((t) => t === "Beside").length,
+    ).toBe(1);
   });
 
   it("moves a cantSplit row to the next page, and places one taller than a page at the top (overflowing) without looping", () => {
@@ -130,12 +213,27 @@ describe("placeTable pagination", () => {
     for (let i = 1; i <= 30; i++) rows.push(row([cell(`R${i}`)]));
     const c = new TestCursor();
     placeTable(table(rows), c, ctx);
-    expect(c.texts().flat().filter((t) => /^R\d+$/.test(t)).length).toBe(30);
-    expect(c.texts().flat().filter((t) => t === "H0").length).toBe(1);
+    expect(
+      c
+        .texts()
+        .flat()
+        .filter((t) => /^R\d+$/.test(t)).length,
+    ).toBe(30);
+    expect(
+      c
+        .texts()
+        .flat()
+        .filter((t) => t === "H0").length,
+    ).toBe(1);
 
     const all = new TestCursor();
     placeTable(table(Array.from({ length: 30 }, (_, i) => row([cell(`X${i}`)], { header: true }))), all, ctx);
-    expect(all.texts().flat().filter((t) => /^X\d+$/.test(t)).length).toBe(30);
+    expect(
+      all
+        .texts()
+        .flat()
+        .filter((t) => /^X\d+$/.test(t)).length,
+    ).toBe(30);
   });
 
   it("reports footnote references of a row on the page where the row is placed", () => {
@@ -151,17 +249,28 @@ describe("placeTable pagination", () => {
 });
 
 describe("placeTable geometry", () => {
-  const textOf = (c: TestCursor, t: string) => c.pages.flat().find((i): i is Extract<PaintItem, { kind: "text" }> => i.kind === "text" && i.text.trim() === t)!;
+  const textOf = (c: TestCursor, t: string) =>
+    c.pages.flat().find((i): i is Extract<PaintItem, { kind: "text" }> => i.kind === "text" && i.text.trim() === t)!;
 
   it("grows the last row of a vertical merge whose content is taller than its rows, and bottom-aligns it", () => {
     const c = new TestCursor({ left: 0, width: 400, top: 0, bottom: 1000 });
     const merged = cell("M1\nM2\nM3\nM4\nM5\nM6", { vMerge: "restart" });
-    placeTable(table([row([merged, cell("A")]), row([cell("", { vMerge: "continue" }), cell("B")]), row([cell("After"), cell("C")])]), c, ctx);
+    placeTable(
+      table([
+        row([merged, cell("A")]),
+        row([cell("", { vMerge: "continue" }), cell("B")]),
+        row([cell("After"), cell("C")]),
+      ]),
+      c,
+      ctx,
+    );
     const lineHeight = textOf(c, "M2").y - textOf(c, "M1").y;
     // Row 2 grew so the merged cell holds six lines: "After" starts below M6.
     expect(textOf(c, "After").y).toBeGreaterThan(textOf(c, "M6").y + lineHeight * 0.9);
     // No horizontal border crosses the merged cell between its rows: the one line there covers column 2 only.
-    const crossing = c.pages[0]!.filter((i) => i.kind === "line" && i.y1 === i.y2 && i.y1 > textOf(c, "A").y && i.y1 < textOf(c, "B").y);
+    const crossing = c.pages[0]!.filter(
+      (i) => i.kind === "line" && i.y1 === i.y2 && i.y1 > textOf(c, "A").y && i.y1 < textOf(c, "B").y,
+    );
     expect(crossing.length).toBe(1);
     const l = crossing[0] as Extract<PaintItem, { kind: "line" }>;
     // It starts at the grid line (table left -5.4 + 100), reaching half the 0.5 pt vertical border over it.
@@ -180,7 +289,13 @@ describe("placeTable geometry", () => {
 
   it("puts gridSpan cells across their columns and gridBefore cells after the skipped columns", () => {
     const c = new TestCursor({ left: 0, width: 400, top: 0, bottom: 1000 });
-    placeTable(table([row([cell("Wide", { gridSpan: 2 }), cell("Third")]), row([cell("Late")], { gridBefore: 2 })], { grid: [80, 120, 100] }), c, ctx);
+    placeTable(
+      table([row([cell("Wide", { gridSpan: 2 }), cell("Third")]), row([cell("Late")], { gridBefore: 2 })], {
+        grid: [80, 120, 100],
+      }),
+      c,
+      ctx,
+    );
     expect(textOf(c, "Wide").x).toBeCloseTo(0, 6);
     expect(textOf(c, "Third").x).toBeCloseTo(200, 6);
     expect(textOf(c, "Late").x).toBeCloseTo(200, 6);
@@ -194,7 +309,8 @@ describe("placeTable geometry", () => {
     b.style = { ...b.style, spaceBefore: 4, spaceAfter: 20, contextualSpacing: true };
     d.style = { ...d.style, spaceBefore: 30, contextualSpacing: true };
     const s = stackBlocks([a, b, d], 200, ctx);
-    const y = (t: string) => s.items.find((i): i is Extract<PaintItem, { kind: "text" }> => i.kind === "text" && i.text === t)!.y;
+    const y = (t: string) =>
+      s.items.find((i): i is Extract<PaintItem, { kind: "text" }> => i.kind === "text" && i.text === t)!.y;
     // Line heights are whole twips (LibreOffice).
     const lh = wholeTwips(ctx.fonts.face({ family: "Calibri", bold: false, italic: false }).lineHeight(11));
     expect(y("B") - y("A")).toBeCloseTo(lh + 10, 3);
@@ -206,8 +322,16 @@ describe("placeTable geometry", () => {
 
 describe("floating objects in cells", () => {
   it("draws an anchored image aligned right inside its cell, without moving the text", () => {
-    const anchor = { x: { relativeTo: "column" as const, align: "right" as const }, y: { relativeTo: "paragraph" as const, offset: 2 }, wrap: "square" as const, distance: { top: 0, bottom: 0, left: 0, right: 0 }, behindText: false };
-    const withImage = para("Logo", [{ type: "image", image: "word/media/logo.png", width: 30, height: 12, style: run, anchor }]);
+    const anchor = {
+      x: { relativeTo: "column" as const, align: "right" as const },
+      y: { relativeTo: "paragraph" as const, offset: 2 },
+      wrap: "square" as const,
+      distance: { top: 0, bottom: 0, left: 0, right: 0 },
+      behindText: false,
+    };
+    const withImage = para("Logo", [
+      { type: "image", image: "word/media/logo.png", width: 30, height: 12, style: run, anchor },
+    ]);
     const c = new TestCursor({ left: 0, width: 400, top: 0, bottom: 1000 });
     placeTable(table([row([cell([withImage]), cell("Other")])], { grid: [150, 100] }), c, ctx);
     const img = c.pages[0]!.find((i) => i.kind === "image") as Extract<PaintItem, { kind: "image" }>;
@@ -215,7 +339,10 @@ describe("floating objects in cells", () => {
     // Cell content box: table left -5.4, + 5.4 margin = 0, width 150 - 10.8.
     expect(img.x).toBeCloseTo(150 - 10.8 - 30, 6);
     expect(img.y).toBeCloseTo(0.5 + 2, 6);
-    const logo = c.pages[0]!.find((i) => i.kind === "text" && i.text.trim() === "Logo") as Extract<PaintItem, { kind: "text" }>;
+    const logo = c.pages[0]!.find((i) => i.kind === "text" && i.text.trim() === "Logo") as Extract<
+      PaintItem,
+      { kind: "text" }
+    >;
     expect(logo.x).toBeCloseTo(0, 6);
   });
 });
@@ -223,7 +350,15 @@ describe("floating objects in cells", () => {
 describe("hostile tables", () => {
   it("absurd spans, rows without cells, NaN widths and a huge gridBefore finish and keep their text", () => {
     const c = new TestCursor();
-    const t = table([row([cell("Span", { gridSpan: 1e9 }), cell("Lost?")]), row([]), row([cell("Far")], { gridBefore: 1e9 }), row([cell("Ok")])], { grid: [NaN, -5, Infinity] });
+    const t = table(
+      [
+        row([cell("Span", { gridSpan: 1e9 }), cell("Lost?")]),
+        row([]),
+        row([cell("Far")], { gridBefore: 1e9 }),
+        row([cell("Ok")]),
+      ],
+      { grid: [NaN, -5, Infinity] },
+    );
     placeTable(t, c, ctx);
     // Columns made up for the absurd spans are narrow: words may break between letters, but all text stays.
     const text = c.texts().flat().join("");
@@ -256,10 +391,22 @@ describe("hostile tables", () => {
 
   it("an exact row height smaller than its text neither loops nor hides the following rows", () => {
     const c = new TestCursor();
-    const rows = Array.from({ length: 40 }, (_, i) => row([cell(`E${i}\nmore\nlines`)], { height: { value: 2, rule: "exact" } }));
+    const rows = Array.from({ length: 40 }, (_, i) =>
+      row([cell(`E${i}\nmore\nlines`)], { height: { value: 2, rule: "exact" } }),
+    );
     placeTable(table(rows), c, ctx);
-    expect(c.texts().flat().filter((t) => /^E\d+$/.test(t)).length).toBe(40);
+    expect(
+      c
+        .texts()
+        .flat()
+        .filter((t) => /^E\d+$/.test(t)).length,
+    ).toBe(40);
     // Lines starting below an exact row's box are cut off (LibreOffice clips them).
-    expect(c.texts().flat().filter((t) => t === "lines").length).toBe(0);
+    expect(
+      c
+        .texts()
+        .flat()
+        .filter((t) => t === "lines").length,
+    ).toBe(0);
   });
 });

@@ -18,7 +18,14 @@ import { Footnotes, NOTE_SEPARATOR_HEIGHT } from "./notes";
 import { floatOverrunsTop, paintFloats, positionFloats } from "./page-floats";
 import { Pager, RegionOverflow, type PagerSnapshot } from "./pager";
 import { framePieces, paintFrame, withBorderRoom } from "./paragraph-frame";
-import { leadingHeight, paragraphHeight, placeParagraph, type ParagraphFlowRules, type PlacedLine, type Relayout } from "./paragraph-pagination";
+import {
+  leadingHeight,
+  paragraphHeight,
+  placeParagraph,
+  type ParagraphFlowRules,
+  type PlacedLine,
+  type Relayout,
+} from "./paragraph-pagination";
 import { DEFAULT_SECTION, endnoteSection, pageGeometry, sanePage, withoutBreakMark } from "./sections";
 import { turnSection } from "./vertical";
 
@@ -62,7 +69,9 @@ class DocumentFlow {
     ctx: LayoutContext,
   ) {
     // Vertical sections are laid out on their page turned a quarter turn (vertical.ts).
-    this.sections = (model.sections.length > 0 ? [...model.sections] : [DEFAULT_SECTION]).map((s) => (s.vertical ? turnSection(s) : s));
+    this.sections = (model.sections.length > 0 ? [...model.sections] : [DEFAULT_SECTION]).map((s) =>
+      s.vertical ? turnSection(s) : s,
+    );
     this.ctx = ctx;
     // Header heights before pagination: wide page numbers stand in for the real ones.
     this.heights = new PartHeights(model, { ...this.ctx, fieldValue: () => "99" });
@@ -217,9 +226,17 @@ class DocumentFlow {
     const blocks = this.bordersGrouped(shownBlocks(allBlocks));
     for (let i = from; i < blocks.length; i++) {
       const block = blocks[i]!;
-      marks?.push({ index: i, snapshot: this.pager.snapshot(), looseArea: this.looseArea, lastParagraph: this.lastParagraph });
+      marks?.push({
+        index: i,
+        snapshot: this.pager.snapshot(),
+        looseArea: this.looseArea,
+        lastParagraph: this.lastParagraph,
+      });
       if (block.type === "table") {
-        const keep = lastRowKeepsWithNext(block) && blocks[i + 1]?.type === "paragraph" ? this.keepChainHeight(blocks, i + 1, this.pager.area.width) : 0;
+        const keep =
+          lastRowKeepsWithNext(block) && blocks[i + 1]?.type === "paragraph"
+            ? this.keepChainHeight(blocks, i + 1, this.pager.area.width)
+            : 0;
         this.routines.placeTable(block, this.pager, this.bodyCtx, keep <= this.pager.areaHeight() ? keep : 0);
         this.pager.markPlaced();
         this.looseArea = this.areaKey();
@@ -228,7 +245,13 @@ class DocumentFlow {
       }
       const prev = i === 0 ? this.paragraphAboveSection : blocks[i - 1];
       const next = blocks[i + 1];
-      this.placeParagraphBlock(block, prev?.type === "paragraph" ? prev : undefined, next?.type === "paragraph" ? next : undefined, blocks, i);
+      this.placeParagraphBlock(
+        block,
+        prev?.type === "paragraph" ? prev : undefined,
+        next?.type === "paragraph" ? next : undefined,
+        blocks,
+        i,
+      );
       if (!block.style.keepNext) this.looseArea = this.areaKey();
       this.lastParagraph = block;
     }
@@ -250,7 +273,11 @@ class DocumentFlow {
       if (!prev && !next) return b;
       let joined = this.joined.get(b);
       if (!joined) {
-        const borders = { ...b.style.borders, top: prev ? undefined : b.style.borders.top, bottom: next ? undefined : b.style.borders.bottom };
+        const borders = {
+          ...b.style.borders,
+          top: prev ? undefined : b.style.borders.top,
+          bottom: next ? undefined : b.style.borders.bottom,
+        };
         joined = { ...b, style: { ...b.style, borders } };
         this.joined.set(b, joined);
       }
@@ -262,8 +289,20 @@ class DocumentFlow {
   private emptyBreakPage(): boolean {
     const pager = this.pager;
     const page = pager.page;
-    if (pager.pages.length - 1 <= this.sectionFirstPage || !pager.atAreaTop() || pager.columnIndex !== 0 || page.regions.length !== 1) return false;
-    return page.items.length === 0 && page.background.length === 0 && page.foreground.length === 0 && page.notes.length === 0 && page.floats.length === 0;
+    if (
+      pager.pages.length - 1 <= this.sectionFirstPage ||
+      !pager.atAreaTop() ||
+      pager.columnIndex !== 0 ||
+      page.regions.length !== 1
+    )
+      return false;
+    return (
+      page.items.length === 0 &&
+      page.background.length === 0 &&
+      page.foreground.length === 0 &&
+      page.notes.length === 0 &&
+      page.floats.length === 0
+    );
   }
 
   /** Identifies the current column of the current region of the current page. */
@@ -280,7 +319,12 @@ class DocumentFlow {
     return layout;
   }
 
-  private rulesFor(p: Paragraph, layout: ParagraphLayout, prev: Paragraph | undefined, next: Paragraph | undefined): ParagraphFlowRules {
+  private rulesFor(
+    p: Paragraph,
+    layout: ParagraphLayout,
+    prev: Paragraph | undefined,
+    next: Paragraph | undefined,
+  ): ParagraphFlowRules {
     const style = p.style;
     // LibreOffice drops the automatic (HTML-like) space before the document's first paragraph.
     const documentStart = this.pager.start === "document" && this.pager.atAreaTop();
@@ -298,14 +342,21 @@ class DocumentFlow {
     };
   }
 
-  private placeParagraphBlock(p: Paragraph, prev: Paragraph | undefined, next: Paragraph | undefined, blocks: Block[], index: number): void {
+  private placeParagraphBlock(
+    p: Paragraph,
+    prev: Paragraph | undefined,
+    next: Paragraph | undefined,
+    blocks: Block[],
+    index: number,
+  ): void {
     const pager = this.pager;
     const width = pager.area.width;
     let layout = this.layoutFor(p, width);
     const rules = this.rulesFor(p, layout, prev, next);
     // After a page break the paragraph above is on another page: contextual spacing no longer takes
     // this one's space before (LibreOffice keeps it at the top of the page).
-    if (pager.atAreaTop() && pager.start === "hard" && p.style.contextualSpacing) rules.spaceBefore = layout.spaceBefore;
+    if (pager.atAreaTop() && pager.start === "hard" && p.style.contextualSpacing)
+      rules.spaceBefore = layout.spaceBefore;
     if (rules.pageBreakBefore && !(pager.atAreaTop() && pager.columnIndex === 0)) {
       pager.breakArea("page", "hard");
       rules.pageBreakBefore = false;
@@ -326,7 +377,13 @@ class DocumentFlow {
     if (layout.floats.length === 0) {
       // Lines that go on in a column of another width are laid out again there (no floats beside).
       const relayout: Relayout | undefined =
-        layout === this.layoutFor(p, width) ? { width, at: (widthOf) => withBorderRoom(p, this.routines.layoutParagraph(p, width, this.bodyCtx, undefined, widthOf)) } : undefined;
+        layout === this.layoutFor(p, width)
+          ? {
+              width,
+              at: (widthOf) =>
+                withBorderRoom(p, this.routines.layoutParagraph(p, width, this.bodyCtx, undefined, widthOf)),
+            }
+          : undefined;
       const placed = placeParagraph(pager, layout, rules, relayout);
       this.decorate(p, relayout?.latest ?? layout, placed);
       return;
@@ -360,7 +417,11 @@ class DocumentFlow {
         // An empty paragraph holding only floats, whose line they push off the page, stays on the page
         // with them unless a float at its top itself runs past the bottom (LibreOffice): what follows
         // goes to the next page.
-        if (pushedOff && layout.lines.every((l) => l.items.length === 0) && !floatOverrunsTop(this.pager, floats, top, page, false)) {
+        if (
+          pushedOff &&
+          layout.lines.every((l) => l.items.length === 0) &&
+          !floatOverrunsTop(this.pager, floats, top, page, false)
+        ) {
           pager.restore(before);
           for (const f of floats) if (f.page === pager.pages.length - 1) pager.addFloat(f.placed);
           pager.y = Math.max(pager.y, pager.bottomLimit());
@@ -415,7 +476,12 @@ class DocumentFlow {
       const prev = blocks[i - 1];
       const next = blocks[i + 1];
       const layout = this.layoutFor(b, width);
-      const rules = this.rulesFor(b, layout, prev?.type === "paragraph" ? prev : undefined, next?.type === "paragraph" ? next : undefined);
+      const rules = this.rulesFor(
+        b,
+        layout,
+        prev?.type === "paragraph" ? prev : undefined,
+        next?.type === "paragraph" ? next : undefined,
+      );
       if (i > index && rules.pageBreakBefore) return h;
       if (!b.style.keepNext || i === blocks.length - 1) {
         // The next paragraph's first lines must come along: under widow control two, or all of
@@ -450,6 +516,7 @@ class DocumentFlow {
 
 /** Contextual spacing drops a paragraph's own space next to a paragraph of the same style. */
 function ownSpace(p: Paragraph, space: number, neighbour: Paragraph | undefined): number {
-  return p.style.contextualSpacing && neighbour !== undefined && neighbour.style.styleId === p.style.styleId ? 0 : space;
+  return p.style.contextualSpacing && neighbour !== undefined && neighbour.style.styleId === p.style.styleId
+    ? 0
+    : space;
 }
-

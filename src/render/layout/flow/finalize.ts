@@ -17,42 +17,81 @@ import { turnPageBack } from "./vertical";
  * separators, in-front floats, footnote numbers that restart per page; a vertical section's pages
  * turned back. `sectionOf`: the section of a page's index.
  */
-export function finishPages(pages: FlowPage[], sectionOf: (index: number) => Section, model: DocumentModel, notes: Footnotes, ctx: LayoutContext): LaidOutPage[] {
+export function finishPages(
+  pages: FlowPage[],
+  sectionOf: (index: number) => Section,
+  model: DocumentModel,
+  notes: Footnotes,
+  ctx: LayoutContext,
+): LaidOutPage[] {
   const sectionPages = new Map<number, number>();
   for (const p of pages) sectionPages.set(p.section, (sectionPages.get(p.section) ?? 0) + 1);
   const restart = model.footnotesRestartEachPage;
   const noteLabels = new Map<string, string>();
   // LibreOffice does not export the blank pages odd/even section starts insert (they still count).
-  return pages.filter((page) => !page.blank).map((page) => {
-    const s = sectionOf(page.section);
-    const items: PaintItem[] = [...page.background];
-    paintHeaderFooter(page, s, { numPages: pages.length, sectionPages: sectionPages.get(page.section) ?? 1 }, model, ctx, items);
-    items.push(...page.items);
-    const box = sanePage(s);
-    notes.paint(page, box.left, box.width - box.left - box.right, items);
-    paintSeparators(page, items);
-    items.push(...page.foreground);
-    if (restart) numberNotesOnPage(page, { ...restart, perPage: !!s.footnotesRestartEachPage }, noteLabels, items);
-    const laidOut = { width: page.width, height: page.height, items };
-    return s.vertical ? turnPageBack(laidOut) : laidOut;
-  });
+  return pages
+    .filter((page) => !page.blank)
+    .map((page) => {
+      const s = sectionOf(page.section);
+      const items: PaintItem[] = [...page.background];
+      paintHeaderFooter(
+        page,
+        s,
+        { numPages: pages.length, sectionPages: sectionPages.get(page.section) ?? 1 },
+        model,
+        ctx,
+        items,
+      );
+      items.push(...page.items);
+      const box = sanePage(s);
+      notes.paint(page, box.left, box.width - box.left - box.right, items);
+      paintSeparators(page, items);
+      items.push(...page.foreground);
+      if (restart) numberNotesOnPage(page, { ...restart, perPage: !!s.footnotesRestartEachPage }, noteLabels, items);
+      const laidOut = { width: page.width, height: page.height, items };
+      return s.vertical ? turnPageBack(laidOut) : laidOut;
+    });
 }
 
 /** The header and footer a page of section `s` shows, its page fields filled in. */
-function paintHeaderFooter(page: FlowPage, s: Section, counts: { numPages: number; sectionPages: number }, model: DocumentModel, base: LayoutContext, into: PaintItem[]): void {
+function paintHeaderFooter(
+  page: FlowPage,
+  s: Section,
+  counts: { numPages: number; sectionPages: number },
+  model: DocumentModel,
+  base: LayoutContext,
+  into: PaintItem[],
+): void {
   const box = sanePage(s);
   const width = box.width - box.left - box.right;
   const ctx = pageFieldContext(
     base,
-    { page: formatNumber(page.number, s.pageNumberFormat), pageNumber: page.number, sectionFormat: s.pageNumberFormat, ...counts },
+    {
+      page: formatNumber(page.number, s.pageNumberFormat),
+      pageNumber: page.number,
+      sectionFormat: s.pageNumberFormat,
+      ...counts,
+    },
     formatNumber,
   );
   const choice = { firstOfSection: page.firstOfSection, pageNumber: page.number };
   const header = choosePart(s.headers, s, model.evenAndOddHeaders, choice, EMPTY_PARTS.header);
   const footer = choosePart(s.footers, s, model.evenAndOddHeaders, choice, EMPTY_PARTS.footer);
   const frame = { left: box.left, width, pageHeight: page.height };
-  placePart(header ? model.headerFooters.get(header) : undefined, "header", { ...frame, distance: Math.max(0, s.margins.header) }, ctx, into);
-  placePart(footer ? model.headerFooters.get(footer) : undefined, "footer", { ...frame, distance: Math.max(0, s.margins.footer) }, ctx, into);
+  placePart(
+    header ? model.headerFooters.get(header) : undefined,
+    "header",
+    { ...frame, distance: Math.max(0, s.margins.header) },
+    ctx,
+    into,
+  );
+  placePart(
+    footer ? model.headerFooters.get(footer) : undefined,
+    "footer",
+    { ...frame, distance: Math.max(0, s.margins.footer) },
+    ctx,
+    into,
+  );
 }
 
 /** Lines between the columns of a page's regions that ask for them, as tall as the longest column. */

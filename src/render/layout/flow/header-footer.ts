@@ -109,7 +109,13 @@ function withCellSpaceAfterDoubled(t: Table): Table {
     cells: row.cells.map((cell) => {
       const last = cell.blocks[cell.blocks.length - 1];
       if (!last || last.type !== "paragraph" || !(last.style.spaceAfter > 0)) return cell;
-      return { ...cell, blocks: [...cell.blocks.slice(0, -1), { ...last, style: { ...last.style, spaceAfter: last.style.spaceAfter * 2 } }] };
+      return {
+        ...cell,
+        blocks: [
+          ...cell.blocks.slice(0, -1),
+          { ...last, style: { ...last.style, spaceAfter: last.style.spaceAfter * 2 } },
+        ],
+      };
     }),
   }));
   return { ...t, rows };

@@ -43,7 +43,10 @@ export class Footnotes {
     if (!stack) {
       const blocks = this.notes.get(id);
       const width = this.width();
-      stack = blocks && blocks.length > 0 ? this.ctx.routines.stackBlocks(blocks, width, this.ctx) : { height: 0, items: [], breakPoints: [] };
+      stack =
+        blocks && blocks.length > 0
+          ? this.ctx.routines.stackBlocks(blocks, width, this.ctx)
+          : { height: 0, items: [], breakPoints: [] };
       this.stacks.set(id, stack);
     }
     return stack;
@@ -59,14 +62,25 @@ export class Footnotes {
     if (page.notes.length === 0) return;
     let y = page.bodyBottom - page.noteHeight;
     const lineY = y + NOTE_SEPARATOR_GAP + NOTE_SEPARATOR_WIDTH / 2;
-    into.push({ kind: "line", x1: left, y1: lineY, x2: left + width * NOTE_SEPARATOR_SHARE, y2: lineY, width: NOTE_SEPARATOR_WIDTH, color: null });
+    into.push({
+      kind: "line",
+      x1: left,
+      y1: lineY,
+      x2: left + width * NOTE_SEPARATOR_SHARE,
+      y2: lineY,
+      width: NOTE_SEPARATOR_WIDTH,
+      color: null,
+    });
     y += NOTE_SEPARATOR_HEIGHT;
     page.notes.forEach((id, i) => {
       const stack = this.stack(id);
       // A note split across pages: the lines above the cut here, the rest on the next page.
       const from = i === 0 ? (page.noteFrom ?? 0) : 0;
       const cut = i === page.notes.length - 1 ? (page.noteCut ?? Infinity) : Infinity;
-      const items = from > 0 || cut < Infinity ? stack.items.filter((it) => noteItemY(it) > from && noteItemY(it) < cut) : stack.items;
+      const items =
+        from > 0 || cut < Infinity
+          ? stack.items.filter((it) => noteItemY(it) > from && noteItemY(it) < cut)
+          : stack.items;
       translateItems(items, left, y - from, into);
       y += stack.height - from;
     });
@@ -78,7 +92,12 @@ export class Footnotes {
  * are on the page count from the start number, in order; a note continued from the page before keeps
  * its number. In sections without the restart the numbers run on from page to page.
  */
-export function numberNotesOnPage(page: FlowPage, numbering: { start: number; format: NumberFormat; perPage: boolean }, labels: Map<string, string>, items: PaintItem[]): void {
+export function numberNotesOnPage(
+  page: FlowPage,
+  numbering: { start: number; format: NumberFormat; perPage: boolean },
+  labels: Map<string, string>,
+  items: PaintItem[],
+): void {
   const running = labels.get(RUNNING) ?? String(numbering.start);
   let n = numbering.perPage ? numbering.start : Number(running);
   page.notes.forEach((id) => {

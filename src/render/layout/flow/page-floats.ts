@@ -21,7 +21,12 @@ export interface PositionedFloat {
 }
 
 /** Where each float of `layout` goes, given where its lines were `placed` (`sectionOf`: a page's section). */
-export function positionFloats(pager: Pager, sectionOf: (index: number) => Section, layout: ParagraphLayout, placed: PlacedLine[]): PositionedFloat[] {
+export function positionFloats(
+  pager: Pager,
+  sectionOf: (index: number) => Section,
+  layout: ParagraphLayout,
+  placed: PlacedLine[],
+): PositionedFloat[] {
   const out: PositionedFloat[] = [];
   const firstLine = placed[0];
   for (const float of layout.floats) {
@@ -50,7 +55,13 @@ export function positionFloats(pager: Pager, sectionOf: (index: number) => Secti
  * body; with `stacked`, also when another float of the paragraph (below the first, which the text
  * had to pass too) is the one that ends below it.
  */
-export function floatOverrunsTop(pager: Pager, floats: PositionedFloat[], top: number, page: number, stacked: boolean): boolean {
+export function floatOverrunsTop(
+  pager: Pager,
+  floats: PositionedFloat[],
+  top: number,
+  page: number,
+  stacked: boolean,
+): boolean {
   const bottom = pager.pages[page]?.bodyBottom ?? Number.POSITIVE_INFINITY;
   const onPage = floats.filter((f) => f.page === page);
   const atTop = (f: PositionedFloat) => f.placed.y - f.placed.distance.top <= top + 0.5;
@@ -79,8 +90,21 @@ export function paintFloats(pager: Pager, floats: PositionedFloat[], registered:
     translateItems(stack.items, x + BOX_INSET_X, y + BOX_INSET_Y, into);
     const b = inline.border;
     if (b && b.style !== "nil" && b.style !== "none" && b.width > 0) {
-      const line = (x1: number, y1: number, x2: number, y2: number): PaintItem => ({ kind: "line", x1, y1, x2, y2, width: b.width, color: b.color });
-      into.push(line(x, y, x + width, y), line(x + width, y, x + width, y + height), line(x + width, y + height, x, y + height), line(x, y + height, x, y));
+      const line = (x1: number, y1: number, x2: number, y2: number): PaintItem => ({
+        kind: "line",
+        x1,
+        y1,
+        x2,
+        y2,
+        width: b.width,
+        color: b.color,
+      });
+      into.push(
+        line(x, y, x + width, y),
+        line(x + width, y, x + width, y + height),
+        line(x + width, y + height, x, y + height),
+        line(x, y + height, x, y),
+      );
     }
   }
 }
@@ -90,8 +114,19 @@ function floatSize(inline: FloatingObject["inline"]): { width: number; height: n
   return { width: ok(inline.width), height: ok(inline.height) };
 }
 
-function toPlaced(pos: { x: number; y: number }, width: number, height: number, anchor: FloatingObject["anchor"], column: { left: number; width: number }): PlacedFloat {
+function toPlaced(
+  pos: { x: number; y: number },
+  width: number,
+  height: number,
+  anchor: FloatingObject["anchor"],
+  column: { left: number; width: number },
+): PlacedFloat {
   const d = anchor.distance;
-  const distance = { top: Math.max(0, d.top || 0), bottom: Math.max(0, d.bottom || 0), left: Math.max(0, d.left || 0), right: Math.max(0, d.right || 0) };
+  const distance = {
+    top: Math.max(0, d.top || 0),
+    bottom: Math.max(0, d.bottom || 0),
+    left: Math.max(0, d.left || 0),
+    right: Math.max(0, d.right || 0),
+  };
   return { ...pos, width, height, distance, ...floatWrap({ ...anchor, distance }, pos.x, width, column) };
 }

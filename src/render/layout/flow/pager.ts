@@ -240,7 +240,8 @@ export class Pager implements FlowCursor {
       const shown = this.noteShown(last, first, true);
       let cut = 0;
       // Two lines at least before the split; one may follow it.
-      for (const b of (this.opts.noteBreaks?.(last) ?? []).slice(1)) if (b > from + 0.01 && b - from <= shown - overflow + 0.01) cut = b;
+      for (const b of (this.opts.noteBreaks?.(last) ?? []).slice(1))
+        if (b > from + 0.01 && b - from <= shown - overflow + 0.01) cut = b;
       if (cut > 0) page.noteCut = cut;
       else {
         page.notes.pop();

@@ -15,7 +15,15 @@ import { LIMITS } from "../../../limits";
 import { layoutBudget } from "../../budgets";
 
 /** A page whose body holds exactly `lines` lines of 20 pt. */
-function pager(opts: { body?: number; columns?: number; notes?: Record<string, number>; noteBreaks?: Record<string, number[]>; start?: number } = {}): Pager {
+function pager(
+  opts: {
+    body?: number;
+    columns?: number;
+    notes?: Record<string, number>;
+    noteBreaks?: Record<string, number[]>;
+    start?: number;
+  } = {},
+): Pager {
   const body = opts.body ?? 100;
   const count = opts.columns ?? 1;
   const geometry: PageGeometry = {
@@ -38,7 +46,11 @@ function pager(opts: { body?: number; columns?: number; notes?: Record<string, n
 
 let serial = 0;
 /** A paragraph of `n` lines of `height` pt; each line draws one word naming it. */
-function para(n: number, height = 20, extra: (i: number) => Partial<LineBox> = () => ({})): ParagraphLayout & { tag: string } {
+function para(
+  n: number,
+  height = 20,
+  extra: (i: number) => Partial<LineBox> = () => ({}),
+): ParagraphLayout & { tag: string } {
   const tag = `p${++serial}`;
   const lines: LineBox[] = Array.from({ length: n }, (_, i) => ({
     height,
@@ -120,7 +132,11 @@ describe("flow: splitting paragraphs across pages", () => {
   it("a break ending a paragraph leaves its empty last line behind; the next paragraph starts the page", () => {
     const p = pager();
     const empty: LineBox = { height: 20, baseline: 16, items: [] };
-    placeParagraph(p, { spaceBefore: 0, spaceAfter: 0, floats: [], lines: [{ ...para(1).lines[0]!, breakAfter: "page" }, empty] }, rules({ spaceAfter: 8 }));
+    placeParagraph(
+      p,
+      { spaceBefore: 0, spaceAfter: 0, floats: [], lines: [{ ...para(1).lines[0]!, breakAfter: "page" }, empty] },
+      rules({ spaceAfter: 8 }),
+    );
     const next = para(1);
     placeParagraph(p, next, rules({ spaceBefore: 10 }));
     expect(p.pages).toHaveLength(2);
@@ -130,7 +146,11 @@ describe("flow: splitting paragraphs across pages", () => {
 
   it("a continued line at a page top loses the extra of proportional line spacing", () => {
     const p = pager();
-    placeParagraph(p, para(7, 20, (i) => (i > 0 ? { extraAbove: 4 } : {})), rules({ widowControl: false }));
+    placeParagraph(
+      p,
+      para(7, 20, (i) => (i > 0 ? { extraAbove: 4 } : {})),
+      rules({ widowControl: false }),
+    );
     // 20 pt lines at 1.25 carry 4 pt above the text: the sixth line starts 4 pt higher.
     expect(p.pages[1]!.items[0]).toMatchObject({ y: 96 });
     expect(p.pages[1]!.items[1]).toMatchObject({ y: 116 });
@@ -183,7 +203,11 @@ describe("flow: footnote room", () => {
     const p = pager({ notes: { "footnote:1": 30 }, noteBreaks: { "footnote:1": [10, 20, 30] } });
     placeParagraph(p, para(3), rules());
     // 20 pt left below the line: the separator and one note line, not two.
-    placeParagraph(p, para(1, 20, () => ({ noteRefs: ["footnote:1"] })), rules());
+    placeParagraph(
+      p,
+      para(1, 20, () => ({ noteRefs: ["footnote:1"] })),
+      rules(),
+    );
     expect(p.pages).toHaveLength(2);
     expect(p.pages[0]!.notes).toEqual([]);
     expect(p.pages[1]!.notes).toEqual(["footnote:1"]);
@@ -192,11 +216,22 @@ describe("flow: footnote room", () => {
   });
 
   it("below notes already on the page, a line stays when its note's first line fits; a note that cannot show two lines opens the next page's notes", () => {
-    const p = pager({ notes: { "footnote:1": 20, "footnote:2": 30 }, noteBreaks: { "footnote:1": [10, 20], "footnote:2": [10, 20, 30] } });
-    placeParagraph(p, para(1, 20, () => ({ noteRefs: ["footnote:1"] })), rules());
+    const p = pager({
+      notes: { "footnote:1": 20, "footnote:2": 30 },
+      noteBreaks: { "footnote:1": [10, 20], "footnote:2": [10, 20, 30] },
+    });
+    placeParagraph(
+      p,
+      para(1, 20, () => ({ noteRefs: ["footnote:1"] })),
+      rules(),
+    );
     placeParagraph(p, para(1), rules());
     // The line at 40-60, then 10 pt for note 2's first line above separator and note 1 (30 pt).
-    placeParagraph(p, para(1, 20, () => ({ noteRefs: ["footnote:2"] })), rules());
+    placeParagraph(
+      p,
+      para(1, 20, () => ({ noteRefs: ["footnote:2"] })),
+      rules(),
+    );
     expect(p.pages).toHaveLength(1);
     expect(p.page.notes).toEqual(["footnote:1"]);
     placeParagraph(p, para(1), rules());
@@ -208,7 +243,11 @@ describe("flow: footnote room", () => {
   it("a note that fits only in part is split after its last line that fits, the rest on the next page", () => {
     const p = pager({ notes: { "footnote:1": 40 }, noteBreaks: { "footnote:1": [10, 20, 30, 40] } });
     placeParagraph(p, para(2), rules());
-    placeParagraph(p, para(2, 20, (i) => ({ noteRefs: i === 0 ? ["footnote:1"] : [] })), rules({ widowControl: false }));
+    placeParagraph(
+      p,
+      para(2, 20, (i) => ({ noteRefs: i === 0 ? ["footnote:1"] : [] })),
+      rules({ widowControl: false }),
+    );
     // Below the line at 40-60 of the body: separator 10 and three 10 pt note lines; the paragraph's last line moves on.
     expect(p.pages[0]!.notes).toEqual(["footnote:1"]);
     expect(p.pages[0]!.noteCut).toBe(30);
@@ -221,7 +260,11 @@ describe("flow: footnote room", () => {
 
   it("endnote references are collected once, in order, and take no room on the page", () => {
     const p = pager();
-    placeParagraph(p, para(2, 20, (i) => ({ noteRefs: i === 0 ? ["endnote:2", "endnote:1"] : ["endnote:2"] })), rules());
+    placeParagraph(
+      p,
+      para(2, 20, (i) => ({ noteRefs: i === 0 ? ["endnote:2", "endnote:1"] : ["endnote:2"] })),
+      rules(),
+    );
     expect(p.endnotes).toEqual(["endnote:2", "endnote:1"]);
     expect(p.page.noteHeight).toBe(0);
   });
@@ -258,15 +301,30 @@ describe("flow: columns and sections", () => {
 
   it("columnBoxes: equal columns share the width; explicit widths scale to the text width", () => {
     const base = { columns: { count: 2, space: 20, separator: false } } as Section;
-    expect(columnBoxes(base, 72, 420)).toEqual([{ left: 72, width: 200 }, { left: 292, width: 200 }]);
-    const explicit = { columns: { count: 2, space: 0, separator: false, widths: [{ width: 100, space: 10 }, { width: 100, space: 0 }] } } as Section;
+    expect(columnBoxes(base, 72, 420)).toEqual([
+      { left: 72, width: 200 },
+      { left: 292, width: 200 },
+    ]);
+    const explicit = {
+      columns: {
+        count: 2,
+        space: 0,
+        separator: false,
+        widths: [
+          { width: 100, space: 10 },
+          { width: 100, space: 0 },
+        ],
+      },
+    } as Section;
     const boxes = columnBoxes(explicit, 0, 420);
     // LibreOffice scales each column with half the space beside it and keeps the space (10 pt), see
     // "explicit column widths" in test/node/render-flow-libreoffice.test.ts.
     expect(boxes[0]!.width).toBeCloseTo(205);
     expect(boxes[1]!.left).toBeCloseTo(215);
     expect(boxes[1]!.width).toBeCloseTo(205);
-    expect(columnBoxes({ columns: { count: Number.NaN, space: 0, separator: false } } as Section, 0, 100)).toEqual([{ left: 0, width: 100 }]);
+    expect(columnBoxes({ columns: { count: Number.NaN, space: 0, separator: false } } as Section, 0, 100)).toEqual([
+      { left: 0, width: 100 },
+    ]);
   });
 
   it("header part choice: title page first, even pages when enabled, missing parts stay blank", () => {
@@ -274,7 +332,9 @@ describe("flow: columns and sections", () => {
     expect(choosePart(parts, { titlePage: true }, true, { firstOfSection: true, pageNumber: 2 })).toBe("f");
     expect(choosePart(parts, { titlePage: false }, true, { firstOfSection: true, pageNumber: 2 })).toBe("e");
     expect(choosePart(parts, { titlePage: true }, true, { firstOfSection: false, pageNumber: 3 })).toBe("d");
-    expect(choosePart({ default: "d" }, { titlePage: true }, false, { firstOfSection: true, pageNumber: 1 })).toBeUndefined();
+    expect(
+      choosePart({ default: "d" }, { titlePage: true }, false, { firstOfSection: true, pageNumber: 1 }),
+    ).toBeUndefined();
   });
 });
 
@@ -287,11 +347,32 @@ describe("flow: floats", () => {
     behindText: false,
     ...a,
   });
-  const frame = { pageWidth: 612, pageHeight: 792, margins: { top: 72, bottom: 72, left: 72, right: 72 }, column: { left: 72, width: 468 }, paragraphTop: 300, lineTop: 320 };
+  const frame = {
+    pageWidth: 612,
+    pageHeight: 792,
+    margins: { top: 72, bottom: 72, left: 72, right: 72 },
+    column: { left: 72, width: 468 },
+    paragraphTop: 300,
+    lineTop: 320,
+  };
 
   it("positions from page, margin and paragraph, by offset or alignment, kept on the page", () => {
-    expect(positionFloat(anchor({ x: { relativeTo: "page", align: "center" }, y: { relativeTo: "page", offset: 100 } }), 100, 50, frame)).toEqual({ x: 256, y: 100 });
-    expect(positionFloat(anchor({ x: { relativeTo: "margin", align: "right" }, y: { relativeTo: "paragraph", offset: 12 } }), 100, 50, frame)).toEqual({ x: 440, y: 312 });
+    expect(
+      positionFloat(
+        anchor({ x: { relativeTo: "page", align: "center" }, y: { relativeTo: "page", offset: 100 } }),
+        100,
+        50,
+        frame,
+      ),
+    ).toEqual({ x: 256, y: 100 });
+    expect(
+      positionFloat(
+        anchor({ x: { relativeTo: "margin", align: "right" }, y: { relativeTo: "paragraph", offset: 12 } }),
+        100,
+        50,
+        frame,
+      ),
+    ).toEqual({ x: 440, y: 312 });
     expect(positionFloat(anchor({ y: { relativeTo: "line", offset: 0 } }), 10, 10, frame)).toEqual({ x: 72, y: 320 });
     expect(positionFloat(anchor({ y: { relativeTo: "page", offset: 5000 } }), 10, 50, frame).y).toBe(742);
     expect(positionFloat(anchor({ x: { relativeTo: "page", offset: Number.NaN } }), 10, 10, frame).x).toBe(0);
@@ -306,7 +387,15 @@ describe("flow: floats", () => {
   });
 
   it("exclusions narrow only the lines beside the float", () => {
-    const f = { x: 400, y: 300, width: 140, height: 40, wrap: "square" as const, textSide: "left" as const, distance: { top: 0, bottom: 0, left: 9, right: 9 } };
+    const f = {
+      x: 400,
+      y: 300,
+      width: 140,
+      height: 40,
+      wrap: "square" as const,
+      textSide: "left" as const,
+      distance: { top: 0, bottom: 0, left: 9, right: 9 },
+    };
     const excl = exclusionsFor([f], { left: 72, width: 468 }, 280)!;
     expect(excl(0, 15)).toEqual({ left: 0, right: 0 });
     expect(excl(20, 15)).toEqual({ left: 0, right: 149 });
@@ -315,7 +404,15 @@ describe("flow: floats", () => {
 
   it("a top-and-bottom float pushes the following lines below it", () => {
     const p = pager({ body: 300 });
-    p.addFloat({ x: 50, y: 120, width: 100, height: 50, wrap: "topAndBottom", textSide: "left", distance: { top: 0, bottom: 6, left: 0, right: 0 } });
+    p.addFloat({
+      x: 50,
+      y: 120,
+      width: 100,
+      height: 50,
+      wrap: "topAndBottom",
+      textSide: "left",
+      distance: { top: 0, bottom: 6, left: 0, right: 0 },
+    });
     placeParagraph(p, para(2), rules());
     expect(p.page.items.map((i) => (i.kind === "rect" ? i.y : -1))).toEqual([100, 176]);
   });

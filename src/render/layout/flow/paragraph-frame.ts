@@ -48,7 +48,11 @@ export interface FramePiece {
 }
 
 /** Groups placed lines into pieces, one per page and column. */
-export function framePieces(layout: ParagraphLayout, placed: PlacedLine[], columnWidth: (line: PlacedLine) => number): FramePiece[] {
+export function framePieces(
+  layout: ParagraphLayout,
+  placed: PlacedLine[],
+  columnWidth: (line: PlacedLine) => number,
+): FramePiece[] {
   const pieces: FramePiece[] = [];
   let i = 0;
   while (i < placed.length) {
@@ -59,7 +63,15 @@ export function framePieces(layout: ParagraphLayout, placed: PlacedLine[], colum
       bottom = placed[j]!.top + (layout.lines[j]?.height ?? 0);
       j++;
     }
-    pieces.push({ page: start.page, top: start.top, bottom, left: start.left, width: columnWidth(start), first: i === 0, last: j === layout.lines.length });
+    pieces.push({
+      page: start.page,
+      top: start.top,
+      bottom,
+      left: start.left,
+      width: columnWidth(start),
+      first: i === 0,
+      last: j === layout.lines.length,
+    });
     i = j;
   }
   return pieces;
@@ -71,11 +83,39 @@ export function paintFrame(p: Paragraph, piece: FramePiece, background: PaintIte
   const left = piece.left + indentLeft;
   const right = piece.left + piece.width - indentRight;
   if (right <= left || piece.bottom <= piece.top) return;
-  if (shading) background.push({ kind: "rect", x: left, y: piece.top, width: right - left, height: piece.bottom - piece.top, fill: shading });
+  if (shading)
+    background.push({
+      kind: "rect",
+      x: left,
+      y: piece.top,
+      width: right - left,
+      height: piece.bottom - piece.top,
+      fill: shading,
+    });
   const edge = (b: Border, x1: number, y1: number, x2: number, y2: number) =>
-    lines.push({ kind: "line", x1, y1, x2, y2, width: b.width, color: b.color, style: b.style === "double" ? "double" : b.style === "dotted" ? "dotted" : b.style.startsWith("dash") ? "dashed" : undefined });
-  if (piece.first && visible(borders.top)) edge(borders.top, left, piece.top + borders.top.width / 2, right, piece.top + borders.top.width / 2);
-  if (piece.last && visible(borders.bottom)) edge(borders.bottom, left, piece.bottom - borders.bottom.width / 2, right, piece.bottom - borders.bottom.width / 2);
-  if (visible(borders.left)) edge(borders.left, left - borders.left.space, piece.top, left - borders.left.space, piece.bottom);
-  if (visible(borders.right)) edge(borders.right, right + borders.right.space, piece.top, right + borders.right.space, piece.bottom);
+    lines.push({
+      kind: "line",
+      x1,
+      y1,
+      x2,
+      y2,
+      width: b.width,
+      color: b.color,
+      style:
+        b.style === "double"
+          ? "double"
+          : b.style === "dotted"
+            ? "dotted"
+            : b.style.startsWith("dash")
+              ? "dashed"
+              : undefined,
+    });
+  if (piece.first && visible(borders.top))
+    edge(borders.top, left, piece.top + borders.top.width / 2, right, piece.top + borders.top.width / 2);
+  if (piece.last && visible(borders.bottom))
+    edge(borders.bottom, left, piece.bottom - borders.bottom.width / 2, right, piece.bottom - borders.bottom.width / 2);
+  if (visible(borders.left))
+    edge(borders.left, left - borders.left.space, piece.top, left - borders.left.space, piece.bottom);
+  if (visible(borders.right))
+    edge(borders.right, right + borders.right.space, piece.top, right + borders.right.space, piece.bottom);
 }

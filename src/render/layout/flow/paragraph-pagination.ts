@@ -97,7 +97,12 @@ export interface Relayout {
  * lines that go on in a column of another width (or the whole paragraph moved there) are laid out
  * again at that width, as LibreOffice formats each column's part of a paragraph in its column.
  */
-export function placeParagraph(pager: Pager, layout: ParagraphLayout, rules: ParagraphFlowRules, relayout?: Relayout): PlacedLine[] {
+export function placeParagraph(
+  pager: Pager,
+  layout: ParagraphLayout,
+  rules: ParagraphFlowRules,
+  relayout?: Relayout,
+): PlacedLine[] {
   const placed: PlacedLine[] = [];
   if (rules.pageBreakBefore && !(pager.atAreaTop() && pager.columnIndex === 0)) pager.breakArea("page", "hard");
 

@@ -28,7 +28,14 @@ const MIN_BODY = 12;
 const ENDNOTE_MARGIN = (2 / 2.54) * 72;
 
 /** Page box of a section with hostile values made sane. */
-export function sanePage(s: Section): { width: number; height: number; left: number; right: number; top: number; bottom: number } {
+export function sanePage(s: Section): {
+  width: number;
+  height: number;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+} {
   const num = (v: number, d: number) => (Number.isFinite(v) ? v : d);
   const width = Math.min(Math.max(num(s.pageWidth, 612), MIN_PAGE_SIDE), 14_400);
   const height = Math.min(Math.max(num(s.pageHeight, 792), MIN_PAGE_SIDE), 14_400);
@@ -42,7 +49,14 @@ export function sanePage(s: Section): { width: number; height: number; left: num
 }
 
 /** Page box and columns of a page of section `s`; header, footer and top/bottom margins of its page style's section `st`. */
-export function pageGeometry(s: Section, st: Section, evenAndOddHeaders: boolean, heights: PartHeights, firstOfSection: boolean, pageNumber: number): PageGeometry {
+export function pageGeometry(
+  s: Section,
+  st: Section,
+  evenAndOddHeaders: boolean,
+  heights: PartHeights,
+  firstOfSection: boolean,
+  pageNumber: number,
+): PageGeometry {
   const page = sanePage(s);
   const style = sanePage(st);
   const textWidth = page.width - page.left - page.right;
@@ -54,8 +68,14 @@ export function pageGeometry(s: Section, st: Section, evenAndOddHeaders: boolean
   // A negative top/bottom margin is exact: the body does not move for a tall header/footer. A page
   // without a header (footer) keeps its margin even when the header (footer) distance is larger
   // (LibreOffice turns the header off).
-  const top = style.top < 0 || headerPart === undefined ? Math.abs(style.top) : Math.max(style.top, Math.max(0, st.margins.header) + header);
-  const bottomMargin = style.bottom < 0 || footerPart === undefined ? Math.abs(style.bottom) : Math.max(style.bottom, Math.max(0, st.margins.footer) + footer);
+  const top =
+    style.top < 0 || headerPart === undefined
+      ? Math.abs(style.top)
+      : Math.max(style.top, Math.max(0, st.margins.header) + header);
+  const bottomMargin =
+    style.bottom < 0 || footerPart === undefined
+      ? Math.abs(style.bottom)
+      : Math.max(style.bottom, Math.max(0, st.margins.footer) + footer);
   let bodyTop = Math.min(Math.max(0, top), page.height - MIN_BODY);
   let bodyBottom = page.height - Math.max(0, bottomMargin);
   if (bodyBottom - bodyTop < MIN_BODY) {
@@ -69,7 +89,14 @@ export function pageGeometry(s: Section, st: Section, evenAndOddHeaders: boolean
     bodyTop += rest / 2;
     bodyBottom -= rest / 2;
   }
-  return { width: page.width, height: page.height, bodyTop, bodyBottom, columns: columnBoxes(s, page.left, textWidth), separator: s.columns.separator };
+  return {
+    width: page.width,
+    height: page.height,
+    bodyTop,
+    bodyBottom,
+    columns: columnBoxes(s, page.left, textWidth),
+    separator: s.columns.separator,
+  };
 }
 
 /** LibreOffice's endnote page style: the last section's page size, 2 cm margins, no header or footer. */

@@ -31,11 +31,35 @@ const EM_TOP_TO_BASELINE = 0.88;
 
 /** Unicode's vertical presentation forms (U+FE10–FE19, U+FE30–FE44) of East Asian punctuation. */
 const VERTICAL_FORMS = new Map<string, string>([
-  ["，", "\ufe10"], ["、", "\ufe11"], ["。", "\ufe12"], ["：", "\ufe13"], ["；", "\ufe14"], ["！", "\ufe15"], ["？", "\ufe16"],
-  ["〖", "\ufe17"], ["〗", "\ufe18"], ["…", "\ufe19"], ["‥", "\ufe30"], ["—", "\ufe31"], ["–", "\ufe32"],
-  ["（", "\ufe35"], ["）", "\ufe36"], ["｛", "\ufe37"], ["｝", "\ufe38"], ["〔", "\ufe39"], ["〕", "\ufe3a"],
-  ["【", "\ufe3b"], ["】", "\ufe3c"], ["《", "\ufe3d"], ["》", "\ufe3e"], ["〈", "\ufe3f"], ["〉", "\ufe40"],
-  ["「", "\ufe41"], ["」", "\ufe42"], ["『", "\ufe43"], ["』", "\ufe44"],
+  ["，", "\ufe10"],
+  ["、", "\ufe11"],
+  ["。", "\ufe12"],
+  ["：", "\ufe13"],
+  ["；", "\ufe14"],
+  ["！", "\ufe15"],
+  ["？", "\ufe16"],
+  ["〖", "\ufe17"],
+  ["〗", "\ufe18"],
+  ["…", "\ufe19"],
+  ["‥", "\ufe30"],
+  ["—", "\ufe31"],
+  ["–", "\ufe32"],
+  ["（", "\ufe35"],
+  ["）", "\ufe36"],
+  ["｛", "\ufe37"],
+  ["｝", "\ufe38"],
+  ["〔", "\ufe39"],
+  ["〕", "\ufe3a"],
+  ["【", "\ufe3b"],
+  ["】", "\ufe3c"],
+  ["《", "\ufe3d"],
+  ["》", "\ufe3e"],
+  ["〈", "\ufe3f"],
+  ["〉", "\ufe40"],
+  ["「", "\ufe41"],
+  ["」", "\ufe42"],
+  ["『", "\ufe43"],
+  ["』", "\ufe44"],
 ]);
 
 /** A page of a turned section, back on the real page. */
@@ -79,7 +103,14 @@ function uprightCharacters(item: Extract<PaintItem, { kind: "text" }>, W: number
       const form = VERTICAL_FORMS.get(ch);
       const drawn = form && item.face.covers(form.codePointAt(0)!) ? form : ch;
       out.push({
-        kind: "text", x: axis - glyph / 2, y: vx + EM_TOP_TO_BASELINE * item.size, text: drawn, face: item.face, size: item.size, color: item.color, width: glyph,
+        kind: "text",
+        x: axis - glyph / 2,
+        y: vx + EM_TOP_TO_BASELINE * item.size,
+        text: drawn,
+        face: item.face,
+        size: item.size,
+        color: item.color,
+        width: glyph,
         ...(drawn !== ch ? { typed: ch } : {}),
         ...(item.scale !== undefined ? { scale: item.scale } : {}),
       });

@@ -73,6 +73,8 @@ describe("visualOrderOfLevels", () => {
 
 describe("bidiClass", () => {
   it("classifies the scripts and numbers Word documents mix", () => {
-    expect(["A", "ש", "ب", "5", "٥", "۵", "ـ", "\u064E", "\u200C", ",", "%", " "].map((c) => bidiClass(c.codePointAt(0)!))).toEqual(["L", "R", "AL", "EN", "AN", "EN", "AL", "NSM", "BN", "CS", "ET", "WS"]);
+    expect(
+      ["A", "ש", "ب", "5", "٥", "۵", "ـ", "\u064E", "\u200C", ",", "%", " "].map((c) => bidiClass(c.codePointAt(0)!)),
+    ).toEqual(["L", "R", "AL", "EN", "AN", "EN", "AL", "NSM", "BN", "CS", "ET", "WS"]);
   });
 });

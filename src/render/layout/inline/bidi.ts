@@ -28,32 +28,103 @@ export function bidiClass(cp: number): BidiClass {
     return "ON";
   }
   if (cp >= 0x0590 && cp <= 0x05ff) {
-    if ((cp >= 0x0591 && cp <= 0x05bd) || cp === 0x05bf || cp === 0x05c1 || cp === 0x05c2 || cp === 0x05c4 || cp === 0x05c5 || cp === 0x05c7) return "NSM";
+    if (
+      (cp >= 0x0591 && cp <= 0x05bd) ||
+      cp === 0x05bf ||
+      cp === 0x05c1 ||
+      cp === 0x05c2 ||
+      cp === 0x05c4 ||
+      cp === 0x05c5 ||
+      cp === 0x05c7
+    )
+      return "NSM";
     return "R";
   }
   if (cp >= 0x0600 && cp <= 0x08ff && !(cp >= 0x07c0 && cp <= 0x089f)) return arabicClass(cp);
-  if ((cp >= 0x07c0 && cp <= 0x089f) || (cp >= 0xfb1d && cp <= 0xfb4f) || (cp >= 0x10800 && cp <= 0x10fff) || (cp >= 0x1e800 && cp <= 0x1efff)) {
+  if (
+    (cp >= 0x07c0 && cp <= 0x089f) ||
+    (cp >= 0xfb1d && cp <= 0xfb4f) ||
+    (cp >= 0x10800 && cp <= 0x10fff) ||
+    (cp >= 0x1e800 && cp <= 0x1efff)
+  ) {
     if (cp === 0xfb1e || MARK.test(String.fromCodePoint(cp))) return "NSM";
     if (cp === 0xfb29) return "ES";
     return "R";
   }
-  if ((cp >= 0xfb50 && cp <= 0xfdff) || (cp >= 0xfe70 && cp <= 0xfefe)) return cp >= 0xfe00 && cp <= 0xfe0f ? "NSM" : cp === 0xfd3e || cp === 0xfd3f ? "ON" : "AL";
+  if ((cp >= 0xfb50 && cp <= 0xfdff) || (cp >= 0xfe70 && cp <= 0xfefe))
+    return cp >= 0xfe00 && cp <= 0xfe0f ? "NSM" : cp === 0xfd3e || cp === 0xfd3f ? "ON" : "AL";
   if (cp === 0x200e) return "L";
   if (cp === 0x200f) return "R";
-  if (cp === 0xa0 || cp === 0x202f || cp === 0x2044 || cp === 0xff0c || cp === 0xff0e || cp === 0xff0f || cp === 0xff1a) return "CS";
-  if (cp === 0xad || cp === 0x180e || (cp >= 0x200b && cp <= 0x200d) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x206f) || cp === 0xfeff || (cp >= 0x80 && cp <= 0x9f && cp !== 0x85)) return "BN";
+  if (cp === 0xa0 || cp === 0x202f || cp === 0x2044 || cp === 0xff0c || cp === 0xff0e || cp === 0xff0f || cp === 0xff1a)
+    return "CS";
+  if (
+    cp === 0xad ||
+    cp === 0x180e ||
+    (cp >= 0x200b && cp <= 0x200d) ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2060 && cp <= 0x206f) ||
+    cp === 0xfeff ||
+    (cp >= 0x80 && cp <= 0x9f && cp !== 0x85)
+  )
+    return "BN";
   if (cp === 0x85 || cp === 0x2029) return "B";
   if (cp === 0x1680 || (cp >= 0x2000 && cp <= 0x200a) || cp === 0x2028 || cp === 0x205f || cp === 0x3000) return "WS";
-  if (cp === 0xb2 || cp === 0xb3 || cp === 0xb9 || cp === 0x2070 || (cp >= 0x2074 && cp <= 0x2079) || (cp >= 0x2080 && cp <= 0x2089) || (cp >= 0xff10 && cp <= 0xff19) || (cp >= 0x1d7ce && cp <= 0x1d7ff)) return "EN";
-  if (cp === 0x207a || cp === 0x207b || cp === 0x208a || cp === 0x208b || cp === 0x2212 || cp === 0xfe62 || cp === 0xfe63 || cp === 0xff0b || cp === 0xff0d) return "ES";
-  if ((cp >= 0xa2 && cp <= 0xa5) || cp === 0xb0 || cp === 0xb1 || (cp >= 0x20a0 && cp <= 0x20cf) || (cp >= 0x2030 && cp <= 0x2034) || cp === 0x212e || cp === 0x2213 || cp === 0xfe5f || cp === 0xfe69 || cp === 0xfe6a || (cp >= 0xff03 && cp <= 0xff05) || cp === 0xffe0 || cp === 0xffe1 || cp === 0xffe5 || cp === 0xffe6) return "ET";
+  if (
+    cp === 0xb2 ||
+    cp === 0xb3 ||
+    cp === 0xb9 ||
+    cp === 0x2070 ||
+    (cp >= 0x2074 && cp <= 0x2079) ||
+    (cp >= 0x2080 && cp <= 0x2089) ||
+    (cp >= 0xff10 && cp <= 0xff19) ||
+    (cp >= 0x1d7ce && cp <= 0x1d7ff)
+  )
+    return "EN";
+  if (
+    cp === 0x207a ||
+    cp === 0x207b ||
+    cp === 0x208a ||
+    cp === 0x208b ||
+    cp === 0x2212 ||
+    cp === 0xfe62 ||
+    cp === 0xfe63 ||
+    cp === 0xff0b ||
+    cp === 0xff0d
+  )
+    return "ES";
+  if (
+    (cp >= 0xa2 && cp <= 0xa5) ||
+    cp === 0xb0 ||
+    cp === 0xb1 ||
+    (cp >= 0x20a0 && cp <= 0x20cf) ||
+    (cp >= 0x2030 && cp <= 0x2034) ||
+    cp === 0x212e ||
+    cp === 0x2213 ||
+    cp === 0xfe5f ||
+    cp === 0xfe69 ||
+    cp === 0xfe6a ||
+    (cp >= 0xff03 && cp <= 0xff05) ||
+    cp === 0xffe0 ||
+    cp === 0xffe1 ||
+    cp === 0xffe5 ||
+    cp === 0xffe6
+  )
+    return "ET";
   const ch = String.fromCodePoint(cp);
   if (MARK.test(ch)) return "NSM";
   return LETTER_OR_NUMBER.test(ch) ? "L" : "ON";
 }
 
 function arabicClass(cp: number): BidiClass {
-  if ((cp >= 0x0600 && cp <= 0x0605) || (cp >= 0x0660 && cp <= 0x0669) || cp === 0x066b || cp === 0x066c || cp === 0x06dd || cp === 0x08e2) return "AN";
+  if (
+    (cp >= 0x0600 && cp <= 0x0605) ||
+    (cp >= 0x0660 && cp <= 0x0669) ||
+    cp === 0x066b ||
+    cp === 0x066c ||
+    cp === 0x06dd ||
+    cp === 0x08e2
+  )
+    return "AN";
   if (cp >= 0x06f0 && cp <= 0x06f9) return "EN";
   if (cp === 0x0609 || cp === 0x060a || cp === 0x066a) return "ET";
   if (cp === 0x060c) return "CS";
@@ -142,7 +213,8 @@ export function resolveLevels(text: string, base: 0 | 1): Uint8Array {
     else if (c === "B") lastStrong = sos;
     else if (c === "EN" && lastStrong === "L") cls[i] = "L";
   }
-  const strongDir = (c: BidiClass): "L" | "R" | null => (c === "L" ? "L" : c === "R" || c === "EN" || c === "AN" ? "R" : null);
+  const strongDir = (c: BidiClass): "L" | "R" | null =>
+    c === "L" ? "L" : c === "R" || c === "EN" || c === "AN" ? "R" : null;
   pairedBrackets(text, original, cls, base ? "R" : "L", sos, strongDir);
   // N1, N2: a run of neutrals between two strong types of the same direction (numbers count as
   // R) takes it; otherwise the embedding direction.
@@ -177,12 +249,37 @@ export function resolveLevels(text: string, base: 0 | 1): Uint8Array {
 
 /** Opening paired brackets (Bidi_Paired_Bracket_Type Open) → their closing bracket. */
 const BRACKET_PAIRS = new Map<number, number>([
-  [0x28, 0x29], [0x5b, 0x5d], [0x7b, 0x7d], [0x0f3a, 0x0f3b], [0x0f3c, 0x0f3d], [0x169b, 0x169c],
-  [0x2045, 0x2046], [0x207d, 0x207e], [0x208d, 0x208e], [0x2308, 0x2309], [0x230a, 0x230b],
-  [0x2329, 0x232a], [0x27c5, 0x27c6], [0xfe59, 0xfe5a], [0xfe5b, 0xfe5c], [0xfe5d, 0xfe5e],
-  [0xff08, 0xff09], [0xff3b, 0xff3d], [0xff5b, 0xff5d], [0xff5f, 0xff60], [0xff62, 0xff63],
+  [0x28, 0x29],
+  [0x5b, 0x5d],
+  [0x7b, 0x7d],
+  [0x0f3a, 0x0f3b],
+  [0x0f3c, 0x0f3d],
+  [0x169b, 0x169c],
+  [0x2045, 0x2046],
+  [0x207d, 0x207e],
+  [0x208d, 0x208e],
+  [0x2308, 0x2309],
+  [0x230a, 0x230b],
+  [0x2329, 0x232a],
+  [0x27c5, 0x27c6],
+  [0xfe59, 0xfe5a],
+  [0xfe5b, 0xfe5c],
+  [0xfe5d, 0xfe5e],
+  [0xff08, 0xff09],
+  [0xff3b, 0xff3d],
+  [0xff5b, 0xff5d],
+  [0xff5f, 0xff60],
+  [0xff62, 0xff63],
 ]);
-for (const [from, to] of [[0x2768, 0x2775], [0x27e6, 0x27ef], [0x2983, 0x2998], [0x29d8, 0x29db], [0x2e22, 0x2e29], [0x3008, 0x3011], [0x3014, 0x301b]] as const) {
+for (const [from, to] of [
+  [0x2768, 0x2775],
+  [0x27e6, 0x27ef],
+  [0x2983, 0x2998],
+  [0x29d8, 0x29db],
+  [0x2e22, 0x2e29],
+  [0x3008, 0x3011],
+  [0x3014, 0x301b],
+] as const) {
   for (let c = from; c < to; c += 2) BRACKET_PAIRS.set(c, c + 1);
 }
 BRACKET_PAIRS.set(0x29fc, 0x29fd);
@@ -198,7 +295,14 @@ const canonicalBracket = (cp: number): number => (cp === 0x2329 ? 0x3008 : cp ==
  * "Context (with hint)" keeps its closing bracket after "hint", as LibreOffice (ICU) lays it out.
  * Marks after a bracket follow it.
  */
-function pairedBrackets(text: string, original: BidiClass[], cls: BidiClass[], e: "L" | "R", sos: BidiClass, strongDir: (c: BidiClass) => "L" | "R" | null): void {
+function pairedBrackets(
+  text: string,
+  original: BidiClass[],
+  cls: BidiClass[],
+  e: "L" | "R",
+  sos: BidiClass,
+  strongDir: (c: BidiClass) => "L" | "R" | null,
+): void {
   const stack: { close: number; at: number }[] = [];
   const pairs: [number, number][] = [];
   for (let i = 0; i < text.length; i++) {
@@ -257,7 +361,17 @@ function mayHoldRtl(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x0590) continue;
-    if (c <= 0x08ff || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0xfb1d && c <= 0xfefe) || c === 0xd802 || c === 0xd803 || c === 0xd83a || c === 0xd83b) return true;
+    if (
+      c <= 0x08ff ||
+      c === 0x200f ||
+      (c >= 0x202a && c <= 0x202e) ||
+      (c >= 0xfb1d && c <= 0xfefe) ||
+      c === 0xd802 ||
+      c === 0xd803 ||
+      c === 0xd83a ||
+      c === 0xd83b
+    )
+      return true;
   }
   return false;
 }

@@ -17,13 +17,29 @@ const STRIKE_EM = 0.28;
 export function decorate(pc: Piece, x: number, w: number, y: number, back: PaintItem[], lines: PaintItem[]): void {
   const s = pc.style;
   const size = pc.size;
-  if (s.highlight) back.push({ kind: "rect", x, y: y - pc.metrics.ascent(size), width: w, height: pc.metrics.lineHeight(size), fill: s.highlight });
+  if (s.highlight)
+    back.push({
+      kind: "rect",
+      x,
+      y: y - pc.metrics.ascent(size),
+      width: w,
+      height: pc.metrics.lineHeight(size),
+      fill: s.highlight,
+    });
   if (pc.kind === "object") return;
   const descent = pc.metrics.descent(size);
   const thickness = Math.max(0.1, descent * THICKNESS_DESCENTS);
   if (s.underline !== "none" && !(s.underline === "words" && pc.kind !== "text")) {
     const uy = y + descent * UNDERLINE_DESCENTS;
-    const line: PaintItem = { kind: "line", x1: x, y1: uy, x2: x + w, y2: uy, width: thickness * (s.underline === "thick" ? 2 : 1), color: s.underlineColor ?? s.color };
+    const line: PaintItem = {
+      kind: "line",
+      x1: x,
+      y1: uy,
+      x2: x + w,
+      y2: uy,
+      width: thickness * (s.underline === "thick" ? 2 : 1),
+      color: s.underlineColor ?? s.color,
+    };
     if (s.underline === "double" || s.underline === "dotted" || s.underline === "dashed") line.style = s.underline;
     lines.push(line);
   }

@@ -53,7 +53,15 @@ export function planKashidas(pieces: Piece[], from: number, to: number, free: nu
  * stretch, from the right edge leftwards, with a bar in the tatweel's outline filling each gap.
  * The gaps hold no text, so copied text reads the parts as LibreOffice's PDF does.
  */
-export function kashidaWordItems(pc: Piece, x: number, w: number, y: number, at: number[], add: number, out: PaintItem[]): void {
+export function kashidaWordItems(
+  pc: Piece,
+  x: number,
+  w: number,
+  y: number,
+  at: number[],
+  add: number,
+  out: PaintItem[],
+): void {
   const cuts = [0, ...at, pc.text.length];
   const scale = pc.style.scale / 100;
   const bar = pc.face.glyphBounds?.(TATWEEL, pc.size) ?? null;
@@ -63,9 +71,23 @@ export function kashidaWordItems(pc: Piece, x: number, w: number, y: number, at:
     const stretchAfter = i + 2 < cuts.length;
     const before = i > 0 || !!pc.joinBefore;
     const after = stretchAfter || (i + 2 === cuts.length && !!pc.joinAfter);
-    const flags = { ...(pc.style.kern ? { kern: true } : {}), ...(before ? { joinBefore: true } : {}), ...(after ? { joinAfter: true } : {}) };
+    const flags = {
+      ...(pc.style.kern ? { kern: true } : {}),
+      ...(before ? { joinBefore: true } : {}),
+      ...(after ? { joinAfter: true } : {}),
+    };
     const width = shapedWidth(pc.face, part, pc.size, flags) * scale + pc.style.charSpacing * [...part].length;
-    const item: Extract<PaintItem, { kind: "text" }> = { kind: "text", x: right - width, y, text: part, face: pc.face, size: pc.size, color: pc.style.color, width, rtl: true };
+    const item: Extract<PaintItem, { kind: "text" }> = {
+      kind: "text",
+      x: right - width,
+      y,
+      text: part,
+      face: pc.face,
+      size: pc.size,
+      color: pc.style.color,
+      width,
+      rtl: true,
+    };
     if (pc.style.kern) item.kern = true;
     if (before) item.joinBefore = true;
     if (after) item.joinAfter = true;
@@ -74,7 +96,15 @@ export function kashidaWordItems(pc: Piece, x: number, w: number, y: number, at:
     out.push(item);
     right -= width;
     if (stretchAfter) {
-      if (bar && bar.top > bar.bottom) out.push({ kind: "rect", x: right - add, y: y - bar.top, width: add, height: bar.top - bar.bottom, fill: pc.style.color ?? "000000" });
+      if (bar && bar.top > bar.bottom)
+        out.push({
+          kind: "rect",
+          x: right - add,
+          y: y - bar.top,
+          width: add,
+          height: bar.top - bar.bottom,
+          fill: pc.style.color ?? "000000",
+        });
       right -= add;
     }
   }

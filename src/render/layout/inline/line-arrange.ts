@@ -44,7 +44,14 @@ interface Justification {
   kashidas: KashidaPlan | null;
 }
 
-export function arrangeLine(pieces: Piece[], start: number, end: number, span: LineSpan, tabs: TabContext, p: Paragraph): ArrangedLine {
+export function arrangeLine(
+  pieces: Piece[],
+  start: number,
+  end: number,
+  span: LineSpan,
+  tabs: TabContext,
+  p: Paragraph,
+): ArrangedLine {
   const cursor = new TabCursor(span.left, tabs, span.right);
   let breakKind: Piece["breakKind"];
   for (let k = start; k < end; k++) {
@@ -56,28 +63,65 @@ export function arrangeLine(pieces: Piece[], start: number, end: number, span: L
 
   // Trailing spaces (and the break) neither count for alignment nor are drawn.
   let lastVisible = end - 1;
-  while (lastVisible >= start && (pieces[lastVisible]!.kind === "space" || pieces[lastVisible]!.kind === "break" || pieces[lastVisible]!.kind === "float")) lastVisible--;
-  const contentEnd = lastVisible >= start ? cursor.xs[lastVisible - start]! + cursor.ws[lastVisible - start]! : span.left;
+  while (
+    lastVisible >= start &&
+    (pieces[lastVisible]!.kind === "space" ||
+      pieces[lastVisible]!.kind === "break" ||
+      pieces[lastVisible]!.kind === "float")
+  )
+    lastVisible--;
+  const contentEnd =
+    lastVisible >= start ? cursor.xs[lastVisible - start]! + cursor.ws[lastVisible - start]! : span.left;
   // A line ending in a line break is not the paragraph's last: the mark's line follows it.
   const isLast = end >= pieces.length && breakKind === undefined;
-  const justified = justification(pieces, start, lastVisible, span.right - contentEnd, p.style.align, isLast, breakKind);
+  const justified = justification(
+    pieces,
+    start,
+    lastVisible,
+    span.right - contentEnd,
+    p.style.align,
+    isLast,
+    breakKind,
+  );
 
   const { xs, ws } = finalPositions(pieces, start, end, lastVisible, cursor, justified);
   const visible: number[] = [];
-  for (let k = start; k <= lastVisible; k++) if (pieces[k]!.kind !== "float" && pieces[k]!.kind !== "break") visible.push(k);
+  for (let k = start; k <= lastVisible; k++)
+    if (pieces[k]!.kind !== "float" && pieces[k]!.kind !== "break") visible.push(k);
   const order = visualOrder(pieces, start, visible, xs, ws, p.style.bidi, span.width);
-  return { start, end, order, xs, ws, stops: cursor.stops, stretched: justified.stretch > 0 || justified.kashidas !== null, kashidas: justified.kashidas, breakKind };
+  return {
+    start,
+    end,
+    order,
+    xs,
+    ws,
+    stops: cursor.stops,
+    stretched: justified.stretch > 0 || justified.kashidas !== null,
+    kashidas: justified.kashidas,
+    breakKind,
+  };
 }
 
 /**
  * Alignment of the line's content. In a bidi paragraph Word reads left/right as start/end:
  * positions here are from the start edge.
  */
-function justification(pieces: Piece[], start: number, lastVisible: number, free: number, align: Paragraph["style"]["align"], isLast: boolean, breakKind: Piece["breakKind"]): Justification {
+function justification(
+  pieces: Piece[],
+  start: number,
+  lastVisible: number,
+  free: number,
+  align: Paragraph["style"]["align"],
+  isLast: boolean,
+  breakKind: Piece["breakKind"],
+): Justification {
   const out: Justification = { shift: 0, stretch: 0, stretchFrom: start, kashidas: null };
   if (align === "center") out.shift = free / 2;
   else if (align === "right") out.shift = free;
-  else if ((align === "justify" && !isLast && breakKind !== "page" && breakKind !== "column") || align === "distribute") {
+  else if (
+    (align === "justify" && !isLast && breakKind !== "page" && breakKind !== "column") ||
+    align === "distribute"
+  ) {
     // Only spaces after the line's last tab stretch (the tab absorbs what comes before it).
     let lastTab = start - 1;
     for (let k = start; k <= lastVisible; k++) if (pieces[k]!.kind === "tab") lastTab = k;
@@ -91,7 +135,14 @@ function justification(pieces: Piece[], start: number, lastVisible: number, free
 }
 
 /** Positions from the start edge with the alignment shift and the stretched spaces and words. */
-function finalPositions(pieces: Piece[], start: number, end: number, lastVisible: number, placed: TabCursor, j: Justification): { xs: number[]; ws: number[] } {
+function finalPositions(
+  pieces: Piece[],
+  start: number,
+  end: number,
+  lastVisible: number,
+  placed: TabCursor,
+  j: Justification,
+): { xs: number[]; ws: number[] } {
   const xs: number[] = new Array(end - start);
   const ws: number[] = new Array(end - start);
   let extra = 0;
@@ -118,7 +169,15 @@ function finalPositions(pieces: Piece[], start: number, end: number, lastVisible
  * The visible pieces in drawing order: right-to-left runs reordered (rule L2) and a bidi
  * paragraph's line mirrored in the box, their `xs` moved to match. Unchanged without bidi text.
  */
-function visualOrder(pieces: Piece[], start: number, visible: number[], xs: number[], ws: number[], bidi: boolean, boxWidth: number): number[] {
+function visualOrder(
+  pieces: Piece[],
+  start: number,
+  visible: number[],
+  xs: number[],
+  ws: number[],
+  bidi: boolean,
+  boxWidth: number,
+): number[] {
   const needsBidi = bidi || visible.some((k) => pieces[k]!.rtl);
   if (!needsBidi || visible.length === 0) return visible;
   const off = (k: number) => k - start;

@@ -26,7 +26,16 @@ describe("lineBreakOpportunities", () => {
     expect(segments("Profile,(2000), a)(b) end.(x)")).toEqual(["Profile,", "(2000), ", "a)", "(b) ", "end.", "(x)"]);
     expect(segments("quote\u201d(inner)")).toEqual(["quote\u201d(inner)"]);
     expect(segments("f(x) a[b]")).toEqual(["f(x) ", "a[b]"]);
-    expect(segments("5%(x) a-(b) Wow!Next C:\\Dir")).toEqual(["5%", "(x) ", "a-", "(b) ", "Wow!", "Next ", "C:\\", "Dir"]);
+    expect(segments("5%(x) a-(b) Wow!Next C:\\Dir")).toEqual([
+      "5%",
+      "(x) ",
+      "a-",
+      "(b) ",
+      "Wow!",
+      "Next ",
+      "C:\\",
+      "Dir",
+    ]);
     expect(segments("page.php?id=1")).toEqual(["page.php?", "id=1"]);
   });
 
@@ -115,7 +124,13 @@ describe("lineBreakOpportunities", () => {
   });
 
   it("never sets the ends, never breaks before a space or inside a pair, on any text", () => {
-    const chars = fc.constantFrom(..."ab1 -\u2010\u00A0\u200B\u3002\u300C日本ちょ\u0301()\t\uFFFC".split(""), "\u{20000}", "😀", "\u05D0", "\u0627");
+    const chars = fc.constantFrom(
+      ..."ab1 -\u2010\u00A0\u200B\u3002\u300C日本ちょ\u0301()\t\uFFFC".split(""),
+      "\u{20000}",
+      "😀",
+      "\u05D0",
+      "\u0627",
+    );
     fc.assert(
       fc.property(fc.array(chars, { maxLength: 40 }), (parts) => {
         const text = parts.join("");

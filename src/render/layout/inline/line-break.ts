@@ -62,12 +62,36 @@ function computeClass(cp: number): C {
     if (cp === 0x7c) return C.BA;
     // ( [ {  opening; ) ] } , . : ; ! ? / closing-like (UAX #14 CL, CP, IS, EX, SY).
     if (cp === 0x28 || cp === 0x5b || cp === 0x7b) return C.OP;
-    if (cp === 0x29 || cp === 0x5d || cp === 0x7d || cp === 0x2c || cp === 0x2e || cp === 0x3a || cp === 0x3b || cp === 0x21 || cp === 0x3f || cp === 0x2f) return C.CL;
+    if (
+      cp === 0x29 ||
+      cp === 0x5d ||
+      cp === 0x7d ||
+      cp === 0x2c ||
+      cp === 0x2e ||
+      cp === 0x3a ||
+      cp === 0x3b ||
+      cp === 0x21 ||
+      cp === 0x3f ||
+      cp === 0x2f
+    )
+      return C.CL;
     return C.AL;
   }
-  if (cp === 0xa0 || cp === 0x2011 || cp === 0x202f || cp === 0x2007 || cp === 0x2060 || cp === 0xfeff || cp === 0x0f0c) return C.GL;
+  if (cp === 0xa0 || cp === 0x2011 || cp === 0x202f || cp === 0x2007 || cp === 0x2060 || cp === 0xfeff || cp === 0x0f0c)
+    return C.GL;
   if (cp === 0x200b) return C.ZW;
-  if (cp === 0x200d || cp === 0x200c || (cp >= 0x0300 && cp <= 0x036f) || (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0x0591 && cp <= 0x05bd) || (cp >= 0x064b && cp <= 0x065f) || cp === 0x0670) return C.CM;
+  if (
+    cp === 0x200d ||
+    cp === 0x200c ||
+    (cp >= 0x0300 && cp <= 0x036f) ||
+    (cp >= 0xfe00 && cp <= 0xfe0f) ||
+    (cp >= 0x1ab0 && cp <= 0x1aff) ||
+    (cp >= 0x20d0 && cp <= 0x20ff) ||
+    (cp >= 0x0591 && cp <= 0x05bd) ||
+    (cp >= 0x064b && cp <= 0x065f) ||
+    cp === 0x0670
+  )
+    return C.CM;
   if (cp === 0x2010) return C.HY;
   if (cp === 0x2013 || cp === 0x058a || cp === 0x1680 || cp === 0x2012) return C.BA;
   if (cp === 0x2014) return C.B2;
@@ -77,22 +101,84 @@ function computeClass(cp: number): C {
   // close depending on what precedes them (see quoteClass).
   if (cp === 0x2018 || cp === 0x201c || cp === 0xab) return C.QI;
   if (cp === 0x201a || cp === 0x201e) return C.OP;
-  if (cp === 0x2019 || cp === 0x201d || cp === 0xbb || cp === 0x2026 || cp === 0x203c || cp === 0x2047 || cp === 0x2048 || cp === 0x2049) return C.CL;
+  if (
+    cp === 0x2019 ||
+    cp === 0x201d ||
+    cp === 0xbb ||
+    cp === 0x2026 ||
+    cp === 0x203c ||
+    cp === 0x2047 ||
+    cp === 0x2048 ||
+    cp === 0x2049
+  )
+    return C.CL;
   if (cp >= 0x3000 && cp <= 0x303f) {
     // CJK punctuation: 〈《「『【〔〖〘〚〝 open; 、。〉》」』】〕〗〙〛〞〟 々 〻 close / non-starters.
-    if (cp === 0x3008 || cp === 0x300a || cp === 0x300c || cp === 0x300e || cp === 0x3010 || cp === 0x3014 || cp === 0x3016 || cp === 0x3018 || cp === 0x301a || cp === 0x301d) return C.OP;
-    if (cp === 0x3001 || cp === 0x3002 || cp === 0x3009 || cp === 0x300b || cp === 0x300d || cp === 0x300f || cp === 0x3011 || cp === 0x3015 || cp === 0x3017 || cp === 0x3019 || cp === 0x301b || cp === 0x301e || cp === 0x301f || cp === 0x3005 || cp === 0x303b) return C.CL;
+    if (
+      cp === 0x3008 ||
+      cp === 0x300a ||
+      cp === 0x300c ||
+      cp === 0x300e ||
+      cp === 0x3010 ||
+      cp === 0x3014 ||
+      cp === 0x3016 ||
+      cp === 0x3018 ||
+      cp === 0x301a ||
+      cp === 0x301d
+    )
+      return C.OP;
+    if (
+      cp === 0x3001 ||
+      cp === 0x3002 ||
+      cp === 0x3009 ||
+      cp === 0x300b ||
+      cp === 0x300d ||
+      cp === 0x300f ||
+      cp === 0x3011 ||
+      cp === 0x3015 ||
+      cp === 0x3017 ||
+      cp === 0x3019 ||
+      cp === 0x301b ||
+      cp === 0x301e ||
+      cp === 0x301f ||
+      cp === 0x3005 ||
+      cp === 0x303b
+    )
+      return C.CL;
     return C.ID;
   }
   if (cp >= 0x3040 && cp <= 0x30ff) {
     // Small kana, the prolonged sound mark and iteration marks do not start a line.
-    if (SMALL_KANA.has(cp) || cp === 0x30fc || cp === 0x309d || cp === 0x309e || cp === 0x30fd || cp === 0x30fe || cp === 0x30fb) return C.CL;
+    if (
+      SMALL_KANA.has(cp) ||
+      cp === 0x30fc ||
+      cp === 0x309d ||
+      cp === 0x309e ||
+      cp === 0x30fd ||
+      cp === 0x30fe ||
+      cp === 0x30fb
+    )
+      return C.CL;
     return C.ID;
   }
   if (cp >= 0xff00 && cp <= 0xffef) {
     // Fullwidth forms: （［｛｢ open; ）］｝，．：；！？｣ close; the rest (letters, digits) ideographic.
     if (cp === 0xff08 || cp === 0xff3b || cp === 0xff5b || cp === 0xff62) return C.OP;
-    if (cp === 0xff09 || cp === 0xff3d || cp === 0xff5d || cp === 0xff0c || cp === 0xff0e || cp === 0xff1a || cp === 0xff1b || cp === 0xff01 || cp === 0xff1f || cp === 0xff63 || cp === 0xff61 || cp === 0xff64) return C.CL;
+    if (
+      cp === 0xff09 ||
+      cp === 0xff3d ||
+      cp === 0xff5d ||
+      cp === 0xff0c ||
+      cp === 0xff0e ||
+      cp === 0xff1a ||
+      cp === 0xff1b ||
+      cp === 0xff01 ||
+      cp === 0xff1f ||
+      cp === 0xff63 ||
+      cp === 0xff61 ||
+      cp === 0xff64
+    )
+      return C.CL;
     if (cp >= 0xff61) return C.AL; // halfwidth katakana behave like letters here
     return C.ID;
   }
@@ -111,13 +197,16 @@ function computeClass(cp: number): C {
 }
 
 const SMALL_KANA = new Set([
-  0x3041, 0x3043, 0x3045, 0x3047, 0x3049, 0x3063, 0x3083, 0x3085, 0x3087, 0x308e, 0x3095, 0x3096,
-  0x30a1, 0x30a3, 0x30a5, 0x30a7, 0x30a9, 0x30c3, 0x30e3, 0x30e5, 0x30e7, 0x30ee, 0x30f5, 0x30f6,
+  0x3041, 0x3043, 0x3045, 0x3047, 0x3049, 0x3063, 0x3083, 0x3085, 0x3087, 0x308e, 0x3095, 0x3096, 0x30a1, 0x30a3,
+  0x30a5, 0x30a7, 0x30a9, 0x30c3, 0x30e3, 0x30e5, 0x30e7, 0x30ee, 0x30f5, 0x30f6,
 ]);
 
 /** A letter or a digit (what a hyphen must stand between to end a line). */
 function isAlphanumeric(cls: C, cp: number): boolean {
-  return cls === C.AL && ((cp >= 0x30 && cp <= 0x39) || (cp > 0x40 && !(cp >= 0x5b && cp <= 0x60) && !(cp >= 0x7b && cp <= 0xbf)));
+  return (
+    cls === C.AL &&
+    ((cp >= 0x30 && cp <= 0x39) || (cp > 0x40 && !(cp >= 0x5b && cp <= 0x60) && !(cp >= 0x7b && cp <= 0xbf)))
+  );
 }
 
 /**
@@ -142,14 +231,32 @@ export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
     const len = cp > 0xffff ? 2 : 1;
     let cls = classOf(cp);
     if (cls === C.QI) cls = quoteClass(prevCls, prevCp);
-    else if (cls === C.CL && (cp === 0x201d || cp === 0x2019 || cp === 0xbb) && (prevCls === C.SP || prevCls === -1) && LETTER_AT.test(text.slice(i + 1, i + 3))) cls = C.OP;
+    else if (
+      cls === C.CL &&
+      (cp === 0x201d || cp === 0x2019 || cp === 0xbb) &&
+      (prevCls === C.SP || prevCls === -1) &&
+      LETTER_AT.test(text.slice(i + 1, i + 3))
+    )
+      cls = C.OP;
     if (prevCls !== -1 && cls !== C.CM) {
       out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevAlnum, isAlphanumeric(cls, cp)) ? 1 : 0;
-      if (prevCp === 0x2f && isAlphanumeric(cls, cp) && !isHebrewLetter(cp) && !(prevPrevDigit && isDigit(cp)) && !whitespaceBefore(text, prevAt, from)) out[i] = 1;
+      if (
+        prevCp === 0x2f &&
+        isAlphanumeric(cls, cp) &&
+        !isHebrewLetter(cp) &&
+        !(prevPrevDigit && isDigit(cp)) &&
+        !whitespaceBefore(text, prevAt, from)
+      )
+        out[i] = 1;
       // UAX #14 LB31: closing punctuation, infix separators and ! ? may end a line before an
       // opening bracket (`Profile,|(2000)`, `end.|(note)`, `a)|(b)`), as LibreOffice wraps; not a
       // closing quotation mark (QU) or a solidus (see above).
-      else if (cls === C.OP && (prevCls === C.CL || prevCp === 0x25 || prevCp === 0x2d) && !QUOTE_OR_SOLIDUS.has(prevCp)) out[i] = 1;
+      else if (
+        cls === C.OP &&
+        (prevCls === C.CL || prevCp === 0x25 || prevCp === 0x2d) &&
+        !QUOTE_OR_SOLIDUS.has(prevCp)
+      )
+        out[i] = 1;
       // After ! ? (UAX #14 EX) and after a backslash (PR), before a letter or digit (LibreOffice wraps
       // `Wow!|Next`, `C:\Program|Files` without spaces so).
       else if ((prevCp === 0x21 || prevCp === 0x3f || prevCp === 0x5c) && isAlphanumeric(cls, cp)) out[i] = 1;
@@ -185,7 +292,17 @@ function isDigit(cp: number): boolean {
 function whitespaceBefore(text: string, slash: number, from: number): boolean {
   for (let j = slash - 1; j >= Math.max(from, slash - 65); j--) {
     const c = text.charCodeAt(j);
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x3000 || (c >= 0x2000 && c <= 0x200a && c !== 0x2007) || c === 0x2028 || c === 0x2029) return true;
+    if (
+      c === 0x20 ||
+      c === 0x09 ||
+      c === 0x0a ||
+      c === 0x0d ||
+      c === 0x3000 ||
+      (c >= 0x2000 && c <= 0x200a && c !== 0x2007) ||
+      c === 0x2028 ||
+      c === 0x2029
+    )
+      return true;
   }
   return false;
 }
@@ -241,7 +358,9 @@ const codes = (s: string) => new Set([...s].map((c) => c.codePointAt(0)!));
 const HANGING_MARKS = "!,.:;?、。！，．：；？";
 const ZH_RULES = {
   zh: {
-    noStart: codes(HANGING_MARKS + ")]}¢·'\"〕〗〞﹚﹜）｝～︰︱︳﹐﹒﹔﹕﹖︴︶︸︺︼︾﹀﹂﹄﹏､￠々‖•ˇ―′’”〉》」』】"),
+    noStart: codes(
+      HANGING_MARKS + ")]}¢·'\"〕〗〞﹚﹜）｝～︰︱︳﹐﹒﹔﹕﹖︴︶︸︺︼︾﹀﹂﹄﹏､￠々‖•ˇ―′’”〉》」』】",
+    ),
     noEnd: codes("'\"(£¥〈《「『【〔〖〝﹙﹛（［｛￡￥‵︵︷︹︻︽︿﹁﹃﹝“‘"),
   },
   "zh-Hant": {
@@ -254,7 +373,9 @@ const ZH_CONTEXT = codes("…‥・］［〗〖々’”‘“");
 
 function isChineseContext(cp: number, rules: (typeof ZH_RULES)["zh"]): boolean {
   const cls = classOf(cp);
-  return cls === C.ID || cls === C.OP || cls === C.CL || rules.noStart.has(cp) || rules.noEnd.has(cp) || ZH_CONTEXT.has(cp);
+  return (
+    cls === C.ID || cls === C.OP || cls === C.CL || rules.noStart.has(cp) || rules.noEnd.has(cp) || ZH_CONTEXT.has(cp)
+  );
 }
 
 /**
@@ -262,7 +383,13 @@ function isChineseContext(cp: number, rules: (typeof ZH_RULES)["zh"]): boolean {
  * position from `start` to `end` (a Chinese run's text; its edges included): between two characters
  * of East Asian text a break is allowed unless the lists forbid it; elsewhere UAX #14 stays.
  */
-export function applyChineseBreaks(text: string, breaks: Uint8Array, start: number, end: number, variant: "zh" | "zh-Hant"): void {
+export function applyChineseBreaks(
+  text: string,
+  breaks: Uint8Array,
+  start: number,
+  end: number,
+  variant: "zh" | "zh-Hant",
+): void {
   const rules = ZH_RULES[variant];
   for (let i = Math.max(1, start); i <= Math.min(end, text.length - 1); i++) {
     const cp = text.codePointAt(i)!;

@@ -27,7 +27,15 @@ export interface LineFit {
  * Greedy fit of pieces from `start` into [left, right], tabs going to `tabs`' stops; in a table
  * cell (`inTableCell`) CJK punctuation does not hang past the edge.
  */
-export function fitLine(pieces: Piece[], start: number, left: number, right: number, tabs: TabContext, inTableCell: boolean | undefined, budget: WorkBudget): LineFit {
+export function fitLine(
+  pieces: Piece[],
+  start: number,
+  left: number,
+  right: number,
+  tabs: TabContext,
+  inTableCell: boolean | undefined,
+  budget: WorkBudget,
+): LineFit {
   const cursor = new TabCursor(left, tabs, right);
   let lastBreak = -1;
   let i = start;
@@ -42,7 +50,8 @@ export function fitLine(pieces: Piece[], start: number, left: number, right: num
     if (pc.kind === "break") {
       // Spaces that run past the right edge push a line break after them onto a line of its own
       // (LibreOffice): the text after the break starts a line lower.
-      if (pc.breakKind === "line" && hasContent && cursor.end() > cursor.limit() + FIT_EPSILON) return { end: i, forced: false };
+      if (pc.breakKind === "line" && hasContent && cursor.end() > cursor.limit() + FIT_EPSILON)
+        return { end: i, forced: false };
       return { end: i + 1, forced: false };
     }
     // A tab whose stop is at or past the right edge starts the next line (LibreOffice).
@@ -54,7 +63,10 @@ export function fitLine(pieces: Piece[], start: number, left: number, right: num
       const canEnd = pc.breakAfter || i === pieces.length - 1 || pieces[i + 1]!.kind === "break";
       // Only after an East Asian character, not after a Latin word or digits (LibreOffice, measured),
       // also when the mark is a piece of its own (another face than the text before it).
-      const hang = pc.kind === "text" && pc.style.cjkTypography && !inTableCell ? hangingWidth(pc, hasContent ? pieces[i - 1] : undefined) : 0;
+      const hang =
+        pc.kind === "text" && pc.style.cjkTypography && !inTableCell
+          ? hangingWidth(pc, hasContent ? pieces[i - 1] : undefined)
+          : 0;
       if (hang > 0 && canEnd && cursor.endWith(pc.width - hang) <= right + FIT_EPSILON) {
         return { end: i + 1, forced: false };
       }
@@ -75,7 +87,8 @@ export function fitLine(pieces: Piece[], start: number, left: number, right: num
     if (!pc.label && (pc.kind === "text" || pc.kind === "object")) hasContent = true;
     i++;
     // A soft hyphen is a place to end the line only where the hyphen it then shows fits too.
-    if (pc.breakAfter && (!pc.softHyphen || cursor.end() + hyphenWidth(pc) <= cursor.limit() + FIT_EPSILON)) lastBreak = i;
+    if (pc.breakAfter && (!pc.softHyphen || cursor.end() + hyphenWidth(pc) <= cursor.limit() + FIT_EPSILON))
+      lastBreak = i;
   }
   return { end: i, forced: false };
 }
@@ -92,7 +105,8 @@ export function splitPiece(pieces: Piece[], i: number, k: number, budget: WorkBu
     const part: Piece = { ...pc, text, chars, breakAfter };
     if (first) delete part.joinAfter;
     else delete part.joinBefore;
-    part.width = (shapedWidth(pc.face, text, pc.size, shapeFlags(part)) * pc.style.scale) / 100 + pc.style.charSpacing * chars;
+    part.width =
+      (shapedWidth(pc.face, text, pc.size, shapeFlags(part)) * pc.style.scale) / 100 + pc.style.charSpacing * chars;
     return part;
   };
   pieces.splice(i, 1, make(pc.text.slice(0, k), true, true), make(pc.text.slice(k), pc.breakAfter, false));
@@ -119,7 +133,8 @@ function fitChars(pc: Piece, room: number): number {
     while (k + len < t.length && (isMark(t.charCodeAt(k + len)) || (joined && isLamAlefTail(t, k + len)))) len++;
     let glyphs = 0;
     if (joined) for (let j = k; j < k + len; j++) glyphs += joined[j]!;
-    const cw = ((joined ? glyphs : pc.face.widthOf(t.slice(k, k + len), pc.size)) * pc.style.scale) / 100 + pc.style.charSpacing;
+    const cw =
+      ((joined ? glyphs : pc.face.widthOf(t.slice(k, k + len), pc.size)) * pc.style.scale) / 100 + pc.style.charSpacing;
     if (w + cw > room + FIT_EPSILON) break;
     w += cw;
     k += len;

@@ -32,7 +32,13 @@ export interface NaturalHeight {
  * pieces that count (see `lineHeightPieces`), objects standing on the baseline, an equation's
  * depth below it; `fontHeight`, the tallest font's line, is what proportional spacing multiplies.
  */
-export function naturalHeight(pieces: Piece[], start: number, end: number, first: boolean, para: ParagraphFonts): NaturalHeight {
+export function naturalHeight(
+  pieces: Piece[],
+  start: number,
+  end: number,
+  first: boolean,
+  para: ParagraphFonts,
+): NaturalHeight {
   // Which pieces set the line's height (LibreOffice's rules, see lineHeightPieces); "style": the
   // paragraph style's font alone.
   const kinds = kindsOnLine(pieces, start, end);
@@ -58,7 +64,8 @@ export function naturalHeight(pieces: Piece[], start: number, end: number, first
     if (counts !== "style" && !counts(pc)) {
       // ... but their font still sets the proportional spacing of a text line (measured: a 14 pt
       // space between 12 pt words at 1.5 lines adds half of 14 pt's line, not of 12 pt's).
-      if (pc.kind === "space" || pc.kind === "tab") blankFontHeight = Math.max(blankFontHeight, pc.metrics.lineHeight(pc.size));
+      if (pc.kind === "space" || pc.kind === "tab")
+        blankFontHeight = Math.max(blankFontHeight, pc.metrics.lineHeight(pc.size));
       continue;
     }
     any = true;
@@ -113,7 +120,14 @@ export function naturalHeight(pieces: Piece[], start: number, end: number, first
  * inline image's; a multiple below 1 cuts the ascent.
  * Exact lines put the baseline at 80 % of the height; at-least lines add the extra above.
  */
-export function spacedLine(style: ParagraphStyle, linePitch: number | undefined, natural: number, ascent: number, first: boolean, fontHeight = natural): { height: number; baseline: number; extraAbove?: number } {
+export function spacedLine(
+  style: ParagraphStyle,
+  linePitch: number | undefined,
+  natural: number,
+  ascent: number,
+  first: boolean,
+  fontHeight = natural,
+): { height: number; baseline: number; extraAbove?: number } {
   const rule = style.line;
   // LibreOffice's line heights are whole twips, rounded (Carlito 11 pt: 13.45 pt, not 13.428;
   // Noto Sans 11 pt: 15 pt, not 14.982; measured on single-spaced pages): the rest goes below the text.
@@ -169,10 +183,17 @@ export function proportionalExtra(fontHeight: number, multiple: number): number 
  * - a line holding only a break: the break's font; the empty line after a paragraph's last line
  *   break: the style's font ("style"); an empty paragraph's only line: the mark's (no pieces).
  */
-function lineHeightPieces(kinds: LineKinds, pieces: Piece[], start: number, end: number, first: boolean): ((pc: Piece) => boolean) | "style" {
+function lineHeightPieces(
+  kinds: LineKinds,
+  pieces: Piece[],
+  start: number,
+  end: number,
+  first: boolean,
+): ((pc: Piece) => boolean) | "style" {
   const { spaces, tabs, breaks: broken } = kinds;
   const blank = (pc: Piece) => pc.kind === "space" || pc.kind === "tab";
-  if (kinds.text || kinds.objects) return first ? (pc) => pc.kind === "text" || pc.kind === "object" : (pc) => pc.kind !== "break";
+  if (kinds.text || kinds.objects)
+    return first ? (pc) => pc.kind === "text" || pc.kind === "object" : (pc) => pc.kind !== "break";
   if (spaces || tabs) return broken || (!first && tabs) ? blank : "style";
   if (start === end && !first && pieces[start - 1]?.breakKind === "line") return "style";
   return () => true;

@@ -16,7 +16,15 @@ import { leaderItems } from "./tabs";
 type TextItem = Extract<PaintItem, { kind: "text" }>;
 
 /** The line box of `line`, `height` tall with its baseline at `baseline`, in a box `boxWidth` wide. */
-export function lineItems(pieces: Piece[], line: ArrangedLine, height: number, baseline: number, p: Paragraph, boxWidth: number, ctx: LayoutContext): LineBox {
+export function lineItems(
+  pieces: Piece[],
+  line: ArrangedLine,
+  height: number,
+  baseline: number,
+  p: Paragraph,
+  boxWidth: number,
+  ctx: LayoutContext,
+): LineBox {
   const writer = new LineItems(pieces, line, height, ctx);
   for (const k of line.order) writer.add(k, baseline);
   const lines = writer.lines;
@@ -25,7 +33,11 @@ export function lineItems(pieces: Piece[], line: ArrangedLine, height: number, b
     const x = p.style.bidi ? boxWidth - t.pos : t.pos;
     lines.push({ kind: "line", x1: x, y1: 0, x2: x, y2: height, width: 0.5, color: null });
   }
-  const box: LineBox = { height, baseline, items: [...writer.back, ...writer.textInReadingOrder(), ...mergeLines(lines), ...writer.links] };
+  const box: LineBox = {
+    height,
+    baseline,
+    items: [...writer.back, ...writer.textInReadingOrder(), ...mergeLines(lines), ...writer.links],
+  };
   if (line.breakKind === "page" || line.breakKind === "column") box.breakAfter = line.breakKind;
   if (writer.noteRefs.length) box.noteRefs = writer.noteRefs;
   return box;
@@ -107,7 +119,16 @@ class LineItems {
       this.merge = null;
       return;
     }
-    const item: TextItem = { kind: "text", x, y, text: pc.text, face: pc.face, size: pc.size, color: pc.style.color, width: w };
+    const item: TextItem = {
+      kind: "text",
+      x,
+      y,
+      text: pc.text,
+      face: pc.face,
+      size: pc.size,
+      color: pc.style.color,
+      width: w,
+    };
     if (pc.style.charSpacing) item.charSpacing = pc.style.charSpacing;
     if (pc.style.scale !== 100) item.scale = pc.style.scale;
     if (pc.style.kern) item.kern = true;
@@ -126,7 +147,13 @@ class LineItems {
   private joins(pc: Piece, x: number): boolean {
     const merge = this.merge!;
     const with_ = this.mergeWith!;
-    return !pc.noteLabelOf && !with_.noteLabelOf && sameLook(with_, pc) && samePortionKind(with_, pc) && Math.abs(merge.x + merge.width - x) < 0.01;
+    return (
+      !pc.noteLabelOf &&
+      !with_.noteLabelOf &&
+      sameLook(with_, pc) &&
+      samePortionKind(with_, pc) &&
+      Math.abs(merge.x + merge.width - x) < 0.01
+    );
   }
 
   /** The text items from index `from` on came from piece `k`. */
@@ -163,7 +190,10 @@ class LineItems {
       const joined = this.joined;
       // The parts of a word joined across runs go out left to right, as one word is drawn, so a
       // reader takes them for one word.
-      text.sort((a, b) => at(a) - at(b) || (joined.has(a) && joined.has(b) ? (a as { x: number }).x - (b as { x: number }).x : 0));
+      text.sort(
+        (a, b) =>
+          at(a) - at(b) || (joined.has(a) && joined.has(b) ? (a as { x: number }).x - (b as { x: number }).x : 0),
+      );
     }
     if (this.portionOf.size) fallbackGlyphsLast(text, this.portionOf);
     return text;
@@ -172,7 +202,15 @@ class LineItems {
 
 /** Pieces that can be drawn as one text item. */
 function sameLook(a: Piece, b: Piece): boolean {
-  return a.face === b.face && a.size === b.size && a.rise === b.rise && a.style.color === b.style.color && a.style.charSpacing === b.style.charSpacing && a.style.scale === b.style.scale && !a.style.kern === !b.style.kern;
+  return (
+    a.face === b.face &&
+    a.size === b.size &&
+    a.rise === b.rise &&
+    a.style.color === b.style.color &&
+    a.style.charSpacing === b.style.charSpacing &&
+    a.style.scale === b.style.scale &&
+    !a.style.kern === !b.style.kern
+  );
 }
 
 /** Text of a portion drawn by a fallback face is never merged with another portion's text. */
@@ -189,15 +227,21 @@ function samePortionKind(a: Piece, b: Piece): boolean {
  * portion's own ones, grouped by face in order of first appearance.
  */
 function fallbackGlyphsLast(text: PaintItem[], portionOf: Map<PaintItem, Piece>): void {
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const first = portionOf.get(text[i]!);
     let j = i + 1;
     if (first) while (j < text.length && portionOf.get(text[j]!)?.portion === first.portion) j++;
     const group = text.slice(i, j);
-    if (group.length > 1 && group.some((it) => portionOf.get(it)!.fallback) && !group.some((it) => it.kind === "text" && it.rtl)) {
+    if (
+      group.length > 1 &&
+      group.some((it) => portionOf.get(it)!.fallback) &&
+      !group.some((it) => it.kind === "text" && it.rtl)
+    ) {
       const faces: unknown[] = [];
-      for (const it of group) if (portionOf.get(it)!.fallback && it.kind === "text" && !faces.includes(it.face)) faces.push(it.face);
-      const rank = (it: PaintItem) => (portionOf.get(it)!.fallback && it.kind === "text" ? 1 + faces.indexOf(it.face) : 0);
+      for (const it of group)
+        if (portionOf.get(it)!.fallback && it.kind === "text" && !faces.includes(it.face)) faces.push(it.face);
+      const rank = (it: PaintItem) =>
+        portionOf.get(it)!.fallback && it.kind === "text" ? 1 + faces.indexOf(it.face) : 0;
       group.sort((a, b) => rank(a) - rank(b));
       text.splice(i, group.length, ...group);
     }
@@ -211,9 +255,16 @@ function mergeLines(items: PaintItem[]): PaintItem[] {
   for (const it of items) {
     const prev = out[out.length - 1];
     if (
-      it.kind === "line" && prev && prev.kind === "line" &&
-      it.y1 === it.y2 && prev.y1 === prev.y2 && Math.abs(prev.y1 - it.y1) < 0.01 &&
-      Math.abs(prev.x2 - it.x1) < 0.01 && prev.width === it.width && prev.color === it.color && prev.style === it.style
+      it.kind === "line" &&
+      prev &&
+      prev.kind === "line" &&
+      it.y1 === it.y2 &&
+      prev.y1 === prev.y2 &&
+      Math.abs(prev.y1 - it.y1) < 0.01 &&
+      Math.abs(prev.x2 - it.x1) < 0.01 &&
+      prev.width === it.width &&
+      prev.color === it.color &&
+      prev.style === it.style
     ) {
       prev.x2 = it.x2;
       continue;

@@ -22,20 +22,41 @@ const source = assetFontSource(env.ASSETS as Fetcher);
 
 const rs = runStyle;
 const ps = paragraphStyle;
-const t = (text: string, o: Partial<RunStyle> = {}, link?: string): Inline => ({ type: "text", text, style: rs(o), link });
+const t = (text: string, o: Partial<RunStyle> = {}, link?: string): Inline => ({
+  type: "text",
+  text,
+  style: rs(o),
+  link,
+});
 const tab: Inline = { type: "tab", style: rs() };
 const para = (inlines: Inline[], style: Partial<ParagraphStyle> = {}, extra: Partial<Paragraph> = {}): Paragraph => ({
-  type: "paragraph", style: ps(style), inlines, markStyle: rs(), ...extra,
+  type: "paragraph",
+  style: ps(style),
+  inlines,
+  markStyle: rs(),
+  ...extra,
 });
 
 let book: FontBook | undefined;
 /** One font book for every test: Carlito, Arimo and the Hebrew fallback. */
 async function fonts(): Promise<FontBook> {
   if (!book) {
-    const sample = para([t("Latin text"), t("bold", { bold: true }), t("italic", { italic: true }), t("Arial", { font: "Arial" }), t("שלום עולם 123")]);
+    const sample = para([
+      t("Latin text"),
+      t("bold", { bold: true }),
+      t("italic", { italic: true }),
+      t("Arial", { font: "Arial" }),
+      t("שלום עולם 123"),
+    ]);
     const model = {
-      sections: [{ blocks: [sample] }], headerFooters: new Map(), notes: new Map(), images: new Map(), evenAndOddHeaders: false,
-      defaultTabStop: 36, fontFamilies: new Set(["Calibri", "Arial"]), fontTable: new Map(),
+      sections: [{ blocks: [sample] }],
+      headerFooters: new Map(),
+      notes: new Map(),
+      images: new Map(),
+      evenAndOddHeaders: false,
+      defaultTabStop: 36,
+      fontFamilies: new Set(["Calibri", "Arial"]),
+      fontTable: new Map(),
     } as unknown as DocumentModel;
     book = await loadFontBook(model, source);
   }
@@ -48,11 +69,22 @@ async function ctx(fieldValue: LayoutContext["fieldValue"] = () => undefined): P
 
 type TextItem = Extract<PaintItem, { kind: "text" }>;
 const texts = (line: LineBox): TextItem[] => line.items.filter((i): i is TextItem => i.kind === "text");
-const lineText = (line: LineBox) => texts(line).map((i) => i.text).join("|");
+const lineText = (line: LineBox) =>
+  texts(line)
+    .map((i) => i.text)
+    .join("|");
 const right = (i: { x: number; width: number }) => i.x + i.width;
-const allText = (out: ParagraphLayout) => out.lines.map((l) => texts(l).map((i) => i.text).join(" ")).join(" ");
+const allText = (out: ParagraphLayout) =>
+  out.lines
+    .map((l) =>
+      texts(l)
+        .map((i) => i.text)
+        .join(" "),
+    )
+    .join(" ");
 
-const LOREM = "The parties agree that this contract is governed by the law of the place where it was signed, and that every dispute goes to its courts.";
+const LOREM =
+  "The parties agree that this contract is governed by the law of the place where it was signed, and that every dispute goes to its courts.";
 
 describe("layoutParagraph: breaking and alignment", () => {
   it("wraps at spaces, keeps every line inside the width and every word once", async () => {
@@ -85,7 +117,11 @@ describe("layoutParagraph: breaking and alignment", () => {
   });
 
   it("stretches a justified line that ends with a line break (LibreOffice's DOCX behaviour)", async () => {
-    const out = layoutParagraph(para([t("short line here"), { type: "break", kind: "line", style: rs() }, t("last words")], { align: "justify" }), 300, await ctx());
+    const out = layoutParagraph(
+      para([t("short line here"), { type: "break", kind: "line", style: rs() }, t("last words")], { align: "justify" }),
+      300,
+      await ctx(),
+    );
     expect(out.lines.length).toBe(2);
     expect(right(texts(out.lines[0]!).at(-1)!)).toBeCloseTo(300, 2);
     expect(right(texts(out.lines[1]!).at(-1)!)).toBeLessThan(200);
@@ -95,7 +131,15 @@ describe("layoutParagraph: breaking and alignment", () => {
     const word = "Pneumonoultramicroscopicsilicovolcanoconiosis";
     const out = layoutParagraph(para([t(word)]), 60, await ctx());
     expect(out.lines.length).toBeGreaterThan(3);
-    expect(out.lines.map((l) => texts(l).map((i) => i.text).join("")).join("")).toBe(word);
+    expect(
+      out.lines
+        .map((l) =>
+          texts(l)
+            .map((i) => i.text)
+            .join(""),
+        )
+        .join(""),
+    ).toBe(word);
     for (const line of out.lines) expect(right(texts(line).at(-1)!)).toBeLessThanOrEqual(60.01);
   });
 
@@ -111,7 +155,11 @@ describe("layoutParagraph: breaking and alignment", () => {
     const wide = layoutParagraph(para([t(`Die ${word}`)]), 400, c);
     expect(wide.lines.map(lineText)).toEqual(["Die Wahrscheinlichkeitsrechnung"]);
     const narrow = layoutParagraph(para([t(`Die ${word}`)]), 110, c);
-    const lines = narrow.lines.map((l) => texts(l).map((i) => i.text).join(""));
+    const lines = narrow.lines.map((l) =>
+      texts(l)
+        .map((i) => i.text)
+        .join(""),
+    );
     expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(lines.at(-1)).not.toContain("-");
     expect(lines.slice(0, -1).every((l) => l.endsWith("-"))).toBe(true);
@@ -130,7 +178,11 @@ describe("layoutParagraph: indents and numbering labels", () => {
 
   it("puts a label at the hanging position and its tab to the left indent", async () => {
     const out = layoutParagraph(
-      para([t("Item text")], { indentLeft: 36, firstLine: -18 }, { numbering: { text: "1.", style: rs(), suffix: "tab", align: "left" } }),
+      para(
+        [t("Item text")],
+        { indentLeft: 36, firstLine: -18 },
+        { numbering: { text: "1.", style: rs(), suffix: "tab", align: "left" } },
+      ),
       400,
       await ctx(),
     );
@@ -141,7 +193,11 @@ describe("layoutParagraph: indents and numbering labels", () => {
 
   it("goes to the next default stop when the label is wider than the hanging indent", async () => {
     const out = layoutParagraph(
-      para([t("Text")], { indentLeft: 20, firstLine: -10 }, { numbering: { text: "Article 12.", style: rs(), suffix: "tab", align: "left" } }),
+      para(
+        [t("Text")],
+        { indentLeft: 20, firstLine: -10 },
+        { numbering: { text: "Article 12.", style: rs(), suffix: "tab", align: "left" } },
+      ),
       400,
       await ctx(),
     );
@@ -150,18 +206,45 @@ describe("layoutParagraph: indents and numbering labels", () => {
 
   it("draws a picture bullet as a label-sized image before the tab", async () => {
     const out = layoutParagraph(
-      para([t("Item")], { indentLeft: 36, firstLine: -18 }, { numbering: { text: "", image: "word/media/bullet.png", style: rs({ size: 10 }), suffix: "tab", align: "left" } }),
+      para(
+        [t("Item")],
+        { indentLeft: 36, firstLine: -18 },
+        {
+          numbering: {
+            text: "",
+            image: "word/media/bullet.png",
+            style: rs({ size: 10 }),
+            suffix: "tab",
+            align: "left",
+          },
+        },
+      ),
       400,
       await ctx(),
     );
     const line = out.lines[0]!;
-    expect(line.items).toContainEqual({ kind: "image", x: 18, y: line.baseline - 10, width: 10, height: 10, image: "word/media/bullet.png" });
+    expect(line.items).toContainEqual({
+      kind: "image",
+      x: 18,
+      y: line.baseline - 10,
+      width: 10,
+      height: 10,
+      image: "word/media/bullet.png",
+    });
     expect(texts(line)[0]).toMatchObject({ text: "Item", x: 36 });
   });
 
   it("ends a right-aligned label at the first-line position; a space suffix is one space", async () => {
     const c = await ctx();
-    const out = layoutParagraph(para([t("Text")], { indentLeft: 40, firstLine: -10 }, { numbering: { text: "iv.", style: rs(), suffix: "space", align: "right" } }), 400, c);
+    const out = layoutParagraph(
+      para(
+        [t("Text")],
+        { indentLeft: 40, firstLine: -10 },
+        { numbering: { text: "iv.", style: rs(), suffix: "space", align: "right" } },
+      ),
+      400,
+      c,
+    );
     // Label, space and text share one look, so they are one item starting a label's width before 30.
     const [item] = texts(out.lines[0]!);
     const face = c.fonts.face({ family: "Calibri", bold: false, italic: false });
@@ -173,7 +256,11 @@ describe("layoutParagraph: indents and numbering labels", () => {
 
 describe("layoutParagraph: tabs", () => {
   it("right tab with a dot leader: the text ends at the stop and the dots fill the gap", async () => {
-    const out = layoutParagraph(para([t("Chapter one"), tab, t("12")], { tabs: [{ pos: 300, align: "right", leader: "dot" }] }), 400, await ctx());
+    const out = layoutParagraph(
+      para([t("Chapter one"), tab, t("12")], { tabs: [{ pos: 300, align: "right", leader: "dot" }] }),
+      400,
+      await ctx(),
+    );
     const items = texts(out.lines[0]!);
     const page = items.find((i) => i.text === "12")!;
     const dots = items.find((i) => /^\.+$/.test(i.text))!;
@@ -185,9 +272,15 @@ describe("layoutParagraph: tabs", () => {
 
   it("centre and decimal tabs", async () => {
     const c = await ctx();
-    const centre = texts(layoutParagraph(para([tab, t("middle")], { tabs: [{ pos: 200, align: "center", leader: "none" }] }), 400, c).lines[0]!)[0]!;
+    const centre = texts(
+      layoutParagraph(para([tab, t("middle")], { tabs: [{ pos: 200, align: "center", leader: "none" }] }), 400, c)
+        .lines[0]!,
+    )[0]!;
     expect(centre.x + centre.width / 2).toBeCloseTo(200, 2);
-    const dec = texts(layoutParagraph(para([tab, t("1234.50")], { tabs: [{ pos: 200, align: "decimal", leader: "none" }] }), 400, c).lines[0]!)[0]!;
+    const dec = texts(
+      layoutParagraph(para([tab, t("1234.50")], { tabs: [{ pos: 200, align: "decimal", leader: "none" }] }), 400, c)
+        .lines[0]!,
+    )[0]!;
     const face = c.fonts.face({ family: "Calibri", bold: false, italic: false });
     expect(dec.x + face.widthOf("1234", 12)).toBeCloseTo(200, 2);
   });
@@ -202,8 +295,14 @@ describe("layoutParagraph: tabs", () => {
   });
 
   it("draws a bar tab as a vertical line and does not stop at it", async () => {
-    const line = layoutParagraph(para([t("a"), tab, t("b")], { tabs: [{ pos: 10, align: "bar", leader: "none" }] }), 400, await ctx()).lines[0]!;
-    expect(line.items).toContainEqual(expect.objectContaining({ kind: "line", x1: 10, x2: 10, y1: 0, y2: line.height }));
+    const line = layoutParagraph(
+      para([t("a"), tab, t("b")], { tabs: [{ pos: 10, align: "bar", leader: "none" }] }),
+      400,
+      await ctx(),
+    ).lines[0]!;
+    expect(line.items).toContainEqual(
+      expect.objectContaining({ kind: "line", x1: 10, x2: 10, y1: 0, y2: line.height }),
+    );
     expect(texts(line)[1]!.x).toBe(36);
   });
 });
@@ -230,30 +329,66 @@ describe("layoutParagraph: line heights and breaks", () => {
   });
 
   it("ends a line at a line break and marks a page break", async () => {
-    const out = layoutParagraph(para([t("one"), { type: "break", kind: "page", style: rs() }, t("two"), { type: "break", kind: "line", style: rs() }, t("three")]), 400, await ctx());
+    const out = layoutParagraph(
+      para([
+        t("one"),
+        { type: "break", kind: "page", style: rs() },
+        t("two"),
+        { type: "break", kind: "line", style: rs() },
+        t("three"),
+      ]),
+      400,
+      await ctx(),
+    );
     expect(out.lines.map(lineText)).toEqual(["one", "two", "three"]);
     expect(out.lines.map((l) => l.breakAfter)).toEqual(["page", undefined, undefined]);
   });
 
   it("keeps the mark's line after a final break, and stretches the justified line before it", async () => {
     const c = await ctx();
-    const out = layoutParagraph({ ...para([t("words on a line"), { type: "break", kind: "line", style: rs() }], { align: "justify" }), markStyle: rs({ size: 20 }) }, 300, c);
+    const out = layoutParagraph(
+      {
+        ...para([t("words on a line"), { type: "break", kind: "line", style: rs() }], { align: "justify" }),
+        markStyle: rs({ size: 20 }),
+      },
+      300,
+      c,
+    );
     expect(out.lines).toHaveLength(2);
     expect(right(texts(out.lines[0]!).at(-1)!)).toBeCloseTo(300, 2);
     expect(out.lines[1]!.items).toEqual([]);
-    expect(out.lines[1]!.height).toBeCloseTo(wholeTwips(c.fonts.face({ family: "Calibri", bold: false, italic: false }).lineHeight(20)), 2);
+    expect(out.lines[1]!.height).toBeCloseTo(
+      wholeTwips(c.fonts.face({ family: "Calibri", bold: false, italic: false }).lineHeight(20)),
+      2,
+    );
   });
 
   it("returns anchored objects as floats with their line, outside the text", async () => {
-    const anchor = { x: { relativeTo: "page" as const, offset: 0 }, y: { relativeTo: "paragraph" as const, offset: 0 }, wrap: "square" as const, distance: { top: 0, bottom: 0, left: 0, right: 0 }, behindText: false };
+    const anchor = {
+      x: { relativeTo: "page" as const, offset: 0 },
+      y: { relativeTo: "paragraph" as const, offset: 0 },
+      wrap: "square" as const,
+      distance: { top: 0, bottom: 0, left: 0, right: 0 },
+      behindText: false,
+    };
     const float: Inline = { type: "image", image: "i.png", width: 40, height: 40, style: rs(), anchor };
-    const out = layoutParagraph(para([t("first line"), { type: "break", kind: "line", style: rs() }, t("second"), float]), 400, await ctx());
+    const out = layoutParagraph(
+      para([t("first line"), { type: "break", kind: "line", style: rs() }, t("second"), float]),
+      400,
+      await ctx(),
+    );
     expect(out.floats).toEqual([expect.objectContaining({ line: 1, anchor })]);
     expect(out.lines.flatMap((l) => l.items).some((i) => i.kind === "image")).toBe(false);
   });
 
   it("records note references on their line", async () => {
-    const ref: Inline = { type: "noteRef", kind: "footnote", id: "3", label: "1", style: rs({ vertAlign: "superscript" }) };
+    const ref: Inline = {
+      type: "noteRef",
+      kind: "footnote",
+      id: "3",
+      label: "1",
+      style: rs({ vertAlign: "superscript" }),
+    };
     const out = layoutParagraph(para([t("text"), ref]), 400, await ctx());
     expect(out.lines[0]!.noteRefs).toEqual(["footnote:3"]);
     const label = texts(out.lines[0]!).find((i) => i.text === "1")!;
@@ -264,7 +399,11 @@ describe("layoutParagraph: line heights and breaks", () => {
 
 describe("layoutParagraph: run formatting", () => {
   it("skips hidden text, upper-cases caps, draws small caps at 80 %", async () => {
-    const out = layoutParagraph(para([t("shown "), t("hidden ", { hidden: true }), t("caps ", { caps: true }), t("Small", { smallCaps: true })]), 400, await ctx());
+    const out = layoutParagraph(
+      para([t("shown "), t("hidden ", { hidden: true }), t("caps ", { caps: true }), t("Small", { smallCaps: true })]),
+      400,
+      await ctx(),
+    );
     const items = texts(out.lines[0]!);
     expect(items.map((i) => i.text).join("")).toBe("shown CAPS SMALL");
     expect(items.find((i) => i.text === "MALL")!.size).toBeCloseTo(9.6, 2);
@@ -299,7 +438,11 @@ describe("layoutParagraph: run formatting", () => {
   });
 
   it("covers a hyperlink with one link item per line", async () => {
-    const out = layoutParagraph(para([t("see "), t("the terms and conditions of the service", {}, "https://example.org/terms")]), 120, await ctx());
+    const out = layoutParagraph(
+      para([t("see "), t("the terms and conditions of the service", {}, "https://example.org/terms")]),
+      120,
+      await ctx(),
+    );
     const links = out.lines.map((l) => l.items.filter((i) => i.kind === "link"));
     expect(out.lines.length).toBeGreaterThan(1);
     for (const l of links) expect(l).toHaveLength(1);
@@ -370,7 +513,10 @@ describe("layoutParagraph: exclusions, right-to-left, hostile input", () => {
   });
 
   it("refuses a paragraph of more than LIMITS.paragraph.maxChars characters with 422 render_limit", async () => {
-    const over = para([t("x".repeat(LIMITS.paragraph.maxChars / 2)), t("y".repeat(LIMITS.paragraph.maxChars / 2 + 1), { bold: true })]);
+    const over = para([
+      t("x".repeat(LIMITS.paragraph.maxChars / 2)),
+      t("y".repeat(LIMITS.paragraph.maxChars / 2 + 1), { bold: true }),
+    ]);
     const c = await ctx();
     let err: unknown;
     try {

@@ -24,7 +24,8 @@ import type { Piece } from "./piece";
 import { buildPieces } from "./pieces";
 import { tabContext } from "./tabs";
 
-export const layoutParagraph: LayoutParagraph = (p, width, ctx, exclusions, widthOf) => new ParagraphLayouter(p, width, ctx, exclusions, widthOf).run();
+export const layoutParagraph: LayoutParagraph = (p, width, ctx, exclusions, widthOf) =>
+  new ParagraphLayouter(p, width, ctx, exclusions, widthOf).run();
 
 /** Where a line goes: its ends, how far a float beside it pushed it down, and where its pieces end. */
 interface LinePlace {
@@ -62,8 +63,14 @@ class ParagraphLayouter {
     this.addLabelSuffix();
     const isBlank = (pc: Piece) => pc.kind === "space" || pc.kind === "tab";
     // Nothing but spaces and tabs: the paragraph style's font, not the runs', sets the height.
-    const blank = !!p.styleRun && this.pieces.some(isBlank) && this.pieces.every((pc) => isBlank(pc) || pc.kind === "float");
-    this.paragraphFonts = { fonts: ctx.fonts, blank, styleRun: p.styleRun, emptyLine: blank ? p.styleRun! : (p.emptyLine ?? p.markStyle) };
+    const blank =
+      !!p.styleRun && this.pieces.some(isBlank) && this.pieces.every((pc) => isBlank(pc) || pc.kind === "float");
+    this.paragraphFonts = {
+      fonts: ctx.fonts,
+      blank,
+      styleRun: p.styleRun,
+      emptyLine: blank ? p.styleRun! : (p.emptyLine ?? p.markStyle),
+    };
   }
 
   run(): ParagraphLayout {
@@ -94,7 +101,12 @@ class ParagraphLayouter {
       last.height += extra;
       last.extraBelow = extra;
     }
-    return { spaceBefore: this.p.style.spaceBefore, spaceAfter: this.p.style.spaceAfter, lines: this.lines, floats: this.floats };
+    return {
+      spaceBefore: this.p.style.spaceBefore,
+      spaceAfter: this.p.style.spaceAfter,
+      lines: this.lines,
+      floats: this.floats,
+    };
   }
 
   /**
@@ -111,9 +123,18 @@ class ParagraphLayouter {
       const ex = this.exclusions ? this.exclusions(top + dy, this.estimateHeight(i)) : { left: 0, right: 0 };
       const left = ex.left + startX - labelShift;
       const right = this.lineWidth() - this.indentEnd - ex.right;
-      const fit = fitLine(this.pieces, i, left, right, tabContext(this.p, this.ctx.defaultTabStop, first, ex.left), this.ctx.inTableCell, this.ctx.budget);
+      const fit = fitLine(
+        this.pieces,
+        i,
+        left,
+        right,
+        tabContext(this.p, this.ctx.defaultTabStop, first, ex.left),
+        this.ctx.inTableCell,
+        this.ctx.budget,
+      );
       const narrowed = ex.left > 0 || ex.right > 0;
-      if (!narrowed || !fit.forced || ++steps > LIMITS.paragraph.maxExclusionSteps) return { left, right, exLeft: ex.left, dy, fit };
+      if (!narrowed || !fit.forced || ++steps > LIMITS.paragraph.maxExclusionSteps)
+        return { left, right, exLeft: ex.left, dy, fit };
       // Not even one word fits beside the float: try lower, one line at a time.
       dy += Math.max(1, this.estimateHeight(i));
     }
@@ -128,11 +149,32 @@ class ParagraphLayouter {
       if (pc.kind === "float") this.floats.push({ inline: pc.object!, anchor: pc.object!.anchor!, line: lineIndex });
     }
     const span = { left: place.left, right: place.right, width: this.lineWidth() };
-    const arranged = arrangeLine(this.pieces, start, end, span, tabContext(this.p, this.ctx.defaultTabStop, first, place.exLeft), this.p);
-    const { natural, ascent, fontHeight } = naturalHeight(this.pieces, start, end, lineIndex === 0, this.paragraphFonts);
+    const arranged = arrangeLine(
+      this.pieces,
+      start,
+      end,
+      span,
+      tabContext(this.p, this.ctx.defaultTabStop, first, place.exLeft),
+      this.p,
+    );
+    const { natural, ascent, fontHeight } = naturalHeight(
+      this.pieces,
+      start,
+      end,
+      lineIndex === 0,
+      this.paragraphFonts,
+    );
     this.lastNatural = fontHeight;
     const spaced = spacedLine(this.p.style, this.ctx.linePitch, natural, ascent, lineIndex === 0, fontHeight);
-    const box = lineItems(this.pieces, arranged, spaced.height + place.dy, spaced.baseline + place.dy, this.p, span.width, this.ctx);
+    const box = lineItems(
+      this.pieces,
+      arranged,
+      spaced.height + place.dy,
+      spaced.baseline + place.dy,
+      this.p,
+      span.width,
+      this.ctx,
+    );
     if (spaced.extraAbove) box.extraAbove = spaced.extraAbove;
     return box;
   }
@@ -152,7 +194,17 @@ class ParagraphLayouter {
       last = k;
     }
     const face = this.ctx.fonts.face({ family: num.style.font, bold: num.style.bold, italic: num.style.italic });
-    const base = { face, metrics: face, size: num.style.size, style: num.style, rise: 0, breakAfter: false, label: true, chars: 1, rtl: false };
+    const base = {
+      face,
+      metrics: face,
+      size: num.style.size,
+      style: num.style,
+      rise: 0,
+      breakAfter: false,
+      label: true,
+      chars: 1,
+      rtl: false,
+    };
     if (num.suffix === "tab") this.pieces.splice(last + 1, 0, { ...base, kind: "tab", text: "\t", width: 0 });
     else if (num.suffix === "space") {
       const w = face.widthOf(" ", num.style.size) + num.style.charSpacing;
@@ -175,13 +227,18 @@ class ParagraphLayouter {
     return align === "right" ? w : w / 2;
   }
 
-
   /** Height of the line starting at piece `i`, guessed before it is laid out (for exclusions). */
   private estimateHeight(i: number): number {
     const pc = this.paragraphFonts.blank ? undefined : this.pieces[i];
     const s = this.paragraphFonts.emptyLine;
     const face = pc ? pc.face : this.ctx.fonts.face({ family: s.font, bold: s.bold, italic: s.italic });
     const size = pc ? pc.style.size : s.size;
-    return spacedLine(this.p.style, this.ctx.linePitch, face.lineHeight(size), face.ascent(size), this.lines.length === 0).height;
+    return spacedLine(
+      this.p.style,
+      this.ctx.linePitch,
+      face.lineHeight(size),
+      face.ascent(size),
+      this.lines.length === 0,
+    ).height;
   }
 }

@@ -21,7 +21,8 @@ import { baseOf, bidiStandIn, complexByLevel, latinRuns, textPieces } from "./te
 /** Cuts a paragraph (and its numbering label, first) into pieces. */
 export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   const { atoms, text, softHyphens } = collectAtoms(p, ctx);
-  if (text.length > LIMITS.paragraph.maxChars) throw renderLimit(`has a paragraph of more than ${LIMITS.paragraph.maxChars} characters`);
+  if (text.length > LIMITS.paragraph.maxChars)
+    throw renderLimit(`has a paragraph of more than ${LIMITS.paragraph.maxChars} characters`);
   // Building the pieces reads each character a few times (breaks, bidi levels, scripts, widths).
   ctx.budget.tick(PARAGRAPH_WORK + atoms.length + measureWork(text.length));
   const breaks = breakOpportunities(text, atoms, softHyphens);
@@ -35,23 +36,43 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
     const face = ctx.fonts.face({ family: atom.style.font, bold: atom.style.bold, italic: atom.style.italic });
     const base = baseOf(atom.style, face);
     const level = levels[atom.start] ?? 0;
-    const common = { style: atom.style, link: atom.link, face, metrics: face, size: base.size, rise: base.rise, breakAfter: breaks[end] !== 0, chars: 1, rtl: level % 2 === 1, level };
+    const common = {
+      style: atom.style,
+      link: atom.link,
+      face,
+      metrics: face,
+      size: base.size,
+      rise: base.rise,
+      breakAfter: breaks[end] !== 0,
+      chars: 1,
+      rtl: level % 2 === 1,
+      level,
+    };
     if (inline?.type === "tab" || inline?.type === "break") {
       // A tab (its leader) and a line break in a bidi paragraph take a stand-in's script face too.
       const script = p.style.bidi ? bidiStandIn(atom.style.font, atom.style, face, ctx.fonts) : undefined;
       if (script) common.face = common.metrics = script;
     }
     if (inline?.type === "tab") pieces.push({ ...common, kind: "tab", text: "\t", width: 0 });
-    else if (inline?.type === "break") pieces.push({ ...common, kind: "break", text: "", width: 0, breakKind: inline.kind });
+    else if (inline?.type === "break")
+      pieces.push({ ...common, kind: "break", text: "", width: 0, breakKind: inline.kind });
     else if (inline?.type === "checkbox") {
       const object = checkboxObject(inline, face, base.size);
       pieces.push({ ...common, kind: "object", text: "", width: object.width, object });
-    }
-    else if (inline?.type === "image" || inline?.type === "box") {
-      if (inline.anchor) pieces.push({ ...common, kind: "float", text: "", width: 0, object: inline, breakAfter: false });
+    } else if (inline?.type === "image" || inline?.type === "box") {
+      if (inline.anchor)
+        pieces.push({ ...common, kind: "float", text: "", width: 0, object: inline, breakAfter: false });
       else {
         const { object, math } = mathObject(inline, ctx.fonts);
-        pieces.push({ ...common, kind: "object", text: "", width: object.width, object, label: atom.label, ...(math ? { math } : {}) });
+        pieces.push({
+          ...common,
+          kind: "object",
+          text: "",
+          width: object.width,
+          object,
+          label: atom.label,
+          ...(math ? { math } : {}),
+        });
       }
     } else if (atom.text) textPieces(atom, breaks, levels, complex, latin, ctx.fonts, pieces, p.style.bidi);
   }
@@ -78,7 +99,12 @@ function collectAtoms(p: Paragraph, ctx: LayoutContext): { atoms: Atom[]; text: 
     // A picture bullet: a square as tall as the paragraph's text (its mark's size, not the level's
     // symbol size), on the baseline.
     const size = Math.min(num.style.size, p.markStyle.size);
-    push({ inline: { type: "image", image: num.image, width: size, height: size, style: num.style }, style: num.style, text: "\uFFFC", label: true });
+    push({
+      inline: { type: "image", image: num.image, width: size, height: size, style: num.style },
+      style: num.style,
+      text: "\uFFFC",
+      label: true,
+    });
   } else if (num && num.text && !num.style.hidden) {
     push({ inline: null, style: num.style, text: displayText(num.text, num.style), label: true });
   }
@@ -86,7 +112,8 @@ function collectAtoms(p: Paragraph, ctx: LayoutContext): { atoms: Atom[]; text: 
     if (inline.style.hidden) continue;
     switch (inline.type) {
       case "text":
-        if (inline.text.includes("\u00AD")) for (const at of softHyphenOffsets(inline.text)) softHyphens.push(text.length + at);
+        if (inline.text.includes("\u00AD"))
+          for (const at of softHyphenOffsets(inline.text)) softHyphens.push(text.length + at);
         push({ inline, style: inline.style, text: displayText(inline.text, inline.style), link: inline.link });
         break;
       case "field": {
@@ -96,7 +123,9 @@ function collectAtoms(p: Paragraph, ctx: LayoutContext): { atoms: Atom[]; text: 
       }
       case "noteRef":
         push({
-          inline, style: inline.style, text: displayText(inline.label, inline.style),
+          inline,
+          style: inline.style,
+          text: displayText(inline.label, inline.style),
           ...(inline.own ? {} : { noteRef: `${inline.kind}:${inline.id}` }),
           ...(inline.kind === "footnote" ? { noteLabelOf: `footnote:${inline.id}` } : {}),
         });
@@ -113,7 +142,12 @@ function collectAtoms(p: Paragraph, ctx: LayoutContext): { atoms: Atom[]; text: 
       case "image":
       case "box":
         // Floats take no room in the text; inline objects are break opportunities on both sides.
-        push({ inline, style: inline.style, text: inline.anchor ? "" : "\uFFFC", link: inline.type === "image" ? inline.link : undefined });
+        push({
+          inline,
+          style: inline.style,
+          text: inline.anchor ? "" : "\uFFFC",
+          link: inline.type === "image" ? inline.link : undefined,
+        });
         break;
     }
   }
@@ -127,10 +161,12 @@ function breakOpportunities(text: string, atoms: Atom[], softHyphens: number[]):
   const breaks = lineBreakOpportunities(text, atoms.find((a) => !a.label)?.start ?? 0);
   for (const atom of atoms) {
     const lang = atom.style.cjkTypography;
-    if ((lang === "zh" || lang === "zh-Hant") && atom.text) applyChineseBreaks(text, breaks, atom.start, atom.start + atom.text.length, lang);
+    if ((lang === "zh" || lang === "zh-Hant") && atom.text)
+      applyChineseBreaks(text, breaks, atom.start, atom.start + atom.text.length, lang);
   }
   // A soft hyphen between letters is a break opportunity of its own kind (2).
-  for (const at of softHyphens) if (at > 0 && at < text.length && LETTER.test(text[at - 1]!) && LETTER.test(text[at]!)) breaks[at] = 2;
+  for (const at of softHyphens)
+    if (at > 0 && at < text.length && LETTER.test(text[at - 1]!) && LETTER.test(text[at]!)) breaks[at] = 2;
   return breaks;
 }
 
@@ -143,7 +179,17 @@ function joinAcrossRuns(pieces: Piece[]): void {
   for (let i = 0; i + 1 < pieces.length; i++) {
     const a = pieces[i]!;
     const b = pieces[i + 1]!;
-    if (a.kind !== "text" || b.kind !== "text" || !a.rtl || !b.rtl || a.breakAfter || a.level !== b.level || a.label || b.label) continue;
+    if (
+      a.kind !== "text" ||
+      b.kind !== "text" ||
+      !a.rtl ||
+      !b.rtl ||
+      a.breakAfter ||
+      a.level !== b.level ||
+      a.label ||
+      b.label
+    )
+      continue;
     if (a.style.smallCaps || b.style.smallCaps || !a.face.covers(TATWEEL) || !b.face.covers(TATWEEL)) continue;
     let k = a.text.length - 1;
     while (k > 0 && joiningType(a.text.charCodeAt(k)) === "T") k--;
@@ -158,7 +204,9 @@ function joinAcrossRuns(pieces: Piece[]): void {
 }
 
 function joinedPieceWidth(pc: Piece): number {
-  return (shapedWidth(pc.face, pc.text, pc.size, shapeFlags(pc)) * pc.style.scale) / 100 + pc.style.charSpacing * pc.chars;
+  return (
+    (shapedWidth(pc.face, pc.text, pc.size, shapeFlags(pc)) * pc.style.scale) / 100 + pc.style.charSpacing * pc.chars
+  );
 }
 
 const TATWEEL = 0x640;
@@ -175,10 +223,13 @@ function spaceAsianFromWestern(pieces: Piece[]): void {
     if (a.kind !== "text" || b.kind !== "text" || !a.text || !b.text || a.label) continue;
     const lastUnit = a.text.charCodeAt(a.text.length - 1);
     if (lastUnit < 0x1100 && b.text.charCodeAt(0) < 0x1100) continue; // no East Asian text here
-    const last = a.text.codePointAt(a.text.length - (lastUnit >= 0xdc00 && lastUnit <= 0xdfff && a.text.length > 1 ? 2 : 1))!;
+    const last = a.text.codePointAt(
+      a.text.length - (lastUnit >= 0xdc00 && lastUnit <= 0xdfff && a.text.length > 1 ? 2 : 1),
+    )!;
     const first = b.text.codePointAt(0)!;
     const asianFirst = isAsianLetter(last) && isWesternLetterOrDigit(first);
-    if (asianFirst || (isWesternLetterOrDigit(last) && isAsianLetter(first))) a.width += (asianFirst ? a.size : b.size) * AUTOSPACE_EM;
+    if (asianFirst || (isWesternLetterOrDigit(last) && isAsianLetter(first)))
+      a.width += (asianFirst ? a.size : b.size) * AUTOSPACE_EM;
   }
 }
 
@@ -200,7 +251,14 @@ function isWesternLetterOrDigit(cp: number): boolean {
  */
 function checkboxObject(inline: Extract<Inline, { type: "checkbox" }>, face: FontFace, size: number): ObjectInline {
   const border = { style: "single", width: CHECKBOX_OUTLINE, color: null, space: 0 };
-  return { type: "box", blocks: [], width: face.lineHeight(size), height: face.ascent(size), style: inline.style, border };
+  return {
+    type: "box",
+    blocks: [],
+    width: face.lineHeight(size),
+    height: face.ascent(size),
+    style: inline.style,
+    border,
+  };
 }
 /** Outline of a drawn check box, pt. */
 const CHECKBOX_OUTLINE = 0.5;
@@ -222,4 +280,3 @@ function displayText(text: string, style: RunStyle): string {
   const clean = text.replace(/[\u00AD\u0000-\u0008\u000A-\u001F]/g, "");
   return style.caps ? clean.toUpperCase() : clean;
 }
-

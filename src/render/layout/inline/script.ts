@@ -5,14 +5,19 @@
 
 /** Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation forms: right-to-left letters. */
 export function isRtlChar(cp: number): boolean {
-  return (cp >= 0x0590 && cp <= 0x08ff) || (cp >= 0xfb1d && cp <= 0xfdff) || (cp >= 0xfe70 && cp <= 0xfefe) || (cp >= 0x10800 && cp <= 0x10fff) || (cp >= 0x1e800 && cp <= 0x1efff);
+  return (
+    (cp >= 0x0590 && cp <= 0x08ff) ||
+    (cp >= 0xfb1d && cp <= 0xfdff) ||
+    (cp >= 0xfe70 && cp <= 0xfefe) ||
+    (cp >= 0x10800 && cp <= 0x10fff) ||
+    (cp >= 0x1e800 && cp <= 0x1efff)
+  );
 }
 
 /** Complex scripts Word draws with the run's w:cs font (RTL scripts, Indic, Thai, Lao...). */
 export function isComplexScript(cp: number): boolean {
   return isRtlChar(cp) || (cp >= 0x0900 && cp <= 0x0eff) || (cp >= 0x1780 && cp <= 0x17ff);
 }
-
 
 /** A code unit drawn with the character before it: a combining mark, ZWJ, a variation selector or a low surrogate. */
 export function isMark(c: number): boolean {

@@ -8,7 +8,11 @@ import type { RunStyle } from "../../model/types";
 import { fromPresentationForms } from "./arabic-joining";
 
 /** How a piece's text is shaped: kerned where its run asks for it, joined where its word goes on. */
-export function shapeFlags(pc: { style: Pick<RunStyle, "kern">; joinBefore?: boolean; joinAfter?: boolean }): ShapeFlags {
+export function shapeFlags(pc: {
+  style: Pick<RunStyle, "kern">;
+  joinBefore?: boolean;
+  joinAfter?: boolean;
+}): ShapeFlags {
   const flags: ShapeFlags = {};
   if (pc.style.kern) flags.kern = true;
   if (pc.joinBefore) flags.joinBefore = true;

@@ -29,7 +29,13 @@ const MIN_DEFAULT_ADVANCE = 0;
  * at the hanging indent (first line of a hanging paragraph), else the next multiple of the default
  * tab stop, counted from the left indent.
  */
-export function nextStop(x: number, tabs: readonly TabStop[], defaultTab: number, implicitStop: number | null, origin: number): ResolvedStop {
+export function nextStop(
+  x: number,
+  tabs: readonly TabStop[],
+  defaultTab: number,
+  implicitStop: number | null,
+  origin: number,
+): ResolvedStop {
   const eps = 0.01;
   let best: ResolvedStop | null = null;
   for (const t of tabs) {
@@ -39,7 +45,8 @@ export function nextStop(x: number, tabs: readonly TabStop[], defaultTab: number
       break;
     }
   }
-  if (implicitStop !== null && implicitStop > x + eps && (!best || implicitStop < best.pos)) return { pos: implicitStop, align: "left", leader: "none" };
+  if (implicitStop !== null && implicitStop > x + eps && (!best || implicitStop < best.pos))
+    return { pos: implicitStop, align: "left", leader: "none" };
   if (best) return best;
   const step = defaultTab > 0.5 ? defaultTab : 36;
   const k = Math.floor((x - origin + MIN_DEFAULT_ADVANCE) / step + 1e-6) + 1;
@@ -61,7 +68,15 @@ export function leaderChar(leader: TabLeader): string | null {
 }
 
 /** The leader of a tab of width `w` at `x` (baseline `y`) that went to `stop`: repeated characters into `text`, or a line into `lines`. */
-export function leaderItems(pc: Piece, x: number, w: number, y: number, stop: ResolvedStop | undefined, text: PaintItem[], lines: PaintItem[]): void {
+export function leaderItems(
+  pc: Piece,
+  x: number,
+  w: number,
+  y: number,
+  stop: ResolvedStop | undefined,
+  text: PaintItem[],
+  lines: PaintItem[],
+): void {
   if (!stop || stop.leader === "none" || w <= 0) return;
   const ch = leaderChar(stop.leader);
   if (ch) {
@@ -72,10 +87,28 @@ export function leaderItems(pc: Piece, x: number, w: number, y: number, stop: Re
     const n = Math.floor(w / (Math.ceil(cw * 20 - 1e-6) / 20));
     if (n <= 0) return;
     const spread = (w - n * cw) / n;
-    text.push({ kind: "text", x, y, text: ch.repeat(n), face: pc.face, size: pc.size, color: pc.style.color, charSpacing: spread, width: w });
+    text.push({
+      kind: "text",
+      x,
+      y,
+      text: ch.repeat(n),
+      face: pc.face,
+      size: pc.size,
+      color: pc.style.color,
+      charSpacing: spread,
+      width: w,
+    });
   } else {
     const thick = stop.leader === "heavy" ? pc.size * 0.1 : pc.size * 0.05;
-    lines.push({ kind: "line", x1: x, y1: y + pc.size * 0.1, x2: x + w, y2: y + pc.size * 0.1, width: thick, color: pc.style.color });
+    lines.push({
+      kind: "line",
+      x1: x,
+      y1: y + pc.size * 0.1,
+      x2: x + w,
+      y2: y + pc.size * 0.1,
+      width: thick,
+      color: pc.style.color,
+    });
   }
 }
 
@@ -150,7 +183,8 @@ export class TabCursor {
       this.resolve();
       let stop = nextStop(this.x, this.tc.tabs, this.tc.defaultTab, this.tc.implicit, this.tc.origin);
       // A default stop past the right edge ends at the edge (LibreOffice): what follows wraps.
-      if (stop.pos > this.right && !this.tc.tabs.some((t) => t.pos === stop.pos)) stop = { ...stop, pos: Math.max(this.x, this.right) };
+      if (stop.pos > this.right && !this.tc.tabs.some((t) => t.pos === stop.pos))
+        stop = { ...stop, pos: Math.max(this.x, this.right) };
       this.stops.set(k, stop);
       this.xs[o] = this.x;
       if (stop.align === "left") {
@@ -168,7 +202,11 @@ export class TabCursor {
       const pend = this.pend;
       if (pend.stop.align === "decimal" && pend.decW === null && pc.kind === "text") {
         const dot = pc.text.indexOf(".");
-        if (dot >= 0) pend.decW = pend.segW + (pc.face.widthOf(pc.text.slice(0, dot), pc.size) * pc.style.scale) / 100 + pc.style.charSpacing * dot;
+        if (dot >= 0)
+          pend.decW =
+            pend.segW +
+            (pc.face.widthOf(pc.text.slice(0, dot), pc.size) * pc.style.scale) / 100 +
+            pc.style.charSpacing * dot;
       }
       this.xs[o] = pend.segW;
       pend.segW += w;

@@ -41,7 +41,7 @@ function positionRise(style: RunStyle, face?: FontFace): number {
  */
 export function complexByLevel(text: string, levels: Uint8Array): Uint8Array {
   const out = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const level = levels[i]!;
     let j = i + 1;
     while (j < text.length && levels[j] === level) j++;
@@ -64,7 +64,16 @@ function tallerFace(a: FontFace, b: FontFace): FontFace {
   return b.lineHeight(1) > a.lineHeight(1) ? b : a;
 }
 
-export function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, complex: Uint8Array, latin: Uint8Array, fonts: FontBook, out: Piece[], bidi: boolean): void {
+export function textPieces(
+  atom: Atom,
+  breaks: Uint8Array,
+  levels: Uint8Array,
+  complex: Uint8Array,
+  latin: Uint8Array,
+  fonts: FontBook,
+  out: Piece[],
+  bidi: boolean,
+): void {
   const { text } = atom;
   const style = atom.style;
   // 1. Script runs (which family), 2. faces (fallback for missing glyphs), 3. words and spaces.
@@ -72,18 +81,27 @@ export function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, c
   let runSlot = -1;
   const flushRun = (endIdx: number) => {
     if (endIdx <= runStart) return;
-    const family = runSlot === 2 ? (style.fontComplex ?? style.font) : runSlot === 1 ? (style.fontEastAsia ?? style.font) : style.font;
+    const family =
+      runSlot === 2
+        ? (style.fontComplex ?? style.font)
+        : runSlot === 1
+          ? (style.fontEastAsia ?? style.font)
+          : style.font;
     let offset = runStart;
     const req = { family, bold: style.bold, italic: style.italic, eastAsian: runSlot === 1 };
     const runText = text.slice(runStart, endIdx);
     // Most runs need no fallback face: skip the font book's per-character split for them.
     const primary = fonts.face(req);
     // Complex-script characters take w:szCs, the others w:sz, whatever the run's w:rtl.
-    const size = runSlot === 2 ? (style.rtl ? style.size : (style.sizeComplex ?? style.size)) : (style.sizeLatin ?? style.size);
+    const size =
+      runSlot === 2 ? (style.rtl ? style.size : (style.sizeComplex ?? style.size)) : (style.sizeLatin ?? style.size);
     const base = baseOf(size === style.size ? style : { ...style, size }, primary);
     // East Asian text: the line is as tall as the taller of the East Asian and the Latin face
     // (LibreOffice, measured: SimSun text in Droid Sans Fallback keeps Noto's 1.36 em lines).
-    const metrics = runSlot === 1 ? tallerFace(primary, fonts.face({ family: style.font, bold: style.bold, italic: style.italic })) : primary;
+    const metrics =
+      runSlot === 1
+        ? tallerFace(primary, fonts.face({ family: style.font, bold: style.bold, italic: style.italic }))
+        : primary;
     // Digits and punctuation with no letter in a bidi paragraph are complex script to LibreOffice:
     // a stand-in draws them with its right-to-left face (measured: "93" in IRNazli, DejaVu Sans).
     const weak = bidi && !/\p{L}/u.test(runText) ? bidiStandIn(family, style, primary, fonts) : undefined;
@@ -104,8 +122,20 @@ export function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, c
     const script = isStandIn(family, primary) ? scriptFaceOf(parts, primary) : undefined;
     const from = out.length;
     const at0 = atom.start + offset;
-    for (const part of script ? wholeRunInScriptFace(parts, primary, script, (i) => latin[at0 + i] === 1) : spacesInPrimary(parts, primary)) {
-      wordPieces(atom, offset, part.text, part.face, script && !("latin" in part && part.latin) ? script : metrics, base, breaks, levels, out);
+    for (const part of script
+      ? wholeRunInScriptFace(parts, primary, script, (i) => latin[at0 + i] === 1)
+      : spacesInPrimary(parts, primary)) {
+      wordPieces(
+        atom,
+        offset,
+        part.text,
+        part.face,
+        script && !("latin" in part && part.latin) ? script : metrics,
+        base,
+        breaks,
+        levels,
+        out,
+      );
       offset += part.text.length;
     }
     const portion = {};
@@ -115,7 +145,12 @@ export function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, c
       if (out[i]!.face !== own) out[i]!.fallback = true;
     }
   };
-  const oneFont = !style.fontComplex && style.sizeComplex === undefined && style.sizeLatin === undefined && !style.eastAsiaHint && !hasEastAsian(text);
+  const oneFont =
+    !style.fontComplex &&
+    style.sizeComplex === undefined &&
+    style.sizeLatin === undefined &&
+    !style.eastAsiaHint &&
+    !hasEastAsian(text);
   if (oneFont) {
     runSlot = 0;
     flushRun(text.length);
@@ -124,7 +159,13 @@ export function textPieces(atom: Atom, breaks: Uint8Array, levels: Uint8Array, c
   for (let i = 0; i < text.length; i++) {
     const cp = text.codePointAt(i)!;
     // Spaces and punctuation stay in the current run's font.
-    const slot = complex[atom.start + i] ? 2 : cp < 0x590 ? 0 : runSlot >= 0 && !isLetterOrDigit(cp) && cp !== 0x3000 ? runSlot : fontSlot(cp, style);
+    const slot = complex[atom.start + i]
+      ? 2
+      : cp < 0x590
+        ? 0
+        : runSlot >= 0 && !isLetterOrDigit(cp) && cp !== 0x3000
+          ? runSlot
+          : fontSlot(cp, style);
     if (slot !== runSlot) {
       flushRun(i);
       runStart = i;
@@ -155,7 +196,8 @@ function scriptFaceOf(parts: { text: string; face: FontFace }[], primary: FontFa
 /** The face a stand-in gets for right-to-left text (the one drawing Arabic letters), if `primary` is a stand-in. */
 export function bidiStandIn(family: string, style: RunStyle, primary: FontFace, fonts: FontBook): FontFace | undefined {
   if (!isStandIn(family, primary)) return undefined;
-  return fonts.split("\u0627", { family, bold: style.bold, italic: style.italic }).find((part) => part.face !== primary)?.face;
+  return fonts.split("\u0627", { family, bold: style.bold, italic: style.italic }).find((part) => part.face !== primary)
+    ?.face;
 }
 
 const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufefe]/;
@@ -168,12 +210,18 @@ const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufefe]/;
  * right-to-left runs and the numbers embedded in them the complex-script one (measured:
  * "www.aqeedeh.com 12" in an IRMitra run among Persian words is Noto Sans, the Persian DejaVu Sans).
  */
-function wholeRunInScriptFace(parts: { text: string; face: FontFace }[], primary: FontFace, script: FontFace, latin?: (i: number) => boolean): { text: string; face: FontFace; latin?: boolean }[] {
+function wholeRunInScriptFace(
+  parts: { text: string; face: FontFace }[],
+  primary: FontFace,
+  script: FontFace,
+  latin?: (i: number) => boolean,
+): { text: string; face: FontFace; latin?: boolean }[] {
   const out: { text: string; face: FontFace; latin?: boolean }[] = [];
   let at = 0;
   for (const part of parts) {
     if (part.face !== primary || !latin) {
-      const face = part.face === primary && [...part.text].every((c) => script.covers(c.codePointAt(0)!)) ? script : part.face;
+      const face =
+        part.face === primary && [...part.text].every((c) => script.covers(c.codePointAt(0)!)) ? script : part.face;
       const last = out[out.length - 1];
       if (last && last.face === face && !last.latin) last.text += part.text;
       else out.push({ text: part.text, face });
@@ -217,15 +265,23 @@ export function latinRuns(text: string, levels: Uint8Array): Uint8Array {
  * it has them, as in LibreOffice (measured: Arabic in a Times New Roman run is drawn with DejaVu Sans,
  * its spaces with Tinos, 3.0 pt at 12 pt where DejaVu Sans's would be 3.8 pt).
  */
-function spacesInPrimary(parts: { text: string; face: FontFace }[], primary: FontFace): { text: string; face: FontFace }[] {
+function spacesInPrimary(
+  parts: { text: string; face: FontFace }[],
+  primary: FontFace,
+): { text: string; face: FontFace }[] {
   if (!primary.covers(0x20)) return parts;
   const out: { text: string; face: FontFace }[] = [];
   for (const part of parts) {
-    if (part.face === primary || !part.text.includes(" ") || !isRtlChar(part.text.codePointAt(part.text.search(/[^ ]/))!)) {
+    if (
+      part.face === primary ||
+      !part.text.includes(" ") ||
+      !isRtlChar(part.text.codePointAt(part.text.search(/[^ ]/))!)
+    ) {
       out.push(part);
       continue;
     }
-    for (const bit of part.text.split(/( +)/)) if (bit) out.push({ text: bit, face: bit[0] === " " ? primary : part.face });
+    for (const bit of part.text.split(/( +)/))
+      if (bit) out.push({ text: bit, face: bit[0] === " " ? primary : part.face });
   }
   return out;
 }
@@ -266,7 +322,17 @@ function isLetterOrDigit(cp: number): boolean {
 }
 
 /** Cuts one face's text at break opportunities, space/non-space boundaries, bidi level changes and small-caps case changes. */
-function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, metrics: FontFace, base: { size: number; rise: number }, breaks: Uint8Array, levels: Uint8Array, out: Piece[]): void {
+function wordPieces(
+  atom: Atom,
+  offset: number,
+  text: string,
+  face: FontFace,
+  metrics: FontFace,
+  base: { size: number; rise: number },
+  breaks: Uint8Array,
+  levels: Uint8Array,
+  out: Piece[],
+): void {
   const smallCaps = atom.style.smallCaps && !atom.style.caps;
   const abs = atom.start + offset;
   let start = 0;
@@ -281,9 +347,29 @@ function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, me
     // A word longer than maxPieceChars is cut into pieces with no break opportunity between them:
     // it still breaks by characters only where a line is full, but breaking it measures one piece
     // at a time, not the rest of the word on every line (linear, not quadratic, in its length).
-    const overlong = !kindSpace && i - start >= LIMITS.paragraph.maxPieceChars && !isMark(code) && !isLamAlefTail(text, i);
-    if (i > start && (overlong || space !== kindSpace || breaks[abs + i] !== 0 || isLower !== lower || levels[abs + i] !== levels[abs + start])) {
-      pushPiece(atom, text.slice(start, i), face, metrics, base, lower, kindSpace, chars, levels[abs + start]!, breaks[abs + i]!, out);
+    const overlong =
+      !kindSpace && i - start >= LIMITS.paragraph.maxPieceChars && !isMark(code) && !isLamAlefTail(text, i);
+    if (
+      i > start &&
+      (overlong ||
+        space !== kindSpace ||
+        breaks[abs + i] !== 0 ||
+        isLower !== lower ||
+        levels[abs + i] !== levels[abs + start])
+    ) {
+      pushPiece(
+        atom,
+        text.slice(start, i),
+        face,
+        metrics,
+        base,
+        lower,
+        kindSpace,
+        chars,
+        levels[abs + start]!,
+        breaks[abs + i]!,
+        out,
+      );
       start = i;
       chars = 0;
     }
@@ -293,11 +379,36 @@ function wordPieces(atom: Atom, offset: number, text: string, face: FontFace, me
     }
     chars++;
   }
-  if (start < text.length) pushPiece(atom, text.slice(start), face, metrics, base, lower, kindSpace, chars, levels[abs + start]!, breaks[abs + text.length]!, out);
+  if (start < text.length)
+    pushPiece(
+      atom,
+      text.slice(start),
+      face,
+      metrics,
+      base,
+      lower,
+      kindSpace,
+      chars,
+      levels[abs + start]!,
+      breaks[abs + text.length]!,
+      out,
+    );
 }
 
 /** `breakKind` after the piece: 0 none, 1 a break opportunity, 2 a soft hyphen. */
-function pushPiece(atom: Atom, t: string, face: FontFace, metrics: FontFace, base: { size: number; rise: number }, lower: boolean, space: boolean, chars: number, level: number, breakKind: number, out: Piece[]): void {
+function pushPiece(
+  atom: Atom,
+  t: string,
+  face: FontFace,
+  metrics: FontFace,
+  base: { size: number; rise: number },
+  lower: boolean,
+  space: boolean,
+  chars: number,
+  level: number,
+  breakKind: number,
+  out: Piece[],
+): void {
   const style = atom.style;
   const size = lower ? base.size * SMALL_CAPS_SCALE : base.size;
   const drawn = lower ? t.toUpperCase() : t;

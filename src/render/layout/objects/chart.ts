@@ -44,10 +44,14 @@ interface Measured {
 export function chartItems(chart: Chart, box: Box, fonts: FontBook): PaintItem[] {
   const out: PaintItem[] = [];
   if (!(box.width > 0) || !(box.height > 0)) return out;
-  if (chart.fill) out.push({ kind: "rect", x: box.x, y: box.y, width: box.width, height: box.height, fill: chart.fill });
+  if (chart.fill)
+    out.push({ kind: "rect", x: box.x, y: box.y, width: box.width, height: box.height, fill: chart.fill });
   if (chart.border) frame(box, chart.border, 0.75, out);
 
-  const faceOf = (style: RunStyle): Measured => ({ face: fonts.face({ family: style.font, bold: style.bold, italic: style.italic }), style });
+  const faceOf = (style: RunStyle): Measured => ({
+    face: fonts.face({ family: style.font, bold: style.bold, italic: style.italic }),
+    style,
+  });
   let top = box.y + PAD.top;
   let bottom = box.y + box.height - PAD.bottom;
   const left = box.x + PAD.left;
@@ -69,7 +73,14 @@ export function chartItems(chart: Chart, box: Box, fonts: FontBook): PaintItem[]
     const key = size * LEGEND_KEY;
     const lineH = m.face.lineHeight(size);
     const entry = (e: { name: string; color: Color }, x: number, baseline: number) => {
-      out.push({ kind: "rect", x, y: baseline - m.face.ascent(size) / 2 - key / 2 - size * 0.1, width: key, height: key, fill: e.color });
+      out.push({
+        kind: "rect",
+        x,
+        y: baseline - m.face.ascent(size) / 2 - key / 2 - size * 0.1,
+        width: key,
+        height: key,
+        fill: e.color,
+      });
       text(out, m, e.name, x + key + size * LEGEND_KEY_GAP, baseline);
     };
     const widths = entries.map((e) => key + size * LEGEND_KEY_GAP + m.face.widthOf(e.name, size));
@@ -99,7 +110,12 @@ export function chartItems(chart: Chart, box: Box, fonts: FontBook): PaintItem[]
       else plotRight -= column + size;
     }
   }
-  const plot: Box = { x: plotLeft, y: top, width: Math.max(0, plotRight - plotLeft), height: Math.max(0, bottom - top) };
+  const plot: Box = {
+    x: plotLeft,
+    y: top,
+    width: Math.max(0, plotRight - plotLeft),
+    height: Math.max(0, bottom - top),
+  };
   if (chart.kind === "bar" || chart.kind === "line") axisChart(chart, plot, faceOf, out);
   else if (chart.kind === "pie") pieChart(chart, plot, out);
   return out;
@@ -117,7 +133,16 @@ function legendEntries(chart: Chart): { name: string; color: Color }[] {
 
 function text(out: PaintItem[], m: Measured, value: string, x: number, baseline: number): void {
   if (!value) return;
-  out.push({ kind: "text", x, y: baseline, text: value, face: m.face, size: m.style.size, color: m.style.color, width: m.face.widthOf(value, m.style.size) });
+  out.push({
+    kind: "text",
+    x,
+    y: baseline,
+    text: value,
+    face: m.face,
+    size: m.style.size,
+    color: m.style.color,
+    width: m.face.widthOf(value, m.style.size),
+  });
 }
 
 function frame(b: Box, color: Color | null, width: number, out: PaintItem[]): void {
@@ -169,7 +194,8 @@ export function valueScale(chart: Chart): { min: number; max: number; step: numb
   if (axisMin !== undefined) lo = axisMin;
   if (axisMax !== undefined) hi = axisMax;
   if (!(hi > lo)) hi = lo + 1;
-  if (chart.percent) return { min: lo, max: hi, step: chart.majorUnit !== undefined && chart.majorUnit >= 0.01 ? chart.majorUnit : 0.1 };
+  if (chart.percent)
+    return { min: lo, max: hi, step: chart.majorUnit !== undefined && chart.majorUnit >= 0.01 ? chart.majorUnit : 0.1 };
   // Room above the highest value (5 % of the range), then whole steps.
   const span = hi - lo;
   const headroomHi = axisMax === undefined ? hi + span * 0.05 : hi;
@@ -237,14 +263,32 @@ function axisChart(chart: Chart, plot: Box, faceOf: (s: RunStyle) => Measured, o
     const p = pos(t);
     if (horizontal) {
       const x = area.x + p;
-      if (chart.gridlines) out.push({ kind: "line", x1: x, y1: area.y, x2: x, y2: area.y + area.height, width: 0.75, color: chart.gridColor });
+      if (chart.gridlines)
+        out.push({
+          kind: "line",
+          x1: x,
+          y1: area.y,
+          x2: x,
+          y2: area.y + area.height,
+          width: 0.75,
+          color: chart.gridColor,
+        });
       if (chart.valueAxisShown) {
         const w = vm.face.widthOf(labels[i]!, vSize);
         text(out, vm, labels[i]!, x - w / 2, area.y + area.height + LABEL_GAP + vm.face.ascent(vSize));
       }
     } else {
       const y = area.y + area.height - p;
-      if (chart.gridlines) out.push({ kind: "line", x1: area.x, y1: y, x2: area.x + area.width, y2: y, width: 0.75, color: chart.gridColor });
+      if (chart.gridlines)
+        out.push({
+          kind: "line",
+          x1: area.x,
+          y1: y,
+          x2: area.x + area.width,
+          y2: y,
+          width: 0.75,
+          color: chart.gridColor,
+        });
       if (chart.valueAxisShown) {
         const w = vm.face.widthOf(labels[i]!, vSize);
         text(out, vm, labels[i]!, area.x - LABEL_GAP - w, y + (vm.face.ascent(vSize) - vm.face.descent(vSize)) / 2);
@@ -253,8 +297,26 @@ function axisChart(chart: Chart, plot: Box, faceOf: (s: RunStyle) => Measured, o
   });
   // Category axis line at zero, and category labels centred on their slots.
   const zero = pos(Math.max(scale.min, Math.min(scale.max, 0)));
-  if (horizontal) out.push({ kind: "line", x1: area.x + zero, y1: area.y, x2: area.x + zero, y2: area.y + area.height, width: 0.75, color: chart.gridColor });
-  else out.push({ kind: "line", x1: area.x, y1: area.y + area.height - zero, x2: area.x + area.width, y2: area.y + area.height - zero, width: 0.75, color: chart.gridColor });
+  if (horizontal)
+    out.push({
+      kind: "line",
+      x1: area.x + zero,
+      y1: area.y,
+      x2: area.x + zero,
+      y2: area.y + area.height,
+      width: 0.75,
+      color: chart.gridColor,
+    });
+  else
+    out.push({
+      kind: "line",
+      x1: area.x,
+      y1: area.y + area.height - zero,
+      x2: area.x + area.width,
+      y2: area.y + area.height - zero,
+      width: 0.75,
+      color: chart.gridColor,
+    });
   if (chart.categoryAxisShown) {
     cats.forEach((c, i) => {
       const w = cm.face.widthOf(c, cSize);
@@ -272,7 +334,14 @@ function axisChart(chart: Chart, plot: Box, faceOf: (s: RunStyle) => Measured, o
   else lines(chart, area, slot, pos, out);
 }
 
-function bars(chart: Chart, area: Box, slot: number, pos: (v: number) => number, horizontal: boolean, out: PaintItem[]): void {
+function bars(
+  chart: Chart,
+  area: Box,
+  slot: number,
+  pos: (v: number) => number,
+  horizontal: boolean,
+  out: PaintItem[],
+): void {
   const count = chart.series.length;
   const overlap = chart.stacked ? 1 : chart.overlap / 100;
   // A group is `count` bars overlapping by `overlap`, plus the gap (in bar thicknesses).
@@ -300,8 +369,24 @@ function bars(chart: Chart, area: Box, slot: number, pos: (v: number) => number,
       const len = Math.abs(b - a);
       if (len <= 0) return;
       const across = groupStart + (chart.stacked ? 0 : k * step);
-      if (horizontal) out.push({ kind: "rect", x: area.x + lo, y: area.y + area.height - across - thickness, width: len, height: thickness, fill: s.color });
-      else out.push({ kind: "rect", x: area.x + across, y: area.y + area.height - lo - len, width: thickness, height: len, fill: s.color });
+      if (horizontal)
+        out.push({
+          kind: "rect",
+          x: area.x + lo,
+          y: area.y + area.height - across - thickness,
+          width: len,
+          height: thickness,
+          fill: s.color,
+        });
+      else
+        out.push({
+          kind: "rect",
+          x: area.x + across,
+          y: area.y + area.height - lo - len,
+          width: thickness,
+          height: len,
+          fill: s.color,
+        });
     });
   }
 }
@@ -321,8 +406,12 @@ function lines(chart: Chart, area: Box, slot: number, pos: (v: number) => number
         continue;
       }
       const v = chart.stacked ? (stack[i]! += raw) : raw;
-      const point = { x: area.x + (i + 0.5) * slot, y: area.y + area.height - Math.max(0, Math.min(area.height, pos(v))) };
-      if (prev) out.push({ kind: "line", x1: prev.x, y1: prev.y, x2: point.x, y2: point.y, width: 2.25, color: s.color });
+      const point = {
+        x: area.x + (i + 0.5) * slot,
+        y: area.y + area.height - Math.max(0, Math.min(area.height, pos(v))),
+      };
+      if (prev)
+        out.push({ kind: "line", x1: prev.x, y1: prev.y, x2: point.x, y2: point.y, width: 2.25, color: s.color });
       prev = point;
     }
   }

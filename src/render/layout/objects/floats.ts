@@ -34,7 +34,13 @@ export interface AnchorFrame {
 /** Narrower than this, a side is not worth flowing text into (Word then skips past the float). */
 const MIN_TEXT_WIDTH = 36;
 
-function alignIn(start: number, extent: number, size: number, align: string | undefined, offset: number | undefined): number {
+function alignIn(
+  start: number,
+  extent: number,
+  size: number,
+  align: string | undefined,
+  offset: number | undefined,
+): number {
   switch (align) {
     case "center":
       return start + (extent - size) / 2;
@@ -61,7 +67,12 @@ export function lineOffset(anchor: Anchor): number {
 }
 
 /** Top-left corner of a float of `width` x `height` anchored by `anchor` within `frame`. */
-export function positionFloat(anchor: Anchor, width: number, height: number, frame: AnchorFrame): { x: number; y: number } {
+export function positionFloat(
+  anchor: Anchor,
+  width: number,
+  height: number,
+  frame: AnchorFrame,
+): { x: number; y: number } {
   const m = frame.margins;
   const textWidth = frame.pageWidth - m.left - m.right;
   let hx: [number, number];
@@ -126,7 +137,12 @@ function finite(v: number): number {
  * What a float does to text in a column: square-like wraps keep text on the wider side (or the
  * side the anchor asks for); a side too narrow for text turns it into top-and-bottom.
  */
-export function floatWrap(anchor: Anchor, x: number, width: number, column: { left: number; width: number }): Pick<PlacedFloat, "wrap" | "textSide"> {
+export function floatWrap(
+  anchor: Anchor,
+  x: number,
+  width: number,
+  column: { left: number; width: number },
+): Pick<PlacedFloat, "wrap" | "textSide"> {
   if (anchor.behindText || anchor.wrap === "none") return { wrap: "none", textSide: "left" };
   if (anchor.wrap === "topAndBottom") return { wrap: "topAndBottom", textSide: "left" };
   const leftRoom = x - anchor.distance.left - column.left;
@@ -144,10 +160,12 @@ export function floatWrap(anchor: Anchor, x: number, width: number, column: { le
  * Exclusions for a paragraph whose box is `box` and whose first line starts at `top` on a page
  * holding `floats`: lines beside a square-wrapped float get narrower on that side.
  */
-export function exclusionsFor(floats: readonly PlacedFloat[], box: { left: number; width: number }, top: number): Exclusions | undefined {
-  const relevant = floats.filter(
-    (f) => f.wrap === "square" && f.x < box.left + box.width && f.x + f.width > box.left,
-  );
+export function exclusionsFor(
+  floats: readonly PlacedFloat[],
+  box: { left: number; width: number },
+  top: number,
+): Exclusions | undefined {
+  const relevant = floats.filter((f) => f.wrap === "square" && f.x < box.left + box.width && f.x + f.width > box.left);
   if (relevant.length === 0) return undefined;
   return (lineTop: number, height: number) => {
     let left = 0;
@@ -164,8 +182,18 @@ export function exclusionsFor(floats: readonly PlacedFloat[], box: { left: numbe
 }
 
 /** Whether any square float on the page overlaps the vertical range [y0, y1) within the box. */
-export function floatsBeside(floats: readonly PlacedFloat[], box: { left: number; width: number }, y0: number, y1: number): boolean {
+export function floatsBeside(
+  floats: readonly PlacedFloat[],
+  box: { left: number; width: number },
+  y0: number,
+  y1: number,
+): boolean {
   return floats.some(
-    (f) => f.wrap === "square" && f.x < box.left + box.width && f.x + f.width > box.left && f.y - f.distance.top < y1 && f.y + f.height + f.distance.bottom > y0,
+    (f) =>
+      f.wrap === "square" &&
+      f.x < box.left + box.width &&
+      f.x + f.width > box.left &&
+      f.y - f.distance.top < y1 &&
+      f.y + f.height + f.distance.bottom > y0,
   );
 }

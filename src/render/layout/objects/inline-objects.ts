@@ -15,7 +15,14 @@ export const BOX_INSET_Y = 3.6;
  * The items of an inline object whose bottom-left corner stands at (x, y) (y: the baseline, less
  * its rise); `math`: the equation it holds, set (objects/math.ts).
  */
-export function inlineObjectItems(obj: ObjectInline, math: MathBox | undefined, x: number, y: number, ctx: LayoutContext, out: PaintItem[]): void {
+export function inlineObjectItems(
+  obj: ObjectInline,
+  math: MathBox | undefined,
+  x: number,
+  y: number,
+  ctx: LayoutContext,
+  out: PaintItem[],
+): void {
   if (math) {
     for (const item of math.items) out.push(translateItem(item, x, y));
     return;
@@ -29,7 +36,8 @@ export function inlineObjectItems(obj: ObjectInline, math: MathBox | undefined, 
   if (obj.fill) out.push({ kind: "rect", x, y: top, width: obj.width, height: obj.height, fill: obj.fill });
   if (obj.chart) out.push(...chartItems(obj.chart, { x, y: top, width: obj.width, height: obj.height }, ctx.fonts));
   if (obj.blocks.length && obj.width > 2 * BOX_INSET_X && obj.height > 0) {
-    for (const item of ctx.routines.stackBlocks(obj.blocks, obj.width - 2 * BOX_INSET_X, ctx).items) out.push(translateItem(item, x + BOX_INSET_X, top + BOX_INSET_Y));
+    for (const item of ctx.routines.stackBlocks(obj.blocks, obj.width - 2 * BOX_INSET_X, ctx).items)
+      out.push(translateItem(item, x + BOX_INSET_X, top + BOX_INSET_Y));
   }
   if (obj.border && obj.border.width > 0) {
     const b = obj.border;

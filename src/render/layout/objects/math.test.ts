@@ -24,25 +24,42 @@ const omml = (inner: string, tag = "oMath") => readMath(parseTree(`<m:${tag} ${M
 let book: FontBook | undefined;
 async function fonts(): Promise<FontBook> {
   if (!book) {
-    const sample = { type: "paragraph", inlines: [
-      { type: "text", text: "x", style: runStyle({ font: MATH_FAMILY }) },
-      { type: "text", text: "x", style: runStyle({ font: MATH_FAMILY, italic: true }) },
-    ], markStyle: runStyle({ font: MATH_FAMILY }), style: {} };
+    const sample = {
+      type: "paragraph",
+      inlines: [
+        { type: "text", text: "x", style: runStyle({ font: MATH_FAMILY }) },
+        { type: "text", text: "x", style: runStyle({ font: MATH_FAMILY, italic: true }) },
+      ],
+      markStyle: runStyle({ font: MATH_FAMILY }),
+      style: {},
+    };
     const model = {
-      sections: [{ blocks: [sample] }], headerFooters: new Map(), notes: new Map(), images: new Map(), evenAndOddHeaders: false,
-      defaultTabStop: 36, fontFamilies: new Set([MATH_FAMILY]), fontTable: new Map(),
+      sections: [{ blocks: [sample] }],
+      headerFooters: new Map(),
+      notes: new Map(),
+      images: new Map(),
+      evenAndOddHeaders: false,
+      defaultTabStop: 36,
+      fontFamilies: new Set([MATH_FAMILY]),
+      fontTable: new Map(),
     } as unknown as DocumentModel;
     book = await loadFontBook(model, assetFontSource(env.ASSETS as Fetcher));
   }
   return book;
 }
 
-const set = async (node: MathNode): Promise<MathBox> => layoutMath(node, runStyle({ font: MATH_FAMILY, size: 12 }), await fonts());
+const set = async (node: MathNode): Promise<MathBox> =>
+  layoutMath(node, runStyle({ font: MATH_FAMILY, size: 12 }), await fonts());
 type Text = Extract<PaintItem, { kind: "text" }>;
 const texts = (b: MathBox) => b.items.filter((i): i is Text => i.kind === "text");
 const item = (b: MathBox, text: string) => {
   const found = texts(b).find((t) => t.text === text);
-  if (!found) throw new Error(`no "${text}" in ${texts(b).map((t) => t.text).join(" ")}`);
+  if (!found)
+    throw new Error(
+      `no "${text}" in ${texts(b)
+        .map((t) => t.text)
+        .join(" ")}`,
+    );
   return found;
 };
 
@@ -63,7 +80,8 @@ describe("reading OMML", () => {
 
   it("keeps the text of structure nested past the limit, instead of refusing the document", () => {
     let inner = mr("z");
-    for (let i = 0; i < LIMITS.render.math.maxDepth * 3; i++) inner = `<m:f><m:num>${inner}</m:num><m:den>${mr("1")}</m:den></m:f>`;
+    for (let i = 0; i < LIMITS.render.math.maxDepth * 3; i++)
+      inner = `<m:f><m:num>${inner}</m:num><m:den>${mr("1")}</m:den></m:f>`;
     const node = omml(inner);
     const flat = JSON.stringify(node);
     expect(flat).toContain('"z');
@@ -103,7 +121,11 @@ describe("setting equations", () => {
   });
 
   it("puts a sum's limits under and over the larger operator", async () => {
-    const box = await set(omml(`<m:nary><m:naryPr><m:chr m:val="∑"/></m:naryPr><m:sub>${mr("i")}</m:sub><m:sup>${mr("n")}</m:sup><m:e>${mr("x")}</m:e></m:nary>`));
+    const box = await set(
+      omml(
+        `<m:nary><m:naryPr><m:chr m:val="∑"/></m:naryPr><m:sub>${mr("i")}</m:sub><m:sup>${mr("n")}</m:sup><m:e>${mr("x")}</m:e></m:nary>`,
+      ),
+    );
     const op = item(box, "∑");
     expect(op.size).toBeGreaterThan(12);
     expect(item(box, "n").y).toBeLessThan(op.y - 10);
@@ -112,7 +134,11 @@ describe("setting equations", () => {
   });
 
   it("lays a matrix out in rows and columns between drawn delimiters", async () => {
-    const box = await set(omml(`<m:d><m:e><m:m><m:mr><m:e>${mr("a")}</m:e><m:e>${mr("b")}</m:e></m:mr><m:mr><m:e>${mr("c")}</m:e><m:e>${mr("d")}</m:e></m:mr></m:m></m:e></m:d>`));
+    const box = await set(
+      omml(
+        `<m:d><m:e><m:m><m:mr><m:e>${mr("a")}</m:e><m:e>${mr("b")}</m:e></m:mr><m:mr><m:e>${mr("c")}</m:e><m:e>${mr("d")}</m:e></m:mr></m:m></m:e></m:d>`,
+      ),
+    );
     expect(item(box, "a").y).toBeCloseTo(item(box, "b").y, 5);
     expect(item(box, "c").y).toBeGreaterThan(item(box, "a").y + 10);
     expect(item(box, "b").x).toBeGreaterThan(item(box, "a").x + 5);
@@ -126,6 +152,7 @@ describe("setting equations", () => {
     for (let i = 0; i < 80; i++) inner = `<m:sSup><m:e>${inner}</m:e><m:sup>${mr("2")}</m:sup></m:sSup>`;
     const box = await set(omml(inner));
     expect(Number.isFinite(box.width) && Number.isFinite(box.ascent) && Number.isFinite(box.descent)).toBe(true);
-    for (const it of box.items) for (const v of Object.values(it)) if (typeof v === "number") expect(Number.isFinite(v)).toBe(true);
+    for (const it of box.items)
+      for (const v of Object.values(it)) if (typeof v === "number") expect(Number.isFinite(v)).toBe(true);
   });
 });

@@ -59,7 +59,12 @@ function set(node: MathNode, size: number, env: Env): MathBox {
     case "row":
       return row(node.items.map((n) => set(n, size, env)));
     case "script":
-      return script(set(node.base, size, env), node.sub && set(node.sub, size * SCRIPT_SCALE, env), node.sup && set(node.sup, size * SCRIPT_SCALE, env), size);
+      return script(
+        set(node.base, size, env),
+        node.sub && set(node.sub, size * SCRIPT_SCALE, env),
+        node.sup && set(node.sup, size * SCRIPT_SCALE, env),
+        size,
+      );
     case "fraction":
       return fraction(set(node.num, size, env), set(node.den, size, env), node.bar, size, env);
     case "radical":
@@ -69,9 +74,17 @@ function set(node: MathNode, size: number, env: Env): MathBox {
     case "delimiter":
       return delimiter(node, size, env);
     case "matrix":
-      return matrix(node.rows.map((r) => r.map((c) => set(c, size, env))), size);
+      return matrix(
+        node.rows.map((r) => r.map((c) => set(c, size, env))),
+        size,
+      );
     case "limit":
-      return limit(set(node.base, size, env), node.over && set(node.over, size * LIMIT_SCALE, env), node.under && set(node.under, size * LIMIT_SCALE, env), size);
+      return limit(
+        set(node.base, size, env),
+        node.over && set(node.over, size * LIMIT_SCALE, env),
+        node.under && set(node.under, size * LIMIT_SCALE, env),
+        size,
+      );
     case "bar": {
       const base = set(node.base, size, env);
       const y = node.over ? -base.ascent - size * RULE : base.descent + size * RULE;
@@ -110,7 +123,10 @@ function text(value: string, size: number, italic: boolean, bold: boolean, env: 
     const space = BINARY.test(ch) ? OPERATOR_SPACE.binary : RELATION.test(ch) ? OPERATOR_SPACE.relation : undefined;
     if (space) {
       flush();
-      parts.push({ ...empty(), width: size * space![0] }, glyphs(ch, size, false, bold, env), { ...empty(), width: size * space![1] });
+      parts.push({ ...empty(), width: size * space![0] }, glyphs(ch, size, false, bold, env), {
+        ...empty(),
+        width: size * space![1],
+      });
       continue;
     }
     const slanted = italic && LETTER.test(ch);
@@ -129,7 +145,16 @@ function glyphs(value: string, size: number, italic: boolean, bold: boolean, env
   const req = { family: MATH_FAMILY, bold, italic };
   for (const part of env.fonts.split(value, req)) {
     const width = part.face.widthOf(part.text, size);
-    out.items.push({ kind: "text", x: out.width, y: 0, text: part.text, face: part.face, size, color: env.style.color, width });
+    out.items.push({
+      kind: "text",
+      x: out.width,
+      y: 0,
+      text: part.text,
+      face: part.face,
+      size,
+      color: env.style.color,
+      width,
+    });
     out.width += width;
     out.ascent = Math.max(out.ascent, part.face.ascent(size));
     out.descent = Math.max(out.descent, part.face.descent(size));
@@ -177,7 +202,15 @@ function union(parts: { box: MathBox; dx: number; dy: number }[], width: number)
 }
 
 function rule(x: number, y: number, width: number, size: number, env: Env): PaintItem {
-  return { kind: "line", x1: x, y1: y, x2: x + width, y2: y, width: Math.max(0.4, size * RULE), color: env.style.color };
+  return {
+    kind: "line",
+    x1: x,
+    y1: y,
+    x2: x + width,
+    y2: y,
+    width: Math.max(0.4, size * RULE),
+    color: env.style.color,
+  };
 }
 
 function script(base: MathBox, sub: MathBox | undefined, sup: MathBox | undefined, size: number): MathBox {
@@ -230,7 +263,15 @@ function radical(body: MathBox, degree: MathBox | undefined, size: number, env: 
   const items: PaintItem[] = [
     { kind: "line", x1: x0, y1: mid, x2: x0 + signWidth * 0.3, y2: bottom, width: w, color: c },
     { kind: "line", x1: x0 + signWidth * 0.3, y1: bottom, x2: x0 + signWidth * 0.8, y2: top, width: w, color: c },
-    { kind: "line", x1: x0 + signWidth * 0.8, y1: top, x2: x0 + signWidth + body.width + size * 0.05, y2: top, width: w, color: c },
+    {
+      kind: "line",
+      x1: x0 + signWidth * 0.8,
+      y1: top,
+      x2: x0 + signWidth + body.width + size * 0.05,
+      y2: top,
+      width: w,
+      color: c,
+    },
   ];
   const parts = [{ box: body, dx: x0 + signWidth, dy: 0 }];
   if (degree) parts.push({ box: degree, dx: 0, dy: mid - degree.descent - size * 0.05 });
@@ -276,7 +317,11 @@ function delimiter(node: Extract<MathNode, { kind: "delimiter" }>, size: number,
   const plain = text("(", size, false, false, env);
   // Content no taller than a line keeps the font's delimiters; taller content gets drawn ones.
   if (content.ascent <= plain.ascent * 1.05 && content.descent <= plain.descent * 1.05) {
-    return row([node.open ? text(node.open, size, false, false, env) : empty(), content, node.close ? text(node.close, size, false, false, env) : empty()]);
+    return row([
+      node.open ? text(node.open, size, false, false, env) : empty(),
+      content,
+      node.close ? text(node.close, size, false, false, env) : empty(),
+    ]);
   }
   const top = -content.ascent - size * 0.05;
   const bottom = content.descent + size * 0.05;
@@ -287,13 +332,22 @@ function delimiter(node: Extract<MathNode, { kind: "delimiter" }>, size: number,
 }
 
 /** A delimiter as strokes spanning [top, bottom] in a box `w` wide (mirrored for closing ones). */
-function drawnDelimiter(chr: string, top: number, bottom: number, w: number, closing: boolean, size: number, env: Env): MathBox {
+function drawnDelimiter(
+  chr: string,
+  top: number,
+  bottom: number,
+  w: number,
+  closing: boolean,
+  size: number,
+  env: Env,
+): MathBox {
   const box: MathBox = { width: chr ? w : 0, ascent: -top, descent: bottom, items: [] };
   if (!chr) return box;
   const lw = Math.max(0.5, size * 0.05);
   const c = env.style.color;
   const x = (f: number) => (closing ? w * (1 - f) : w * f);
-  const seg = (x1: number, y1: number, x2: number, y2: number) => box.items.push({ kind: "line", x1, y1, x2, y2, width: lw, color: c });
+  const seg = (x1: number, y1: number, x2: number, y2: number) =>
+    box.items.push({ kind: "line", x1, y1, x2, y2, width: lw, color: c });
   const h = bottom - top;
   if (chr === "[" || chr === "]" || chr === "⌈" || chr === "⌉" || chr === "⌊" || chr === "⌋") {
     seg(x(0.35), top, x(0.35), bottom);
@@ -337,7 +391,10 @@ function matrix(rows: MathBox[][], size: number): MathBox {
   for (const r of rows) r.forEach((c, i) => (colWidth[i] = Math.max(colWidth[i]!, c.width)));
   const rowGap = size * ROW_GAP;
   const colGap = size * COLUMN_GAP;
-  const heights = rows.map((r) => ({ ascent: Math.max(0, ...r.map((c) => c.ascent)), descent: Math.max(0, ...r.map((c) => c.descent)) }));
+  const heights = rows.map((r) => ({
+    ascent: Math.max(0, ...r.map((c) => c.ascent)),
+    descent: Math.max(0, ...r.map((c) => c.descent)),
+  }));
   const total = heights.reduce((h, r) => h + r.ascent + r.descent, 0) + rowGap * Math.max(0, rows.length - 1);
   const width = colWidth.reduce((a, b) => a + b, 0) + colGap * Math.max(0, cols - 1);
   // Centred on the math axis.

@@ -8,7 +8,11 @@ import type { ImageResource } from "../../model/types";
 import type { MetafilePicture } from "../../model/wmf";
 import type { LaidOutPage, PaintItem } from "../types";
 
-export function drawMetafiles(pages: LaidOutPage[], images: ReadonlyMap<string, ImageResource> | undefined, fonts: FontBook): LaidOutPage[] {
+export function drawMetafiles(
+  pages: LaidOutPage[],
+  images: ReadonlyMap<string, ImageResource> | undefined,
+  fonts: FontBook,
+): LaidOutPage[] {
   if (!images || ![...images.values()].some((i) => i.picture)) return pages;
   return pages.map((page) => {
     if (!page.items.some((i) => i.kind === "image" && images.get(i.image)?.picture)) return page;
@@ -22,7 +26,11 @@ export function drawMetafiles(pages: LaidOutPage[], images: ReadonlyMap<string, 
   });
 }
 
-function metafileItems(pic: MetafilePicture, box: { x: number; y: number; width: number; height: number }, fonts: FontBook): PaintItem[] {
+function metafileItems(
+  pic: MetafilePicture,
+  box: { x: number; y: number; width: number; height: number },
+  fonts: FontBook,
+): PaintItem[] {
   const sx = box.width / pic.width;
   const sy = box.height / pic.height;
   if (!Number.isFinite(sx) || !Number.isFinite(sy)) return [];
@@ -31,7 +39,15 @@ function metafileItems(pic: MetafilePicture, box: { x: number; y: number; width:
   const out: PaintItem[] = [];
   for (const item of pic.items) {
     if (item.kind === "line") {
-      out.push({ kind: "line", x1: X(item.x1), y1: Y(item.y1), x2: X(item.x2), y2: Y(item.y2), width: Math.max(0.25, item.width * Math.abs(sy)), color: item.color });
+      out.push({
+        kind: "line",
+        x1: X(item.x1),
+        y1: Y(item.y1),
+        x2: X(item.x2),
+        y2: Y(item.y2),
+        width: Math.max(0.25, item.width * Math.abs(sy)),
+        color: item.color,
+      });
       continue;
     }
     const size = item.font.size * Math.abs(sy);
@@ -43,7 +59,12 @@ function metafileItems(pic: MetafilePicture, box: { x: number; y: number; width:
     const width = parts.reduce((w, p) => w + p.face.widthOf(p.text, size), 0);
     if (item.hAlign === "center") x -= width / 2;
     else if (item.hAlign === "right") x -= width;
-    const y = item.vAlign === "baseline" ? Y(item.y) : item.vAlign === "top" ? Y(item.y) + primary.ascent(size) : Y(item.y) - primary.descent(size);
+    const y =
+      item.vAlign === "baseline"
+        ? Y(item.y)
+        : item.vAlign === "top"
+          ? Y(item.y) + primary.ascent(size)
+          : Y(item.y) - primary.descent(size);
     for (const part of parts) {
       const w = part.face.widthOf(part.text, size);
       out.push({ kind: "text", x, y, text: part.text, face: part.face, size, color: item.color, width: w });
