@@ -9,6 +9,7 @@ import { Unzlib } from "fflate";
 import { claimedImageType, readImageInfo } from "../docx/images";
 import { LimitExceeded, UnprocessableContent } from "../errors";
 import { LIMITS } from "../limits";
+import { readPngHeader } from "../render/paint/png-data";
 import { decodeBase64Payload, type PreDecodedValues } from "./base64";
 
 export interface SignatureImage {
@@ -52,7 +53,6 @@ export function decodeSignatureImage(
   return { type: info.type, bytes: decoded.bytes };
 }
 
-const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 const STEP = 4096;
 
 /**
@@ -64,31 +64,9 @@ const STEP = 4096;
  */
 export function pngDataProblem(png: Uint8Array): string | null {
   const be32 = (o: number) => ((png[o]! << 24) | (png[o + 1]! << 16) | (png[o + 2]! << 8) | png[o + 3]!) >>> 0;
-  const width = be32(16);
-  const height = be32(20);
-  const depth = png[24]!;
-  const channels = CHANNELS[png[25]!];
-  const interlace = png[28]!;
-  if (!width || !height || !channels || ![1, 2, 4, 8, 16].includes(depth) || interlace > 1)
-    return "its header is impossible";
-  const rowBytes = (w: number) => Math.ceil((w * channels * depth) / 8) + 1;
-  let expected = 0;
-  if (interlace === 0) expected = height * rowBytes(width);
-  else {
-    for (const [x0, y0, dx, dy] of [
-      [0, 0, 8, 8],
-      [4, 0, 8, 8],
-      [0, 4, 4, 8],
-      [2, 0, 4, 4],
-      [0, 2, 2, 4],
-      [1, 0, 2, 2],
-      [0, 1, 1, 2],
-    ] as const) {
-      const w = Math.ceil((width - x0) / dx);
-      const h = Math.ceil((height - y0) / dy);
-      if (w > 0 && h > 0) expected += h * rowBytes(w);
-    }
-  }
+  const header = readPngHeader(png);
+  if (!header) return "its header is impossible";
+  const expected = header.dataBytes;
   let inflated = 0;
   let ended = false;
   const inflater = new Unzlib((chunk, final) => {

@@ -1,5 +1,6 @@
 /** Paragraph borders shared by neighbours: which paragraphs form one bordered group. */
 import type { Border, Paragraph } from "../../model/types";
+import type { PaintItem } from "../types";
 import { isVisible } from "./table-borders";
 
 /**
@@ -23,4 +24,20 @@ export function bordersJoin(a: Paragraph, b: Paragraph): boolean {
     a.style.indentLeft === b.style.indentLeft &&
     a.style.indentRight === b.style.indentRight
   );
+}
+
+/**
+ * One side of a paragraph's border as a painted line from (x1, y1) to (x2, y2). Paragraph borders know
+ * double, dotted and dashed styles only; table borders map more (`table-borders.ts`).
+ */
+export function paragraphBorderLine(b: Border, x1: number, y1: number, x2: number, y2: number): PaintItem {
+  const style =
+    b.style === "double"
+      ? "double"
+      : b.style === "dotted"
+        ? "dotted"
+        : b.style.startsWith("dash")
+          ? "dashed"
+          : undefined;
+  return { kind: "line", x1, y1, x2, y2, width: b.width, color: b.color, style };
 }

@@ -11,7 +11,7 @@ import { translateItem } from "../items";
 import { isVisible, thickness } from "./table-borders";
 import { chartItems } from "../objects/chart";
 import { shownBlocks } from "./hidden-paragraph";
-import { bordersJoin } from "./paragraph-borders";
+import { bordersJoin, paragraphBorderLine } from "./paragraph-borders";
 import { lineOffset } from "../objects/floats";
 
 export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
@@ -164,23 +164,7 @@ function stackParagraph(
   items.push(...lineItems);
   for (const { f, items: fi } of floats) if (!f.anchor.behindText) items.push(...fi);
   const edge = (b: NonNullable<typeof borders.top>, x1: number, y1: number, x2: number, y2: number) =>
-    items.push({
-      kind: "line",
-      x1,
-      y1,
-      x2,
-      y2,
-      width: b.width,
-      color: b.color,
-      style:
-        b.style === "double"
-          ? "double"
-          : b.style === "dotted"
-            ? "dotted"
-            : b.style.startsWith("dash")
-              ? "dashed"
-              : undefined,
-    });
+    items.push(paragraphBorderLine(b, x1, y1, x2, y2));
   if (isVisible(borders.top)) edge(borders.top, left, borders.top.width / 2, right, borders.top.width / 2);
   if (isVisible(borders.bottom))
     edge(borders.bottom, left, height - borders.bottom.width / 2, right, height - borders.bottom.width / 2);

@@ -8,6 +8,7 @@ import type { LineBox, PaintItem, ParagraphLayout } from "../types";
 import type { PlacedLine } from "./paragraph-pagination";
 import { translateItem } from "../items";
 import { thickness } from "../block/table-borders";
+import { paragraphBorderLine } from "../block/paragraph-borders";
 
 function visible(b: Border | undefined): b is Border {
   return !!b && b.style !== "nil" && b.style !== "none" && Number.isFinite(b.width) && b.width > 0;
@@ -93,23 +94,7 @@ export function paintFrame(p: Paragraph, piece: FramePiece, background: PaintIte
       fill: shading,
     });
   const edge = (b: Border, x1: number, y1: number, x2: number, y2: number) =>
-    lines.push({
-      kind: "line",
-      x1,
-      y1,
-      x2,
-      y2,
-      width: b.width,
-      color: b.color,
-      style:
-        b.style === "double"
-          ? "double"
-          : b.style === "dotted"
-            ? "dotted"
-            : b.style.startsWith("dash")
-              ? "dashed"
-              : undefined,
-    });
+    lines.push(paragraphBorderLine(b, x1, y1, x2, y2));
   if (piece.first && visible(borders.top))
     edge(borders.top, left, piece.top + borders.top.width / 2, right, piece.top + borders.top.width / 2);
   if (piece.last && visible(borders.bottom))
