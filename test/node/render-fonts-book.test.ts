@@ -12,53 +12,17 @@ import { NODE_FONT_PACKAGE_PATHS, FAMILY_IDS, fontFile, substituteFamily } from 
 import { parseFontMetrics } from "../../src/evidence/font-metrics";
 import type { FontSource } from "../../src/render/fonts/types";
 import { sfntTable } from "../support/font-files";
+import { paragraphStyle, runStyle } from "../support/render-styles";
 import type { DocumentModel, FontTableEntry, Paragraph, RunStyle } from "../../src/render/model/types";
 
 function style(font: string, extra: Partial<RunStyle> = {}): RunStyle {
-  return {
-    font,
-    size: 11,
-    bold: false,
-    italic: false,
-    underline: "none",
-    strike: false,
-    doubleStrike: false,
-    color: null,
-    highlight: null,
-    caps: false,
-    smallCaps: false,
-    vertAlign: "baseline",
-    charSpacing: 0,
-    position: 0,
-    scale: 100,
-    hidden: false,
-    rtl: false,
-    ...extra,
-  };
+  return runStyle({ font, size: 11, ...extra });
 }
 
 function para(runs: { text: string; style: RunStyle }[]): Paragraph {
   return {
     type: "paragraph",
-    style: {
-      styleId: "Normal",
-      align: "left",
-      indentLeft: 0,
-      indentRight: 0,
-      firstLine: 0,
-      spaceBefore: 0,
-      spaceAfter: 0,
-      contextualSpacing: false,
-      line: { rule: "auto", value: 1 },
-      tabs: [],
-      keepNext: false,
-      keepLines: false,
-      widowControl: true,
-      pageBreakBefore: false,
-      bidi: false,
-      borders: {},
-      shading: null,
-    },
+    style: paragraphStyle(),
     inlines: runs.map((r) => ({ type: "text" as const, ...r })),
     markStyle: runs[0]?.style ?? style("Calibri"),
   };

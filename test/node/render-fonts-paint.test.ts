@@ -17,56 +17,20 @@ import { loadFontBook } from "../../src/render/fonts/font-book";
 import { paintDocument } from "../../src/render/paint/paint-document";
 import type { FontBook } from "../../src/render/fonts/types";
 import type { LaidOutDocument, PaintItem } from "../../src/render/layout/types";
+import { paragraphStyle, runStyle } from "../support/render-styles";
 import type { DocumentModel, ImageResource, Paragraph, RunStyle } from "../../src/render/model/types";
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "signet-paint-"));
 
 function style(font: string, extra: Partial<RunStyle> = {}): RunStyle {
-  return {
-    font,
-    size: 12,
-    bold: false,
-    italic: false,
-    underline: "none",
-    strike: false,
-    doubleStrike: false,
-    color: null,
-    highlight: null,
-    caps: false,
-    smallCaps: false,
-    vertAlign: "baseline",
-    charSpacing: 0,
-    position: 0,
-    scale: 100,
-    hidden: false,
-    rtl: false,
-    ...extra,
-  };
+  return runStyle({ font, size: 12, ...extra });
 }
 
 function modelWith(texts: { text: string; style: RunStyle }[], images: Map<string, ImageResource>): DocumentModel {
   const p: Paragraph = {
     type: "paragraph",
-    style: {
-      styleId: "Normal",
-      align: "left",
-      indentLeft: 0,
-      indentRight: 0,
-      firstLine: 0,
-      spaceBefore: 0,
-      spaceAfter: 0,
-      contextualSpacing: false,
-      line: { rule: "auto", value: 1 },
-      tabs: [],
-      keepNext: false,
-      keepLines: false,
-      widowControl: true,
-      pageBreakBefore: false,
-      bidi: false,
-      borders: {},
-      shading: null,
-    },
+    style: paragraphStyle(),
     inlines: texts.map((t) => ({ type: "text" as const, ...t })),
     markStyle: style("Calibri"),
   };

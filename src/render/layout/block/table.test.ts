@@ -25,49 +25,14 @@ import { stackBlocks } from "./stack";
 import { wholeTwips } from "../inline/line-height";
 import { LIMITS } from "../../../limits";
 import { layoutContext } from "../index";
+import { paragraphStyle, runStyle } from "../../../../test/support/render-styles";
 
-const run: RunStyle = {
-  font: "Calibri",
-  size: 11,
-  bold: false,
-  italic: false,
-  underline: "none",
-  strike: false,
-  doubleStrike: false,
-  color: null,
-  highlight: null,
-  caps: false,
-  smallCaps: false,
-  vertAlign: "baseline",
-  charSpacing: 0,
-  position: 0,
-  scale: 100,
-  hidden: false,
-  rtl: false,
-};
+const run: RunStyle = runStyle({ size: 11 });
 
 function para(text: string, extra: Inline[] = []): Paragraph {
   return {
     type: "paragraph",
-    style: {
-      styleId: "Normal",
-      align: "left",
-      indentLeft: 0,
-      indentRight: 0,
-      firstLine: 0,
-      spaceBefore: 0,
-      spaceAfter: 0,
-      contextualSpacing: false,
-      line: { rule: "auto", value: 1 },
-      tabs: [],
-      keepNext: false,
-      keepLines: false,
-      widowControl: true,
-      pageBreakBefore: false,
-      bidi: false,
-      borders: {},
-      shading: null,
-    },
+    style: paragraphStyle(),
     inlines: [{ type: "text", text, style: run }, ...extra],
     markStyle: run,
   };
