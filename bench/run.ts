@@ -74,6 +74,22 @@ const ratio = (peer: Timing, ours: Timing) => `${(peer.median / ours.median).toF
 
 const body = signRequestJson;
 
+/**
+ * The in-process peer runs block this client's event loop for up to a minute (@signpdf on 25 MB), long enough
+ * for wrangler dev to close the idle keep-alive connection unnoticed: the next POST would then be written into
+ * a closed socket (EPIPE). A GET first, retried, leaves the pool with live connections.
+ */
+async function reconnect(baseUrl: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await (await fetch(`${baseUrl}/healthz`)).arrayBuffer();
+      return;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
+}
+
 console.log(`Signet benchmark, ${RUNS} runs each after warm-up, ${new Date().toISOString()}\n`);
 const svc = await startService({ RATE_LIMITS: "off" }); // measure the service, not its rate limits
 let counter = 0;
@@ -83,6 +99,7 @@ try {
     const engine = await measure(runs, () => signetEngine(input.bytes));
     const peer = await measure(runs, () => signpdfPeer(input.bytes));
     const requestBodies = () => body(input.bytes, `bench-${process.pid}-${counter++}`);
+    await reconnect(svc.baseUrl);
     const http = await measure(runs, async () => {
       const res = await fetch(`${svc.baseUrl}/v1/sign`, {
         method: "POST",
@@ -92,6 +109,7 @@ try {
       if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
     });
+    await reconnect(svc.baseUrl);
     const binary = await measure(runs, async () => {
       const res = await fetch(`${svc.baseUrl}/v1/sign`, {
         method: "POST",
