@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { concatBytes } from "../../util/bytes";
-import { openBodyReader } from "./read-chunk";
+import { concatBytes } from "./bytes";
+import { openBodyReader } from "./body-reader";
 
 function bytes(n: number, seed: number): Uint8Array {
   const out = new Uint8Array(n);
