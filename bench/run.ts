@@ -22,6 +22,7 @@ import { signPdf } from "../src/pdf/sign/sign-pdf";
 import { devSecrets, startService } from "../test/node/support/service";
 import { benchInputs, signRequestJson, signRequestMultipart } from "./inputs";
 import { mb, measure, ms, workerdPeakRss, type Timing } from "./stats";
+import { Inspector } from "./cdp";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const only = process.argv.slice(2);
@@ -158,7 +159,16 @@ if (big) {
         })
       ).arrayBuffer();
     }
-    const before = workerdPeakRss(fresh.pid!, "VmRSS");
+    // The worker isolate's own V8 heap and array-buffer memory, beside the process's RSS (which also
+    // holds the runtime, the local D1/R2 emulation and memory the allocator keeps).
+    const inspector = await Inspector.connect(fresh.inspectorPort);
+    const isolate = async () => {
+      const h = await inspector.send<{ usedSize: number; totalSize: number; backingStorageSize: number }>(
+        "Runtime.getHeapUsage",
+      );
+      return `isolate heap ${mb(h.usedSize)} of ${mb(h.totalSize)}, buffers ${mb(h.backingStorageSize)}`;
+    };
+    const before = `${mb(workerdPeakRss(fresh.pid!, "VmRSS"))} (${await isolate()})`;
     const samples: string[] = [];
     for (let i = 1; i <= 30; i++) {
       const res = await fetch(`${fresh.baseUrl}/v1/sign`, {
@@ -168,11 +178,12 @@ if (big) {
       });
       if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
-      if (i % 5 === 0) samples.push(`${i}: ${mb(workerdPeakRss(fresh.pid!, "VmRSS"))}`);
+      if (i % 5 === 0) samples.push(`${i}: ${mb(workerdPeakRss(fresh.pid!, "VmRSS"))} (${await isolate()})`);
     }
     const peak = workerdPeakRss(fresh.pid!);
+    inspector.close();
     console.log(
-      `\nworkerd RSS: ${mb(before)} after start-up and warm-up; after n consecutive 25 MB signatures ${samples.join(", ")}; peak ${mb(peak)}.`,
+      `\nworkerd RSS: ${before} after start-up and warm-up; after n consecutive 25 MB signatures ${samples.join(", ")}; peak ${mb(peak)}.`,
     );
   } finally {
     await fresh.stop();

@@ -26,15 +26,15 @@ export function openBodyReader(body: ReadableStream<Uint8Array>): ChunkReader {
   } catch {
     return body.getReader();
   }
-  let spare: Uint8Array | null = null;
+  let spare: Uint8Array<ArrayBuffer> | null = null;
   return {
     closed: byob.closed,
     cancel: (reason) => byob.cancel(reason),
     releaseLock: () => byob.releaseLock(),
     async read() {
-      const view = spare ?? new Uint8Array(PIECE_BYTES);
+      const view: Uint8Array<ArrayBuffer> = spare ?? new Uint8Array(PIECE_BYTES);
       spare = null;
-      const { done, value } = await byob.read(view);
+      const { done, value } = (await byob.read(view)) as ReadableStreamReadResult<Uint8Array<ArrayBuffer>>;
       if (done || !value) return { done: true, value: undefined };
       if (value.length * 4 < PIECE_BYTES) {
         spare = new Uint8Array(value.buffer); // read into again; the caller gets a copy
