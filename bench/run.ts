@@ -94,7 +94,11 @@ async function reconnect(baseUrl: string): Promise<void> {
 console.log(`Signet benchmark, ${RUNS} runs each after warm-up, ${new Date().toISOString()}\n`);
 const svc = await startService({ RATE_LIMITS: "off" }); // measure the service, not its rate limits
 let counter = 0;
+let floor: Timing | null = null;
 try {
+  // What any request costs through wrangler dev on this machine: the service's cheapest route
+  // (no key, no body, one access-log line). Signing cannot be faster than this.
+  floor = await measure(RUNS, async () => void (await (await fetch(`${svc.baseUrl}/healthz`)).arrayBuffer()));
   for (const input of inputs) {
     const runs = RUNS;
     const engine = await measure(runs, () => signetEngine(input.bytes));
@@ -141,6 +145,10 @@ console.log(
 );
 console.log("|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+if (floor)
+  console.log(
+    `\nGET /healthz through the same wrangler dev (the floor of any request): ${ms(floor.median)} / ${ms(floor.p95)}.`,
+  );
 
 // Memory: a fresh service, warmed on the 1-page file, then the 25 MB file signed 30 times in a row
 // (multipart in, PDF out); workerd's resident memory (which also holds the runtime and the local
