@@ -784,6 +784,18 @@ const cases: Record<string, Uint8Array> = {
       B.p(`<w:r><w:t>Charlie</w:t><w:br w:type="page"/><w:br/><w:br w:type="page"/><w:t>Delta</w:t></w:r>`) +
       B.p([B.pageBreak(), `<w:r><w:br/></w:r>`, "Echo"]),
   }),
+  // The empty paragraph carrying a continuous section break takes no room after other text of its
+  // section, but keeps its line when it is the section's only paragraph (LibreOffice 7.4, measured).
+  emptySection: B.buildDocx({
+    body:
+      B.p("One") +
+      B.p("", { extra: B.sectPr({ type: "continuous" }) }) +
+      B.p("Two after the break mark") +
+      B.p("Three carries a break", { extra: B.sectPr({ type: "continuous" }) }) +
+      B.p("", { extra: B.sectPr({ type: "continuous" }) }) +
+      B.p("Four after an empty section", { extra: B.sectPr({ type: "continuous" }) }) +
+      B.p("Five"),
+  }),
 };
 
 describe.skipIf(!have)("page flow matches LibreOffice", () => {
@@ -863,6 +875,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("balanced columns that run onto another page are balanced on their last page", () => {
     expect(check("balancedLastPage").pages[1]).toBe(2);
+  });
+
+  it("an empty section keeps the line of its only paragraph; a break mark after text takes none", () => {
+    check("emptySection");
   });
 
   it("a paragraph going on in a column of another width is laid out at that column's width", () => {
