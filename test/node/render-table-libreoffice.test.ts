@@ -310,6 +310,33 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     expect(mismatches(lo, ours)).toEqual([]);
   });
 
+  it("tables nested two and three deep inside a cell split their rows across pages as LibreOffice splits them (no text runs off a page)", async () => {
+    // Layout tables without borders, as in generated documents (a job announcement of 16 pages was 3).
+    const rows = Array.from({ length: 60 }, (_, i) => [
+      { content: p(`Row${i} first line of the nested row`) + p(`Row${i} second line of the nested row`) },
+    ]);
+    const innermost = table(rows, { widths: [7000], borders: false });
+    const wrap = (inner: string, width: number) =>
+      table([[{ content: inner + p("") }]], { widths: [width], borders: false });
+    for (const nested of [wrap(wrap(innermost, 7600), 8200), wrap(wrap(wrap(innermost, 7600), 8200), 8800)]) {
+      const { lo, ours } = await compare(doc(nested));
+      expect(lo.length).toBeGreaterThan(2);
+      expect(ours.length).toBe(lo.flatMap((pg) => pg.words).length);
+      expect(mismatches(lo, ours)).toEqual([]);
+    }
+  });
+
+  it("a tall cell of a table nested in a cell splits at its lines across pages", async () => {
+    const lines = Array.from({ length: 120 }, (_, i) => p(`Line${i} of one tall nested cell`)).join("");
+    const nested = table([[{ content: table([[{ content: lines }]], { widths: [7000] }) + p("") }]], {
+      widths: [8000],
+    });
+    const { lo, ours } = await compare(doc(nested));
+    expect(lo.length).toBeGreaterThan(2);
+    expect(ours.length).toBe(lo.flatMap((pg) => pg.words).length);
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
   it("paragraph spacing inside cells: before at the top, the larger of after/before between, contextual spacing", async () => {
     const sp = (before: number, after: number, contextualSpacing = false) => ({
       spacing: { before, after },

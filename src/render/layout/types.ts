@@ -201,7 +201,13 @@ export type StackTable = (
   width: number,
   ctx: LayoutContext,
   top: number,
-) => { items: PaintItem[]; bottom: number; breakPoints: number[] };
+) => {
+  items: PaintItem[];
+  bottom: number;
+  breakPoints: number[];
+  /** Room the content asks for above it when continued on a new page from a break point (negative: moved down). */
+  continueTrim: Map<number, number>;
+};
 
 /** Height and items of blocks laid out in a fixed width without pagination (table cells, text boxes, notes, headers). */
 export interface StackedBlocks {

@@ -41,6 +41,7 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
       const t = ctx.routines.stackTable(block, width, ctx, y);
       items.push(...t.items);
       for (const bp of t.breakPoints) breakPoints.push(bp);
+      for (const [bp, trim] of t.continueTrim) continueTrim.set(bp, trim);
       y = t.bottom;
       breakPoints.push(y);
       return;

@@ -35,7 +35,7 @@ interface OpenMerge {
 export function paginate(
   p: PreparedTable,
   cursor: FlowCursor,
-  onRowBoundary?: (y: number) => void,
+  onRowBoundary?: (y: number, continueTrim?: number) => void,
   keepAfter = 0,
 ): void {
   if (p.t.rows.length === 0) return;
@@ -60,7 +60,7 @@ class RowPaginator {
   constructor(
     private readonly p: PreparedTable,
     private readonly cursor: FlowCursor,
-    private readonly onRowBoundary: ((y: number) => void) | undefined,
+    private readonly onRowBoundary: ((y: number, continueTrim?: number) => void) | undefined,
     private readonly keepAfter: number,
   ) {
     this.t = p.t;
@@ -103,11 +103,19 @@ class RowPaginator {
         continue;
       }
       if (left <= available + EPS) {
-        this.placeRow(r, left, consumed, null);
+        const box = this.placeRow(r, left, consumed, null);
         if (consumed === null) cursor.noteRefs(p.notes[r]!);
         this.consumed = null;
         this.fresh = false;
-        this.onRowBoundary?.(cursor.y);
+        if (this.onRowBoundary) {
+          // A stacked table (in a cell) tells the cell where it may be cut: inside its rows too, so a
+          // row of a table nested in a table nested in a cell splits across pages as LibreOffice
+          // splits it, instead of running off the page.
+          if (consumed === null)
+            for (const { y, trim } of innerBreakPoints(p, r, box.top, box.bottom))
+              this.onRowBoundary(y, trim - this.continuedRoom(r));
+          this.onRowBoundary(cursor.y);
+        }
         r++;
         continue;
       }
@@ -152,6 +160,12 @@ class RowPaginator {
     return continuing && horizontalEdgeWidth(this.t, this.grid, -1, r) === 0;
   }
 
+  /** Room above row r's part that continues it at the top of a page (its top rule, see continuedTop). */
+  private continuedRoom(r: number): number {
+    const { t, grid } = this;
+    return this.continuedTop(r, true) ? horizontalEdgeWidth(t, grid, r, -1) : horizontalEdgeWidth(t, grid, -1, r);
+  }
+
   private roomOver(r: number, continuing = this.consumed !== null): number {
     const { t, grid } = this;
     return this.above >= 0
@@ -166,7 +180,12 @@ class RowPaginator {
   }
 
   /** Places row r (or what is left of it) with cell boxes of height h; `cut` limits each cell's content. */
-  private placeRow(r: number, h: number, from: Map<GridCell, number> | null, cut: Map<GridCell, number> | null): void {
+  private placeRow(
+    r: number,
+    h: number,
+    from: Map<GridCell, number> | null,
+    cut: Map<GridCell, number> | null,
+  ): { top: number; bottom: number } {
     const { p, t, grid, cursor } = this;
     const y = cursor.y;
     const continuing = from !== null && this.above < 0;
@@ -191,6 +210,7 @@ class RowPaginator {
     this.above = r;
     if (r >= this.headers) this.bodyRowsHere++;
     for (const [g, o] of this.open) if (g.row + g.rowSpan - 1 === r) this.closeMerge(g, o, bottom, true);
+    return { top, bottom };
   }
 
   private closeMerge(g: GridCell, o: OpenMerge, bottom: number, complete: boolean): void {
@@ -285,6 +305,49 @@ class RowPaginator {
     for (const [g, o] of this.open) this.closeMerge(g, o, this.cursor.y, true);
     if (this.above >= 0) this.bottomBorder();
   }
+}
+
+/** How far vAlign moves a cell's whole content down in a box of height h. */
+function alignOffset(p: PreparedTable, g: GridCell, h: number): number {
+  const { cell } = g;
+  if (cell.vAlign === "top") return 0;
+  const free = h - cell.margins.top - cell.margins.bottom - p.content.get(g)!.height;
+  if (free <= 0) return 0;
+  return cell.vAlign === "center" ? free / 2 : free;
+}
+
+/**
+ * Where row r, drawn whole in [top, bottom), may be cut: at a y where every cell of the row is cut
+ * at one of its own break points (a line or row boundary of its content) or has no content across
+ * it; `trim` is what the cells' content asks for when continued from there (see StackedBlocks).
+ * Rows with merged cells are not cut inside.
+ */
+function innerBreakPoints(p: PreparedTable, r: number, top: number, bottom: number): { y: number; trim: number }[] {
+  const cells = cellsStartingOrCovering(p.grid, r);
+  if (cells.some((g) => g.rowSpan > 1)) return [];
+  const spans = cells.map((g) => {
+    const c = p.content.get(g)!;
+    const from = top + g.cell.margins.top + alignOffset(p, g, bottom - top);
+    return { from, to: from + c.height, points: c.breakPoints.map((bp) => from + bp), c };
+  });
+  const out: { y: number; trim: number }[] = [];
+  for (const y of spans.flatMap((s) => s.points).sort((a, b) => a - b)) {
+    if (y <= top + EPS || y >= bottom - EPS) continue;
+    if (out.length > 0 && y - out[out.length - 1]!.y <= EPS) continue;
+    let trim = 0;
+    let everyCell = true;
+    for (const s of spans) {
+      if (y <= s.from + EPS || y >= s.to - EPS) continue;
+      const at = s.c.breakPoints.find((bp) => Math.abs(s.from + bp - y) <= EPS);
+      if (at === undefined) {
+        everyCell = false;
+        break;
+      }
+      trim = Math.min(trim, s.c.continueTrim?.get(at) ?? 0);
+    }
+    if (everyCell) out.push({ y, trim });
+  }
+  return out;
 }
 
 /** Whether a cell of the table's last row starts with a keep-with-next paragraph (LibreOffice keeps the row with what follows). */
@@ -403,11 +466,7 @@ function drawCell(
     cursor.emit({ kind: "rect", x, y: top, width, height: bottom - top, fill: cell.shading });
   if (!content) return;
   const stacked = p.content.get(g)!;
-  let dy = top + cell.margins.top - from;
-  if (align && cell.vAlign !== "top") {
-    const free = bottom - top - cell.margins.top - cell.margins.bottom - stacked.height;
-    if (free > 0) dy += cell.vAlign === "center" ? free / 2 : free;
-  }
+  const dy = top + cell.margins.top - from + (align ? alignOffset(p, g, bottom - top) : 0);
   const dx = x + cell.margins.left;
   // Content taller than the box (exact row heights): what starts below the box is cut off, as
   // LibreOffice clips it; a line crossing the bottom edge stays.

@@ -23,10 +23,15 @@ export const placeTable: PlaceTable = (t, cursor, ctx, keepAfter = 0) => {
 export const stackTable: StackTable = (t, width, ctx, top) => {
   const items: PaintItem[] = [];
   const breakPoints: number[] = [];
+  const continueTrim = new Map<number, number>();
+  const onBreakPoint = (y: number, trim = 0) => {
+    breakPoints.push(y);
+    if (trim !== 0) continueTrim.set(y, trim);
+  };
   const cursor = unboundedCursor(width, top, items);
-  if (ctx.tableDepth >= LIMITS.render.maxNesting) placeFlattened(t, cursor, ctx);
-  else paginate(prepareTable(t, 0, width, ctx), cursor, (y) => breakPoints.push(y));
-  return { items, bottom: cursor.y, breakPoints };
+  if (ctx.tableDepth >= LIMITS.render.maxNesting) placeFlattened(t, cursor, ctx, onBreakPoint);
+  else paginate(prepareTable(t, 0, width, ctx), cursor, onBreakPoint);
+  return { items, bottom: cursor.y, breakPoints, continueTrim };
 };
 
 /** A cursor with one endless area: nothing ever breaks. */
@@ -42,8 +47,11 @@ function unboundedCursor(width: number, top: number, items: PaintItem[]): FlowCu
   };
 }
 
-/** Beyond the nesting limit a table's paragraphs are shown one after another (text kept, grid lost). */
-function placeFlattened(t: Table, cursor: FlowCursor, ctx: LayoutContext): void {
+/**
+ * Beyond the nesting limit a table's paragraphs are shown one after another (text kept, grid lost);
+ * `onBreakPoint` hears where they may be cut (their line boundaries).
+ */
+function placeFlattened(t: Table, cursor: FlowCursor, ctx: LayoutContext, onBreakPoint?: (y: number) => void): void {
   const paragraphs: Paragraph[] = [];
   const pending: Block[] = [t];
   while (pending.length > 0) {
@@ -53,5 +61,6 @@ function placeFlattened(t: Table, cursor: FlowCursor, ctx: LayoutContext): void 
   }
   const stacked = ctx.routines.stackBlocks(paragraphs, cursor.area.width, ctx);
   for (const item of stacked.items) cursor.emit(translateItem(item, cursor.area.left, cursor.y));
+  for (const bp of stacked.breakPoints) onBreakPoint?.(cursor.y + bp);
   cursor.y += stacked.height;
 }
