@@ -326,6 +326,14 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     }
   });
 
+  it("a row taller than a page splits at its lines even when marked cantSplit: no text is lost", async () => {
+    const lines = Array.from({ length: 120 }, (_, i) => p(`Line${i} of a row that may not split`)).join("");
+    const { lo, ours } = await compare(doc(table([[{ content: lines }]], { widths: [8000], cantSplit: true })));
+    expect(lo.length).toBeGreaterThan(2);
+    expect(ours.length).toBe(lo.flatMap((pg) => pg.words).length);
+    expect(mismatches(lo, ours)).toEqual([]);
+  });
+
   it("a tall cell of a table nested in a cell splits at its lines across pages", async () => {
     const lines = Array.from({ length: 120 }, (_, i) => p(`Line${i} of one tall nested cell`)).join("");
     const nested = table([[{ content: table([[{ content: lines }]], { widths: [7000] }) + p("") }]], {

@@ -121,8 +121,12 @@ class RowPaginator {
       }
       // A row that keeps with the next one is not split where it could go on whole (LibreOffice, measured).
       const keepWhole: boolean = consumed === null && !this.fresh && rowKeepsWithNext(t, r);
+      // A row taller than an empty page splits at its lines even when marked cantSplit (LibreOffice),
+      // rather than let what runs off the page be lost. An exact height still clips its content.
+      const tallerThanPage =
+        (this.fresh || cursor.atAreaTop()) && left > available + EPS && t.rows[r]!.height?.rule !== "exact";
       const split: ReturnType<typeof splitRow> =
-        canSplit(p, r) && !keepWhole ? splitRow(p, r, consumed, available) : null;
+        (canSplit(p, r) || tallerThanPage) && !keepWhole ? splitRow(p, r, consumed, available) : null;
       if (split && split.progress && (consumed !== null || this.everyCellStarts(r, split.cut))) {
         this.placeRow(r, split.height, consumed, split.cut);
         if (consumed === null) cursor.noteRefs(p.notes[r]!);
@@ -133,7 +137,7 @@ class RowPaginator {
         continue;
       }
       if (this.fresh || cursor.atAreaTop()) {
-        // Nothing fits even on an empty page and the row cannot split: place it whole and overflow.
+        // Nothing fits even on an empty page and the row has no line to split at: place it whole and overflow.
         this.placeRow(r, left, consumed, null);
         if (consumed === null) cursor.noteRefs(p.notes[r]!);
         this.consumed = null;
