@@ -4,15 +4,15 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lineBreakOpportunities } from "./line-break";
+import { BREAK, lineBreakOpportunities, PULLED_BACK } from "./line-break";
 
-/** The text cut at every opportunity. */
-function segments(text: string): string[] {
+/** The text cut at every opportunity of `kind` (plain ones by default). */
+function segments(text: string, kind = BREAK): string[] {
   const breaks = lineBreakOpportunities(text);
   const out: string[] = [];
   let start = 0;
   for (let i = 1; i < text.length; i++) {
-    if (breaks[i]) {
+    if (breaks[i] === kind) {
       out.push(text.slice(start, i));
       start = i;
     }
@@ -39,10 +39,14 @@ describe("lineBreakOpportunities", () => {
     expect(segments("page.php?id=1")).toEqual(["page.php?", "id=1"]);
   });
 
-  it("breaks after a solidus only where no whitespace stands in the 65 characters before it", () => {
+  it("breaks after a solidus plainly only where no whitespace stands in the 65 characters before it", () => {
     expect(segments("src/main/resources")).toEqual(["src/", "main/", "resources"]);
     expect(segments("x Nurse/care")).toEqual(["x ", "Nurse/care"]);
     expect(segments(`x ${"a".repeat(64)}/b`)).toEqual(["x ", `${"a".repeat(64)}/b`]);
+    // With whitespace before, the opportunity is one LibreOffice pulls back to that whitespace (line-fit.ts).
+    expect(segments("x Nurse/care", PULLED_BACK)).toEqual(["x Nurse/", "care"]);
+    expect(segments("at http://a-b.org/c/d", PULLED_BACK)).toEqual(["at http://", "a-b.org/", "c/", "d"]);
+    expect(segments(`x ${"a".repeat(65)}/b`, PULLED_BACK)).toEqual([`x ${"a".repeat(65)}/b`]);
     expect(segments(`x ${"a".repeat(65)}/b`)).toEqual(["x ", `${"a".repeat(65)}/`, "b"]);
     // Not inside a number, not before a Hebrew letter (UAX #14 LB21b), not before punctuation.
     expect(segments("abc/123 10/12")).toEqual(["abc/", "123 ", "10/12"]);

@@ -18,11 +18,20 @@
  * - before and after ideographs (CJK, kana); Korean (Hangul) breaks at spaces like Latin, as
  *   Word and LibreOffice wrap it;
  * - after a solidus before a letter or digit (UAX #14 SY; not inside numbers, 1/2, nor before a
- *   Hebrew letter, LB21b), but only where no
- *   whitespace stands in the 65 characters before it: LibreOffice's break iterator then takes the
- *   break after that whitespace instead (i#17155: paths and URLs, `w/o`), so `x Nurse/care` wraps
- *   before `Nurse` (and char-breaks it on a line of its own) while a long path wraps after a `/`.
+ *   Hebrew letter, LB21b). Where whitespace stands in the 65 characters before it the opportunity
+ *   is of its own kind (`PULLED_BACK`): LibreOffice's break iterator, having chosen it as the
+ *   line's last opportunity, takes the break after that whitespace instead (i#17155: paths and
+ *   URLs, `w/o`), passing over any hyphen between them, and chops the word at the edge when that
+ *   whitespace is not on the line (line-fit.ts). So `x Nurse/care` wraps before `Nurse` (and char-breaks it on a
+ *   line of its own), `at http://www.ecma-international.org/…` moves the whole address down,
+ *   while a long path wraps after a `/`.
  */
+
+/** Kinds of `lineBreakOpportunities` entries: none, an opportunity, one LibreOffice pulls back. */
+export const NO_BREAK = 0;
+export const BREAK = 1;
+/** Kind 2 is a soft hyphen's (pieces.ts). */
+export const PULLED_BACK = 3;
 
 /** Break classes (a subset of UAX #14's). */
 const enum C {
@@ -210,9 +219,10 @@ function isAlphanumeric(cls: C, cp: number): boolean {
 }
 
 /**
- * Break opportunities of `text`: `result[i] === 1` when a line may end before code unit `i`
- * (0 < i < text.length). Index 0 and text.length are never set: the caller decides what happens at
- * the ends of the text. One pass, no allocation besides the result.
+ * Break opportunities of `text`: `result[i]` is `BREAK` when a line may end before code unit `i`
+ * (0 < i < text.length), `PULLED_BACK` after a solidus LibreOffice moves back to the whitespace
+ * before it. Index 0 and text.length are never set: the caller decides what happens at the ends
+ * of the text. One pass, no allocation besides the result.
  */
 export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
   const n = text.length;
@@ -239,15 +249,9 @@ export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
     )
       cls = C.OP;
     if (prevCls !== -1 && cls !== C.CM) {
-      out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevAlnum, isAlphanumeric(cls, cp)) ? 1 : 0;
-      if (
-        prevCp === 0x2f &&
-        isAlphanumeric(cls, cp) &&
-        !isHebrewLetter(cp) &&
-        !(prevPrevDigit && isDigit(cp)) &&
-        !whitespaceBefore(text, prevAt, from)
-      )
-        out[i] = 1;
+      out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevAlnum, isAlphanumeric(cls, cp)) ? BREAK : NO_BREAK;
+      if (prevCp === 0x2f && isAlphanumeric(cls, cp) && !isHebrewLetter(cp) && !(prevPrevDigit && isDigit(cp)))
+        out[i] = whitespaceBefore(text, prevAt, from) ? PULLED_BACK : BREAK;
       // UAX #14 LB31: closing punctuation, infix separators and ! ? may end a line before an
       // opening bracket (`Profile,|(2000)`, `end.|(note)`, `a)|(b)`), as LibreOffice wraps; not a
       // closing quotation mark (QU) or a solidus (see above).
@@ -256,10 +260,10 @@ export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
         (prevCls === C.CL || prevCp === 0x25 || prevCp === 0x2d) &&
         !QUOTE_OR_SOLIDUS.has(prevCp)
       )
-        out[i] = 1;
+        out[i] = BREAK;
       // After ! ? (UAX #14 EX) and after a backslash (PR), before a letter or digit (LibreOffice wraps
       // `Wow!|Next`, `C:\Program|Files` without spaces so).
-      else if ((prevCp === 0x21 || prevCp === 0x3f || prevCp === 0x5c) && isAlphanumeric(cls, cp)) out[i] = 1;
+      else if ((prevCp === 0x21 || prevCp === 0x3f || prevCp === 0x5c) && isAlphanumeric(cls, cp)) out[i] = BREAK;
     }
     if (cls !== C.CM) {
       if (cls === C.SP) {
@@ -397,6 +401,6 @@ export function applyChineseBreaks(
     const before = text.codePointAt(i - 1)!;
     const prev = before >= 0xdc00 && before <= 0xdfff && i >= 2 ? text.codePointAt(i - 2)! : before;
     if (rules.noStart.has(cp) || rules.noEnd.has(prev)) breaks[i] = 0;
-    else if (isChineseContext(cp, rules) && isChineseContext(prev, rules)) breaks[i] = 1;
+    else if (isChineseContext(cp, rules) && isChineseContext(prev, rules)) breaks[i] = BREAK;
   }
 }
