@@ -1,10 +1,10 @@
 /**
- * Where lines end against LibreOffice, for the break rules its break iterator adds to UAX #14:
- * each case is one paragraph set at several widths (right indents), and every paragraph must be
- * cut into the same lines as LibreOffice cuts it in its PDF of the same DOCX. The cases are
- * paths and addresses, where LibreOffice pulls a break after a solidus back to the whitespace
- * before it (i#17155), skips one when the character after the solidus is the first that does not
- * fit, and, across runs, looks again from the run before (Writer's underflow).
+ * Where lines end against LibreOffice, for break rules beyond our UAX #14 subset's defaults: each
+ * case is one paragraph set at several widths (right indents), and every paragraph must be cut
+ * into the same lines as LibreOffice cuts it in its PDF of the same DOCX. The cases are paths and
+ * addresses, where LibreOffice pulls a break after a solidus back to the whitespace before it
+ * (i#17155), skips one when the character after the solidus is the first that does not fit, and,
+ * across runs, looks again from the run before (Writer's underflow); and the ellipsis (UAX #14 IN).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
@@ -73,6 +73,26 @@ const CASES: Case[] = [
     widths: range(1000, 2500, 300),
   },
   {
+    name: "a line may end after an ellipsis before a letter",
+    content: "Heute heißen sie Phobien, Zwänge, Panikattacken\u2026die Götter sind zu Krankheiten geworden und mehr.",
+    widths: range(4400, 5000, 100),
+  },
+  {
+    name: "an ellipsis before a number",
+    content: "Heute heißen sie Phobien, Zwänge, Panikattacken\u202612 Götter sind zu Krankheiten geworden und mehr.",
+    widths: range(4400, 5000, 100),
+  },
+  {
+    name: "an ellipsis after a space",
+    content: "Heute heißen sie Phobien, Zwänge, Panikattacken \u2026die Götter sind zu Krankheiten geworden und mehr.",
+    widths: range(4400, 5000, 100),
+  },
+  {
+    name: "an ellipsis after a full stop",
+    content: "Heute heißen sie Phobien, Zwänge, Panikattacken.\u2026die Götter sind zu Krankheiten geworden und mehr.",
+    widths: range(4400, 5000, 100),
+  },
+  {
     name: "Chinese text of a zh-CN run ends a line after a solidus at the edge",
     content: [eastAsian(FEES, "zh-CN")],
     widths: [3200, 3300, 5300, 5400],
@@ -115,7 +135,7 @@ beforeAll(async () => {
   ]);
 }, 180_000);
 
-describe.skipIf(!have)("line breaks around a solidus against LibreOffice", () => {
+describe.skipIf(!have)("line breaks at a solidus and an ellipsis against LibreOffice", () => {
   it("reads as many paragraphs from both PDFs as the document has", () => {
     expect(lo.length).toBe(paragraphs.length);
     expect(ours.length).toBe(paragraphs.length);

@@ -39,6 +39,25 @@ describe("lineBreakOpportunities", () => {
     expect(segments("page.php?id=1")).toEqual(["page.php?", "id=1"]);
   });
 
+  it("breaks after an ellipsis before a letter, a digit or a bracket, and before one after a space or punctuation", () => {
+    expect(segments("Panik\u2026die \u202612 a\u2026(b) end.\u2026x word \u2026 y")).toEqual([
+      "Panik\u2026",
+      "die ",
+      "\u2026",
+      "12 ",
+      "a\u2026",
+      "(b) ",
+      "end.",
+      "\u2026",
+      "x ",
+      "word ",
+      "\u2026 ",
+      "y",
+    ]);
+    // Not before one after a letter, not before closing punctuation or a quote after it.
+    expect(segments("wait\u2026) so\u2026\u201cx\u201d")).toEqual(["wait\u2026) ", "so\u2026\u201cx\u201d"]);
+  });
+
   it("breaks after a solidus plainly only where no whitespace stands in the 65 characters before it", () => {
     expect(segments("src/main/resources")).toEqual(["src/", "main/", "resources"]);
     expect(segments("x Nurse/care")).toEqual(["x ", "Nurse/care"]);

@@ -15,6 +15,8 @@
  * - after a vertical line (|), as after a tab (UAX #14 BA; LibreOffice wraps get|set);
  * - after a hyphen (U+002D, U+2010) only between letters or digits (LibreOffice breaks 10-|12, unlike
  *   UAX #14); after en/em dashes (and before em dashes);
+ * - after an ellipsis (… ‥, UAX #14 IN) before a letter, a digit, an ideograph or an opening
+ *   bracket, and before one after closing punctuation (`end.|…`), not after a letter;
  * - before and after ideographs (CJK, kana); Korean (Hangul) breaks at spaces like Latin, as
  *   Word and LibreOffice wrap it;
  * - after a solidus before a letter or digit (UAX #14 SY; not inside numbers, 1/2, nor before a
@@ -48,6 +50,7 @@ const enum C {
   CL, // closing punctuation and the like: no break before
   CB, // objects (U+FFFC): break before and after
   QI, // initial quotes ‘ “ «: opening at a word's start, closing after a word (German „…“)
+  IN, // inseparable: the ellipsis … ‥ ․ (UAX #14 IN): no break before it after a letter, a break after it before one
 }
 
 /** Classes of the first 0x3000 code points, computed once (the common case is a table lookup). */
@@ -106,6 +109,7 @@ function computeClass(cp: number): C {
   if (cp === 0x2014) return C.B2;
   if ((cp >= 0x2000 && cp <= 0x200a) || cp === 0x205f || cp === 0x3000) return C.SP;
   if (cp === 0xfffc) return C.CB;
+  if (cp === 0x2024 || cp === 0x2025 || cp === 0x2026 || cp === 0xfe19) return C.IN;
   // Quotes: „ ‚ open, ’ ” » close (European usage; good enough for wrapping); ‘ “ « open or
   // close depending on what precedes them (see quoteClass).
   if (cp === 0x2018 || cp === 0x201c || cp === 0xab) return C.QI;
@@ -114,7 +118,6 @@ function computeClass(cp: number): C {
     cp === 0x2019 ||
     cp === 0x201d ||
     cp === 0xbb ||
-    cp === 0x2026 ||
     cp === 0x203c ||
     cp === 0x2047 ||
     cp === 0x2048 ||
@@ -324,7 +327,7 @@ const LETTER_AT = /^\p{L}/u;
  * them. Anywhere else (after a space, an opening bracket, an ideograph) they open a quotation.
  */
 function quoteClass(prevCls: C | -1, prevCp: number): C {
-  return prevCls === C.AL || (prevCls === C.CL && prevCp < 0x3000) ? C.CL : C.OP;
+  return prevCls === C.AL || prevCls === C.IN || (prevCls === C.CL && prevCp < 0x3000) ? C.CL : C.OP;
 }
 
 /** May a line end between a character of class `a` and the next one of class `b`? */
@@ -338,6 +341,9 @@ function allowed(a: C, beforeSp: C | -1, b: C, hyphenAfterAlnum: boolean, nextIs
     return beforeSp !== C.OP;
   }
   if (a === C.OP) return false;
+  // The ellipsis (UAX #14 LB22, LibreOffice measured): `Panik…|die`, `…|12`, `end.|…`, `word |…`.
+  if (b === C.IN) return a === C.CL || a === C.BA || a === C.B2 || a === C.CB;
+  if (a === C.IN) return b === C.AL || b === C.OP || b === C.ID || b === C.B2 || b === C.CB;
   if (a === C.CB || b === C.CB) return true;
   if (a === C.BA) return true;
   if (a === C.B2 || b === C.B2) return true;
