@@ -4,7 +4,9 @@
  * into the same lines as LibreOffice cuts it in its PDF of the same DOCX. The cases are paths and
  * addresses, where LibreOffice pulls a break after a solidus back to the whitespace before it
  * (i#17155), skips one when the character after the solidus is the first that does not fit, and,
- * across runs, looks again from the run before (Writer's underflow); and the ellipsis (UAX #14 IN).
+ * across runs, looks again from the run before (Writer's underflow); the ellipsis (UAX #14 IN);
+ * and quotation marks after a space (UAX #14 QU, where our opening-punctuation reading of them
+ * kept the spaces after them from ending a line).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
@@ -93,6 +95,17 @@ const CASES: Case[] = [
     widths: range(4400, 5000, 100),
   },
   {
+    name: "a line may end after the space following a quotation mark after a space",
+    content: "Lorem ipsum dolor sit amet consectetur \u201C adipiscing elit sed \u00AB tempor \u00BB more",
+    widths: range(4500, 5000, 100),
+  },
+  {
+    name: "a closing quotation mark after a space may start a line",
+    content:
+      "Lorem ipsum dolor sit amet from \u201C spouse name \u201D and \u00AB other \u00BB more text \u201E third \u201C and more",
+    widths: [1600, 1800, 3800, 4000, 4200, 5000, 5400, 5600, 5800],
+  },
+  {
     name: "Chinese text of a zh-CN run ends a line after a solidus at the edge",
     content: [eastAsian(FEES, "zh-CN")],
     widths: [3200, 3300, 5300, 5400],
@@ -135,7 +148,7 @@ beforeAll(async () => {
   ]);
 }, 180_000);
 
-describe.skipIf(!have)("line breaks at a solidus and an ellipsis against LibreOffice", () => {
+describe.skipIf(!have)("line breaks at a solidus, an ellipsis and spaced quotation marks against LibreOffice", () => {
   it("reads as many paragraphs from both PDFs as the document has", () => {
     expect(lo.length).toBe(paragraphs.length);
     expect(ours.length).toBe(paragraphs.length);

@@ -112,9 +112,27 @@ describe("lineBreakOpportunities", () => {
   it("reads ‘ “ « after a word as closing (German „so“), at a word's start as opening", () => {
     expect(segments("In „Die Tagen“ drückt")).toEqual(["In ", "„Die ", "Tagen“ ", "drückt"]);
     expect(segments("aus: „selbst.“ Mit")).toEqual(["aus: ", "„selbst.“ ", "Mit"]);
-    expect(segments("He said “ hello” and «so» too")).toEqual(["He ", "said ", "“ hello” ", "and ", "«so» ", "too"]);
-    // ” ’ » after a space and before a letter open (Arabic usage ”…“, German »…«); before a space they close.
-    expect(segments("said ”hello“ and »so« now ” ok")).toEqual(["said ", "”hello“ ", "and ", "»so« ", "now ” ", "ok"]);
+    // A quotation mark after a space is QU to LibreOffice: the spaces after it may end a line (measured).
+    expect(segments("He said “ hello” and «so» too")).toEqual([
+      "He ",
+      "said ",
+      "“ ",
+      "hello” ",
+      "and ",
+      "«so» ",
+      "too",
+    ]);
+    // ” ’ » after a space and before a letter open (Arabic usage ”…“, German »…«); before a space
+    // they may start a line, as LibreOffice wraps `name|” and`.
+    expect(segments("said ”hello“ and »so« now ” ok")).toEqual([
+      "said ",
+      "”hello“ ",
+      "and ",
+      "»so« ",
+      "now ",
+      "” ",
+      "ok",
+    ]);
     expect(segments("ein Zitat« und")).toEqual(["ein ", "Zitat« ", "und"]);
     expect(segments("引用“文字")).toEqual(["引", "用", "“文", "字"]);
   });

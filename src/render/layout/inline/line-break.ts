@@ -8,7 +8,9 @@
  *   U+2007, word joiners U+2060/U+FEFF);
  * - after a zero-width space (U+200B), a tab or an object (U+FFFC);
  * - never before closing punctuation, exclamation/question marks, infix separators or small kana,
- *   even after spaces; never after opening punctuation; between closing punctuation (or , . ; : ! ?
+ *   even after spaces; never after opening punctuation, even after spaces (UAX #14 LB14), but a
+ *   quotation mark after a space is QU to LibreOffice: a line may start with it, and end after the
+ *   spaces that follow it (`from “|spouse`, `name|” and`, measured); between closing punctuation (or , . ; : ! ?
  *   % -) and an opening bracket (`a,|(b)`), but not after a closing quotation mark; after ! and \
  *   before a letter or digit;
  * - after a run of spaces (before the next non-space);
@@ -50,6 +52,7 @@ const enum C {
   CL, // closing punctuation and the like: no break before
   CB, // objects (U+FFFC): break before and after
   QI, // initial quotes ‘ “ «: opening at a word's start, closing after a word (German „…“)
+  QU, // a quotation mark after a space (UAX #14 QU): a break before it, none after it but after the spaces that follow
   IN, // inseparable: the ellipsis … ‥ ․ (UAX #14 IN): no break before it after a letter, a break after it before one
 }
 
@@ -114,15 +117,7 @@ function computeClass(cp: number): C {
   // close depending on what precedes them (see quoteClass).
   if (cp === 0x2018 || cp === 0x201c || cp === 0xab) return C.QI;
   if (cp === 0x201a || cp === 0x201e) return C.OP;
-  if (
-    cp === 0x2019 ||
-    cp === 0x201d ||
-    cp === 0xbb ||
-    cp === 0x203c ||
-    cp === 0x2047 ||
-    cp === 0x2048 ||
-    cp === 0x2049
-  )
+  if (cp === 0x2019 || cp === 0x201d || cp === 0xbb || cp === 0x203c || cp === 0x2047 || cp === 0x2048 || cp === 0x2049)
     return C.CL;
   if (cp >= 0x3000 && cp <= 0x303f) {
     // CJK punctuation: 〈《「『【〔〖〘〚〝 open; 、。〉》」』】〕〗〙〛〞〟 々 〻 close / non-starters.
@@ -243,14 +238,11 @@ export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
     const cp = text.codePointAt(i)!;
     const len = cp > 0xffff ? 2 : 1;
     let cls = classOf(cp);
-    if (cls === C.QI) cls = quoteClass(prevCls, prevCp);
-    else if (
-      cls === C.CL &&
-      (cp === 0x201d || cp === 0x2019 || cp === 0xbb) &&
-      (prevCls === C.SP || prevCls === -1) &&
-      LETTER_AT.test(text.slice(i + 1, i + 3))
-    )
-      cls = C.OP;
+    if (cls === C.QI) {
+      cls = quoteClass(prevCls, prevCp);
+      if (cls === C.OP && prevCls === C.SP) cls = C.QU;
+    } else if (cls === C.CL && (cp === 0x201d || cp === 0x2019 || cp === 0xbb) && (prevCls === C.SP || prevCls === -1))
+      cls = LETTER_AT.test(text.slice(i + 1, i + 3)) ? C.OP : prevCls === C.SP ? C.QU : C.CL;
     if (prevCls !== -1 && cls !== C.CM) {
       out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevAlnum, isAlphanumeric(cls, cp)) ? BREAK : NO_BREAK;
       if (prevCp === 0x2f && isAlphanumeric(cls, cp) && !isHebrewLetter(cp) && !(prevPrevDigit && isDigit(cp)))
@@ -340,7 +332,7 @@ function allowed(a: C, beforeSp: C | -1, b: C, hyphenAfterAlnum: boolean, nextIs
     // Opening punctuation followed by spaces still does not let the next character start a line.
     return beforeSp !== C.OP;
   }
-  if (a === C.OP) return false;
+  if (a === C.OP || a === C.QU) return false;
   // The ellipsis (UAX #14 LB22, LibreOffice measured): `Panik…|die`, `…|12`, `end.|…`, `word |…`.
   if (b === C.IN) return a === C.CL || a === C.BA || a === C.B2 || a === C.CB;
   if (a === C.IN) return b === C.AL || b === C.OP || b === C.ID || b === C.B2 || b === C.CB;
