@@ -22,6 +22,7 @@ import { signPdf } from "../src/pdf/sign/sign-pdf";
 import { devSecrets, startService } from "../test/node/support/service";
 import { benchInputs, signRequestJson, signRequestMultipart } from "./inputs";
 import { mb, measure, ms, workerdPeakRss, type Timing } from "./stats";
+import { Inspector } from "./cdp";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const only = process.argv.slice(2);
@@ -74,15 +75,36 @@ const ratio = (peer: Timing, ours: Timing) => `${(peer.median / ours.median).toF
 
 const body = signRequestJson;
 
+/**
+ * The in-process peer runs block this client's event loop for up to a minute (@signpdf on 25 MB), long enough
+ * for wrangler dev to close the idle keep-alive connection unnoticed: the next POST would then be written into
+ * a closed socket (EPIPE). A GET first, retried, leaves the pool with live connections.
+ */
+async function reconnect(baseUrl: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await (await fetch(`${baseUrl}/healthz`)).arrayBuffer();
+      return;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
+}
+
 console.log(`Signet benchmark, ${RUNS} runs each after warm-up, ${new Date().toISOString()}\n`);
 const svc = await startService({ RATE_LIMITS: "off" }); // measure the service, not its rate limits
 let counter = 0;
+let floor: Timing | null = null;
 try {
+  // What any request costs through wrangler dev on this machine: the service's cheapest route
+  // (no key, no body, one access-log line). Signing cannot be faster than this.
+  floor = await measure(RUNS, async () => void (await (await fetch(`${svc.baseUrl}/healthz`)).arrayBuffer()));
   for (const input of inputs) {
     const runs = RUNS;
     const engine = await measure(runs, () => signetEngine(input.bytes));
     const peer = await measure(runs, () => signpdfPeer(input.bytes));
     const requestBodies = () => body(input.bytes, `bench-${process.pid}-${counter++}`);
+    await reconnect(svc.baseUrl);
     const http = await measure(runs, async () => {
       const res = await fetch(`${svc.baseUrl}/v1/sign`, {
         method: "POST",
@@ -92,6 +114,7 @@ try {
       if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
     });
+    await reconnect(svc.baseUrl);
     const binary = await measure(runs, async () => {
       const res = await fetch(`${svc.baseUrl}/v1/sign`, {
         method: "POST",
@@ -122,6 +145,10 @@ console.log(
 );
 console.log("|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) console.log(`| ${r.join(" | ")} |`);
+if (floor)
+  console.log(
+    `\nGET /healthz through the same wrangler dev (the floor of any request): ${ms(floor.median)} / ${ms(floor.p95)}.`,
+  );
 
 // Memory: a fresh service, warmed on the 1-page file, then the 25 MB file signed 30 times in a row
 // (multipart in, PDF out); workerd's resident memory (which also holds the runtime and the local
@@ -140,7 +167,16 @@ if (big) {
         })
       ).arrayBuffer();
     }
-    const before = workerdPeakRss(fresh.pid!, "VmRSS");
+    // The worker isolate's own V8 heap and array-buffer memory, beside the process's RSS (which also
+    // holds the runtime, the local D1/R2 emulation and memory the allocator keeps).
+    const inspector = await Inspector.connect(fresh.inspectorPort);
+    const isolate = async () => {
+      const h = await inspector.send<{ usedSize: number; totalSize: number; backingStorageSize: number }>(
+        "Runtime.getHeapUsage",
+      );
+      return `isolate heap ${mb(h.usedSize)} of ${mb(h.totalSize)}, buffers ${mb(h.backingStorageSize)}`;
+    };
+    const before = `${mb(workerdPeakRss(fresh.pid!, "VmRSS"))} (${await isolate()})`;
     const samples: string[] = [];
     for (let i = 1; i <= 30; i++) {
       const res = await fetch(`${fresh.baseUrl}/v1/sign`, {
@@ -150,11 +186,12 @@ if (big) {
       });
       if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
       await res.arrayBuffer();
-      if (i % 5 === 0) samples.push(`${i}: ${mb(workerdPeakRss(fresh.pid!, "VmRSS"))}`);
+      if (i % 5 === 0) samples.push(`${i}: ${mb(workerdPeakRss(fresh.pid!, "VmRSS"))} (${await isolate()})`);
     }
     const peak = workerdPeakRss(fresh.pid!);
+    inspector.close();
     console.log(
-      `\nworkerd RSS: ${mb(before)} after start-up and warm-up; after n consecutive 25 MB signatures ${samples.join(", ")}; peak ${mb(peak)}.`,
+      `\nworkerd RSS: ${before} after start-up and warm-up; after n consecutive 25 MB signatures ${samples.join(", ")}; peak ${mb(peak)}.`,
     );
   } finally {
     await fresh.stop();

@@ -75,6 +75,13 @@ export class SignetError extends Error {
   }
 }
 
+/** The API key was refused (revoked while its request was being worked on). */
+export class Unauthorized extends SignetError {
+  constructor(message: string) {
+    super("unauthorized", message);
+  }
+}
+
 /** The request itself is malformed (bad JSON, schema, base64, query). */
 export class InvalidRequest extends SignetError {}
 /** A size cap was exceeded (body, document, remote fetch, zip). */

@@ -364,6 +364,17 @@ export const LIMITS = {
     /** Client IPs remembered as over the failed-authentication limit, per isolate. */
     maxBlockedClients: 10_000,
   },
+
+  /**
+   * API keys accepted recently, per isolate: a request with one starts work at once while D1
+   * confirms the key in parallel; nothing is recorded or answered before D1 has (middleware/auth.ts).
+   */
+  recentKeys: {
+    /** Keys remembered (digests only; the oldest is forgotten first). */
+    maxKeys: 1_000,
+    /** How long after an accepted lookup a key keeps the parallel check (a miss looks up first). */
+    rememberMs: 10 * 60_000,
+  },
 } as const;
 
 /** Request-shape caps enforced by the zod schemas. */

@@ -11,6 +11,7 @@
  * - Only a fixed User-Agent and Accept are sent: no caller headers, no cookies, no credentials.
  * - Error messages name the status or the rule that failed, never the runtime's internal error text.
  */
+import { openBodyReader } from "../util/body-reader";
 import { FetchFailed, InvalidRequest, LimitExceeded, UrlForbidden } from "../errors";
 import { LIMITS } from "../limits";
 import { classifyHost } from "./address";
@@ -242,7 +243,7 @@ async function readCapped(
   signal: AbortSignal,
 ): Promise<Uint8Array> {
   if (!res.body) return new Uint8Array(0);
-  const reader = res.body.getReader();
+  const reader = openBodyReader(res.body);
   const stop = () => {
     reader.cancel().catch(() => {});
   };

@@ -86,6 +86,12 @@ export interface SignDeps {
    * replays goes on while the response streams. Without it, that work is awaited before returning.
    */
   background?: (task: Promise<unknown>) => void;
+  /**
+   * Resolves when the caller's key is confirmed, throws when it was refused: the HTTP edge may check a
+   * recently seen key in parallel with the work (http/middleware/auth.ts). Awaited before the event
+   * is recorded, so nothing is written for a refused key.
+   */
+  keyConfirmed?: () => Promise<void>;
 }
 
 /**
@@ -387,6 +393,7 @@ async function recordSigningEvent(
   const { fields } = output;
   const replayKey =
     input.eventId !== undefined ? `replays/${keyId}/${await sha256Hex(eventId)}/${output.sha256}.pdf` : null;
+  await deps.keyConfirmed?.();
   const recorded = await store.insert({
     keyId,
     eventId,

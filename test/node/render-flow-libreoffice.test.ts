@@ -82,6 +82,11 @@ function compare(ours: PageWords[], lo: PageWords[]): Comparison {
   };
 }
 
+/** Top, left and bottom single borders 12 pt from the text, as an HTML-born document writes them. */
+const TOP_LEFT_BOTTOM =
+  `<w:pBdr><w:top w:val="single" w:color="000000" w:sz="2" w:space="12"/>` +
+  `<w:left w:val="single" w:color="000000" w:sz="2" w:space="12"/><w:bottom w:val="single" w:color="000000" w:sz="2" w:space="12"/></w:pBdr>`;
+
 const cases: Record<string, Uint8Array> = {
   // Three pages of plain paragraphs: each page break falls after the same line.
   threePages: B.buildDocx({ body: paragraphs(30) }),
@@ -784,6 +789,28 @@ const cases: Record<string, Uint8Array> = {
       B.p(`<w:r><w:t>Charlie</w:t><w:br w:type="page"/><w:br/><w:br w:type="page"/><w:t>Delta</w:t></w:r>`) +
       B.p([B.pageBreak(), `<w:r><w:br/></w:r>`, "Echo"]),
   }),
+  // A bordered group running onto the next page, a bordered paragraph split across pages and one
+  // joined to the group above after a page break: each takes the top border and its space again at
+  // the top of the new page (LibreOffice 7.4, measured: 12.25 pt lower than without).
+  borderedAcrossPages: B.buildDocx({
+    body:
+      Array.from({ length: 36 }, (_, i) => B.p(`Bordered ${i + 1}`, { extra: TOP_LEFT_BOTTOM })).join("") +
+      B.p("Plain") +
+      B.p(lorem(1).repeat(14), { extra: TOP_LEFT_BOTTOM }) +
+      B.p("Joined after a break", { extra: TOP_LEFT_BOTTOM, pageBreakBefore: true }),
+  }),
+  // The empty paragraph carrying a continuous section break takes no room after other text of its
+  // section, but keeps its line when it is the section's only paragraph (LibreOffice 7.4, measured).
+  emptySection: B.buildDocx({
+    body:
+      B.p("One") +
+      B.p("", { extra: B.sectPr({ type: "continuous" }) }) +
+      B.p("Two after the break mark") +
+      B.p("Three carries a break", { extra: B.sectPr({ type: "continuous" }) }) +
+      B.p("", { extra: B.sectPr({ type: "continuous" }) }) +
+      B.p("Four after an empty section", { extra: B.sectPr({ type: "continuous" }) }) +
+      B.p("Five"),
+  }),
 };
 
 describe.skipIf(!have)("page flow matches LibreOffice", () => {
@@ -863,6 +890,14 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("balanced columns that run onto another page are balanced on their last page", () => {
     expect(check("balancedLastPage").pages[1]).toBe(2);
+  });
+
+  it("a bordered group or paragraph running onto a new page takes its top border again there", () => {
+    expect(check("borderedAcrossPages").pages[1]).toBeGreaterThanOrEqual(3);
+  });
+
+  it("an empty section keeps the line of its only paragraph; a break mark after text takes none", () => {
+    check("emptySection");
   });
 
   it("a paragraph going on in a column of another width is laid out at that column's width", () => {

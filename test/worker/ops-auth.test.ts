@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { apiKeyDigest, insertKeySql, mintApiKey, mintKeyId, revokeKeySql } from "../../scripts/lib/api-keys.mjs";
 import { createApp } from "../../src/http/app";
-import { BASE, problem } from "./helpers";
+import { BASE, corpusPdf, problem, signRequest } from "./helpers";
 
 /**
  * API keys in D1 (the SQL of the npm run key:* scripts), the failed-authentication limit per
@@ -59,6 +59,27 @@ describe("API keys in D1", () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer/);
     expect((await problem(refused)).code).toBe("unauthorized");
+  });
+
+  it("a key revoked after it was accepted: a whole signing request runs, but answers 401 and records nothing", async () => {
+    // The key was accepted a moment ago, so this isolate checks it again beside the work, not before it.
+    const { key, id } = await createD1Key();
+    expect((await signCall(key)).status).toBe(400);
+    await revoke(id);
+    const eventId = `revoked-${mintKeyId()}`;
+    const body = JSON.stringify(signRequest(await corpusPdf("pdf20examples__Simple_PDF_2.0_file.pdf"), { eventId }));
+    const headers = { "Content-Type": "application/json", Authorization: `Bearer ${key}` };
+    const res = await app.request(`${BASE}/v1/sign`, { method: "POST", headers, body }, env);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect(res.headers.get("signet-result")).toBeNull();
+    expect((await problem(res)).code).toBe("unauthorized");
+    const recorded = await env.DB.prepare("SELECT COUNT(*) AS n FROM signing_events WHERE event_id = ?1")
+      .bind(eventId)
+      .first<{ n: number }>();
+    expect(recorded!.n).toBe(0);
+    // And the key stays refused.
+    expect((await signCall(key)).status).toBe(401);
   });
 
   it("a key revoked in D1 stays refused even when the API_KEY_HASHES secret lists it", async () => {

@@ -33,7 +33,7 @@
  * most one chunk, `blobThreshold` bytes of a pending string and the (small) text are held.
  */
 import { InvalidRequest, LimitExceeded } from "../../errors";
-import { readChunk } from "./read-chunk";
+import { openBodyReader, readChunk } from "./read-chunk";
 import { transferBuffer, trimBytes as trim } from "./growable-bytes";
 import { BASE64_ALPHABET as ALPHABET, describeBase64Char as describeChar, formatBytes } from "../../input/base64";
 
@@ -86,7 +86,7 @@ export async function readJsonWithBlobs(
   body: ReadableStream<Uint8Array>,
   opts: ReadJsonWithBlobsOptions,
 ): Promise<{ text: string; blobs: Map<string, Blob64> }> {
-  const reader = body.getReader();
+  const reader = openBodyReader(body);
   const scanner = new JsonBlobScanner(opts);
   let total = 0;
   try {

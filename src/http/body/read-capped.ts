@@ -1,7 +1,7 @@
 import { LimitExceeded } from "../../errors";
 import { LIMITS } from "../../limits";
 import { concatBytes } from "../../util/bytes";
-import { readChunk } from "./read-chunk";
+import { openBodyReader, readChunk } from "./read-chunk";
 
 /**
  * A whole request body as bytes, refused with 413 `payload_too_large` as soon as it passes
@@ -23,7 +23,7 @@ export async function readBodyCapped(
   if (!body) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const reader = body.getReader();
+  const reader = openBodyReader(body);
   for (;;) {
     let next: ReadableStreamReadResult<Uint8Array>;
     try {

@@ -1,4 +1,7 @@
 import { ClientAborted, RequestTimeout } from "../../errors";
+import { openBodyReader, type ChunkReader } from "../../util/body-reader";
+
+export { openBodyReader };
 
 /**
  * The next chunk of the body. The body stream failing is the client's side going away (workerd:
@@ -10,7 +13,7 @@ import { ClientAborted, RequestTimeout } from "../../errors";
  * ~90 ms of CPU on a 25 MB upload). It stops when the reader closes, errors or is released.
  */
 export function readChunk(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
+  reader: ChunkReader,
   idleTimeoutMs: number | undefined,
 ): Promise<ReadableStreamReadResult<Uint8Array>> {
   const watch = idleTimeoutMs === undefined ? null : watchOf(reader, idleTimeoutMs);
@@ -42,7 +45,7 @@ export async function consumeBody<T>(
   idleTimeoutMs: number | undefined,
   sink: { take(chunk: Uint8Array): void; finish(): Promise<T>; abandon(): void },
 ): Promise<T> {
-  const reader = body.getReader();
+  const reader = openBodyReader(body);
   try {
     for (;;) {
       const { done, value } = await readChunk(reader, idleTimeoutMs);
@@ -57,9 +60,9 @@ export async function consumeBody<T>(
   }
 }
 
-const watches = new WeakMap<ReadableStreamDefaultReader<Uint8Array>, IdleWatch>();
+const watches = new WeakMap<ChunkReader, IdleWatch>();
 
-function watchOf(reader: ReadableStreamDefaultReader<Uint8Array>, idleTimeoutMs: number): IdleWatch {
+function watchOf(reader: ChunkReader, idleTimeoutMs: number): IdleWatch {
   let watch = watches.get(reader);
   if (!watch) {
     watch = new IdleWatch(idleTimeoutMs);

@@ -5,6 +5,7 @@ import { ApiKeyStore } from "../../store/api-keys";
 import { toHex } from "../../util/bytes";
 import type { AppEnv } from "../context";
 import { problemResponse } from "../problem";
+import { Unauthorized } from "../../errors";
 import { BlockedClients, clientAddress, rateLimited, takeRateLimit } from "./rate-limit";
 
 const KEY_SHAPE = /^sgn_[0-9A-Za-z]{43}$/;
@@ -14,10 +15,16 @@ const blockedClients = new BlockedClients(LIMITS.rateLimits.maxBlockedClients);
 
 /**
  * Bearer API keys, stored only as SHA-256 digests: first in D1 (`api_keys`, managed with
- * `npm run key:*`; a revoked key is refused at once), then in the `API_KEY_HASHES` secret.
+ * `npm run key:*`; a revoked key is refused), then in the `API_KEY_HASHES` secret.
  * Every failure (no header, wrong scheme, malformed, unknown or revoked key) gets the same
  * 401; the presented value is always hashed and compared with every configured digest in
  * constant time. The key itself is never logged.
+ *
+ * A key accepted in the last few minutes (RecentKeys, per isolate) is checked again on every
+ * request, but in parallel with the work instead of before it: D1 is a round trip, which on
+ * Cloudflare is often longer than signing a page. The request's answer and anything it records
+ * wait for that check (`keyConfirmed`; the signing event is written only after it), so a key
+ * revoked a moment ago still gets 401 and nothing is recorded for it.
  *
  * Rate limits: an address over the failed-authentication limit gets 429 before its key is
  * checked; an accepted key is counted against its own limit.
@@ -39,25 +46,73 @@ export function requireApiKey(when: (c: { var: AppEnv["Variables"] }) => boolean
     const presented = match?.[1] ?? "";
     // Hash even malformed input so every path does the same work.
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(presented)));
-    if (!(await isAccepted(c, presented, digest))) {
-      if (ip) {
-        const wait = await takeRateLimit(c, "authFailures", ip);
-        if (wait > 0) {
-          blockedClients.block(ip, Date.now(), wait);
-          return tooManyFailures(c, wait);
-        }
-      }
-      return problemResponse(c, "unauthorized", "A valid API key is required: send Authorization: Bearer sgn_...", {
-        headers: { "WWW-Authenticate": 'Bearer realm="signet"' },
-      });
-    }
     const keyId = toHex(digest);
+    const checking = isAccepted(c, presented, digest);
+    const parallel = recentKeys.has(keyId, Date.now());
+    if (!parallel && !(await checking)) return refused(c, ip);
+    if (parallel) checking.catch(() => {});
+    const confirmed = parallel
+      ? checking.then((accepted) => {
+          if (!accepted) recentKeys.forget(keyId);
+          else recentKeys.remember(keyId, Date.now());
+          return accepted;
+        })
+      : Promise.resolve(true);
+    if (!parallel) recentKeys.remember(keyId, Date.now());
     c.set("keyId", keyId);
+    c.set("keyConfirmed", async () => {
+      if (!(await confirmed)) throw new Unauthorized(REFUSED);
+    });
     const wait = await takeRateLimit(c, "apiKey", keyId);
     if (wait > 0) return rateLimited(c, wait, "Too many requests with this API key; retry later.");
     await next();
+    if (!(await confirmed)) {
+      // Revoked while the request was worked on: its answer is dropped unread.
+      await c.res.body?.cancel().catch(() => {});
+      c.res = undefined as unknown as Response; // not merged with the dropped answer's headers
+      c.res = await refused(c, ip);
+    }
   });
 }
+
+const REFUSED = "A valid API key is required: send Authorization: Bearer sgn_...";
+
+/** 401 (or 429 once the address has failed too often). */
+async function refused(c: Context<AppEnv>, ip: string | null): Promise<Response> {
+  if (ip) {
+    const wait = await takeRateLimit(c, "authFailures", ip);
+    if (wait > 0) {
+      blockedClients.block(ip, Date.now(), wait);
+      return tooManyFailures(c, wait);
+    }
+  }
+  return problemResponse(c, "unauthorized", REFUSED, {
+    headers: { "WWW-Authenticate": 'Bearer realm="signet"' },
+  });
+}
+
+/** Digests of keys accepted recently in this isolate, oldest first (a Map keeps insertion order). */
+class RecentKeys {
+  private readonly acceptedAt = new Map<string, number>();
+  constructor(
+    private readonly maxKeys: number,
+    private readonly rememberMs: number,
+  ) {}
+  has(keyId: string, now: number): boolean {
+    const at = this.acceptedAt.get(keyId);
+    return at !== undefined && now - at < this.rememberMs;
+  }
+  remember(keyId: string, now: number): void {
+    this.acceptedAt.delete(keyId);
+    this.acceptedAt.set(keyId, now);
+    if (this.acceptedAt.size > this.maxKeys) this.acceptedAt.delete(this.acceptedAt.keys().next().value!);
+  }
+  forget(keyId: string): void {
+    this.acceptedAt.delete(keyId);
+  }
+}
+
+const recentKeys = new RecentKeys(LIMITS.recentKeys.maxKeys, LIMITS.recentKeys.rememberMs);
 
 /** D1 decides first (a revoked key stays refused even if the secret lists it); then the secret. */
 async function isAccepted(c: Context<AppEnv>, presented: string, digest: Uint8Array): Promise<boolean> {

@@ -14,6 +14,7 @@ export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
   c.set("requestId", requestId);
   c.set("config", readConfig(c.env));
   c.set("keyId", null);
+  c.set("keyConfirmed", () => Promise.resolve());
   await next();
   c.res.headers.set("X-Request-Id", requestId);
 });

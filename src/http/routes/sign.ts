@@ -115,6 +115,7 @@ export function registerSignRoute(app: OpenAPIHono<AppEnv>) {
       preDecoded: c.get("preDecoded"),
       fonts: documentFonts(c.env),
       background: backgroundOf(c),
+      keyConfirmed: c.get("keyConfirmed"),
     });
     const { output, ...fields } = result;
     c.set("documentBytesOut", output.length);

@@ -139,6 +139,27 @@ interface RunContext {
   mark: RunStyle;
   /** Inside a tracked deletion: the text is shown struck through, as LibreOffice and Word print changes. */
   deleted?: boolean;
+  /** The paragraph's mail-merge fields so far (see `countMergeField`). */
+  merge: MergeTally;
+}
+
+/**
+ * The mail-merge fields (MERGEFIELD) of a paragraph: LibreOffice imports them as database fields
+ * and hides a paragraph whose database fields all show nothing (its "empty database field hides
+ * the paragraph" setting, on for DOCX; sw SwDoc::FieldHidesPara): the whole paragraph goes, its
+ * other text and its spacing too, while a list paragraph still takes its number. One field with a
+ * result, even a space, keeps it (measured on minimal documents, LibreOffice 7.4).
+ */
+interface MergeTally {
+  fields: number;
+  filled: boolean;
+}
+
+/** A mail-merge field that ended in the paragraph, not inside another field's instruction. */
+function countMergeField(rc: RunContext, instr: string, filled: boolean): void {
+  if (fieldName(instr) !== "MERGEFIELD" || rc.story.fields.some((f) => !f.inResult)) return;
+  rc.merge.fields++;
+  if (filled) rc.merge.filled = true;
 }
 
 /**
@@ -242,8 +263,9 @@ function readParagraph(
       if (level.suffix === "tab") keepListTab(para, level.pPr.tabs);
     }
   }
-  const rc: RunContext = { ctx, story, out: para.inlines, base, mark: markStyle };
+  const rc: RunContext = { ctx, story, out: para.inlines, base, mark: markStyle, merge: { fields: 0, filled: false } };
   readInlines(p, rc);
+  if (rc.merge.fields > 0 && !rc.merge.filled) para.emptyMergeFields = true;
   // A display equation (m:oMathPara) alone in its paragraph is centred, as Word's default centerGroup.
   if (para.inlines.length === 1 && para.inlines[0]!.type === "box" && para.inlines[0]!.math?.display)
     para.style = { ...para.style, align: "center" };
@@ -442,8 +464,11 @@ function pushText(rc: RunContext, text: string, style: RunStyle, link = rc.link)
     state.capture.fallback += text;
     return;
   }
-  // A document property field with a cached result of its own keeps it (see doc-properties.ts).
-  for (const f of rc.story.fields) if (f.kind === "property" && text.trim()) f.value = undefined;
+  for (const f of rc.story.fields) {
+    f.resultText = true;
+    // A document property field with a cached result of its own keeps it (see doc-properties.ts).
+    if (f.kind === "property" && text.trim()) f.value = undefined;
+  }
   const l = link ?? state.link;
   const last = rc.out[rc.out.length - 1];
   if (last?.type === "text" && last.style === style && last.link === l) {
@@ -550,6 +575,12 @@ function readSimpleField(el: XNode, rc: RunContext): void {
   }
   const link = name === "HYPERLINK" ? hyperlinkTarget(instr) : undefined;
   readInlines(el, link ? { ...rc, link } : rc);
+  if (!fieldState(rc.story).hidden)
+    countMergeField(
+      rc,
+      instr,
+      el.find("t").some((t) => t.text() !== ""),
+    );
 }
 
 /** A run's formatting from the paragraph and its character style alone, without its direct formatting. */
@@ -620,6 +651,7 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         } else if (type === "end") {
           const top = story.fields.pop();
           if (top) {
+            countMergeField(rc, top.instr, !!top.resultText);
             if (top.kind === undefined) classify(top, ctx.docProperties);
             if (top.kind === "page") emitPageField(rc, top);
             // A property field whose cached result is empty shows the property.

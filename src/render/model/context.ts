@@ -38,6 +38,8 @@ export interface FieldFrame {
   style: RunStyle;
   /** A legacy check box (w:ffData w:checkBox) opened this field: whether it is checked. */
   checkbox?: boolean;
+  /** Any text drawn in the field's result (tracked for mail-merge fields, see model/blocks.ts). */
+  resultText?: boolean;
 }
 
 /** A run's style; `symbolFont` when its text is written in a symbol font (mapped to Unicode, drawn in `style.font`). */

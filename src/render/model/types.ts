@@ -313,6 +313,8 @@ export interface Paragraph {
    * paragraph of nothing but spaces and tabs is as tall as this font (LibreOffice, measured).
    */
   styleRun?: RunStyle;
+  /** Mail-merge fields all with an empty result: LibreOffice hides the paragraph (model/blocks.ts). */
+  emptyMergeFields?: boolean;
 }
 
 export interface TableCell {

@@ -5,7 +5,7 @@
  * their own; then every page finished (finalize.ts) with its header and footer, footnotes, column
  * separators and footnote numbers. Page boxes and columns: sections.ts.
  */
-import type { Block, DocumentModel, Paragraph, Section, Table } from "../../model/types";
+import type { Block, Border, DocumentModel, Paragraph, Section, Table } from "../../model/types";
 import { shownBlocks } from "../block/hidden-paragraph";
 import { bordersJoin } from "../block/paragraph-borders";
 import { lastRowKeepsWithNext } from "../block/table-pagination";
@@ -17,7 +17,7 @@ import { PartHeights } from "./header-footer";
 import { Footnotes, NOTE_SEPARATOR_HEIGHT } from "./notes";
 import { floatOverrunsTop, paintFloats, positionFloats } from "./page-floats";
 import { Pager, RegionOverflow, type PagerSnapshot } from "./pager";
-import { framePieces, paintFrame, withBorderRoom } from "./paragraph-frame";
+import { framePieces, inset, paintFrame, withBorderRoom } from "./paragraph-frame";
 import {
   leadingHeight,
   paragraphHeight,
@@ -55,6 +55,9 @@ class DocumentFlow {
   private readonly layouts = new Map<Paragraph, { width: number; layout: ParagraphLayout }>();
   /** Paragraphs of a bordered group, with the joined sides taken out (see `bordersGrouped`). */
   private readonly joined = new WeakMap<Paragraph, Paragraph>();
+  /** A joined paragraph's own top and bottom borders, taken out of it: they come back at page edges (see `rulesFor`). */
+  private readonly groupTop = new WeakMap<Paragraph, Border>();
+  private readonly groupBottom = new WeakMap<Paragraph, Border>();
   private readonly notes: Footnotes;
   /** Index of the page the current section started on. */
   private sectionFirstPage = 0;
@@ -280,6 +283,8 @@ class DocumentFlow {
         };
         joined = { ...b, style: { ...b.style, borders } };
         this.joined.set(b, joined);
+        if (prev && b.style.borders.top) this.groupTop.set(joined, b.style.borders.top);
+        if (next && b.style.borders.bottom) this.groupBottom.set(joined, b.style.borders.bottom);
       }
       return joined;
     });
@@ -339,6 +344,9 @@ class DocumentFlow {
       keepLines: style.keepLines,
       widowControl: style.widowControl,
       pageBreakBefore: style.pageBreakBefore,
+      topBorderRoom: inset(style.borders.top ?? this.groupTop.get(p)),
+      firstLineHasTopBorder: inset(style.borders.top) > 0,
+      bottomBorderRoom: inset(style.borders.bottom ?? this.groupBottom.get(p)),
     };
   }
 
@@ -509,7 +517,7 @@ class DocumentFlow {
     const width = this.pager.area.width;
     for (const piece of framePieces(layout, placed, () => width)) {
       const page = this.pager.pages[piece.page];
-      if (page) paintFrame(p, piece, page.background, page.items);
+      if (page) paintFrame(p, piece, page.background, page.items, this.groupTop.get(p), this.groupBottom.get(p));
     }
   }
 }

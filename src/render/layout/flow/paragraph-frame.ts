@@ -15,7 +15,7 @@ function visible(b: Border | undefined): b is Border {
 }
 
 /** Room a top or bottom border takes: its thickness (three widths for two-line styles, as LibreOffice) and its space. */
-function inset(b: Border | undefined): number {
+export function inset(b: Border | undefined): number {
   return visible(b) ? thickness(b) + Math.max(0, b.space || 0) : 0;
 }
 
@@ -46,6 +46,10 @@ export interface FramePiece {
   /** The piece holds the paragraph's first / last line. */
   first: boolean;
   last: boolean;
+  /** The piece starts a page or column with the top border taken again above it (its room is above `top`). */
+  topBorder?: boolean;
+  /** The piece ends a page or column, the paragraph going on, with the bottom border below it (within `bottom`). */
+  bottomBorder?: boolean;
 }
 
 /** Groups placed lines into pieces, one per page and column. */
@@ -58,15 +62,17 @@ export function framePieces(
   let i = 0;
   while (i < placed.length) {
     const start = placed[i]!;
-    let bottom = start.top + (layout.lines[i]?.height ?? 0);
+    let bottom = start.top + (layout.lines[i]?.height ?? 0) + (start.bottomBorder ?? 0);
     let j = i + 1;
     while (j < placed.length && placed[j]!.page === start.page && placed[j]!.left === start.left) {
-      bottom = placed[j]!.top + (layout.lines[j]?.height ?? 0);
+      bottom = placed[j]!.top + (layout.lines[j]?.height ?? 0) + (placed[j]!.bottomBorder ?? 0);
       j++;
     }
     pieces.push({
       page: start.page,
-      top: start.top,
+      top: start.top - (start.topBorder ?? 0),
+      ...(start.topBorder ? { topBorder: true } : {}),
+      ...(placed[j - 1]!.bottomBorder ? { bottomBorder: true } : {}),
       bottom,
       left: start.left,
       width: columnWidth(start),
@@ -78,8 +84,19 @@ export function framePieces(
   return pieces;
 }
 
-/** Shading (into `background`) and border lines (into `lines`) of one piece. */
-export function paintFrame(p: Paragraph, piece: FramePiece, background: PaintItem[], lines: PaintItem[]): void {
+/**
+ * Shading (into `background`) and border lines (into `lines`) of one piece; `groupTop` and
+ * `groupBottom`, the borders of the bordered group a joined paragraph belongs to, drawn where a
+ * piece takes them again at a page or column edge.
+ */
+export function paintFrame(
+  p: Paragraph,
+  piece: FramePiece,
+  background: PaintItem[],
+  lines: PaintItem[],
+  groupTop?: Border,
+  groupBottom?: Border,
+): void {
   const { borders, shading, indentLeft, indentRight } = p.style;
   const left = piece.left + indentLeft;
   const right = piece.left + piece.width - indentRight;
@@ -95,10 +112,10 @@ export function paintFrame(p: Paragraph, piece: FramePiece, background: PaintIte
     });
   const edge = (b: Border, x1: number, y1: number, x2: number, y2: number) =>
     lines.push(paragraphBorderLine(b, x1, y1, x2, y2));
-  if (piece.first && visible(borders.top))
-    edge(borders.top, left, piece.top + borders.top.width / 2, right, piece.top + borders.top.width / 2);
-  if (piece.last && visible(borders.bottom))
-    edge(borders.bottom, left, piece.bottom - borders.bottom.width / 2, right, piece.bottom - borders.bottom.width / 2);
+  const top = piece.first || piece.topBorder ? (borders.top ?? groupTop) : undefined;
+  if (visible(top)) edge(top, left, piece.top + top.width / 2, right, piece.top + top.width / 2);
+  const bottom = piece.last || piece.bottomBorder ? (borders.bottom ?? groupBottom) : undefined;
+  if (visible(bottom)) edge(bottom, left, piece.bottom - bottom.width / 2, right, piece.bottom - bottom.width / 2);
   if (visible(borders.left))
     edge(borders.left, left - borders.left.space, piece.top, left - borders.left.space, piece.bottom);
   if (visible(borders.right))

@@ -16,6 +16,17 @@ export interface ParagraphFlowRules {
   pageBreakBefore: boolean;
   /** Space after of the paragraph above: the gap is the larger of it and the space before (LibreOffice). */
   previousAfter?: number;
+  /**
+   * Room of the paragraph's (or its bordered group's) top border, where a part of it that starts a
+   * page or column takes it again: a line going on from the page before, or the first line of a
+   * paragraph joined to the group above (LibreOffice, measured: the top border and its space come
+   * back at the top of each page a bordered paragraph or group runs onto). Zero without one.
+   */
+  topBorderRoom?: number;
+  /** The first line's layout already holds the top border's room (the paragraph opens its group). */
+  firstLineHasTopBorder?: boolean;
+  /** Likewise the bottom border's room, which a part of the paragraph that a page or column ends must leave. */
+  bottomBorderRoom?: number;
 }
 
 /** Where each line of the paragraph went. */
@@ -23,6 +34,10 @@ export interface PlacedLine {
   page: number;
   top: number;
   left: number;
+  /** Room of the top border taken again above this line at the top of its page or column. */
+  topBorder?: number;
+  /** Room of the bottom border below this line, the last of its page or column with more lines to come. */
+  bottomBorder?: number;
 }
 
 /** Minimum lines kept together at either end of a split paragraph under widow/orphan control. */
@@ -49,12 +64,14 @@ export function linesThatFit(
   lines: LineBox[],
   from: number,
   startY: number,
-  rules: Pick<ParagraphFlowRules, "keepLines" | "widowControl">,
+  rules: Pick<ParagraphFlowRules, "keepLines" | "widowControl" | "bottomBorderRoom">,
 ): number {
   const limit = pager.bottomLimit();
   let y = startY;
   let notes = 0;
   let fit = 0;
+  /** Room left below each fitting line. */
+  const left: number[] = [];
   for (let i = from; i < lines.length; i++) {
     const line = lines[i]!;
     // The last line's proportional extra below may run past the bottom, as space after does (LibreOffice).
@@ -65,8 +82,14 @@ export function linesThatFit(
     notes += pager.noteRoom(line.noteRefs);
     y += line.height;
     fit++;
+    left.push(limit - notes - y);
     if (line.breakAfter || y > limit - notes + 0.01) break;
   }
+  // A part that ends here with lines still to come closes with the bottom border (LibreOffice).
+  const room = rules.bottomBorderRoom ?? 0;
+  if (room > 0)
+    while (fit > 0 && from + fit < lines.length && !lines[from + fit - 1]!.breakAfter && left[fit - 1]! < room - 0.01)
+      fit--;
   const rest = lines.length - from;
   const endsWithBreak = fit > 0 && lines[from + fit - 1]!.breakAfter !== undefined;
   if (fit >= rest || endsWithBreak) return fit;
@@ -124,14 +147,15 @@ export function placeParagraph(
   // A paragraph always advances: every pass places at least one line or moves to a fresh area.
   while (i < lines.length) {
     fitArea();
-    pushBelowFloats(pager, lines[i]!.height + spaceBefore);
-    const n = linesThatFit(pager, lines, i, pager.y + spaceBefore, rules);
+    const border = pager.atAreaTop() && !(i === 0 && rules.firstLineHasTopBorder) ? (rules.topBorderRoom ?? 0) : 0;
+    pushBelowFloats(pager, lines[i]!.height + spaceBefore + border);
+    const n = linesThatFit(pager, lines, i, pager.y + spaceBefore + border, rules);
     if (n === 0) {
       pager.breakArea("column");
       spaceBefore = i === 0 ? keptSpaceBefore(pager, rules) : 0;
       continue;
     }
-    pager.y += spaceBefore;
+    pager.y += spaceBefore + border;
     spaceBefore = 0;
     for (let k = 0; k < n; k++) {
       const line = lines[i]!;
@@ -139,6 +163,7 @@ export function placeParagraph(
       // LibreOffice drops a continued line's proportional-spacing extra at the top of a page.
       const trim = i > 0 && pager.atAreaTop() ? (line.extraAbove ?? 0) : 0;
       emitLine(pager, line, placed, trim);
+      if (k === 0 && border > 0) placed[placed.length - 1]!.topBorder = border;
       widths[i] = width;
       i++;
       if (line.breakAfter) {
@@ -149,7 +174,10 @@ export function placeParagraph(
         break;
       }
     }
-    if (i < lines.length && !lines[i - 1]!.breakAfter) pager.breakArea("column");
+    if (i < lines.length && !lines[i - 1]!.breakAfter) {
+      if (rules.bottomBorderRoom) placed[placed.length - 1]!.bottomBorder = rules.bottomBorderRoom;
+      pager.breakArea("column");
+    }
   }
   if (lines.length > 0 && lines[lines.length - 1]!.breakAfter) return placed;
   pager.y += rules.spaceAfter;

@@ -117,11 +117,13 @@ export function endnoteSection(last: Section): Section {
 
 /**
  * A section's blocks without the empty paragraph that only carries its section break: LibreOffice
- * drops that paragraph on import, so it takes no room.
+ * drops that paragraph on import, so it takes no room, except when it is the section's only
+ * paragraph: an empty section keeps its empty line (measured: text, an empty paragraph with a
+ * continuous break, text: the break's line is dropped; a section of that paragraph alone keeps it).
  */
 export function withoutBreakMark(blocks: Block[]): Block[] {
   const last = blocks[blocks.length - 1];
-  if (last?.type !== "paragraph" || last.numbering) return blocks;
+  if (blocks.length < 2 || last?.type !== "paragraph" || last.numbering) return blocks;
   const empty = last.inlines.every((i) => i.type === "text" && i.text === "");
   return empty ? blocks.slice(0, -1) : blocks;
 }
