@@ -4,15 +4,15 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lineBreakOpportunities } from "./line-break";
+import { BREAK, lineBreakOpportunities, PULLED_BACK } from "./line-break";
 
-/** The text cut at every opportunity. */
-function segments(text: string): string[] {
+/** The text cut at every opportunity of `kind` (plain ones by default). */
+function segments(text: string, kind = BREAK): string[] {
   const breaks = lineBreakOpportunities(text);
   const out: string[] = [];
   let start = 0;
   for (let i = 1; i < text.length; i++) {
-    if (breaks[i]) {
+    if (breaks[i] === kind) {
       out.push(text.slice(start, i));
       start = i;
     }
@@ -39,10 +39,33 @@ describe("lineBreakOpportunities", () => {
     expect(segments("page.php?id=1")).toEqual(["page.php?", "id=1"]);
   });
 
-  it("breaks after a solidus only where no whitespace stands in the 65 characters before it", () => {
+  it("breaks after an ellipsis before a letter, a digit or a bracket, and before one after a space or punctuation", () => {
+    expect(segments("Panik\u2026die \u202612 a\u2026(b) end.\u2026x word \u2026 y")).toEqual([
+      "Panik\u2026",
+      "die ",
+      "\u2026",
+      "12 ",
+      "a\u2026",
+      "(b) ",
+      "end.",
+      "\u2026",
+      "x ",
+      "word ",
+      "\u2026 ",
+      "y",
+    ]);
+    // Not before one after a letter, not before closing punctuation or a quote after it.
+    expect(segments("wait\u2026) so\u2026\u201cx\u201d")).toEqual(["wait\u2026) ", "so\u2026\u201cx\u201d"]);
+  });
+
+  it("breaks after a solidus plainly only where no whitespace stands in the 65 characters before it", () => {
     expect(segments("src/main/resources")).toEqual(["src/", "main/", "resources"]);
     expect(segments("x Nurse/care")).toEqual(["x ", "Nurse/care"]);
     expect(segments(`x ${"a".repeat(64)}/b`)).toEqual(["x ", `${"a".repeat(64)}/b`]);
+    // With whitespace before, the opportunity is one LibreOffice pulls back to that whitespace (line-fit.ts).
+    expect(segments("x Nurse/care", PULLED_BACK)).toEqual(["x Nurse/", "care"]);
+    expect(segments("at http://a-b.org/c/d", PULLED_BACK)).toEqual(["at http://", "a-b.org/", "c/", "d"]);
+    expect(segments(`x ${"a".repeat(65)}/b`, PULLED_BACK)).toEqual([`x ${"a".repeat(65)}/b`]);
     expect(segments(`x ${"a".repeat(65)}/b`)).toEqual(["x ", `${"a".repeat(65)}/`, "b"]);
     // Not inside a number, not before a Hebrew letter (UAX #14 LB21b), not before punctuation.
     expect(segments("abc/123 10/12")).toEqual(["abc/", "123 ", "10/12"]);
@@ -89,9 +112,27 @@ describe("lineBreakOpportunities", () => {
   it("reads ‘ “ « after a word as closing (German „so“), at a word's start as opening", () => {
     expect(segments("In „Die Tagen“ drückt")).toEqual(["In ", "„Die ", "Tagen“ ", "drückt"]);
     expect(segments("aus: „selbst.“ Mit")).toEqual(["aus: ", "„selbst.“ ", "Mit"]);
-    expect(segments("He said “ hello” and «so» too")).toEqual(["He ", "said ", "“ hello” ", "and ", "«so» ", "too"]);
-    // ” ’ » after a space and before a letter open (Arabic usage ”…“, German »…«); before a space they close.
-    expect(segments("said ”hello“ and »so« now ” ok")).toEqual(["said ", "”hello“ ", "and ", "»so« ", "now ” ", "ok"]);
+    // A quotation mark after a space is QU to LibreOffice: the spaces after it may end a line (measured).
+    expect(segments("He said “ hello” and «so» too")).toEqual([
+      "He ",
+      "said ",
+      "“ ",
+      "hello” ",
+      "and ",
+      "«so» ",
+      "too",
+    ]);
+    // ” ’ » after a space and before a letter open (Arabic usage ”…“, German »…«); before a space
+    // they may start a line, as LibreOffice wraps `name|” and`.
+    expect(segments("said ”hello“ and »so« now ” ok")).toEqual([
+      "said ",
+      "”hello“ ",
+      "and ",
+      "»so« ",
+      "now ",
+      "” ",
+      "ok",
+    ]);
     expect(segments("ein Zitat« und")).toEqual(["ein ", "Zitat« ", "und"]);
     expect(segments("引用“文字")).toEqual(["引", "用", "“文", "字"]);
   });

@@ -8,21 +8,34 @@
  *   U+2007, word joiners U+2060/U+FEFF);
  * - after a zero-width space (U+200B), a tab or an object (U+FFFC);
  * - never before closing punctuation, exclamation/question marks, infix separators or small kana,
- *   even after spaces; never after opening punctuation; between closing punctuation (or , . ; : ! ?
+ *   even after spaces; never after opening punctuation, even after spaces (UAX #14 LB14), but a
+ *   quotation mark after a space is QU to LibreOffice: a line may start with it, and end after the
+ *   spaces that follow it (`from “|spouse`, `name|” and`, measured); between closing punctuation (or , . ; : ! ?
  *   % -) and an opening bracket (`a,|(b)`), but not after a closing quotation mark; after ! and \
  *   before a letter or digit;
  * - after a run of spaces (before the next non-space);
  * - after a vertical line (|), as after a tab (UAX #14 BA; LibreOffice wraps get|set);
  * - after a hyphen (U+002D, U+2010) only between letters or digits (LibreOffice breaks 10-|12, unlike
  *   UAX #14); after en/em dashes (and before em dashes);
+ * - after an ellipsis (… ‥, UAX #14 IN) before a letter, a digit, an ideograph or an opening
+ *   bracket, and before one after closing punctuation (`end.|…`), not after a letter;
  * - before and after ideographs (CJK, kana); Korean (Hangul) breaks at spaces like Latin, as
  *   Word and LibreOffice wrap it;
  * - after a solidus before a letter or digit (UAX #14 SY; not inside numbers, 1/2, nor before a
- *   Hebrew letter, LB21b), but only where no
- *   whitespace stands in the 65 characters before it: LibreOffice's break iterator then takes the
- *   break after that whitespace instead (i#17155: paths and URLs, `w/o`), so `x Nurse/care` wraps
- *   before `Nurse` (and char-breaks it on a line of its own) while a long path wraps after a `/`.
+ *   Hebrew letter, LB21b). Where whitespace stands in the 65 characters before it the opportunity
+ *   is of its own kind (`PULLED_BACK`): LibreOffice's break iterator, having chosen it as the
+ *   line's last opportunity, takes the break after that whitespace instead (i#17155: paths and
+ *   URLs, `w/o`), passing over any hyphen between them, and chops the word at the edge when that
+ *   whitespace is not on the line (line-fit.ts). So `x Nurse/care` wraps before `Nurse` (and char-breaks it on a
+ *   line of its own), `at http://www.ecma-international.org/…` moves the whole address down,
+ *   while a long path wraps after a `/`.
  */
+
+/** Kinds of `lineBreakOpportunities` entries: none, an opportunity, one LibreOffice pulls back. */
+export const NO_BREAK = 0;
+export const BREAK = 1;
+/** Kind 2 is a soft hyphen's (pieces.ts). */
+export const PULLED_BACK = 3;
 
 /** Break classes (a subset of UAX #14's). */
 const enum C {
@@ -39,6 +52,8 @@ const enum C {
   CL, // closing punctuation and the like: no break before
   CB, // objects (U+FFFC): break before and after
   QI, // initial quotes ‘ “ «: opening at a word's start, closing after a word (German „…“)
+  QU, // a quotation mark after a space (UAX #14 QU): a break before it, none after it but after the spaces that follow
+  IN, // inseparable: the ellipsis … ‥ ․ (UAX #14 IN): no break before it after a letter, a break after it before one
 }
 
 /** Classes of the first 0x3000 code points, computed once (the common case is a table lookup). */
@@ -97,20 +112,12 @@ function computeClass(cp: number): C {
   if (cp === 0x2014) return C.B2;
   if ((cp >= 0x2000 && cp <= 0x200a) || cp === 0x205f || cp === 0x3000) return C.SP;
   if (cp === 0xfffc) return C.CB;
+  if (cp === 0x2024 || cp === 0x2025 || cp === 0x2026 || cp === 0xfe19) return C.IN;
   // Quotes: „ ‚ open, ’ ” » close (European usage; good enough for wrapping); ‘ “ « open or
   // close depending on what precedes them (see quoteClass).
   if (cp === 0x2018 || cp === 0x201c || cp === 0xab) return C.QI;
   if (cp === 0x201a || cp === 0x201e) return C.OP;
-  if (
-    cp === 0x2019 ||
-    cp === 0x201d ||
-    cp === 0xbb ||
-    cp === 0x2026 ||
-    cp === 0x203c ||
-    cp === 0x2047 ||
-    cp === 0x2048 ||
-    cp === 0x2049
-  )
+  if (cp === 0x2019 || cp === 0x201d || cp === 0xbb || cp === 0x203c || cp === 0x2047 || cp === 0x2048 || cp === 0x2049)
     return C.CL;
   if (cp >= 0x3000 && cp <= 0x303f) {
     // CJK punctuation: 〈《「『【〔〖〘〚〝 open; 、。〉》」』】〕〗〙〛〞〟 々 〻 close / non-starters.
@@ -210,9 +217,10 @@ function isAlphanumeric(cls: C, cp: number): boolean {
 }
 
 /**
- * Break opportunities of `text`: `result[i] === 1` when a line may end before code unit `i`
- * (0 < i < text.length). Index 0 and text.length are never set: the caller decides what happens at
- * the ends of the text. One pass, no allocation besides the result.
+ * Break opportunities of `text`: `result[i]` is `BREAK` when a line may end before code unit `i`
+ * (0 < i < text.length), `PULLED_BACK` after a solidus LibreOffice moves back to the whitespace
+ * before it. Index 0 and text.length are never set: the caller decides what happens at the ends
+ * of the text. One pass, no allocation besides the result.
  */
 export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
   const n = text.length;
@@ -230,24 +238,15 @@ export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
     const cp = text.codePointAt(i)!;
     const len = cp > 0xffff ? 2 : 1;
     let cls = classOf(cp);
-    if (cls === C.QI) cls = quoteClass(prevCls, prevCp);
-    else if (
-      cls === C.CL &&
-      (cp === 0x201d || cp === 0x2019 || cp === 0xbb) &&
-      (prevCls === C.SP || prevCls === -1) &&
-      LETTER_AT.test(text.slice(i + 1, i + 3))
-    )
-      cls = C.OP;
+    if (cls === C.QI) {
+      cls = quoteClass(prevCls, prevCp);
+      if (cls === C.OP && prevCls === C.SP) cls = C.QU;
+    } else if (cls === C.CL && (cp === 0x201d || cp === 0x2019 || cp === 0xbb) && (prevCls === C.SP || prevCls === -1))
+      cls = LETTER_AT.test(text.slice(i + 1, i + 3)) ? C.OP : prevCls === C.SP ? C.QU : C.CL;
     if (prevCls !== -1 && cls !== C.CM) {
-      out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevAlnum, isAlphanumeric(cls, cp)) ? 1 : 0;
-      if (
-        prevCp === 0x2f &&
-        isAlphanumeric(cls, cp) &&
-        !isHebrewLetter(cp) &&
-        !(prevPrevDigit && isDigit(cp)) &&
-        !whitespaceBefore(text, prevAt, from)
-      )
-        out[i] = 1;
+      out[i] = allowed(prevCls, beforeSpaces, cls, prevPrevAlnum, isAlphanumeric(cls, cp)) ? BREAK : NO_BREAK;
+      if (prevCp === 0x2f && isAlphanumeric(cls, cp) && !isHebrewLetter(cp) && !(prevPrevDigit && isDigit(cp)))
+        out[i] = whitespaceBefore(text, prevAt, from) ? PULLED_BACK : BREAK;
       // UAX #14 LB31: closing punctuation, infix separators and ! ? may end a line before an
       // opening bracket (`Profile,|(2000)`, `end.|(note)`, `a)|(b)`), as LibreOffice wraps; not a
       // closing quotation mark (QU) or a solidus (see above).
@@ -256,10 +255,10 @@ export function lineBreakOpportunities(text: string, from = 0): Uint8Array {
         (prevCls === C.CL || prevCp === 0x25 || prevCp === 0x2d) &&
         !QUOTE_OR_SOLIDUS.has(prevCp)
       )
-        out[i] = 1;
+        out[i] = BREAK;
       // After ! ? (UAX #14 EX) and after a backslash (PR), before a letter or digit (LibreOffice wraps
       // `Wow!|Next`, `C:\Program|Files` without spaces so).
-      else if ((prevCp === 0x21 || prevCp === 0x3f || prevCp === 0x5c) && isAlphanumeric(cls, cp)) out[i] = 1;
+      else if ((prevCp === 0x21 || prevCp === 0x3f || prevCp === 0x5c) && isAlphanumeric(cls, cp)) out[i] = BREAK;
     }
     if (cls !== C.CM) {
       if (cls === C.SP) {
@@ -320,7 +319,7 @@ const LETTER_AT = /^\p{L}/u;
  * them. Anywhere else (after a space, an opening bracket, an ideograph) they open a quotation.
  */
 function quoteClass(prevCls: C | -1, prevCp: number): C {
-  return prevCls === C.AL || (prevCls === C.CL && prevCp < 0x3000) ? C.CL : C.OP;
+  return prevCls === C.AL || prevCls === C.IN || (prevCls === C.CL && prevCp < 0x3000) ? C.CL : C.OP;
 }
 
 /** May a line end between a character of class `a` and the next one of class `b`? */
@@ -333,7 +332,10 @@ function allowed(a: C, beforeSp: C | -1, b: C, hyphenAfterAlnum: boolean, nextIs
     // Opening punctuation followed by spaces still does not let the next character start a line.
     return beforeSp !== C.OP;
   }
-  if (a === C.OP) return false;
+  if (a === C.OP || a === C.QU) return false;
+  // The ellipsis (UAX #14 LB22, LibreOffice measured): `Panik…|die`, `…|12`, `end.|…`, `word |…`.
+  if (b === C.IN) return a === C.CL || a === C.BA || a === C.B2 || a === C.CB;
+  if (a === C.IN) return b === C.AL || b === C.OP || b === C.ID || b === C.B2 || b === C.CB;
   if (a === C.CB || b === C.CB) return true;
   if (a === C.BA) return true;
   if (a === C.B2 || b === C.B2) return true;
@@ -397,6 +399,6 @@ export function applyChineseBreaks(
     const before = text.codePointAt(i - 1)!;
     const prev = before >= 0xdc00 && before <= 0xdfff && i >= 2 ? text.codePointAt(i - 2)! : before;
     if (rules.noStart.has(cp) || rules.noEnd.has(prev)) breaks[i] = 0;
-    else if (isChineseContext(cp, rules) && isChineseContext(prev, rules)) breaks[i] = 1;
+    else if (isChineseContext(cp, rules) && isChineseContext(prev, rules)) breaks[i] = BREAK;
   }
 }

@@ -1,8 +1,9 @@
 /**
  * Line fitting: how many of a paragraph's pieces go on a line of a given width. Greedy, as Word and
- * LibreOffice break: the line ends at the last break opportunity that fits; CJK punctuation may
- * hang past the edge; a soft hyphen ends a line only where its hyphen fits too; a word with no
- * opportunity on the line is cut between characters.
+ * LibreOffice break: the line ends at the last break opportunity that fits (around a solidus as
+ * LibreOffice's break iterator decides, libreOfficeBreak); CJK punctuation may hang past the
+ * edge; a soft hyphen ends a line only where its hyphen fits too; a word with no opportunity on
+ * the line is cut between characters.
  */
 import { isEastAsian } from "../../fonts/east-asian";
 import { shapeFlags, shapedAdvances, shapedWidth } from "./shaping";
@@ -38,6 +39,8 @@ export function fitLine(
 ): LineFit {
   const cursor = new TabCursor(left, tabs, right);
   let lastBreak = -1;
+  // The line's opportunities so far, for LibreOffice's choice at a solidus (libreOfficeBreak).
+  const opportunities: number[] = [];
   let i = start;
   let hasContent = false; // text or objects other than the label
   while (i < pieces.length) {
@@ -70,7 +73,19 @@ export function fitLine(
       if (hang > 0 && canEnd && cursor.endWith(pc.width - hang) <= right + FIT_EPSILON) {
         return { end: i + 1, forced: false };
       }
-      if (lastBreak > start) return { end: lastBreak, forced: false };
+      // East Asian text of a run in an East Asian language goes to LibreOffice's CJK break
+      // iterator, which takes the last opportunity as it is (measured: 元/|月 at the edge in
+      // zh-CN, 费用|元/日 in en-US; Latin text of a zh-CN run as in en-US).
+      const brk =
+        lastBreak <= start
+          ? -1
+          : pc.kind === "text" && pc.style.cjkTypography && isEastAsian(pc.text.codePointAt(0)!)
+            ? lastBreak
+            : libreOfficeBreak(pieces, i, start, opportunities, () => {
+                budget.tick(measureWork(pc.text.length));
+                return fitChars(pc, right - cursor.end());
+              });
+      if (brk > start) return { end: brk, forced: false };
       if (pc.kind === "text" && !pc.label) {
         const room = right - cursor.end();
         budget.tick(measureWork(pc.text.length)); // fitChars measures (and joins) the piece
@@ -87,10 +102,67 @@ export function fitLine(
     if (!pc.label && (pc.kind === "text" || pc.kind === "object")) hasContent = true;
     i++;
     // A soft hyphen is a place to end the line only where the hyphen it then shows fits too.
-    if (pc.breakAfter && (!pc.softHyphen || cursor.end() + hyphenWidth(pc) <= cursor.limit() + FIT_EPSILON))
+    if (pc.breakAfter && (!pc.softHyphen || cursor.end() + hyphenWidth(pc) <= cursor.limit() + FIT_EPSILON)) {
       lastBreak = i;
+      opportunities.push(i);
+    }
   }
   return { end: i, forced: false };
+}
+
+/**
+ * Where LibreOffice ends a line whose piece `i` overflows, given the line's opportunities (piece
+ * indices a line may end before, ascending): the last one, except around a solidus
+ * (BreakIterator_Unicode::getLineBreak, i#17155): an opportunity after a solidus is not taken
+ * when the character after it is the first that does not fit (the one before is), and one
+ * LibreOffice pulls back (`pulledBack` after a piece, `pulledBackAt` inside one, before the
+ * character that does not fit) moves to the last opportunity after whitespace. A break that lands
+ * before the overflowing portion (a run's text) is looked for again with the last character of
+ * the portion before as the first that does not fit, as Writer's underflow does (measured: a path pulled back
+ * past several runs breaks at a hyphen before the run ending in the solidus, a URL run after a
+ * space run still moves down whole). -1: none on the line (the word is chopped at the edge).
+ */
+function libreOfficeBreak(
+  pieces: Piece[],
+  i: number,
+  start: number,
+  opportunities: number[],
+  overflowAt: () => number,
+): number {
+  const afterSolidus = (b: number) => pieces[b - 1]!.text.endsWith("/");
+  const lastBefore = (limit: number) => {
+    for (let k = opportunities.length - 1; k >= 0; k--) if (opportunities[k]! < limit) return opportunities[k]!;
+    return -1;
+  };
+  const isWhitespace = (pc: Piece) => pc.kind === "space" || pc.kind === "tab";
+  // getLineBreak with the first character that does not fit at code unit `c` of piece `at`.
+  const lineBreak = (at: number, c: number): number => {
+    if (c === 0 && opportunities.includes(at) && !afterSolidus(at)) return at;
+    // The last opportunity before that character (one inside the piece after a solidus comes later).
+    const inside = !!pieces[at]!.pulledBackAt?.some((p) => p < c);
+    const b = inside ? at + 1 : lastBefore(c === 0 ? at : at + 1);
+    if (!inside && !(b > start && pieces[b - 1]!.pulledBack)) return b;
+    // Pulled back: the last opportunity after whitespace before it.
+    for (let k = opportunities.length - 1; k >= 0; k--) {
+      const o = opportunities[k]!;
+      if (o < b && isWhitespace(pieces[o - 1]!)) return o;
+    }
+    return -1;
+  };
+  const portionStart = (k: number) => {
+    while (k > start && !pieces[k]!.portionStart) k--;
+    return k;
+  };
+  let b = lineBreak(i, pieces[i]!.kind === "text" ? overflowAt() : 0);
+  let portion = portionStart(i);
+  // Underflow: the portion before is broken again with its last character as the first that
+  // does not fit, until the break falls inside the portion looked at (or off the line).
+  while (b > start && b < portion) {
+    const m = portion - 1;
+    b = lineBreak(m, pieces[m]!.chars === 1 ? 0 : pieces[m]!.text.length - 1);
+    portion = portionStart(m);
+  }
+  return b;
 }
 
 /** Cuts piece `i` after `k` code units (a word broken by characters). */
@@ -103,6 +175,14 @@ export function splitPiece(pieces: Piece[], i: number, k: number, budget: WorkBu
     // Each part is drawn (and measured) on its own, Arabic letters joined within it (and across
     // the piece's own joins to other runs, not across the cut).
     const part: Piece = { ...pc, text, chars, breakAfter };
+    if (first) {
+      delete part.pulledBack;
+      delete part.pulledBackAt;
+    } else {
+      const at = pc.pulledBackAt?.filter((p) => p > k).map((p) => p - k);
+      if (at?.length) part.pulledBackAt = at;
+      else delete part.pulledBackAt;
+    }
     if (first) delete part.joinAfter;
     else delete part.joinBefore;
     part.width =

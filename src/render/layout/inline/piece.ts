@@ -35,6 +35,16 @@ export interface Piece {
   noteLabelOf?: string;
   /** A soft hyphen follows: a line ending here shows a hyphen (line-fit.ts adds it). */
   softHyphen?: boolean;
+  /**
+   * The piece ends after a solidus with whitespace shortly before it: a line ending here ends after
+   * that whitespace instead, or, when the whitespace is not on the line, is chopped at the edge
+   * (LibreOffice's i#17155, line-break.ts).
+   */
+  pulledBack?: boolean;
+  /** Code unit offsets in `text` of such opportunities inside the piece (the word is not cut there). */
+  pulledBackAt?: number[];
+  /** The first piece of a run (a LibreOffice text portion, where its line breaking looks again after an underflow). */
+  portionStart?: boolean;
   object?: ObjectInline;
   /** The equation an object piece holds, set: its box is `object`'s width and height (ascent), its depth goes below the baseline. */
   math?: MathBox;

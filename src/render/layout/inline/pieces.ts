@@ -33,6 +33,8 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   for (const atom of atoms) {
     const inline = atom.inline;
     const end = atom.start + atom.text.length;
+    // Each run is a text portion of its own for LibreOffice's line breaking (line-fit.ts).
+    const first = pieces.length;
     const face = ctx.fonts.face({ family: atom.style.font, bold: atom.style.bold, italic: atom.style.italic });
     const base = baseOf(atom.style, face);
     const level = levels[atom.start] ?? 0;
@@ -75,6 +77,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
         });
       }
     } else if (atom.text) textPieces(atom, breaks, levels, complex, latin, ctx.fonts, pieces, p.style.bidi);
+    if (pieces.length > first) pieces[first]!.portionStart = true;
   }
   spaceAsianFromWestern(pieces);
   joinAcrossRuns(pieces);

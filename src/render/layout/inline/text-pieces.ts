@@ -9,7 +9,7 @@ import type { FontBook, FontFace } from "../../fonts/types";
 import type { RunStyle } from "../../model/types";
 import { shapeFlags, shapedWidth } from "./shaping";
 import { bidiClass } from "./bidi";
-import { isBreakingSpace } from "./line-break";
+import { isBreakingSpace, PULLED_BACK } from "./line-break";
 import { SMALL_CAPS_SCALE, SUPERSCRIPT_SCALE, type Atom, type Piece } from "./piece";
 import { isComplexScript, isLamAlefTail, isMark, isRtlChar } from "./script";
 
@@ -339,6 +339,9 @@ function wordPieces(
   let kindSpace = false;
   let lower = false;
   let chars = 0;
+  // Opportunities after a solidus that LibreOffice pulls back do not cut the word (it is drawn
+  // whole): the piece keeps where they are (line-fit.ts).
+  let pulled: number[] = [];
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code >= 0xdc00 && code <= 0xdfff) continue; // low surrogate: counted with its high half
@@ -353,7 +356,7 @@ function wordPieces(
       i > start &&
       (overlong ||
         space !== kindSpace ||
-        breaks[abs + i] !== 0 ||
+        (breaks[abs + i] !== 0 && breaks[abs + i] !== PULLED_BACK) ||
         isLower !== lower ||
         levels[abs + i] !== levels[abs + start])
     ) {
@@ -369,10 +372,12 @@ function wordPieces(
         levels[abs + start]!,
         breaks[abs + i]!,
         out,
+        pulled,
       );
       start = i;
       chars = 0;
-    }
+      pulled = [];
+    } else if (i > start && breaks[abs + i] === PULLED_BACK) pulled.push(i - start);
     if (i === start) {
       kindSpace = space;
       lower = isLower;
@@ -392,10 +397,11 @@ function wordPieces(
       levels[abs + start]!,
       breaks[abs + text.length]!,
       out,
+      pulled,
     );
 }
 
-/** `breakKind` after the piece: 0 none, 1 a break opportunity, 2 a soft hyphen. */
+/** `breakKind` after the piece: 0 none, 1 a break opportunity, 2 a soft hyphen, 3 one after a solidus LibreOffice pulls back (line-break.ts). */
 function pushPiece(
   atom: Atom,
   t: string,
@@ -408,6 +414,7 @@ function pushPiece(
   level: number,
   breakKind: number,
   out: Piece[],
+  pulledBackAt: number[],
 ): void {
   const style = atom.style;
   const size = lower ? base.size * SMALL_CAPS_SCALE : base.size;
@@ -424,6 +431,8 @@ function pushPiece(
     rise: base.rise,
     breakAfter: breakKind !== 0,
     ...(breakKind === 2 ? { softHyphen: true } : {}),
+    ...(breakKind === PULLED_BACK ? { pulledBack: true } : {}),
+    ...(pulledBackAt.length ? { pulledBackAt } : {}),
     link: atom.link,
     noteRef: atom.noteRef,
     ...(atom.noteLabelOf ? { noteLabelOf: atom.noteLabelOf } : {}),
