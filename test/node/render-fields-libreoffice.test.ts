@@ -235,6 +235,29 @@ describe.skipIf(!have)("words a reader copies, against LibreOffice", () => {
   }, 180_000);
 });
 
+describe.skipIf(!have)("plain-text content controls, against LibreOffice", () => {
+  it("draw their text without their runs' formatting (bold, italic, size, colour, caps); a rich-text control keeps it", async () => {
+    const formatted = `<w:rPr><w:b/><w:i/><w:caps/><w:color w:val="C20A2F"/><w:sz w:val="40"/></w:rPr>`;
+    const control = (text: string, plain: boolean) =>
+      `<w:sdt><w:sdtPr><w:id w:val="${plain ? 1 : 2}"/>${plain ? "<w:text/>" : ""}</w:sdtPr>` +
+      `<w:sdtContent><w:r>${formatted}<w:t>${text}</w:t></w:r></w:sdtContent></w:sdt>`;
+    const docx = B.buildDocx({
+      body:
+        `<w:p><w:r><w:t xml:space="preserve">Before </w:t></w:r>${control("Plain Control Words", true)}</w:p>` +
+        `<w:p>${control("Rich Control Words", false)}</w:p>`,
+    });
+    const [ours, lo] = await Promise.all([
+      renderDocxToPdf(docx, { fonts: nodeFontSource() }),
+      convertWithLibreOffice(docx),
+    ]);
+    expect(await words(ours)).toEqual(await words(lo));
+    expect(await words(lo)).toContain("Plain"); // LibreOffice's own output: no caps in the plain-text control
+    expect(await words(lo)).toContain("RICH");
+    const fontsOf = (gs: Glyph[]) => gs.map((g) => `${g.c}:${g.font}`);
+    expect(fontsOf(await glyphs(ours))).toEqual(fontsOf(await glyphs(lo)));
+  });
+});
+
 describe.skipIf(!have)("mail-merge fields with an empty result, against LibreOffice", () => {
   it("hide their paragraph (its other text too) unless one of its merge fields shows something; a hidden list item keeps its number", async () => {
     const merge = (name: string, result?: string) =>

@@ -141,6 +141,8 @@ interface RunContext {
   deleted?: boolean;
   /** The paragraph's mail-merge fields so far (see `countMergeField`). */
   merge: MergeTally;
+  /** Inside a plain-text content control (`w:sdtPr/w:text`): see `resolvedRun`. */
+  plainTextControl?: boolean;
 }
 
 /**
@@ -383,8 +385,24 @@ function resolveRun(ctx: ParseContext, base: RunProps, rPr: XNode | undefined): 
 
 function resolvedRun(r: XNode, rc: RunContext): ResolvedRun {
   const rPr = r.child("rPr");
-  return rc.ctx.runStyle(rc.base, rPr?.inner() ?? "", () => {
-    const style = toRunStyle(resolveRun(rc.ctx, rc.base, rPr));
+  const plain = rc.plainTextControl === true;
+  return rc.ctx.runStyle(rc.base, (plain ? "\u0000plain-text control\u0000" : "") + (rPr?.inner() ?? ""), () => {
+    let style = toRunStyle(resolveRun(rc.ctx, rc.base, rPr));
+    if (plain) {
+      // LibreOffice 7.4 draws the text of a plain-text content control without its runs' formatting
+      // (bold, italic, size, colour, caps: the paragraph's own text formatting; measured on minimal
+      // documents, Word keeps it). What says which text it is stays: hidden, direction, script fonts.
+      const own = style;
+      style = {
+        ...toRunStyle(resolveRun(rc.ctx, rc.base, undefined)),
+        hidden: own.hidden,
+        rtl: own.rtl,
+        fontEastAsia: own.fontEastAsia,
+        fontComplex: own.fontComplex,
+        eastAsiaHint: own.eastAsiaHint,
+        cjkTypography: own.cjkTypography,
+      };
+    }
     // Text in Symbol/Wingdings is mapped to Unicode and drawn with the paragraph's text font.
     if (!isSymbolFont(style.font)) return { style };
     return {
@@ -409,7 +427,8 @@ function readInlines(container: XNode, rc: RunContext): void {
     } else if (el.name === "fldSimple") readSimpleField(el, rc);
     else if (el.name === "sdt") {
       const content = el.child("sdtContent");
-      if (content) readInlines(content, rc);
+      const plainText = el.child("sdtPr")?.child("text") !== undefined;
+      if (content) readInlines(content, plainText && !rc.plainTextControl ? { ...rc, plainTextControl: true } : rc);
     } else if (TRANSPARENT.has(el.name)) readInlines(el, rc);
     else if (el.name === "del" || el.name === "moveFrom") readInlines(el, rc.deleted ? rc : { ...rc, deleted: true });
     else if (el.name === "AlternateContent") {
