@@ -5,6 +5,7 @@
  */
 import type { Block, DocumentModel, FontTableEntry, Inline, RunStyle } from "../model/types";
 import type { MetafileFont } from "../model/wmf";
+import { plainRunStyle } from "../model/plain-styles";
 import {
   eastAsianFamily,
   fallbackFamilies,
@@ -396,25 +397,7 @@ const metafileStyles = new WeakMap<MetafileFont, RunStyle>();
 export function metafileRunStyle(font: MetafileFont): RunStyle {
   let style = metafileStyles.get(font);
   if (!style) {
-    style = {
-      font: font.name,
-      size: 12,
-      bold: font.bold,
-      italic: font.italic,
-      underline: "none",
-      strike: false,
-      doubleStrike: false,
-      color: null,
-      highlight: null,
-      caps: false,
-      smallCaps: false,
-      vertAlign: "baseline",
-      charSpacing: 0,
-      position: 0,
-      scale: 100,
-      hidden: false,
-      rtl: false,
-    };
+    style = plainRunStyle(font.name, 12, { bold: font.bold, italic: font.italic });
     metafileStyles.set(font, style);
   }
   return style;

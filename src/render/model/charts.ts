@@ -9,6 +9,7 @@ import type { Chart, ChartSeries, ChartText, Color, RunStyle } from "./types";
 import { parseTree, type XNode } from "./xml-tree";
 import type { ParseContext, Story } from "./context";
 import { hexColor } from "./units";
+import { plainRunStyle } from "./plain-styles";
 import { themeColor, themeFont, type Theme } from "./theme";
 
 /** Office's default accent colours, used when the theme has none. */
@@ -58,23 +59,10 @@ function chartFromXml(root: XNode, chartNode: XNode, ctx: ParseContext, base: Ru
     const family = latin && !latin.startsWith("+") ? latin : font;
     return ctx.intern({
       ...base,
-      font: family,
-      size: sz >= 100 && sz <= 40_000 ? sz / 100 : size,
-      bold: b === undefined ? bold : b === "1",
-      italic: false,
-      color,
-      underline: "none",
-      strike: false,
-      doubleStrike: false,
-      highlight: null,
-      caps: false,
-      smallCaps: false,
-      vertAlign: "baseline",
-      charSpacing: 0,
-      position: 0,
-      scale: 100,
-      hidden: false,
-      rtl: false,
+      ...plainRunStyle(family, sz >= 100 && sz <= 40_000 ? sz / 100 : size, {
+        bold: b === undefined ? bold : b === "1",
+        color,
+      }),
     });
   };
   const plotArea = chartNode.child("plotArea");

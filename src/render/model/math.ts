@@ -7,6 +7,7 @@
 import { LIMITS } from "../../limits";
 import type { Block, Inline, MathNode, ParagraphStyle, RunStyle } from "./types";
 import type { XNode } from "./xml-tree";
+import { plainParagraphStyle } from "./plain-styles";
 
 /** The family equations are drawn in: LibreOffice sets OMML in Liberation Serif (Tinos here). */
 export const MATH_FAMILY = "Times New Roman";
@@ -270,22 +271,4 @@ export function mathTextBlocks(node: MathNode, style: RunStyle, intern: (s: RunS
   return [{ type: "paragraph", style: PLAIN_PARAGRAPH, inlines, markStyle: style }];
 }
 
-const PLAIN_PARAGRAPH: ParagraphStyle = {
-  styleId: "",
-  align: "left",
-  indentLeft: 0,
-  indentRight: 0,
-  firstLine: 0,
-  spaceBefore: 0,
-  spaceAfter: 0,
-  contextualSpacing: false,
-  line: { rule: "auto", value: 1 },
-  tabs: [],
-  keepNext: false,
-  keepLines: false,
-  widowControl: true,
-  pageBreakBefore: false,
-  bidi: false,
-  borders: {},
-  shading: null,
-};
+const PLAIN_PARAGRAPH: ParagraphStyle = plainParagraphStyle();
