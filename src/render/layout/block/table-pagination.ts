@@ -332,18 +332,22 @@ function innerBreakPoints(p: PreparedTable, r: number, top: number, bottom: numb
   const spans = cells.map((g) => {
     const c = p.content.get(g)!;
     const from = top + g.cell.margins.top + alignOffset(p, g, bottom - top);
-    return { from, to: from + c.height, points: c.breakPoints.map((bp) => from + bp), c };
+    // `next`: the first of the cell's (ascending) break points not below the y looked at, so the
+    // row costs one pass over its cells' break points, however many lines a nested cell holds.
+    return { from, to: from + c.height, c, next: 0 };
   });
   const out: { y: number; trim: number }[] = [];
-  for (const y of spans.flatMap((s) => s.points).sort((a, b) => a - b)) {
+  for (const y of spans.flatMap((s) => s.c.breakPoints.map((bp) => s.from + bp)).sort((a, b) => a - b)) {
     if (y <= top + EPS || y >= bottom - EPS) continue;
     if (out.length > 0 && y - out[out.length - 1]!.y <= EPS) continue;
     let trim = 0;
     let everyCell = true;
     for (const s of spans) {
       if (y <= s.from + EPS || y >= s.to - EPS) continue;
-      const at = s.c.breakPoints.find((bp) => Math.abs(s.from + bp - y) <= EPS);
-      if (at === undefined) {
+      const points = s.c.breakPoints;
+      while (s.next < points.length && s.from + points[s.next]! < y - EPS) s.next++;
+      const at = points[s.next];
+      if (at === undefined || Math.abs(s.from + at - y) > EPS) {
         everyCell = false;
         break;
       }
