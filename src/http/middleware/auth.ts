@@ -47,18 +47,13 @@ export function requireApiKey(when: (c: { var: AppEnv["Variables"] }) => boolean
     // Hash even malformed input so every path does the same work.
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(presented)));
     const keyId = toHex(digest);
-    const checking = isAccepted(c, presented, digest);
-    const parallel = recentKeys.has(keyId, Date.now());
-    if (!parallel && !(await checking)) return refused(c, ip);
-    if (parallel) checking.catch(() => {});
-    const confirmed = parallel
-      ? checking.then((accepted) => {
-          if (!accepted) recentKeys.forget(keyId);
-          else recentKeys.remember(keyId, Date.now());
-          return accepted;
-        })
-      : Promise.resolve(true);
-    if (!parallel) recentKeys.remember(keyId, Date.now());
+    // A key accepted a moment ago is confirmed beside the work (has() reads the state before this lookup updates it).
+    const confirmed = isAccepted(c, presented, digest).then((accepted) => {
+      if (accepted) recentKeys.remember(keyId, Date.now());
+      else recentKeys.forget(keyId);
+      return accepted;
+    });
+    if (!recentKeys.has(keyId, Date.now()) && !(await confirmed)) return refused(c, ip);
     c.set("keyId", keyId);
     c.set("keyConfirmed", async () => {
       if (!(await confirmed)) throw new Unauthorized(REFUSED);
