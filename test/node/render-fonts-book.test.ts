@@ -12,7 +12,7 @@ import { NODE_FONT_PACKAGE_PATHS, FAMILY_IDS, fontFile, substituteFamily } from 
 import { parseFontMetrics } from "../../src/evidence/font-metrics";
 import type { FontSource } from "../../src/render/fonts/types";
 import { sfntTable } from "../support/font-files";
-import { paragraphStyle, runStyle } from "../support/render-styles";
+import { letterDocument, paragraphStyle, runStyle } from "../support/render-styles";
 import type { DocumentModel, FontTableEntry, Paragraph, RunStyle } from "../../src/render/model/types";
 
 function style(font: string, extra: Partial<RunStyle> = {}): RunStyle {
@@ -29,31 +29,7 @@ function para(runs: { text: string; style: RunStyle }[]): Paragraph {
 }
 
 function model(paragraphs: Paragraph[], fontTable: FontTableEntry[] = []): DocumentModel {
-  const families = new Set<string>();
-  for (const p of paragraphs) for (const i of p.inlines) families.add(i.style.font);
-  return {
-    sections: [
-      {
-        pageWidth: 612,
-        pageHeight: 792,
-        margins: { top: 72, right: 72, bottom: 72, left: 72, header: 36, footer: 36, gutter: 0 },
-        columns: { count: 1, space: 36, separator: false },
-        start: "nextPage",
-        headers: {},
-        footers: {},
-        titlePage: false,
-        pageNumberFormat: "decimal",
-        blocks: paragraphs,
-      },
-    ],
-    headerFooters: new Map(),
-    notes: new Map(),
-    images: new Map(),
-    evenAndOddHeaders: false,
-    defaultTabStop: 36,
-    fontFamilies: families,
-    fontTable: new Map(fontTable.map((e) => [e.name, e])),
-  };
+  return letterDocument(paragraphs, { fontTable });
 }
 
 /** The real Node source, recording which files were asked for. */

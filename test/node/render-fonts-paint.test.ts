@@ -17,7 +17,7 @@ import { loadFontBook } from "../../src/render/fonts/font-book";
 import { paintDocument } from "../../src/render/paint/paint-document";
 import type { FontBook } from "../../src/render/fonts/types";
 import type { LaidOutDocument, PaintItem } from "../../src/render/layout/types";
-import { paragraphStyle, runStyle } from "../support/render-styles";
+import { letterDocument, paragraphStyle, runStyle } from "../support/render-styles";
 import type { DocumentModel, ImageResource, Paragraph, RunStyle } from "../../src/render/model/types";
 
 const run = promisify(execFile);
@@ -34,29 +34,7 @@ function modelWith(texts: { text: string; style: RunStyle }[], images: Map<strin
     inlines: texts.map((t) => ({ type: "text" as const, ...t })),
     markStyle: style("Calibri"),
   };
-  return {
-    sections: [
-      {
-        pageWidth: 612,
-        pageHeight: 792,
-        margins: { top: 72, right: 72, bottom: 72, left: 72, header: 36, footer: 36, gutter: 0 },
-        columns: { count: 1, space: 36, separator: false },
-        start: "nextPage",
-        headers: {},
-        footers: {},
-        titlePage: false,
-        pageNumberFormat: "decimal",
-        blocks: [p],
-      },
-    ],
-    headerFooters: new Map(),
-    notes: new Map(),
-    images,
-    evenAndOddHeaders: false,
-    defaultTabStop: 36,
-    fontFamilies: new Set(texts.map((t) => t.style.font)),
-    fontTable: new Map(),
-  };
+  return letterDocument([p], { images });
 }
 
 /** A real 2x2 RGB PNG (red, green / blue, white), encoded here with zlib. */
