@@ -11,6 +11,7 @@ import type {
   RunStyle,
 } from "../../src/render/model/types";
 import { plainParagraphStyle, plainRunStyle } from "../../src/render/model/plain-styles";
+import { DEFAULT_SECTION } from "../../src/render/layout/flow/sections";
 
 export const runStyle = (o: Partial<RunStyle> = {}): RunStyle => plainRunStyle("Calibri", 12, o);
 
@@ -18,7 +19,7 @@ export const paragraphStyle = (o: Partial<ParagraphStyle> = {}): ParagraphStyle 
   plainParagraphStyle({ styleId: "Normal", ...o });
 
 /**
- * A document of one US Letter section with 1" margins holding `blocks`; its font families are those
+ * A document of one US Letter section with 1" margins (the renderer's default section) holding `blocks`; its font families are those
  * of the blocks' text runs.
  */
 export function letterDocument(
@@ -28,20 +29,7 @@ export function letterDocument(
   const families = new Set<string>();
   for (const b of blocks) if (b.type === "paragraph") for (const i of b.inlines) families.add(i.style.font);
   return {
-    sections: [
-      {
-        pageWidth: 612,
-        pageHeight: 792,
-        margins: { top: 72, right: 72, bottom: 72, left: 72, header: 36, footer: 36, gutter: 0 },
-        columns: { count: 1, space: 36, separator: false },
-        start: "nextPage",
-        headers: {},
-        footers: {},
-        titlePage: false,
-        pageNumberFormat: "decimal",
-        blocks,
-      },
-    ],
+    sections: [{ ...DEFAULT_SECTION, blocks }],
     headerFooters: new Map(),
     notes: new Map(),
     images: opts.images ?? new Map(),
