@@ -22,7 +22,7 @@ import {
   sectPr,
   type ParagraphProps,
 } from "../support/docx-builder";
-import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes } from "./support/libreoffice";
+import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "./support/libreoffice";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { loadFontBook } from "../../src/render/fonts/font-book";
@@ -1190,5 +1190,77 @@ describe.skipIf(!available)("line breaks before an opening bracket match LibreOf
     expect(await lines(await renderDocxToPdf(docx, { fonts: nodeFontSource() }))).toEqual(
       await lines(await convertWithLibreOffice(docx)),
     );
+  }, 120_000);
+});
+
+// LibreOffice imports styles by name: a style without w:name (or with an empty one) does not exist for
+// it, whether a paragraph, run or table refers to it, it is marked default, or a named style is based
+// on it. Google Docs exports its table styles without names.
+describe.skipIf(!available)("styles without a name are ignored as LibreOffice ignores them", () => {
+  const tableStyle = (id: string, name: string | null) =>
+    `<w:style w:type="table" w:styleId="${id}">${name === null ? "" : `<w:name w:val="${name}"/>`}` +
+    `<w:basedOn w:val="TableNormal"/><w:tblPr><w:tblStyleRowBandSize w:val="1"/><w:tblCellMar>` +
+    `<w:top w:w="300" w:type="dxa"/><w:left w:w="100" w:type="dxa"/><w:bottom w:w="300" w:type="dxa"/><w:right w:w="100" w:type="dxa"/>` +
+    `</w:tblCellMar></w:tblPr><w:tblStylePr w:type="firstRow"><w:rPr><w:b/><w:sz w:val="32"/></w:rPr>` +
+    `<w:tcPr><w:shd w:val="clear" w:color="auto" w:fill="CCECFC"/></w:tcPr></w:tblStylePr></w:style>`;
+  const paraStyle = (id: string, name: string | null, basedOn = "Normal") =>
+    `<w:style w:type="paragraph" w:styleId="${id}">${name === null ? "" : `<w:name w:val="${name}"/>`}` +
+    `<w:basedOn w:val="${basedOn}"/><w:pPr><w:spacing w:before="600"/><w:ind w:left="1440"/></w:pPr><w:rPr><w:sz w:val="36"/></w:rPr></w:style>`;
+  const charStyle = (id: string, name: string | null) =>
+    `<w:style w:type="character" w:styleId="${id}">${name === null ? "" : `<w:name w:val="${name}"/>`}<w:rPr><w:b/><w:sz w:val="36"/></w:rPr></w:style>`;
+  const table = (styleId: string, label: string) =>
+    `<w:tbl><w:tblPr><w:tblStyle w:val="${styleId}"/><w:tblW w:w="6000" w:type="dxa"/>` +
+    `<w:tblLook w:val="0420" w:firstRow="1" w:lastRow="0" w:firstColumn="0" w:lastColumn="0" w:noHBand="0" w:noVBand="1"/></w:tblPr>` +
+    `<w:tblGrid><w:gridCol w:w="3000"/><w:gridCol w:w="3000"/></w:tblGrid>` +
+    [0, 1, 2]
+      .map(
+        (row) =>
+          `<w:tr>${["A", "B"].map((col) => `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/></w:tcPr>${p(r(`${label} ${row}${col}`))}</w:tc>`).join("")}</w:tr>`,
+      )
+      .join("") +
+    `</w:tbl>`;
+  const styled = (id: string, t: string) => `<w:p><w:pPr><w:pStyle w:val="${id}"/></w:pPr>${r(t)}</w:p>`;
+  const charStyled = (id: string, t: string) =>
+    `<w:p><w:r><w:rPr><w:rStyle w:val="${id}"/></w:rPr><w:t>${t}</w:t></w:r></w:p>`;
+  const docx = buildDocx({
+    styles:
+      DEFAULT_STYLES +
+      tableStyle("GridNamed", "Named Grid") +
+      tableStyle("afe", null) +
+      paraStyle("ParaNamed", "Named Para") +
+      paraStyle("ParaUnnamed", null) +
+      paraStyle("ParaEmptyName", "") +
+      paraStyle("ParentUnnamed", null) +
+      `<w:style w:type="paragraph" w:styleId="ChildNamed"><w:name w:val="Child"/><w:basedOn w:val="ParentUnnamed"/><w:pPr><w:spacing w:before="240"/></w:pPr></w:style>` +
+      charStyle("CharNamed", "Named Char") +
+      charStyle("CharUnnamed", null),
+    body:
+      table("GridNamed", "named") +
+      p(r("Between the tables")) +
+      table("afe", "unnamed") +
+      styled("ParaNamed", "Named paragraph") +
+      styled("ParaUnnamed", "Unnamed paragraph") +
+      styled("ParaEmptyName", "Empty-name paragraph") +
+      styled("ChildNamed", "Child of an unnamed parent") +
+      charStyled("CharNamed", "Named run") +
+      charStyled("CharUnnamed", "Unnamed run") +
+      sectPr(),
+  });
+
+  it("draws tables, paragraphs and runs whose style has no name with the defaults, as LibreOffice does", async () => {
+    const [theirs] = await wordBoxes(await convertWithLibreOffice(docx));
+    const [ours] = await wordBoxes(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
+    const at = (page: PageWords | undefined, word: string) => page!.words.find((w) => w.text === word)!;
+    // In LibreOffice's own output the named styles apply and the unnamed ones do not.
+    expect(at(theirs, "0A").yMax - at(theirs, "0A").yMin).toBeGreaterThan(18); // 16 pt bold first row
+    expect(at(theirs, "unnamed").yMax - at(theirs, "unnamed").yMin).toBeLessThan(16);
+    expect(at(theirs, "Named").xMin).toBeGreaterThan(140);
+    expect(at(theirs, "Unnamed").xMin).toBeLessThan(80);
+    expect(ours!.words.map((w) => w.text)).toEqual(theirs!.words.map((w) => w.text));
+    theirs!.words.forEach((w, i) => {
+      const o = ours!.words[i]!;
+      expect(Math.abs(o.xMin - w.xMin), `x of "${w.text}"`).toBeLessThan(X_TOLERANCE);
+      expect(Math.abs(o.yMin - w.yMin), `y of "${w.text}"`).toBeLessThan(2.5);
+    });
   }, 120_000);
 });

@@ -61,12 +61,12 @@ const texts = (p: Paragraph) => p.inlines.filter((i): i is Extract<Inline, { typ
 describe("styles", () => {
   it("resolves docDefaults, basedOn chains, character styles and direct formatting", () => {
     const st = styles(
-      `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:pPr><w:spacing w:after="160" w:line="259" w:lineRule="auto"/></w:pPr></w:style>` +
-        `<w:style w:type="paragraph" w:styleId="Base"><w:basedOn w:val="Normal"/><w:pPr><w:jc w:val="center"/></w:pPr><w:rPr><w:color w:val="FF0000"/><w:sz w:val="32"/></w:rPr></w:style>` +
-        `<w:style w:type="paragraph" w:styleId="Derived"><w:basedOn w:val="Base"/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr><w:rPr><w:sz w:val="28"/></w:rPr></w:style>` +
-        `<w:style w:type="character" w:styleId="Emph"><w:rPr><w:i/><w:rFonts w:ascii="Arial" w:hAnsi="Arial"/></w:rPr></w:style>` +
+      `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:pPr><w:spacing w:after="160" w:line="259" w:lineRule="auto"/></w:pPr></w:style>` +
+        `<w:style w:type="paragraph" w:styleId="Base"><w:name w:val="Base"/><w:basedOn w:val="Normal"/><w:pPr><w:jc w:val="center"/></w:pPr><w:rPr><w:color w:val="FF0000"/><w:sz w:val="32"/></w:rPr></w:style>` +
+        `<w:style w:type="paragraph" w:styleId="Derived"><w:name w:val="Derived"/><w:basedOn w:val="Base"/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr><w:rPr><w:sz w:val="28"/></w:rPr></w:style>` +
+        `<w:style w:type="character" w:styleId="Emph"><w:name w:val="Emph"/><w:rPr><w:i/><w:rFonts w:ascii="Arial" w:hAnsi="Arial"/></w:rPr></w:style>` +
         // A cycle must not hang or throw.
-        `<w:style w:type="paragraph" w:styleId="LoopA"><w:basedOn w:val="LoopB"/></w:style><w:style w:type="paragraph" w:styleId="LoopB"><w:basedOn w:val="LoopA"/><w:pPr><w:jc w:val="right"/></w:pPr></w:style>`,
+        `<w:style w:type="paragraph" w:styleId="LoopA"><w:name w:val="LoopA"/><w:basedOn w:val="LoopB"/></w:style><w:style w:type="paragraph" w:styleId="LoopB"><w:name w:val="LoopB"/><w:basedOn w:val="LoopA"/><w:pPr><w:jc w:val="right"/></w:pPr></w:style>`,
       `<w:rPrDefault><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri"/><w:sz w:val="22"/></w:rPr></w:rPrDefault>`,
     );
     const b = paras(
@@ -96,7 +96,7 @@ describe("styles", () => {
 
   it("toggles bold between paragraph and character styles; direct formatting is absolute", () => {
     const st = styles(
-      `<w:style w:type="paragraph" w:styleId="H"><w:rPr><w:b/></w:rPr></w:style><w:style w:type="character" w:styleId="Strong"><w:rPr><w:b/></w:rPr></w:style>`,
+      `<w:style w:type="paragraph" w:styleId="H"><w:name w:val="H"/><w:rPr><w:b/></w:rPr></w:style><w:style w:type="character" w:styleId="Strong"><w:name w:val="Strong"/><w:rPr><w:b/></w:rPr></w:style>`,
     );
     const p = paras(
       body(
@@ -220,7 +220,7 @@ describe("numbering", () => {
 
   it("takes numbering from the paragraph style", () => {
     const st = styles(
-      `<w:style w:type="paragraph" w:styleId="List"><w:pPr><w:numPr><w:numId w:val="2"/></w:numPr></w:pPr></w:style>`,
+      `<w:style w:type="paragraph" w:styleId="List"><w:name w:val="List"/><w:pPr><w:numPr><w:numId w:val="2"/></w:numPr></w:pPr></w:style>`,
     );
     const b = paras(
       body(
@@ -375,7 +375,7 @@ describe("runs, links, notes", () => {
 describe("tables", () => {
   it("reads grid, spans, vertical merges, widths, borders and table style conditional formatting", () => {
     const st = styles(
-      `<w:style w:type="table" w:styleId="Grid"><w:tblPr><w:tblBorders><w:top w:val="single" w:sz="8" w:color="000000"/><w:insideH w:val="single" w:sz="4"/></w:tblBorders><w:tblCellMar><w:left w:w="0" w:type="dxa"/></w:tblCellMar></w:tblPr>` +
+      `<w:style w:type="table" w:styleId="Grid"><w:name w:val="Grid"/><w:tblPr><w:tblBorders><w:top w:val="single" w:sz="8" w:color="000000"/><w:insideH w:val="single" w:sz="4"/></w:tblBorders><w:tblCellMar><w:left w:w="0" w:type="dxa"/></w:tblCellMar></w:tblPr>` +
         `<w:tblStylePr w:type="firstRow"><w:rPr><w:b/></w:rPr><w:tcPr><w:shd w:val="clear" w:color="auto" w:fill="D9E2F3"/></w:tcPr></w:tblStylePr></w:style>`,
     );
     const cell = (t: string, tcPr = "") => `<w:tc><w:tcPr>${tcPr}</w:tcPr><w:p><w:r><w:t>${t}</w:t></w:r></w:p></w:tc>`;
@@ -447,7 +447,7 @@ describe("package edge cases", () => {
       "[Content_Types].xml": `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/></Types>`,
       "_rels/.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${S}/officeDocument/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
       "word/_rels/document.xml.rels": `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${S}/officeDocument/relationships/styles" Target="styles.xml"/></Relationships>`,
-      "word/styles.xml": `<w:styles xmlns:w="${S}/wordprocessingml/main"><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:rPr><w:sz w:val="24"/><w:b w:val="true"/></w:rPr></w:style></w:styles>`,
+      "word/styles.xml": `<w:styles xmlns:w="${S}/wordprocessingml/main"><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:rPr><w:sz w:val="24"/><w:b w:val="true"/></w:rPr></w:style></w:styles>`,
       "word/document.xml": `<w:document xmlns:w="${S}/wordprocessingml/main"><w:body><w:p><w:pPr><w:jc w:val="end"/><w:ind w:start="1440"/></w:pPr><w:r><w:t>strict</w:t></w:r></w:p><w:sectPr><w:pgSz w:w="21cm" w:h="29.7cm"/></w:sectPr></w:body></w:document>`,
     };
     const m = parseDocx(zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, strToU8(v)]))));
@@ -485,9 +485,9 @@ describe("package edge cases", () => {
 describe("Word's special cases", () => {
   it("a table style's paragraph spacing beats the Normal style but not other paragraph styles", () => {
     const st = styles(
-      `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:pPr><w:spacing w:after="160"/></w:pPr></w:style>` +
-        `<w:style w:type="paragraph" w:styleId="Quote"><w:basedOn w:val="Normal"/><w:pPr><w:spacing w:after="240"/></w:pPr></w:style>` +
-        `<w:style w:type="table" w:styleId="TableGrid"><w:pPr><w:spacing w:after="0"/></w:pPr></w:style>`,
+      `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:pPr><w:spacing w:after="160"/></w:pPr></w:style>` +
+        `<w:style w:type="paragraph" w:styleId="Quote"><w:name w:val="Quote"/><w:basedOn w:val="Normal"/><w:pPr><w:spacing w:after="240"/></w:pPr></w:style>` +
+        `<w:style w:type="table" w:styleId="TableGrid"><w:name w:val="TableGrid"/><w:pPr><w:spacing w:after="0"/></w:pPr></w:style>`,
     );
     const cell = (p: string) => `<w:tc>${p}</w:tc>`;
     const tbl = `<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid><w:tr>${cell(para(text("normal")))}${cell(`<w:p><w:pPr><w:pStyle w:val="Quote"/></w:pPr>${text("quote")}</w:p>`)}</w:tr></w:tbl>`;
@@ -506,8 +506,8 @@ describe("Word's special cases", () => {
       `<w:lvl w:ilvl="2"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1.%2.%3"/><w:isLgl/></w:lvl>` +
       `</w:abstractNum><w:num w:numId="7"><w:abstractNumId w:val="0"/></w:num></w:numbering>`;
     const st = styles(
-      `<w:style w:type="paragraph" w:styleId="Heading1"><w:pPr><w:numPr><w:numId w:val="7"/></w:numPr></w:pPr></w:style>` +
-        `<w:style w:type="paragraph" w:styleId="Heading2"><w:pPr><w:numPr><w:numId w:val="7"/></w:numPr></w:pPr></w:style>`,
+      `<w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="Heading1"/><w:pPr><w:numPr><w:numId w:val="7"/></w:numPr></w:pPr></w:style>` +
+        `<w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="Heading2"/><w:pPr><w:numPr><w:numId w:val="7"/></w:numPr></w:pPr></w:style>`,
     );
     const h = (style: string) => `<w:p><w:pPr><w:pStyle w:val="${style}"/></w:pPr>${text(style)}</w:p>`;
     const legal = `<w:p><w:pPr><w:numPr><w:ilvl w:val="2"/><w:numId w:val="7"/></w:numPr></w:pPr>${text("legal")}</w:p>`;

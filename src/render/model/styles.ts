@@ -62,6 +62,10 @@ export class Styles {
     for (const s of root?.all("style") ?? []) {
       const id = s.attr("styleId");
       if (id === undefined || this.byId.has(id)) continue;
+      // LibreOffice 7.4 imports styles by name: one without a w:name (or with an empty one) does not
+      // exist for it, as a paragraph's, run's or table's style, as a default or as a basedOn parent
+      // (measured on minimal documents; docs/rendering.md). Google Docs exports its table styles so.
+      if (!s.child("name")?.attr("val")) continue;
       const type = s.attr("type") ?? "paragraph";
       this.byId.set(id, { id, type, basedOn: s.child("basedOn")?.attr("val"), node: s });
       const isDefault = s.attr("default");
