@@ -1264,3 +1264,31 @@ describe.skipIf(!available)("styles without a name are ignored as LibreOffice ig
     });
   }, 120_000);
 });
+
+// Spaces that end a line at a line break (w:br) stay in LibreOffice's line: they move a centred or
+// right-aligned line and take their share of justification. At a paragraph's end or an automatic
+// wrap they hang in the margin as before.
+describe.skipIf(!available)("spaces before a line break count as LibreOffice counts them", () => {
+  it("centres, right-aligns and justifies lines ending in spaces and a break like LibreOffice", async () => {
+    const para = (jc: string, ...runs: string[]) =>
+      `<w:p><w:pPr><w:jc w:val="${jc}"/><w:spacing w:after="0"/></w:pPr>${runs.join("")}</w:p>`;
+    const t = (s: string) => `<w:r><w:t xml:space="preserve">${s}</w:t></w:r>`;
+    const br = `<w:r><w:br/></w:r>`;
+    const docx = buildDocx({
+      body:
+        para("center", t("Alpha beta "), br, t("Gamma")) +
+        para("center", t("Alpha beta"), t("  "), br, t("Gamma")) +
+        para("center", t("Alpha beta ")) +
+        para("right", t("Alpha beta "), br, t("Gamma")) +
+        para("right", t("Alpha beta ")) +
+        para("both", t("Word ".repeat(12) + " "), br, t("Gamma")) +
+        para("center", t("Word ".repeat(30))) +
+        sectPr(),
+    });
+    const xs = async (pdf: Uint8Array) => (await wordBoxes(pdf)).flatMap((pg) => pg.words);
+    const theirs = await xs(await convertWithLibreOffice(docx));
+    const ours = await xs(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
+    expect(ours.map((w) => w.text)).toEqual(theirs.map((w) => w.text));
+    theirs.forEach((w, i) => expect(Math.abs(ours[i]!.xMin - w.xMin), `x of word ${i} "${w.text}"`).toBeLessThan(1));
+  }, 120_000);
+});

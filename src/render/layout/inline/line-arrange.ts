@@ -61,11 +61,14 @@ export function arrangeLine(
   }
   cursor.resolve();
 
-  // Trailing spaces (and the break) neither count for alignment nor are drawn.
+  // Trailing spaces (and the break) neither count for alignment nor are drawn, except before a
+  // line break (w:br): LibreOffice keeps those spaces in the line, so they move a centred or
+  // right-aligned line and take their share of justification (measured on minimal documents).
+  const spacesCount = breakKind === "line";
   let lastVisible = end - 1;
   while (
     lastVisible >= start &&
-    (pieces[lastVisible]!.kind === "space" ||
+    ((pieces[lastVisible]!.kind === "space" && !spacesCount) ||
       pieces[lastVisible]!.kind === "break" ||
       pieces[lastVisible]!.kind === "float")
   )
