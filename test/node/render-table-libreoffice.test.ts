@@ -462,6 +462,52 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     expect(mismatches(lo, ours)).toEqual([]);
   });
 
+  it("every cell of a row takes the row's largest top and bottom cell margins, as in LibreOffice", async () => {
+    // Cell margins in twips per cell ([top, bottom], undefined: the table's), text lines per cell.
+    const row = (cells: { mar?: [number, number]; lines: string[]; vAlign?: string }[]) =>
+      `<w:tr>${cells
+        .map(
+          (c) =>
+            `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/>` +
+            (c.mar
+              ? `<w:tcMar><w:top w:w="${c.mar[0]}" w:type="dxa"/><w:bottom w:w="${c.mar[1]}" w:type="dxa"/></w:tcMar>`
+              : "") +
+            (c.vAlign ? `<w:vAlign w:val="${c.vAlign}"/>` : "") +
+            `</w:tcPr>${c.lines.map((l) => p(l)).join("")}</w:tc>`,
+        )
+        .join("")}</w:tr>`;
+    const tbl = (rows: string[]) =>
+      `<w:tbl><w:tblPr><w:tblW w:w="6000" w:type="dxa"/><w:tblBorders><w:top w:val="single" w:sz="4" w:color="000000"/><w:bottom w:val="single" w:sz="4" w:color="000000"/></w:tblBorders>` +
+      `<w:tblCellMar><w:top w:w="144" w:type="dxa"/><w:left w:w="115" w:type="dxa"/><w:bottom w:w="58" w:type="dxa"/><w:right w:w="115" w:type="dxa"/></w:tblCellMar></w:tblPr>` +
+      `<w:tblGrid><w:gridCol w:w="3000"/><w:gridCol w:w="3000"/></w:tblGrid>${rows.join("")}</w:tbl>${p("After")}`;
+    const xml =
+      tbl([row([{ mar: [0, 0], lines: ["Zero"] }, { lines: ["Table"] }])]) +
+      tbl([row([{ mar: [600, 0], lines: ["Thirty"] }, { lines: ["Default"] }])]) +
+      tbl([
+        row([
+          { mar: [0, 0], lines: ["L1", "L2", "L3"], vAlign: "bottom" },
+          { mar: [0, 600], lines: ["Low"], vAlign: "bottom" },
+        ]),
+      ]) +
+      tbl([
+        row([{ mar: [600, 300], lines: ["R1a"] }, { lines: ["R1b"] }]),
+        row([{ lines: ["R2a"] }, { lines: ["R2b"] }]),
+      ]);
+    const docx = doc(xml);
+    const [lo, ours] = await Promise.all([
+      convertWithLibreOffice(docx).then(wordBoxes),
+      renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(wordBoxes),
+    ]);
+    const words = (pages: PageWords[]) => pages.flatMap((pg) => pg.words);
+    expect(words(lo).length).toBe(16);
+    expect(words(ours).map((w) => w.text)).toEqual(words(lo).map((w) => w.text));
+    words(lo).forEach((w, i) => {
+      const o = words(ours)[i]!;
+      expect(Math.abs(o.yMin - w.yMin), `y of "${w.text}"`).toBeLessThan(TOLERANCE);
+      expect(Math.abs(o.xMin - w.xMin), `x of "${w.text}"`).toBeLessThan(TOLERANCE);
+    });
+  });
+
   it("row heights (at least) with bottom- and centre-aligned cells, in a centred table", async () => {
     const rows: (string | CellSpec)[][] = [
       [{ content: "Bottom", vAlign: "bottom" }, { content: "Centre", vAlign: "center" }, "TopText"],

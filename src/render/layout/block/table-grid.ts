@@ -45,6 +45,7 @@ export function buildGrid(t: Table): TableGrid {
   const cells: GridCell[] = [];
   t.rows.forEach((row, r) => {
     const line: (GridCell | null)[] = new Array(columns).fill(null);
+    const rowMargins = rowCellMargins(row.cells);
     // Spans and skips never push a later cell off the grid: each cell keeps at least one column.
     let col = Math.min(clampCount(row.gridBefore), Math.max(0, columns - row.cells.length));
     row.cells.forEach((cell, i) => {
@@ -58,7 +59,7 @@ export function buildGrid(t: Table): TableGrid {
         g.rowSpan = r - g.row + 1;
       } else {
         // A "continue" with nothing matching above starts its own cell, as Word and LibreOffice do.
-        g = { cell, row: r, col, colSpan, rowSpan: 1 };
+        g = { cell: withRowMargins(cell, rowMargins), row: r, col, colSpan, rowSpan: 1 };
         cells.push(g);
       }
       for (let c = col; c < col + colSpan; c++) line[c] = g;
@@ -67,6 +68,26 @@ export function buildGrid(t: Table): TableGrid {
     slots.push(line);
   });
   return { columns, slots, cells };
+}
+
+/**
+ * LibreOffice gives every cell of a row the row's largest top and bottom cell margins (measured on
+ * minimal documents: a cell with w:tcMar top 0 beside one with the table's 7.2 pt starts its text
+ * 7.2 pt down too; 30 pt in one cell moves all; rows are independent). Left and right stay per cell.
+ */
+function rowCellMargins(cells: readonly TableCell[]): { top: number; bottom: number } {
+  let top = 0;
+  let bottom = 0;
+  for (const c of cells) {
+    top = Math.max(top, c.margins.top);
+    bottom = Math.max(bottom, c.margins.bottom);
+  }
+  return { top, bottom };
+}
+
+function withRowMargins(cell: TableCell, row: { top: number; bottom: number }): TableCell {
+  if (cell.margins.top === row.top && cell.margins.bottom === row.bottom) return cell;
+  return { ...cell, margins: { ...cell.margins, top: row.top, bottom: row.bottom } };
 }
 
 /**
