@@ -508,6 +508,35 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     });
   });
 
+  it("a table style fills what the Normal style leaves unset, and replaces its 11 pt and left alignment", async () => {
+    // Normal: Arial, 11 pt, left, 20 pt after. Table style: Courier New bold 16 pt, centred, 0 after.
+    // LibreOffice keeps Normal's font and spacing, takes bold from the table style and, by Word's old
+    // rule (no overrideTableStyleFontSizeAndJustification here), its size and centring.
+    const styles =
+      `<w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman"/><w:sz w:val="22"/></w:rPr></w:rPrDefault></w:docDefaults>` +
+      `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:pPr><w:spacing w:after="400"/><w:jc w:val="left"/></w:pPr>` +
+      `<w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial"/><w:sz w:val="22"/></w:rPr></w:style>` +
+      `<w:style w:type="table" w:default="1" w:styleId="TableNormal"><w:name w:val="Normal Table"/><w:tblPr><w:tblCellMar><w:left w:w="108" w:type="dxa"/><w:right w:w="108" w:type="dxa"/></w:tblCellMar></w:tblPr></w:style>` +
+      `<w:style w:type="table" w:styleId="TG"><w:name w:val="TG"/><w:basedOn w:val="TableNormal"/><w:pPr><w:spacing w:after="0"/><w:jc w:val="center"/></w:pPr>` +
+      `<w:rPr><w:rFonts w:ascii="Courier New" w:hAnsi="Courier New"/><w:b/><w:sz w:val="32"/></w:rPr></w:style>`;
+    const xml =
+      `<w:tbl><w:tblPr><w:tblStyle w:val="TG"/><w:tblW w:w="6000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="6000"/></w:tblGrid>` +
+      `<w:tr><w:tc><w:tcPr><w:tcW w:w="6000" w:type="dxa"/></w:tcPr>${p("First line")}${p("Second line")}</w:tc></w:tr></w:tbl>${p("After")}`;
+    const docx = buildDocx({ body: xml, styles });
+    const [lo, ours] = await Promise.all([
+      convertWithLibreOffice(docx).then(wordBoxes),
+      renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(wordBoxes),
+    ]);
+    const words = (pages: PageWords[]) => pages.flatMap((pg) => pg.words);
+    expect(words(ours).map((w) => w.text)).toEqual(words(lo).map((w) => w.text));
+    words(lo).forEach((w, i) => {
+      const o = words(ours)[i]!;
+      expect(Math.abs(o.yMin - w.yMin), `y of "${w.text}"`).toBeLessThan(TOLERANCE);
+      expect(Math.abs(o.xMin - w.xMin), `x of "${w.text}"`).toBeLessThan(TOLERANCE);
+      expect(Math.abs(o.xMax - w.xMax), `width of "${w.text}"`).toBeLessThan(TOLERANCE);
+    });
+  });
+
   it("row heights (at least) with bottom- and centre-aligned cells, in a centred table", async () => {
     const rows: (string | CellSpec)[][] = [
       [{ content: "Bottom", vAlign: "bottom" }, { content: "Centre", vAlign: "center" }, "TopText"],

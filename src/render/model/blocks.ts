@@ -12,6 +12,7 @@ import {
   overlayRun,
   readParaProps,
   readRunProps,
+  type ParaProps,
   type RunProps,
   toParagraphStyle,
   toRunStyle,
@@ -191,11 +192,13 @@ function readParagraph(
   const ilvl = direct.ilvl ?? fromStyle.ilvl ?? numbering.levelOfStyle(numId, styleId) ?? 0;
   const level = numbering.level(numId, ilvl);
 
-  // In a table, the table style's paragraph and run formatting sits above docDefaults and under the
-  // paragraph style, except that it beats the default ("Normal") style, as Word and LibreOffice do.
-  const tableWinsOverStyle = !!cell && styleId === styles.defaultParagraphStyle;
+  // In a table, the table style's paragraph and run formatting applies where the paragraph's style
+  // does not set the property (docDefaults do not count), as LibreOffice imports DOCX tables; by an
+  // old Word rule it also replaces the default style's left alignment and 11 or 12 pt size, unless
+  // the document turns that off (ParseContext.tableStyleBeatsDefaults). Measured on minimal documents.
+  const legacyOverride = !!cell && ctx.tableStyleBeatsDefaults && styleId === styles.defaultParagraphStyle;
   let props = styles.defaultPara;
-  if (cell && !tableWinsOverStyle) props = overlayPara(props, cell.pPr);
+  if (cell) props = overlayPara(props, paraPropsNotIn(cell.pPr, fromStyle));
   // Numbering indents sit under the paragraph's direct formatting; when the list comes from the
   // style, the style's own indents win over the level's.
   if (level && direct.numId === undefined) props = overlayPara(overlayPara(props, level.pPr), fromStyle);
@@ -205,15 +208,19 @@ function readParagraph(
   else if (direct.numId === "0" && fromStyle.numId && fromStyle.numId !== "0")
     props = overlayPara(props, { ...fromStyle, ind: {} });
   else props = overlayPara(props, fromStyle);
-  if (cell && tableWinsOverStyle) props = overlayPara(props, cell.pPr);
+  if (legacyOverride && fromStyle.align === "left" && cell.pPr.align !== undefined)
+    props = { ...props, align: cell.pPr.align };
   props = overlayPara(props, direct);
 
   // Run formatting every run starts from: docDefaults, then table and paragraph styles (toggles XOR).
   const base = ctx.paragraphBase(cell ?? NO_CELL, styleId, () => {
+    const styleRun = styles.runProps(styleId || undefined);
     let b: RunProps = styles.defaultRun;
-    if (cell && !tableWinsOverStyle) b = xorToggles(b, cell.rPr);
-    b = xorToggles(b, styles.runProps(styleId || undefined));
-    return cell && tableWinsOverStyle ? xorToggles(b, cell.rPr) : b;
+    if (cell) b = xorToggles(b, runPropsNotIn(cell.rPr, styleRun));
+    b = xorToggles(b, styleRun);
+    if (legacyOverride && (styleRun.size === 11 || styleRun.size === 12) && cell.rPr.size !== undefined)
+      b = { ...b, size: cell.rPr.size };
+    return b;
   });
   const markRPr = pPr?.child("rPr");
   const markStyle = ctx.runStyle(base, markRPr?.inner() ?? "", () => ({
@@ -358,6 +365,36 @@ function charStyled(ctx: ParseContext, base: RunProps, rStyle: string | undefine
 }
 
 const NO_CELL = {};
+
+/** The table style's paragraph properties the paragraph style leaves unset (indents side by side). */
+function paraPropsNotIn(table: ParaProps, style: ParaProps): ParaProps {
+  const out: ParaProps = { ind: {} };
+  for (const k in table) {
+    if (k === "ind" || k === "tabs" || k === "borders") continue;
+    const key = k as keyof ParaProps;
+    if (style[key] === undefined) (out as unknown as Record<string, unknown>)[k] = table[key];
+  }
+  for (const side of ["left", "right", "firstLine"] as const)
+    if (style.ind[side] === undefined && table.ind[side] !== undefined) out.ind[side] = table.ind[side];
+  if (table.tabs && !style.tabs) out.tabs = table.tabs;
+  if (table.borders) {
+    const borders: NonNullable<ParaProps["borders"]> = {};
+    for (const [side, b] of Object.entries(table.borders))
+      if (style.borders?.[side as keyof typeof borders] === undefined) borders[side as keyof typeof borders] = b;
+    out.borders = borders;
+  }
+  return out;
+}
+
+/** The table style's run properties the paragraph style leaves unset. */
+function runPropsNotIn(table: RunProps, style: RunProps): RunProps {
+  const out: RunProps = {};
+  for (const k in table) {
+    const key = k as keyof RunProps;
+    if (style[key] === undefined) (out as Record<string, unknown>)[k] = table[key];
+  }
+  return out;
+}
 
 /**
  * The mark's formatting for an empty paragraph's line where it is not the mark style: LibreOffice

@@ -66,6 +66,12 @@ export class ParseContext {
   };
   /** Footnote numbers restart on each page: references get the provisional label of the start number. */
   footnotesRestartEachPage = false;
+  /**
+   * Word's old rule that a table style replaces the default paragraph style's left alignment and its
+   * 11 or 12 pt size; off when settings.xml has compatSetting overrideTableStyleFontSizeAndJustification
+   * (Word 2013+ writes it), as LibreOffice reads it.
+   */
+  tableStyleBeatsDefaults = true;
   /** The document's properties, for property fields (doc-properties.ts). */
   docProperties: DocProperties = new Map();
   private readonly styleIntern = new Map<string, RunStyle>();

@@ -483,19 +483,45 @@ describe("package edge cases", () => {
 });
 
 describe("Word's special cases", () => {
-  it("a table style's paragraph spacing beats the Normal style but not other paragraph styles", () => {
+  it("a table style's formatting fills what the paragraph style leaves unset; docDefaults do not count", () => {
     const st = styles(
-      `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:pPr><w:spacing w:after="160"/></w:pPr></w:style>` +
+      `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial"/></w:rPr></w:style>` +
         `<w:style w:type="paragraph" w:styleId="Quote"><w:name w:val="Quote"/><w:basedOn w:val="Normal"/><w:pPr><w:spacing w:after="240"/></w:pPr></w:style>` +
-        `<w:style w:type="table" w:styleId="TableGrid"><w:name w:val="TableGrid"/><w:pPr><w:spacing w:after="0"/></w:pPr></w:style>`,
+        `<w:style w:type="table" w:styleId="TableGrid"><w:name w:val="TableGrid"/><w:pPr><w:spacing w:after="0"/></w:pPr><w:rPr><w:rFonts w:ascii="Courier New" w:hAnsi="Courier New"/><w:b/></w:rPr></w:style>`,
+      `<w:pPrDefault><w:pPr><w:spacing w:after="160"/></w:pPr></w:pPrDefault>`,
     );
     const cell = (p: string) => `<w:tc>${p}</w:tc>`;
     const tbl = `<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/></w:tblGrid><w:tr>${cell(para(text("normal")))}${cell(`<w:p><w:pPr><w:pStyle w:val="Quote"/></w:pPr>${text("quote")}</w:p>`)}</w:tr></w:tbl>`;
     const [t, after] = body(docx(tbl + para(text("outside")), { "word/styles.xml": st }));
     const [c0, c1] = (t as Table).rows[0]!.cells;
-    expect(paras(c0!.blocks)[0]!.style.spaceAfter).toBe(0);
-    expect(paras(c1!.blocks)[0]!.style.spaceAfter).toBe(12);
+    const [normal, quote] = [paras(c0!.blocks)[0]!, paras(c1!.blocks)[0]!];
+    expect(normal.style.spaceAfter).toBe(0); // docDefaults' 8 pt gives way to the table style
+    expect(quote.style.spaceAfter).toBe(12); // the paragraph style's own value wins
+    expect(texts(normal)[0]!.style.font).toBe("Arial"); // so does the Normal style's font
+    expect(texts(normal)[0]!.style.bold).toBe(true); // what the styles leave unset comes from the table
     expect((after as Paragraph).style.spaceAfter).toBe(8);
+  });
+
+  it("a table style replaces the Normal style's 11 or 12 pt and left alignment unless the document says otherwise", () => {
+    const st = styles(
+      `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:pPr><w:jc w:val="left"/></w:pPr><w:rPr><w:sz w:val="22"/></w:rPr></w:style>` +
+        `<w:style w:type="table" w:styleId="TableGrid"><w:name w:val="TableGrid"/><w:pPr><w:jc w:val="center"/></w:pPr><w:rPr><w:sz w:val="32"/></w:rPr></w:style>`,
+    );
+    const tbl = `<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid><w:tr><w:tc>${para(text("cell"))}</w:tc></w:tr></w:tbl>`;
+    const cellParagraph = (settings?: string) => {
+      const parts: Record<string, string> = { "word/styles.xml": st };
+      if (settings) parts["word/settings.xml"] = settings;
+      const [t] = body(docx(tbl, parts));
+      return paras((t as Table).rows[0]!.cells[0]!.blocks)[0]!;
+    };
+    const legacy = cellParagraph();
+    expect(legacy.style.align).toBe("center");
+    expect(texts(legacy)[0]!.style.size).toBe(16);
+    const modern = cellParagraph(
+      `<w:settings ${W}><w:compat><w:compatSetting w:name="overrideTableStyleFontSizeAndJustification" w:uri="http://schemas.microsoft.com/office/word" w:val="1"/></w:compat></w:settings>`,
+    );
+    expect(modern.style.align).toBe("left");
+    expect(texts(modern)[0]!.style.size).toBe(11);
   });
 
   it("numbers headings whose style names the list and whose level names the style", () => {

@@ -51,6 +51,12 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
   const styles = new Styles(optional(partOf("styles")), env);
   const numbering = new Numbering(optional(partOf("numbering")), env, styles);
   const ctx = new ParseContext(pkg, env, styles, numbering);
+  const override = settings
+    ?.child("compat")
+    ?.all("compatSetting")
+    .find((c) => c.attr("name") === "overrideTableStyleFontSizeAndJustification")
+    ?.attr("val");
+  ctx.tableStyleBeatsDefaults = !(override === "1" || override === "true" || override === "on");
   ctx.docProperties = readDocProperties(pkg, (name) => readOptional(pkg, name));
 
   for (const kind of ["footnote", "endnote"] as const) {
