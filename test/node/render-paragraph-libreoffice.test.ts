@@ -1292,3 +1292,37 @@ describe.skipIf(!available)("spaces before a line break count as LibreOffice cou
     theirs.forEach((w, i) => expect(Math.abs(ours[i]!.xMin - w.xMin), `x of word ${i} "${w.text}"`).toBeLessThan(1));
   }, 120_000);
 });
+
+// Defaults LibreOffice falls back on when a styles part leaves them out: with no paragraph style
+// marked w:default, the style with the id or the name "Normal" is the default one; with no
+// w:rPrDefault, text is Calibri 11 pt (Word 2007's defaults), as without a styles part.
+describe.skipIf(!available)("default styles a styles part leaves out are chosen as LibreOffice chooses them", () => {
+  const twoLines = p(r("Hello world WWW")) + p(r("Second line")) + sectPr();
+  const normal = (attrs: string, name: string) =>
+    `<w:style w:type="paragraph" ${attrs}><w:name w:val="${name}"/><w:pPr><w:ind w:left="720"/></w:pPr><w:rPr><w:sz w:val="28"/></w:rPr></w:style>`;
+  const defaults = `<w:docDefaults><w:rPrDefault><w:rPr><w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman"/></w:rPr></w:rPrDefault></w:docDefaults>`;
+  const cases: [string, string][] = [
+    ["Normal by id, not marked default", defaults + normal(`w:styleId="Normal"`, "Body Text")],
+    ["Normal by name, not marked default", defaults + normal(`w:styleId="MyNormal"`, "Normal")],
+    [
+      "no w:rPrDefault",
+      `<w:docDefaults><w:pPrDefault><w:pPr><w:spacing w:after="0"/></w:pPr></w:pPrDefault></w:docDefaults>`,
+    ],
+  ];
+  it.each(cases)(
+    "%s",
+    async (_name, styles) => {
+      const docx = buildDocx({ body: twoLines, styles });
+      const words = async (pdf: Uint8Array) => (await wordBoxes(pdf)).flatMap((pg) => pg.words);
+      const theirs = await words(await convertWithLibreOffice(docx));
+      const ours = await words(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
+      expect(ours.map((w) => w.text)).toEqual(theirs.map((w) => w.text));
+      theirs.forEach((w, i) => {
+        expect(Math.abs(ours[i]!.xMin - w.xMin), `x of "${w.text}"`).toBeLessThan(1);
+        expect(Math.abs(ours[i]!.xMax - w.xMax), `end of "${w.text}"`).toBeLessThan(1);
+        expect(Math.abs(ours[i]!.yMin - w.yMin), `y of "${w.text}"`).toBeLessThan(1.5);
+      });
+    },
+    120_000,
+  );
+});

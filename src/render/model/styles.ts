@@ -49,11 +49,12 @@ export class Styles {
     private readonly env: ReadEnv,
   ) {
     const defaults = root?.child("docDefaults");
-    // A package without a styles part gets Word 2007's defaults in LibreOffice, Calibri 11 pt
-    // (measured), kerned (LibreOffice's own default: "AV" kerned there); a styles part without
-    // fonts keeps Times New Roman (toRunStyle).
-    this.defaultRun = root
-      ? readRunProps(defaults?.child("rPrDefault")?.child("rPr"), env)
+    // A package without a styles part, or whose styles have no w:rPrDefault, gets Word 2007's
+    // defaults in LibreOffice, Calibri 11 pt (measured), kerned (LibreOffice's own default: "AV"
+    // kerned there); an rPrDefault without fonts or size keeps Times New Roman 10 pt (toRunStyle).
+    const runDefaults = defaults?.child("rPrDefault");
+    this.defaultRun = runDefaults
+      ? readRunProps(runDefaults.child("rPr"), env)
       : { font: "Calibri", size: 11, sizeComplex: 11, kern: true };
     const lang = defaults?.child("rPrDefault")?.child("rPr")?.child("lang");
     this.languages = { latin: lang?.attr("val"), complex: lang?.attr("bidi") };
@@ -74,6 +75,14 @@ export class Styles {
         else if (type === "character" && !this.defaultCharacterStyle) this.defaultCharacterStyle = id;
         else if (type === "table" && !this.defaultTableStyle) this.defaultTableStyle = id;
       }
+    }
+    // With no paragraph style marked default, LibreOffice takes the one with the id or the name
+    // "Normal" as its default paragraph style (measured on minimal documents).
+    if (!this.defaultParagraphStyle) {
+      const normal = [...this.byId.values()].filter((d) => d.type === "paragraph");
+      this.defaultParagraphStyle = (
+        normal.find((d) => d.id === "Normal") ?? normal.find((d) => d.node.child("name")?.attr("val") === "Normal")
+      )?.id;
     }
   }
 
