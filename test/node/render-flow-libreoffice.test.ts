@@ -811,6 +811,22 @@ const cases: Record<string, Uint8Array> = {
       B.p("Four after an empty section", { extra: B.sectPr({ type: "continuous" }) }) +
       B.p("Five"),
   }),
+  // Sections started by a continuous break keep the margins of the page they run on, also past a
+  // page break when they name no header or footer of their own; a next-page section brings its
+  // own (LibreOffice 7.4, measured).
+  continuousMargins: B.buildDocx({
+    body:
+      B.p("First section") +
+      B.sectionBreak() +
+      paragraphs(3, 1) +
+      B.sectionBreak({ type: "continuous", margins: { left: 2880, right: 2880 } }) +
+      paragraphs(3, 101) +
+      B.p(["Broken", B.pageBreak(), "After break"]) +
+      paragraphs(3, 111) +
+      B.sectionBreak({ type: "continuous", margins: { left: 2160, right: 2160, top: 2880 } }) +
+      paragraphs(3, 201) +
+      B.sectPr({ type: "nextPage", margins: { left: 1800, right: 1800 } }),
+  }),
 };
 
 describe.skipIf(!have)("page flow matches LibreOffice", () => {
@@ -898,6 +914,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("an empty section keeps the line of its only paragraph; a break mark after text takes none", () => {
     check("emptySection");
+  });
+
+  it("continuous sections keep the page's margins, past a page break too; a next-page section brings its own", () => {
+    expect(check("continuousMargins").pages[1]).toBe(3);
   });
 
   it("a paragraph going on in a column of another width is laid out at that column's width", () => {

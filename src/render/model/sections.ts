@@ -91,6 +91,7 @@ export function readSection(
     titlePage: !!titlePg && !["0", "false", "off"].includes(titlePg.attr("val") ?? "1"),
     pageNumberFormat: toNumberFormat(pgNum?.attr("fmt")),
   };
+  if (sectPr?.child("headerReference") || sectPr?.child("footerReference")) section.ownHeadersFooters = true;
   // LibreOffice restarts footnote numbers on each page only from the section's w:footnotePr (not settings.xml's).
   if (val(sectPr?.child("footnotePr"), "numRestart") === "eachPage") section.footnotesRestartEachPage = true;
   const grid = sectPr?.child("docGrid");

@@ -409,6 +409,11 @@ export interface Section {
   footers: { default?: string; first?: string; even?: string };
   /** Distinct first-page header/footer (w:titlePg). */
   titlePage: boolean;
+  /**
+   * The sectPr names headers or footers of its own. A section started by a continuous break gets a
+   * page style of its own (from its first page break) only then, in LibreOffice.
+   */
+  ownHeadersFooters?: boolean;
   /** Footnote numbers restart on each page (the sectPr's w:footnotePr w:numRestart="eachPage"). */
   footnotesRestartEachPage?: boolean;
   pageNumberStart?: number;

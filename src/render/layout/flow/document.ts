@@ -86,6 +86,10 @@ class DocumentFlow {
         const s = this.sectionOf(section);
         return pageGeometry(s, this.sections[style] ?? s, model.evenAndOddHeaders, this.heights, first, number);
       },
+      pageStyleAtBreak: (section) => {
+        const s = this.sections[section];
+        return !s || (s.start !== "continuous" && s.start !== "nextColumn") || !!s.ownHeadersFooters;
+      },
       numberStart: (section) => this.sections[section]?.pageNumberStart,
       noteHeight: (id) => this.notes.height(id, this.pager.page),
       noteSpaceBelow: (id) => Math.min(this.notes.stack(id).spaceBelow ?? 0, this.notes.height(id, this.pager.page)),

@@ -35,9 +35,10 @@ export interface FlowPage {
   width: number;
   height: number;
   /**
-   * Section index whose page style this page has (header/footer, top and bottom margins): the
-   * section it started in, except that a page a continuous section runs onto keeps the style of the
-   * page before until a page break (LibreOffice applies a continuous section's page style there).
+   * Section index whose page style this page has (header/footer, margins): the section it started
+   * in, except that a page a continuous section runs onto keeps the style of the page before; from
+   * the section's first page break on its own applies if it names headers or footers of its own,
+   * else the page before's goes on (LibreOffice 7.4, measured).
    */
   section: number;
   /** The section's first page (its title-page header applies). */
@@ -75,6 +76,11 @@ export interface PagerOptions {
   budget: WorkBudget;
   /** Page box and columns of a page of `section`; the header height may depend on the page kind. */
   geometry(section: number, firstOfSection: boolean, pageNumber: number, pageStyle: number): PageGeometry;
+  /**
+   * Whether a hard page break inside `section` gives the pages after it the section's own page style
+   * (default: yes); see `FlowPage.section`.
+   */
+  pageStyleAtBreak?(section: number): boolean;
   /** w:pgNumType/@w:start of a section, if it restarts numbering. */
   numberStart(section: number): number | undefined;
   /** Height a footnote takes at the page bottom (its blocks laid out in the note width). */
@@ -283,7 +289,8 @@ export class Pager implements FlowCursor {
       // Balancing a region: running out of its last column means the trial height was too small.
       throw new RegionOverflow();
     }
-    if (kind === "page" && start === "hard") this.styleSection = this.section;
+    if (kind === "page" && start === "hard" && (this.opts.pageStyleAtBreak?.(this.section) ?? true))
+      this.styleSection = this.section;
     this.openPage(false);
     this.start = start;
   }

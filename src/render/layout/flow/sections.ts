@@ -48,7 +48,7 @@ export function sanePage(s: Section): {
   return { width, height, left, right, top: num(s.margins.top, 72), bottom: num(s.margins.bottom, 72) };
 }
 
-/** Page box and columns of a page of section `s`; header, footer and top/bottom margins of its page style's section `st`. */
+/** Page box and columns of a page of section `s`; header, footer and margins of its page style's section `st`. */
 export function pageGeometry(
   s: Section,
   st: Section,
@@ -59,7 +59,10 @@ export function pageGeometry(
 ): PageGeometry {
   const page = sanePage(s);
   const style = sanePage(st);
-  const textWidth = page.width - page.left - page.right;
+  // Left and right margins are the page style's too: a section started by a continuous break is
+  // laid out between the margins of the page it runs on, on every page until a page break
+  // (LibreOffice 7.4, measured); its columns are its own.
+  const textWidth = style.width - style.left - style.right;
   const choice = { firstOfSection, pageNumber };
   const headerPart = choosePart(st.headers, st, evenAndOddHeaders, choice, EMPTY_PARTS.header);
   const footerPart = choosePart(st.footers, st, evenAndOddHeaders, choice, EMPTY_PARTS.footer);
@@ -94,7 +97,7 @@ export function pageGeometry(
     height: page.height,
     bodyTop,
     bodyBottom,
-    columns: columnBoxes(s, page.left, textWidth),
+    columns: columnBoxes(s, style.left, textWidth),
     separator: s.columns.separator,
   };
 }
