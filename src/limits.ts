@@ -196,6 +196,15 @@ export const LIMITS = {
       /** Characters of text drawn from one metafile. */
       maxTextChars: 20_000,
     },
+    /** Fields LibreOffice computes (src/render/model/field-results.ts); past these a field keeps its cached result. */
+    fieldResults: {
+      /** SEQ counters (distinct names); a SEQ of a further name keeps its cached result. */
+      maxSequences: 1_000,
+      /** Bookmarks known to REF fields; a reference to one past them keeps its cached result. */
+      maxBookmarks: 10_000,
+      /** Characters of one bookmark's text shown by a REF field. */
+      maxBookmarkText: 2_000,
+    },
     /** Document properties shown by property fields (src/render/model/doc-properties.ts). */
     docProperties: {
       /** Properties kept (built-in and custom); later custom properties show their cached result. */

@@ -293,3 +293,142 @@ describe.skipIf(!have)("mail-merge fields with an empty result, against LibreOff
     ours[0]!.words.forEach((w, i) => expect(Math.abs(w.yMax - loWords[i]!.yMax)).toBeLessThan(2));
   }, 180_000);
 });
+
+/**
+ * Words of page 1 in reading order, Signet's against LibreOffice's: the same text, each word
+ * within 1 pt across and 2 pt down (pdftotext's bottom edge differs by the fonts' descent, see
+ * docs/rendering.md).
+ */
+async function expectWordsInPlace(docx: Uint8Array): Promise<string[]> {
+  const [ours, lo] = await Promise.all([
+    renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(wordBoxes),
+    convertWithLibreOffice(docx).then(wordBoxes),
+  ]);
+  const loWords = lo[0]!.words;
+  expect(ours[0]!.words.map((w) => w.text)).toEqual(loWords.map((w) => w.text));
+  const misplaced = ours[0]!.words.flatMap((w, i) => {
+    const l = loWords[i]!;
+    return Math.abs(w.xMin - l.xMin) > 1 || Math.abs(w.yMax - l.yMax) > 2
+      ? [
+          `${w.text}: ours (${w.xMin.toFixed(1)}, ${w.yMax.toFixed(1)}), LibreOffice (${l.xMin.toFixed(1)}, ${l.yMax.toFixed(1)})`,
+        ]
+      : [];
+  });
+  expect(misplaced).toEqual([]);
+  return loWords.map((w) => w.text);
+}
+
+/** A paragraph "label field end": the words around show where the field's text ends. */
+const fieldLine = (label: string, instr: string, cached: string, begin = "") =>
+  `<w:p>${B.r(`${label} `)}<w:r><w:fldChar w:fldCharType="begin">${begin}</w:fldChar></w:r>` +
+  `<w:r><w:instrText xml:space="preserve"> ${B.escapeXml(instr)} </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>` +
+  `${cached ? B.r(cached) : ""}<w:r><w:fldChar w:fldCharType="end"/></w:r>${B.r(" end")}</w:p>`;
+
+describe.skipIf(!have)("field results as LibreOffice shows them on opening, against LibreOffice", () => {
+  it("document information fields show the document's properties over a stale cached result; other property fields keep theirs", async () => {
+    const docx = withDocProps(
+      B.buildDocx({
+        body:
+          fieldLine("a", "DOCPROPERTY Title \\* MERGEFORMAT", "Old title") +
+          fieldLine("b", "DOCPROPERTY Subject", "Old subject") +
+          fieldLine("c", "DOCPROPERTY Keywords", "old keywords") +
+          fieldLine("d", "DOCPROPERTY Comments", "old comments") +
+          fieldLine("e", "DOCPROPERTY LastSavedBy", "Old Editor") +
+          fieldLine("f", "DOCPROPERTY RevisionNumber", "1") +
+          fieldLine("g", "TITLE \\* Upper", "Old title") +
+          fieldLine("h", "REVNUM", "1") +
+          fieldLine("i", "DOCPROPERTY Template", "Normal.dotm") +
+          fieldLine("j", "DOCPROPERTY TotalEditingTime", "13") +
+          fieldLine("k", "EDITTIME", "13") +
+          fieldLine("l", "DOCPROPERTY LastPrinted", "") +
+          // Names match case-sensitively; Author and Category are not document information to LibreOffice.
+          fieldLine("m", "DOCPROPERTY title", "") +
+          fieldLine("n", "DOCPROPERTY Author", "") +
+          fieldLine("o", "DOCPROPERTY Author", "Kept author") +
+          fieldLine("p", "LASTSAVEDBY", "Kept editor") +
+          fieldLine("q", "DOCPROPERTY Company", "Kept company") +
+          B.sectPr(),
+      }),
+      {
+        core: {
+          "dc:title": "Current Title",
+          "dc:subject": "Current Subject",
+          "cp:keywords": "current;signed keywords",
+          "dc:description": "current comments",
+          "dc:creator": "Ada Lovelace",
+          "cp:lastModifiedBy": "Charles Babbage",
+          "cp:revision": "42",
+          "cp:lastPrinted": "2020-02-13T14:05:00Z",
+          "dcterms:modified": "2026-11-21T10:00:00Z",
+        },
+        app: { Template: "Normal.dotm", TotalTime: "1447", Company: "Analytical Engines" },
+        custom: {},
+      },
+    );
+    const lo = await expectWordsInPlace(docx);
+    for (const w of ["Current", "42", "00:07", "14:05", "Kept", "Babbage"]) expect(lo).toContain(w);
+    expect(lo).not.toContain("Old");
+  }, 180_000);
+
+  it("SEQ fields with a switch count per name (\\h shown, \\r restarts, \\c repeats, number formats); one without keeps its cached result", async () => {
+    const docx = B.buildDocx({
+      body:
+        fieldLine("a", "SEQ Figure", "7") +
+        fieldLine("b", "SEQ Figure \\* ARABIC", "9") +
+        fieldLine("c", "SEQ FIGURE \\* ARABIC", "9") +
+        fieldLine("d", "SEQ Figure \\c", "9") +
+        fieldLine("e", "SEQ CHAPTER \\h \\r 4", "") +
+        fieldLine("f", "SEQ Chapter \\* ROMAN", "") +
+        fieldLine("g", "SEQ Chapter \\* alphabetic \\* MERGEFORMAT", "") +
+        fieldLine("h", "SEQ Table \\* Roman", "x") +
+        B.sectPr(),
+    });
+    const lo = await expectWordsInPlace(docx);
+    for (const w of ["7", "1", "2", "4", "V", "f"]) expect(lo).toContain(w);
+  }, 180_000);
+
+  it("REF fields show their bookmark's text (a later one too, up to its paragraph's end), or LibreOffice's error for a missing bookmark", async () => {
+    const mark = (id: number, name: string, inner: string) =>
+      `<w:bookmarkStart w:id="${id}" w:name="${name}"/>${inner}<w:bookmarkEnd w:id="${id}"/>`;
+    const docx = B.buildDocx({
+      body:
+        `<w:p>${B.r("Clause ")}${mark(1, "_Ref1", B.r("Payment terms"))}</w:p>` +
+        fieldLine("a", "REF _Ref1 \\h", "Old heading") +
+        fieldLine("b", "REF _Ref1 \\* Upper", "Old heading") +
+        fieldLine("c", "REF Later \\h \\* MERGEFORMAT", "Old later") +
+        fieldLine("d", "REF Spanning", "x") +
+        fieldLine("e", "REF Gone \\h", "Error! Reference source not found.") +
+        fieldLine("f", "REF Gone \\r \\h", "3.1") +
+        `<w:p>${B.r("Later: ")}${mark(2, "Later", B.r("Governing law"))}</w:p>` +
+        `<w:p><w:bookmarkStart w:id="3" w:name="Spanning"/>${B.r("First part")}</w:p>` +
+        `<w:p>${B.r("second part")}<w:bookmarkEnd w:id="3"/></w:p>` +
+        B.sectPr(),
+    });
+    const lo = await expectWordsInPlace(docx);
+    for (const w of ["Payment", "Governing", "Reference", "First"]) expect(lo).toContain(w);
+    expect(lo).not.toContain("Old");
+  }, 180_000);
+
+  it("a legacy drop-down shows its selected entry (the first when none is); IF, ASK, SET and NEXT show nothing, MACROBUTTON its text", async () => {
+    const dropdown = (result: string, entries: string[]) =>
+      `<w:ffData><w:name w:val="Dropdown1"/><w:enabled/><w:calcOnExit w:val="0"/><w:ddList>${result}` +
+      entries.map((e) => `<w:listEntry w:val="${e}"/>`).join("") +
+      `</w:ddList></w:ffData>`;
+    const docx = B.buildDocx({
+      body:
+        fieldLine("a", "FORMDROPDOWN", "Stale", dropdown(`<w:result w:val="1"/>`, ["Select...", "Approved"])) +
+        fieldLine("b", "FORMDROPDOWN", "", dropdown("", ["Select...", "Approved"])) +
+        fieldLine("c", "FORMDROPDOWN", "", dropdown(`<w:result w:val="9"/>`, ["Select...", "Approved"])) +
+        fieldLine("d", "FORMDROPDOWN", "", dropdown("", [])) +
+        fieldLine("e", 'IF 1 = 1 "yes" "no"', "yes") +
+        fieldLine("f", 'ASK name "Your name?"', "Ada") +
+        fieldLine("g", 'SET name "Ada"', "Ada") +
+        fieldLine("h", "NEXT", "next record") +
+        fieldLine("i", "MACROBUTTON NoMacro Double-click here", "stale") +
+        B.sectPr(),
+    });
+    const lo = await expectWordsInPlace(docx);
+    for (const w of ["Approved", "Select...", "Double-click"]) expect(lo).toContain(w);
+    for (const w of ["Stale", "yes", "Ada", "stale", "record"]) expect(lo).not.toContain(w);
+  }, 180_000);
+});

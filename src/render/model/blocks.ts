@@ -22,7 +22,15 @@ import { isSymbolFont, mapSymbolChar, mapSymbolText } from "./symbols";
 import { imageFromRel, readDrawing, readVml } from "./drawings";
 import { readTable, type CellFormatting } from "./tables";
 import { formatNumber } from "./number-format";
-import { documentPropertyField, type DocProperties } from "./doc-properties";
+import { documentPropertyField } from "./doc-properties";
+import {
+  dropdownResult,
+  MISSING_REFERENCE,
+  otherFieldResult,
+  referenceTarget,
+  sequenceField,
+  type FieldResult,
+} from "./field-results";
 import { MATH_FAMILY, mathTextBlocks, readMath } from "./math";
 
 /** Elements whose children are read as if they stood in their place. */
@@ -93,6 +101,10 @@ export function readBlocks(
         break;
       }
       case "sectPr":
+        break;
+      case "bookmarkStart":
+      case "bookmarkEnd":
+        readBookmark(el, ctx);
         break;
       default:
         // An element we do not know may still wrap paragraphs (newer schema wrappers): keep them.
@@ -274,6 +286,7 @@ function readParagraph(
   }
   const rc: RunContext = { ctx, story, out: para.inlines, base, mark: markStyle, merge: { fields: 0, filled: false } };
   readInlines(p, rc);
+  ctx.bookmarks.endParagraph();
   if (rc.merge.fields > 0 && !rc.merge.filled) para.emptyMergeFields = true;
   // A display equation (m:oMathPara) alone in its paragraph is centred, as Word's default centerGroup.
   if (para.inlines.length === 1 && para.inlines[0]!.type === "box" && para.inlines[0]!.math?.display)
@@ -466,7 +479,8 @@ function readInlines(container: XNode, rc: RunContext): void {
       const content = el.child("sdtContent");
       const plainText = el.child("sdtPr")?.child("text") !== undefined;
       if (content) readInlines(content, plainText && !rc.plainTextControl ? { ...rc, plainTextControl: true } : rc);
-    } else if (TRANSPARENT.has(el.name)) readInlines(el, rc);
+    } else if (el.name === "bookmarkStart" || el.name === "bookmarkEnd") readBookmark(el, rc.ctx);
+    else if (TRANSPARENT.has(el.name)) readInlines(el, rc);
     else if (el.name === "del" || el.name === "moveFrom") readInlines(el, rc.deleted ? rc : { ...rc, deleted: true });
     else if (el.name === "AlternateContent") {
       const branch = chooseBranch(el);
@@ -495,12 +509,24 @@ function readInlines(container: XNode, rc: RunContext): void {
   }
 }
 
-/** Whether runs are hidden by an open field (its instruction part) or captured (a PAGE result). */
-function fieldState(story: Story): { hidden: boolean; capture?: FieldFrame; link?: string } {
+/** A bookmark's start or end, for the REF fields showing its text. */
+function readBookmark(el: XNode, ctx: ParseContext): void {
+  const id = el.attr("id") ?? "";
+  const name = el.attr("name");
+  if (el.name === "bookmarkEnd") ctx.bookmarks.end(id);
+  else if (name) ctx.bookmarks.start(id, name);
+}
+
+/**
+ * Whether runs are hidden by open fields (an instruction part, or a cached result LibreOffice
+ * replaces with its own) or captured (a PAGE result).
+ */
+function fieldState(fields: readonly FieldFrame[]): { hidden: boolean; capture?: FieldFrame; link?: string } {
   let link: string | undefined;
   let capture: FieldFrame | undefined;
-  for (const f of story.fields) {
-    if (!f.inResult) return { hidden: true };
+  for (const f of fields) {
+    if (!f.inResult || f.kind === "reference" || (f.kind === "computed" && !f.result!.keepCached))
+      return { hidden: true };
     if (f.kind === "page") capture = f;
     if (f.link) link = f.link;
   }
@@ -514,17 +540,18 @@ function pushInline(rc: RunContext, inline: Inline): void {
 
 function pushText(rc: RunContext, text: string, style: RunStyle, link = rc.link): void {
   if (!text) return;
-  const state = fieldState(rc.story);
+  const state = fieldState(rc.story.fields);
   if (state.hidden) return;
   if (state.capture) {
     state.capture.fallback += text;
     return;
   }
+  const shown = text.trim() !== "";
   for (const f of rc.story.fields) {
     f.resultText = true;
-    // A document property field with a cached result of its own keeps it (see doc-properties.ts).
-    if (f.kind === "property" && text.trim()) f.value = undefined;
+    if (shown) f.cachedShown = true;
   }
+  rc.ctx.bookmarks.add(text);
   const l = link ?? state.link;
   const last = rc.out[rc.out.length - 1];
   if (last?.type === "text" && last.style === style && last.link === l) {
@@ -534,9 +561,24 @@ function pushText(rc: RunContext, text: string, style: RunStyle, link = rc.link)
   pushInline(rc, l ? { type: "text", text, style, link: l } : { type: "text", text, style });
 }
 
+/**
+ * A REF field's bookmark text; a bookmark not read yet (later in the document) gets a text inline
+ * of its own, filled in once every story is read (ParseContext.settleReferences).
+ */
+function pushReference(rc: RunContext, bookmark: string, style: RunStyle): void {
+  const text = rc.ctx.bookmarks.text(bookmark);
+  if (text !== undefined) return pushText(rc, text, style);
+  const state = fieldState(rc.story.fields);
+  if (state.hidden || state.capture) return;
+  const inline: Extract<Inline, { type: "text" }> = { type: "text", text: "", style };
+  if (state.link ?? rc.link) inline.link = state.link ?? rc.link;
+  pushInline(rc, inline);
+  rc.ctx.pendingReferences.push({ inline, bookmark });
+}
+
 /** Non-text inlines (tabs, breaks, images) obey field visibility too. */
 function pushVisible(rc: RunContext, inline: Inline): void {
-  const state = fieldState(rc.story);
+  const state = fieldState(rc.story.fields);
   if (state.hidden || state.capture) return;
   const l = rc.link ?? state.link;
   if (l && (inline.type === "tab" || inline.type === "image")) pushInline(rc, { ...inline, link: l });
@@ -586,18 +628,50 @@ function isOn(el: XNode | undefined): boolean {
   return v === undefined || v === "1" || v === "true" || v === "on";
 }
 
-function classify(frame: FieldFrame, props: DocProperties): void {
+/**
+ * What the field shows: PAGE fields are laid out per page, HYPERLINK links its result, fields
+ * LibreOffice computes get their `result` (doc-properties.ts, field-results.ts), others keep the
+ * cached result. `below` are the fields it sits in: one inside a result LibreOffice drops is not
+ * imported, so it neither shows nor counts (SEQ).
+ */
+function classify(frame: FieldFrame, ctx: ParseContext, below: readonly FieldFrame[]): void {
   const name = fieldName(frame.instr);
-  const value = documentPropertyField(frame.instr, props);
   if (PAGE_FIELDS.has(name)) frame.kind = "page";
-  else if (value !== undefined) {
-    frame.kind = "property";
-    frame.value = value;
-  } else if (name === "HYPERLINK") {
+  else if (name === "HYPERLINK") {
     frame.kind = "hyperlink";
     const link = hyperlinkTarget(frame.instr);
     if (link) frame.link = link;
-  } else frame.kind = "other";
+  } else if (fieldState(below).hidden) frame.kind = "other";
+  else if (name === "REF") {
+    const target = referenceTarget(frame.instr);
+    const known = target && ctx.bookmarks.has(target.name);
+    if (known === false) computedAs(frame, { text: MISSING_REFERENCE, keepCached: false });
+    else if (known && target.text && ctx.bookmarks.collects(target.name)) {
+      frame.kind = "reference";
+      frame.bookmark = target!.name;
+    } else frame.kind = "other";
+  } else {
+    const result =
+      name === "FORMDROPDOWN"
+        ? frame.dropdown
+        : name === "SEQ"
+          ? sequenceField(frame.instr, ctx.sequences)
+          : (documentPropertyField(frame.instr, ctx.docProperties) ?? otherFieldResult(frame.instr));
+    if (result) computedAs(frame, result);
+    else frame.kind = "other";
+  }
+}
+
+function computedAs(frame: FieldFrame, result: FieldResult): void {
+  frame.kind = "computed";
+  frame.result = result;
+}
+
+/** At a field's end: the computed text where LibreOffice shows it (see `classify`). */
+function endComputedField(rc: RunContext, frame: FieldFrame): void {
+  if (frame.kind === "reference") pushReference(rc, frame.bookmark!, frame.style);
+  else if (frame.kind === "computed" && (!frame.result!.keepCached || !frame.cachedShown))
+    pushText(rc, frame.result!.text, frame.style);
 }
 
 function emitPageField(rc: RunContext, frame: FieldFrame): void {
@@ -613,9 +687,9 @@ function emitPageField(rc: RunContext, frame: FieldFrame): void {
 function readSimpleField(el: XNode, rc: RunContext): void {
   const instr = el.attr("instr") ?? "";
   const name = fieldName(instr);
+  const firstRun = el.first("r");
+  const style = firstRun ? runStyleOf(firstRun, rc) : rc.mark;
   if (PAGE_FIELDS.has(name)) {
-    const firstRun = el.first("r");
-    const style = firstRun ? runStyleOf(firstRun, rc) : rc.mark;
     const fallback = el
       .find("t")
       .map((t) => t.text())
@@ -623,20 +697,20 @@ function readSimpleField(el: XNode, rc: RunContext): void {
     emitPageField(rc, { instr, inResult: true, kind: "page", fallback, style });
     return;
   }
-  const value = documentPropertyField(instr, rc.ctx.docProperties);
-  if (value !== undefined && !el.find("t").some((t) => t.text().trim())) {
-    const firstRun = el.first("r");
-    pushText(rc, value, firstRun ? runStyleOf(firstRun, rc) : rc.mark);
+  if (fieldState(rc.story.fields).hidden) return;
+  const frame: FieldFrame = { instr, inResult: true, fallback: "", style };
+  classify(frame, rc.ctx, rc.story.fields);
+  frame.cachedShown = el.find("t").some((t) => t.text().trim() !== "");
+  if (frame.kind === "reference" || (frame.kind === "computed" && (!frame.result!.keepCached || !frame.cachedShown))) {
+    endComputedField(rc, frame);
     return;
   }
-  const link = name === "HYPERLINK" ? hyperlinkTarget(instr) : undefined;
-  readInlines(el, link ? { ...rc, link } : rc);
-  if (!fieldState(rc.story).hidden)
-    countMergeField(
-      rc,
-      instr,
-      el.find("t").some((t) => t.text() !== ""),
-    );
+  readInlines(el, frame.link ? { ...rc, link: frame.link } : rc);
+  countMergeField(
+    rc,
+    instr,
+    el.find("t").some((t) => t.text() !== ""),
+  );
 }
 
 /** A run's formatting from the paragraph and its character style alone, without its direct formatting. */
@@ -697,21 +771,22 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
           const frame: FieldFrame = { instr: "", inResult: false, fallback: "", style: styleOf() };
           const box = c.child("ffData")?.child("checkBox");
           if (box) frame.checkbox = isOn(box.child("checked") ?? box.child("default"));
+          const list = c.child("ffData")?.child("ddList");
+          if (list) frame.dropdown = dropdownResult(list);
           story.fields.push(frame);
         } else if (type === "separate") {
           const top = story.fields[story.fields.length - 1];
           if (top && !top.inResult) {
-            classify(top, ctx.docProperties);
+            classify(top, ctx, story.fields.slice(0, -1));
             top.inResult = true;
           }
         } else if (type === "end") {
           const top = story.fields.pop();
           if (top) {
             countMergeField(rc, top.instr, !!top.resultText);
-            if (top.kind === undefined) classify(top, ctx.docProperties);
+            if (top.kind === undefined) classify(top, ctx, story.fields);
             if (top.kind === "page") emitPageField(rc, top);
-            // A property field whose cached result is empty shows the property.
-            else if (top.kind === "property" && top.value !== undefined) pushText(rc, top.value, top.style);
+            else if (top.kind === "computed" || top.kind === "reference") endComputedField(rc, top);
             // Word and LibreOffice draw a check box field as a square (it has no result text).
             else if (top.checkbox !== undefined && fieldName(top.instr) === "FORMCHECKBOX")
               pushVisible(rc, { type: "checkbox", checked: top.checkbox, style: top.style });

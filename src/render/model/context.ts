@@ -7,11 +7,12 @@ import { parseWmf } from "./wmf";
 import { LimitExceeded, UnprocessableContent } from "../../errors";
 import { LIMITS } from "../../limits";
 import type { DocxPackage, Relationship } from "../../docx/package";
-import type { ImageResource, NumberFormat, RunStyle } from "./types";
+import type { ImageResource, Inline, NumberFormat, RunStyle } from "./types";
 import type { Numbering } from "./numbering";
 import type { ReadEnv, RunProps } from "./properties";
 import type { Styles } from "./styles";
-import type { DocProperties } from "./doc-properties";
+import { NO_DOC_PROPERTIES, type DocProperties } from "./doc-properties";
+import { Bookmarks, type FieldResult, type Sequences } from "./field-results";
 import { detach } from "./xml-tree";
 
 /** One part whose content is read as blocks, with its relationships and open complex fields. */
@@ -30,9 +31,18 @@ export interface Story {
 export interface FieldFrame {
   instr: string;
   inResult: boolean;
-  /** `property`: a document property field; `value` fills its result if the cached one is empty. */
-  kind?: "page" | "hyperlink" | "property" | "other";
-  value?: string;
+  /**
+   * `computed`: a field whose `result` LibreOffice shows instead of the cached result, or (keepCached)
+   * where that is empty (field-results.ts, doc-properties.ts); `reference`: a REF showing a bookmark's text.
+   */
+  kind?: "page" | "hyperlink" | "computed" | "reference" | "other";
+  result?: FieldResult;
+  /** A REF field's bookmark. */
+  bookmark?: string;
+  /** Text other than spaces drawn in the field's cached result. */
+  cachedShown?: boolean;
+  /** A legacy drop-down (w:ffData w:ddList) opened this field: the entry it shows. */
+  dropdown?: FieldResult;
   link?: string;
   fallback: string;
   style: RunStyle;
@@ -73,7 +83,14 @@ export class ParseContext {
    */
   tableStyleBeatsDefaults = true;
   /** The document's properties, for property fields (doc-properties.ts). */
-  docProperties: DocProperties = new Map();
+  docProperties: DocProperties = NO_DOC_PROPERTIES;
+  /** SEQ field counters (field-results.ts). */
+  readonly sequences: Sequences = new Map();
+  /** Bookmarks for REF fields; names are read from document.xml's bytes when first needed. */
+  readonly bookmarks = new Bookmarks(() => this.pkg.readBinary(this.pkg.mainPart, LIMITS.docx.maxXmlPartBytes));
+  /** REF results whose bookmark comes later: filled in by `settleReferences` once every story is read. */
+  readonly pendingReferences: { inline: Extract<Inline, { type: "text" }>; bookmark: string }[] = [];
+
   private readonly styleIntern = new Map<string, RunStyle>();
   /** Resolved runs by base properties object, then by the run's rPr source text. */
   private readonly runStyles = new WeakMap<object, Map<string, ResolvedRun>>();
@@ -86,6 +103,13 @@ export class ParseContext {
     readonly styles: Styles,
     readonly numbering: Numbering,
   ) {}
+
+  /** Puts each later bookmark's text in front of the references to it (their text so far came after the field). */
+  settleReferences(): void {
+    for (const { inline, bookmark } of this.pendingReferences)
+      inline.text = (this.bookmarks.text(bookmark) ?? "") + inline.text;
+    this.pendingReferences.length = 0;
+  }
 
   story(part: string): Story {
     const rels = new Map<string, Relationship>();

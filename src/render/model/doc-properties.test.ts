@@ -1,34 +1,56 @@
 /**
  * Document property fields: which property a field names, and what parseDocx shows for it (the
- * cached result, or the document's property when that result is empty).
+ * property, the cached result, or the property where that result is empty), as LibreOffice 7.4 does.
  */
 import { describe, expect, it } from "vitest";
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { templateDocx } from "../../../test/support/docx-templates";
 import { LIMITS } from "../../limits";
-import { documentPropertyField } from "./doc-properties";
+import { documentPropertyField, type DocProperties } from "./doc-properties";
 import { parseDocx } from "./parse-docx";
 import type { Paragraph } from "./types";
 
-const props = new Map([
-  ["AUTHOR", "Ada Lovelace"],
-  ["COMPANY", "Analytical Engines"],
-  ["EMAIL", "ada@example.com"],
-]);
+const props: DocProperties = {
+  info: new Map([
+    ["Title", "Current Title"],
+    ["Author", "Ada Lovelace"],
+    ["LastSavedBy", "Charles Babbage"],
+  ]),
+  user: new Map([
+    ["Company", "Analytical Engines"],
+    ["Email", "ada@example.com"],
+    ["Subject", "User subject"],
+  ]),
+  editMinutes: 1447,
+  lastPrinted: "2020-02-13T14:05:00Z",
+};
 
 describe("documentPropertyField", () => {
-  it("reads DOCPROPERTY names quoted or not, in any case, and the fields named after a property", () => {
-    expect(documentPropertyField(' DOCPROPERTY "Email" ', props)).toBe("ada@example.com");
-    expect(documentPropertyField(" DOCPROPERTY  company  \\* MERGEFORMAT ", props)).toBe("Analytical Engines");
-    expect(documentPropertyField(" AUTHOR ", props)).toBe("Ada Lovelace");
+  it("document information fields always show the property (empty when the document lacks it), without case switches", () => {
+    const always = (text: string) => ({ text, keepCached: false });
+    expect(documentPropertyField(" DOCPROPERTY Title \\* MERGEFORMAT ", props)).toEqual(always("Current Title"));
+    expect(documentPropertyField(" TITLE \\* Upper ", props)).toEqual(always("Current Title"));
+    expect(documentPropertyField(" DOCPROPERTY Keywords ", props)).toEqual(always(""));
+    expect(documentPropertyField(" REVNUM ", props)).toEqual(always(""));
+    expect(documentPropertyField(" DOCPROPERTY Template ", props)).toEqual(always(""));
+    expect(documentPropertyField(" EDITTIME ", props)).toEqual(always("00:07"));
+    expect(documentPropertyField(" DOCPROPERTY TotalEditingTime ", props)).toEqual(always("00:07"));
+    expect(documentPropertyField(" DOCPROPERTY LastPrinted ", props)).toEqual(always("14:05"));
   });
 
-  it("applies text-case switches", () => {
-    expect(documentPropertyField(" DOCPROPERTY Company \\* Upper ", props)).toBe("ANALYTICAL ENGINES");
-    expect(documentPropertyField(" AUTHOR \\* Lower ", props)).toBe("ada lovelace");
+  it("AUTHOR, LASTSAVEDBY and user-defined properties keep a cached result; a user-defined name wins, matched case-sensitively", () => {
+    const fallback = (text: string) => ({ text, keepCached: true });
+    expect(documentPropertyField(" AUTHOR \\* Lower ", props)).toEqual(fallback("ada lovelace"));
+    expect(documentPropertyField(" LASTSAVEDBY ", props)).toEqual(fallback("Charles Babbage"));
+    expect(documentPropertyField(' DOCPROPERTY "Email" ', props)).toEqual(fallback("ada@example.com"));
+    expect(documentPropertyField(" DOCPROPERTY Company \\* Upper ", props)).toEqual(fallback("ANALYTICAL ENGINES"));
+    expect(documentPropertyField(" DOCPROPERTY Subject ", props)).toEqual(fallback("User subject"));
+    expect(documentPropertyField(" DOCPROPERTY company ", props)).toBeUndefined();
+    expect(documentPropertyField(" DOCPROPERTY title ", props)).toBeUndefined();
   });
 
-  it("leaves alone fields it cannot compute: unknown properties, pictures, other fields", () => {
+  it("leaves alone what it does not compute: other names, statistics, pictures, other fields", () => {
+    expect(documentPropertyField(" DOCPROPERTY Author ", props)).toBeUndefined();
     expect(documentPropertyField(" DOCPROPERTY Words ", props)).toBeUndefined();
     expect(documentPropertyField(' DOCPROPERTY Company \\# "0.00" ', props)).toBeUndefined();
     expect(documentPropertyField(" PAGE ", props)).toBeUndefined();
@@ -44,7 +66,7 @@ const field = (instr: string, cached: string) =>
 function withProps(body: string, core: string, custom = ""): Uint8Array {
   const files = unzipSync(templateDocx({ body }));
   files["docProps/core.xml"] = strToU8(
-    `<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/">${core}</cp:coreProperties>`,
+    `<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:dcterms="http://purl.org/dc/terms/">${core}</cp:coreProperties>`,
   );
   if (custom)
     files["docProps/custom.xml"] = strToU8(
@@ -68,7 +90,7 @@ describe("parseDocx: property fields", () => {
       `<w:p><w:fldSimple w:instr=" LASTSAVEDBY "><w:r><w:t>cached</w:t></w:r></w:fldSimple></w:p>`;
     const docx = withProps(
       body,
-      "<dc:creator>Ada Lovelace</dc:creator><cp:lastModifiedBy>Charles Babbage</cp:lastModifiedBy>",
+      "<dc:creator>Ada Lovelace</dc:creator><cp:lastModifiedBy>Charles Babbage</cp:lastModifiedBy><dcterms:modified>2026-11-21T10:00:00Z</dcterms:modified>",
       `<property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="2" name="Email"><vt:lpwstr>ada@example.com</vt:lpwstr></property>`,
     );
     expect(texts(docx)).toEqual([
@@ -77,6 +99,22 @@ describe("parseDocx: property fields", () => {
       "Mail ada@example.com",
       "Charles Babbage",
       "cached",
+    ]);
+  });
+
+  it("shows the property over a cached result for document information fields; keywords as a list", () => {
+    const body =
+      `<w:p>${field("DOCPROPERTY Title", "Old title")}</w:p>` +
+      `<w:p>${field("KEYWORDS", "old")}</w:p>` +
+      `<w:p>${field("DOCPROPERTY LastSavedBy", "Old Editor")}</w:p>`;
+    const core =
+      "<dc:title>Lease</dc:title><cp:keywords>rent;deposit  term</cp:keywords><cp:lastModifiedBy>Charles Babbage</cp:lastModifiedBy>";
+    // Without a save date (dcterms:modified) LibreOffice shows no last editor.
+    expect(texts(withProps(body, core))).toEqual(["Lease", "rent, deposit, term", ""]);
+    expect(texts(withProps(body, core + "<dcterms:modified>2026-11-21T10:00:00Z</dcterms:modified>"))).toEqual([
+      "Lease",
+      "rent, deposit, term",
+      "Charles Babbage",
     ]);
   });
 

@@ -152,6 +152,8 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     }
   }
 
+  ctx.settleReferences();
+
   const defaultTab = twips(val(settings, "defaultTabStop"));
   const fontTable = optional(partOf("fontTable"));
   const model: DocumentModel = {
