@@ -201,9 +201,9 @@ export const LIMITS = {
       /** SEQ counters (distinct names); a SEQ of a further name keeps its cached result. */
       maxSequences: 1_000,
       /** Bookmarks known to REF fields; a reference to one past them keeps its cached result. */
-      maxBookmarks: 10_000,
+      maxBookmarks: 5_000,
       /** Characters of one bookmark's text shown by a REF field. */
-      maxBookmarkText: 2_000,
+      maxBookmarkText: 400,
     },
     /** Document properties shown by property fields (src/render/model/doc-properties.ts). */
     docProperties: {

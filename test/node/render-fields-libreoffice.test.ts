@@ -324,30 +324,35 @@ const fieldLine = (label: string, instr: string, cached: string, begin = "") =>
   `<w:r><w:instrText xml:space="preserve"> ${B.escapeXml(instr)} </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>` +
   `${cached ? B.r(cached) : ""}<w:r><w:fldChar w:fldCharType="end"/></w:r>${B.r(" end")}</w:p>`;
 
+/** One `fieldLine` per [instruction, cached result, w:fldChar content], labelled a, b, c ... */
+const fieldLines = (rows: [string, string, string?][]) =>
+  rows.map(([instr, cached, begin], i) => fieldLine(String.fromCharCode(97 + i), instr, cached, begin)).join("");
+
 describe.skipIf(!have)("field results as LibreOffice shows them on opening, against LibreOffice", () => {
   it("document information fields show the document's properties over a stale cached result; other property fields keep theirs", async () => {
     const docx = withDocProps(
       B.buildDocx({
         body:
-          fieldLine("a", "DOCPROPERTY Title \\* MERGEFORMAT", "Old title") +
-          fieldLine("b", "DOCPROPERTY Subject", "Old subject") +
-          fieldLine("c", "DOCPROPERTY Keywords", "old keywords") +
-          fieldLine("d", "DOCPROPERTY Comments", "old comments") +
-          fieldLine("e", "DOCPROPERTY LastSavedBy", "Old Editor") +
-          fieldLine("f", "DOCPROPERTY RevisionNumber", "1") +
-          fieldLine("g", "TITLE \\* Upper", "Old title") +
-          fieldLine("h", "REVNUM", "1") +
-          fieldLine("i", "DOCPROPERTY Template", "Normal.dotm") +
-          fieldLine("j", "DOCPROPERTY TotalEditingTime", "13") +
-          fieldLine("k", "EDITTIME", "13") +
-          fieldLine("l", "DOCPROPERTY LastPrinted", "") +
-          // Names match case-sensitively; Author and Category are not document information to LibreOffice.
-          fieldLine("m", "DOCPROPERTY title", "") +
-          fieldLine("n", "DOCPROPERTY Author", "") +
-          fieldLine("o", "DOCPROPERTY Author", "Kept author") +
-          fieldLine("p", "LASTSAVEDBY", "Kept editor") +
-          fieldLine("q", "DOCPROPERTY Company", "Kept company") +
-          B.sectPr(),
+          fieldLines([
+            ["DOCPROPERTY Title \\* MERGEFORMAT", "Old title"],
+            ["DOCPROPERTY Subject", "Old subject"],
+            ["DOCPROPERTY Keywords", "old keywords"],
+            ["DOCPROPERTY Comments", "old comments"],
+            ["DOCPROPERTY LastSavedBy", "Old Editor"],
+            ["DOCPROPERTY RevisionNumber", "1"],
+            ["TITLE \\* Upper", "Old title"],
+            ["REVNUM", "1"],
+            ["DOCPROPERTY Template", "Normal.dotm"],
+            ["DOCPROPERTY TotalEditingTime", "13"],
+            ["EDITTIME", "13"],
+            ["DOCPROPERTY LastPrinted", ""],
+            // Names match case-sensitively; Author and Category are not document information to LibreOffice.
+            ["DOCPROPERTY title", ""],
+            ["DOCPROPERTY Author", ""],
+            ["DOCPROPERTY Author", "Kept author"],
+            ["LASTSAVEDBY", "Kept editor"],
+            ["DOCPROPERTY Company", "Kept company"],
+          ]) + B.sectPr(),
       }),
       {
         core: {
@@ -373,15 +378,16 @@ describe.skipIf(!have)("field results as LibreOffice shows them on opening, agai
   it("SEQ fields with a switch count per name (\\h shown, \\r restarts, \\c repeats, number formats); one without keeps its cached result", async () => {
     const docx = B.buildDocx({
       body:
-        fieldLine("a", "SEQ Figure", "7") +
-        fieldLine("b", "SEQ Figure \\* ARABIC", "9") +
-        fieldLine("c", "SEQ FIGURE \\* ARABIC", "9") +
-        fieldLine("d", "SEQ Figure \\c", "9") +
-        fieldLine("e", "SEQ CHAPTER \\h \\r 4", "") +
-        fieldLine("f", "SEQ Chapter \\* ROMAN", "") +
-        fieldLine("g", "SEQ Chapter \\* alphabetic \\* MERGEFORMAT", "") +
-        fieldLine("h", "SEQ Table \\* Roman", "x") +
-        B.sectPr(),
+        fieldLines([
+          ["SEQ Figure", "7"],
+          ["SEQ Figure \\* ARABIC", "9"],
+          ["SEQ FIGURE \\* ARABIC", "9"],
+          ["SEQ Figure \\c", "9"],
+          ["SEQ CHAPTER \\h \\r 4", ""],
+          ["SEQ Chapter \\* ROMAN", ""],
+          ["SEQ Chapter \\* alphabetic \\* MERGEFORMAT", ""],
+          ["SEQ Table \\* Roman", "x"],
+        ]) + B.sectPr(),
     });
     const lo = await expectWordsInPlace(docx);
     for (const w of ["7", "1", "2", "4", "V", "f"]) expect(lo).toContain(w);
@@ -393,12 +399,14 @@ describe.skipIf(!have)("field results as LibreOffice shows them on opening, agai
     const docx = B.buildDocx({
       body:
         `<w:p>${B.r("Clause ")}${mark(1, "_Ref1", B.r("Payment terms"))}</w:p>` +
-        fieldLine("a", "REF _Ref1 \\h", "Old heading") +
-        fieldLine("b", "REF _Ref1 \\* Upper", "Old heading") +
-        fieldLine("c", "REF Later \\h \\* MERGEFORMAT", "Old later") +
-        fieldLine("d", "REF Spanning", "x") +
-        fieldLine("e", "REF Gone \\h", "Error! Reference source not found.") +
-        fieldLine("f", "REF Gone \\r \\h", "3.1") +
+        fieldLines([
+          ["REF _Ref1 \\h", "Old heading"],
+          ["REF _Ref1 \\* Upper", "Old heading"],
+          ["REF Later \\h \\* MERGEFORMAT", "Old later"],
+          ["REF Spanning", "x"],
+          ["REF Gone \\h", "Error! Reference source not found."],
+          ["REF Gone \\r \\h", "3.1"],
+        ]) +
         `<w:p>${B.r("Later: ")}${mark(2, "Later", B.r("Governing law"))}</w:p>` +
         `<w:p><w:bookmarkStart w:id="3" w:name="Spanning"/>${B.r("First part")}</w:p>` +
         `<w:p>${B.r("second part")}<w:bookmarkEnd w:id="3"/></w:p>` +
@@ -416,16 +424,17 @@ describe.skipIf(!have)("field results as LibreOffice shows them on opening, agai
       `</w:ddList></w:ffData>`;
     const docx = B.buildDocx({
       body:
-        fieldLine("a", "FORMDROPDOWN", "Stale", dropdown(`<w:result w:val="1"/>`, ["Select...", "Approved"])) +
-        fieldLine("b", "FORMDROPDOWN", "", dropdown("", ["Select...", "Approved"])) +
-        fieldLine("c", "FORMDROPDOWN", "", dropdown(`<w:result w:val="9"/>`, ["Select...", "Approved"])) +
-        fieldLine("d", "FORMDROPDOWN", "", dropdown("", [])) +
-        fieldLine("e", 'IF 1 = 1 "yes" "no"', "yes") +
-        fieldLine("f", 'ASK name "Your name?"', "Ada") +
-        fieldLine("g", 'SET name "Ada"', "Ada") +
-        fieldLine("h", "NEXT", "next record") +
-        fieldLine("i", "MACROBUTTON NoMacro Double-click here", "stale") +
-        B.sectPr(),
+        fieldLines([
+          ["FORMDROPDOWN", "Stale", dropdown(`<w:result w:val="1"/>`, ["Select...", "Approved"])],
+          ["FORMDROPDOWN", "", dropdown("", ["Select...", "Approved"])],
+          ["FORMDROPDOWN", "", dropdown(`<w:result w:val="9"/>`, ["Select...", "Approved"])],
+          ["FORMDROPDOWN", "", dropdown("", [])],
+          ['IF 1 = 1 "yes" "no"', "yes"],
+          ['ASK name "Your name?"', "Ada"],
+          ['SET name "Ada"', "Ada"],
+          ["NEXT", "next record"],
+          ["MACROBUTTON NoMacro Double-click here", "stale"],
+        ]) + B.sectPr(),
     });
     const lo = await expectWordsInPlace(docx);
     for (const w of ["Approved", "Select...", "Double-click"]) expect(lo).toContain(w);

@@ -25,6 +25,7 @@ import { formatNumber } from "./number-format";
 import { documentPropertyField } from "./doc-properties";
 import {
   dropdownResult,
+  fieldNumberFormat,
   MISSING_REFERENCE,
   otherFieldResult,
   referenceTarget,
@@ -170,9 +171,9 @@ interface MergeTally {
   filled: boolean;
 }
 
-/** A mail-merge field that ended in the paragraph, not inside another field's instruction. */
+/** A mail-merge field that ended in the paragraph, not inside another field's instruction or a dropped result. */
 function countMergeField(rc: RunContext, instr: string, filled: boolean): void {
-  if (fieldName(instr) !== "MERGEFIELD" || rc.story.fields.some((f) => !f.inResult)) return;
+  if (fieldName(instr) !== "MERGEFIELD" || fieldState(rc.story.fields).hidden) return;
   rc.merge.fields++;
   if (filled) rc.merge.filled = true;
 }
@@ -587,29 +588,6 @@ function pushVisible(rc: RunContext, inline: Inline): void {
 
 const PAGE_FIELDS = new Set(["PAGE", "NUMPAGES", "SECTIONPAGES"]);
 
-function fieldFormat(instr: string): NumberFormat {
-  const m = /\\\*\s*(\S+)/.exec(instr.replace(/\\\*\s*MERGEFORMAT/gi, ""));
-  switch (m?.[1]) {
-    case "roman":
-      return "lowerRoman";
-    case "ROMAN":
-      return "upperRoman";
-    case "alphabetic":
-      return "lowerLetter";
-    case "ALPHABETIC":
-      return "upperLetter";
-    case "Ordinal":
-    case "ordinal":
-      return "ordinal";
-    case "CardText":
-      return "cardinalText";
-    case "OrdText":
-      return "ordinalText";
-    default:
-      return "decimal";
-  }
-}
-
 function fieldName(instr: string): string {
   return (/^\s*(\S+)/.exec(instr)?.[1] ?? "").toUpperCase();
 }
@@ -678,7 +656,7 @@ function emitPageField(rc: RunContext, frame: FieldFrame): void {
   pushVisible(rc, {
     type: "field",
     field: fieldName(frame.instr) as "PAGE",
-    format: fieldFormat(frame.instr),
+    format: fieldNumberFormat(frame.instr),
     style: frame.style,
     fallback: frame.fallback,
   });

@@ -86,8 +86,8 @@ export class ParseContext {
   docProperties: DocProperties = NO_DOC_PROPERTIES;
   /** SEQ field counters (field-results.ts). */
   readonly sequences: Sequences = new Map();
-  /** Bookmarks for REF fields; names are read from document.xml's bytes when first needed. */
-  readonly bookmarks = new Bookmarks(() => this.pkg.readBinary(this.pkg.mainPart, LIMITS.docx.maxXmlPartBytes));
+  /** Bookmarks for REF fields; parseDocx gives them document.xml's bytes, where names are read when first needed. */
+  bookmarks = new Bookmarks(() => undefined);
   /** REF results whose bookmark comes later: filled in by `settleReferences` once every story is read. */
   readonly pendingReferences: { inline: Extract<Inline, { type: "text" }>; bookmark: string }[] = [];
 

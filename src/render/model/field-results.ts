@@ -4,7 +4,7 @@
  * fields it knows as its own fields and computes them, dropping the cached result; the others keep it.
  * - SEQ with a switch (`SEQ Figure \* ARABIC`): a counter per name (case-insensitive) in document
  *   order; `\r n` restarts it at n, `\c` repeats the current value, `\h` is ignored (the number shows),
- *   `\* ARABIC roman ROMAN alphabetic ALPHABETIC` format it (other formats: digits). A SEQ without any
+ *   `\* roman ROMAN alphabetic ALPHABETIC` format it (`Roman`: digits). A SEQ without any
  *   switch keeps its cached result and does not count.
  * - REF to a bookmark: the bookmark's text up to the end of the paragraph it starts in; to a bookmark
  *   the document lacks, "Error: Reference source not found". With \n \r \w \p (paragraph numbers,
@@ -46,23 +46,31 @@ export function sequenceField(instr: string, sequences: Sequences): FieldResult 
   else if (!/\\c\b/i.test(switches)) n++;
   if (!sequences.has(name) && sequences.size >= LIMITS.render.fieldResults.maxSequences) return undefined;
   sequences.set(name, n);
-  return computed(formatNumber(n, sequenceFormat(switches)));
+  return computed(formatNumber(n, fieldNumberFormat(switches)));
 }
 
-function sequenceFormat(switches: string): NumberFormat {
-  for (const s of switches.matchAll(/\\\*\s*(\S+)/g)) {
-    switch (s[1]) {
-      case "roman":
-        return "lowerRoman";
-      case "ROMAN":
-        return "upperRoman";
-      case "alphabetic":
-        return "lowerLetter";
-      case "ALPHABETIC":
-        return "upperLetter";
-    }
+/** A field's number format switch (`\* ROMAN`, `\* alphabetic` ...; MERGEFORMAT aside), as PAGE and SEQ fields read it. */
+export function fieldNumberFormat(instr: string): NumberFormat {
+  const m = /\\\*\s*(\S+)/.exec(instr.replace(/\\\*\s*MERGEFORMAT/gi, ""));
+  switch (m?.[1]) {
+    case "roman":
+      return "lowerRoman";
+    case "ROMAN":
+      return "upperRoman";
+    case "alphabetic":
+      return "lowerLetter";
+    case "ALPHABETIC":
+      return "upperLetter";
+    case "Ordinal":
+    case "ordinal":
+      return "ordinal";
+    case "CardText":
+      return "cardinalText";
+    case "OrdText":
+      return "ordinalText";
+    default:
+      return "decimal";
   }
-  return "decimal";
 }
 
 /** The bookmark a REF field names, and whether it shows the bookmark's text (no number or position switch). */

@@ -18,6 +18,7 @@ import { Numbering } from "./numbering";
 import { ParseContext, type Story } from "./context";
 import { readBlocks } from "./blocks";
 import { readDocProperties } from "./doc-properties";
+import { Bookmarks } from "./field-results";
 import { noteNumberAsLabel } from "./notes";
 import { readSection } from "./sections";
 import type { ReadEnv } from "./properties";
@@ -86,7 +87,9 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
   // each element's subtree is dropped once read: neither the whole text of a large document.xml
   // (25 MB for 12 MB of Cyrillic XML) nor its whole element tree (35 MB) ever exists at once.
   const single = new XNode("", "#block", 0, 0);
-  const document = parseTreeUtf8(pkg.readBinary(main, LIMITS.docx.maxXmlPartBytes), main, {
+  const documentBytes = pkg.readBinary(main, LIMITS.docx.maxXmlPartBytes);
+  ctx.bookmarks = new Bookmarks(() => documentBytes);
+  const document = parseTreeUtf8(documentBytes, main, {
     depth: 3,
     onComplete(node, parent) {
       if (parent.name !== "body" || node.name === "sectPr") return false;
