@@ -205,6 +205,17 @@ export const LIMITS = {
       /** Characters of one bookmark's text shown by a REF field. */
       maxBookmarkText: 400,
     },
+    /** Data-bound content controls (src/render/model/data-binding.ts); past these a control keeps its cached text. */
+    dataBinding: {
+      /** Characters of one binding's XPath. */
+      maxXpathChars: 1_000,
+      /** Characters of one bound value shown. */
+      maxValueChars: 2_000,
+      /** Custom XML parts looked at for a store item id. */
+      maxCustomParts: 64,
+      /** Bytes of one store part (core, extended properties, a custom XML part) read. */
+      maxStoreBytes: 1024 * 1024,
+    },
     /** Document properties shown by property fields (src/render/model/doc-properties.ts). */
     docProperties: {
       /** Properties kept (built-in and custom); later custom properties show their cached result. */

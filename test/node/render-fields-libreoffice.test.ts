@@ -258,6 +258,63 @@ describe.skipIf(!have)("plain-text content controls, against LibreOffice", () =>
   });
 });
 
+describe.skipIf(!have)("data-bound content controls, against LibreOffice", () => {
+  it("a plain-text control shows the value bound in the core, extended or a custom XML part; empty values and rich text keep the cached text", async () => {
+    const CORE = `xmlns:ns0='http://purl.org/dc/elements/1.1/' xmlns:ns1='http://schemas.openxmlformats.org/package/2006/metadata/core-properties'`;
+    const APP = `xmlns:ns0='http://schemas.openxmlformats.org/officeDocument/2006/extended-properties'`;
+    const CUSTOM_ID = "{11111111-2222-3333-4444-555555555555}";
+    const bound = (label: string, xpath: string, store: string, prefixes: string, cached: string, plain = true) =>
+      `<w:p><w:r><w:t xml:space="preserve">${label} </w:t></w:r><w:sdt><w:sdtPr>` +
+      `<w:dataBinding w:prefixMappings="${prefixes}" w:xpath="${xpath}" w:storeItemID="${store}"/>${plain ? "<w:text/>" : ""}` +
+      `</w:sdtPr><w:sdtContent><w:r><w:t>${cached}</w:t></w:r></w:sdtContent></w:sdt></w:p>`;
+    const coreId = "{6C3C8BC8-F283-45AE-878A-BAB7291924A1}";
+    const appId = "{6668398D-A668-4E3E-A5EB-62B293D839F1}";
+    const base = B.buildDocx({
+      body:
+        bound("Title", "/ns1:coreProperties[1]/ns0:title[1]", coreId, CORE, "StaleTitle") +
+        bound("Company", "/ns0:Properties[1]/ns0:Company[1]", appId, APP, "StaleCompany") +
+        bound("Custom", "/ns0:root[1]/ns0:name[1]", CUSTOM_ID, "xmlns:ns0='urn:signet-test'", "StaleCustom") +
+        bound("Subject", "/ns1:coreProperties[1]/ns0:subject[1]", coreId, CORE, "KeptSubject") +
+        bound("Rich", "/ns1:coreProperties[1]/ns0:title[1]", coreId, CORE, "KeptRich", false),
+    });
+    const files = unzipSync(
+      withDocProps(base, { core: { "dc:title": "BoundTitle" }, app: { Company: "BoundCompany" }, custom: {} }),
+    );
+    const decl = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n`;
+    files["customXml/item1.xml"] = strToU8(`${decl}<root xmlns="urn:signet-test"><name>BoundCustom</name></root>`);
+    files["customXml/itemProps1.xml"] = strToU8(
+      `${decl}<ds:datastoreItem ds:itemID="${CUSTOM_ID}" xmlns:ds="http://schemas.openxmlformats.org/officeDocument/2006/customXml"><ds:schemaRefs/></ds:datastoreItem>`,
+    );
+    files["customXml/_rels/item1.xml.rels"] = strToU8(
+      `${decl}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXmlProps" Target="itemProps1.xml"/></Relationships>`,
+    );
+    const relsName = "word/_rels/document.xml.rels";
+    files[relsName] = strToU8(
+      strFromU8(files[relsName]!).replace(
+        "</Relationships>",
+        `<Relationship Id="rIdCustom1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/customXml" Target="../customXml/item1.xml"/></Relationships>`,
+      ),
+    );
+    const docx = zipSync(files);
+    const { ours, lo } = await bothWords(docx);
+    expect(lo).toEqual(
+      [
+        "Title",
+        "BoundTitle",
+        "Company",
+        "BoundCompany",
+        "Custom",
+        "BoundCustom",
+        "Subject",
+        "KeptSubject",
+        "Rich",
+        "KeptRich",
+      ].sort(),
+    );
+    expect(ours).toEqual(lo);
+  });
+});
+
 describe.skipIf(!have)("mail-merge fields with an empty result, against LibreOffice", () => {
   it("hide their paragraph (its other text too) unless one of its merge fields shows something; a hidden list item keeps its number", async () => {
     const merge = (name: string, result?: string) =>

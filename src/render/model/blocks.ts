@@ -467,6 +467,28 @@ function runStyleOf(r: XNode, rc: RunContext): RunStyle {
   return resolvedRun(r, rc).style;
 }
 
+/**
+ * A plain-text control bound to a store (w:dataBinding) shows the bound value, in the formatting of
+ * its first run, as LibreOffice does (data-binding.ts); false keeps the cached content.
+ */
+function readBoundText(sdt: XNode, content: XNode, rc: RunContext): boolean {
+  const binding = sdt.child("sdtPr")?.child("dataBinding");
+  const value = binding ? rc.ctx.dataStores?.value(binding) : undefined;
+  const run = value === undefined ? undefined : firstRun(content);
+  if (value === undefined || !run) return false;
+  pushText(rc, value.replace(/\s+/g, " "), resolvedRun(run, rc).style);
+  return true;
+}
+
+function firstRun(node: XNode): XNode | undefined {
+  for (const c of node.children) {
+    if (c.name === "r") return c;
+    const inner = firstRun(c);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
 /** Children of a paragraph-level container (w:p, w:hyperlink, w:sdtContent ...). */
 function readInlines(container: XNode, rc: RunContext): void {
   for (const el of container.children) {
@@ -479,7 +501,8 @@ function readInlines(container: XNode, rc: RunContext): void {
     else if (el.name === "sdt") {
       const content = el.child("sdtContent");
       const plainText = el.child("sdtPr")?.child("text") !== undefined;
-      if (content) readInlines(content, plainText && !rc.plainTextControl ? { ...rc, plainTextControl: true } : rc);
+      const inner = plainText && !rc.plainTextControl ? { ...rc, plainTextControl: true } : rc;
+      if (content && !(plainText && readBoundText(el, content, inner))) readInlines(content, inner);
     } else if (el.name === "bookmarkStart" || el.name === "bookmarkEnd") readBookmark(el, rc.ctx);
     else if (TRANSPARENT.has(el.name)) readInlines(el, rc);
     else if (el.name === "del" || el.name === "moveFrom") readInlines(el, rc.deleted ? rc : { ...rc, deleted: true });

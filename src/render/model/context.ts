@@ -12,6 +12,7 @@ import type { Numbering } from "./numbering";
 import type { ReadEnv, RunProps } from "./properties";
 import type { Styles } from "./styles";
 import { NO_DOC_PROPERTIES, type DocProperties } from "./doc-properties";
+import type { DataStores } from "./data-binding";
 import { Bookmarks, type FieldResult, type Sequences } from "./field-results";
 import { detach } from "./xml-tree";
 
@@ -84,6 +85,8 @@ export class ParseContext {
   tableStyleBeatsDefaults = true;
   /** The document's properties, for property fields (doc-properties.ts). */
   docProperties: DocProperties = NO_DOC_PROPERTIES;
+  /** The stores data-bound content controls read (data-binding.ts); none: cached text. */
+  dataStores?: DataStores;
   /** SEQ field counters (field-results.ts). */
   readonly sequences: Sequences = new Map();
   /** Bookmarks for REF fields; parseDocx gives them document.xml's bytes, where names are read when first needed. */

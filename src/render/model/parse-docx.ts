@@ -18,6 +18,7 @@ import { Numbering } from "./numbering";
 import { ParseContext, type Story } from "./context";
 import { readBlocks } from "./blocks";
 import { readDocProperties } from "./doc-properties";
+import { DataStores } from "./data-binding";
 import { Bookmarks } from "./field-results";
 import { noteNumberAsLabel } from "./notes";
 import { readSection } from "./sections";
@@ -59,6 +60,7 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     ?.attr("val");
   ctx.tableStyleBeatsDefaults = !(override === "1" || override === "true" || override === "on");
   ctx.docProperties = readDocProperties(pkg, (name) => readOptional(pkg, name));
+  ctx.dataStores = new DataStores(pkg, (name) => readOptional(pkg, name));
 
   for (const kind of ["footnote", "endnote"] as const) {
     const pr = settings?.child(`${kind}Pr`);
