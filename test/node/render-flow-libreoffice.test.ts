@@ -599,6 +599,18 @@ const cases: Record<string, Uint8Array> = {
       B.table([[B.p("Row one")], [B.p("Row two", { extra: "<w:keepNext/>" })]], { widths: [9000] }) +
       B.p("Next paragraph."),
   }),
+  // The same with the paragraph's line just fitting above the page bottom and its space after not:
+  // the space after falls away there, so row and paragraph stay (LibreOffice 7.4, measured).
+  lastRowKeepsNextSpaceAfter: B.buildDocx({
+    body:
+      B.table(
+        [[B.p("Row one")], [B.p("Row two")], [B.p("Row three")], [B.p("Kept last row", { extra: "<w:keepNext/>" })]],
+        { widths: [9000], rowHeight: { h: 3480 } },
+      ) +
+      B.p("Next paragraph.", { spacing: { before: 80, after: 600 } }) +
+      B.p("Second after.") +
+      B.sectPr({ margins: { top: 720, bottom: 720 } }),
+  }),
   // A page break before the text of a paragraph is a break before the paragraph: its list label
   // and its space before go to the new page too.
   leadingPageBreak: B.buildDocx({
@@ -1053,6 +1065,11 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("a table's last row that keeps with the next paragraph moves with it", () => {
     const r = check("lastRowKeepsNext");
     expect(r.firstWords[1]).toEqual(["Filler", "Row"]);
+  });
+
+  it("a last row kept with a paragraph whose line fits above the page bottom stays: its space after falls away", () => {
+    const r = check("lastRowKeepsNextSpaceAfter");
+    expect(r.firstWords[1]).toEqual(["Row", "Second"]);
   });
 
   it("a table starting a document with footnotes sits one empty paragraph lower", () => {

@@ -500,7 +500,8 @@ class DocumentFlow {
         // a paragraph of three lines or fewer (it cannot split without a lone line).
         const n = layout.lines.length;
         const lines = b.style.keepLines ? n : b.style.widowControl ? (n <= 3 ? n : 2) : 1;
-        if (i === index) return withNotes(h + paragraphHeight(layout, rules), layout.lines);
+        // Its space after need not fit: at the page bottom it falls away (LibreOffice keeps a table's
+        // last row with a one-line paragraph whose space after runs past the page, measured).
         return withNotes(h + leadingHeight(layout, rules, lines), layout.lines.slice(0, lines));
       }
       h += paragraphHeight(layout, rules);
