@@ -10,6 +10,7 @@ import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
 import { convertWithLibreOffice, libreOfficeAvailable, wordBoxes, type PageWords } from "./support/libreoffice";
 import { makePng } from "../support/png-images";
+import { strFromU8, strToU8, unzipSync, zipSync } from "fflate";
 
 const have = await libreOfficeAvailable();
 
@@ -1123,4 +1124,55 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
     const r = check("endnoteInTable");
     expect(r.firstWords[1]).toEqual(["Before", "i"]);
   });
+});
+
+// LibreOffice separates paragraphs by the larger of the space after and the next space before, but
+// adds them up in a package without a settings part, or whose settings say
+// w:doNotUseHTMLParagraphAutoSpacing; that setting also makes it ignore w:beforeAutospacing and
+// w:afterAutospacing for the w:before/w:after values beside them (measured on minimal documents).
+describe.skipIf(!have)("paragraph spacing adds up where LibreOffice adds it", () => {
+  const spaced = (text: string, spacing: string) =>
+    `<w:p><w:pPr><w:spacing ${spacing} w:line="240" w:lineRule="auto"/></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p>`;
+  const body =
+    spaced("One", `w:after="240"`) +
+    spaced("Two", `w:before="80" w:after="240"`) +
+    spaced("Three", `w:before="400" w:after="0"`) +
+    spaced("Four", `w:before="100" w:beforeAutospacing="1" w:after="100" w:afterAutospacing="1"`) +
+    spaced("Five", `w:before="100" w:beforeAutospacing="1" w:after="100" w:afterAutospacing="1"`) +
+    B.table([[B.p("Cell one", { spacing: { after: 240 } }) + B.p("Cell two", { spacing: { before: 200 } })]], {
+      widths: [6000],
+    }) +
+    spaced("Six", `w:before="200"`) +
+    B.sectPr();
+  const withoutSettings = (docx: Uint8Array): Uint8Array => {
+    const files = unzipSync(docx);
+    delete files["word/settings.xml"];
+    const rels = "word/_rels/document.xml.rels";
+    files[rels] = strToU8(strFromU8(files[rels]!).replace(/<Relationship [^>]*Target="settings.xml"\/>/, ""));
+    files["[Content_Types].xml"] = strToU8(
+      strFromU8(files["[Content_Types].xml"]!).replace(/<Override PartName="\/word\/settings.xml"[^>]*\/>/, ""),
+    );
+    return zipSync(files);
+  };
+  const cases: [string, Uint8Array][] = [
+    ["a package without a settings part", withoutSettings(B.buildDocx({ body }))],
+    [
+      "settings with doNotUseHTMLParagraphAutoSpacing",
+      B.buildDocx({ body, settings: `<w:compat><w:doNotUseHTMLParagraphAutoSpacing/></w:compat>` }),
+    ],
+    ["settings without it (the larger space only)", B.buildDocx({ body })],
+  ];
+  it.each(cases)(
+    "%s",
+    async (_name, docx) => {
+      const words = async (pdf: Uint8Array) => (await wordBoxes(pdf)).flatMap((pg) => pg.words);
+      const [ours, lo] = await Promise.all([
+        renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(words),
+        convertWithLibreOffice(docx).then(words),
+      ]);
+      expect(ours.map((w) => w.text)).toEqual(lo.map((w) => w.text));
+      lo.forEach((w, i) => expect(Math.abs(ours[i]!.yMin - w.yMin), `y of "${w.text}"`).toBeLessThan(1.5));
+    },
+    120_000,
+  );
 });

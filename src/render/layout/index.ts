@@ -43,5 +43,7 @@ export function layoutDocument(
   fonts: FontBook,
   budget: WorkBudget = layoutBudget(),
 ): LaidOutDocument {
-  return flowDocument(model, layoutContext(fonts, model.defaultTabStop > 0 ? model.defaultTabStop : 36, budget));
+  const ctx = layoutContext(fonts, model.defaultTabStop > 0 ? model.defaultTabStop : 36, budget);
+  if (model.paragraphSpacingAdds) ctx.paragraphSpacingAdds = true;
+  return flowDocument(model, ctx);
 }

@@ -83,6 +83,8 @@ export interface LayoutContext {
   fieldValue(field: "PAGE" | "NUMPAGES" | "SECTIONPAGES", format: NumberFormat): string | undefined;
   /** Line grid pitch (pt) of the section's body text (w:docGrid type lines), if any: single-spaced lines snap to it. */
   linePitch?: number;
+  /** The document's paragraph spacing adds up (DocumentModel.paragraphSpacingAdds) instead of keeping the larger. */
+  paragraphSpacingAdds?: boolean;
   /** Laying out a table cell's content: CJK punctuation does not hang past the cell's edge (LibreOffice, measured). */
   inTableCell?: boolean;
   /** Tables the content being laid out sits in (0 in the body, a header, a note); past LIMITS.render.maxNesting a table is flattened. */

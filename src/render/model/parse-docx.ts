@@ -43,6 +43,8 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
 
   const env: ReadEnv = { theme: EMPTY_THEME, charUnit: 10.5 };
   const settings = optional(partOf("settings"));
+  const noHtmlAutoSpacing = onOff(settings?.child("compat")?.child("doNotUseHTMLParagraphAutoSpacing")) ?? false;
+  if (noHtmlAutoSpacing) env.noAutoSpacing = true;
   // Theme fonts left empty for East Asian and complex scripts come from the theme's per-script list,
   // chosen by the document's theme font languages (w:themeFontLang), as in Word and LibreOffice.
   const themeLang = settings?.child("themeFontLang");
@@ -167,6 +169,7 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     notes,
     images: ctx.images,
     evenAndOddHeaders,
+    ...(!settings || noHtmlAutoSpacing ? { paragraphSpacingAdds: true } : {}),
     ...(ctx.footnotesRestartEachPage || sections.some((s) => s.footnotesRestartEachPage)
       ? { footnotesRestartEachPage: { ...ctx.noteNumbering.footnote } }
       : {}),

@@ -99,6 +99,11 @@ export interface ReadEnv {
   theme: Theme;
   /** Default font size (pt) for character-unit indents. */
   charUnit: number;
+  /**
+   * settings.xml w:doNotUseHTMLParagraphAutoSpacing: LibreOffice then ignores w:beforeAutospacing and
+   * w:afterAutospacing and uses the w:before/w:after values written beside them (measured).
+   */
+  noAutoSpacing?: boolean;
 }
 
 function colorOf(
@@ -389,8 +394,8 @@ export function readParaProps(pPr: XNode | undefined, env: ReadEnv): ParaProps {
         break;
       }
       case "spacing": {
-        const before = c.attr("beforeAutospacing");
-        const after = c.attr("afterAutospacing");
+        const before = env.noAutoSpacing ? undefined : c.attr("beforeAutospacing");
+        const after = env.noAutoSpacing ? undefined : c.attr("afterAutospacing");
         if (before === "1" || before === "true" || before === "on") {
           p.spaceBefore = 14;
           p.autoSpaceBefore = true;

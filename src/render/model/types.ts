@@ -449,6 +449,12 @@ export interface DocumentModel {
    */
   evenAndOddHeaders: boolean;
   /**
+   * Paragraph spacing adds up: a paragraph's space after and the next one's space before both
+   * apply, where LibreOffice otherwise keeps only the larger. LibreOffice adds them for a package
+   * without a settings part, or whose settings say w:doNotUseHTMLParagraphAutoSpacing (measured).
+   */
+  paragraphSpacingAdds?: boolean;
+  /**
    * Set where some section's footnote numbers restart on each page: layout numbers the footnotes
    * (per page in those sections, running on elsewhere) from this start and format. Under
    * settings.xml's w:numRestart="eachPage" the model's labels are the start number, a stand-in.

@@ -71,8 +71,9 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
       (block.style.contextualSpacing && sameAsPrev) || (startsRun && block.style.autoSpaceBefore)
         ? 0
         : laid.spaceBefore;
-    // LibreOffice keeps the larger of the space after and the next space before (they do not add up).
-    gap(Math.max(pendingAfter, before));
+    // LibreOffice keeps the larger of the space after and the next space before (they do not add
+    // up), unless the document's spacing adds up (LayoutContext.paragraphSpacingAdds).
+    gap(ctx.paragraphSpacingAdds ? pendingAfter + before : Math.max(pendingAfter, before));
     // A cell continued on the next page from here starts with this paragraph's space before
     // (LibreOffice keeps it at the top of the continued row; the space after above stays behind).
     if (before > 0 && i > 0 && breakPoints[breakPoints.length - 1] === y) continueTrim.set(y, -before);

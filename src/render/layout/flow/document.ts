@@ -340,7 +340,11 @@ class DocumentFlow {
     const before = style.autoSpaceBefore && documentStart ? 0 : ownSpace(p, layout.spaceBefore, prev);
     // LibreOffice (measured on DOCX) separates paragraphs by the larger of the space after and
     // the next space before, not their sum: the space after is already below the previous one.
-    const prevAfter = prev ? ownSpace(prev, this.layoutFor(prev, this.pager.area.width).spaceAfter, p) : 0;
+    // Where the document's spacing adds up, the whole space before goes below it.
+    const prevAfter =
+      prev && !this.ctx.paragraphSpacingAdds
+        ? ownSpace(prev, this.layoutFor(prev, this.pager.area.width).spaceAfter, p)
+        : 0;
     return {
       spaceBefore: before,
       previousAfter: prevAfter,
