@@ -612,6 +612,18 @@ const cases: Record<string, Uint8Array> = {
       B.p("Second after.") +
       B.sectPr({ margins: { top: 720, bottom: 720 } }),
   }),
+  // A column break before the text of a paragraph is a break before the paragraph: no empty line
+  // stays behind in the column it leaves, so balanced columns end where their text ends.
+  leadingColumnBreak: B.buildDocx({
+    body:
+      B.p("Column one first") +
+      B.p("Column one second") +
+      B.p([`<w:r><w:br w:type="column"/></w:r>`, "Column two first"]) +
+      B.p("Column two second") +
+      B.sectionBreak({ cols: { num: 2, space: 708 } }) +
+      B.p("After the columns") +
+      B.sectPr({ type: "continuous" }),
+  }),
   // A page break before the text of a paragraph is a break before the paragraph: its list label
   // and its space before go to the new page too.
   leadingPageBreak: B.buildDocx({
@@ -1071,6 +1083,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("a last row kept with a paragraph whose line fits above the page bottom stays: its space after falls away", () => {
     const r = check("lastRowKeepsNextSpaceAfter");
     expect(r.firstWords[1]).toEqual(["Row", "Second"]);
+  });
+
+  it("a column break before a paragraph's text leaves no empty line in the column above", () => {
+    check("leadingColumnBreak");
   });
 
   it("a table starting a document with footnotes sits one empty paragraph lower", () => {

@@ -294,7 +294,7 @@ function readParagraph(
     para.style = { ...para.style, align: "center" };
   const carried = story.carriedPageBreak;
   story.carriedPageBreak = collapseDeferredBreaks(para);
-  leadingPageBreakToBreakBefore(para);
+  leadingBreakToBreakBefore(para);
   if (carried) para.style = { ...para.style, pageBreakBefore: true };
   return para;
 }
@@ -339,18 +339,19 @@ function collapseDeferredBreaks(para: Paragraph): boolean {
 }
 
 /**
- * A page break before any text of a paragraph that has text after it: LibreOffice imports it as a
- * page break before the paragraph (measured), so the numbering label, the space before and the
- * text all start the next page.
+ * A page or column break before any text of a paragraph that has text after it: LibreOffice imports
+ * it as a break before the paragraph (measured), so the numbering label, the space before and the
+ * text all start the next page or column, and no empty line stays behind.
  */
-function leadingPageBreakToBreakBefore(para: Paragraph): void {
+function leadingBreakToBreakBefore(para: Paragraph): void {
   const isEmpty = (i: Inline) => i.type === "text" && i.text === "";
   const at = para.inlines.findIndex((i) => !isEmpty(i));
   const first = para.inlines[at];
-  if (first?.type !== "break" || first.kind !== "page") return;
+  if (first?.type !== "break" || (first.kind !== "page" && first.kind !== "column")) return;
   if (!para.inlines.slice(at + 1).some((i) => i.type !== "break" && !isEmpty(i))) return;
   para.inlines.splice(at, 1);
-  para.style = { ...para.style, pageBreakBefore: true };
+  para.style =
+    first.kind === "page" ? { ...para.style, pageBreakBefore: true } : { ...para.style, columnBreakBefore: true };
 }
 
 /**

@@ -251,6 +251,8 @@ export interface ParagraphStyle {
   keepLines: boolean;
   widowControl: boolean;
   pageBreakBefore: boolean;
+  /** A column break before any text of the paragraph (see leadingBreakToBreakBefore in blocks.ts). */
+  columnBreakBefore?: boolean;
   bidi: boolean;
   borders: { top?: Border; bottom?: Border; left?: Border; right?: Border; between?: Border };
   shading: Color | null;

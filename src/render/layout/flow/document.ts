@@ -376,7 +376,7 @@ class DocumentFlow {
     if (rules.pageBreakBefore && !(pager.atAreaTop() && pager.columnIndex === 0)) {
       pager.breakArea("page", "hard");
       rules.pageBreakBefore = false;
-    }
+    } else if (p.style.columnBreakBefore) pager.breakArea("column", "hard");
     // LibreOffice moves a keep-with-next chain on only when a block without keep sits above it in
     // this column (a table counts as one): a chain running from the column top is broken where the
     // column is full; a chain below a loose block moves whole, even when it is taller than a page.
