@@ -278,6 +278,8 @@ export interface SectionOptions {
   type?: "nextPage" | "continuous" | "evenPage" | "oddPage" | "nextColumn";
   /** Restart page numbering at this number. */
   pageNumberStart?: number;
+  /** w:lnNumType attributes (line numbering): countBy, start, restart, distance (twips). */
+  lineNumbers?: { countBy?: number; start?: number; restart?: "newPage" | "newSection" | "continuous"; distance?: number };
 }
 
 /** A w:sectPr: put it last in the body (document's final section) or in a paragraph's pPr via `sectionBreak()`. */
@@ -304,6 +306,12 @@ export function sectPr(o: SectionOptions = {}): string {
     (o.type ? `<w:type w:val="${o.type}"/>` : "") +
     `<w:pgSz w:w="${width}" w:h="${height}"${o.landscape ? ` w:orient="landscape"` : ""}/>` +
     `<w:pgMar w:top="${m.top}" w:right="${m.right}" w:bottom="${m.bottom}" w:left="${m.left}" w:header="${m.header}" w:footer="${m.footer}" w:gutter="${m.gutter}"/>` +
+    (o.lineNumbers
+      ? `<w:lnNumType${Object.entries(o.lineNumbers)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => ` w:${k}="${v}"`)
+          .join("")}/>`
+      : "") +
     (o.pageNumberStart !== undefined ? `<w:pgNumType w:start="${o.pageNumberStart}"/>` : "") +
     cols +
     (o.titlePg ? `<w:titlePg/>` : "") +

@@ -387,6 +387,8 @@ function collectUsage(model: DocumentModel): Map<string, Usage> {
       if (item.kind === "text") note(metafileRunStyle(item.font), item.text);
   }
   for (const s of model.sections) blocks(s.blocks);
+  // Line numbers (layout/flow/line-numbers.ts) are digits in their own style.
+  if (model.lineNumbering) note(model.lineNumbering.style, "0123456789");
   for (const b of model.headerFooters.values()) blocks(b);
   for (const b of model.notes.values()) blocks(b);
   return usage;

@@ -87,6 +87,11 @@ export interface LayoutContext {
   paragraphSpacingAdds?: boolean;
   /** Laying out a table cell's content: CJK punctuation does not hang past the cell's edge (LibreOffice, measured). */
   inTableCell?: boolean;
+  /**
+   * Stacks record their paragraphs' lines for line numbering (`StackedBlocks.numberedLines`): set for
+   * headers, footers and footnotes when the document numbers lines; a table's cells never count.
+   */
+  countLines?: boolean;
   /** Tables the content being laid out sits in (0 in the body, a header, a note); past LIMITS.render.maxNesting a table is flattened. */
   tableDepth: number;
   /** The layout entry points, for content that holds blocks (cells, text boxes): see `LayoutRoutines`. */
@@ -224,6 +229,8 @@ export interface StackedBlocks {
   spaceBelow?: number;
   /** The last line's proportional extra below, included in `height`: it may run past a page bottom (a table cell's, LibreOffice). */
   endSlack?: number;
+  /** With `LayoutContext.countLines`: the lines line numbering counts, baselines from the stack's top. */
+  numberedLines?: { baseline: number; height: number }[];
 }
 /** block/stack.ts; `inCell`: the stack is a table cell's content, which grows to hold its wrapped floats. */
 export type StackBlocks = (

@@ -25,6 +25,7 @@ import { readSection } from "./sections";
 import type { ReadEnv } from "./properties";
 import { int, onOff, twips, val } from "./units";
 import { toNumberFormat } from "./number-format";
+import { resolveLineNumbering } from "./line-numbering";
 
 /** Throws 413 `zip_limit` when the DOCX is too large to render in an isolate (checked from the ZIP directory, nothing inflated). */
 export function assertRenderable(bytes: Uint8Array): void {
@@ -161,6 +162,8 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
 
   ctx.settleReferences();
 
+  const lineNumbering = resolveLineNumbering(sections, styles);
+  if (lineNumbering) ctx.intern(lineNumbering.style);
   const defaultTab = twips(val(settings, "defaultTabStop"));
   const fontTable = optional(partOf("fontTable"));
   const model: DocumentModel = {
@@ -178,6 +181,7 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     fontTable: readFontTable(fontTable),
     languages: styles.languages,
   };
+  if (lineNumbering) model.lineNumbering = lineNumbering;
   const embedded = readEmbeddedFonts(pkg, partOf("fontTable"), fontTable);
   if (embedded.length) model.embeddedFonts = embedded;
   const title = readTitle(pkg);

@@ -77,6 +77,7 @@ export interface ParaProps {
   line?: LineSpacing;
   contextualSpacing?: boolean;
   snapToGrid?: boolean;
+  suppressLineNumbers?: boolean;
   /** Tab stops as written, `clear` entries included (merged by position on resolution). */
   tabs?: TabStop[];
   keepNext?: boolean;
@@ -431,6 +432,7 @@ export function readParaProps(pPr: XNode | undefined, env: ReadEnv): ParaProps {
         break;
       }
       case "snapToGrid":
+      case "suppressLineNumbers":
       case "contextualSpacing":
       case "keepNext":
       case "keepLines":
@@ -588,6 +590,7 @@ export function toParagraphStyle(p: ParaProps, styleId: string): ParagraphStyle 
     spaceAfter: p.spaceAfter ?? 0,
     contextualSpacing: p.contextualSpacing ?? false,
     ...(p.snapToGrid === false ? { snapToGrid: false as const } : {}),
+    ...(p.suppressLineNumbers ? { suppressLineNumbers: true as const } : {}),
     line: p.line ?? { rule: "auto", value: 1 },
     tabs: resolveTabs(p.tabs),
     keepNext: p.keepNext ?? false,

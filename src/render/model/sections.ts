@@ -7,6 +7,7 @@ import type { XNode } from "./xml-tree";
 import type { Story } from "./context";
 import { toNumberFormat } from "./number-format";
 import { int, twips, val } from "./units";
+import { readLineNumberType } from "./line-numbering";
 
 const MAX_PAGE = 14_400; // pt, Word's largest page side (200 in)
 
@@ -105,6 +106,8 @@ export function readSection(
   ) {
     section.lineGrid = { type: gridType, linePitch: pitch };
   }
+  const lineNumbers = readLineNumberType(sectPr?.child("lnNumType"));
+  if (lineNumbers) section.lineNumbers = lineNumbers;
   const direction = val(sectPr, "textDirection");
   if (direction === "tbRl" || direction === "tbRlV") section.vertical = true;
   const start = int(pgNum?.attr("start"));

@@ -14,6 +14,8 @@ import {
   type RunProps,
 } from "./properties";
 
+const HEADER_FOOTER = new Set(["header", "footer"]);
+
 /** Deepest basedOn chain followed; Word itself refuses far less, this only stops cycles. */
 const MAX_CHAIN = 32;
 
@@ -119,7 +121,13 @@ export class Styles {
     const cached = this.paraCache.get(id);
     if (cached) return cached;
     let acc = emptyPara();
-    for (const def of this.chain(id)) acc = overlayPara(acc, readParaProps(def.node.child("pPr"), this.env));
+    for (const def of this.chain(id)) {
+      acc = overlayPara(acc, readParaProps(def.node.child("pPr"), this.env));
+      // LibreOffice's Header and Footer styles, which Word's "header" and "footer" become, leave
+      // their paragraphs out of line numbering (measured; styles based on them inherit it).
+      if (def.type === "paragraph" && HEADER_FOOTER.has(def.node.child("name")?.attr("val")?.toLowerCase() ?? ""))
+        acc.suppressLineNumbers = true;
+    }
     this.paraCache.set(id, acc);
     return acc;
   }

@@ -244,6 +244,8 @@ export interface ParagraphStyle {
   contextualSpacing: boolean;
   /** w:snapToGrid off: the section's line grid (w:docGrid) does not apply to this paragraph. */
   snapToGrid?: false;
+  /** w:suppressLineNumbers: the paragraph's lines are neither numbered nor counted (line numbering). */
+  suppressLineNumbers?: true;
   line: LineSpacing;
   /** Resolved tab stops (style + direct, `clear` applied), sorted by position. */
   tabs: TabStop[];
@@ -422,10 +424,36 @@ export interface Section {
   pageNumberFormat: NumberFormat;
   /** Line grid (w:docGrid type lines/linesAndChars/snapToChars, common in East Asian documents): lines snap to `linePitch` pt. */
   lineGrid?: { type: "lines" | "linesAndChars" | "snapToChars"; linePitch: number };
+  /**
+   * w:lnNumType with a w:countBy of 1 or more: LibreOffice turns line numbering on for the whole
+   * document then (model/line-numbering.ts); `start` is w:start (Word counts from 0), `restart` w:restart.
+   */
+  lineNumbers?: LineNumberType;
+  /** The number the first line of this section's first paragraph gets (model/line-numbering.ts). */
+  lineNumberStart?: number;
   /** Vertical writing (w:textDirection tbRl): lines top to bottom, right to left (layout/flow/vertical.ts). */
   vertical?: boolean;
   /** Blocks of the body belonging to this section, in order. */
   blocks: Block[];
+}
+
+export interface LineNumberType {
+  countBy: number;
+  start: number;
+  restart: "newPage" | "newSection" | "continuous";
+  /** w:distance in pt, if given. */
+  distance?: number;
+}
+
+/** Line numbering as LibreOffice applies it to the whole document (see `Section.lineNumbers`). */
+export interface LineNumbering {
+  countBy: number;
+  /** Numbers restart on each page (the last section's w:restart is newPage, or absent). */
+  restartEachPage: boolean;
+  /** From the text column's left edge to the number's right edge, pt. */
+  distance: number;
+  /** The numbers' formatting: the "Line Number" character style over the document defaults. */
+  style: RunStyle;
 }
 
 export interface ImageResource {
@@ -464,6 +492,8 @@ export interface DocumentModel {
   footnotesRestartEachPage?: { start: number; format: NumberFormat };
   /** w:defaultTabStop, pt (36 when absent). */
   defaultTabStop: number;
+  /** Line numbering, when some section asks for it (model/line-numbering.ts). */
+  lineNumbering?: LineNumbering;
   /** dc:title of docProps/core.xml, used as the PDF title. */
   title?: string;
   /** Every font family the model names (for loading fonts before layout). */

@@ -13,10 +13,12 @@ import { chartItems } from "../objects/chart";
 import { shownBlocks } from "./hidden-paragraph";
 import { bordersJoin, paragraphBorderLine } from "./paragraph-borders";
 import { lineOffset } from "../objects/floats";
+import { textHeight } from "../inline/line-height";
 
 export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
   const blocks = shownBlocks(allBlocks);
   const items: PaintItem[] = [];
+  const numberedLines: StackedBlocks["numberedLines"] = ctx.countLines ? [] : undefined;
   const breakPoints: number[] = [];
   const continueTrim = new Map<number, number>();
   let y = 0;
@@ -38,7 +40,8 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
       gap(pendingAfter);
       pendingAfter = 0;
       prev = null;
-      const t = ctx.routines.stackTable(block, width, ctx, y);
+      // Lines in tables are not numbered (LibreOffice).
+      const t = ctx.routines.stackTable(block, width, ctx.countLines ? { ...ctx, countLines: false } : ctx, y);
       items.push(...t.items);
       for (const bp of t.breakPoints) breakPoints.push(bp);
       for (const [bp, trim] of t.continueTrim) continueTrim.set(bp, trim);
@@ -78,6 +81,8 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
     // (LibreOffice keeps it at the top of the continued row; the space after above stays behind).
     if (before > 0 && i > 0 && breakPoints[breakPoints.length - 1] === y) continueTrim.set(y, -before);
     for (const item of laid.items) items.push(translateItem(item, 0, y));
+    if (numberedLines && !block.style.suppressLineNumbers)
+      for (const line of laid.lines) numberedLines.push({ baseline: y + line.baseline, height: line.height });
     if (laid.floatBottom) floatBottom = Math.max(floatBottom, y + laid.floatBottom);
     for (const bp of laid.breakPoints) breakPoints.push(y + bp);
     for (const [bp, trim] of laid.continueTrim ?? []) continueTrim.set(y + bp, trim);
@@ -92,7 +97,7 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
     if (breakPoints[breakPoints.length - 1] === y) breakPoints[breakPoints.length - 1] = floatBottom;
     y = floatBottom;
   }
-  return { height: y, items, breakPoints, spaceBelow: pendingAfter, continueTrim };
+  return { height: y, items, breakPoints, spaceBelow: pendingAfter, continueTrim, ...(numberedLines ? { numberedLines } : {}) };
 };
 
 /** Horizontal shift that puts a frame's text where its alignment (or offset) says, within `width`. */
@@ -120,7 +125,13 @@ function stackParagraph(
   ctx: LayoutContext,
   join = { prev: false, next: false },
   inCell = false,
-): StackedBlocks & { spaceBefore: number; spaceAfter: number; floatBottom?: number } {
+): StackedBlocks & {
+  spaceBefore: number;
+  spaceAfter: number;
+  floatBottom?: number;
+  /** Each line's baseline from the paragraph's top and its height without proportional spacing. */
+  lines: { baseline: number; height: number }[];
+} {
   const laid = ctx.routines.layoutParagraph(p, width, ctx);
   const { shading } = p.style;
   // Inside a bordered group the joined sides are not drawn and take no room.
@@ -135,11 +146,13 @@ function stackParagraph(
   const breakPoints: number[] = [];
   const continueTrim = new Map<number, number>();
   const lineTops: number[] = [];
+  const lines: { baseline: number; height: number }[] = [];
   let y = top;
   laid.lines.forEach((line, i) => {
     // Lines after the first carry their proportional extra above the text (see inline/paragraph.ts).
     if (i > 0 && line.extraAbove) continueTrim.set(y, line.extraAbove);
     lineTops.push(y);
+    lines.push({ baseline: y + line.baseline, height: textHeight(line) });
     for (const item of line.items) lineItems.push(translateItem(item, 0, y));
     y += line.height;
     breakPoints.push(y);
@@ -183,6 +196,7 @@ function stackParagraph(
     spaceBefore: laid.spaceBefore,
     spaceAfter: laid.spaceAfter,
     floatBottom,
+    lines,
   };
 }
 

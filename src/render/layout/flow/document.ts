@@ -13,6 +13,7 @@ import { exclusionsFor, floatsBeside } from "../objects/floats";
 import { drawMetafiles } from "../objects/metafile";
 import type { LaidOutDocument, LayoutContext, LayoutRoutines, ParagraphLayout } from "../types";
 import { finishPages } from "./finalize";
+import { recordNumberedLines } from "./line-numbers";
 import { PartHeights } from "./header-footer";
 import { Footnotes, NOTE_SEPARATOR_HEIGHT } from "./notes";
 import { floatOverrunsTop, paintFloats, positionFloats } from "./page-floats";
@@ -61,6 +62,12 @@ class DocumentFlow {
   private readonly notes: Footnotes;
   /** Index of the page the current section started on. */
   private sectionFirstPage = 0;
+  /** Body paragraphs placed now take part in line numbering (not endnotes, not vertical sections). */
+  private numberLines = false;
+  /** The current section's line-number start (`Section.lineNumberStart`), for its first block. */
+  private sectionLineStart: number | undefined;
+  /** The start number for the paragraph being placed, if it restarts the count. */
+  private lineNumberStart: number | undefined;
   /** The area (see `areaKey`) where the last block without keep-with-next ended (a table counts as one). */
   private looseArea = "";
   /** The last block placed (a table is `undefined`), and the one above a continuous section's first block. */
@@ -79,7 +86,9 @@ class DocumentFlow {
     // Header heights before pagination: wide page numbers stand in for the real ones.
     this.heights = new PartHeights(model, { ...this.ctx, fieldValue: () => "99" });
     this.bodyCtx = this.ctx;
-    this.notes = new Footnotes(model.notes, this.ctx, () => this.noteWidth());
+    // Footnote lines are numbered too (in the count of headers, footnotes and footers: line-numbers.ts).
+    const notesCtx = model.lineNumbering ? { ...this.ctx, countLines: true } : this.ctx;
+    this.notes = new Footnotes(model.notes, notesCtx, () => this.noteWidth());
     this.pager = new Pager({
       budget: ctx.budget,
       geometry: (section, first, number, style) => {
@@ -101,6 +110,8 @@ class DocumentFlow {
   run(): LaidOutDocument {
     this.sections.forEach((section, i) => {
       this.bodyCtx = section.lineGrid ? { ...this.ctx, linePitch: section.lineGrid.linePitch } : this.ctx;
+      this.numberLines = !!this.model.lineNumbering && !section.vertical;
+      this.sectionLineStart = section.lineNumberStart;
       this.paragraphAboveSection = undefined;
       if (i > 0) this.startSection(i);
       this.sectionFirstPage = this.pager.pages.length - 1;
@@ -111,6 +122,7 @@ class DocumentFlow {
       else this.placeBlocks(blocks);
     });
     // Endnotes follow the body on pages of their own, as LibreOffice prints DOCX endnotes.
+    this.numberLines = false;
     if (this.pager.endnotes.length > 0) {
       this.sections.push(endnoteSection(this.sections[this.sections.length - 1]!));
       this.pager.newPage(this.sections.length - 1);
@@ -252,6 +264,8 @@ class DocumentFlow {
       }
       const prev = i === 0 ? this.paragraphAboveSection : blocks[i - 1];
       const next = blocks[i + 1];
+      // A section's start number goes to its first block, when that is a paragraph (LibreOffice).
+      this.lineNumberStart = i === 0 ? this.sectionLineStart : undefined;
       this.placeParagraphBlock(
         block,
         prev?.type === "paragraph" ? prev : undefined,
@@ -521,6 +535,8 @@ class DocumentFlow {
 
   /** Shading and borders around each page's part of the paragraph. */
   private decorate(p: Paragraph, layout: ParagraphLayout, placed: PlacedLine[]): void {
+    if (this.numberLines && !p.style.suppressLineNumbers)
+      recordNumberedLines(this.pager.pages, layout, placed, this.lineNumberStart);
     const { shading, borders } = p.style;
     if (!shading && !borders.top && !borders.bottom && !borders.left && !borders.right) return;
     const width = this.pager.area.width;

@@ -7,7 +7,8 @@ import { EMPTY_PARTS, type DocumentModel, type Section } from "../../model/types
 import type { LaidOutPage, LayoutContext, PaintItem } from "../types";
 import { choosePart, pageFieldContext, placePart } from "./header-footer";
 import { numberNotesOnPage, type Footnotes } from "./notes";
-import type { FlowPage } from "./pager";
+import { LineCounter } from "./line-numbers";
+import type { FlowPage, NumberedLine } from "./pager";
 import { sanePage } from "./sections";
 import { turnPageBack } from "./vertical";
 
@@ -28,23 +29,32 @@ export function finishPages(
   for (const p of pages) sectionPages.set(p.section, (sectionPages.get(p.section) ?? 0) + 1);
   const restart = model.footnotesRestartEachPage;
   const noteLabels = new Map<string, string>();
+  const numbering = model.lineNumbering;
+  // Headers, footers and footnotes record their counted lines when the document numbers lines.
+  const partCtx = numbering ? { ...ctx, countLines: true } : ctx;
+  const bodyLines = numbering && new LineCounter(numbering, ctx);
+  const partLines = numbering && new LineCounter(numbering, ctx);
   // LibreOffice does not export the blank pages odd/even section starts insert (they still count).
   return pages
     .filter((page) => !page.blank)
     .map((page) => {
       const s = sectionOf(page.section);
       const items: PaintItem[] = [...page.background];
+      const lines = numbering ? { header: [], notes: [], footer: [] } : undefined;
       paintHeaderFooter(
         page,
         s,
         { numPages: pages.length, sectionPages: sectionPages.get(page.section) ?? 1 },
         model,
-        ctx,
+        partCtx,
         items,
+        lines,
       );
       items.push(...page.items);
+      bodyLines?.page(page.numberedLines, items);
       const box = sanePage(s);
-      notes.paint(page, box.left, box.width - box.left - box.right, items);
+      notes.paint(page, box.left, box.width - box.left - box.right, items, lines?.notes);
+      if (lines) partLines?.page([...lines.header, ...lines.notes, ...lines.footer], items);
       paintSeparators(page, items);
       items.push(...page.foreground);
       if (restart) numberNotesOnPage(page, { ...restart, perPage: !!s.footnotesRestartEachPage }, noteLabels, items);
@@ -61,6 +71,7 @@ function paintHeaderFooter(
   model: DocumentModel,
   base: LayoutContext,
   into: PaintItem[],
+  lines?: { header: NumberedLine[]; footer: NumberedLine[] },
 ): void {
   const box = sanePage(s);
   const width = box.width - box.left - box.right;
@@ -84,6 +95,7 @@ function paintHeaderFooter(
     { ...frame, distance: Math.max(0, s.margins.header) },
     ctx,
     into,
+    lines?.header,
   );
   placePart(
     footer ? model.headerFooters.get(footer) : undefined,
@@ -91,6 +103,7 @@ function paintHeaderFooter(
     { ...frame, distance: Math.max(0, s.margins.footer) },
     ctx,
     into,
+    lines?.footer,
   );
 }
 

@@ -6,6 +6,8 @@
 import type { Block, DocumentModel, NumberFormat, Section, Table } from "../../model/types";
 import type { LayoutContext, PaintItem, StackedBlocks } from "../types";
 import { translateItems } from "../items";
+import type { NumberedLine } from "./pager";
+import { stackLines } from "./line-numbers";
 
 export interface PartChoice {
   firstOfSection: boolean;
@@ -76,6 +78,7 @@ export function placePart(
   box: { left: number; width: number; pageHeight: number; distance: number },
   ctx: LayoutContext,
   into: PaintItem[],
+  lines?: NumberedLine[],
 ): void {
   if (!blocks || blocks.length === 0) return;
   blocks = partBlocks(blocks);
@@ -85,6 +88,7 @@ export function placePart(
   const pinned = pinPageAnchors(blocks, box.left, top);
   if (pinned !== blocks) stack = ctx.routines.stackBlocks(pinned, box.width, ctx);
   translateItems(stack.items, box.left, top, into);
+  stackLines(stack, box.left, top, lines);
 }
 
 const partBlocksCache = new WeakMap<Block[], Block[]>();

@@ -7,7 +7,8 @@ import { formatNumber } from "../../model/number-format";
 import type { DocumentModel, NumberFormat } from "../../model/types";
 import { translateItems } from "../items";
 import type { LayoutContext, PaintItem, StackedBlocks } from "../types";
-import type { FlowPage } from "./pager";
+import type { FlowPage, NumberedLine } from "./pager";
+import { stackLines } from "./line-numbers";
 
 /**
  * The footnote separator as LibreOffice lays it out (its page defaults, kept for DOCX): 57 twips
@@ -58,7 +59,7 @@ export class Footnotes {
   }
 
   /** The page's footnotes stacked at the bottom of its body, under a short separator line, in the text box [left, left + width]. */
-  paint(page: FlowPage, left: number, width: number, into: PaintItem[]): void {
+  paint(page: FlowPage, left: number, width: number, into: PaintItem[], lines?: NumberedLine[]): void {
     if (page.notes.length === 0) return;
     let y = page.bodyBottom - page.noteHeight;
     const lineY = y + NOTE_SEPARATOR_GAP + NOTE_SEPARATOR_WIDTH / 2;
@@ -82,6 +83,7 @@ export class Footnotes {
           ? stack.items.filter((it) => noteItemY(it) > from && noteItemY(it) < cut)
           : stack.items;
       translateItems(items, left, y - from, into);
+      stackLines(stack, left, y - from, lines, (baseline) => baseline > from && baseline < cut);
       y += stack.height - from;
     });
   }

@@ -66,6 +66,18 @@ export interface FlowPage {
   regions: Region[];
   /** A page inserted blank by an odd/even section start. */
   blank: boolean;
+  /** Body lines that take part in line numbering, in document order (line-numbers.ts). */
+  numberedLines: NumberedLine[];
+}
+
+/** A body line counted by line numbering, in page coordinates. */
+export interface NumberedLine {
+  /** Left edge of the text column the line is in. */
+  columnLeft: number;
+  baseline: number;
+  height: number;
+  /** The count starts again here at this number (a section's first paragraph). */
+  startAt?: number;
 }
 
 /** How the current area started: the first paragraph keeps its space before except after a soft break. */
@@ -368,6 +380,7 @@ export class Pager implements FlowCursor {
       noteCarry: [...this.noteCarry],
       floats: page.floats.length,
       regions: page.regions.length,
+      numberedLines: page.numberedLines.length,
       region: this.region,
       columnBottoms: [...this.region.columnBottoms],
       column: this.column,
@@ -393,6 +406,7 @@ export class Pager implements FlowCursor {
     this.noteCarry = [...s.noteCarry];
     page.floats.length = s.floats;
     page.regions.length = s.regions;
+    page.numberedLines.length = s.numberedLines;
     this.region = s.region;
     this.region.columnBottoms = [...s.columnBottoms];
     this.column = s.column;
@@ -427,6 +441,7 @@ export class Pager implements FlowCursor {
       floats: [],
       regions: [],
       blank: false,
+      numberedLines: [],
     });
     this.openRegion(g.bodyTop, g);
     if (this.noteCarry.length > 0) {
@@ -461,6 +476,7 @@ export interface PagerSnapshot {
   noteCarry: { id: string; from: number }[];
   floats: number;
   regions: number;
+  numberedLines: number;
   region: Region;
   columnBottoms: number[];
   column: number;

@@ -6,6 +6,7 @@
 import type { FontBook } from "../../fonts/types";
 import type { ParagraphStyle, RunStyle } from "../../model/types";
 import type { Piece } from "./piece";
+import type { LineBox } from "../types";
 
 /** LibreOffice puts the baseline of an exact-height line at 80 % of the height. */
 const EXACT_ASCENT_RATIO = 0.8;
@@ -219,4 +220,9 @@ function kindsOnLine(pieces: Piece[], start: number, end: number): LineKinds {
     else if (kind === "break") kinds.breaks = true;
   }
   return kinds;
+}
+
+/** A laid-out line's height without its proportional-spacing extras (the height LibreOffice sizes line numbers by). */
+export function textHeight(line: LineBox): number {
+  return line.height - (line.extraAbove ?? 0) - (line.extraBelow ?? 0);
 }
