@@ -535,7 +535,8 @@ class DocumentFlow {
 
   /** Shading and borders around each page's part of the paragraph. */
   private decorate(p: Paragraph, layout: ParagraphLayout, placed: PlacedLine[]): void {
-    if (this.numberLines && !p.style.suppressLineNumbers)
+    // A framed paragraph is a text frame to LibreOffice: its lines are not numbered.
+    if (this.numberLines && !p.style.suppressLineNumbers && !p.style.frame)
       recordNumberedLines(this.pager.pages, layout, placed, this.lineNumberStart);
     const { shading, borders } = p.style;
     if (!shading && !borders.top && !borders.bottom && !borders.left && !borders.right) return;
