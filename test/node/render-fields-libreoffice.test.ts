@@ -258,6 +258,36 @@ describe.skipIf(!have)("plain-text content controls, against LibreOffice", () =>
   });
 });
 
+describe.skipIf(!have)("block-level content controls, against LibreOffice", () => {
+  it("draw their first paragraph without its runs' formatting, except in a building block (docPartObj)", async () => {
+    const bold = `<w:rPr><w:b/><w:sz w:val="40"/></w:rPr>`;
+    const paragraphs = (label: string) =>
+      `<w:p><w:r><w:t xml:space="preserve">${label} plain </w:t></w:r><w:r>${bold}<w:t>${label}Formatted</w:t></w:r></w:p>` +
+      `<w:p><w:r>${bold}<w:t>${label}Second</w:t></w:r></w:p>`;
+    const control = (label: string, pr: string) =>
+      `<w:sdt><w:sdtPr><w:id w:val="${label.length}"/>${pr}</w:sdtPr><w:sdtContent>${paragraphs(label)}</w:sdtContent></w:sdt>`;
+    const docx = B.buildDocx({
+      body:
+        B.p("Before") +
+        control("Rich", "") +
+        control("Plain", "<w:text/>") +
+        control(
+          "Gallery",
+          `<w:docPartObj><w:docPartGallery w:val="Page Numbers (Bottom of Page)"/><w:docPartUnique/></w:docPartObj>`,
+        ),
+    });
+    const boxes = async (pdf: Uint8Array) => (await wordBoxes(pdf)).flatMap((pg) => pg.words);
+    const [ours, lo] = await Promise.all([
+      renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(boxes),
+      convertWithLibreOffice(docx).then(boxes),
+    ]);
+    expect(ours.map((w) => w.text)).toEqual(lo.map((w) => w.text));
+    lo.forEach((w, i) =>
+      expect(Math.abs(ours[i]!.xMax - ours[i]!.xMin - (w.xMax - w.xMin)), `width of "${w.text}"`).toBeLessThan(1.5),
+    );
+  });
+});
+
 describe.skipIf(!have)("data-bound content controls, against LibreOffice", () => {
   it("a plain-text control shows the value bound in the core, extended or a custom XML part; empty values and rich text keep the cached text", async () => {
     const CORE = `xmlns:ns0='http://purl.org/dc/elements/1.1/' xmlns:ns1='http://schemas.openxmlformats.org/package/2006/metadata/core-properties'`;

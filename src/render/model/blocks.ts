@@ -87,10 +87,18 @@ export function readBlocks(
         break;
       }
       case "tbl":
+        ctx.blockControlStart = false;
         ctx.countBlock();
         out.push(ctx.nested(() => readTable(el, ctx, story, (c, s, f) => readBlocks(c, ctx, s, f))));
         break;
       case "sdt":
+        // LibreOffice 7.4 draws the first paragraph of a block-level content control without its
+        // runs' formatting, as it draws plain-text controls (measured; the paragraph style stays),
+        // except in a building block (w:docPartObj: page numbers, cover pages), which it unwraps.
+        ctx.blockControlStart = !el.child("sdtPr")?.child("docPartObj");
+        readBlocks(el.child("sdtContent") ?? el, ctx, story, cell, onSectionEnd, out);
+        ctx.blockControlStart = false;
+        break;
       case "customXml":
       case "ins":
       case "moveTo":
@@ -286,6 +294,10 @@ function readParagraph(
     }
   }
   const rc: RunContext = { ctx, story, out: para.inlines, base, mark: markStyle, merge: { fields: 0, filled: false } };
+  if (ctx.blockControlStart) {
+    ctx.blockControlStart = false;
+    rc.plainTextControl = true;
+  }
   readInlines(p, rc);
   ctx.bookmarks.endParagraph();
   if (rc.merge.fields > 0 && !rc.merge.filled) para.emptyMergeFields = true;

@@ -85,6 +85,8 @@ export class ParseContext {
   tableStyleBeatsDefaults = true;
   /** The document's properties, for property fields (doc-properties.ts). */
   docProperties: DocProperties = NO_DOC_PROPERTIES;
+  /** The next paragraph read is the first of a block-level content control (blocks.ts readBlocks). */
+  blockControlStart = false;
   /** The stores data-bound content controls read (data-binding.ts); none: cached text. */
   dataStores?: DataStores;
   /** SEQ field counters (field-results.ts). */
