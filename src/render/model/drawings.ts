@@ -164,12 +164,36 @@ export function readDrawing(
     if (image) return withAnchor({ type: "image", image, width, height, style });
   }
   const spPr = data.first("spPr");
-  const box: Inline = { type: "box", blocks, width, height, style };
+  const box: Inline = { type: "box", blocks, width, height, style, ...textBoxLayout(data.first("bodyPr")) };
   const fill = solidFill(spPr, ctx);
   const border = lineOf(spPr, ctx);
   if (fill !== undefined) box.fill = fill;
   if (border !== undefined) box.border = border;
   return withAnchor(box);
+}
+
+/**
+ * A DrawingML text box's insets and vertical anchor (wps:bodyPr): LibreOffice places the text
+ * inside the insets at the top, middle or bottom (measured on minimal documents).
+ */
+function textBoxLayout(bodyPr: XNode | undefined): Pick<Extract<Inline, { type: "box" }>, "insets" | "textAnchor"> {
+  if (!bodyPr) return {};
+  const insetPt = (name: string, fallback: number) => {
+    const v = Number(bodyPr.attr(name));
+    return bodyPr.attr(name) !== undefined && Number.isFinite(v) && v >= 0 ? Math.min(v / 12700, 1584) : fallback;
+  };
+  const out: Pick<Extract<Inline, { type: "box" }>, "insets" | "textAnchor"> = {};
+  if (["lIns", "tIns", "rIns", "bIns"].some((n) => bodyPr.attr(n) !== undefined))
+    out.insets = {
+      left: insetPt("lIns", 7.2),
+      top: insetPt("tIns", 3.6),
+      right: insetPt("rIns", 7.2),
+      bottom: insetPt("bIns", 3.6),
+    };
+  const anchor = bodyPr.attr("anchor");
+  if (anchor === "ctr") out.textAnchor = "middle";
+  else if (anchor === "b") out.textAnchor = "bottom";
+  return out;
 }
 
 /** CSS-like VML style ("width:100pt;height:2in;position:absolute") → map. */

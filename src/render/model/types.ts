@@ -88,6 +88,10 @@ export type Inline =
       border?: Border | null;
       chart?: Chart;
       math?: MathInline;
+      /** Room between the box's edges and its text, pt (wps:bodyPr lIns/tIns/rIns/bIns); Word's defaults when absent. */
+      insets?: { left: number; top: number; right: number; bottom: number };
+      /** Where the text sits in the box's height (wps:bodyPr anchor); top when absent. */
+      textAnchor?: "middle" | "bottom";
     }
   /** Reference mark of a footnote/endnote in the text; the note body is in `DocumentModel.footnotes`. */
   | {

@@ -7,7 +7,7 @@ import type { Section } from "../../model/types";
 import { translateItems } from "../items";
 import { chartItems } from "../objects/chart";
 import { floatWrap, positionFloat, type PlacedFloat } from "../objects/floats";
-import { BOX_INSET_X, BOX_INSET_Y } from "../objects/inline-objects";
+import { textBoxItems } from "../objects/inline-objects";
 import type { FloatingObject, LayoutContext, PaintItem, ParagraphLayout } from "../types";
 import type { Pager } from "./pager";
 import type { PlacedLine } from "./paragraph-pagination";
@@ -85,9 +85,7 @@ export function paintFloats(pager: Pager, floats: PositionedFloat[], registered:
     }
     if (inline.fill) into.push({ kind: "rect", x, y, width, height, fill: inline.fill });
     if (inline.chart) into.push(...chartItems(inline.chart, f.placed, ctx.fonts));
-    const inner = Math.max(1, width - 2 * BOX_INSET_X);
-    const stack = ctx.routines.stackBlocks(inline.blocks, inner, ctx);
-    translateItems(stack.items, x + BOX_INSET_X, y + BOX_INSET_Y, into);
+    into.push(...textBoxItems(inline, x, y, width, height, ctx));
     const b = inline.border;
     if (b && b.style !== "nil" && b.style !== "none" && b.width > 0) {
       const line = (x1: number, y1: number, x2: number, y2: number): PaintItem => ({

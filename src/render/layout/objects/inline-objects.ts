@@ -11,6 +11,30 @@ import type { MathBox } from "./math";
 export const BOX_INSET_X = 7.2;
 export const BOX_INSET_Y = 3.6;
 
+type TextBox = Extract<ObjectInline, { type: "box" }>;
+
+/**
+ * A text box's text, laid out inside its insets and placed at the top, middle or bottom of the box
+ * whose top-left corner is (x, y), as LibreOffice places it (not clipped).
+ */
+export function textBoxItems(
+  box: TextBox,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  ctx: LayoutContext,
+): PaintItem[] {
+  const ins = box.insets ?? { left: BOX_INSET_X, top: BOX_INSET_Y, right: BOX_INSET_X, bottom: BOX_INSET_Y };
+  if (!box.blocks.length) return [];
+  // A box narrower than its insets still shows its text, a character a line (not lost).
+  const stack = ctx.routines.stackBlocks(box.blocks, Math.max(1, width - ins.left - ins.right), ctx);
+  // The last paragraph's space after does not count where the text is placed (LibreOffice, measured).
+  const room = height - ins.top - ins.bottom - (stack.height - (stack.spaceBelow ?? 0));
+  const dy = box.textAnchor === "bottom" ? room : box.textAnchor === "middle" ? room / 2 : 0;
+  return stack.items.map((item) => translateItem(item, x + ins.left, y + ins.top + Math.max(0, dy)));
+}
+
 /**
  * The items of an inline object whose bottom-left corner stands at (x, y) (y: the baseline, less
  * its rise); `math`: the equation it holds, set (objects/math.ts).
@@ -35,10 +59,8 @@ export function inlineObjectItems(
   // Inline text boxes: frame, then their text inset as in a floating box (not clipped).
   if (obj.fill) out.push({ kind: "rect", x, y: top, width: obj.width, height: obj.height, fill: obj.fill });
   if (obj.chart) out.push(...chartItems(obj.chart, { x, y: top, width: obj.width, height: obj.height }, ctx.fonts));
-  if (obj.blocks.length && obj.width > 2 * BOX_INSET_X && obj.height > 0) {
-    for (const item of ctx.routines.stackBlocks(obj.blocks, obj.width - 2 * BOX_INSET_X, ctx).items)
-      out.push(translateItem(item, x + BOX_INSET_X, top + BOX_INSET_Y));
-  }
+  // An inline box narrower than Word's insets shows no text (as before: a box of a line's height).
+  if (obj.width > 2 * BOX_INSET_X && obj.height > 0) out.push(...textBoxItems(obj, x, top, obj.width, obj.height, ctx));
   if (obj.border && obj.border.width > 0) {
     const b = obj.border;
     const c = b.color;
