@@ -25,7 +25,14 @@ function xmlWords(parts: Record<string, Uint8Array>, name: string | undefined): 
     .replace(/<w:moveFrom\b[^>]*>[\s\S]*?<\/w:moveFrom>/g, "")
     .replace(/<w:del\b[^>]*>[\s\S]*?<\/w:del>/g, "")
     // The Fallback repeats the Choice (text boxes as VML): one copy is enough.
-    .replace(/<mc:Fallback>[\s\S]*?<\/mc:Fallback>/g, "");
+    .replace(/<mc:Fallback>[\s\S]*?<\/mc:Fallback>/g, "")
+    // A data-bound plain-text control shows its store's value, not the text Word cached in it: the
+    // words its cached text is part of are not looked for (marked with U+0000).
+    .replace(
+      /<w:sdtPr>(?:(?!<\/w:sdtPr>)[\s\S])*<w:dataBinding\b(?:(?!<\/w:sdtPr>)[\s\S])*<\/w:sdtPr>(?:<w:sdtEndPr\/>|<w:sdtEndPr>[\s\S]*?<\/w:sdtEndPr>)?<w:sdtContent>[\s\S]*?<\/w:sdtContent>/g,
+      (control) =>
+        /<w:text\b/.test(control) ? control.replace(/(<w:t(?:\s[^>]*)?>)[^<]*(<\/w:t>)/g, "$1\u0000$2") : control,
+    );
   const words = new Set<string>();
   for (const segment of xml.split(/<w:p[\s>/]|<\/w:p>/)) {
     // A w:sym is a character the model maps from a symbol font: its words cannot be read from the XML.
@@ -35,7 +42,7 @@ function xmlWords(parts: Record<string, Uint8Array>, name: string | undefined): 
     const tokens =
       /<([wm]):t(?:\s[^>]*)?>([^<]*)<\/\1:t>|<w:(?:tab|ptab|br|cr|footnoteReference|endnoteReference)\b[^>]*\/>|<w:(?:object|drawing|pict)\b/g;
     for (const m of segment.matchAll(tokens)) text += m[2] ?? " ";
-    for (const w of decode(text).split(/\s+/)) if (w) words.add(w);
+    for (const w of decode(text).split(/\s+/)) if (w && !w.includes("\u0000")) words.add(w);
   }
   return words;
 }
