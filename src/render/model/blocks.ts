@@ -25,6 +25,7 @@ import { formatNumber } from "./number-format";
 import { documentPropertyField } from "./doc-properties";
 import {
   dropdownResult,
+  fieldName,
   fieldNumberFormat,
   MISSING_REFERENCE,
   otherFieldResult,
@@ -624,10 +625,6 @@ function pushVisible(rc: RunContext, inline: Inline): void {
 
 const PAGE_FIELDS = new Set(["PAGE", "NUMPAGES", "SECTIONPAGES"]);
 
-function fieldName(instr: string): string {
-  return (/^\s*(\S+)/.exec(instr)?.[1] ?? "").toUpperCase();
-}
-
 /** HYPERLINK "url" (\l anchors are ignored). */
 function hyperlinkTarget(instr: string): string | undefined {
   if (/\\l/.test(instr)) return undefined;
@@ -681,11 +678,16 @@ function computedAs(frame: FieldFrame, result: FieldResult): void {
   frame.result = result;
 }
 
-/** At a field's end: the computed text where LibreOffice shows it (see `classify`). */
+/** Whether the field shows LibreOffice's text rather than its cached result (see `classify`). */
+function showsComputed(frame: FieldFrame): boolean {
+  return frame.kind === "reference" || (frame.kind === "computed" && (!frame.result!.keepCached || !frame.cachedShown));
+}
+
+/** At a field's end: the computed text where LibreOffice shows it. */
 function endComputedField(rc: RunContext, frame: FieldFrame): void {
+  if (!showsComputed(frame)) return;
   if (frame.kind === "reference") pushReference(rc, frame.bookmark!, frame.style);
-  else if (frame.kind === "computed" && (!frame.result!.keepCached || !frame.cachedShown))
-    pushText(rc, frame.result!.text, frame.style);
+  else pushText(rc, frame.result!.text, frame.style);
 }
 
 function emitPageField(rc: RunContext, frame: FieldFrame): void {
@@ -715,7 +717,7 @@ function readSimpleField(el: XNode, rc: RunContext): void {
   const frame: FieldFrame = { instr, inResult: true, fallback: "", style };
   classify(frame, rc.ctx, rc.story.fields);
   frame.cachedShown = el.find("t").some((t) => t.text().trim() !== "");
-  if (frame.kind === "reference" || (frame.kind === "computed" && (!frame.result!.keepCached || !frame.cachedShown))) {
+  if (showsComputed(frame)) {
     endComputedField(rc, frame);
     return;
   }

@@ -14,6 +14,7 @@
 import { LIMITS } from "../../limits";
 import type { DocxPackage } from "../../docx/package";
 import type { XNode } from "./xml-tree";
+import { packagePartName } from "./doc-properties";
 
 /** The store item ids Word gives the core and extended properties. */
 const CORE_PROPERTIES = "{6C3C8BC8-F283-45AE-878A-BAB7291924A1}";
@@ -61,18 +62,13 @@ export class DataStores {
     if (root !== undefined) return root;
     const part =
       id === CORE_PROPERTIES
-        ? this.rootPart("/metadata/core-properties", "docProps/core.xml")
+        ? packagePartName(this.pkg, "/metadata/core-properties", "docProps/core.xml")
         : id === EXTENDED_PROPERTIES
-          ? this.rootPart("/extended-properties", "docProps/app.xml")
+          ? packagePartName(this.pkg, "/extended-properties", "docProps/app.xml")
           : this.customItem(id);
     root = part !== undefined && this.small(part) ? (this.read(part) ?? null) : null;
     this.stores.set(id, root);
     return root;
-  }
-
-  private rootPart(typeSuffix: string, fallback: string): string {
-    const rel = this.pkg.relationships("").find((r) => !r.external && r.type.endsWith(typeSuffix));
-    return rel?.target ?? fallback;
   }
 
   /** The custom XML part whose itemProps part names `id` (main part relationships of type customXml). */

@@ -22,6 +22,7 @@
 import { LIMITS } from "../../limits";
 import type { DocxPackage } from "../../docx/package";
 import type { XNode } from "./xml-tree";
+import type { FieldResult } from "./field-results";
 
 export interface DocProperties {
   /** core.xml values by the DOCPROPERTY name LibreOffice reads them under (Title, Author ...). */
@@ -50,14 +51,17 @@ const CORE: Record<string, string> = {
 /** app.xml elements LibreOffice imports as user-defined properties. */
 const APP_USER = ["Company", "Manager", "HyperlinkBase"];
 
+/** A part the package's own relationships name by type (core, extended, custom properties), else the usual name. */
+export function packagePartName(pkg: DocxPackage, typeSuffix: string, fallback: string): string {
+  return pkg.relationships("").find((r) => !r.external && r.type.endsWith(typeSuffix))?.target ?? fallback;
+}
+
 /**
  * Reads the document's properties. `read` parses a part (undefined when missing or unreadable);
  * parts are found through the package relationships, falling back to the usual names.
  */
 export function readDocProperties(pkg: DocxPackage, read: (name: string) => XNode | undefined): DocProperties {
-  const rels = pkg.relationships("").filter((r) => !r.external);
-  const part = (suffix: string, fallback: string) =>
-    read(rels.find((r) => r.type.endsWith(suffix))?.target ?? fallback);
+  const part = (suffix: string, fallback: string) => read(packagePartName(pkg, suffix, fallback));
   const budget = LIMITS.render.docProperties;
   let kept = 0;
   const put = (map: Map<string, string>, name: string, value: string) => {
@@ -102,12 +106,6 @@ export function readDocProperties(pkg: DocxPackage, read: (name: string) => XNod
   };
 }
 
-/** What a property field shows: `text`, instead of the cached result or (`keepCached`) only when that is empty. */
-export interface PropertyResult {
-  text: string;
-  keepCached: boolean;
-}
-
 /** Fields named after a document information property; they always show it. */
 const INFO_FIELDS: Record<string, string> = {
   TITLE: "Title",
@@ -127,14 +125,14 @@ const INFO_PROPERTIES = new Set(["Title", "Subject", "Keywords", "Comments", "La
  * What a document property field shows (see the module comment); undefined for a field that is not
  * one, or whose cached result stays whatever it is.
  */
-export function documentPropertyField(instr: string, props: DocProperties): PropertyResult | undefined {
+export function documentPropertyField(instr: string, props: DocProperties): FieldResult | undefined {
   // A numeric (\#) or date (\@) picture reformats the value: not done here.
   if (/\\[#@]/.test(instr)) return undefined;
   const m = /^\s*(\S+)\s*(?:"([^"]*)"|([^\s\\]+))?/.exec(instr);
   if (!m) return undefined;
   const field = m[1]!.toUpperCase();
-  const always = (text: string | undefined): PropertyResult => ({ text: text ?? "", keepCached: false });
-  const fallback = (text: string | undefined): PropertyResult | undefined =>
+  const always = (text: string | undefined): FieldResult => ({ text: text ?? "", keepCached: false });
+  const fallback = (text: string | undefined): FieldResult | undefined =>
     text === undefined ? undefined : { text: applyCase(text, instr), keepCached: true };
   if (field === "DOCPROPERTY") {
     const name = m[2] ?? m[3] ?? "";

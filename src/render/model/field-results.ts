@@ -16,6 +16,7 @@
  * footers are laid out per page.
  */
 import { LIMITS } from "../../limits";
+import { decodeEntities } from "../../docx/xml";
 import { formatNumber } from "./number-format";
 import type { NumberFormat } from "./types";
 import type { XNode } from "./xml-tree";
@@ -89,10 +90,14 @@ export function dropdownResult(ddList: XNode): FieldResult {
   return computed(entries[Number.isInteger(selected) ? selected : 0] ?? entries[0] ?? "\u2002".repeat(5));
 }
 
+/** A field instruction's name (its first word), upper-case. */
+export function fieldName(instr: string): string {
+  return (/^\s*(\S+)/.exec(instr)?.[1] ?? "").toUpperCase();
+}
+
 /** IF, ASK, SET, NEXT (nothing) and MACROBUTTON (its display text); undefined for other fields. */
 export function otherFieldResult(instr: string): FieldResult | undefined {
-  const name = (/^\s*(\S+)/.exec(instr)?.[1] ?? "").toUpperCase();
-  switch (name) {
+  switch (fieldName(instr)) {
     case "IF":
     case "ASK":
     case "SET":
@@ -174,17 +179,11 @@ function declaredBookmarks(bytes: Uint8Array | undefined): Set<string> {
     let last = 0;
     for (const m of text.matchAll(tag)) {
       if (names.size >= LIMITS.render.fieldResults.maxBookmarks) return names;
-      names.add(unescapeXml(m[1] ?? m[2]!));
+      names.add(decodeEntities(m[1] ?? m[2]!));
       last = m.index + m[0].length;
     }
     // A tag cut by the slice end is read again with the next slice (a name found twice is one name).
     carry = text.slice(Math.max(last, text.length - 512));
   }
   return names;
-}
-
-function unescapeXml(s: string): string {
-  return s.replace(/&(lt|gt|quot|apos|amp);/g, (_, e: string) =>
-    e === "lt" ? "<" : e === "gt" ? ">" : e === "quot" ? '"' : e === "apos" ? "'" : "&",
-  );
 }

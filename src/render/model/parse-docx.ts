@@ -62,8 +62,14 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     .find((c) => c.attr("name") === "overrideTableStyleFontSizeAndJustification")
     ?.attr("val");
   ctx.tableStyleBeatsDefaults = !(override === "1" || override === "true" || override === "on");
-  ctx.docProperties = readDocProperties(pkg, (name) => readOptional(pkg, name));
-  ctx.dataStores = new DataStores(pkg, (name) => readOptional(pkg, name));
+  // Property fields and data-bound controls read the same property parts: each is parsed once.
+  const propertyParts = new Map<string, XNode | undefined>();
+  const readPropertyPart = (name: string) => {
+    if (!propertyParts.has(name)) propertyParts.set(name, readOptional(pkg, name));
+    return propertyParts.get(name);
+  };
+  ctx.docProperties = readDocProperties(pkg, readPropertyPart);
+  ctx.dataStores = new DataStores(pkg, readPropertyPart);
 
   for (const kind of ["footnote", "endnote"] as const) {
     const pr = settings?.child(`${kind}Pr`);
