@@ -1196,42 +1196,80 @@ describe.skipIf(!have)("paragraph spacing adds up where LibreOffice adds it", ()
 // A DrawingML text box places its text inside its insets (wps:bodyPr lIns/tIns/rIns/bIns) at the top,
 // middle or bottom (anchor t/ctr/b); the last paragraph's space after does not count (LibreOffice 7.4).
 describe.skipIf(!have)("text boxes place their text as LibreOffice places it", () => {
-  it("insets and top, middle and bottom anchoring", async () => {
-    const EMU = 12700;
-    const box = (i: number, x: number, y: number, anchor: string, insets: string, text: string) =>
-      `<w:r><mc:AlternateContent xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><mc:Choice Requires="wps"><w:drawing>` +
-      `<wp:anchor distT="0" distB="0" distL="0" distR="0" simplePos="0" relativeHeight="${i}" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">` +
-      `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="page"><wp:posOffset>${x * EMU}</wp:posOffset></wp:positionH>` +
-      `<wp:positionV relativeFrom="page"><wp:posOffset>${y * EMU}</wp:posOffset></wp:positionV><wp:extent cx="${180 * EMU}" cy="${100 * EMU}"/>` +
-      `<wp:effectExtent l="0" t="0" r="0" b="0"/><wp:wrapNone/><wp:docPr id="${i}" name="Box ${i}"/><wp:cNvGraphicFramePr/>` +
-      `<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:cNvSpPr txBox="1"/>` +
-      `<wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${180 * EMU}" cy="${100 * EMU}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></wps:spPr>` +
-      `<wps:txbx><w:txbxContent><w:p><w:pPr><w:spacing w:before="240" w:after="400"/></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p></w:txbxContent></wps:txbx>` +
-      `<wps:bodyPr rot="0" vert="horz" wrap="square"${insets} anchor="${anchor}" anchorCtr="0"><a:noAutofit/></wps:bodyPr></wps:wsp></a:graphicData></a:graphic>` +
-      `</wp:anchor></w:drawing></mc:Choice></mc:AlternateContent></w:r>`;
-    const big = ` lIns="182880" tIns="182880" rIns="182880" bIns="365760"`;
-    const docx = B.buildDocx({
-      body:
-        `<w:p>` +
-        box(1, 72, 72, "t", "", "TopDefault") +
-        box(2, 300, 72, "b", "", "BottomDefault") +
-        box(3, 72, 200, "ctr", "", "CenterDefault") +
-        box(4, 300, 200, "b", big, "BottomBig") +
-        box(5, 72, 330, "t", ` lIns="0" tIns="0" rIns="0" bIns="0"`, "TopZero") +
-        box(6, 300, 330, "ctr", ` tIns="365760" bIns="0"`, "CenterTopInset") +
-        `<w:r><w:t>Anchor</w:t></w:r></w:p>` +
-        B.sectPr(),
-    });
+  const EMU = 12700;
+  /** An anchored 180 x 100 pt text box at (x, y) pt from the page, or from its column and paragraph. */
+  const box = (
+    i: number,
+    at: { x: number; y: number; inFlow?: boolean },
+    anchor: string,
+    insets: string,
+    text: string,
+  ) =>
+    `<w:r><mc:AlternateContent xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><mc:Choice Requires="wps"><w:drawing>` +
+    `<wp:anchor distT="0" distB="0" distL="0" distR="0" simplePos="0" relativeHeight="${i}" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">` +
+    `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="${at.inFlow ? "column" : "page"}"><wp:posOffset>${at.x * EMU}</wp:posOffset></wp:positionH>` +
+    `<wp:positionV relativeFrom="${at.inFlow ? "paragraph" : "page"}"><wp:posOffset>${at.y * EMU}</wp:posOffset></wp:positionV><wp:extent cx="${180 * EMU}" cy="${100 * EMU}"/>` +
+    `<wp:effectExtent l="0" t="0" r="0" b="0"/><wp:wrapNone/><wp:docPr id="${i}" name="Box ${i}"/><wp:cNvGraphicFramePr/>` +
+    `<a:graphic><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:wsp><wps:cNvSpPr txBox="1"/>` +
+    `<wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${180 * EMU}" cy="${100 * EMU}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></wps:spPr>` +
+    `<wps:txbx><w:txbxContent><w:p><w:pPr><w:spacing w:before="240" w:after="400"/></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p></w:txbxContent></wps:txbx>` +
+    `<wps:bodyPr rot="0" vert="horz" wrap="square"${insets} anchor="${anchor}" anchorCtr="0"><a:noAutofit/></wps:bodyPr></wps:wsp></a:graphicData></a:graphic>` +
+    `</wp:anchor></w:drawing></mc:Choice></mc:AlternateContent></w:r>`;
+  /** The words `texts` where LibreOffice draws them, within 1 pt across and 1.5 pt down. */
+  const expectPlaced = async (docx: Uint8Array, texts: string[]) => {
     const words = async (pdf: Uint8Array) =>
       new Map((await wordBoxes(pdf)).flatMap((pg) => pg.words).map((w) => [w.text, w] as const));
     const [ours, lo] = await Promise.all([
       renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(words),
       convertWithLibreOffice(docx).then(words),
     ]);
-    expect([...ours.keys()].sort()).toEqual([...lo.keys()].sort());
-    for (const [text, w] of lo) {
-      expect(Math.abs(ours.get(text)!.xMin - w.xMin), `x of ${text}`).toBeLessThan(1);
-      expect(Math.abs(ours.get(text)!.yMin - w.yMin), `y of ${text}`).toBeLessThan(1.5);
+    for (const text of texts) {
+      const [o, w] = [ours.get(text), lo.get(text)];
+      expect(o && w, text).toBeTruthy();
+      expect(Math.abs(o!.xMin - w!.xMin), `x of ${text}`).toBeLessThan(1);
+      expect(Math.abs(o!.yMin - w!.yMin), `y of ${text}`).toBeLessThan(1.5);
     }
+  };
+
+  it("insets and top, middle and bottom anchoring", async () => {
+    const big = ` lIns="182880" tIns="182880" rIns="182880" bIns="365760"`;
+    const docx = B.buildDocx({
+      body:
+        `<w:p>` +
+        box(1, { x: 72, y: 72 }, "t", "", "TopDefault") +
+        box(2, { x: 300, y: 72 }, "b", "", "BottomDefault") +
+        box(3, { x: 72, y: 200 }, "ctr", "", "CenterDefault") +
+        box(4, { x: 300, y: 200 }, "b", big, "BottomBig") +
+        box(5, { x: 72, y: 330 }, "t", ` lIns="0" tIns="0" rIns="0" bIns="0"`, "TopZero") +
+        box(6, { x: 300, y: 330 }, "ctr", ` tIns="365760" bIns="0"`, "CenterTopInset") +
+        `<w:r><w:t>Anchor</w:t></w:r></w:p>` +
+        B.sectPr(),
+    });
+    await expectPlaced(docx, [
+      "TopDefault",
+      "BottomDefault",
+      "CenterDefault",
+      "BottomBig",
+      "TopZero",
+      "CenterTopInset",
+      "Anchor",
+    ]);
+  }, 120_000);
+
+  it("the same in a table cell", async () => {
+    const lines = Array.from({ length: 8 }, (_, i) => B.p(`Line${i}`)).join("");
+    const cell =
+      `<w:tc><w:tcPr><w:tcW w:w="8000" w:type="dxa"/></w:tcPr><w:p>` +
+      box(1, { x: 0, y: 0, inFlow: true }, "b", "", "CellBottom") +
+      box(2, { x: 180, y: 0, inFlow: true }, "t", ` lIns="0" tIns="0" rIns="0" bIns="0"`, "CellTopZero") +
+      `<w:r><w:t>CellText</w:t></w:r></w:p>${lines}</w:tc>`;
+    const docx = B.buildDocx({
+      body:
+        B.p("Before") +
+        `<w:tbl><w:tblPr><w:tblW w:w="8000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="8000"/></w:tblGrid><w:tr>${cell}</w:tr></w:tbl>` +
+        B.p("") +
+        B.sectPr(),
+    });
+    await expectPlaced(docx, ["CellBottom", "CellTopZero", "CellText"]);
   }, 120_000);
 });

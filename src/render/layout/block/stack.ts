@@ -13,6 +13,7 @@ import { chartItems } from "../objects/chart";
 import { shownBlocks } from "./hidden-paragraph";
 import { bordersJoin, paragraphBorderLine } from "./paragraph-borders";
 import { lineOffset } from "../objects/floats";
+import { textBoxItems } from "../objects/inline-objects";
 import { textHeight } from "../inline/line-height";
 
 export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
@@ -227,6 +228,6 @@ function floatItems(f: FloatingObject, lineTop: number, width: number, ctx: Layo
   const out: PaintItem[] = [];
   if (inline.fill) out.push({ kind: "rect", x, y, width: w, height: h, fill: inline.fill });
   if (inline.chart) out.push(...chartItems(inline.chart, { x, y, width: w, height: h }, ctx.fonts));
-  for (const item of stackBlocks(inline.blocks, w, ctx).items) out.push(translateItem(item, x, y));
+  out.push(...textBoxItems(inline, x, y, w, h, ctx));
   return out;
 }
