@@ -20,7 +20,7 @@ import { floatOverrunsTop, paintFloats, positionFloats } from "./page-floats";
 import { Pager, RegionOverflow, type PagerSnapshot } from "./pager";
 import { framePieces, inset, paintFrame, withBorderRoom } from "./paragraph-frame";
 import {
-  leadingHeight,
+  fitHeight,
   paragraphHeight,
   placeParagraph,
   type ParagraphFlowRules,
@@ -519,8 +519,9 @@ class DocumentFlow {
         const n = layout.lines.length;
         const lines = b.style.keepLines ? n : b.style.widowControl ? (n <= 3 ? n : 2) : 1;
         // Its space after need not fit: at the page bottom it falls away (LibreOffice keeps a table's
-        // last row with a one-line paragraph whose space after runs past the page, measured).
-        return withNotes(h + leadingHeight(layout, rules, lines), layout.lines.slice(0, lines));
+        // last row with a one-line paragraph whose space after runs past the page, measured), nor
+        // its last line's proportional extra below.
+        return withNotes(h + fitHeight(layout, rules, lines), layout.lines.slice(0, lines));
       }
       h += paragraphHeight(layout, rules);
       for (const line of layout.lines) notes.push(...(line.noteRefs ?? []));

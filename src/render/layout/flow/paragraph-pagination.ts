@@ -50,6 +50,18 @@ export function leadingHeight(layout: ParagraphLayout, rules: ParagraphFlowRules
   return h;
 }
 
+/**
+ * Room the first `count` lines need at the bottom of a page: their leading height, less the last
+ * line's proportional extra below when they are the whole paragraph (it may run past the bottom,
+ * as in `linesThatFit`). Keep-with-next checks use it (LibreOffice: a table row or paragraph kept
+ * with a one- or two-line paragraph stays on the page when only that extra does not fit).
+ */
+export function fitHeight(layout: ParagraphLayout, rules: ParagraphFlowRules, count: number): number {
+  const h = leadingHeight(layout, rules, count);
+  const last = layout.lines[layout.lines.length - 1];
+  return count >= layout.lines.length && last ? h - (last.extraBelow ?? 0) : h;
+}
+
 /** Whole height of a paragraph including its spacing. */
 export function paragraphHeight(layout: ParagraphLayout, rules: ParagraphFlowRules): number {
   return leadingHeight(layout, rules, layout.lines.length) + rules.spaceAfter;
