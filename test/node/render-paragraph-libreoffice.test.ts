@@ -1006,6 +1006,17 @@ const DOCUMENT_CASES: {
       .join(""),
   },
   {
+    // fontconfig finds every face we ship by its own name: a run in "Noto Sans Symbols" has that
+    // face's tall line (1.48 + 0.57 em), also where its bullet is drawn by a fallback face (DejaVu Sans).
+    name: "a run named after a face we ship (Noto Sans Symbols) takes that face's line height",
+    body: ["Top line", "●", " ♔", "● ♔", "Bottom line"]
+      .map((text, i) => {
+        const font = i > 0 && i < 4 ? `<w:rFonts w:ascii="Noto Sans Symbols" w:hAnsi="Noto Sans Symbols"/>` : "";
+        return `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:rPr>${font}</w:rPr><w:t xml:space="preserve">${text}</w:t></w:r><w:r><w:t xml:space="preserve"> plain</w:t></w:r></w:p>`;
+      })
+      .join(""),
+  },
+  {
     // The body starts below a header taller than the top margin; the footer grows upwards from the bottom.
     name: "tables in a header and a footer: a cell's last paragraph keeps its space after twice",
     body: p("Body text below the header", { spacing: { after: 0 } }),

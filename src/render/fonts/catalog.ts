@@ -8,7 +8,7 @@
  */
 import type { FontTableEntry } from "../model/types";
 import fontFiles from "./files.json";
-import { fallbackOrder, genericFamily, genericOf, normalizeFamily } from "./fontconfig";
+import { fallbackOrder, genericFamily, genericOf, normalizeFamily, ownFamily } from "./fontconfig";
 import type { FamilyId } from "./family-id";
 
 export type { FamilyId };
@@ -99,19 +99,10 @@ const KNOWN: Record<string, FamilyId> = {
   courier: "Cousine",
   "liberation mono": "Cousine",
   cousine: "Cousine",
-  // Our own faces by name, and the Bitstream Vera names DejaVu answers to (57-dejavu-*.conf).
-  "noto sans": "NotoSans",
-  "noto serif": "NotoSerif",
-  "noto sans hebrew": "NotoSansHebrew",
-  "noto sans arabic": "NotoSansArabic",
-  "noto sans mono": "NotoSansMono",
-  "dejavu sans": "DejaVuSans",
+  // The Bitstream Vera names DejaVu answers to (57-dejavu-*.conf); our faces' own names are ownFamily's.
   "bitstream vera sans": "DejaVuSans",
-  "dejavu serif": "DejaVuSerif",
   "bitstream vera serif": "DejaVuSerif",
-  "dejavu sans mono": "DejaVuSansMono",
   "bitstream vera sans mono": "DejaVuSansMono",
-  "droid sans fallback": "DroidSansFallback",
 };
 
 /**
@@ -149,7 +140,7 @@ export function substituteFamily(name: string, fontTable?: ReadonlyMap<string, F
  * it only gets a generic face: then LibreOffice's face for a run depends on the run's language.
  */
 export function namedFamily(name: string): FamilyId | undefined {
-  return KNOWN[normalize(name)] ?? LATIN_OF_EAST_ASIAN[normalize(name)];
+  return KNOWN[normalize(name)] ?? ownFamily(name) ?? LATIN_OF_EAST_ASIAN[normalize(name)];
 }
 
 /** w:charset values of East Asian fonts: Shift-JIS, Hangul, Johab, GB2312, Big5. */

@@ -59,6 +59,16 @@ const FACES: Record<FamilyId, FcFace> = {
   DroidSansFallback: { name: "Droid Sans Fallback", version: 65536, langs: "ja zh-tw" },
 };
 
+/** Every face we ship answers to its own family name, as an installed font does in fontconfig. */
+const BY_OWN_NAME: ReadonlyMap<string, FamilyId> = new Map(
+  (Object.entries(FACES) as [FamilyId, FcFace][]).map(([id, face]) => [normalizeFamily(face.name), id]),
+);
+
+/** The family of ours named `name` (its own name, not an alias), if any. */
+export function ownFamily(name: string): FamilyId | undefined {
+  return BY_OWN_NAME.get(normalizeFamily(name));
+}
+
 /** Languages whose support differs between our faces (any other is a Latin language every text face supports). */
 const DECISIVE_LANGUAGES = new Set(
   "he yi ar fa ur ps-af ps-pk ks ug sd ku-iq ku-ir az-ir ota pa-pk ja zh-cn zh-tw zh-hk zh-sg zh-mo ko el ru uk bg be mk sr hy ka hi mr ne sa bh bho kok th vi".split(
