@@ -88,7 +88,6 @@ const TOP_LEFT_BOTTOM =
   `<w:pBdr><w:top w:val="single" w:color="000000" w:sz="2" w:space="12"/>` +
   `<w:left w:val="single" w:color="000000" w:sz="2" w:space="12"/><w:bottom w:val="single" w:color="000000" w:sz="2" w:space="12"/></w:pBdr>`;
 
-
 /**
  * A 48 pt opening line, 30 rows (or paragraphs) of 20 pt whose last keeps with the next paragraph,
  * then that paragraph: one Arial line at 1.5 lines (19.0 pt with its extra) with 15 pt left above
