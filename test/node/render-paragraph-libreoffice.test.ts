@@ -1006,6 +1006,25 @@ const DOCUMENT_CASES: {
       .join(""),
   },
   {
+    // Justified East Asian text stretches after every character (whole twips each), not at its
+    // spaces alone; Latin text just before it takes one share (LibreOffice's lcl_AddSpace).
+    name: "justified Chinese and Japanese lines stretch after every character",
+    body: [
+      "第２条\u3000この法律は、個人の尊厳と両性の本質的平等を旨として、解釈しなければならない。".repeat(3),
+      "东阳市歌山镇农贸市场经营管理权项目的潜在投标人应在浙江省政府采购网获取采购文件并于年月日前提交响应文件".repeat(
+        2,
+      ),
+      "Latin words here and there この法律は、個人の尊厳と両性の本質的平等を旨として、解釈しなければならない。".repeat(
+        2,
+      ),
+    ]
+      .map(
+        (text) =>
+          `<w:p><w:pPr><w:spacing w:after="0"/><w:jc w:val="both"/></w:pPr><w:r><w:rPr><w:rFonts w:ascii="MS Mincho" w:hAnsi="MS Mincho" w:eastAsia="MS Mincho"/><w:lang w:eastAsia="en-US"/></w:rPr><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`,
+      )
+      .join(""),
+  },
+  {
     // fontconfig finds every face we ship by its own name: a run in "Noto Sans Symbols" has that
     // face's tall line (1.48 + 0.57 em), also where its bullet is drawn by a fallback face (DejaVu Sans).
     name: "a run named after a face we ship (Noto Sans Symbols) takes that face's line height",

@@ -7,6 +7,7 @@
 import type { Paragraph } from "../../model/types";
 import { visualOrderOfLevels } from "./bidi";
 import { planKashidas, type KashidaPlan } from "./kashida-stretch";
+import { isEastAsian } from "../../fonts/east-asian";
 import type { Piece } from "./piece";
 import { TabCursor, type ResolvedStop, type TabContext } from "./tabs";
 
@@ -24,6 +25,8 @@ export interface ArrangedLine {
   /** Justification stretched the line's spaces or words: text pieces are drawn one by one. */
   stretched: boolean;
   kashidas: KashidaPlan | null;
+  /** Space added after each character of a piece (East Asian justification), by piece index. */
+  charStretch: Map<number, number>;
   /** The explicit break that ends the line, if any. */
   breakKind: Piece["breakKind"];
 }
@@ -38,10 +41,16 @@ export interface LineSpan {
 /** Where the justification's free room goes. */
 interface Justification {
   shift: number;
-  /** Added to each space character from piece `stretchFrom` on. */
+  /** Added to each space character, and to each slot of `slots`, from piece `stretchFrom` on. */
   stretch: number;
   stretchFrom: number;
   kashidas: KashidaPlan | null;
+  /**
+   * East Asian justification (LibreOffice's lcl_AddSpace): piece index → the slots it stretches
+   * besides its spaces, and whether they are after each of its characters (an East Asian piece)
+   * or one after the piece (a piece followed by East Asian text).
+   */
+  slots: Map<number, { count: number; perChar: boolean }>;
 }
 
 export function arrangeLine(
@@ -87,7 +96,7 @@ export function arrangeLine(
     breakKind,
   );
 
-  const { xs, ws } = finalPositions(pieces, start, end, lastVisible, cursor, justified);
+  const { xs, ws, charStretch } = finalPositions(pieces, start, end, lastVisible, cursor, justified);
   const visible: number[] = [];
   for (let k = start; k <= lastVisible; k++)
     if (pieces[k]!.kind !== "float" && pieces[k]!.kind !== "break") visible.push(k);
@@ -101,6 +110,7 @@ export function arrangeLine(
     stops: cursor.stops,
     stretched: justified.stretch > 0 || justified.kashidas !== null,
     kashidas: justified.kashidas,
+    charStretch,
     breakKind,
   };
 }
@@ -118,7 +128,7 @@ function justification(
   isLast: boolean,
   breakKind: Piece["breakKind"],
 ): Justification {
-  const out: Justification = { shift: 0, stretch: 0, stretchFrom: start, kashidas: null };
+  const out: Justification = { shift: 0, stretch: 0, stretchFrom: start, kashidas: null, slots: new Map() };
   if (align === "center") out.shift = free / 2;
   else if (align === "right") out.shift = free;
   else if (
@@ -132,9 +142,39 @@ function justification(
     if (align === "justify" && free > 0) out.kashidas = planKashidas(pieces, out.stretchFrom, lastVisible, free);
     let spaces = 0;
     for (let k = out.stretchFrom; k <= lastVisible; k++) if (pieces[k]!.kind === "space") spaces += pieces[k]!.chars;
+    if (!out.kashidas) spaces += eastAsianSlots(pieces, out.stretchFrom, lastVisible, out.slots);
     if (!out.kashidas && spaces > 0 && free > 0) out.stretch = free / spaces;
   }
   return out;
+}
+
+/**
+ * LibreOffice justifies East Asian text (Chinese, Japanese; not Korean, which stretches its spaces)
+ * by a share after every character, except the line's last; text just before East Asian text
+ * takes one share after it (sw lcl_AddSpace). Returns the number of such slots, recorded in `out`.
+ */
+function eastAsianSlots(
+  pieces: Piece[],
+  from: number,
+  lastVisible: number,
+  out: Map<number, { count: number; perChar: boolean }>,
+): number {
+  const asian = (k: number) => {
+    const pc = pieces[k]!;
+    return pc.kind === "text" && pc.style.cjkTypography !== "ko" && isEastAsian(pc.text.codePointAt(0) ?? 0);
+  };
+  let total = 0;
+  for (let k = from; k <= lastVisible; k++) {
+    if (asian(k)) {
+      const count = pieces[k]!.chars - (k === lastVisible ? 1 : 0);
+      if (count > 0) out.set(k, { count, perChar: true });
+      total += Math.max(0, count);
+    } else if (k < lastVisible && asian(k + 1) && pieces[k]!.kind !== "tab" && pieces[k]!.kind !== "float") {
+      out.set(k, { count: 1, perChar: false });
+      total++;
+    }
+  }
+  return total;
 }
 
 /** Positions from the start edge with the alignment shift and the stretched spaces and words. */
@@ -145,17 +185,26 @@ function finalPositions(
   lastVisible: number,
   placed: TabCursor,
   j: Justification,
-): { xs: number[]; ws: number[] } {
+): { xs: number[]; ws: number[]; charStretch: Map<number, number> } {
   const xs: number[] = new Array(end - start);
   const ws: number[] = new Array(end - start);
+  const charStretch = new Map<number, number>();
   let extra = 0;
   for (let k = start; k < end; k++) {
     const o = k - start;
     const pc = pieces[k]!;
     xs[o] = placed.xs[o]! + j.shift + extra;
     ws[o] = k > lastVisible ? 0 : placed.ws[o]!;
-    if (j.stretch > 0 && k >= j.stretchFrom && k <= lastVisible && pc.kind === "space") {
-      const add = j.stretch * pc.chars;
+    if (j.stretch > 0 && k >= j.stretchFrom && k <= lastVisible) {
+      const slot = j.slots.get(k);
+      let add = pc.kind === "space" ? j.stretch * pc.chars : 0;
+      if (slot?.perChar) {
+        // A share after each East Asian character is whole twips (LibreOffice's CJKJustify divides
+        // away the precision its spaces keep; measured: 191 twips over 36 ideographs, 5 each).
+        const each = Math.floor(j.stretch * 20 + 1e-6) / 20;
+        add += each * slot.count;
+        if (each > 0) charStretch.set(k, each);
+      } else if (slot) add += j.stretch * slot.count;
       ws[o]! += add;
       extra += add;
     }
@@ -165,7 +214,7 @@ function finalPositions(
       extra += j.kashidas!.add * places.length;
     }
   }
-  return { xs, ws };
+  return { xs, ws, charStretch };
 }
 
 /**

@@ -129,7 +129,8 @@ class LineItems {
       color: pc.style.color,
       width: w,
     };
-    if (pc.style.charSpacing) item.charSpacing = pc.style.charSpacing;
+    const spacing = pc.style.charSpacing + (this.line.charStretch.get(k) ?? 0);
+    if (spacing) item.charSpacing = spacing;
     if (pc.style.scale !== 100) item.scale = pc.style.scale;
     if (pc.style.kern) item.kern = true;
     if (rtlWord) item.rtl = true;
