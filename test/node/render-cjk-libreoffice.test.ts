@@ -17,6 +17,7 @@ import {
 } from "./support/libreoffice";
 
 const have = await libreOfficeAvailable();
+const DOC_DEFAULTS_LANG = `<w:lang w:val="en-US" w:eastAsia="en-US" w:bidi="ar-SA"/>`;
 
 const ZH =
   "水仙为我国十大名花之一，我国民间的请供佳品，每过新年，人们都喜欢清供水仙，点缀做为年花。因水仙只用清水供养而不需土壤来培植。" +
@@ -292,6 +293,29 @@ describe.skipIf(!have)("CJK punctuation at a table cell's edge, against LibreOff
     expect(await lines(await renderDocxToPdf(doc, { fonts: nodeFontSource() }))).toEqual(
       await lines(await convertWithLibreOffice(doc)),
     );
+  }, 120_000);
+});
+
+// A run whose East Asian language no level sets (here not even docDefaults) has LibreOffice's
+// fallback Asian language, simplified Chinese: a full stop past the edge hangs, as in a zh-CN run.
+describe.skipIf(!have)("East Asian text without a language, against LibreOffice", () => {
+  it("hangs a full stop past the right edge as simplified Chinese text does; w:eastAsia=en-US does not", async () => {
+    const text = "この法律は、個人の尊厳と両性の本質的平等を旨として、解釈しなければならない。".repeat(3);
+    const run = (lang: string) =>
+      `<w:r><w:rPr><w:rFonts w:ascii="MS Mincho" w:eastAsia="MS Mincho" w:hAnsi="MS Mincho"/><w:sz w:val="24"/>${lang}</w:rPr><w:t>${text}</w:t></w:r>`;
+    const para = (lang: string) =>
+      `<w:p><w:pPr><w:spacing w:after="0"/><w:jc w:val="both"/><w:ind w:right="270"/></w:pPr>${run(lang)}</w:p>`;
+    const doc = B.buildDocx({
+      body: para("") + para(`<w:lang w:eastAsia="en-US"/>`) + B.sectPr(),
+      styles: B.DEFAULT_STYLES.replace(DOC_DEFAULTS_LANG, ""),
+    });
+    // Where each line starts: the first paragraph's lines take their full stop along, the second's
+    // leave it for the next line.
+    const lineStarts = async (pdf: Uint8Array) =>
+      (await wordBoxes(pdf))[0]!.words.filter((w) => w.xMin < 100).map((w) => w.text.slice(0, 3));
+    const theirs = await lineStarts(await convertWithLibreOffice(doc));
+    expect(theirs).toContain("い。こ");
+    expect(await lineStarts(await renderDocxToPdf(doc, { fonts: nodeFontSource() }))).toEqual(theirs);
   }, 120_000);
 });
 

@@ -569,7 +569,10 @@ export function toRunStyle(p: RunProps): RunStyle {
   if (p.fontComplex && p.fontComplex !== s.font) s.fontComplex = p.fontComplex;
   if (p.eastAsiaHint) s.eastAsiaHint = true;
   if (p.kern) s.kern = true;
-  const cjk = p.eastAsiaLang ? CJK_LANGUAGE.exec(p.eastAsiaLang) : null;
+  // A run whose East Asian language no level sets has LibreOffice's fallback Asian language,
+  // simplified Chinese (MsLangId::resolveSystemLanguageByScriptType; measured: its ideographic full
+  // stops hang at the line end as in a zh-CN or ja-JP run, not as with w:eastAsia="en-US").
+  const cjk = CJK_LANGUAGE.exec(p.eastAsiaLang ?? "zh-CN");
   if (cjk) {
     const lang = cjk[1]!.toLowerCase() as "zh" | "ja" | "ko";
     // Traditional Chinese (zh-TW, zh-HK, zh-MO) has other forbidden characters in LibreOffice.
