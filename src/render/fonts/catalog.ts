@@ -44,6 +44,9 @@ const FAMILIES: Record<FamilyId, FamilySpec> = {
   DejaVuSansMono: { italics: true, bolds: true, serif: false },
   // Chinese, Japanese and Korean (see vendor/README.md): one weight, as LibreOffice has it.
   DroidSansFallback: { italics: false, bolds: false, serif: false },
+  // LibreOffice's own symbol font: what it draws Symbol and Wingdings bullets and w:sym characters
+  // with (see model/symbols.ts drawnWithOpenSymbol); never a glyph fallback here.
+  OpenSymbol: { italics: false, bolds: false, serif: false },
 };
 
 export const FAMILY_IDS = Object.keys(FAMILIES) as FamilyId[];

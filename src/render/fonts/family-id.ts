@@ -15,4 +15,5 @@ export type FamilyId =
   | "DejaVuSans"
   | "DejaVuSerif"
   | "DejaVuSansMono"
-  | "DroidSansFallback";
+  | "DroidSansFallback"
+  | "OpenSymbol";

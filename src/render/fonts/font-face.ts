@@ -23,6 +23,7 @@ interface Os2Table {
   winAscent?: number;
   winDescent?: number;
   fsSelection?: { useTypoMetrics?: boolean };
+  codePageRange?: number[];
 }
 
 /**
@@ -38,18 +39,22 @@ interface Os2Table {
  *   Tinos    hhea 1825/-443/87 @2048 → 13.80 / 11.20 (measured 13.8 / 11.2; typo 1420/-442/307 would give 12.7)
  *   Cousine  hhea 1705/-615/0 @2048  → 13.59           (measured 13.6)
  *   Noto Sans/Serif hhea 1069/-293/0 @1000 → 16.34 / 12.83 (measured 16.3 / 12.8)
+ * A symbol font (OS/2 code page bit 31) has no line gap above its ascent:
+ *   OpenSymbol typo 1420/-442/307 @2048 → 10.00 / 7.63 at 11 pt (measured 10.0 / 7.67; with the gap 11.65)
  */
 function verticalMetrics(font: Font): VerticalMetrics {
   const hhea = (font as unknown as { hhea?: { ascent: number; descent: number; lineGap: number } }).hhea;
   const os2 = (font as unknown as Record<string, Os2Table | undefined>)["OS/2"];
+  const symbol = (os2?.codePageRange?.[0] ?? 0) >>> 31 === 1;
+  const gap = (g: number | undefined) => (symbol ? 0 : Math.max(0, g ?? 0));
   if (os2?.fsSelection?.useTypoMetrics && (os2.typoAscender || os2.typoDescender)) {
     return {
-      ascent: (os2.typoAscender ?? 0) + Math.max(0, os2.typoLineGap ?? 0),
+      ascent: (os2.typoAscender ?? 0) + gap(os2.typoLineGap),
       descent: Math.abs(os2.typoDescender ?? 0),
     };
   }
   if (hhea && (hhea.ascent || hhea.descent)) {
-    return { ascent: hhea.ascent + Math.max(0, hhea.lineGap), descent: Math.abs(hhea.descent) };
+    return { ascent: hhea.ascent + gap(hhea.lineGap), descent: Math.abs(hhea.descent) };
   }
   return { ascent: os2?.winAscent ?? font.unitsPerEm, descent: os2?.winDescent ?? 0 };
 }

@@ -57,7 +57,11 @@ const FACES: Record<FamilyId, FcFace> = {
   DejaVuSerif: { name: "DejaVu Serif", version: 155320, langs: "el ru uk bg be mk sr hy ka vi" },
   DejaVuSansMono: { name: "DejaVu Sans Mono", version: 155320, langs: "ar fa az-ir el ru uk bg be mk sr hy ka" },
   DroidSansFallback: { name: "Droid Sans Fallback", version: 65536, langs: "ja zh-tw" },
+  OpenSymbol: { name: "OpenSymbol", version: 6692536, langs: "" },
 };
+
+/** Faces used only where named, never in glyph fallback (OpenSymbol: LibreOffice's symbol-font recoding). */
+const NAMED_ONLY: ReadonlySet<FamilyId> = new Set(["OpenSymbol"]);
 
 /** Every face we ship answers to its own family name, as an installed font does in fontconfig. */
 const BY_OWN_NAME: ReadonlyMap<string, FamilyId> = new Map(
@@ -185,7 +189,7 @@ export function fallbackOrder(primary: FamilyId, generic: Generic, lang: string 
     return i < 0 ? preferred.length : i;
   };
   return (Object.keys(FACES) as FamilyId[])
-    .filter((f) => f !== primary)
+    .filter((f) => f !== primary && !NAMED_ONLY.has(f))
     .sort(
       (a, b) =>
         Number(supports(b, lang)) - Number(supports(a, lang)) ||

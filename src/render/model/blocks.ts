@@ -18,7 +18,7 @@ import {
   toRunStyle,
   xorToggles,
 } from "./properties";
-import { isSymbolFont, mapSymbolChar, mapSymbolText } from "./symbols";
+import { drawnWithOpenSymbol, isSymbolFont, mapSymbolChar, mapSymbolText } from "./symbols";
 import { imageFromRel, readDrawing, readVml } from "./drawings";
 import { readTable, type CellFormatting } from "./tables";
 import { formatNumber } from "./number-format";
@@ -271,8 +271,12 @@ function readParagraph(
       let labelProps = overlayRun({ ...resolveRun(ctx, base, markRPr), underline: undefined }, level.rPr);
       let text = label.text;
       if (isSymbolFont(labelProps.font)) {
-        text = mapSymbolText(labelProps.font!, text);
-        labelProps = { ...labelProps, font: isSymbolFont(base.font) ? DEFAULT_FONT : base.font };
+        const symbolFont = labelProps.font!;
+        text = mapSymbolText(symbolFont, text);
+        labelProps = {
+          ...labelProps,
+          font: drawnWithOpenSymbol(symbolFont) ? OPEN_SYMBOL : isSymbolFont(base.font) ? DEFAULT_FONT : base.font,
+        };
       }
       const numberingLabel: NonNullable<Paragraph["numbering"]> = {
         text,
@@ -475,6 +479,15 @@ function resolvedRun(r: XNode, rc: RunContext): ResolvedRun {
       symbolFont: style.font,
     };
   });
+}
+
+/** LibreOffice's symbol font, as its family is named. */
+const OPEN_SYMBOL = "OpenSymbol";
+
+/** A w:sym character's style: the run's, drawn with OpenSymbol (see `drawnWithOpenSymbol`). */
+function symbolStyle(rc: RunContext, style: RunStyle): RunStyle {
+  const { fontEastAsia: _ea, fontComplex: _cs, ...rest } = style;
+  return rc.ctx.intern({ ...rest, font: OPEN_SYMBOL });
 }
 
 function runStyleOf(r: XNode, rc: RunContext): RunStyle {
@@ -777,7 +790,7 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         const code = parseInt(c.attr("char") ?? "", 16);
         if (!Number.isFinite(code) || code < 0x20 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) break;
         const mapped = mapSymbolChar(font, code);
-        if (mapped) pushText(rc, mapped, styleOf());
+        if (mapped) pushText(rc, mapped, drawnWithOpenSymbol(font) ? symbolStyle(rc, styleOf()) : styleOf());
         else if (!(code >= 0xf000 && code <= 0xf0ff)) pushText(rc, String.fromCodePoint(code), styleOf());
         break;
       }

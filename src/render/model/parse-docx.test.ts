@@ -338,11 +338,14 @@ describe("runs, links, notes", () => {
       "[line]",
       "c",
       "[page]",
-      "✓\u2011\u00ADinserted",
+      "✓",
+      "\u2011\u00ADinserted",
       "deleted",
       "link",
       "anchor in control",
     ]);
+    // A Wingdings w:sym character is drawn with OpenSymbol, as LibreOffice draws it.
+    expect(p.inlines.find((i) => i.type === "text" && i.text === "✓")).toMatchObject({ style: { font: "OpenSymbol" } });
     // The soft hyphen stays as U+00AD: layout breaks there and shows a hyphen only at a line end.
     // Deleted text is shown struck through (printed with its changes, as LibreOffice and Word do).
     expect(p.inlines.find((i) => i.type === "text" && i.text === "deleted")).toMatchObject({ style: { strike: true } });

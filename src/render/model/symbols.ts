@@ -160,6 +160,16 @@ export function isSymbolFont(font: string | undefined): boolean {
   return f === "symbol" || f.startsWith("wingdings") || f === "webdings" || f === "zapfdingbats";
 }
 
+/**
+ * Whether LibreOffice draws this symbol font's bullets and w:sym characters with OpenSymbol, its own
+ * symbol font (its recoding of Symbol and Wingdings code points; measured: the bullet's width and a
+ * line as tall as OpenSymbol's, also where fontconfig maps the font name to another face).
+ */
+export function drawnWithOpenSymbol(font: string | undefined): boolean {
+  const f = font?.toLowerCase() ?? "";
+  return f === "symbol" || f.startsWith("wingdings");
+}
+
 /** One symbol-font character → Unicode; undefined when we know no mapping. */
 export function mapSymbolChar(font: string, code: number): string | undefined {
   const c = code >= 0xf000 && code <= 0xf0ff ? code - 0xf000 : code;
