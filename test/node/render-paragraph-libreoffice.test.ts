@@ -741,6 +741,29 @@ const headerTable = (text: string) =>
     .join("") +
   `</w:tr></w:tbl>${p("", { spacing: { after: 0, line: 240, lineRule: "auto" } })}`;
 
+/** A one-row header/footer table whose cells end in proportionally spaced paragraphs (1.5 lines; 1.2 lines with space after). */
+const spacedHeaderTable = (text: string) =>
+  `<w:tbl><w:tblPr><w:tblW w:w="8000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/><w:gridCol w:w="4000"/></w:tblGrid><w:tr>` +
+  [
+    p(text, { spacing: { after: 0, line: 360, lineRule: "auto" } }),
+    p("Title", { spacing: { after: 60, line: 288, lineRule: "auto" } }),
+  ]
+    .map((para) => `<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/><w:vAlign w:val="center"/></w:tcPr>${para}</w:tc>`)
+    .join("") +
+  `</w:tr></w:tbl>${p("", { spacing: { after: 0, line: 240, lineRule: "auto" } })}`;
+
+/** The same as a floating table (w:tblpPr), its short cell bottom-aligned beside four single-spaced lines. */
+const floatingHeaderTable = () =>
+  `<w:tbl><w:tblPr><w:tblpPr w:vertAnchor="text" w:horzAnchor="text" w:tblpX="108" w:tblpY="1"/><w:tblW w:w="8000" w:type="dxa"/></w:tblPr>` +
+  `<w:tblGrid><w:gridCol w:w="4000"/><w:gridCol w:w="4000"/></w:tblGrid><w:tr>` +
+  [
+    p("Bottom", { spacing: { after: 0, line: 360, lineRule: "auto" } }),
+    ["One", "Two", "Three", "Four"].map((t) => p(t, { spacing: { after: 0, line: 240, lineRule: "auto" } })).join(""),
+  ]
+    .map((paras) => `<w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/><w:vAlign w:val="bottom"/></w:tcPr>${paras}</w:tc>`)
+    .join("") +
+  `</w:tr></w:tbl>${p("", { spacing: { after: 0, line: 240, lineRule: "auto" } })}`;
+
 const BIG_CHAR_STYLE = `<w:style w:type="character" w:customStyle="1" w:styleId="Big"><w:name w:val="Big"/><w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:cs="Arial"/><w:sz w:val="56"/><w:szCs w:val="56"/></w:rPr></w:style>`;
 const emptyParas = (rPr: string, inner = "") =>
   Array.from(
@@ -1071,6 +1094,26 @@ const DOCUMENT_CASES: {
       headers: { default: "rIdH1" },
       footers: { default: "rIdF1" },
     },
+  },
+  {
+    // 1.5 lines of 11 pt add 6.3 pt below the first cell's line in the body, 12.6 pt in a header or footer.
+    name: "tables in a header and a footer: a cell's last line keeps its proportional spacing twice, as its space after",
+    body: p("Body text below the header", { spacing: { after: 0 } }),
+    headers: { rIdH1: spacedHeaderTable("Date") },
+    footers: { rIdF1: spacedHeaderTable("Page") },
+    sect: {
+      margins: { top: 360, bottom: 360, header: 360, footer: 360 },
+      headers: { default: "rIdH1" },
+      footers: { default: "rIdF1" },
+    },
+  },
+  {
+    // LibreOffice makes a floating table a frame anchored at the paragraph after it: its cells are
+    // not the header's, the proportional spacing counts once (the body starts below a deep margin).
+    name: "a floating table in a header: a cell's last line keeps its proportional spacing once",
+    body: p("Body text below the header", { spacing: { after: 0 } }),
+    headers: { rIdH1: floatingHeaderTable() },
+    sect: { margins: { top: 2160, header: 360 }, headers: { default: "rIdH1" } },
   },
 ];
 

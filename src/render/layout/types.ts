@@ -92,6 +92,11 @@ export interface LayoutContext {
    * headers, footers and footnotes when the document numbers lines; a table's cells never count.
    */
   countLines?: boolean;
+  /**
+   * Laying out a header's or footer's own blocks: LibreOffice counts what its tables' cells add below
+   * their last paragraph (space after and proportional line spacing) twice. Not passed into cells.
+   */
+  partTables?: boolean;
   /** Tables the content being laid out sits in (0 in the body, a header, a note); past LIMITS.render.maxNesting a table is flattened. */
   tableDepth: number;
   /** The layout entry points, for content that holds blocks (cells, text boxes): see `LayoutRoutines`. */

@@ -145,6 +145,7 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
     borders: sides(borders),
     bidi: !!bidiVisual && bidiVisual.attr("val") !== "0",
   };
+  if (tblPr?.child("tblpPr")) table.floating = true;
   if (borders.insideH) table.insideBorders.horizontal = borders.insideH;
   if (borders.insideV) table.insideBorders.vertical = borders.insideV;
 

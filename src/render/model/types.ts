@@ -392,6 +392,11 @@ export interface Table {
   /** Outer borders of the table (tblBorders top/left/bottom/right). */
   borders: { top?: Border; bottom?: Border; left?: Border; right?: Border };
   bidi: boolean;
+  /**
+   * A floating table (w:tblpPr). Laid out in the flow like any table (its position is not modelled),
+   * but LibreOffice puts it in a frame of its own, so a header's rules for its own tables skip it.
+   */
+  floating?: boolean;
 }
 
 export type Block = Paragraph | Table;

@@ -3,7 +3,7 @@
  * evenAndOddHeaders → even, else default), their heights before pagination (with placeholder page
  * numbers, so a tall header can push the body down), and their items per page once NUMPAGES is known.
  */
-import type { Block, DocumentModel, NumberFormat, Section, Table } from "../../model/types";
+import type { Block, DocumentModel, NumberFormat, Section } from "../../model/types";
 import type { LayoutContext, PaintItem, StackedBlocks } from "../types";
 import { translateItems } from "../items";
 import type { NumberedLine } from "./pager";
@@ -37,10 +37,13 @@ export function choosePart(
 /** Stacks of header/footer parts in a width, cached: for heights before pagination. */
 export class PartHeights {
   private readonly cache = new Map<string, number>();
+  private readonly ctx: LayoutContext;
   constructor(
     private readonly model: DocumentModel,
-    private readonly ctx: LayoutContext,
-  ) {}
+    ctx: LayoutContext,
+  ) {
+    this.ctx = partContext(ctx);
+  }
 
   height(partId: string | undefined, width: number): number {
     if (partId === undefined) return 0;
@@ -48,7 +51,7 @@ export class PartHeights {
     let h = this.cache.get(key);
     if (h === undefined) {
       const blocks = this.model.headerFooters.get(partId);
-      h = blocks && blocks.length > 0 ? this.ctx.routines.stackBlocks(partBlocks(blocks), width, this.ctx).height : 0;
+      h = blocks && blocks.length > 0 ? this.ctx.routines.stackBlocks(blocks, width, this.ctx).height : 0;
       this.cache.set(key, h);
     }
     return h;
@@ -81,7 +84,7 @@ export function placePart(
   lines?: NumberedLine[],
 ): void {
   if (!blocks || blocks.length === 0) return;
-  blocks = partBlocks(blocks);
+  ctx = partContext(ctx);
   let stack: StackedBlocks = ctx.routines.stackBlocks(blocks, box.width, ctx);
   const top = kind === "header" ? box.distance : box.pageHeight - box.distance - stack.height;
   // Objects placed against the page are laid out again at their page position (floats take no height).
@@ -91,38 +94,9 @@ export function placePart(
   stackLines(stack, box.left, top, lines);
 }
 
-const partBlocksCache = new WeakMap<Block[], Block[]>();
-
-/**
- * A header's or footer's blocks as LibreOffice lays them out (measured): in the part's tables the
- * space after a cell's last paragraph counts twice (once in the body). Same array when no table.
- */
-function partBlocks(blocks: Block[]): Block[] {
-  if (!blocks.some((b) => b.type === "table")) return blocks;
-  let out = partBlocksCache.get(blocks);
-  if (!out) {
-    out = blocks.map((b) => (b.type === "table" ? withCellSpaceAfterDoubled(b) : b));
-    partBlocksCache.set(blocks, out);
-  }
-  return out;
-}
-
-function withCellSpaceAfterDoubled(t: Table): Table {
-  const rows = t.rows.map((row) => ({
-    ...row,
-    cells: row.cells.map((cell) => {
-      const last = cell.blocks[cell.blocks.length - 1];
-      if (!last || last.type !== "paragraph" || !(last.style.spaceAfter > 0)) return cell;
-      return {
-        ...cell,
-        blocks: [
-          ...cell.blocks.slice(0, -1),
-          { ...last, style: { ...last.style, spaceAfter: last.style.spaceAfter * 2 } },
-        ],
-      };
-    }),
-  }));
-  return { ...t, rows };
+/** The context a header's or footer's own blocks are laid out in (LayoutContext.partTables). */
+function partContext(ctx: LayoutContext): LayoutContext {
+  return ctx.partTables ? ctx : { ...ctx, partTables: true };
 }
 
 /**

@@ -28,7 +28,9 @@ export function textBoxItems(
   const ins = box.insets ?? { left: BOX_INSET_X, top: BOX_INSET_Y, right: BOX_INSET_X, bottom: BOX_INSET_Y };
   if (!box.blocks.length) return [];
   // A box narrower than its insets still shows its text, a character a line (not lost).
-  const stack = ctx.routines.stackBlocks(box.blocks, Math.max(1, width - ins.left - ins.right), ctx);
+  // A box's tables are not the header's own (LayoutContext.partTables).
+  const boxCtx = ctx.partTables ? { ...ctx, partTables: false } : ctx;
+  const stack = ctx.routines.stackBlocks(box.blocks, Math.max(1, width - ins.left - ins.right), boxCtx);
   // The last paragraph's space after does not count where the text is placed (LibreOffice, measured).
   const room = height - ins.top - ins.bottom - (stack.height - (stack.spaceBelow ?? 0));
   const dy = box.textAnchor === "bottom" ? room : box.textAnchor === "middle" ? room / 2 : 0;
