@@ -643,6 +643,25 @@ const cases: Record<string, Uint8Array> = {
   // extra falls away at the bottom as in any paragraph; measured on 81 cases, 1.2 to 2 lines).
   lastRowKeepsNextProportional: keptAboveProportionalLine(true),
   paragraphKeepsNextProportional: keptAboveProportionalLine(false),
+  // The empty paragraph carrying a continuous section break keeps its line when its section starts
+  // with a table, and is dropped when the section starts with text (LibreOffice 7.4, 13 cases).
+  breakMarkAfterLeadingTable: B.buildDocx({
+    body:
+      B.table([[B.p("Table one")]], { widths: [4000] }) +
+      B.p("Between the tables") +
+      B.table([[B.p("Table two")]], { widths: [4000] }) +
+      B.sectionBreak({ type: "continuous" }) +
+      B.p("Next section") +
+      B.sectPr({ type: "continuous" }),
+  }),
+  breakMarkAfterLeadingText: B.buildDocx({
+    body:
+      B.p("Text first") +
+      B.table([[B.p("Table one")]], { widths: [4000] }) +
+      B.sectionBreak({ type: "continuous" }) +
+      B.p("Next section") +
+      B.sectPr({ type: "continuous" }),
+  }),
   // A column break before the text of a paragraph is a break before the paragraph: no empty line
   // stays behind in the column it leaves, so balanced columns end where their text ends.
   leadingColumnBreak: B.buildDocx({
@@ -1124,6 +1143,14 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("a paragraph kept with a one-line paragraph stays when only that line's proportional extra runs past the bottom", () => {
     const r = check("paragraphKeepsNextProportional");
     expect(r.firstWords[1]).toEqual(["Opening", "Second"]);
+  });
+
+  it("a section break's empty paragraph keeps its line after a section that starts with a table", () => {
+    check("breakMarkAfterLeadingTable");
+  });
+
+  it("a section break's empty paragraph takes no room after a section that starts with text", () => {
+    check("breakMarkAfterLeadingText");
   });
 
   it("a column break before a paragraph's text leaves no empty line in the column above", () => {

@@ -121,12 +121,14 @@ export function endnoteSection(last: Section): Section {
 /**
  * A section's blocks without the empty paragraph that only carries its section break: LibreOffice
  * drops that paragraph on import, so it takes no room, except when it is the section's only
- * paragraph: an empty section keeps its empty line (measured: text, an empty paragraph with a
- * continuous break, text: the break's line is dropped; a section of that paragraph alone keeps it).
+ * paragraph or the section starts with a table: then it keeps a line of the mark's size (measured
+ * with continuous breaks, 13 cases: text, the paragraph, text: dropped; the paragraph alone: kept;
+ * a table, text, a table, the paragraph: kept; text, a table, the paragraph: dropped).
  */
 export function withoutBreakMark(blocks: Block[]): Block[] {
   const last = blocks[blocks.length - 1];
   if (blocks.length < 2 || last?.type !== "paragraph" || last.numbering) return blocks;
+  if (blocks[0]!.type === "table") return blocks;
   const empty = last.inlines.every((i) => i.type === "text" && i.text === "");
   return empty ? blocks.slice(0, -1) : blocks;
 }
