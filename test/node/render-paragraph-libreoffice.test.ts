@@ -1029,6 +1029,32 @@ const DOCUMENT_CASES: {
       .join(""),
   },
   {
+    // East Asian text takes the line of the face fontconfig matches its font and language with:
+    // Droid Sans Fallback for an unknown font in Japanese or zh-TW (15.7 pt at 12 pt), else the
+    // generic Noto Sans (16.3 pt), a known name its own face; a hinted ☐ before Latin text keeps
+    // the Latin line.
+    name: "East Asian lines are as tall as the face fontconfig matches the font and language with",
+    body: [
+      ["MS Mincho", "ja-JP"],
+      ["MS Mincho", "zh-TW"],
+      ["MS Mincho", "zh-HK"],
+      ["MS Mincho", "zh-CN"],
+      ["MS Mincho", "en-US"],
+      ["Noto Sans", "ja-JP"],
+    ]
+      .map(([ea, lang]) => {
+        const run = `<w:r><w:rPr><w:rFonts w:ascii="Arial" w:hAnsi="Arial" w:eastAsia="${ea}"/><w:sz w:val="24"/><w:lang w:eastAsia="${lang}"/></w:rPr><w:t>东阳市歌山镇农贸市场经营管理权项目</w:t></w:r>`;
+        return `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr>${run}</w:p>`.repeat(2);
+      })
+      .concat(
+        `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:rPr><w:rFonts w:eastAsia="MS Gothic" w:hint="eastAsia"/><w:sz w:val="20"/></w:rPr><w:t>☐</w:t></w:r><w:r><w:rPr><w:sz w:val="20"/></w:rPr><w:t xml:space="preserve"> Implemented</w:t></w:r></w:p>`.repeat(
+          3,
+        ),
+        `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>After</w:t></w:r></w:p>`,
+      )
+      .join(""),
+  },
+  {
     // Justified East Asian text stretches after every character (whole twips each), not at its
     // spaces alone; Latin text just before it takes one share (LibreOffice's lcl_AddSpace).
     name: "justified Chinese and Japanese lines stretch after every character",

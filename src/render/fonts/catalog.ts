@@ -8,7 +8,7 @@
  */
 import type { FontTableEntry } from "../model/types";
 import fontFiles from "./files.json";
-import { fallbackOrder, genericFamily, genericOf, normalizeFamily, ownFamily } from "./fontconfig";
+import { fallbackOrder, genericFamily, genericOf, normalizeFamily, ownFamily, supportsLanguage } from "./fontconfig";
 import type { FamilyId } from "./family-id";
 
 export type { FamilyId };
@@ -168,14 +168,38 @@ const LATIN_OF_EAST_ASIAN: Record<string, FamilyId> = {
  * LibreOffice, which asks fontconfig for them with the run's East Asian language.
  */
 export function eastAsianFamily(name: string, fontTable?: ReadonlyMap<string, FontTableEntry>): FamilyId {
-  const direct = KNOWN[normalize(name)];
+  return knownEastAsianFamily(name, fontTable) ?? "DroidSansFallback";
+}
+
+/** An East Asian font name we know (an alias or one of our faces by name, or through its w:altName). */
+function knownEastAsianFamily(name: string, fontTable?: ReadonlyMap<string, FontTableEntry>): FamilyId | undefined {
+  const known = (n: string) => KNOWN[normalize(n)] ?? ownFamily(n);
+  const direct = known(name);
   if (direct) return direct;
   const entry = fontTable?.get(name) ?? findEntry(fontTable, name);
   for (const alt of entry?.altName?.split(/[,;]/) ?? []) {
-    const viaAlt = KNOWN[normalize(alt)];
+    const viaAlt = known(alt);
     if (viaAlt) return viaAlt;
   }
-  return "DroidSansFallback";
+  return undefined;
+}
+
+/**
+ * The face whose line a run's East Asian text takes: the one fontconfig gives LibreOffice for the
+ * East Asian font name and the run's East Asian language, whichever face then draws the ideographs.
+ * A name we know is its face; an unknown one (SimSun, MS Mincho) is Droid Sans Fallback for a
+ * language Droid supports (Japanese, zh-TW), else fontconfig's generic face (Noto Sans or Serif).
+ * Measured at 12 pt: 15.7 pt lines in ja-JP and zh-TW, 16.3 pt in zh-CN, zh-HK, ko-KR, en-US or none
+ * (LibreOffice's default zh-CN); "Noto Sans" named as the East Asian font 16.3 pt in ja-JP too.
+ */
+export function eastAsianLineFamily(
+  name: string,
+  lang: string | undefined,
+  fontTable?: ReadonlyMap<string, FontTableEntry>,
+): FamilyId {
+  const known = knownEastAsianFamily(name, fontTable);
+  if (known) return known;
+  return supportsLanguage("DroidSansFallback", lang) ? "DroidSansFallback" : substituteFamily(name, fontTable);
 }
 
 function findEntry(

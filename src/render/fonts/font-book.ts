@@ -8,6 +8,7 @@ import type { MetafileFont } from "../model/wmf";
 import { plainRunStyle } from "../model/plain-styles";
 import {
   eastAsianFamily,
+  eastAsianLineFamily,
   fallbackFamilies,
   fontFile,
   isSymbolBlock,
@@ -155,6 +156,14 @@ class LoadedFontBook implements FontBook {
 
   release(): void {
     this.embedded.release();
+  }
+
+  eastAsianLineFace(req: FaceRequest, lang: string | undefined): FontFace {
+    const drawn = this.resolve({ ...req, eastAsian: true });
+    // A face the document embeds for the name is what LibreOffice lays the text out with.
+    if (drawn.substitute) return drawn.primary;
+    const family = eastAsianLineFamily(req.family, lang, this.fontTable);
+    return family === drawn.family ? drawn.primary : (this.nearest(family, req.bold, req.italic) ?? drawn.primary);
   }
 
   split(text: string, req: FaceRequest): { text: string; face: FontFace }[] {

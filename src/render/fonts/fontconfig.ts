@@ -172,6 +172,12 @@ export function isDecisiveLanguage(lang: string | undefined): boolean {
   return lang !== undefined && DECISIVE_LANGUAGES.has(lang);
 }
 
+/** Whether fontconfig counts `family` as supporting the language of BCP 47 tag `tag` (only for the languages that tell faces apart). */
+export function supportsLanguage(family: FamilyId, tag: string | undefined): boolean {
+  const lang = fontconfigLanguage(tag);
+  return lang !== undefined && DECISIVE_LANGUAGES.has(lang) && supports(family, lang);
+}
+
 function supports(family: FamilyId, lang: string | undefined): boolean {
   if (lang && DECISIVE_LANGUAGES.has(lang)) return FACES[family].langs.split(" ").includes(lang);
   return family !== "DroidSansFallback"; // a Latin language (or none)

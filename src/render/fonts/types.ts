@@ -79,6 +79,11 @@ export interface FontBook {
    * a fallback face (wide-coverage Noto) for characters it lacks.
    */
   split(text: string, req: FaceRequest): { text: string; face: FontFace }[];
+  /**
+   * The face whose line height a run's East Asian text takes, for its East Asian font name and
+   * language (catalog `eastAsianLineFamily`); the face that draws it when that one is not loaded.
+   */
+  eastAsianLineFace(req: FaceRequest, lang: string | undefined): FontFace;
   /** Frees what the document's own faces hold in the shaper (its embedded fonts): call once painted. */
   release(): void;
 }

@@ -572,12 +572,15 @@ export function toRunStyle(p: RunProps): RunStyle {
   // A run whose East Asian language no level sets has LibreOffice's fallback Asian language,
   // simplified Chinese (MsLangId::resolveSystemLanguageByScriptType; measured: its ideographic full
   // stops hang at the line end as in a zh-CN or ja-JP run, not as with w:eastAsia="en-US").
-  const cjk = CJK_LANGUAGE.exec(p.eastAsiaLang ?? "zh-CN");
+  const eastAsiaLang = p.eastAsiaLang ?? "zh-CN";
+  const cjk = CJK_LANGUAGE.exec(eastAsiaLang);
   if (cjk) {
     const lang = cjk[1]!.toLowerCase() as "zh" | "ja" | "ko";
     // Traditional Chinese (zh-TW, zh-HK, zh-MO) has other forbidden characters in LibreOffice.
-    s.cjkTypography = lang === "zh" && !SIMPLIFIED_CHINESE.test(p.eastAsiaLang!) ? "zh-Hant" : lang;
+    s.cjkTypography = lang === "zh" && !SIMPLIFIED_CHINESE.test(eastAsiaLang) ? "zh-Hant" : lang;
   }
+  // fontconfig picks the East Asian face with this language (see text-pieces.ts eastAsianMetrics).
+  if (p.eastAsiaLang) s.eastAsiaLang = p.eastAsiaLang;
   if (p.underlineColor !== undefined && p.underline && p.underline !== "none") s.underlineColor = p.underlineColor;
   return s;
 }

@@ -61,6 +61,8 @@ export interface RunStyle {
    * (hanging punctuation; simplified Chinese forbidden characters) to it.
    */
   cjkTypography?: "zh" | "zh-Hant" | "ja" | "ko";
+  /** The run's East Asian language tag (w:lang w:eastAsia) as the document gives it, if any. */
+  eastAsiaLang?: string;
 }
 
 export type Inline =

@@ -60,9 +60,6 @@ function fontSlot(cp: number, style: RunStyle): 0 | 1 | 2 {
   return 0;
 }
 
-function tallerFace(a: FontFace, b: FontFace): FontFace {
-  return b.lineHeight(1) > a.lineHeight(1) ? b : a;
-}
 
 export function textPieces(
   atom: Atom,
@@ -96,12 +93,16 @@ export function textPieces(
     const size =
       runSlot === 2 ? (style.rtl ? style.size : (style.sizeComplex ?? style.size)) : (style.sizeLatin ?? style.size);
     const base = baseOf(size === style.size ? style : { ...style, size }, primary);
-    // East Asian text: the line is as tall as the taller of the East Asian and the Latin face
-    // (LibreOffice, measured: SimSun text in Droid Sans Fallback keeps Noto's 1.36 em lines).
+    // East Asian text takes the line of the face fontconfig matches its font and language with;
+    // shared punctuation and symbols put there by w:hint="eastAsia" alone take the Latin face's
+    // (LibreOffice 7.4 gives them the script of the text around them: a hinted ☐ before Latin text
+    // or alone keeps a 10 pt Calibri line at 12.2 pt).
     const metrics =
-      runSlot === 1
-        ? tallerFace(primary, fonts.face({ family: style.font, bold: style.bold, italic: style.italic }))
-        : primary;
+      runSlot !== 1
+        ? primary
+        : hasEastAsian(runText)
+          ? fonts.eastAsianLineFace(req, style.eastAsiaLang)
+          : fonts.face({ family: style.font, bold: style.bold, italic: style.italic });
     // Digits and punctuation with no letter in a bidi paragraph are complex script to LibreOffice:
     // a stand-in draws them with its right-to-left face (measured: "93" in IRNazli, DejaVu Sans).
     const weak = bidi && !/\p{L}/u.test(runText) ? bidiStandIn(family, style, primary, fonts) : undefined;
