@@ -60,7 +60,6 @@ function fontSlot(cp: number, style: RunStyle): 0 | 1 | 2 {
   return 0;
 }
 
-
 export function textPieces(
   atom: Atom,
   breaks: Uint8Array,
