@@ -1055,6 +1055,22 @@ const DOCUMENT_CASES: {
       .join(""),
   },
   {
+    // w:hint="eastAsia" puts shared punctuation in the East Asian font only among East Asian text:
+    // LibreOffice 7.4 gives it the script of the text around it (beside ideographs it is drawn with
+    // the East Asian face, as before; pdftotext cuts that line into other words on each side).
+    name: "hinted quotation marks beside Latin text are drawn with the Latin font",
+    body: [
+      ["abc ", "def"],
+      ["Text ", "more text"],
+    ]
+      .map(([before, after]) => {
+        const run = (t: string, hint: boolean) =>
+          `<w:r><w:rPr><w:rFonts w:ascii="Calibri" w:hAnsi="Calibri" w:eastAsia="MS Gothic"${hint ? ' w:hint="eastAsia"' : ""}/><w:lang w:eastAsia="en-US"/></w:rPr><w:t xml:space="preserve">${t}</w:t></w:r>`;
+        return `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr>${run(before!, false)}${run("“‘“‘“‘“‘“‘", true)}${run(after!, false)}</w:p>`;
+      })
+      .join(""),
+  },
+  {
     // Justified East Asian text stretches after every character (whole twips each), not at its
     // spaces alone; Latin text just before it takes one share (LibreOffice's lcl_AddSpace).
     name: "justified Chinese and Japanese lines stretch after every character",

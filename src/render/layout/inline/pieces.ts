@@ -16,7 +16,7 @@ import { shapeFlags, shapedWidth } from "./shaping";
 import { resolveLevels } from "./bidi";
 import { applyChineseBreaks, lineBreakOpportunities } from "./line-break";
 import type { Atom, Piece } from "./piece";
-import { baseOf, bidiStandIn, complexByLevel, latinRuns, textPieces } from "./text-pieces";
+import { baseOf, bidiStandIn, complexByLevel, eastAsianContext, latinRuns, textPieces } from "./text-pieces";
 
 /** Cuts a paragraph (and its numbering label, first) into pieces. */
 export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
@@ -29,6 +29,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   const levels = resolveLevels(text, p.style.bidi ? 1 : 0);
   const complex = complexByLevel(text, levels);
   const latin = latinRuns(text, levels);
+  const asianContext = eastAsianContext(text);
   const pieces: Piece[] = [];
   for (const atom of atoms) {
     const inline = atom.inline;
@@ -76,7 +77,8 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
           ...(math ? { math } : {}),
         });
       }
-    } else if (atom.text) textPieces(atom, breaks, levels, complex, latin, ctx.fonts, pieces, p.style.bidi);
+    } else if (atom.text)
+      textPieces(atom, breaks, levels, complex, latin, asianContext, ctx.fonts, pieces, p.style.bidi);
     if (pieces.length > first) pieces[first]!.portionStart = true;
   }
   spaceAsianFromWestern(pieces);

@@ -51,13 +51,42 @@ export function complexByLevel(text: string, levels: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Which of the run's fonts draws a code point: 0 Latin, 1 East Asian, 2 complex script. */
-function fontSlot(cp: number, style: RunStyle): 0 | 1 | 2 {
+/**
+ * Which of the run's fonts draws a code point: 0 Latin, 1 East Asian, 2 complex script.
+ * `asianAround`: the text around it is East Asian (see `eastAsianContext`).
+ */
+function fontSlot(cp: number, style: RunStyle, asianAround: boolean): 0 | 1 | 2 {
   if (isComplexScript(cp)) return 2;
   // East Asian text is always in the East Asian slot (its face also gives the line metrics, as in
-  // LibreOffice), even when the run names one font for all scripts.
-  if (isEastAsian(cp) || (style.eastAsiaHint && isEastAsianShared(cp))) return 1;
+  // LibreOffice), even when the run names one font for all scripts. Shared punctuation and symbols
+  // with w:hint="eastAsia" go there only among East Asian text: LibreOffice 7.4 gives them the
+  // script of the text around them (measured: a hinted “ or ☐ beside Latin text or alone is drawn
+  // with the Latin font and keeps its line, beside ideographs with the East Asian one).
+  if (isEastAsian(cp) || (style.eastAsiaHint && isEastAsianShared(cp) && asianAround)) return 1;
   return 0;
+}
+
+/**
+ * 1 where the nearest letter before a character (after it, at the paragraph's start) is East
+ * Asian: the script LibreOffice gives the shared characters there (digits are shared too).
+ */
+const LETTER = /\p{L}/u;
+
+export function eastAsianContext(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  let last = -1; // -1 before the first letter, then 1 East Asian, 0 other
+  let leading = 0; // code units before the first letter
+  for (let i = 0; i < text.length; i++) {
+    const cp = text.codePointAt(i)!;
+    const asian = isEastAsian(cp);
+    if (asian || LETTER.test(String.fromCodePoint(cp))) {
+      if (last === -1 && asian) out.fill(1, 0, leading);
+      last = asian ? 1 : 0;
+    } else if (last === -1) leading = i + (cp > 0xffff ? 2 : 1);
+    if (last === 1) out[i] = 1;
+    if (cp > 0xffff) out[++i] = out[i - 1]!;
+  }
+  return out;
 }
 
 export function textPieces(
@@ -66,6 +95,7 @@ export function textPieces(
   levels: Uint8Array,
   complex: Uint8Array,
   latin: Uint8Array,
+  asianContext: Uint8Array,
   fonts: FontBook,
   out: Piece[],
   bidi: boolean,
@@ -165,7 +195,7 @@ export function textPieces(
         ? 0
         : runSlot >= 0 && !isLetterOrDigit(cp) && cp !== 0x3000
           ? runSlot
-          : fontSlot(cp, style);
+          : fontSlot(cp, style, asianContext[atom.start + i] === 1);
     if (slot !== runSlot) {
       flushRun(i);
       runStart = i;
