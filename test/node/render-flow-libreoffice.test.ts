@@ -114,6 +114,19 @@ function keptAboveProportionalLine(inTable: boolean): Uint8Array {
   });
 }
 
+/**
+ * "Before para.", a two-row table of 75 pt columns positioned by `tblpPr` (a w:tblpPr element),
+ * then a paragraph of `words` words that wraps beside it when it floats.
+ */
+function floatingTable(tblpPr: string, widths = [1500, 1500], words = 200): Uint8Array {
+  const t = B.table(
+    [0, 1].map((r) => widths.map((_, c) => `C${r}${c}`)),
+    { widths },
+  ).replace("<w:tblPr>", `<w:tblPr>${tblpPr}`);
+  const text = Array.from({ length: words }, (_, i) => `w${i}`).join(" ");
+  return B.buildDocx({ body: B.p("Before para.") + t + B.p(`After ${text}`) });
+}
+
 const cases: Record<string, Uint8Array> = {
   // Three pages of plain paragraphs: each page break falls after the same line.
   threePages: B.buildDocx({ body: paragraphs(30) }),
@@ -421,6 +434,30 @@ const cases: Record<string, Uint8Array> = {
   // A square-wrapped picture anchored to its line 30 pt "up" (posOffset -30 pt): LibreOffice 7.4
   // measures a line-relative offset upwards, so it sits 30 pt below the line's top, beside the
   // paragraph's third and fourth lines, which wrap beside it (Word would put it above the line).
+  // Floating tables (w:tblpPr): LibreOffice makes a frame of the table, anchored at the paragraph
+  // after it, and that paragraph wraps beside it; by tblpX the first cell's text is at the offset,
+  // by tblpXSpec/tblpYSpec the frame keeps its wrap distances inside the reference.
+  floatTableBesideText: floatingTable(
+    `<w:tblpPr w:leftFromText="180" w:rightFromText="180" w:vertAnchor="text" w:tblpY="1"/>`,
+  ),
+  floatTableOnPage: floatingTable(
+    `<w:tblpPr w:leftFromText="180" w:rightFromText="180" w:vertAnchor="page" w:horzAnchor="page" w:tblpX="1600" w:tblpY="4000"/>`,
+  ),
+  floatTableRightOfMargin: floatingTable(
+    `<w:tblpPr w:leftFromText="180" w:rightFromText="180" w:vertAnchor="margin" w:horzAnchor="margin" w:tblpXSpec="right" w:tblpY="500"/>`,
+  ),
+  floatTableBottomLeft: floatingTable(
+    `<w:tblpPr w:leftFromText="720" w:rightFromText="720" w:topFromText="400" w:bottomFromText="400" w:vertAnchor="margin" w:horzAnchor="margin" w:tblpXSpec="left" w:tblpYSpec="bottom"/>`,
+  ),
+  floatTablePageTopCentre: floatingTable(
+    `<w:tblpPr w:leftFromText="720" w:rightFromText="720" w:topFromText="400" w:bottomFromText="400" w:vertAnchor="page" w:horzAnchor="page" w:tblpXSpec="center" w:tblpYSpec="top"/>`,
+  ),
+  // As wide as the text area: no text could go beside it, so it stays in line.
+  floatTableFullWidth: floatingTable(
+    `<w:tblpPr w:leftFromText="180" w:rightFromText="180" w:vertAnchor="text" w:tblpY="1"/>`,
+    [3000, 3000, 3360],
+    50,
+  ),
   lineFloat: B.buildDocx({
     body:
       paragraphs(2) +
@@ -927,6 +964,26 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a picture anchored to a line with a negative offset sits below the line's top and the lines beside it wrap", () => {
     check("lineFloat");
+  });
+
+  it.each([
+    [
+      "a floating table anchored to the next paragraph sits at its top and the paragraph wraps beside it",
+      "floatTableBesideText",
+    ],
+    [
+      "a floating table placed by offsets against the page sits there with its first cell's text at the offset",
+      "floatTableOnPage",
+    ],
+    [
+      "a floating table aligned right in the margins keeps its wrap distance from the margin and text wraps left of it",
+      "floatTableRightOfMargin",
+    ],
+    ["a floating table aligned left and bottom keeps its wrap distances inside the margins", "floatTableBottomLeft"],
+    ["a floating table centred at the page top sits its top distance below the page edge", "floatTablePageTopCentre"],
+    ["a floating table as wide as the text area stays in line with the text below it", "floatTableFullWidth"],
+  ])("%s", (_sentence, name) => {
+    check(name);
   });
 
   it("three pages of paragraphs break after the same lines", () => {

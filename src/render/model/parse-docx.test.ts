@@ -505,6 +505,26 @@ describe("Word's special cases", () => {
     expect((after as Paragraph).style.spaceAfter).toBe(8);
   });
 
+  it("reads a floating table's position (w:tblpPr) as an anchor, its offsets bounded", () => {
+    const tbl = (tblpPr: string) =>
+      `<w:tbl><w:tblPr>${tblpPr}</w:tblPr><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid><w:tr><w:tc>${para(text("cell"))}</w:tc></w:tr></w:tbl>`;
+    const read = (tblpPr: string) => (body(docx(tbl(tblpPr) + para(text("after"))))[0] as Table).float;
+    const placed = read(
+      `<w:tblpPr w:leftFromText="180" w:rightFromText="360" w:topFromText="20" w:bottomFromText="40" w:vertAnchor="text" w:tblpX="2000" w:tblpY="-300"/>`,
+    );
+    expect(placed?.x).toEqual({ relativeTo: "column", offset: 100 });
+    expect(placed?.y).toEqual({ relativeTo: "paragraph", offset: -15 });
+    expect(placed?.distance).toEqual({ top: 1, bottom: 2, left: 9, right: 18 });
+    const aligned = read(`<w:tblpPr w:horzAnchor="page" w:tblpXSpec="right" w:tblpYSpec="bottom" w:tblpY="99"/>`);
+    expect(aligned?.x).toEqual({ relativeTo: "page", align: "right" });
+    expect(aligned?.y).toEqual({ relativeTo: "margin", align: "bottom" });
+    const hostile = read(`<w:tblpPr w:tblpX="99999999" w:tblpY="-99999999" w:leftFromText="-500"/>`);
+    expect(hostile?.x.offset).toBe(1584);
+    expect(hostile?.y.offset).toBe(-1584);
+    expect(hostile?.distance.left).toBe(0);
+    expect(read("")).toBeUndefined();
+  });
+
   it("a table style replaces the Normal style's 11 or 12 pt and left alignment unless the document says otherwise", () => {
     const st = styles(
       `<w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/><w:pPr><w:jc w:val="left"/></w:pPr><w:rPr><w:sz w:val="22"/></w:rPr></w:style>` +

@@ -3,7 +3,7 @@
  * table style's conditional formatting (first/last row and column, bands, corners) resolved per
  * cell into shading, borders and the paragraph/run formatting its paragraphs start from.
  */
-import type { Block, Border, Table, TableBorders, TableCell, TableRow } from "./types";
+import type { Anchor, Block, Border, Table, TableBorders, TableCell, TableRow } from "./types";
 import { parseTree, type XNode } from "./xml-tree";
 import type { DocxPackage } from "../../docx/package";
 import { SignetError } from "../../errors";
@@ -108,6 +108,46 @@ function sides(b: Record<string, Border>): { top?: Border; bottom?: Border; left
   return out;
 }
 
+/** Largest distance or offset of a floating table we take, pt (beyond any page). */
+const MAX_FLOAT_OFFSET = 1584;
+
+/**
+ * A floating table's position (w:tblpPr) as an anchor: horzAnchor text (the default) is the
+ * column, vertAnchor text the following paragraph (margin by default); tblpXSpec/tblpYSpec align
+ * it instead of tblpX/tblpY; the four *FromText are its wrap distances.
+ */
+function readTablePosition(node: XNode | undefined): Anchor | undefined {
+  if (!node) return undefined;
+  const pt = (name: string, min: number) => Math.min(Math.max(twips(node.attr(name)) ?? 0, min), MAX_FLOAT_OFFSET);
+  const horz = node.attr("horzAnchor");
+  const vert = node.attr("vertAnchor");
+  const xSpec = node.attr("tblpXSpec");
+  const ySpec = node.attr("tblpYSpec");
+  const xAligns = ["left", "center", "right", "inside", "outside"] as const;
+  const yAligns = ["top", "center", "bottom", "inside", "outside"] as const;
+  const xAlign = xAligns.find((a) => a === xSpec);
+  const yAlign = yAligns.find((a) => a === ySpec);
+  return {
+    x: {
+      relativeTo: horz === "page" ? "page" : horz === "margin" ? "margin" : "column",
+      ...(xAlign ? { align: xAlign } : { offset: pt("tblpX", -MAX_FLOAT_OFFSET) }),
+    },
+    y: {
+      relativeTo: vert === "page" ? "page" : vert === "text" ? "paragraph" : "margin",
+      ...(yAlign ? { align: yAlign } : { offset: pt("tblpY", -MAX_FLOAT_OFFSET) }),
+    },
+    wrap: "square",
+    distance: {
+      top: pt("topFromText", 0),
+      bottom: pt("bottomFromText", 0),
+      left: pt("leftFromText", 0),
+      right: pt("rightFromText", 0),
+    },
+    behindText: false,
+    distanceInside: true,
+  };
+}
+
 export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell: CellReader): Table {
   const { styles, env } = ctx;
   const tblPr = tbl.child("tblPr");
@@ -145,7 +185,8 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
     borders: sides(borders),
     bidi: !!bidiVisual && bidiVisual.attr("val") !== "0",
   };
-  if (tblPr?.child("tblpPr")) table.floating = true;
+  const float = readTablePosition(tblPr?.child("tblpPr"));
+  if (float) table.float = float;
   if (borders.insideH) table.insideBorders.horizontal = borders.insideH;
   if (borders.insideV) table.insideBorders.vertical = borders.insideV;
 

@@ -202,6 +202,11 @@ export interface Anchor {
   /** Distance kept from text, pt. */
   distance: { top: number; bottom: number; left: number; right: number };
   behindText: boolean;
+  /**
+   * Alignments keep the wrap distances inside the reference (left/top: that far in from the start,
+   * right/bottom: from the end), as LibreOffice places a floating table's frame (measured).
+   */
+  distanceInside?: true;
 }
 
 export interface Border {
@@ -395,10 +400,11 @@ export interface Table {
   borders: { top?: Border; bottom?: Border; left?: Border; right?: Border };
   bidi: boolean;
   /**
-   * A floating table (w:tblpPr). Laid out in the flow like any table (its position is not modelled),
-   * but LibreOffice puts it in a frame of its own, so a header's rules for its own tables skip it.
+   * A floating table (w:tblpPr): where its frame goes and how text wraps around it. The flow decides
+   * whether it really floats (layout/flow/floating-tables.ts); elsewhere it stays in line. LibreOffice
+   * puts it in a frame of its own, so a header's rules for its own tables skip it.
    */
-  floating?: boolean;
+  float?: Anchor;
 }
 
 export type Block = Paragraph | Table;

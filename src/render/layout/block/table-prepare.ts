@@ -44,7 +44,7 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   const content = new Map<GridCell, StackedBlocks>();
   const cellCtx: LayoutContext = { ...ctx, inTableCell: true, tableDepth: ctx.tableDepth + 1, partTables: false };
   // A floating table is a frame of its own in LibreOffice, not the header's (as a text box's tables).
-  const endTwice = !nested && ctx.partTables === true && !t.floating;
+  const endTwice = !nested && ctx.partTables === true && !t.float;
   for (const g of grid.cells) {
     const w = Math.max(edges[g.col + g.colSpan]! - edges[g.col]! - g.cell.margins.left - g.cell.margins.right, 1);
     const blocks = withoutEndMarkAfterTable(g.cell.blocks);

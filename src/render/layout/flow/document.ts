@@ -16,6 +16,7 @@ import { finishPages } from "./finalize";
 import { recordNumberedLines } from "./line-numbers";
 import { PartHeights } from "./header-footer";
 import { Footnotes, NOTE_SEPARATOR_HEIGHT } from "./notes";
+import { floatTables } from "./floating-tables";
 import { floatOverrunsTop, paintFloats, positionFloats } from "./page-floats";
 import { Pager, RegionOverflow, type PagerSnapshot } from "./pager";
 import { framePieces, inset, paintFrame, withBorderRoom } from "./paragraph-frame";
@@ -60,6 +61,10 @@ class DocumentFlow {
   private readonly groupTop = new WeakMap<Paragraph, Border>();
   private readonly groupBottom = new WeakMap<Paragraph, Border>();
   private readonly notes: Footnotes;
+  /** The section being placed. */
+  private section: Section = DEFAULT_SECTION;
+  /** Paragraphs given the floating table above them (floating-tables.ts). */
+  private readonly anchoring = new WeakMap<Paragraph, Paragraph>();
   /** Index of the page the current section started on. */
   private sectionFirstPage = 0;
   /** Body paragraphs placed now take part in line numbering (not endnotes, not vertical sections). */
@@ -109,6 +114,7 @@ class DocumentFlow {
 
   run(): LaidOutDocument {
     this.sections.forEach((section, i) => {
+      this.section = section;
       this.bodyCtx = section.lineGrid ? { ...this.ctx, linePitch: section.lineGrid.linePitch } : this.ctx;
       this.numberLines = !!this.model.lineNumbering && !section.vertical;
       this.sectionLineStart = section.lineNumberStart;
@@ -242,7 +248,8 @@ class DocumentFlow {
 
   /** Places the shown blocks from index `from`; with `marks`, records the flow state where each block starts. */
   private placeBlocks(allBlocks: Block[], from = 0, marks?: BlockMark[]): void {
-    const blocks = this.bordersGrouped(shownBlocks(allBlocks));
+    const grouped = this.bordersGrouped(shownBlocks(allBlocks));
+    const blocks = floatTables(grouped, this.section, this.bodyCtx, this.anchoring);
     for (let i = from; i < blocks.length; i++) {
       const block = blocks[i]!;
       marks?.push({

@@ -119,10 +119,22 @@ export function positionFloat(
   // Paragraph/line alignments have no extent: align top is the reference itself.
   const yOffset = anchor.y.relativeTo === "line" ? lineOffset(anchor) : anchor.y.offset;
   let y = vy[1] === 0 && anchor.y.align ? vy[0] : alignIn(vy[0], vy[1], height, anchor.y.align, yOffset);
+  if (anchor.distanceInside) {
+    const d = anchor.distance;
+    x += inside(anchor.x.align, d.left, d.right);
+    y += inside(anchor.y.align, d.top, d.bottom);
+  }
   // Keep the object on the page, as both Word and LibreOffice do by default.
   x = clamp(x, Math.min(0, frame.pageWidth - width), Math.max(0, frame.pageWidth - width));
   y = clamp(y, Math.min(0, frame.pageHeight - height), Math.max(0, frame.pageHeight - height));
   return { x: finite(x), y: finite(y) };
+}
+
+/** How far an alignment keeping the wrap distances inside its reference moves the object. */
+function inside(align: string | undefined, before: number, after: number): number {
+  if (align === "left" || align === "top" || align === "inside") return before;
+  if (align === "right" || align === "bottom" || align === "outside") return -after;
+  return 0;
 }
 
 function clamp(v: number, lo: number, hi: number): number {
