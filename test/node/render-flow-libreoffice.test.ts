@@ -127,6 +127,21 @@ function floatingTable(tblpPr: string, widths = [1500, 1500], words = 200): Uint
   return B.buildDocx({ body: B.p("Before para.") + t + B.p(`After ${text}`) });
 }
 
+/** A page of six paragraphs whose header or footer holds `part`: a floating table (see `floatingTable`) and text. */
+function partWithFloatingTable(kind: "header" | "footer", tblpPr: string, widths: number[]): Uint8Array {
+  const t = B.table(
+    [0, 1].map((r) => widths.map((_, c) => `F${r}${c}`)),
+    { widths },
+  ).replace("<w:tblPr>", `<w:tblPr>${tblpPr}`);
+  const body = Array.from({ length: 6 }, (_, i) => B.p(`Body paragraph ${i} with words.`)).join("");
+  const part = kind === "header" ? B.p("Head one") + t + B.p("Header text after") : t + B.p("Footer text");
+  // A 144 pt top margin keeps the body below the header's table (text does not wrap beside it here).
+  return B.buildDocx({
+    body: body + B.sectPr({ margins: { top: 2880 }, [`${kind}s`]: { default: "rIdPart" } }),
+    [`${kind}s`]: { rIdPart: part },
+  });
+}
+
 const cases: Record<string, Uint8Array> = {
   // Three pages of plain paragraphs: each page break falls after the same line.
   threePages: B.buildDocx({ body: paragraphs(30) }),
@@ -457,6 +472,23 @@ const cases: Record<string, Uint8Array> = {
     `<w:tblpPr w:leftFromText="180" w:rightFromText="180" w:vertAnchor="text" w:tblpY="1"/>`,
     [3000, 3000, 3360],
     50,
+  ),
+  // In a header or footer LibreOffice makes a frame of a floating table whatever its width: it takes
+  // no room in the part, and its rows keep their body spacing (not the part tables' doubled space after).
+  floatTableFooterFullWidth: partWithFloatingTable(
+    "footer",
+    `<w:tblpPr w:vertAnchor="page" w:horzAnchor="text" w:tblpX="-108" w:tblpY="14400"/>`,
+    [9360],
+  ),
+  floatTableFooterNarrow: partWithFloatingTable(
+    "footer",
+    `<w:tblpPr w:vertAnchor="page" w:horzAnchor="text" w:tblpX="2000" w:tblpY="14400"/>`,
+    [2000, 2000],
+  ),
+  floatTableHeader: partWithFloatingTable(
+    "header",
+    `<w:tblpPr w:leftFromText="180" w:rightFromText="180" w:vertAnchor="text" w:tblpY="1"/>`,
+    [2000, 2000],
   ),
   lineFloat: B.buildDocx({
     body:
@@ -982,6 +1014,18 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
     ["a floating table aligned left and bottom keeps its wrap distances inside the margins", "floatTableBottomLeft"],
     ["a floating table centred at the page top sits its top distance below the page edge", "floatTablePageTopCentre"],
     ["a floating table as wide as the text area stays in line with the text below it", "floatTableFullWidth"],
+    [
+      "a footer's floating table as wide as the text area floats at its page position, taking no room",
+      "floatTableFooterFullWidth",
+    ],
+    [
+      "a footer's narrow floating table placed by offsets sits there with its first cell's text at the offset",
+      "floatTableFooterNarrow",
+    ],
+    [
+      "a header's floating table sits at the top of the paragraph after it, which goes on below the text above it",
+      "floatTableHeader",
+    ],
   ])("%s", (_sentence, name) => {
     check(name);
   });

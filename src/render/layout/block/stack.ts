@@ -98,7 +98,14 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
     if (breakPoints[breakPoints.length - 1] === y) breakPoints[breakPoints.length - 1] = floatBottom;
     y = floatBottom;
   }
-  return { height: y, items, breakPoints, spaceBelow: pendingAfter, continueTrim, ...(numberedLines ? { numberedLines } : {}) };
+  return {
+    height: y,
+    items,
+    breakPoints,
+    spaceBelow: pendingAfter,
+    continueTrim,
+    ...(numberedLines ? { numberedLines } : {}),
+  };
 };
 
 /** Horizontal shift that puts a frame's text where its alignment (or offset) says, within `width`. */
@@ -212,15 +219,18 @@ function floatItems(f: FloatingObject, lineTop: number, width: number, ctx: Layo
   const h = inline.height;
   if (!(w > 0 && h > 0 && Number.isFinite(w) && Number.isFinite(h))) return [];
   const align = anchor.x.align;
-  // Not left of the box (LibreOffice keeps a picture offset left of its cell at the cell's edge).
+  // A table's frame keeps its wrap distances inside the box when aligned (as on the page).
+  const inside = anchor.distanceInside ? anchor.distance : { left: 0, right: 0 };
+  // Not left of the box (LibreOffice keeps a picture offset left of its cell at the cell's edge; a
+  // header's floating table placed by tblpX goes where it says).
   const x = Math.max(
-    0,
+    anchor.distanceInside ? Number.NEGATIVE_INFINITY : 0,
     align === "center"
       ? (width - w) / 2
       : align === "right" || align === "outside"
-        ? width - w
+        ? width - w - inside.right
         : align
-          ? 0
+          ? inside.left
           : (anchor.x.offset ?? 0),
   );
   const y = anchor.y.relativeTo === "line" ? lineTop + lineOffset(anchor) : (anchor.y.offset ?? 0);

@@ -249,7 +249,7 @@ class DocumentFlow {
   /** Places the shown blocks from index `from`; with `marks`, records the flow state where each block starts. */
   private placeBlocks(allBlocks: Block[], from = 0, marks?: BlockMark[]): void {
     const grouped = this.bordersGrouped(shownBlocks(allBlocks));
-    const blocks = floatTables(grouped, this.section, this.bodyCtx, this.anchoring);
+    const blocks = floatTables(grouped, this.section, sanePage(this.section), this.bodyCtx, this.anchoring);
     for (let i = from; i < blocks.length; i++) {
       const block = blocks[i]!;
       marks?.push({

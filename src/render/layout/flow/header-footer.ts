@@ -3,7 +3,8 @@
  * evenAndOddHeaders → even, else default), their heights before pagination (with placeholder page
  * numbers, so a tall header can push the body down), and their items per page once NUMPAGES is known.
  */
-import type { Block, DocumentModel, NumberFormat, Section } from "../../model/types";
+import type { Block, DocumentModel, NumberFormat, Paragraph, Section } from "../../model/types";
+import { floatPartTables } from "./floating-tables";
 import type { LayoutContext, PaintItem, StackedBlocks } from "../types";
 import { translateItems } from "../items";
 import type { NumberedLine } from "./pager";
@@ -51,7 +52,10 @@ export class PartHeights {
     let h = this.cache.get(key);
     if (h === undefined) {
       const blocks = this.model.headerFooters.get(partId);
-      h = blocks && blocks.length > 0 ? this.ctx.routines.stackBlocks(blocks, width, this.ctx).height : 0;
+      h =
+        blocks && blocks.length > 0
+          ? this.ctx.routines.stackBlocks(partBlocks(blocks, width, this.ctx), width, this.ctx).height
+          : 0;
       this.cache.set(key, h);
     }
     return h;
@@ -85,6 +89,7 @@ export function placePart(
 ): void {
   if (!blocks || blocks.length === 0) return;
   ctx = partContext(ctx);
+  blocks = partBlocks(blocks, box.width, ctx);
   let stack: StackedBlocks = ctx.routines.stackBlocks(blocks, box.width, ctx);
   const top = kind === "header" ? box.distance : box.pageHeight - box.distance - stack.height;
   // Objects placed against the page are laid out again at their page position (floats take no height).
@@ -97,6 +102,23 @@ export function placePart(
 /** The context a header's or footer's own blocks are laid out in (LayoutContext.partTables). */
 function partContext(ctx: LayoutContext): LayoutContext {
   return ctx.partTables ? ctx : { ...ctx, partTables: true };
+}
+
+const partBlocksCache = new WeakMap<Block[], { width: number; blocks: Block[] }>();
+/** Paragraphs of parts given the floating table above them (floating-tables.ts). */
+const anchoring = new WeakMap<Paragraph, Paragraph>();
+
+/**
+ * A header's or footer's blocks (`width` wide) with its floating tables made floats of the
+ * paragraphs after them (floating-tables.ts). Same array when no table.
+ */
+function partBlocks(blocks: Block[], width: number, ctx: LayoutContext): Block[] {
+  if (!blocks.some((b) => b.type === "table")) return blocks;
+  const cached = partBlocksCache.get(blocks);
+  if (cached && cached.width === width) return cached.blocks;
+  const out = floatPartTables(blocks, width, ctx, anchoring);
+  partBlocksCache.set(blocks, { width, blocks: out });
+  return out;
 }
 
 /**
