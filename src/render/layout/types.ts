@@ -244,3 +244,13 @@ export type StackBlocks = (
   ctx: LayoutContext,
   opts?: { inCell?: boolean },
 ) => StackedBlocks;
+
+/** A section's page size and margins, pt, made sane (flow/sections.ts `sanePage`). */
+export interface PageBox {
+  width: number;
+  height: number;
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}

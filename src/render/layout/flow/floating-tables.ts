@@ -7,17 +7,7 @@
  */
 import type { Block, Paragraph, Section, Table } from "../../model/types";
 import { buildGrid, columnWidths } from "../block/table-grid";
-import type { LayoutContext } from "../types";
-
-/** A section's page size and margins, pt (sections.ts `sanePage`). */
-export interface PageBox {
-  width: number;
-  height: number;
-  left: number;
-  right: number;
-  top: number;
-  bottom: number;
-}
+import type { LayoutContext, PageBox } from "../types";
 
 /**
  * Word keeps a table in line when its width with its wrap distances comes within this of the room

@@ -5,6 +5,7 @@
 import { EMPTY_PARTS, type Block, type Section } from "../../model/types";
 import { choosePart, type PartHeights } from "./header-footer";
 import type { PageGeometry } from "./pager";
+import type { PageBox } from "../types";
 
 /** US Letter with 1-inch margins: the page of a document without sections. */
 export const DEFAULT_SECTION: Section = {
@@ -28,14 +29,7 @@ const MIN_BODY = 12;
 const ENDNOTE_MARGIN = (2 / 2.54) * 72;
 
 /** Page box of a section with hostile values made sane. */
-export function sanePage(s: Section): {
-  width: number;
-  height: number;
-  left: number;
-  right: number;
-  top: number;
-  bottom: number;
-} {
+export function sanePage(s: Section): PageBox {
   const num = (v: number, d: number) => (Number.isFinite(v) ? v : d);
   const width = Math.min(Math.max(num(s.pageWidth, 612), MIN_PAGE_SIDE), 14_400);
   const height = Math.min(Math.max(num(s.pageHeight, 792), MIN_PAGE_SIDE), 14_400);
