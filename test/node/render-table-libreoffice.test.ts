@@ -508,6 +508,51 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     });
   });
 
+  it("cell margins come from the table's named style and its cell parts, never from the default table style alone", async () => {
+    // Twips per side, as a w:tblCellMar or w:tcMar body.
+    const mar = (m: Partial<Record<"top" | "bottom" | "left" | "right", number>>) =>
+      Object.entries(m)
+        .map(([side, w]) => `<w:${side} w:w="${w}" w:type="dxa"/>`)
+        .join("");
+    // Normal Table: 10.8 pt top and bottom, 15 pt left and right. S1 takes them but sets top 0; its
+    // first row's cells have 15 pt top, 20 pt left (its w:tblPr there is ignored). S2's cells have
+    // 15 pt top, 20 pt left everywhere, over the table's own w:tblCellMar.
+    const styles =
+      STYLES_SINGLE.replace(/<w:style w:type="table" w:default="1".*?<\/w:style>/, "") +
+      `<w:style w:type="table" w:default="1" w:styleId="TableNormal"><w:name w:val="Normal Table"/><w:tblPr><w:tblCellMar>${mar({ top: 216, left: 300, bottom: 216, right: 300 })}</w:tblCellMar></w:tblPr></w:style>` +
+      `<w:style w:type="table" w:styleId="S1"><w:name w:val="S1"/><w:basedOn w:val="TableNormal"/><w:tblPr><w:tblCellMar>${mar({ top: 0 })}</w:tblCellMar></w:tblPr>` +
+      `<w:tblStylePr w:type="firstRow"><w:tblPr><w:tblCellMar>${mar({ bottom: 400 })}</w:tblCellMar></w:tblPr><w:tcPr><w:tcMar>${mar({ top: 300, left: 400 })}</w:tcMar></w:tcPr></w:tblStylePr></w:style>` +
+      `<w:style w:type="table" w:styleId="S2"><w:name w:val="S2"/><w:basedOn w:val="TableNormal"/><w:tcPr><w:tcMar>${mar({ top: 300, left: 400 })}</w:tcMar></w:tcPr></w:style>`;
+    const cell = (text: string, tcMar = "") =>
+      `<w:tc><w:tcPr><w:tcW w:w="3000" w:type="dxa"/>${tcMar && `<w:tcMar>${tcMar}</w:tcMar>`}<w:shd w:val="clear" w:color="auto" w:fill="FFCC00"/></w:tcPr>${p(text)}</w:tc>`;
+    const tbl = (tblPr: string, words: string[], firstCellMar = "") =>
+      `<w:tbl><w:tblPr>${tblPr}<w:tblW w:w="6000" w:type="dxa"/><w:tblLook w:val="0420" w:firstRow="1" w:lastRow="0" w:firstColumn="0" w:lastColumn="0" w:noHBand="1" w:noVBand="1"/></w:tblPr>` +
+      `<w:tblGrid><w:gridCol w:w="3000"/><w:gridCol w:w="3000"/></w:tblGrid>` +
+      `<w:tr>${cell(words[0]!, firstCellMar)}${cell(words[1]!)}</w:tr><w:tr>${cell(words[2]!)}${cell(words[3]!)}</w:tr></w:tbl>${p(`After${words[0]}`)}`;
+    const tblPr = (style: string, own = "") =>
+      (style ? `<w:tblStyle w:val="${style}"/>` : "") + (own && `<w:tblCellMar>${own}</w:tblCellMar>`);
+    const body =
+      tbl(tblPr(""), ["Ua", "Ub", "Uc", "Ud"]) +
+      tbl(tblPr("Missing"), ["Ma", "Mb", "Mc", "Md"]) +
+      tbl(tblPr("TableNormal"), ["Na", "Nb", "Nc", "Nd"]) +
+      tbl(tblPr("S1"), ["Fa", "Fb", "Fc", "Fd"]) +
+      tbl(tblPr("S2", mar({ top: 100, left: 200 })), ["Wa", "Wb", "Wc", "Wd"]) +
+      tbl(tblPr("S1"), ["Ta", "Tb", "Tc", "Td"], mar({ top: 60, left: 100 }));
+    const docx = buildDocx({ body, styles });
+    const [lo, ours] = await Promise.all([
+      convertWithLibreOffice(docx).then(wordBoxes),
+      renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(wordBoxes),
+    ]);
+    const words = (pages: PageWords[]) => pages.flatMap((pg) => pg.words);
+    expect(words(lo).length).toBe(30);
+    expect(words(ours).map((w) => w.text)).toEqual(words(lo).map((w) => w.text));
+    words(lo).forEach((w, i) => {
+      const o = words(ours)[i]!;
+      expect(Math.abs(o.yMin - w.yMin), `y of "${w.text}"`).toBeLessThan(TOLERANCE);
+      expect(Math.abs(o.xMin - w.xMin), `x of "${w.text}"`).toBeLessThan(TOLERANCE);
+    });
+  });
+
   it("a table style fills what the Normal style leaves unset, and replaces its 11 pt and left alignment", async () => {
     // Normal: Arial, 11 pt, left, 20 pt after. Table style: Courier New bold 16 pt, centred, 0 after.
     // LibreOffice keeps Normal's font and spacing, takes bold from the table style and, by Word's old

@@ -152,7 +152,8 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
   const { styles, env } = ctx;
   const tblPr = tbl.child("tblPr");
   const styleRef = val(tblPr, "tblStyle");
-  const styleId = styles.has(styleRef, "table") ? styleRef : styles.defaultTableStyle;
+  const named = styles.has(styleRef, "table");
+  const styleId = named ? styleRef : styles.defaultTableStyle;
   const chain = styles.tableChain(styleId);
   // Table properties: each ancestor style's tblPr, then the table's own.
   const prs = [...chain.map((d) => d.node.child("tblPr")), tblPr].filter((x): x is XNode => !!x);
@@ -164,8 +165,13 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
   };
   const borders: Record<string, Border> = {};
   for (const p of prs) Object.assign(borders, readBorders(p.child("tblBorders"), env));
+  // Cell margins come from the style the table names (with the styles it is based on), then its own
+  // tblPr. A table naming no style, or a missing one, starts from LibreOffice's built-in 0 / 5.4 pt,
+  // not from the default table style's tblCellMar (LibreOffice 7.4, minimal documents: a Normal
+  // Table of 10.8 pt top and bottom, 15 pt left and right moves nothing unless the table names it
+  // or a style based on it).
   let cellMargins: TableCell["margins"] = { top: 0, bottom: 0, left: 5.4, right: 5.4 };
-  for (const p of prs) cellMargins = margins(p.child("tblCellMar"), cellMargins);
+  for (const p of named ? prs : [tblPr]) cellMargins = margins(p?.child("tblCellMar"), cellMargins);
   const jc = last("jc")?.attr("val");
   const look = readLook(tblPr?.child("tblLook")) ?? DEFAULT_LOOK;
   const rowBand = Math.max(1, int(last("tblStyleRowBandSize")?.attr("val")) ?? 1);
@@ -202,11 +208,21 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
   );
   let wholeShading: string | null | undefined;
   for (const p of tcPrs) wholeShading = readShading(p.child("shd"), env) ?? wholeShading;
+  // A named style's cell margins (w:tcPr/w:tcMar, whole table, then its conditional parts) are the
+  // cell's: they override the table's w:tblCellMar, the style's and the table's own alike, and the
+  // cell's own w:tcMar overrides them; a conditional part's w:tblPr/w:tblCellMar is ignored
+  // (LibreOffice 7.4, minimal documents).
+  const wholeCellMargins = named ? tcPrs.map((p) => p.child("tcMar")) : [];
 
   // Cells with the same conditional types share one resolved formatting (and so cached run styles).
   const byTypes = new Map<
     string,
-    { formatting: CellFormatting; shading: string | null | undefined; borders: Record<string, Border> }
+    {
+      formatting: CellFormatting;
+      shading: string | null | undefined;
+      borders: Record<string, Border>;
+      cellMargins: (XNode | undefined)[];
+    }
   >();
   const conditionalFormatting = (key: string, parts: () => TableStyleParts[]) => {
     let hit = byTypes.get(key);
@@ -215,13 +231,15 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
     let rPr = wholeRun;
     let shading = wholeShading;
     const borders: Record<string, Border> = {};
+    const cellMargins = [...wholeCellMargins];
     for (const part of parts()) {
       pPr = overlayPara(pPr, part.pPr);
       rPr = overlayRun(rPr, part.rPr);
       shading = readShading(part.tcPr?.child("shd"), env) ?? shading;
       Object.assign(borders, readBorders(part.tcPr?.child("tcBorders"), env));
+      if (named) cellMargins.push(part.tcPr?.child("tcMar"));
     }
-    hit = { formatting: { pPr, rPr }, shading, borders };
+    hit = { formatting: { pPr, rPr }, shading, borders, cellMargins };
     byTypes.set(key, hit);
     return hit;
   };
@@ -276,7 +294,10 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
         blocks: readCell(tc, story, cond.formatting),
         borders: sides(cellBorders),
         shading: shading ?? null,
-        margins: margins(tcPr?.child("tcMar"), cellMargins),
+        margins: margins(
+          tcPr?.child("tcMar"),
+          cond.cellMargins.reduce((m, el) => margins(el, m), cellMargins),
+        ),
         vAlign: vAlign === "center" || vAlign === "both" ? "center" : vAlign === "bottom" ? "bottom" : "top",
       };
       const w = width(tcPr?.child("tcW"));
