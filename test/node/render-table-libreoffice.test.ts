@@ -893,6 +893,22 @@ describe.skipIf(!haveLibreOffice)("proportional line spacing at the end of a tab
     const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
     expect(c.bad).toEqual([]);
   });
+
+  it("a cell ending in an empty paragraph takes the extra from its mark's size (the FedRAMP SSP's 5 pt spacer rows)", async () => {
+    // Rows of text between spacer rows: an empty 1.2- or 1.5-line paragraph with a 2.5 to 20 pt mark
+    // under the 11 pt style, 3 pt before and after, in a row of at least 4 pt.
+    const para = (line: number, inner: string) =>
+      `<w:p><w:pPr><w:spacing w:before="60" w:after="60" w:line="${line}" w:lineRule="auto"/>${inner}</w:p>`;
+    const rows = [288, 360].flatMap((line) =>
+      [5, 10, 16, 40].flatMap((mark) => [
+        [{ content: para(line, `</w:pPr><w:r><w:t>Text${line}x${mark}</w:t></w:r>`) }],
+        [{ content: para(line, `<w:rPr><w:sz w:val="${mark}"/></w:rPr></w:pPr>`) }],
+      ]),
+    );
+    const body = table(rows, { widths: [6000], rowHeight: { h: 79 } }) + p("After");
+    const c = await comparePages(buildDocx({ body, styles: STYLES_SINGLE }));
+    expect(c.bad).toEqual([]);
+  });
 });
 
 describe.skipIf(!haveLibreOffice)("the part of a split row continued on the next page (LibreOffice)", () => {
