@@ -237,6 +237,22 @@ function withCellMargins(xml: string, m: { top: number; left: number; bottom: nu
   return xml.replace("<w:tblLayout", `${mar}<w:tblLayout`);
 }
 
+/** Renders the whole document with LibreOffice and with us: the same words, each within TOLERANCE. */
+async function expectWordsWhereLibreOfficeDrawsThem(docx: Uint8Array, count: number): Promise<void> {
+  const [lo, ours] = await Promise.all([
+    convertWithLibreOffice(docx).then(wordBoxes),
+    renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(wordBoxes),
+  ]);
+  const words = (pages: PageWords[]) => pages.flatMap((pg) => pg.words);
+  expect(words(lo).length).toBe(count);
+  expect(words(ours).map((w) => w.text)).toEqual(words(lo).map((w) => w.text));
+  words(lo).forEach((w, i) => {
+    const o = words(ours)[i]!;
+    expect(Math.abs(o.yMin - w.yMin), `y of "${w.text}"`).toBeLessThan(TOLERANCE);
+    expect(Math.abs(o.xMin - w.xMin), `x of "${w.text}"`).toBeLessThan(TOLERANCE);
+  });
+}
+
 const haveLibreOffice = await libreOfficeAvailable();
 
 describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them", () => {
@@ -493,19 +509,7 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
         row([{ mar: [600, 300], lines: ["R1a"] }, { lines: ["R1b"] }]),
         row([{ lines: ["R2a"] }, { lines: ["R2b"] }]),
       ]);
-    const docx = doc(xml);
-    const [lo, ours] = await Promise.all([
-      convertWithLibreOffice(docx).then(wordBoxes),
-      renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(wordBoxes),
-    ]);
-    const words = (pages: PageWords[]) => pages.flatMap((pg) => pg.words);
-    expect(words(lo).length).toBe(16);
-    expect(words(ours).map((w) => w.text)).toEqual(words(lo).map((w) => w.text));
-    words(lo).forEach((w, i) => {
-      const o = words(ours)[i]!;
-      expect(Math.abs(o.yMin - w.yMin), `y of "${w.text}"`).toBeLessThan(TOLERANCE);
-      expect(Math.abs(o.xMin - w.xMin), `x of "${w.text}"`).toBeLessThan(TOLERANCE);
-    });
+    await expectWordsWhereLibreOfficeDrawsThem(doc(xml), 16);
   });
 
   it("cell margins come from the table's named style and its cell parts, never from the default table style alone", async () => {
@@ -538,19 +542,7 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
       tbl(tblPr("S1"), ["Fa", "Fb", "Fc", "Fd"]) +
       tbl(tblPr("S2", mar({ top: 100, left: 200 })), ["Wa", "Wb", "Wc", "Wd"]) +
       tbl(tblPr("S1"), ["Ta", "Tb", "Tc", "Td"], mar({ top: 60, left: 100 }));
-    const docx = buildDocx({ body, styles });
-    const [lo, ours] = await Promise.all([
-      convertWithLibreOffice(docx).then(wordBoxes),
-      renderDocxToPdf(docx, { fonts: nodeFontSource() }).then(wordBoxes),
-    ]);
-    const words = (pages: PageWords[]) => pages.flatMap((pg) => pg.words);
-    expect(words(lo).length).toBe(30);
-    expect(words(ours).map((w) => w.text)).toEqual(words(lo).map((w) => w.text));
-    words(lo).forEach((w, i) => {
-      const o = words(ours)[i]!;
-      expect(Math.abs(o.yMin - w.yMin), `y of "${w.text}"`).toBeLessThan(TOLERANCE);
-      expect(Math.abs(o.xMin - w.xMin), `x of "${w.text}"`).toBeLessThan(TOLERANCE);
-    });
+    await expectWordsWhereLibreOfficeDrawsThem(buildDocx({ body, styles }), 30);
   });
 
   it("a table style fills what the Normal style leaves unset, and replaces its 11 pt and left alignment", async () => {
