@@ -33,6 +33,19 @@ describe("GIF pictures", () => {
   });
 });
 
+describe("JPEG pictures", () => {
+  it("draws a JPEG stored uncompressed in the package (the PIA template's cover logo)", async () => {
+    // Such a picture's bytes are a view into the package; pdf-lib read them from the buffer's start
+    // and the picture was left out ("SOI not found").
+    const docx = new Uint8Array(readFileSync("../shared/corpus/docx/fedramp__SSP-A04-FedRAMP-PIA-Template.docx"));
+    const file = join(dir, "pia.pdf");
+    writeFileSync(file, await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
+    const list = (await run("pdfimages", ["-list", "-f", "1", "-l", "1", file])).stdout.trim().split("\n").slice(2);
+    expect(list.some((l) => /\bimage\s+763\s+944\s+rgb\s+3\s+8\s+jpeg\b/.test(l))).toBe(true);
+    expect((await run("qpdf", ["--check", file])).stdout).toContain("No syntax or stream encoding errors");
+  });
+});
+
 describe("WMF pictures", () => {
   it("draws the text of form-control previews and of Equation Editor pictures", async () => {
     const text = async (name: string) => {

@@ -161,11 +161,25 @@ class Painter {
       const image = embeddableImage(this.model.images.get(id), this.imageBudget);
       hit = !image
         ? Promise.resolve(null)
-        : (image.type === "png" ? this.pdf.embedPng(image.bytes) : this.pdf.embedJpg(image.bytes)).catch(() => null); // corrupt: leave the box empty
+        : (image.type === "png"
+            ? this.pdf.embedPng(ownBuffer(image.bytes))
+            : this.pdf.embedJpg(ownBuffer(image.bytes))
+          ).catch(
+            () => null, // corrupt: leave the box empty
+          );
       this.images.set(id, hit);
     }
     return hit;
   }
+}
+
+/**
+ * The bytes in an array of their own: pdf-lib's JPEG reader reads `bytes.buffer` from its start, so
+ * a view into a larger buffer (a picture stored uncompressed in the DOCX is a view into the package)
+ * failed with "SOI not found" and the picture was left out.
+ */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
 }
 
 type LineItem = Extract<PaintItem, { kind: "line" }>;
