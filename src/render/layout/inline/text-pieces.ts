@@ -72,14 +72,16 @@ function fontSlot(cp: number, style: RunStyle, asianAround: boolean): 0 | 1 | 2 
  */
 const LETTER = /\p{L}/u;
 
-export function eastAsianContext(text: string): Uint8Array {
+export function eastAsianContext(text: string): Uint8Array | undefined {
+  // Most paragraphs have no East Asian letter: every shared character there is Latin.
+  if (!hasEastAsian(text)) return undefined;
   const out = new Uint8Array(text.length);
   let last = -1; // -1 before the first letter, then 1 East Asian, 0 other
   let leading = 0; // code units before the first letter
   for (let i = 0; i < text.length; i++) {
     const cp = text.codePointAt(i)!;
     const asian = isEastAsian(cp);
-    if (asian || LETTER.test(String.fromCodePoint(cp))) {
+    if (asian || (cp < 0x80 ? (cp | 0x20) >= 0x61 && (cp | 0x20) <= 0x7a : LETTER.test(String.fromCodePoint(cp)))) {
       if (last === -1 && asian) out.fill(1, 0, leading);
       last = asian ? 1 : 0;
     } else if (last === -1) leading = i + (cp > 0xffff ? 2 : 1);
@@ -95,7 +97,7 @@ export function textPieces(
   levels: Uint8Array,
   complex: Uint8Array,
   latin: Uint8Array,
-  asianContext: Uint8Array,
+  asianContext: Uint8Array | undefined,
   fonts: FontBook,
   out: Piece[],
   bidi: boolean,
@@ -195,7 +197,7 @@ export function textPieces(
         ? 0
         : runSlot >= 0 && !isLetterOrDigit(cp) && cp !== 0x3000
           ? runSlot
-          : fontSlot(cp, style, asianContext[atom.start + i] === 1);
+          : fontSlot(cp, style, asianContext?.[atom.start + i] === 1);
     if (slot !== runSlot) {
       flushRun(i);
       runStart = i;
