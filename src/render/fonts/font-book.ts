@@ -139,6 +139,8 @@ interface Resolved {
 
 class LoadedFontBook implements FontBook {
   private readonly resolved = new Map<string, Resolved>();
+  /** `eastAsianLineFace` by family, style and language. */
+  private readonly lineFaces = new Map<string, FontFace>();
   private readonly anyFace: LoadedFace;
 
   constructor(
@@ -159,11 +161,19 @@ class LoadedFontBook implements FontBook {
   }
 
   eastAsianLineFace(req: FaceRequest, lang: string | undefined): FontFace {
-    const drawn = this.resolve({ ...req, eastAsian: true });
-    // A face the document embeds for the name is what LibreOffice lays the text out with.
-    if (drawn.substitute) return drawn.primary;
-    const family = eastAsianLineFamily(req.family, lang, this.fontTable);
-    return family === drawn.family ? drawn.primary : (this.nearest(family, req.bold, req.italic) ?? drawn.primary);
+    const key = `${req.family}\u0000${req.bold ? 1 : 0}${req.italic ? 1 : 0}\u0000${lang ?? ""}`;
+    let face = this.lineFaces.get(key);
+    if (!face) {
+      const drawn = this.resolve({ ...req, eastAsian: true });
+      const family = eastAsianLineFamily(req.family, lang, this.fontTable);
+      // A face the document embeds for the name is what LibreOffice lays the text out with.
+      face =
+        drawn.substitute || family === drawn.family
+          ? drawn.primary
+          : (this.nearest(family, req.bold, req.italic) ?? drawn.primary);
+      this.lineFaces.set(key, face);
+    }
+    return face;
   }
 
   split(text: string, req: FaceRequest): { text: string; face: FontFace }[] {

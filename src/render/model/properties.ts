@@ -579,7 +579,7 @@ export function toRunStyle(p: RunProps): RunStyle {
     // Traditional Chinese (zh-TW, zh-HK, zh-MO) has other forbidden characters in LibreOffice.
     s.cjkTypography = lang === "zh" && !SIMPLIFIED_CHINESE.test(eastAsiaLang) ? "zh-Hant" : lang;
   }
-  // fontconfig picks the East Asian face with this language (see text-pieces.ts eastAsianMetrics).
+  // fontconfig matches the East Asian face with this language (FontBook.eastAsianLineFace).
   if (p.eastAsiaLang) s.eastAsiaLang = p.eastAsiaLang;
   if (p.underlineColor !== undefined && p.underline && p.underline !== "none") s.underlineColor = p.underlineColor;
   return s;

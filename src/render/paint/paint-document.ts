@@ -161,10 +161,7 @@ class Painter {
       const image = embeddableImage(this.model.images.get(id), this.imageBudget);
       hit = !image
         ? Promise.resolve(null)
-        : (image.type === "png"
-            ? this.pdf.embedPng(ownBuffer(image.bytes))
-            : this.pdf.embedJpg(ownBuffer(image.bytes))
-          ).catch(
+        : (image.type === "png" ? this.pdf.embedPng(image.bytes) : this.pdf.embedJpg(ownBuffer(image.bytes))).catch(
             () => null, // corrupt: leave the box empty
           );
       this.images.set(id, hit);
@@ -176,7 +173,7 @@ class Painter {
 /**
  * The bytes in an array of their own: pdf-lib's JPEG reader reads `bytes.buffer` from its start, so
  * a view into a larger buffer (a picture stored uncompressed in the DOCX is a view into the package)
- * failed with "SOI not found" and the picture was left out.
+ * failed with "SOI not found" and the picture was left out. (Its PNG reader takes views.)
  */
 function ownBuffer(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();

@@ -66,14 +66,14 @@ function fontSlot(cp: number, style: RunStyle, asianAround: boolean): 0 | 1 | 2 
   return 0;
 }
 
+const LETTER = /\p{L}/u;
+
 /**
  * 1 where the nearest letter before a character (after it, at the paragraph's start) is East
  * Asian: the script LibreOffice gives the shared characters there (digits are shared too).
+ * Undefined when the paragraph has no East Asian letter (every such character is Latin then).
  */
-const LETTER = /\p{L}/u;
-
 export function eastAsianContext(text: string): Uint8Array | undefined {
-  // Most paragraphs have no East Asian letter: every shared character there is Latin.
   if (!hasEastAsian(text)) return undefined;
   const out = new Uint8Array(text.length);
   let last = -1; // -1 before the first letter, then 1 East Asian, 0 other
