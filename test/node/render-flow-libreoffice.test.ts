@@ -755,6 +755,26 @@ const cases: Record<string, Uint8Array> = {
       B.p("Tail."),
     numbering: B.numberingPart(B.numbering({ numId: 1, levels: [{ fmt: "decimal", text: "%1." }] })),
   }),
+  // settings.xml's splitPgBreakAndParaMark (Word 2003 documents): a break ending a paragraph leaves
+  // its mark on the next page as an empty line with the paragraph's spacing and the next list
+  // number; a paragraph of nothing but a break moves to the next page whole, label and all.
+  splitBreakAndMark: B.buildDocx({
+    body:
+      B.p("Opening line.") +
+      B.p(["Numbered", B.pageBreak()], { numId: 1 }) +
+      B.p("Second item", { numId: 1 }) +
+      B.p(["Spaced", B.pageBreak()], { spacing: { before: 200, after: 400 } }) +
+      B.p("Third page text.") +
+      B.p([B.pageBreak()], { numId: 1 }) +
+      B.p("Fourth item", { numId: 1 }) +
+      B.p(["Before column break", B.columnBreak()]) +
+      B.p("Fifth page text.") +
+      B.p(["Before table", B.pageBreak()]) +
+      B.table([["Sixth page cell"]], { widths: [4000] }) +
+      B.p("Tail."),
+    numbering: B.numberingPart(B.numbering({ numId: 1, levels: [{ fmt: "decimal", text: "%1." }] })),
+    settings: B.DEFAULT_SETTINGS.replace("<w:compat>", "<w:compat><w:splitPgBreakAndParaMark/>"),
+  }),
   // Footnote numbers restarting on each page (w:numRestart="eachPage", as poi__stress004): page 2's
   // notes are 1 and 2 again, in the text and at the notes (continuous numbers would read 3 and 4).
   footnotesEachPage: B.buildDocx({
@@ -1057,6 +1077,12 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a paragraph runs on across pages; breaks inside and alone in a paragraph", () => {
     expect(check("longParagraph").pages[1]).toBeGreaterThanOrEqual(4);
+  });
+
+  it("with splitPgBreakAndParaMark a break ending a paragraph leaves its mark, numbered, on the next page", () => {
+    const r = check("splitBreakAndMark");
+    expect(r.pages[1]).toBe(6);
+    expect(r.firstWords[1].slice(1, 4)).toEqual(["2.", "Third", "4."]);
   });
 
   it("widow and orphan control split a paragraph as LibreOffice does", () => {

@@ -77,8 +77,7 @@ export function readBlocks(
   for (const el of container.children) {
     switch (el.name) {
       case "p": {
-        const para = readParagraph(el, ctx, story, cell);
-        if (para) {
+        for (const para of readParagraph(el, ctx, story, cell)) {
           const prev = out[out.length - 1];
           if (prev?.type === "paragraph") dropAutoSpacingInsideList(prev, para);
           out.push(para);
@@ -198,12 +197,7 @@ function dropAutoSpacingInsideList(prev: Paragraph, next: Paragraph): void {
   if (next.style.autoSpaceBefore) next.style = { ...next.style, spaceBefore: 0 };
 }
 
-function readParagraph(
-  p: XNode,
-  ctx: ParseContext,
-  story: Story,
-  cell: CellFormatting | undefined,
-): Paragraph | undefined {
+function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellFormatting | undefined): Paragraph[] {
   ctx.countBlock();
   const { styles, numbering, env } = ctx;
   const pPr = p.child("pPr");
@@ -264,7 +258,9 @@ function readParagraph(
     p.children.some((c) => c.name === "bookmarkStart" || c.name === "bookmarkEnd"),
   );
   if (emptyLine) para.emptyLine = emptyLine;
-  if (level) {
+  // The next label of the paragraph's list level (a split-off paragraph mark takes one too).
+  const nextLabel = (): Paragraph["numbering"] => {
+    if (!level) return undefined;
     const label = numbering.next(numId, ilvl);
     if (label) {
       // The label takes the paragraph mark's formatting (but not its underline) under the level's own.
@@ -294,9 +290,14 @@ function readParagraph(
           numberingLabel.text = "•";
         }
       }
-      para.numbering = numberingLabel;
-      if (level.suffix === "tab") keepListTab(para, level.pPr.tabs);
+      return numberingLabel;
     }
+    return undefined;
+  };
+  const numberingLabel = nextLabel();
+  if (numberingLabel) {
+    para.numbering = numberingLabel;
+    if (level?.suffix === "tab") keepListTab(para, level.pPr.tabs);
   }
   const rc: RunContext = { ctx, story, out: para.inlines, base, mark: markStyle, merge: { fields: 0, filled: false } };
   if (ctx.blockControlStart) {
@@ -313,7 +314,42 @@ function readParagraph(
   story.carriedPageBreak = collapseDeferredBreaks(para);
   leadingBreakToBreakBefore(para);
   if (carried) para.style = { ...para.style, pageBreakBefore: true };
-  return para;
+  const mark =
+    ctx.splitPageBreakAndMark && !cell && story.part === ctx.pkg.mainPart ? splitOffMark(para, nextLabel) : undefined;
+  return mark ? [para, mark] : [para];
+}
+
+/**
+ * settings.xml `w:splitPgBreakAndParaMark` (Word 2003 documents carry it): a page or column break
+ * that ends its paragraph leaves the paragraph mark on the next page as a paragraph of its own,
+ * with the paragraph's properties, its spacing and a list label of its own ("x", break: "x" on one
+ * page, an empty line of the mark's height on the next; a numbered one takes the next number). A
+ * paragraph holding only the break moves to the next page whole. Measured, LibreOffice 7.4; body
+ * text only (it ignores page breaks in table cells).
+ */
+function splitOffMark(para: Paragraph, nextLabel: () => Paragraph["numbering"]): Paragraph | undefined {
+  const isEmpty = (i: Inline) => i.type === "text" && i.text === "";
+  let last = para.inlines.length - 1;
+  while (last >= 0 && isEmpty(para.inlines[last]!)) last--;
+  const brk = para.inlines[last];
+  if (brk?.type !== "break" || (brk.kind !== "page" && brk.kind !== "column")) return undefined;
+  para.inlines.splice(last, 1);
+  const before = brk.kind === "page" ? { pageBreakBefore: true } : { columnBreakBefore: true };
+  if (para.inlines.every(isEmpty)) {
+    para.style = { ...para.style, ...before };
+    return undefined;
+  }
+  const mark: Paragraph = {
+    type: "paragraph",
+    style: { ...para.style, ...before },
+    inlines: [],
+    markStyle: para.markStyle,
+    styleRun: para.styleRun,
+  };
+  if (para.emptyLine) mark.emptyLine = para.emptyLine;
+  const label = nextLabel();
+  if (label) mark.numbering = label;
+  return mark;
 }
 
 /**

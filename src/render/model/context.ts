@@ -83,6 +83,8 @@ export class ParseContext {
    * (Word 2013+ writes it), as LibreOffice reads it.
    */
   tableStyleBeatsDefaults = true;
+  /** settings.xml `w:splitPgBreakAndParaMark`: a break ending a paragraph leaves its mark on the next page. */
+  splitPageBreakAndMark = false;
   /** The document's properties, for property fields (doc-properties.ts). */
   docProperties: DocProperties = NO_DOC_PROPERTIES;
   /** The next paragraph read is the first of a block-level content control (blocks.ts readBlocks). */

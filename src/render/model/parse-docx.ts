@@ -62,6 +62,8 @@ export function parseDocx(bytes: Uint8Array): DocumentModel {
     .find((c) => c.attr("name") === "overrideTableStyleFontSizeAndJustification")
     ?.attr("val");
   ctx.tableStyleBeatsDefaults = !(override === "1" || override === "true" || override === "on");
+  const split = settings?.child("compat")?.child("splitPgBreakAndParaMark");
+  ctx.splitPageBreakAndMark = split !== undefined && !["0", "false", "off"].includes(split.attr("val") ?? "");
   // Property fields and data-bound controls read the same property parts: each is parsed once.
   const propertyParts = new Map<string, XNode | undefined>();
   const readPropertyPart = (name: string) => {
