@@ -755,6 +755,21 @@ const cases: Record<string, Uint8Array> = {
       B.p("Tail."),
     numbering: B.numberingPart(B.numbering({ numId: 1, levels: [{ fmt: "decimal", text: "%1." }] })),
   }),
+  // A space or a tab after a page break that ends its paragraph is text: its line opens the next
+  // page. In a table cell LibreOffice drops a page break: no page, no line ("Cell" and "joined"
+  // read as one word; a paragraph of only a break keeps its empty line).
+  breakThenSpace: B.buildDocx({
+    body:
+      B.p("Opening line.") +
+      B.p(["Spaced", B.pageBreak(), " "]) +
+      B.p("Second page text.") +
+      B.p(["Tabbed", B.pageBreak(), "\t"]) +
+      B.p("Third page text.") +
+      B.table([[B.p(["Cell", B.pageBreak(), "joined"]) + B.p([B.pageBreak()]) + B.p("Last in cell")]], {
+        widths: [4000],
+      }) +
+      B.p("Tail."),
+  }),
   // settings.xml's splitPgBreakAndParaMark (Word 2003 documents): a break ending a paragraph leaves
   // its mark on the next page as an empty line with the paragraph's spacing and the next list
   // number; a paragraph of nothing but a break moves to the next page whole, label and all.
@@ -1077,6 +1092,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a paragraph runs on across pages; breaks inside and alone in a paragraph", () => {
     expect(check("longParagraph").pages[1]).toBeGreaterThanOrEqual(4);
+  });
+
+  it("a space after a page break opens the next page; a page break in a table cell is dropped", () => {
+    expect(check("breakThenSpace").pages[1]).toBe(3);
   });
 
   it("with splitPgBreakAndParaMark a break ending a paragraph leaves its mark, numbered, on the next page", () => {

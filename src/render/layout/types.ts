@@ -128,6 +128,8 @@ export interface LineBox {
   items: PaintItem[];
   /** An explicit page or column break ends this line (w:br type=page/column inside the paragraph). */
   breakAfter?: "page" | "column";
+  /** The line holds nothing but the paragraph mark (and floats' anchors): not a space or tab. */
+  markOnly?: boolean;
   /** Footnote references placed on this line ("footnote:ID"), so the flow can keep the note on the same page. */
   noteRefs?: string[];
 }

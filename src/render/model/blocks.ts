@@ -310,6 +310,9 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   // A display equation (m:oMathPara) alone in its paragraph is centred, as Word's default centerGroup.
   if (para.inlines.length === 1 && para.inlines[0]!.type === "box" && para.inlines[0]!.math?.display)
     para.style = { ...para.style, align: "center" };
+  // LibreOffice drops a page break inside a table cell: no page, no line ("x", break, "y" reads
+  // "xy"; a paragraph of only a break keeps its empty line). Measured, LibreOffice 7.4.
+  if (cell) para.inlines = para.inlines.filter((i) => i.type !== "break" || i.kind !== "page");
   const carried = story.carriedPageBreak;
   story.carriedPageBreak = collapseDeferredBreaks(para);
   leadingBreakToBreakBefore(para);

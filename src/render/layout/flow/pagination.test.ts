@@ -131,7 +131,7 @@ describe("flow: splitting paragraphs across pages", () => {
 
   it("a break ending a paragraph leaves its empty last line behind; the next paragraph starts the page", () => {
     const p = pager();
-    const empty: LineBox = { height: 20, baseline: 16, items: [] };
+    const empty: LineBox = { height: 20, baseline: 16, items: [], markOnly: true };
     placeParagraph(
       p,
       { spaceBefore: 0, spaceAfter: 0, floats: [], lines: [{ ...para(1).lines[0]!, breakAfter: "page" }, empty] },

@@ -181,8 +181,9 @@ export function placeParagraph(
       if (line.breakAfter) {
         pager.breakArea(line.breakAfter, "hard");
         // LibreOffice moves a break that ends a paragraph onto the next paragraph: the empty
-        // rest of this one (its mark's line) is not shown on the new page.
-        if (lines.slice(i).every((l) => l.items.length === 0)) return placed;
+        // rest of this one (its mark's line) is not shown on the new page. A space or a tab
+        // after the break is text: its line is shown (measured).
+        if (lines.slice(i).every((l) => l.markOnly)) return placed;
         break;
       }
     }

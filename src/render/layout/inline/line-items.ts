@@ -39,6 +39,7 @@ export function lineItems(
     items: [...writer.back, ...writer.textInReadingOrder(), ...mergeLines(lines), ...writer.links],
   };
   if (line.breakKind === "page" || line.breakKind === "column") box.breakAfter = line.breakKind;
+  if (pieces.slice(line.start, line.end).every((pc) => pc.kind === "float")) box.markOnly = true;
   if (writer.noteRefs.length) box.noteRefs = writer.noteRefs;
   return box;
 }
