@@ -755,6 +755,37 @@ const cases: Record<string, Uint8Array> = {
       B.p("Tail."),
     numbering: B.numberingPart(B.numbering({ numId: 1, levels: [{ fmt: "decimal", text: "%1." }] })),
   }),
+  // A table row split across pages leaves room for the footnotes its part references: its lines
+  // with notes stop where they and their notes fit, the last note running on to the next page.
+  rowSplitNotes: B.buildDocx({
+    body:
+      paragraphs(7) +
+      B.table(
+        [
+          [
+            "Label",
+            Array.from({ length: 14 }, (_, i) =>
+              B.p(
+                i % 3 === 1
+                  ? [`Cell line ${i} with a note`, B.footnoteRef((i - 1) / 3 + 1), " and more words after it."]
+                  : `Cell line ${i} plain text words here.`,
+              ),
+            ).join(""),
+          ],
+        ],
+        { widths: [2000, 7000] },
+      ) +
+      B.p("After."),
+    footnotes: Array.from({ length: 5 }, (_, i) =>
+      B.footnote(
+        i + 1,
+        Array.from(
+          { length: 3 },
+          (_, k) => `Note ${i + 1} sentence ${k} that takes room at the page bottom, long enough to wrap.`,
+        ).join(" "),
+      ),
+    ).join(""),
+  }),
   // A space or a tab after a page break that ends its paragraph is text: its line opens the next
   // page. In a table cell LibreOffice drops a page break: no page, no line ("Cell" and "joined"
   // read as one word; a paragraph of only a break keeps its empty line).
@@ -1092,6 +1123,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a paragraph runs on across pages; breaks inside and alone in a paragraph", () => {
     expect(check("longParagraph").pages[1]).toBeGreaterThanOrEqual(4);
+  });
+
+  it("a table row split across pages leaves room for the footnotes of the lines it keeps on the page", () => {
+    expect(check("rowSplitNotes").pages[1]).toBe(2);
   });
 
   it("a space after a page break opens the next page; a page break in a table cell is dropped", () => {

@@ -194,8 +194,17 @@ export interface FlowCursor {
   breakArea(kind: "column" | "page"): void;
   /** True when nothing has been placed in the current area yet (never break there again). */
   atAreaTop(): boolean;
-  /** Footnotes referenced by content placed now; the flow reserves room for them at the page bottom. */
-  noteRefs(ids: string[]): void;
+  /**
+   * Footnotes referenced by content placed now; the flow reserves room for them at the page bottom.
+   * With `lineBottom` (the bottom of the referencing line or row part), a note that does not fit
+   * below it runs on to the next page.
+   */
+  noteRefs(ids: string[], lineBottom?: number): void;
+  /**
+   * Room content referencing `ids` needs below it to stay in this area: the new notes whole, but
+   * only the start of the last one, which may run on (the pager's `notesNeed`); none when absent.
+   */
+  notesNeed?(ids: readonly string[]): number;
   /** Height still usable in this area, after reserving room for footnotes already referenced. */
   remaining(): number;
 }
@@ -238,6 +247,8 @@ export interface StackedBlocks {
   endSlack?: number;
   /** With `LayoutContext.countLines`: the lines line numbering counts, baselines from the stack's top. */
   numberedLines?: { baseline: number; height: number }[];
+  /** Note references of the stack's paragraph lines, by the top of the line that makes them. */
+  noteLines?: { top: number; ids: string[] }[];
 }
 /** block/stack.ts; `inCell`: the stack is a table cell's content, which grows to hold its wrapped floats. */
 export type StackBlocks = (

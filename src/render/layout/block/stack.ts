@@ -22,6 +22,7 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
   const numberedLines: StackedBlocks["numberedLines"] = ctx.countLines ? [] : undefined;
   const breakPoints: number[] = [];
   const continueTrim = new Map<number, number>();
+  const noteLines: NonNullable<StackedBlocks["noteLines"]> = [];
   let y = 0;
   /** The paragraph just above, for contextual spacing (null after a table or at the top). */
   let prev: Paragraph | null = null;
@@ -87,6 +88,7 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
     if (laid.floatBottom) floatBottom = Math.max(floatBottom, y + laid.floatBottom);
     for (const bp of laid.breakPoints) breakPoints.push(y + bp);
     for (const [bp, trim] of laid.continueTrim ?? []) continueTrim.set(y + bp, trim);
+    for (const n of laid.noteLines ?? []) noteLines.push({ top: y + n.top, ids: n.ids });
     y += laid.height;
     const last = i === blocks.length - 1;
     pendingAfter =
@@ -105,6 +107,7 @@ export const stackBlocks: StackBlocks = (allBlocks, width, ctx, opts) => {
     spaceBelow: pendingAfter,
     continueTrim,
     ...(numberedLines ? { numberedLines } : {}),
+    ...(noteLines.length ? { noteLines } : {}),
   };
 };
 
@@ -155,11 +158,13 @@ function stackParagraph(
   const continueTrim = new Map<number, number>();
   const lineTops: number[] = [];
   const lines: { baseline: number; height: number }[] = [];
+  const noteLines: NonNullable<StackedBlocks["noteLines"]> = [];
   let y = top;
   laid.lines.forEach((line, i) => {
     // Lines after the first carry their proportional extra above the text (see inline/paragraph.ts).
     if (i > 0 && line.extraAbove) continueTrim.set(y, line.extraAbove);
     lineTops.push(y);
+    if (line.noteRefs?.length) noteLines.push({ top: y, ids: line.noteRefs });
     lines.push({ baseline: y + line.baseline, height: textHeight(line) });
     for (const item of line.items) lineItems.push(translateItem(item, 0, y));
     y += line.height;
@@ -205,6 +210,7 @@ function stackParagraph(
     spaceAfter: laid.spaceAfter,
     floatBottom,
     lines,
+    ...(noteLines.length ? { noteLines } : {}),
   };
 }
 

@@ -84,13 +84,16 @@ class RowPaginator {
       const left = consumed ? remainingHeight(p, r, consumed) : p.heights[r]!;
       const available = cursor.remaining() - room - under;
       const kept = r === rowCount - 1 && consumed === null && !this.fresh ? this.keepAfter : 0;
-      if (left <= available + EPS && left + kept > available + EPS) {
+      // The row (or its rest) with the footnotes it references, the last of them only begun.
+      const rowNotes = this.notesOf(r, consumed, null);
+      const need = left + (cursor.notesNeed?.(rowNotes) ?? 0);
+      if (need <= available + EPS && need + kept > available + EPS) {
         // The last row fits but what it keeps with does not: both go on.
         this.nextPage(r);
         continue;
       }
       if (
-        left <= available + EPS &&
+        need <= available + EPS &&
         consumed === null &&
         this.bodyRowsHere > 0 &&
         this.above === r - 1 &&
@@ -102,9 +105,9 @@ class RowPaginator {
         this.nextPage(r);
         continue;
       }
-      if (left <= available + EPS) {
+      if (need <= available + EPS) {
         const box = this.placeRow(r, left, consumed, null);
-        if (consumed === null) cursor.noteRefs(p.notes[r]!);
+        cursor.noteRefs(rowNotes, box.bottom);
         this.consumed = null;
         this.fresh = false;
         if (this.onRowBoundary) {
@@ -125,11 +128,10 @@ class RowPaginator {
       // rather than let what runs off the page be lost. An exact height still clips its content.
       const tallerThanPage =
         (this.fresh || cursor.atAreaTop()) && left > available + EPS && t.rows[r]!.height?.rule !== "exact";
-      const split: ReturnType<typeof splitRow> =
-        (canSplit(p, r) || tallerThanPage) && !keepWhole ? splitRow(p, r, consumed, available) : null;
+      const split = (canSplit(p, r) || tallerThanPage) && !keepWhole ? this.splitWithNotes(r, available) : null;
       if (split && split.progress && (consumed !== null || this.everyCellStarts(r, split.cut))) {
-        this.placeRow(r, split.height, consumed, split.cut);
-        if (consumed === null) cursor.noteRefs(p.notes[r]!);
+        const box = this.placeRow(r, split.height, consumed, split.cut);
+        cursor.noteRefs(this.notesOf(r, consumed, split.cut), box.bottom);
         this.consumed = split.cut;
         this.nextPage(r);
         // LibreOffice drops a continued line's proportional-spacing extra at the top of a page.
@@ -138,8 +140,8 @@ class RowPaginator {
       }
       if (this.fresh || cursor.atAreaTop()) {
         // Nothing fits even on an empty page and the row has no line to split at: place it whole and overflow.
-        this.placeRow(r, left, consumed, null);
-        if (consumed === null) cursor.noteRefs(p.notes[r]!);
+        const box = this.placeRow(r, left, consumed, null);
+        cursor.noteRefs(rowNotes, box.bottom);
         this.consumed = null;
         this.fresh = false;
         r++;
@@ -154,6 +156,67 @@ class RowPaginator {
       this.consumed = null;
     }
     this.closeTable();
+  }
+
+  /**
+   * Note references of row r's part from `from` (null: its start) to `to` (null: its end): the
+   * notes of the lines whose tops are in it, for the cells starting in the row (a merged cell's
+   * with its first part).
+   */
+  private notesOf(r: number, from: Map<GridCell, number> | null, to: Map<GridCell, number> | null): string[] {
+    const out: string[] = [];
+    for (const g of cellsStartingOrCovering(this.grid, r)) {
+      const lines = this.p.notes.get(g);
+      if (!lines || g.row !== r) continue;
+      if (g.rowSpan > 1) {
+        if (from === null) for (const n of lines) out.push(...n.ids);
+        continue;
+      }
+      const a = from?.get(g) ?? 0;
+      const b = to?.get(g) ?? Number.POSITIVE_INFINITY;
+      for (const n of lines) if (n.top >= a - EPS && n.top < b - EPS) out.push(...n.ids);
+    }
+    return out;
+  }
+
+  /**
+   * splitRow with room left for the footnotes the part references (LibreOffice shrinks the body by
+   * them): the longest part that fits with the notes of its lines, the last note only begun. A
+   * longer part never needs less room, so the cut is found by bisection over the cells' line ends.
+   */
+  private splitWithNotes(r: number, available: number): ReturnType<typeof splitRow> {
+    const { p, cursor } = this;
+    const consumed = this.consumed;
+    const plain = splitRow(p, r, consumed, available);
+    const need = cursor.notesNeed?.bind(cursor);
+    if (!need || this.notesOf(r, consumed, null).length === 0) return plain;
+    // A null split here means the whole rest fits without its notes, and the caller found it does not with them.
+    const fits = (s: ReturnType<typeof splitRow>) =>
+      s !== null && s.height + need(this.notesOf(r, consumed, s.cut)) <= available + EPS;
+    if (fits(plain)) return plain;
+    const rooms = new Set<number>();
+    for (const g of cellsStartingOrCovering(p.grid, r)) {
+      if (g.rowSpan > 1) continue;
+      const from = consumed?.get(g) ?? 0;
+      const margins = g.cell.margins.top + g.cell.margins.bottom;
+      for (const bp of p.content.get(g)!.breakPoints)
+        if (bp > from + EPS && bp - from + margins < available - EPS) rooms.add(bp - from + margins);
+    }
+    const sorted = [...rooms].sort((a, b) => a - b);
+    let lo = 0;
+    let hi = sorted.length - 1;
+    let best: ReturnType<typeof splitRow> = null;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const s = splitRow(p, r, consumed, sorted[mid]!);
+      if (fits(s)) {
+        best = s;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    // At the top of a page the first lines go here even when their notes do not fit.
+    if (!best && (this.fresh || cursor.atAreaTop()) && sorted.length) return splitRow(p, r, consumed, sorted[0]!);
+    return best;
   }
 
   /**

@@ -27,8 +27,11 @@ export interface PreparedTable {
   heights: number[];
   /** Room taken by the horizontal edge above row r (r = 0: the table's top). */
   roomAbove: number[];
-  /** Footnote references ("footnote:ID") inside each row's cells. */
-  notes: string[][];
+  /**
+   * Note references ("footnote:ID", "endnote:ID") of each cell by the top of the line making them
+   * in its content; those not on a line of the cell's own paragraphs (nested tables) at the top.
+   */
+  notes: Map<GridCell, { top: number; ids: string[] }[]>;
 }
 
 /** Widths, position, cell contents and row heights of a table (nested when `ctx.tableDepth` > 0: it sits in a cell). */
@@ -53,8 +56,14 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   }
   const roomAbove = t.rows.map((_, r) => horizontalEdgeWidth(t, grid, r - 1, r));
   const heights = rowHeights(t, grid, content, roomAbove);
-  const notes: string[][] = t.rows.map(() => []);
-  for (const g of grid.cells) notes[g.row]!.push(...noteRefsOf(g.cell.blocks));
+  const notes = new Map<GridCell, { top: number; ids: string[] }[]>();
+  for (const g of grid.cells) {
+    const onLines = content.get(g)!.noteLines ?? [];
+    const seen = new Set(onLines.flatMap((n) => n.ids));
+    const elsewhere = noteRefsOf(g.cell.blocks).filter((id) => !seen.has(id));
+    const all = elsewhere.length ? [{ top: 0, ids: elsewhere }, ...onLines] : onLines;
+    if (all.length) notes.set(g, all);
+  }
   const drawn = t.bidi ? edges.map((e) => total - e) : edges;
   return { t, grid, edges: drawn, left, content, heights, roomAbove, notes };
 }
