@@ -81,6 +81,37 @@ describe.skipIf(!have)("proportional line spacing against LibreOffice", () => {
   }, 120_000);
 });
 
+describe.skipIf(!have)("single line heights against LibreOffice", () => {
+  // vcl rounds the ascender, descender and line gap to pixels of its 8640 dpi reference device and
+  // Writer converts ascent plus descent to twips in one: at these sizes a line is 1 twip taller
+  // than the font units give (Tinos 10 pt 11.55 pt, not 11.50), 1.45 pt over 30 lines.
+  it.each([
+    ["Times New Roman", 10],
+    ["Arial", 10.5],
+    ["Cambria", 9.5],
+    ["Calibri", 15.5],
+  ])(
+    "30 single-spaced lines of %s %s pt take LibreOffice's height",
+    async (font, size) => {
+      const doc = B.buildDocx({
+        body:
+          Array.from({ length: 30 }, (_, i) =>
+            B.p(`Line${i} text`, { spacing: { after: 0, line: 240, lineRule: "auto" }, run: { font, sizePt: size } }),
+          ).join("") + B.sectPr({ margins: { top: 720, bottom: 720 } }),
+      });
+      const firstToLast = async (pdf: Uint8Array) => {
+        const words = (await wordBoxes(pdf))[0]!.words;
+        const y = (t: string) => words.find((w) => w.text === t)!.yMin;
+        return y("Line29") - y("Line0");
+      };
+      const ours = await firstToLast(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
+      const theirs = await firstToLast(await convertWithLibreOffice(doc));
+      expect(Math.abs(ours - theirs)).toBeLessThan(0.3);
+    },
+    120_000,
+  );
+});
+
 /** Each LibreOffice word → how far (pt) our nearest same-text word is; a word we lack gets Infinity. */
 function offsets(
   loWords: { text: string; xMin: number; yMin: number }[],

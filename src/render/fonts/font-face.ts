@@ -14,6 +14,8 @@ interface VerticalMetrics {
   ascent: number;
   /** Font units below the baseline (positive). */
   descent: number;
+  /** The line gap's font units (within `ascent`). */
+  gap: number;
 }
 
 interface Os2Table {
@@ -51,12 +53,13 @@ function verticalMetrics(font: Font): VerticalMetrics {
     return {
       ascent: (os2.typoAscender ?? 0) + gap(os2.typoLineGap),
       descent: Math.abs(os2.typoDescender ?? 0),
+      gap: gap(os2.typoLineGap),
     };
   }
   if (hhea && (hhea.ascent || hhea.descent)) {
-    return { ascent: hhea.ascent + gap(hhea.lineGap), descent: Math.abs(hhea.descent) };
+    return { ascent: hhea.ascent + gap(hhea.lineGap), descent: Math.abs(hhea.descent), gap: gap(hhea.lineGap) };
   }
-  return { ascent: os2?.winAscent ?? font.unitsPerEm, descent: os2?.winDescent ?? 0 };
+  return { ascent: os2?.winAscent ?? font.unitsPerEm, descent: os2?.winDescent ?? 0, gap: 0 };
 }
 
 /** Per-isolate cache of parsed fonts, keyed by catalog file name. */
@@ -144,8 +147,18 @@ export class LoadedFace implements FontFace {
     return (this.metrics.descent / this.unitsPerEm) * size;
   }
 
+  /**
+   * In whole twips as LibreOffice gets it: vcl rounds the ascender, descender and line gap to
+   * pixels of its 8640 dpi reference device (ImplCalcLineSpacing), and Writer converts ascent plus
+   * descent to twips in one, the line gap apart (Tinos 10 pt: 1069 + 260 px = 222 tw, 51 px = 9 tw,
+   * 11.55 pt where the font units give 11.499). Measured on 7 faces at 27 sizes, 7 to 20 pt.
+   */
   lineHeight(size: number): number {
-    return ((this.metrics.ascent + this.metrics.descent) / this.unitsPerEm) * size;
+    const { ascent, descent, gap } = this.metrics;
+    const scale = Math.round(size * PX_PER_PT) / this.unitsPerEm;
+    const px = (units: number) => Math.round(units * scale);
+    const text = px(ascent - gap) + px(descent);
+    return (Math.round(text / 6) + Math.round(px(gap) / 6)) / 20;
   }
 
   /**
