@@ -786,6 +786,26 @@ const cases: Record<string, Uint8Array> = {
       ),
     ).join(""),
   }),
+  // A row split across pages: a one-line cell whose line fits above the page bottom but whose space
+  // after does not stays whole on the page (its space after may run past, as a body paragraph's), so
+  // the row splits beside it instead of moving on whole.
+  rowSplitOneLineCell: B.buildDocx({
+    body:
+      Array.from({ length: 46 }, (_, i) =>
+        B.p(`Filler ${i}`, { spacing: { after: 0, line: 240, lineRule: "auto" } }),
+      ).join("") +
+      B.p("", { spacing: { after: 0, line: 190, lineRule: "exact" } }) +
+      B.table(
+        [
+          [
+            B.p("Single", { spacing: { before: 80, after: 80 } }),
+            B.p("One\nTwo\nThree", { spacing: { before: 80, after: 80 } }),
+          ],
+        ],
+        { widths: [3000, 3000] },
+      ) +
+      B.p("After."),
+  }),
   // A space or a tab after a page break that ends its paragraph is text: its line opens the next
   // page. In a table cell LibreOffice drops a page break: no page, no line ("Cell" and "joined"
   // read as one word; a paragraph of only a break keeps its empty line).
@@ -1127,6 +1147,11 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a table row split across pages leaves room for the footnotes of the lines it keeps on the page", () => {
     expect(check("rowSplitNotes").pages[1]).toBe(2);
+  });
+
+  it("a split row keeps a one-line cell whole on the page when only its space after runs past the bottom", () => {
+    const r = check("rowSplitOneLineCell");
+    expect(r.firstWords[1][1]).toBe("Two");
   });
 
   it("a space after a page break opens the next page; a page break in a table cell is dropped", () => {

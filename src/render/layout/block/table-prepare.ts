@@ -109,9 +109,10 @@ function withCellEndSpacing(
   const lineExtra = line ? line.height - line.natural : 0;
   let delta = line ? line.height - line.laidHeight : 0;
   if (twice) delta += lineExtra + spaceAfter;
-  // The extra below the cell's last line need not fit above a page bottom (LibreOffice splits a row
-  // whose one-line cell fits without it), unless space after follows it.
-  const endSlack = line ? (spaceAfter > EPS ? 0 : lineExtra) : undefined;
+  // What the cell ends with below its last line need not fit above a page bottom: its space after,
+  // or without one the line's proportional extra (LibreOffice keeps a row, or splits one, whose cells
+  // fit without it, measured; the row is cut at the page bottom).
+  const endSlack = spaceAfter > EPS ? spaceAfter : line ? lineExtra : undefined;
   const slack = endSlack === undefined ? {} : { endSlack };
   if (Math.abs(delta) < EPS) return { ...stack, ...slack };
   const breakPoints = stack.breakPoints.map((bp) => (bp >= stack.height - EPS ? bp + delta : bp));
