@@ -165,6 +165,19 @@ interface RunContext {
   merge: MergeTally;
   /** Inside a plain-text content control (`w:sdtPr/w:text`): see `resolvedRun`. */
   plainTextControl?: boolean;
+  /** What follows the paragraph's last page or column break so far (see `fieldAloneAfterBreak`). */
+  tail: BreakTail;
+  /** Pushing a field's own result at its end (it counts as the field's, not as text beside it). */
+  endingField?: boolean;
+}
+
+interface BreakTail {
+  /** Index of the last page or column break in `out`, -1 before one. */
+  brk: number;
+  /** Outermost fields begun after it. */
+  fields: number;
+  /** Anything shown after it outside a field. */
+  other: boolean;
 }
 
 /**
@@ -299,13 +312,22 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
     para.numbering = numberingLabel;
     if (level?.suffix === "tab") keepListTab(para, level.pPr.tabs);
   }
-  const rc: RunContext = { ctx, story, out: para.inlines, base, mark: markStyle, merge: { fields: 0, filled: false } };
+  const rc: RunContext = {
+    ctx,
+    story,
+    out: para.inlines,
+    base,
+    mark: markStyle,
+    merge: { fields: 0, filled: false },
+    tail: { brk: -1, fields: 0, other: false },
+  };
   if (ctx.blockControlStart) {
     ctx.blockControlStart = false;
     rc.plainTextControl = true;
   }
   readInlines(p, rc);
   ctx.bookmarks.endParagraph();
+  if (!cell && story.part === ctx.pkg.mainPart) fieldAloneAfterBreak(para, rc.tail, () => defaultStyleRun(ctx));
   if (rc.merge.fields > 0 && !rc.merge.filled) para.emptyMergeFields = true;
   // A display equation (m:oMathPara) alone in its paragraph is centred, as Word's default centerGroup.
   if (para.inlines.length === 1 && para.inlines[0]!.type === "box" && para.inlines[0]!.math?.display)
@@ -320,6 +342,29 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   const mark =
     ctx.splitPageBreakAndMark && !cell && story.part === ctx.pkg.mainPart ? splitOffMark(para, nextLabel) : undefined;
   return mark ? [para, mark] : [para];
+}
+
+/**
+ * A page or column break followed, to the paragraph's end, by one field and nothing else: LibreOffice
+ * shows the field's result on the next page without its runs' formatting, in the default paragraph
+ * style's font, and sizes the line by it ("x", break, SEQ or PAGE field in bold 22 pt: the number in
+ * the regular 11 pt of Normal even under a 15 pt paragraph style; text before or after the field, a
+ * second field or a line break keep the runs' formatting). Measured on 24 cases, LibreOffice 7.4;
+ * body text only (LibreOffice drops page breaks in table cells).
+ */
+function fieldAloneAfterBreak(para: Paragraph, tail: BreakTail, style: () => RunStyle): void {
+  if (tail.brk < 0 || tail.fields !== 1 || tail.other) return;
+  const restyled = style();
+  para.inlines.forEach((inline, i) => {
+    if (i > tail.brk && "style" in inline) para.inlines[i] = { ...inline, style: restyled } as Inline;
+  });
+}
+
+/** The run formatting of a paragraph in the default paragraph style with no formatting of its own. */
+function defaultStyleRun(ctx: ParseContext): RunStyle {
+  const { styles } = ctx;
+  const base = xorToggles(styles.defaultRun, styles.runProps(styles.defaultParagraphStyle || undefined));
+  return toRunStyle(resolveRun(ctx, base, undefined));
 }
 
 /**
@@ -626,6 +671,12 @@ function fieldState(fields: readonly FieldFrame[]): { hidden: boolean; capture?:
 function pushInline(rc: RunContext, inline: Inline): void {
   rc.ctx.countInline();
   rc.out.push(inline);
+  besideFields(rc);
+}
+
+/** Notes content outside any field (see `fieldAloneAfterBreak`). */
+function besideFields(rc: RunContext): void {
+  if (!rc.story.fields.length && !rc.endingField) rc.tail.other = true;
 }
 
 function pushText(rc: RunContext, text: string, style: RunStyle, link = rc.link): void {
@@ -646,6 +697,7 @@ function pushText(rc: RunContext, text: string, style: RunStyle, link = rc.link)
   const last = rc.out[rc.out.length - 1];
   if (last?.type === "text" && last.style === style && last.link === l) {
     last.text += text;
+    besideFields(rc);
     return;
   }
   pushInline(rc, l ? { type: "text", text, style, link: l } : { type: "text", text, style });
@@ -807,11 +859,11 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         break;
       case "br": {
         const type = c.attr("type");
-        pushVisible(rc, {
-          type: "break",
-          kind: type === "page" ? "page" : type === "column" ? "column" : "line",
-          style: styleOf(),
-        });
+        const kind = type === "page" ? "page" : type === "column" ? "column" : "line";
+        const at = rc.out.length;
+        pushVisible(rc, { type: "break", kind, style: styleOf() });
+        if (kind !== "line" && rc.out.length > at && !story.fields.length)
+          Object.assign(rc.tail, { brk: at, fields: 0, other: false });
         break;
       }
       case "cr":
@@ -836,6 +888,7 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
       case "fldChar": {
         const type = c.attr("fldCharType");
         if (type === "begin") {
+          if (!story.fields.length) rc.tail.fields++;
           const frame: FieldFrame = { instr: "", inResult: false, fallback: "", style: styleOf() };
           const box = c.child("ffData")?.child("checkBox");
           if (box) frame.checkbox = isOn(box.child("checked") ?? box.child("default"));
@@ -851,6 +904,7 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         } else if (type === "end") {
           const top = story.fields.pop();
           if (top) {
+            rc.endingField = true;
             countMergeField(rc, top.instr, !!top.resultText);
             if (top.kind === undefined) classify(top, ctx, story.fields);
             if (top.kind === "page") emitPageField(rc, top);
@@ -858,6 +912,7 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
             // Word and LibreOffice draw a check box field as a square (it has no result text).
             else if (top.checkbox !== undefined && fieldName(top.instr) === "FORMCHECKBOX")
               pushVisible(rc, { type: "checkbox", checked: top.checkbox, style: top.style });
+            rc.endingField = false;
           }
         }
         break;
