@@ -806,6 +806,24 @@ const cases: Record<string, Uint8Array> = {
       ) +
       B.p("After."),
   }),
+  // A paragraph in a cell that runs on to the next page shows its space before again there, above
+  // the line it goes on with (5 pt for w:before 100, 15 pt for 300); its previous line is not drawn twice.
+  cellParagraphContinued: B.buildDocx({
+    body:
+      Array.from({ length: 40 }, (_, i) => B.p(`Filler ${i}`, { spacing: { after: 0 } })).join("") +
+      B.table(
+        [
+          [
+            B.p("First para", { spacing: { before: 0, after: 0 } }) +
+              B.p(Array.from({ length: 60 }, (_, i) => `w${i} lorem ipsum dolor`).join(" "), {
+                spacing: { before: 300, after: 0 },
+              }),
+          ],
+        ],
+        { widths: [6000] },
+      ) +
+      B.p("After."),
+  }),
   // A space or a tab after a page break that ends its paragraph is text: its line opens the next
   // page. In a table cell LibreOffice drops a page break: no page, no line ("Cell" and "joined"
   // read as one word; a paragraph of only a break keeps its empty line).
@@ -1152,6 +1170,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("a split row keeps a one-line cell whole on the page when only its space after runs past the bottom", () => {
     const r = check("rowSplitOneLineCell");
     expect(r.firstWords[1][1]).toBe("Two");
+  });
+
+  it("a paragraph continued in a table cell on the next page shows its space before again there", () => {
+    check("cellParagraphContinued");
   });
 
   it("a space after a page break opens the next page; a page break in a table cell is dropped", () => {

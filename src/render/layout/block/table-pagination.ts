@@ -53,6 +53,12 @@ class RowPaginator {
   private bodyRowsHere = 0;
   /** Content already placed of the cells of a row that was split (offset into their stacks). */
   private consumed: Map<GridCell, number> | null = null;
+  /**
+   * Where each cell of a split row was cut, when its continuation is drawn from higher up (a
+   * paragraph continued in a cell shows its space before again above its next line): content above
+   * the cut is not drawn twice.
+   */
+  private cutAt: Map<GridCell, number> | null = null;
   private fresh: boolean;
   private readonly open = new Map<GridCell, OpenMerge>();
   private readonly drawnMerges = new Set<GridCell>();
@@ -109,6 +115,7 @@ class RowPaginator {
         const box = this.placeRow(r, left, consumed, null);
         cursor.noteRefs(rowNotes, box.bottom);
         this.consumed = null;
+        this.cutAt = null;
         this.fresh = false;
         if (this.onRowBoundary) {
           // A stacked table (in a cell) tells the cell where it may be cut: inside its rows too, so a
@@ -133,6 +140,7 @@ class RowPaginator {
         const box = this.placeRow(r, split.height, consumed, split.cut);
         cursor.noteRefs(this.notesOf(r, consumed, split.cut), box.bottom);
         this.consumed = split.cut;
+        this.cutAt = new Map(split.cut);
         this.nextPage(r);
         // LibreOffice drops a continued line's proportional-spacing extra at the top of a page.
         for (const [g, at] of split.cut) split.cut.set(g, at + (p.content.get(g)!.continueTrim?.get(at) ?? 0));
@@ -143,6 +151,7 @@ class RowPaginator {
         const box = this.placeRow(r, left, consumed, null);
         cursor.noteRefs(rowNotes, box.bottom);
         this.consumed = null;
+        this.cutAt = null;
         this.fresh = false;
         r++;
         continue;
@@ -266,7 +275,19 @@ class RowPaginator {
         if (!this.open.has(g)) this.open.set(g, { top, firstRow: r, drawn: this.drawnMerges.has(g) });
         continue;
       }
-      drawCell(p, g, cursor, top, bottom, from?.get(g) ?? 0, cut?.get(g) ?? null, from === null && cut === null);
+      const skip = from !== null ? this.cutAt?.get(g) : undefined;
+      drawCell(
+        p,
+        g,
+        cursor,
+        top,
+        bottom,
+        from?.get(g) ?? 0,
+        cut?.get(g) ?? null,
+        from === null && cut === null,
+        true,
+        skip,
+      );
     }
     const topEdge = this.continuedTop(r, continuing)
       ? horizontalLines(t, grid, r, -1, y + room / 2, p.edges, p.left)
@@ -527,6 +548,7 @@ function drawCell(
   to: number | null,
   align: boolean,
   content = true,
+  skipBefore?: number,
 ): void {
   const { cell } = g;
   const a = p.edges[g.col]!;
@@ -547,7 +569,7 @@ function drawCell(
       : Number.POSITIVE_INFINITY;
   for (const item of stacked.items) {
     const ay = anchorY(item);
-    if (ay < from - EPS) continue;
+    if (ay < (skipBefore ?? from) - EPS) continue;
     if (to !== null && ay >= to - EPS) continue;
     if ((item.kind === "text" ? ay - item.face.ascent(item.size) : ay) >= limit) continue;
     cursor.emit(translateItem(item, dx, dy));
