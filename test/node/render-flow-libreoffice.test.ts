@@ -305,6 +305,49 @@ const cases: Record<string, Uint8Array> = {
       B.p("After text", { spacing: { after: 0 } }) +
       B.sectPr(),
   }),
+  // A w:between border, of any value and here from the paragraph's style, ends a bordered group
+  // below its paragraph: each such paragraph keeps its own box (its top and bottom borders and
+  // their space, 6 pt each here); the between line itself is not drawn. Plain boxed paragraphs
+  // above one still join it.
+  betweenEndsBorderGroup: B.buildDocx({
+    styles:
+      B.DEFAULT_STYLES +
+      [
+        ["BoxedNone", "none"],
+        ["BoxedNil", "nil"],
+        ["BoxedLine", "single"],
+      ]
+        .map(([id, val]) =>
+          B.style({
+            id: id!,
+            basedOn: "Normal",
+            pPr: `<w:pBdr><w:between w:val="${val}" w:sz="4" w:space="0" w:color="000000"/></w:pBdr>`,
+          }),
+        )
+        .join(""),
+    body:
+      B.p("Start line", { spacing: { after: 0 } }) +
+      [
+        ["Alpha one", undefined],
+        ["Bravo two", "BoxedNone"],
+        ["Charlie three", "BoxedNone"],
+        ["Delta four", undefined],
+        ["Echo five", "BoxedNil"],
+        ["Foxtrot six", "BoxedLine"],
+        ["Golf seven", "BoxedLine"],
+        ["Hotel eight", undefined],
+      ]
+        .map(([t, style]) =>
+          B.p(t!, {
+            style,
+            spacing: { after: 0, line: 240, lineRule: "auto" },
+            extra: `<w:pBdr>${["top", "left", "bottom", "right"].map((side) => `<w:${side} w:val="single" w:sz="4" w:space="6" w:color="auto"/>`).join("")}</w:pBdr>`,
+          }),
+        )
+        .join("") +
+      B.p("After text", { spacing: { after: 0 } }) +
+      B.sectPr(),
+  }),
   // A double border takes three times its width (two lines and the gap between them) and its space.
   doubleBorders: B.buildDocx({
     body:
@@ -1234,6 +1277,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("consecutive body paragraphs with the same borders form one bordered group", () => {
     check("borderGroup");
+  });
+
+  it("a paragraph with a between border, even none, joins no paragraph below it into a bordered group", () => {
+    check("betweenEndsBorderGroup");
   });
 
   it("a double paragraph border takes three times its width", () => {

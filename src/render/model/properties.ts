@@ -612,6 +612,7 @@ export function toParagraphStyle(p: ParaProps, styleId: string): ParagraphStyle 
     if (side === "top" || side === "bottom" || side === "left" || side === "right" || side === "between")
       if (b.style !== "none") s.borders[side] = b;
   }
+  if (p.borders?.between) s.bordersUnconnected = true;
   if (p.outlineLevel !== undefined) s.outlineLevel = p.outlineLevel;
   if (p.frame) s.frame = p.frame;
   if (p.autoSpaceBefore) s.autoSpaceBefore = true;

@@ -268,6 +268,12 @@ export interface ParagraphStyle {
   columnBreakBefore?: boolean;
   bidi: boolean;
   borders: { top?: Border; bottom?: Border; left?: Border; right?: Border; between?: Border };
+  /**
+   * A w:between element in the paragraph's borders, whatever its value (none and nil too), directly
+   * or from its style: LibreOffice then turns ParaIsConnectBorder off, and the paragraph joins no
+   * paragraph below into a bordered group (measured, see `bordersJoin`).
+   */
+  bordersUnconnected?: true;
   shading: Color | null;
   /** Outline level / heading level if any (unused by layout, kept for bookmarks). */
   outlineLevel?: number;

@@ -6,9 +6,13 @@ import { isVisible } from "./table-borders";
 /**
  * Consecutive paragraphs with the same borders and indents form one bordered group (Word and
  * LibreOffice): no bottom border between them, no top border below the first (measured: a cell of
- * paragraphs each with a bottom rule shows one rule, under the last).
+ * paragraphs each with a bottom rule shows one rule, under the last). A paragraph with a w:between
+ * border (even none or nil) joins no paragraph below it: LibreOffice 7.4 imports it with
+ * ParaIsConnectBorder off, and that flag of the upper paragraph decides (measured: a between in a
+ * style, of any value, gives each paragraph its own box; a plain paragraph above one joins it).
  */
 export function bordersJoin(a: Paragraph, b: Paragraph): boolean {
+  if (a.style.bordersUnconnected) return false;
   const x = a.style.borders;
   const y = b.style.borders;
   if (!isVisible(x.top) && !isVisible(x.bottom) && !isVisible(x.left) && !isVisible(x.right)) return false;
