@@ -348,6 +348,38 @@ const cases: Record<string, Uint8Array> = {
       B.p("After text", { spacing: { after: 0 } }) +
       B.sectPr(),
   }),
+  // A paragraph's own w:between, below a paragraph with a between, is its top border (none: its
+  // space only) and takes the bottom line off the paragraph above (its space stays): boxed
+  // paragraphs 1 pt from their borders with a between of none 8 pt sit 9 pt apart, a lone single
+  // between 8 pt from the text is a rule 8.5 pt above each paragraph after the first.
+  ownBetweenBorders: B.buildDocx({
+    body:
+      B.p("Start line", { spacing: { after: 0 } }) +
+      [
+        [
+          `${["top", "left", "bottom", "right"].map((side) => `<w:${side} w:val="single" w:sz="4" w:space="1" w:color="auto"/>`).join("")}<w:between w:val="none" w:sz="4" w:space="1" w:color="auto"/>`,
+          "Boxed",
+        ],
+        [`<w:between w:val="single" w:sz="4" w:space="8" w:color="auto"/>`, "Ruled"],
+        [
+          `<w:top w:val="single" w:sz="4" w:space="1" w:color="auto"/><w:bottom w:val="single" w:sz="4" w:space="1" w:color="auto"/><w:between w:val="single" w:sz="4" w:space="8" w:color="auto"/>`,
+          "Framed",
+        ],
+      ]
+        .map(
+          ([borders, word]) =>
+            ["one", "two", "three", "four", "five", "six"]
+              .map((n) =>
+                B.p(`${word} ${n}`, {
+                  spacing: { after: 0, line: 240, lineRule: "auto" },
+                  extra: `<w:pBdr>${borders}</w:pBdr>`,
+                }),
+              )
+              .join("") + B.p(`After ${word}`, { spacing: { after: 0 } }),
+        )
+        .join("") +
+      B.sectPr(),
+  }),
   // A double border takes three times its width (two lines and the gap between them) and its space.
   doubleBorders: B.buildDocx({
     body:
@@ -1281,6 +1313,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
 
   it("a paragraph with a between border, even none, joins no paragraph below it into a bordered group", () => {
     check("betweenEndsBorderGroup");
+  });
+
+  it("a paragraph's own between border below a paragraph with one is its top border, the bottom line above goes", () => {
+    check("ownBetweenBorders");
   });
 
   it("a double paragraph border takes three times its width", () => {

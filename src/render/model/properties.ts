@@ -288,7 +288,9 @@ export function readShading(shd: XNode | undefined, env: ReadEnv): Color | null 
 export function readBorder(b: XNode | undefined, env: ReadEnv): Border | undefined {
   if (!b) return undefined;
   const style = b.attr("val") ?? "single";
-  if (style === "nil" || style === "none") return { style: "none", width: 0, color: null, space: 0 };
+  // A none border keeps its space: a paragraph's own between border of none still takes it (blocks.ts).
+  if (style === "nil" || style === "none")
+    return { style: "none", width: 0, color: null, space: measure(b.attr("space"), 1) ?? 0 };
   const width = eighths(b.attr("sz")) ?? 0.5;
   return {
     style,

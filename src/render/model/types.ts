@@ -274,6 +274,8 @@ export interface ParagraphStyle {
    * paragraph below into a bordered group (measured, see `bordersJoin`).
    */
   bordersUnconnected?: true;
+  /** The paragraph's own w:between (direct formatting; none and nil kept for their space), see `betweenAsTopBorder`. */
+  ownBetween?: Border;
   shading: Color | null;
   /** Outline level / heading level if any (unused by layout, kept for bookmarks). */
   outlineLevel?: number;

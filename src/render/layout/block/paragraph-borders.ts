@@ -1,7 +1,7 @@
 /** Paragraph borders shared by neighbours: which paragraphs form one bordered group. */
 import type { Border, Paragraph } from "../../model/types";
 import type { PaintItem } from "../types";
-import { isVisible } from "./table-borders";
+import { isVisible, thickness } from "./table-borders";
 
 /**
  * Consecutive paragraphs with the same borders and indents form one bordered group (Word and
@@ -28,6 +28,16 @@ export function bordersJoin(a: Paragraph, b: Paragraph): boolean {
     a.style.indentLeft === b.style.indentLeft &&
     a.style.indentRight === b.style.indentRight
   );
+}
+
+/**
+ * Room a paragraph's top or bottom border takes: its thickness (three widths for two-line styles, as
+ * LibreOffice) and its space. A border of none takes its space only: the one a paragraph's own between
+ * of none leaves (see blocks.ts `betweenAsTopBorder`).
+ */
+export function paragraphBorderRoom(b: Border | undefined): number {
+  if (b?.style === "none") return Math.max(0, b.space || 0);
+  return isVisible(b) ? thickness(b) + Math.max(0, b.space || 0) : 0;
 }
 
 /**

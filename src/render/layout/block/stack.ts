@@ -8,10 +8,10 @@
 import type { Paragraph } from "../../model/types";
 import type { FloatingObject, LayoutContext, PaintItem, StackBlocks, StackedBlocks } from "../types";
 import { translateItem } from "../items";
-import { isVisible, thickness } from "./table-borders";
+import { isVisible } from "./table-borders";
 import { chartItems } from "../objects/chart";
 import { shownBlocks } from "./hidden-paragraph";
-import { bordersJoin, paragraphBorderLine } from "./paragraph-borders";
+import { bordersJoin, paragraphBorderLine, paragraphBorderRoom } from "./paragraph-borders";
 import { lineOffset } from "../objects/floats";
 import { textBoxItems } from "../objects/inline-objects";
 import { textHeight } from "../inline/line-height";
@@ -157,8 +157,8 @@ function stackParagraph(
     top: join.prev ? undefined : p.style.borders.top,
     bottom: join.next ? undefined : p.style.borders.bottom,
   };
-  const top = isVisible(borders.top) ? thickness(borders.top) + borders.top.space : 0;
-  const bottom = isVisible(borders.bottom) ? thickness(borders.bottom) + borders.bottom.space : 0;
+  const top = paragraphBorderRoom(borders.top);
+  const bottom = paragraphBorderRoom(borders.bottom);
   const lineItems: PaintItem[] = [];
   const breakPoints: number[] = [];
   const continueTrim = new Map<number, number>();

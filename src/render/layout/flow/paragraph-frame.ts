@@ -7,17 +7,14 @@ import type { Border, Paragraph } from "../../model/types";
 import type { LineBox, PaintItem, ParagraphLayout } from "../types";
 import type { PlacedLine } from "./paragraph-pagination";
 import { translateItem } from "../items";
-import { thickness } from "../block/table-borders";
-import { paragraphBorderLine } from "../block/paragraph-borders";
+import { paragraphBorderLine, paragraphBorderRoom } from "../block/paragraph-borders";
 
 function visible(b: Border | undefined): b is Border {
   return !!b && b.style !== "nil" && b.style !== "none" && Number.isFinite(b.width) && b.width > 0;
 }
 
-/** Room a top or bottom border takes: its thickness (three widths for two-line styles, as LibreOffice) and its space. */
-export function inset(b: Border | undefined): number {
-  return visible(b) ? thickness(b) + Math.max(0, b.space || 0) : 0;
-}
+/** Room a top or bottom border takes (see `paragraphBorderRoom`). */
+export const inset = paragraphBorderRoom;
 
 /** The layout with room for top/bottom borders added to its first and last lines. */
 export function withBorderRoom(p: Paragraph, layout: ParagraphLayout): ParagraphLayout {
