@@ -83,6 +83,12 @@ function compare(ours: PageWords[], lo: PageWords[]): Comparison {
   };
 }
 
+/** Top, left, bottom and right single borders of `sz` eighths of a point, `space` pt from the text. */
+const boxSides = (sz: number | string, space: number) =>
+  ["top", "left", "bottom", "right"]
+    .map((side) => `<w:${side} w:val="single" w:sz="${sz}" w:space="${space}" w:color="auto"/>`)
+    .join("");
+
 /** Top, left and bottom single borders 12 pt from the text, as an HTML-born document writes them. */
 const TOP_LEFT_BOTTOM =
   `<w:pBdr><w:top w:val="single" w:color="000000" w:sz="2" w:space="12"/>` +
@@ -298,7 +304,7 @@ const cases: Record<string, Uint8Array> = {
         .map(([t, sz, after]) =>
           B.p(t as string, {
             spacing: { after: after as number, line: 240, lineRule: "auto" },
-            extra: `<w:pBdr>${["top", "left", "bottom", "right"].map((side) => `<w:${side} w:val="single" w:sz="${sz}" w:space="1" w:color="auto"/>`).join("")}</w:pBdr>`,
+            extra: `<w:pBdr>${boxSides(sz as number, 1)}</w:pBdr>`,
           }),
         )
         .join("") +
@@ -341,7 +347,7 @@ const cases: Record<string, Uint8Array> = {
           B.p(t!, {
             style,
             spacing: { after: 0, line: 240, lineRule: "auto" },
-            extra: `<w:pBdr>${["top", "left", "bottom", "right"].map((side) => `<w:${side} w:val="single" w:sz="4" w:space="6" w:color="auto"/>`).join("")}</w:pBdr>`,
+            extra: `<w:pBdr>${boxSides(4, 6)}</w:pBdr>`,
           }),
         )
         .join("") +
@@ -356,10 +362,7 @@ const cases: Record<string, Uint8Array> = {
     body:
       B.p("Start line", { spacing: { after: 0 } }) +
       [
-        [
-          `${["top", "left", "bottom", "right"].map((side) => `<w:${side} w:val="single" w:sz="4" w:space="1" w:color="auto"/>`).join("")}<w:between w:val="none" w:sz="4" w:space="1" w:color="auto"/>`,
-          "Boxed",
-        ],
+        [`${boxSides(4, 1)}<w:between w:val="none" w:sz="4" w:space="1" w:color="auto"/>`, "Boxed"],
         [`<w:between w:val="single" w:sz="4" w:space="8" w:color="auto"/>`, "Ruled"],
         [
           `<w:top w:val="single" w:sz="4" w:space="1" w:color="auto"/><w:bottom w:val="single" w:sz="4" w:space="1" w:color="auto"/><w:between w:val="single" w:sz="4" w:space="8" w:color="auto"/>`,
