@@ -72,6 +72,8 @@ import type { FontBook } from "../fonts/types";
 /** What every block-level layout function needs besides the block. */
 export interface LayoutContext {
   fonts: FontBook;
+  /** The fill behind the blocks being laid out (a shaded table cell's): automatic text colour contrasts with it. */
+  background?: Color | null;
   /** The document's layout work budget (render/budgets.ts), shared by every context derived from it. */
   budget: WorkBudget;
   /** w:defaultTabStop, pt. */

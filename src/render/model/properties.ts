@@ -556,6 +556,7 @@ export function toRunStyle(p: RunProps): RunStyle {
     doubleStrike: p.doubleStrike ?? false,
     color: p.color ?? null,
     highlight: p.highlight ?? p.shading ?? null,
+    ...(p.shading && !p.highlight ? { shading: p.shading } : {}),
     caps: p.caps ?? false,
     smallCaps: p.smallCaps ?? false,
     vertAlign: p.vertAlign ?? "baseline",

@@ -35,6 +35,8 @@ export interface RunStyle {
   color: Color | null;
   /** Highlight (w:highlight, mapped to hex) or run shading fill; null = none. */
   highlight: Color | null;
+  /** The run's shading fill when no highlight covers it: automatic text colour contrasts with it (a highlight's does not). */
+  shading?: Color;
   caps: boolean;
   smallCaps: boolean;
   vertAlign: "baseline" | "superscript" | "subscript";

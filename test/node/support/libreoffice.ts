@@ -338,3 +338,16 @@ export async function fontMatches(family: string): Promise<string[]> {
   });
   return stdout.split("\n").filter(Boolean);
 }
+
+/** The fill colour of each text-drawing operation on page 1 (`mutool draw -F trace`), with its text. */
+export function textColors(pdf: Uint8Array): Promise<{ text: string; color: string }[]> {
+  return withPdfFile(pdf, async (path) => {
+    const trace = (await run("mutool", ["draw", "-F", "trace", "-o", "-", path, "1"], BIG)).stdout;
+    const out: { text: string; color: string }[] = [];
+    for (const m of trace.matchAll(/<fill_text [^>]*\bcolor="([^"]*)"[^>]*>([\s\S]*?)<\/fill_text>/g)) {
+      const text = [...m[2]!.matchAll(/unicode="([^"]*)"/g)].map((g) => g[1]).join("");
+      out.push({ text, color: m[1]! });
+    }
+    return out;
+  });
+}

@@ -51,8 +51,9 @@ export function prepareTable(t: Table, areaLeft: number, areaWidth: number, ctx:
   for (const g of grid.cells) {
     const w = Math.max(edges[g.col + g.colSpan]! - edges[g.col]! - g.cell.margins.left - g.cell.margins.right, 1);
     const blocks = withoutEndMarkAfterTable(g.cell.blocks);
-    const stack = ctx.routines.stackBlocks(blocks, w, cellCtx, { inCell: true });
-    content.set(g, withCellEndSpacing(stack, blocks, w, cellCtx, endTwice));
+    const shaded = g.cell.shading ? { ...cellCtx, background: g.cell.shading } : cellCtx;
+    const stack = ctx.routines.stackBlocks(blocks, w, shaded, { inCell: true });
+    content.set(g, withCellEndSpacing(stack, blocks, w, shaded, endTwice));
   }
   const roomAbove = t.rows.map((_, r) => horizontalEdgeWidth(t, grid, r - 1, r));
   const heights = rowHeights(t, grid, content, roomAbove);

@@ -4,7 +4,7 @@
  * areas and bar tabs. The text goes out in logical (reading) order where it is drawn reordered, and
  * a portion's fallback glyphs after its own ones, as LibreOffice writes its PDFs.
  */
-import type { Paragraph } from "../../model/types";
+import type { Color, Paragraph } from "../../model/types";
 import { inlineObjectItems } from "../objects/inline-objects";
 import type { LayoutContext, LineBox, PaintItem } from "../types";
 import { decorate } from "./decorations";
@@ -25,7 +25,7 @@ export function lineItems(
   boxWidth: number,
   ctx: LayoutContext,
 ): LineBox {
-  const writer = new LineItems(pieces, line, height, ctx);
+  const writer = new LineItems(pieces, line, height, ctx, p.style.shading ?? ctx.background ?? null);
   for (const k of line.order) writer.add(k, baseline);
   const lines = writer.lines;
   for (const t of p.style.tabs) {
@@ -42,6 +42,18 @@ export function lineItems(
   if (pieces.slice(line.start, line.end).every((pc) => pc.kind === "float")) box.markOnly = true;
   if (writer.noteRefs.length) box.noteRefs = writer.noteRefs;
   return box;
+}
+
+/**
+ * Automatic text colour over `fill`: white over a dark fill, else black (null). LibreOffice's rule
+ * (Color::IsDark, luminance (76 R + 151 G + 29 B) / 256 at most 62; measured on 15 cell fills,
+ * paragraph and run shading: 3E3E3E gives white, 404040 black). A highlight does not count.
+ */
+export function automaticColor(fill: Color | null | undefined): Color | null {
+  if (!fill || !/^[0-9A-F]{6}$/i.test(fill)) return null;
+  const n = parseInt(fill, 16);
+  const luminance = (((n >> 16) & 255) * 76 + ((n >> 8) & 255) * 151 + (n & 255) * 29) >> 8;
+  return luminance <= 62 ? "FFFFFF" : null;
 }
 
 /** Collects a line's items piece by piece, in visual order. */
@@ -74,6 +86,8 @@ class LineItems {
     private readonly line: ArrangedLine,
     private readonly height: number,
     private readonly ctx: LayoutContext,
+    /** The paragraph's shading, or the fill behind it (a shaded cell's). */
+    private readonly background: Color | null,
   ) {}
 
   add(k: number, baseline: number): void {
@@ -127,7 +141,7 @@ class LineItems {
       text: pc.text,
       face: pc.face,
       size: pc.size,
-      color: pc.style.color,
+      color: pc.style.color ?? automaticColor(pc.style.shading ?? this.background),
       width: w,
     };
     const spacing = pc.style.charSpacing + (this.line.charStretch.get(k) ?? 0);
