@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { renderDocxToPdf } from "../../src/render/index";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import * as B from "../support/docx-builder";
-import { convertWithLibreOffice, libreOfficeAvailable, textColors } from "./support/libreoffice";
+import { convertWithLibreOffice, libreOfficeAvailable, strokeColors, textColors } from "./support/libreoffice";
 
 const have = await libreOfficeAvailable();
 
@@ -44,5 +44,16 @@ describe.skipIf(!have)("automatic text colour against LibreOffice", () => {
     expect(Object.fromEntries(ours)).toEqual(Object.fromEntries(lo));
     expect(lo.get("Cell3E3E3E")).toBe("1 1 1");
     expect(lo.get("Cell404040")).toBe("0 0 0");
+  }, 120_000);
+
+  it("underlines auto-coloured text over a dark cell in white, as its text", async () => {
+    const doc = B.buildDocx({
+      body: B.table([[{ content: B.p([B.r("Under", { u: "single" })]), shading: "000000" }]], {
+        widths: [4000],
+      }),
+    });
+    const white = async (pdf: Uint8Array) => (await strokeColors(pdf)).filter((c) => c === "1 1 1").length;
+    expect(await white(await convertWithLibreOffice(doc))).toBe(1);
+    expect(await white(await renderDocxToPdf(doc, { fonts: nodeFontSource() }))).toBe(1);
   }, 120_000);
 });

@@ -351,3 +351,11 @@ export function textColors(pdf: Uint8Array): Promise<{ text: string; color: stri
     return out;
   });
 }
+
+/** The colour of each stroked path on page 1 (`mutool draw -F trace`): rules, underlines. */
+export function strokeColors(pdf: Uint8Array): Promise<string[]> {
+  return withPdfFile(pdf, async (path) => {
+    const trace = (await run("mutool", ["draw", "-F", "trace", "-o", "-", path, "1"], BIG)).stdout;
+    return [...trace.matchAll(/<stroke_path [^>]*\bcolor="([^"]*)"/g)].map((m) => m[1]!);
+  });
+}

@@ -6,6 +6,7 @@
  * above it. LibreOffice ignores the post table's underline values for these fonts (Carlito's would
  * give a line 40 % thicker).
  */
+import type { Color } from "../../model/types";
 import type { Piece } from "./piece";
 import type { PaintItem } from "../types";
 
@@ -14,7 +15,15 @@ const THICKNESS_DESCENTS = 0.25;
 const STRIKE_EM = 0.28;
 
 /** Highlight behind, underline and strike-through over one piece whose baseline is at `y`. */
-export function decorate(pc: Piece, x: number, w: number, y: number, back: PaintItem[], lines: PaintItem[]): void {
+export function decorate(
+  pc: Piece,
+  x: number,
+  w: number,
+  y: number,
+  back: PaintItem[],
+  lines: PaintItem[],
+  textColor: Color | null = pc.style.color,
+): void {
   const s = pc.style;
   const size = pc.size;
   if (s.highlight)
@@ -38,14 +47,14 @@ export function decorate(pc: Piece, x: number, w: number, y: number, back: Paint
       x2: x + w,
       y2: uy,
       width: thickness * (s.underline === "thick" ? 2 : 1),
-      color: s.underlineColor ?? s.color,
+      color: s.underlineColor ?? textColor,
     };
     if (s.underline === "double" || s.underline === "dotted" || s.underline === "dashed") line.style = s.underline;
     lines.push(line);
   }
   if (s.strike || s.doubleStrike) {
     const sy = y - size * STRIKE_EM;
-    const line: PaintItem = { kind: "line", x1: x, y1: sy, x2: x + w, y2: sy, width: thickness, color: s.color };
+    const line: PaintItem = { kind: "line", x1: x, y1: sy, x2: x + w, y2: sy, width: thickness, color: textColor };
     if (s.doubleStrike) line.style = "double";
     lines.push(line);
   }

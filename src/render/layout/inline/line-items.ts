@@ -112,8 +112,13 @@ class LineItems {
       else if (pc.kind === "object") inlineObjectItems(pc.object!, pc.math, x, y, this.ctx, this.text);
       this.markLogical(from, k);
     }
-    if (w > 0 && pc.kind !== "break") decorate(pc, x, w, y, this.back, this.lines);
+    if (w > 0 && pc.kind !== "break") decorate(pc, x, w, y, this.back, this.lines, this.textColor(pc));
     if (pc.link && w > 0) this.addLink(pc.link, x, w);
+  }
+
+  /** The piece's text colour: its own, or the automatic one over what is behind it. */
+  private textColor(pc: Piece): Color | null {
+    return pc.style.color ?? automaticColor(pc.style.shading ?? this.background);
   }
 
   /**
@@ -141,7 +146,7 @@ class LineItems {
       text: pc.text,
       face: pc.face,
       size: pc.size,
-      color: pc.style.color ?? automaticColor(pc.style.shading ?? this.background),
+      color: this.textColor(pc),
       width: w,
     };
     const spacing = pc.style.charSpacing + (this.line.charStretch.get(k) ?? 0);
