@@ -22,6 +22,24 @@ const KNOWN = new Set<string>([
   "chicago",
   "cardinalText",
   "ordinalText",
+  "ideographDigital",
+  "japaneseCounting",
+  "chineseCounting",
+  "chineseCountingThousand",
+  "taiwaneseCounting",
+  "aiueo",
+  "aiueoFullWidth",
+  "iroha",
+  "irohaFullWidth",
+  "ganada",
+  "chosung",
+  "koreanDigital",
+  "koreanCounting",
+  "ideographTraditional",
+  "ideographZodiac",
+  "decimalEnclosedCircle",
+  "decimalEnclosedCircleChinese",
+  "ideographEnclosedCircle",
 ]);
 
 /** A w:numFmt value as our NumberFormat (unknown formats read as decimal). */
@@ -186,6 +204,73 @@ const ABJAD = "أبجدهوزحطيكلمنسعفصقرشتثخذضظغ".split("
 
 const CHICAGO = ["*", "†", "‡", "§"];
 
+// East Asian list numbers as LibreOffice 7.4 writes them (measured for 1-1000): kana and hangul
+// letters cycle, one letter a number; the stems and branches and the enclosed circles stop at their
+// last sign, then digits.
+const AIUEO = [..."アイウエオカキクケコサシスセソタチツテトナニヌネノハヒフヘホマミムメモヤユヨラリルレロワヲン"];
+const AIUEO_HALF = [..."ｱｲｳｴｵｶｷｸｹｺｻｼｽｾｿﾀﾁﾂﾃﾄﾅﾆﾇﾈﾉﾊﾋﾌﾍﾎﾏﾐﾑﾒﾓﾔﾕﾖﾗﾘﾙﾚﾛﾜｦﾝ"];
+const IROHA = [..."イロハニホヘトチリヌルヲワカヨタレソツネナラムウヰノオクヤマケフコエテアサキユメミシヱヒモセスン"];
+const IROHA_HALF = [..."ｲﾛﾊﾆﾎﾍﾄﾁﾘﾇﾙｦﾜｶﾖﾀﾚｿﾂﾈﾅﾗﾑｳヰﾉｵｸﾔﾏｹﾌｺｴﾃｱｻｷﾕﾒﾐｼヱﾋﾓｾｽﾝ"];
+const GANADA = [..."가나다라마바사아자차카타파하"];
+const CHOSUNG = [..."ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎ"];
+const KOREAN_DIGITS = [..."영일이삼사오육칠팔구"];
+const HEAVENLY_STEMS = [..."甲乙丙丁戊己庚辛壬癸"];
+const EARTHLY_BRANCHES = [..."子丑寅卯辰巳午未申酉戌亥"];
+const CHINESE_DIGITS = [..."零一二三四五六七八九"];
+
+function cycled(n: number, letters: string[]): string {
+  return n > 0 ? letters[(n - 1) % letters.length]! : String(n);
+}
+
+/** 一 … 九, 十, 十一, 二十, 一百零一, 一百一十, 一千零一 (below 10000). */
+function chineseCounting(n: number): string {
+  if (n >= 10 && n < 20) return "十" + (n % 10 ? CHINESE_DIGITS[n % 10] : "");
+  const units: [number, string][] = [
+    [1000, "千"],
+    [100, "百"],
+    [10, "十"],
+    [1, ""],
+  ];
+  let out = "";
+  let zero = false;
+  for (const [value, unit] of units) {
+    const d = Math.floor(n / value) % 10;
+    if (d === 0) {
+      if (out) zero = true;
+      continue;
+    }
+    if (zero) out += "零";
+    zero = false;
+    out += CHINESE_DIGITS[d]! + unit;
+  }
+  return out;
+}
+
+/** 일 … 구, 십, 십일, 이십, 백, 백일, 천 (below 10000): a 1 before a unit is not written. */
+function koreanCounting(n: number): string {
+  const units: [number, string][] = [
+    [1000, "천"],
+    [100, "백"],
+    [10, "십"],
+    [1, ""],
+  ];
+  let out = "";
+  for (const [value, unit] of units) {
+    const d = Math.floor(n / value) % 10;
+    if (d === 0) continue;
+    out += (d === 1 && unit ? "" : KOREAN_DIGITS[d]!) + unit;
+  }
+  return out;
+}
+
+/** ① … ⑳, ㉑ … ㉟, ㊱ … ㊿, then digits. */
+function enclosedCircle(n: number): string {
+  if (n >= 1 && n <= 20) return String.fromCodePoint(0x2460 + n - 1);
+  if (n >= 21 && n <= 35) return String.fromCodePoint(0x3251 + n - 21);
+  if (n >= 36 && n <= 50) return String.fromCodePoint(0x32b1 + n - 36);
+  return String(n);
+}
+
 /** Formats `n` as Word writes it in `format`. Unknown or out-of-range input falls back to digits. */
 export function formatNumber(n: number, format: NumberFormat): string {
   if (!Number.isFinite(n)) return "";
@@ -219,6 +304,36 @@ export function formatNumber(n: number, format: NumberFormat): string {
       return hebrew(n);
     case "arabicAbjad":
       return repeatedLetter(n, ABJAD);
+    case "ideographDigital":
+    case "japaneseCounting":
+    case "chineseCounting":
+    case "chineseCountingThousand":
+    case "taiwaneseCounting":
+      return n > 0 && n < 10000 ? chineseCounting(n) : String(n);
+    case "aiueo":
+      return cycled(n, AIUEO_HALF);
+    case "aiueoFullWidth":
+      return cycled(n, AIUEO);
+    case "iroha":
+      return cycled(n, IROHA_HALF);
+    case "irohaFullWidth":
+      return cycled(n, IROHA);
+    case "ganada":
+      return cycled(n, GANADA);
+    case "chosung":
+      return cycled(n, CHOSUNG);
+    case "koreanDigital":
+      return n >= 0 ? [...String(n)].map((d) => KOREAN_DIGITS[Number(d)]).join("") : String(n);
+    case "koreanCounting":
+      return n > 0 && n < 10000 ? koreanCounting(n) : String(n);
+    case "ideographTraditional":
+      return n > 0 && n <= HEAVENLY_STEMS.length ? HEAVENLY_STEMS[n - 1]! : String(n);
+    case "ideographZodiac":
+      return n > 0 && n <= EARTHLY_BRANCHES.length ? EARTHLY_BRANCHES[n - 1]! : String(n);
+    case "decimalEnclosedCircle":
+    case "decimalEnclosedCircleChinese":
+    case "ideographEnclosedCircle":
+      return enclosedCircle(n);
     case "bullet":
       return "•";
     case "none":

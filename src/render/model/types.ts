@@ -311,7 +311,25 @@ export type NumberFormat =
   | "russianLower"
   | "chicago"
   | "cardinalText"
-  | "ordinalText";
+  | "ordinalText"
+  | "ideographDigital"
+  | "japaneseCounting"
+  | "chineseCounting"
+  | "chineseCountingThousand"
+  | "taiwaneseCounting"
+  | "aiueo"
+  | "aiueoFullWidth"
+  | "iroha"
+  | "irohaFullWidth"
+  | "ganada"
+  | "chosung"
+  | "koreanDigital"
+  | "koreanCounting"
+  | "ideographTraditional"
+  | "ideographZodiac"
+  | "decimalEnclosedCircle"
+  | "decimalEnclosedCircleChinese"
+  | "ideographEnclosedCircle";
 
 export interface Paragraph {
   type: "paragraph";
