@@ -217,6 +217,10 @@ const KOREAN_DIGITS = [..."영일이삼사오육칠팔구"];
 const HEAVENLY_STEMS = [..."甲乙丙丁戊己庚辛壬癸"];
 const EARTHLY_BRANCHES = [..."子丑寅卯辰巳午未申酉戌亥"];
 const CHINESE_DIGITS = [..."零一二三四五六七八九"];
+/** Thousands, hundreds, tens and ones, and their signs in counted Chinese and Korean numbers. */
+const PLACES = [1000, 100, 10, 1];
+const CHINESE_UNITS = ["千", "百", "十", ""];
+const KOREAN_UNITS = ["천", "백", "십", ""];
 
 function cycled(n: number, letters: string[]): string {
   return n > 0 ? letters[(n - 1) % letters.length]! : String(n);
@@ -225,15 +229,10 @@ function cycled(n: number, letters: string[]): string {
 /** 一 … 九, 十, 十一, 二十, 一百零一, 一百一十, 一千零一 (below 10000). */
 function chineseCounting(n: number): string {
   if (n >= 10 && n < 20) return "十" + (n % 10 ? CHINESE_DIGITS[n % 10] : "");
-  const units: [number, string][] = [
-    [1000, "千"],
-    [100, "百"],
-    [10, "十"],
-    [1, ""],
-  ];
   let out = "";
   let zero = false;
-  for (const [value, unit] of units) {
+  for (const [place, value] of PLACES.entries()) {
+    const unit = CHINESE_UNITS[place]!;
     const d = Math.floor(n / value) % 10;
     if (d === 0) {
       if (out) zero = true;
@@ -248,14 +247,9 @@ function chineseCounting(n: number): string {
 
 /** 일 … 구, 십, 십일, 이십, 백, 백일, 천 (below 10000): a 1 before a unit is not written. */
 function koreanCounting(n: number): string {
-  const units: [number, string][] = [
-    [1000, "천"],
-    [100, "백"],
-    [10, "십"],
-    [1, ""],
-  ];
   let out = "";
-  for (const [value, unit] of units) {
+  for (const [place, value] of PLACES.entries()) {
+    const unit = KOREAN_UNITS[place]!;
     const d = Math.floor(n / value) % 10;
     if (d === 0) continue;
     out += (d === 1 && unit ? "" : KOREAN_DIGITS[d]!) + unit;
