@@ -245,7 +245,7 @@ export interface StackedBlocks {
   continueTrim?: Map<number, number>;
   /** Space after the last block, included in `height` (LibreOffice drops it below a page's last footnote). */
   spaceBelow?: number;
-  /** The last line's proportional extra below, included in `height`: it may run past a page bottom (a table cell's, LibreOffice). */
+  /** What a table cell ends with below its last line (space after, else the proportional extra), included in `height`: it may run past the page bottom where the row splits (LibreOffice). */
   endSlack?: number;
   /** With `LayoutContext.countLines`: the lines line numbering counts, baselines from the stack's top. */
   numberedLines?: { baseline: number; height: number }[];

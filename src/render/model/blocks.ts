@@ -350,7 +350,9 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   }
   readInlines(p, rc);
   ctx.bookmarks.endParagraph();
-  if (!cell && story.part === ctx.pkg.mainPart) fieldAloneAfterBreak(para, rc.tail, () => defaultStyleRun(ctx));
+  // Body text only: LibreOffice drops page breaks in table cells, and headers, notes and text boxes have none.
+  const bodyText = !cell && story.part === ctx.pkg.mainPart;
+  if (bodyText) fieldAloneAfterBreak(para, rc.tail, () => defaultStyleRun(ctx));
   if (rc.merge.fields > 0 && !rc.merge.filled) para.emptyMergeFields = true;
   // A display equation (m:oMathPara) alone in its paragraph is centred, as Word's default centerGroup.
   if (para.inlines.length === 1 && para.inlines[0]!.type === "box" && para.inlines[0]!.math?.display)
@@ -362,8 +364,7 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   story.carriedPageBreak = collapseDeferredBreaks(para);
   leadingBreakToBreakBefore(para);
   if (carried) para.style = { ...para.style, pageBreakBefore: true };
-  const mark =
-    ctx.splitPageBreakAndMark && !cell && story.part === ctx.pkg.mainPart ? splitOffMark(para, nextLabel) : undefined;
+  const mark = ctx.splitPageBreakAndMark && bodyText ? splitOffMark(para, nextLabel) : undefined;
   return mark ? [para, mark] : [para];
 }
 

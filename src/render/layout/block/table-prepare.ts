@@ -110,9 +110,9 @@ function withCellEndSpacing(
   const lineExtra = line ? line.height - line.natural : 0;
   let delta = line ? line.height - line.laidHeight : 0;
   if (twice) delta += lineExtra + spaceAfter;
-  // What the cell ends with below its last line need not fit above a page bottom: its space after,
-  // or without one the line's proportional extra (LibreOffice keeps a row, or splits one, whose cells
-  // fit without it, measured; the row is cut at the page bottom).
+  // What the cell ends with below its last line need not fit above a page bottom where its row is
+  // split: its space after, or without one the line's proportional extra (LibreOffice splits a row
+  // beside a cell that fits without it, measured).
   const endSlack = spaceAfter > EPS ? spaceAfter : line ? lineExtra : undefined;
   const slack = endSlack === undefined ? {} : { endSlack };
   if (Math.abs(delta) < EPS) return { ...stack, ...slack };

@@ -7,7 +7,7 @@
  */
 import type { Block, Border, DocumentModel, Paragraph, Section, Table } from "../../model/types";
 import { shownBlocks } from "../block/hidden-paragraph";
-import { bordersJoin } from "../block/paragraph-borders";
+import { bordersJoin, paragraphBorderRoom } from "../block/paragraph-borders";
 import { lastRowKeepsWithNext } from "../block/table-pagination";
 import { exclusionsFor, floatsBeside } from "../objects/floats";
 import { drawMetafiles } from "../objects/metafile";
@@ -19,7 +19,7 @@ import { Footnotes, NOTE_SEPARATOR_HEIGHT } from "./notes";
 import { floatTables } from "./floating-tables";
 import { floatOverrunsTop, paintFloats, positionFloats } from "./page-floats";
 import { Pager, RegionOverflow, type PagerSnapshot } from "./pager";
-import { framePieces, inset, paintFrame, withBorderRoom } from "./paragraph-frame";
+import { framePieces, paintFrame, withBorderRoom } from "./paragraph-frame";
 import {
   fitHeight,
   paragraphHeight,
@@ -373,9 +373,9 @@ class DocumentFlow {
       keepLines: style.keepLines,
       widowControl: style.widowControl,
       pageBreakBefore: style.pageBreakBefore,
-      topBorderRoom: inset(style.borders.top ?? this.groupTop.get(p)),
-      firstLineHasTopBorder: inset(style.borders.top) > 0,
-      bottomBorderRoom: inset(style.borders.bottom ?? this.groupBottom.get(p)),
+      topBorderRoom: paragraphBorderRoom(style.borders.top ?? this.groupTop.get(p)),
+      firstLineHasTopBorder: paragraphBorderRoom(style.borders.top) > 0,
+      bottomBorderRoom: paragraphBorderRoom(style.borders.bottom ?? this.groupBottom.get(p)),
     };
   }
 

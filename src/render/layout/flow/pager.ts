@@ -218,7 +218,11 @@ export class Pager implements FlowCursor {
   noteMinRoom(ids: readonly string[] | undefined): number {
     const id = ids?.find((n) => n.startsWith("footnote:") && !this.page.notes.includes(n));
     if (id === undefined || this.noteCarry.length > 0) return 0;
-    const first = this.page.notes.length === 0;
+    return this.noteStart(id, this.page.notes.length === 0);
+  }
+
+  /** The least of note `id` that must fit: its first line, or the separator and two lines when `first` on the page. */
+  private noteStart(id: string, first: boolean): number {
     const whole = this.opts.noteHeight(id) - (this.opts.noteSpaceBelow?.(id) ?? 0);
     const breaks = this.opts.noteBreaks?.(id) ?? [];
     const lines = Math.min(breaks[first ? 1 : 0] ?? Infinity, whole);
@@ -238,11 +242,7 @@ export class Pager implements FlowCursor {
     const last = fresh[fresh.length - 1]!;
     const before = this.noteRoom(fresh.slice(0, -1));
     if (this.noteCarry.length > 0) return before;
-    const whole = this.opts.noteHeight(last) - (this.opts.noteSpaceBelow?.(last) ?? 0);
-    const breaks = this.opts.noteBreaks?.(last) ?? [];
-    const first = this.page.notes.length === 0 && fresh.length === 1;
-    const lines = Math.min(breaks[first ? 1 : 0] ?? Infinity, whole);
-    return before + (first ? this.opts.noteSeparatorHeight + lines : lines);
+    return before + this.noteStart(last, this.page.notes.length === 0 && fresh.length === 1);
   }
 
   /**

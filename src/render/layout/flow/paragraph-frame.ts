@@ -13,13 +13,10 @@ function visible(b: Border | undefined): b is Border {
   return !!b && b.style !== "nil" && b.style !== "none" && Number.isFinite(b.width) && b.width > 0;
 }
 
-/** Room a top or bottom border takes (see `paragraphBorderRoom`). */
-export const inset = paragraphBorderRoom;
-
 /** The layout with room for top/bottom borders added to its first and last lines. */
 export function withBorderRoom(p: Paragraph, layout: ParagraphLayout): ParagraphLayout {
-  const top = inset(p.style.borders.top);
-  const bottom = inset(p.style.borders.bottom);
+  const top = paragraphBorderRoom(p.style.borders.top);
+  const bottom = paragraphBorderRoom(p.style.borders.bottom);
   if ((top === 0 && bottom === 0) || layout.lines.length === 0) return layout;
   const lines = layout.lines.map((l) => ({ ...l }));
   const first = lines[0]!;

@@ -39,9 +39,15 @@ export function lineItems(
     items: [...writer.back, ...writer.textInReadingOrder(), ...mergeLines(lines), ...writer.links],
   };
   if (line.breakKind === "page" || line.breakKind === "column") box.breakAfter = line.breakKind;
-  if (pieces.slice(line.start, line.end).every((pc) => pc.kind === "float")) box.markOnly = true;
+  if (onlyFloats(pieces, line.start, line.end)) box.markOnly = true;
   if (writer.noteRefs.length) box.noteRefs = writer.noteRefs;
   return box;
+}
+
+/** Whether pieces [start, end) are floats' anchors only (none at all: the paragraph mark's line). */
+function onlyFloats(pieces: Piece[], start: number, end: number): boolean {
+  for (let k = start; k < end; k++) if (pieces[k]!.kind !== "float") return false;
+  return true;
 }
 
 /**
