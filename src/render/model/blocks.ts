@@ -22,6 +22,7 @@ import { drawnWithOpenSymbol, isSymbolFont, mapSymbolChar, mapSymbolText } from 
 import { imageFromRel, readDrawing, readVml } from "./drawings";
 import { readTable, type CellFormatting } from "./tables";
 import { formatNumber } from "./number-format";
+import { nativeDigitsFor, nativeDigitsOfText, type RunLanguages } from "./label-language";
 import { documentPropertyField } from "./doc-properties";
 import {
   dropdownResult,
@@ -172,6 +173,11 @@ interface RunContext {
   tail: BreakTail;
   /** Pushing a field's own result at its end (it counts as the field's, not as text beside it). */
   endingField?: boolean;
+  /**
+   * Set when the paragraph's list label has full-width numbers: whether its first character that
+   * is not weak asks for native digits, once known (see label-language.ts).
+   */
+  label?: { native?: boolean };
 }
 
 interface BreakTail {
@@ -274,11 +280,9 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
     return b;
   });
   const markRPr = pPr?.child("rPr");
-  const markStyle = ctx.runStyle(base, markRPr?.inner() ?? "", () => ({
-    style: toRunStyle(resolveRun(ctx, base, markRPr)),
-  })).style;
-
-  const styleRun = ctx.runStyle(base, "", () => ({ style: toRunStyle(resolveRun(ctx, base, undefined)) })).style;
+  const markRun = ctx.runStyle(base, markRPr?.inner() ?? "", () => withLanguages(resolveRun(ctx, base, markRPr)));
+  const markStyle = markRun.style;
+  const styleRun = ctx.runStyle(base, "", () => withLanguages(resolveRun(ctx, base, undefined))).style;
   const para: Paragraph = {
     type: "paragraph",
     style: toParagraphStyle(props, styleId),
@@ -294,8 +298,9 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   );
   if (emptyLine) para.emptyLine = emptyLine;
   if (direct.borders?.between) para.style.ownBetween = direct.borders.between;
-  // The next label of the paragraph's list level (a split-off paragraph mark takes one too).
-  const nextLabel = (): Paragraph["numbering"] => {
+  // The next label of the paragraph's list level (a split-off paragraph mark takes one too), with
+  // its text in native digits where it has full-width numbers: which one shows depends on the text.
+  const nextLabel = (): { label: NonNullable<Paragraph["numbering"]>; native?: string } | undefined => {
     if (!level) return undefined;
     const label = numbering.next(numId, ilvl);
     if (label) {
@@ -326,13 +331,14 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
           numberingLabel.text = "•";
         }
       }
-      return numberingLabel;
+      const native = text === label.text && !numberingLabel.image ? label.native : undefined;
+      return native ? { label: numberingLabel, native } : { label: numberingLabel };
     }
     return undefined;
   };
-  const numberingLabel = nextLabel();
-  if (numberingLabel) {
-    para.numbering = numberingLabel;
+  const ownLabel = nextLabel();
+  if (ownLabel) {
+    para.numbering = ownLabel.label;
     if (level?.suffix === "tab") keepListTab(para, level.pPr.tabs);
   }
   const rc: RunContext = {
@@ -348,8 +354,12 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
     ctx.blockControlStart = false;
     rc.plainTextControl = true;
   }
+  if (ownLabel?.native) rc.label = {};
   readInlines(p, rc);
   ctx.bookmarks.endParagraph();
+  // A paragraph without a character that is not weak gives its label the mark's Latin language.
+  if (ownLabel?.native && (rc.label?.native ?? nativeDigitsFor("latin", markRun.langs)))
+    ownLabel.label.text = ownLabel.native;
   // Body text only: LibreOffice drops page breaks in table cells, and headers, notes and text boxes have none.
   const bodyText = !cell && story.part === ctx.pkg.mainPart;
   if (bodyText) fieldAloneAfterBreak(para, rc.tail, () => defaultStyleRun(ctx));
@@ -364,7 +374,12 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   story.carriedPageBreak = collapseDeferredBreaks(para);
   leadingBreakToBreakBefore(para);
   if (carried) para.style = { ...para.style, pageBreakBefore: true };
-  const mark = ctx.splitPageBreakAndMark && bodyText ? splitOffMark(para, nextLabel) : undefined;
+  const markLabel = (): Paragraph["numbering"] => {
+    const next = nextLabel();
+    if (next?.native && nativeDigitsFor("latin", markRun.langs)) next.label.text = next.native;
+    return next?.label;
+  };
+  const mark = ctx.splitPageBreakAndMark && bodyText ? splitOffMark(para, markLabel) : undefined;
   return mark ? [para, mark] : [para];
 }
 
@@ -564,7 +579,9 @@ function resolvedRun(r: XNode, rc: RunContext): ResolvedRun {
   const rPr = r.child("rPr");
   const plain = rc.plainTextControl === true;
   return rc.ctx.runStyle(rc.base, (plain ? "\u0000plain-text control\u0000" : "") + (rPr?.inner() ?? ""), () => {
-    let style = toRunStyle(resolveRun(rc.ctx, rc.base, rPr));
+    const props = resolveRun(rc.ctx, rc.base, rPr);
+    const langs = languagesOf(props);
+    let style = toRunStyle(props);
     if (plain) {
       // LibreOffice 7.4 draws the text of a plain-text content control without its runs' formatting
       // (bold, italic, size, colour, caps: the paragraph's own text formatting; measured on minimal
@@ -581,12 +598,22 @@ function resolvedRun(r: XNode, rc: RunContext): ResolvedRun {
       };
     }
     // Text in Symbol/Wingdings is mapped to Unicode and drawn with the paragraph's text font.
-    if (!isSymbolFont(style.font)) return { style };
+    if (!isSymbolFont(style.font)) return { style, langs };
     return {
       style: { ...style, font: isSymbolFont(rc.base.font) ? DEFAULT_FONT : (rc.base.font ?? DEFAULT_FONT) },
       symbolFont: style.font,
+      langs,
     };
   });
+}
+
+const languagesOf = (p: RunProps): RunLanguages => ({ latin: p.latinLang, eastAsia: p.eastAsiaLang, complex: p.complexLang });
+const withLanguages = (p: RunProps): ResolvedRun => ({ style: toRunStyle(p), langs: languagesOf(p) });
+
+/** Records the label language from a run's text (or, `text` undefined, a tab or line break: Latin). */
+function noteLabelLanguage(rc: RunContext, run: () => ResolvedRun, text?: string): void {
+  if (!rc.label || rc.label.native !== undefined) return;
+  rc.label.native = text === undefined ? nativeDigitsFor("latin", run().langs) : nativeDigitsOfText(text, run().langs);
 }
 
 /** LibreOffice's symbol font, as its family is named. */
@@ -873,24 +900,28 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
       case "t":
       case "delText": {
         const { style, symbolFont } = run();
+        noteLabelLanguage(rc, run, c.text());
         const shown = rc.deleted && !style.strike ? ctx.intern({ ...style, strike: true }) : style;
         pushText(rc, symbolFont ? mapSymbolText(symbolFont, c.text()) : c.text(), shown);
         break;
       }
       case "tab":
       case "ptab":
+        noteLabelLanguage(rc, run);
         pushVisible(rc, { type: "tab", style: styleOf() });
         break;
       case "br": {
         const type = c.attr("type");
         const kind = type === "page" ? "page" : type === "column" ? "column" : "line";
         const at = rc.out.length;
+        if (kind === "line") noteLabelLanguage(rc, run);
         pushVisible(rc, { type: "break", kind, style: styleOf() });
         if (kind !== "line" && rc.out.length > at && !story.fields.length)
           Object.assign(rc.tail, { brk: at, fields: 0, other: false });
         break;
       }
       case "cr":
+        noteLabelLanguage(rc, run);
         pushVisible(rc, { type: "break", kind: "line", style: styleOf() });
         break;
       case "noBreakHyphen":

@@ -10,6 +10,7 @@ import type { DocxPackage, Relationship } from "../../docx/package";
 import type { ImageResource, Inline, NumberFormat, RunStyle } from "./types";
 import type { Numbering } from "./numbering";
 import type { ReadEnv, RunProps } from "./properties";
+import type { RunLanguages } from "./label-language";
 import type { Styles } from "./styles";
 import { NO_DOC_PROPERTIES, type DocProperties } from "./doc-properties";
 import type { DataStores } from "./data-binding";
@@ -57,6 +58,8 @@ export interface FieldFrame {
 export interface ResolvedRun {
   style: RunStyle;
   symbolFont?: string;
+  /** The run's languages (w:lang), kept out of its style: they only choose a list label's digits. */
+  langs: RunLanguages;
 }
 
 export class ParseContext {

@@ -40,19 +40,14 @@ const KNOWN = new Set<string>([
   "decimalEnclosedCircle",
   "decimalEnclosedCircleChinese",
   "ideographEnclosedCircle",
+  "decimalFullWidth",
 ]);
 
 /** A w:numFmt value as our NumberFormat (unknown formats read as decimal). */
 export function toNumberFormat(v: string | undefined): NumberFormat {
   if (v === undefined) return "decimal";
   if (KNOWN.has(v)) return v as NumberFormat;
-  if (
-    v === "decimalEnclosedParen" ||
-    v === "decimalEnclosedFullstop" ||
-    v === "decimalHalfWidth" ||
-    v === "decimalFullWidth"
-  )
-    return "decimal";
+  if (v === "decimalFullWidth2") return "decimalFullWidth";
   return "decimal";
 }
 
@@ -271,6 +266,7 @@ export function formatNumber(n: number, format: NumberFormat): string {
   n = Math.trunc(n);
   switch (format) {
     case "decimal":
+    case "decimalFullWidth":
       return String(n);
     case "decimalZero":
       return n >= 0 && n < 10 ? "0" + n : String(n);
@@ -335,4 +331,25 @@ export function formatNumber(n: number, format: NumberFormat): string {
     default:
       return String(n);
   }
+}
+
+/**
+ * Languages whose locale has native digits in LibreOffice (i18npool's natnum1 locales: Chinese,
+ * Japanese, Korean, Hebrew, Arabic, Persian, Thai, the Indic and other South and Southeast Asian
+ * languages). For them LibreOffice writes a full-width decimal list number (w:numFmt
+ * decimalFullWidth) in full-width digits; for any other language, in ASCII digits.
+ */
+const NATIVE_DIGIT_LANGUAGES = new Set([
+  "zh", "ja", "ko", "he", "ar", "th", "hi", "or", "mr", "bn", "pa", "gu", "ta",
+  "te", "kn", "ml", "lo", "bo", "my", "km", "mn", "ne", "dz", "fa",
+]);
+
+/** Whether a label in a paragraph of language `lang` (BCP 47) writes decimalFullWidth numbers full-width. */
+export function hasNativeDigits(lang: string): boolean {
+  return NATIVE_DIGIT_LANGUAGES.has(lang.toLowerCase().split(/[-_]/)[0]!);
+}
+
+/** ASCII digits as full-width digits (U+FF10-FF19). */
+export function fullWidthDigits(s: string): string {
+  return s.replace(/[0-9]/g, (d) => String.fromCharCode(0xff10 + d.charCodeAt(0) - 48));
 }

@@ -7,7 +7,7 @@
 import type { XNode } from "./xml-tree";
 import type { NumberFormat } from "./types";
 import { emptyPara, type ParaProps, type ReadEnv, readParaProps, readRunProps, type RunProps } from "./properties";
-import { formatNumber, toNumberFormat } from "./number-format";
+import { formatNumber, fullWidthDigits, toNumberFormat } from "./number-format";
 import { int, val } from "./units";
 import type { Styles } from "./styles";
 
@@ -42,6 +42,8 @@ interface NumInstance {
 
 export interface NumberingLabel {
   text: string;
+  /** The label with its full-width decimal numbers in full-width digits, when it has any (see hasNativeDigits). */
+  native?: string;
   level: Level;
 }
 
@@ -188,13 +190,19 @@ export class Numbering {
       const r = levelAt(d)?.restart;
       if (r === undefined || (r > 0 && ilvl < r)) counters[d] = undefined;
     }
-    const text = level.text.replace(/%([1-9])/g, (_m, digit: string) => {
-      const i = Number(digit) - 1;
-      const n = counters[i] ?? startAt(i);
-      const fmt = level.isLgl && i !== ilvl ? "decimal" : i === ilvl ? level.format : (levelAt(i)?.format ?? "decimal");
-      return formatNumber(n, fmt === "bullet" ? "decimal" : fmt);
-    });
-    return { text, level };
+    let fullWidth = false;
+    const label = (native: boolean) =>
+      level.text.replace(/%([1-9])/g, (_m, digit: string) => {
+        const i = Number(digit) - 1;
+        const n = counters[i] ?? startAt(i);
+        const fmt = level.isLgl && i !== ilvl ? "decimal" : i === ilvl ? level.format : (levelAt(i)?.format ?? "decimal");
+        const number = formatNumber(n, fmt === "bullet" ? "decimal" : fmt);
+        if (fmt !== "decimalFullWidth") return number;
+        fullWidth = true;
+        return native ? fullWidthDigits(number) : number;
+      });
+    const text = label(false);
+    return fullWidth ? { text, native: label(true), level } : { text, level };
   }
 }
 

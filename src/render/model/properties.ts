@@ -34,6 +34,9 @@ export interface RunProps {
   fontComplex?: string;
   eastAsiaHint?: boolean;
   eastAsiaLang?: string;
+  /** w:lang w:val and w:bidi: the language of Latin and of complex-script text. */
+  latinLang?: string;
+  complexLang?: string;
   size?: number;
   sizeComplex?: number;
   bold?: boolean;
@@ -212,6 +215,10 @@ export function readRunProps(rPr: XNode | undefined, env: ReadEnv): RunProps {
       case "lang": {
         const ea = c.attr("eastAsia");
         if (ea) p.eastAsiaLang = ea;
+        const latin = c.attr("val");
+        if (latin) p.latinLang = latin;
+        const complex = c.attr("bidi");
+        if (complex) p.complexLang = complex;
         break;
       }
       case "cs":

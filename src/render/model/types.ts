@@ -329,7 +329,9 @@ export type NumberFormat =
   | "ideographZodiac"
   | "decimalEnclosedCircle"
   | "decimalEnclosedCircleChinese"
-  | "ideographEnclosedCircle";
+  | "ideographEnclosedCircle"
+  /** Decimal digits, full-width in a list label whose paragraph language asks for native digits. */
+  | "decimalFullWidth";
 
 export interface Paragraph {
   type: "paragraph";
