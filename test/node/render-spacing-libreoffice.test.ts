@@ -112,6 +112,23 @@ describe.skipIf(!have)("single line heights against LibreOffice", () => {
   );
 });
 
+describe.skipIf(!have)("fractional measures against LibreOffice", () => {
+  it("cuts a plain number to whole units: w:sz 28.8 is 14 pt, 23.5 is 11.5 pt, 27. is 13.5 pt", async () => {
+    const sizes = ["28.8", "33.6", "24.0", "23.5", "21.4", "27."];
+    const doc = B.buildDocx({
+      body: sizes
+        .map((v, i) => B.p([B.r(`Word${i}wide`, { extra: `<w:sz w:val="${v}"/><w:szCs w:val="${v}"/>` })]))
+        .join(""),
+    });
+    const widths = async (pdf: Uint8Array) =>
+      (await wordBoxes(pdf))[0]!.words.filter((w) => w.text.startsWith("Word")).map((w) => w.xMax - w.xMin);
+    const ours = await widths(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
+    const theirs = await widths(await convertWithLibreOffice(doc));
+    expect(theirs).toHaveLength(sizes.length);
+    ours.forEach((w, i) => expect(Math.abs(w - theirs[i]!)).toBeLessThan(0.5));
+  }, 120_000);
+});
+
 /** Each LibreOffice word → how far (pt) our nearest same-text word is; a word we lack gets Infinity. */
 function offsets(
   loWords: { text: string; xMin: number; yMin: number }[],

@@ -7,14 +7,18 @@ import type { XNode } from "./xml-tree";
 
 const UNIT_PT: Record<string, number> = { pt: 1, in: 72, cm: 72 / 2.54, mm: 72 / 25.4, pc: 12, pi: 12 };
 
-/** A measure in points: plain numbers are `scale` units per point (20 for twips), or a universal measure ("1.5cm"). */
+/**
+ * A measure in points: plain numbers are `unitsPerPt` units per point (20 for twips), or a universal
+ * measure ("1.5cm"). A plain number is cut to whole units toward zero, as LibreOffice's reader
+ * stores it: w:sz="28.8" is 28 half-points, 14 pt (measured).
+ */
 export function measure(value: string | undefined, unitsPerPt: number): number | undefined {
   if (value === undefined) return undefined;
-  const m = /^\s*(-?\d*\.?\d+)\s*(pt|in|cm|mm|pc|pi)?\s*$/.exec(value);
+  const m = /^\s*(-?(?:\d+\.?\d*|\.\d+))\s*(pt|in|cm|mm|pc|pi)?\s*$/.exec(value);
   if (!m) return undefined;
   const n = Number(m[1]);
   if (!Number.isFinite(n)) return undefined;
-  return m[2] ? n * UNIT_PT[m[2]]! : n / unitsPerPt;
+  return m[2] ? n * UNIT_PT[m[2]]! : Math.trunc(n) / unitsPerPt;
 }
 
 export const twips = (v: string | undefined) => measure(v, 20);
