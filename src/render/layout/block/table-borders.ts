@@ -14,12 +14,21 @@ export function isVisible(b: Border | undefined | null): b is Border {
 }
 
 /**
- * Thickness of a border across its line, pt: two-line styles (double, thinThick...) are two lines
- * of `width` with a gap of `width` between them, as LibreOffice measures them.
+ * Thickness of a border across its line, pt, as LibreOffice converts Word's w:sz for each style
+ * (editeng's ConvertBorderWidthFromWord; measured at 0.75 and 3 pt, table and paragraph borders
+ * alike): double, triple, double wave and dash-dot-stroked are three widths; thick, the 3-D styles
+ * (emboss, engrave, inset, outset) and the medium-gap thin-thick styles two; the small-gap ones the
+ * width and 1.5 pt, the large-gap ones the width and 2.25 pt; single, dotted, dashed and wave one.
  */
 export function thickness(b: Border | undefined | null): number {
   if (!isVisible(b)) return 0;
-  return b.width * (b.style === "double" || b.style.startsWith("thinThick") || b.style.startsWith("thickThin") ? 3 : 1);
+  const s = b.style;
+  if (s === "double" || s === "triple" || s === "doubleWave" || s === "dashDotStroked") return 3 * b.width;
+  if (s.endsWith("SmallGap") && s !== "dashSmallGap") return b.width + 1.5;
+  if (s.endsWith("LargeGap")) return b.width + 2.25;
+  if (s.endsWith("MediumGap") || s === "thick" || s.startsWith("threeD") || s === "inset" || s === "outset")
+    return 2 * b.width;
+  return b.width;
 }
 
 /** Visual weight for the conflict rule: the thicker border wins. */
