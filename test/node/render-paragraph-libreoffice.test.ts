@@ -1469,3 +1469,33 @@ describe.skipIf(!available)("default styles a styles part leaves out are chosen 
     120_000,
   );
 });
+
+describe.skipIf(!available)("text after a decimal tab that would run past the right edge, against LibreOffice", () => {
+  it("moves left to end at the edge instead of wrapping; the tab shrinks to nothing at most", async () => {
+    const line = (text: string, pos = 8640) =>
+      `<w:p><w:pPr><w:tabs><w:tab w:val="decimal" w:leader="dot" w:pos="${pos}"/></w:tabs><w:spacing w:after="0"/></w:pPr>` +
+      `${r("Start")}<w:r><w:tab/></w:r>${r(text)}</w:p>`;
+    const docx = buildDocx({
+      body:
+        [
+          line("aaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"),
+          line("aaaa.bb word2 word3 word4 word5 word6"),
+          line("aaaa.bb word2"), // fits: aligned at the stop
+          line("nodot but long text to the stop"),
+          line("aaaaaaaaaaaa.bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", 6000),
+        ].join("") + sectPr(),
+    });
+    const words = async (pdf: Uint8Array) => (await wordBoxes(pdf)).flatMap((pg) => pg.words);
+    const theirs = await words(await convertWithLibreOffice(docx));
+    const ours = await words(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
+    // The second line's words stay on its line in LibreOffice, the last ending at the margin (540 pt).
+    const word6 = theirs.find((w) => w.text === "word6")!;
+    expect(Math.abs(word6.xMax - 540)).toBeLessThan(0.5);
+    expect(word6.yMin).toBe(theirs.find((w) => w.text === "word2")!.yMin);
+    expect(ours.map((w) => w.text)).toEqual(theirs.map((w) => w.text));
+    ours.forEach((w, i) => {
+      expect(Math.abs(w.xMax - theirs[i]!.xMax), w.text).toBeLessThan(1);
+      expect(Math.abs(w.yMin - theirs[i]!.yMin), w.text).toBeLessThan(1);
+    });
+  }, 120_000);
+});

@@ -240,7 +240,9 @@ export class TabCursor {
     let start: number;
     if (p.stop.align === "right") start = pos - segW;
     else if (p.stop.align === "center") start = pos - segW / 2;
-    else start = pos - (decW ?? segW);
+    // Text after a decimal tab that would run past the right edge moves left until it ends there
+    // (the tab shrinking to nothing at most), rather than wrapping (LibreOffice; measured).
+    else start = Math.min(pos - (decW ?? segW), this.right - segW);
     return Math.max(p.startX, start);
   }
 }
