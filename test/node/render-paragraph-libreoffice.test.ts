@@ -1499,3 +1499,41 @@ describe.skipIf(!available)("text after a decimal tab that would run past the ri
     });
   }, 120_000);
 });
+
+describe.skipIf(!available)("the old Word size rule for tables, against LibreOffice", () => {
+  // docDefaults size, Normal's size, the table style's size (half-points); whether the table names the style.
+  it.each([
+    [22, 24, undefined, true],
+    [20, 24, undefined, true],
+    [28, 24, undefined, true],
+    [20, 22, undefined, true],
+    [22, 24, 20, true],
+    [22, 26, undefined, true],
+    [28, 24, undefined, false],
+  ])(
+    "docDefaults %s, Normal %s, table style %s (styled: %s): cell text takes LibreOffice's size",
+    async (defaults, normal, tableSize, styled) => {
+      const styles =
+        DEFAULT_STYLES.replace(/<w:sz w:val="22"\/><w:szCs w:val="22"\/>/, `<w:sz w:val="${defaults}"/><w:szCs w:val="${defaults}"/>`).replace(
+          /(<w:style w:type="paragraph" w:default="1" w:styleId="Normal">.*?)(<\/w:style>)/,
+          (_m, head: string, end: string) => `${head}<w:rPr><w:sz w:val="${normal}"/></w:rPr>${end}`,
+        ) +
+        `<w:style w:type="table" w:styleId="TS"><w:name w:val="TS"/><w:rPr>${tableSize ? `<w:sz w:val="${tableSize}"/>` : "<w:b/>"}</w:rPr></w:style>`;
+      const docx = buildDocx({
+        styles,
+        body:
+          `<w:tbl><w:tblPr>${styled ? `<w:tblStyle w:val="TS"/>` : ""}<w:tblW w:w="6000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="6000"/></w:tblGrid>` +
+          `<w:tr><w:tc><w:tcPr><w:tcW w:w="6000" w:type="dxa"/></w:tcPr>${p("Measuringword")}</w:tc></w:tr></w:tbl>${p("after")}${sectPr()}`,
+      });
+      const width = async (pdf: Uint8Array) => {
+        const w = (await wordBoxes(pdf))[0]!.words.find((x) => x.text === "Measuringword")!;
+        return w.xMax - w.xMin;
+      };
+      const theirs = await width(await convertWithLibreOffice(docx));
+      const ours = await width(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
+      // One half-point of size changes the word's width by about 4 %.
+      expect(Math.abs(ours / theirs - 1)).toBeLessThan(0.015);
+    },
+    120_000,
+  );
+});

@@ -252,7 +252,9 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
   // In a table, the table style's paragraph and run formatting applies where the paragraph's style
   // does not set the property (docDefaults do not count), as LibreOffice imports DOCX tables; by an
   // old Word rule it also replaces the default style's left alignment and 11 or 12 pt size, unless
-  // the document turns that off (ParseContext.tableStyleBeatsDefaults). Measured on minimal documents.
+  // the document turns that off (ParseContext.tableStyleBeatsDefaults). The size is the table
+  // style's, or with none the docDefaults' (a table without a style keeps the 11 or 12 pt).
+  // Measured on minimal documents.
   const legacyOverride = !!cell && ctx.tableStyleBeatsDefaults && styleId === styles.defaultParagraphStyle;
   let props = styles.defaultPara;
   if (cell) props = overlayPara(props, paraPropsNotIn(cell.pPr, fromStyle));
@@ -275,8 +277,9 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
     let b: RunProps = styles.defaultRun;
     if (cell) b = xorToggles(b, runPropsNotIn(cell.rPr, styleRun));
     b = xorToggles(b, styleRun);
-    if (legacyOverride && (styleRun.size === 11 || styleRun.size === 12) && cell.rPr.size !== undefined)
-      b = { ...b, size: cell.rPr.size };
+    const tableSize = cell?.styled ? (cell.rPr.size ?? styles.defaultRun.size) : cell?.rPr.size;
+    if (legacyOverride && (styleRun.size === 11 || styleRun.size === 12) && tableSize !== undefined)
+      b = { ...b, size: tableSize };
     return b;
   });
   const markRPr = pPr?.child("rPr");

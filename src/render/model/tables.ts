@@ -26,6 +26,8 @@ import { int, twips, val } from "./units";
 export interface CellFormatting {
   pPr: ParaProps;
   rPr: RunProps;
+  /** The table names a table style of the document (the old Word size rule in blocks.ts needs one). */
+  styled?: boolean;
 }
 
 type CellReader = (container: XNode, story: Story, cell: CellFormatting) => Block[];
@@ -239,7 +241,7 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
       Object.assign(borders, readBorders(part.tcPr?.child("tcBorders"), env));
       if (named) cellMargins.push(part.tcPr?.child("tcMar"));
     }
-    hit = { formatting: { pPr, rPr }, shading, borders, cellMargins };
+    hit = { formatting: named ? { pPr, rPr, styled: true } : { pPr, rPr }, shading, borders, cellMargins };
     byTypes.set(key, hit);
     return hit;
   };
