@@ -355,3 +355,58 @@ describe.skipIf(!have)("Latin text in East Asian font families, against LibreOff
     expect(far).toEqual([]);
   }, 120_000);
 });
+
+// Weak characters (symbols, math operators, arrows, general punctuation) take the script of the
+// paragraph's last strong character before them, across runs: after East Asian text they are set
+// with the run's East Asian font. That font is the face fontconfig gives its name (ＭＳ 明朝: Noto
+// Serif; 宋体: Noto Sans), Droid Sans Fallback only drawing what it lacks, and LibreOffice's PDF
+// writes that face's glyphs first, then each fallback face's: pdftotext reads "〒１２３", "−" and
+// "４５６７" as three words, "□供应商" as one.
+describe.skipIf(!have)("weak characters after East Asian text, against LibreOffice", () => {
+  it("draws them with the East Asian font's face and reads back LibreOffice's words where LibreOffice has them", async () => {
+    const mincho = (lang = "") =>
+      `<w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman" w:eastAsia="ＭＳ 明朝"/><w:sz w:val="24"/>${lang}`;
+    const song = `<w:rFonts w:ascii="宋体" w:hAnsi="宋体" w:cs="宋体" w:eastAsia="宋体"/><w:sz w:val="24"/><w:lang w:eastAsia="zh-CN"/>`;
+    const run = (rPr: string, text: string) =>
+      `<w:r><w:rPr>${rPr}</w:rPr><w:t xml:space="preserve">${B.escapeXml(text)}</w:t></w:r>`;
+    const line = (rPr: string, ...texts: string[]) =>
+      `<w:p><w:pPr><w:spacing w:after="0" w:line="480" w:lineRule="exact"/></w:pPr>` +
+      texts.map((t) => run(rPr, t)).join("") +
+      `</w:p>`;
+    const doc = B.buildDocx({
+      body:
+        line(mincho(), "〒１２３−４５６７") +
+        line(mincho(), "１２３", "−４５６７") + // the weak − starts a run: the script is the paragraph's
+        line(mincho(`<w:lang w:eastAsia="ja-JP"/>`), "〒１２３−４５６７") + // Droid is the Asian face here
+        line(mincho(), "漢字※漢字℃漢字…漢字→漢字■漢字") +
+        line(mincho(), "abc−漢字") + // after Latin text: Latin (Tinos)
+        line(mincho(), "−漢字") + // at the paragraph's start: Latin too
+        line(song, "标有“▲”、“", "★”的技术") +
+        // As in the Chinese form this comes from: spaces in a Times New Roman run, then a run whose
+        // text is a portion of its own (runs of equal properties would be one), its first fallback
+        // face DejaVu Sans's (for □): so □ is written before 供应商.
+        line(song, "□采购单位").replace(
+          "</w:p>",
+          run(
+            `<w:rFonts w:ascii="Times New Roman" w:hAnsi="Times New Roman" w:eastAsia="Times New Roman"/><w:sz w:val="24"/>`,
+            "      ",
+          ) +
+            run(song.replace(`w:cs="宋体"`, `w:cs="Times New Roman"`), "□供应商") +
+            "</w:p>",
+        ) +
+        B.sectPr(),
+    });
+    const words = async (pdf: Uint8Array) =>
+      (await wordBoxes(pdf))[0]!.words.map((w) => ({ text: w.text, xMin: w.xMin, yMin: w.yMin }));
+    const ours = await words(await renderDocxToPdf(doc, { fonts: nodeFontSource() }));
+    const theirs = await words(await convertWithLibreOffice(doc));
+    expect(theirs.map((w) => w.text)).toContain("−");
+    expect(theirs.map((w) => w.text)).toContain("□供应商");
+    const key = (w: { text: string; yMin: number }) => `${Math.round(w.yMin / 10)} ${w.text}`;
+    expect(ours.map(key)).toEqual(theirs.map(key));
+    const far = theirs.flatMap((w, i) =>
+      Math.abs(ours[i]!.xMin - w.xMin) > 0.5 ? [`${w.text}: LibreOffice ${w.xMin}, ours ${ours[i]!.xMin}`] : [],
+    );
+    expect(far).toEqual([]);
+  }, 120_000);
+});

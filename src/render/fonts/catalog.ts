@@ -221,7 +221,14 @@ function findEntry(
  * Hebrew (measured: Cambria with w:bidi he-IL, Consolas; with ar-SA DejaVu Sans).
  */
 export function fallbackFamilies(primary: FamilyId, requested: string, lang: string | undefined): FamilyId[] {
-  return fallbackOrder(primary, genericOf(requested), lang);
+  const order = fallbackOrder(primary, genericOf(requested), lang);
+  // East Asian text drawn with Droid Sans Fallback (`eastAsianFamily`): the face fontconfig gives
+  // the font's own name comes first (ＭＳ 明朝: Noto Serif, 宋体: Noto Sans). It is LibreOffice's Asian
+  // font, Droid only its glyph fallback, so symbols Droid lacks are that face's where it has them
+  // (measured: −, ※, …, —, ℃ after ideographs in ＭＳ 明朝 are Noto Serif's, in en-US and ja-JP).
+  if (primary !== "DroidSansFallback") return order;
+  const own = substituteFamily(requested);
+  return own === primary ? order : [own, ...order.filter((f) => f !== own)];
 }
 
 /**

@@ -180,6 +180,7 @@ class LoadedFontBook implements FontBook {
     const resolved = this.resolve(req);
     const { primary } = resolved;
     const fallbackOf = this.fallbackFaces(resolved, text);
+    const own = this.asianOwn(resolved);
     const pieces: { text: string; face: FontFace }[] = [];
     let current: LoadedFace | null = null;
     let buf = "";
@@ -189,7 +190,9 @@ class LoadedFontBook implements FontBook {
       // Spaces, punctuation and combining marks stay with the piece they are in when its face has
       // them; shapes, arrows and dingbats, like letters, take the primary when it has them
       // (LibreOffice: "■□" in Carlito draws ■ with DejaVu Sans, □ with Carlito).
-      if (current && !/[\p{L}\p{N}]/u.test(ch) && !isSymbolBlock(cp) && current.covers(cp)) face = current;
+      // East Asian text's own face (`asianOwn`) is LibreOffice's primary there: what it has is its.
+      if (own && !primary.covers(cp) && own.covers(cp)) face = own;
+      else if (current && !/[\p{L}\p{N}]/u.test(ch) && !isSymbolBlock(cp) && current.covers(cp)) face = current;
       else if (!primary.covers(cp) && cp >= 0x20) face = fallbackOf.get(cp) ?? primary;
       // A mark the face drawing its letter lacks takes the letter (and its other marks) with it to the
       // fallback, as LibreOffice falls back whole clusters (measured: "لۡ" in DejaVu Sans text is drawn
@@ -238,6 +241,18 @@ class LoadedFontBook implements FontBook {
       this.resolved.set(key, r);
     }
     return r;
+  }
+
+  /**
+   * For East Asian text drawn with Droid Sans Fallback: the face fontconfig gives the font's own name
+   * (ＭＳ 明朝 Noto Serif, 宋体 Noto Sans), LibreOffice's Asian font, of which Droid draws only what
+   * it lacks. Characters Droid lacks are that face's where it has them, whatever face drew the one
+   * before (measured: “▲” and “★” after ideographs in 宋体 zh-CN: quotes Noto Sans, ▲ ★ DejaVu Sans).
+   */
+  private asianOwn(r: Resolved): LoadedFace | undefined {
+    if (r.family !== "DroidSansFallback" || r.substitute) return undefined;
+    const own = substituteFamily(r.requested, this.fontTable);
+    return own === r.family ? undefined : this.nearest(own, r.bold, r.italic);
   }
 
   /**

@@ -16,7 +16,15 @@ import { shapeFlags, shapedWidth } from "./shaping";
 import { resolveLevels } from "./bidi";
 import { applyChineseBreaks, lineBreakOpportunities } from "./line-break";
 import type { Atom, Piece } from "./piece";
-import { baseOf, bidiStandIn, complexByLevel, eastAsianContext, latinRuns, textPieces } from "./text-pieces";
+import {
+  baseOf,
+  bidiStandIn,
+  complexByLevel,
+  eastAsianContext,
+  latinRuns,
+  textPieces,
+  weakAfterAsian,
+} from "./text-pieces";
 
 /** Cuts a paragraph (and its numbering label, first) into pieces. */
 export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
@@ -30,6 +38,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
   const complex = complexByLevel(text, levels);
   const latin = latinRuns(text, levels);
   const asianContext = eastAsianContext(text);
+  const asianWeak = weakAfterAsian(text);
   const pieces: Piece[] = [];
   for (const atom of atoms) {
     const inline = atom.inline;
@@ -78,7 +87,7 @@ export function buildPieces(p: Paragraph, ctx: LayoutContext): Piece[] {
         });
       }
     } else if (atom.text)
-      textPieces(atom, breaks, levels, complex, latin, asianContext, ctx.fonts, pieces, p.style.bidi);
+      textPieces(atom, breaks, levels, complex, latin, asianContext, asianWeak, ctx.fonts, pieces, p.style.bidi);
     if (pieces.length > first) pieces[first]!.portionStart = true;
   }
   spaceAsianFromWestern(pieces);

@@ -12,6 +12,7 @@ import { bidiClass } from "./bidi";
 import { isBreakingSpace, PULLED_BACK } from "./line-break";
 import { SMALL_CAPS_SCALE, SUPERSCRIPT_SCALE, type Atom, type Piece } from "./piece";
 import { isComplexScript, isLamAlefTail, isMark, isRtlChar } from "./script";
+import { scriptClass } from "../../model/label-language";
 
 export function baseOf(style: RunStyle, face?: FontFace): { size: number; rise: number } {
   const position = positionRise(style, face);
@@ -91,6 +92,32 @@ export function eastAsianContext(text: string): Uint8Array | undefined {
   return out;
 }
 
+// Private-use and unassigned code points (script Unknown) are left out: not measured (LibreOffice
+// draws the private-use ones of Chinese documents with OpenSymbol).
+const COMMON = /\p{Script=Common}/u;
+
+/**
+ * 1 for each weak character (LibreOffice's script class: symbols, math operators, arrows, general
+ * punctuation, not spaces) whose paragraph's last strong character before it is East Asian: it is
+ * East Asian text to LibreOffice (SwScriptInfo gives a weak character the script before it, across
+ * runs) and is set with the run's East Asian font. Measured: the − of "〒１２３−４５６７", also with
+ * "１２３" and "−４５６７" in two runs, and ℃ ※ … — → ① ■ ★ between ideographs; after "abc", or at
+ * the paragraph's start, − stays Latin. Undefined when the paragraph has no East Asian character.
+ */
+export function weakAfterAsian(text: string): Uint8Array | undefined {
+  if (!hasEastAsian(text)) return undefined;
+  const out = new Uint8Array(text.length);
+  let asian = false;
+  for (let i = 0; i < text.length; i++) {
+    const cp = text.codePointAt(i)!;
+    const cls = scriptClass(cp);
+    if (cls !== "weak") asian = cls === "asian";
+    else if (asian && cp >= 0x590 && COMMON.test(String.fromCodePoint(cp))) out[i] = 1;
+    if (cp > 0xffff) out[++i] = out[i - 1]!;
+  }
+  return out;
+}
+
 export function textPieces(
   atom: Atom,
   breaks: Uint8Array,
@@ -98,6 +125,7 @@ export function textPieces(
   complex: Uint8Array,
   latin: Uint8Array,
   asianContext: Uint8Array | undefined,
+  asianWeak: Uint8Array | undefined,
   fonts: FontBook,
   out: Piece[],
   bidi: boolean,
@@ -171,7 +199,10 @@ export function textPieces(
       offset += part.text.length;
     }
     const portion = {};
-    const own = script ?? primary;
+    // East Asian text's own face is the one LibreOffice's Asian font resolves to (its line face):
+    // where that is not Droid Sans Fallback, the ideographs Droid draws are its glyph fallback and
+    // are written after it (measured: "□供应商" after 宋体 text, □ DejaVu Sans then 供应商 Droid).
+    const own = script ?? (runSlot === 1 && metrics !== primary && hasEastAsian(runText) ? metrics : primary);
     for (let i = from; i < out.length; i++) {
       out[i]!.portion = portion;
       if (out[i]!.face !== own) out[i]!.fallback = true;
@@ -195,9 +226,11 @@ export function textPieces(
       ? 2
       : cp < 0x590
         ? 0
-        : runSlot >= 0 && !isLetterOrDigit(cp) && cp !== 0x3000
-          ? runSlot
-          : fontSlot(cp, style, asianContext?.[atom.start + i] === 1);
+        : asianWeak?.[atom.start + i] === 1
+          ? 1
+          : runSlot >= 0 && !isLetterOrDigit(cp) && cp !== 0x3000
+            ? runSlot
+            : fontSlot(cp, style, asianContext?.[atom.start + i] === 1);
     if (slot !== runSlot) {
       flushRun(i);
       runStart = i;
