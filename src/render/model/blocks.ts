@@ -80,7 +80,8 @@ export function readBlocks(
       case "p": {
         for (const para of readParagraph(el, ctx, story, cell)) {
           const prev = out[out.length - 1];
-          if (prev?.type === "paragraph") {
+          if (prev?.type === "paragraph" && takeDropCap(prev, para)) out.pop();
+          else if (prev?.type === "paragraph") {
             dropAutoSpacingInsideList(prev, para);
             betweenAsTopBorder(prev, para);
           }
@@ -407,6 +408,25 @@ function defaultStyleRun(ctx: ParseContext): RunStyle {
   const { styles } = ctx;
   const base = xorToggles(styles.defaultRun, styles.runProps(styles.defaultParagraphStyle || undefined));
   return toRunStyle(resolveRun(ctx, base, undefined));
+}
+
+/**
+ * A drop cap frame paragraph (w:framePr w:dropCap="drop") before a paragraph: LibreOffice's import
+ * makes its text the next paragraph's drop cap (the first letters set N lines tall, the paragraph's
+ * first N lines beside them) instead of a paragraph of its own. Only a frame of plain text before a
+ * paragraph without a frame of its own does; otherwise the frame stays a paragraph. Returns whether
+ * `prev` was taken.
+ */
+function takeDropCap(prev: Paragraph, next: Paragraph): boolean {
+  const frame = prev.style.dropCapFrame;
+  if (!frame || next.style.dropCapFrame || next.style.frame || next.dropCap) return false;
+  const texts = prev.inlines.filter((i) => i.type === "text" && i.text !== "");
+  if (!texts.length || texts.length !== prev.inlines.filter((i) => !(i.type === "text" && i.text === "")).length)
+    return false;
+  const first = texts[0] as Extract<Inline, { type: "text" }>;
+  const text = texts.map((i) => (i as Extract<Inline, { type: "text" }>).text).join("");
+  next.dropCap = { ...frame, text, style: first.style };
+  return true;
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
   TabStop,
   UnderlineStyle,
   ParagraphFrame,
+  DropCapFrame,
 } from "./types";
 import type { XNode } from "./xml-tree";
 import { type Theme, themeColor, themeFont } from "./theme";
@@ -92,6 +93,8 @@ export interface ParaProps {
   shading?: Color | null;
   outlineLevel?: number;
   frame?: ParagraphFrame;
+  /** w:framePr w:dropCap="drop": the paragraph is a drop cap for the next one (see blocks.ts). */
+  dropCap?: DropCapFrame;
   numId?: string;
   ilvl?: number;
 }
@@ -462,8 +465,13 @@ export function readParaProps(pPr: XNode | undefined, env: ReadEnv): ParaProps {
         break;
       }
       case "framePr": {
-        // Only the alignment and offsets layout uses (w:dropCap frames are left in the flow).
-        if (c.attr("dropCap") && c.attr("dropCap") !== "none") break;
+        // A drop cap frame: its letters go into the next paragraph (blocks.ts); a margin one stays in the flow.
+        const dropCap = c.attr("dropCap");
+        if (dropCap === "drop") {
+          const lines = int(c.attr("lines")) ?? 1;
+          p.dropCap = { lines: Math.min(Math.max(lines, 1), 10), distance: Math.max(0, twips(c.attr("hSpace")) ?? 0) };
+        }
+        if (dropCap && dropCap !== "none") break;
         const frame: ParagraphFrame = { x: twips(c.attr("x")) ?? 0, y: twips(c.attr("y")) ?? 0 };
         const xAlign = c.attr("xAlign");
         if (
@@ -625,6 +633,7 @@ export function toParagraphStyle(p: ParaProps, styleId: string): ParagraphStyle 
   if (p.borders?.between) s.bordersUnconnected = true;
   if (p.outlineLevel !== undefined) s.outlineLevel = p.outlineLevel;
   if (p.frame) s.frame = p.frame;
+  if (p.dropCap) s.dropCapFrame = p.dropCap;
   if (p.autoSpaceBefore) s.autoSpaceBefore = true;
   if (p.autoSpaceAfter) s.autoSpaceAfter = true;
   return s;

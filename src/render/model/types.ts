@@ -283,6 +283,14 @@ export interface ParagraphStyle {
   outlineLevel?: number;
   /** w:framePr: a framed paragraph, positioned outside the text flow (page numbers in headers and footers). */
   frame?: ParagraphFrame;
+  /** A drop cap frame (w:framePr w:dropCap="drop"): its text becomes the next paragraph's drop cap. */
+  dropCapFrame?: DropCapFrame;
+}
+
+/** A drop cap's height in lines and its distance from the text beside it (pt). */
+export interface DropCapFrame {
+  lines: number;
+  distance: number;
 }
 
 /** A paragraph frame (w:framePr), offsets and width in pt. */
@@ -337,6 +345,11 @@ export interface Paragraph {
   type: "paragraph";
   style: ParagraphStyle;
   inlines: Inline[];
+  /**
+   * Letters set as a drop cap at the start of the paragraph: as tall as `lines` lines, beside them
+   * (from a w:dropCap frame paragraph before it).
+   */
+  dropCap?: DropCapFrame & { text: string; style: RunStyle };
   /** The list label already computed (counters, restarts, level text), with its own formatting. */
   numbering?: {
     text: string;

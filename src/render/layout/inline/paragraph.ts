@@ -23,6 +23,7 @@ import { lineItems } from "./line-items";
 import type { Piece } from "./piece";
 import { buildPieces } from "./pieces";
 import { tabContext } from "./tabs";
+import { dropCapItem, measureDropCap, type DropCapBox } from "./drop-cap";
 
 export const layoutParagraph: LayoutParagraph = (p, width, ctx, exclusions, widthOf) =>
   new ParagraphLayouter(p, width, ctx, exclusions, widthOf).run();
@@ -48,6 +49,8 @@ class ParagraphLayouter {
   /** Font height (single-spaced, without inline objects) of the last line laid out. */
   private lastNatural = 0;
   private readonly paragraphFonts: ParagraphFonts;
+  /** The drop cap beside the first lines, if any (left-to-right paragraphs). */
+  private drop?: DropCapBox;
 
   constructor(
     private readonly p: Paragraph,
@@ -75,6 +78,14 @@ class ParagraphLayouter {
 
   run(): ParagraphLayout {
     const pieces = this.pieces;
+    if (this.p.dropCap && !this.bidi) {
+      const text = pieces.find((pc) => pc.kind === "text");
+      const s = this.paragraphFonts.emptyLine;
+      const ascent = text
+        ? text.metrics.ascent(text.size)
+        : this.ctx.fonts.face({ family: s.font, bold: s.bold, italic: s.italic }).ascent(s.size);
+      this.drop = measureDropCap(this.p, this.ctx, this.estimateHeight(0, false), ascent);
+    }
     let i = 0;
     let top = 0;
     let first = true;
@@ -92,6 +103,11 @@ class ParagraphLayouter {
       i = end;
       first = false;
       if (this.lines.length > LIMITS.paragraph.maxLines) break;
+    }
+    const drop = this.drop;
+    if (drop && this.lines.length) {
+      const k = Math.min(drop.lines, this.lines.length) - 1;
+      this.lines[k]!.items.push(dropCapItem(this.p, drop, this.indentStart, this.lines[k]!.baseline));
     }
     // LibreOffice gives the first line no extra space above; instead the last line gets its own extra below.
     const rule = this.p.style.line;
@@ -115,7 +131,8 @@ class ParagraphLayouter {
    * height at a time.
    */
   private placeLine(i: number, top: number, first: boolean): LinePlace {
-    const startX = this.indentStart + (first ? this.p.style.firstLine : 0);
+    const beside = this.drop && this.lines.length < this.drop.lines ? this.drop.width : 0;
+    const startX = this.indentStart + (first ? this.p.style.firstLine : 0) + beside;
     const labelShift = first ? this.labelShift() : 0;
     let dy = 0;
     let steps = 0;
@@ -227,8 +244,11 @@ class ParagraphLayouter {
     return align === "right" ? w : w / 2;
   }
 
-  /** Height of the line starting at piece `i`, guessed before it is laid out (for exclusions). */
-  private estimateHeight(i: number): number {
+  /**
+   * Height of the line starting at piece `i`, guessed before it is laid out (for exclusions); as
+   * the first line's, or (`first` false) as a later line's, with proportional spacing's extra.
+   */
+  private estimateHeight(i: number, first = this.lines.length === 0): number {
     const pc = this.paragraphFonts.blank ? undefined : this.pieces[i];
     const s = this.paragraphFonts.emptyLine;
     const face = pc ? pc.face : this.ctx.fonts.face({ family: s.font, bold: s.bold, italic: s.italic });
@@ -238,7 +258,7 @@ class ParagraphLayouter {
       this.ctx.linePitch,
       face.lineHeight(size),
       face.ascent(size),
-      this.lines.length === 0,
+      first,
     ).height;
   }
 }
