@@ -145,7 +145,7 @@ class ParagraphLayouter {
         i,
         left,
         right,
-        tabContext(this.p, this.ctx.defaultTabStop, first, ex.left),
+        tabContext(this.p, this.ctx.defaultTabStop, first, ex.left, this.ctx.inTableCell),
         this.ctx.inTableCell,
         this.ctx.budget,
       );
@@ -171,7 +171,7 @@ class ParagraphLayouter {
       start,
       end,
       span,
-      tabContext(this.p, this.ctx.defaultTabStop, first, place.exLeft),
+      tabContext(this.p, this.ctx.defaultTabStop, first, place.exLeft, this.ctx.inTableCell),
       this.p,
     );
     const { natural, ascent, fontHeight } = naturalHeight(

@@ -112,12 +112,19 @@ export function leaderItems(
   }
 }
 
-/** The tab stops of a line of `p` starting `exLeft` pt right of the box edge (beside a float). */
-export function tabContext(p: Paragraph, defaultTab: number, first: boolean, exLeft: number): TabContext {
+/**
+ * The tab stops of a line of `p` starting `exLeft` pt right of the box edge (beside a float).
+ * `inCell`: the paragraph is in a table cell, where a lone decimal stop aligns each line (`autoDecimal`).
+ */
+export function tabContext(p: Paragraph, defaultTab: number, first: boolean, exLeft: number, inCell = false): TabContext {
   const st = p.style;
   // Word's implicit stop at the left indent applies on the first line of a hanging paragraph.
   const implicit = first && st.firstLine < 0 ? exLeft + st.indentLeft : null;
-  return { tabs: st.tabs, defaultTab, implicit, origin: exLeft };
+  const tc: TabContext = { tabs: st.tabs, defaultTab, implicit, origin: exLeft };
+  const stops = st.tabs.filter((t) => t.align !== "clear");
+  // (Not on a line that starts with a list label: the label comes first there.)
+  if (inCell && stops.length === 1 && stops[0]!.align === "decimal" && !(first && p.numbering)) tc.autoDecimal = true;
+  return tc;
 }
 
 /** The tab stops of a line: the paragraph's, the default interval, the hanging indent's implicit stop, the origin of default stops. */
@@ -126,15 +133,23 @@ export interface TabContext {
   defaultTab: number;
   implicit: number | null;
   origin: number;
+  /**
+   * Each line starts as if after a tab to the paragraph's one stop, a decimal one: LibreOffice's
+   * Word compatibility in table cells aligns numbers at it with no tab typed (measured).
+   */
+  autoDecimal?: boolean;
 }
 
 interface PendingTab {
   stop: ResolvedStop;
-  index: number; // position in xs/ws
+  /** Position in xs/ws; -1 for the line's automatic decimal tab, which has no piece. */
+  index: number;
   startX: number;
   segW: number;
   /** Width before the decimal separator, once met (decimal tabs). */
   decW: number | null;
+  /** A digit met after the tab (decimal tabs: the first other character after one aligns). */
+  digit?: boolean;
 }
 
 /**
@@ -155,6 +170,10 @@ export class TabCursor {
     private readonly right: number,
   ) {
     this.x = x0;
+    if (tc.autoDecimal) {
+      const stop = nextStop(x0, tc.tabs, tc.defaultTab, null, tc.origin);
+      if (stop.align === "decimal") this.pend = { stop, index: -1, startX: x0, segW: 0, decW: null };
+    }
   }
 
   end(): number {
@@ -200,13 +219,13 @@ export class TabCursor {
     this.ws[o] = w;
     if (this.pend) {
       const pend = this.pend;
-      if (pend.stop.align === "decimal" && pend.decW === null && pc.kind === "text") {
-        const dot = pc.text.indexOf(".");
-        if (dot >= 0)
+      if (pend.stop.align === "decimal" && pend.decW === null) {
+        const at = decimalAt(pc, pend);
+        if (at >= 0)
           pend.decW =
             pend.segW +
-            (pc.face.widthOf(pc.text.slice(0, dot), pc.size) * pc.style.scale) / 100 +
-            pc.style.charSpacing * dot;
+            (pc.face.widthOf(pc.text.slice(0, at), pc.size) * pc.style.scale) / 100 +
+            pc.style.charSpacing * at;
       }
       this.xs[o] = pend.segW;
       pend.segW += w;
@@ -228,7 +247,7 @@ export class TabCursor {
     const pend = this.pend;
     if (!pend) return;
     const start = this.pendStart(pend.segW, pend.decW);
-    this.ws[pend.index] = start - pend.startX;
+    if (pend.index >= 0) this.ws[pend.index] = start - pend.startX;
     for (let o = pend.index + 1; o < this.xs.length; o++) this.xs[o]! += start;
     this.x = start + pend.segW;
     this.pend = null;
@@ -245,4 +264,21 @@ export class TabCursor {
     else start = Math.min(pos - (decW ?? segW), this.right - segW);
     return Math.max(p.startX, start);
   }
+}
+
+/**
+ * Where in piece `pc` text after a decimal tab aligns: its decimal point, or, by LibreOffice's Word
+ * compatibility, the first character other than a digit or comma after a digit (a space too:
+ * "F1 2.5" aligns after "F1"; measured). -1: not in this piece.
+ */
+function decimalAt(pc: Piece, pend: PendingTab): number {
+  if (pc.kind === "space") return pend.digit ? 0 : -1;
+  if (pc.kind !== "text") return -1;
+  for (let i = 0; i < pc.text.length; i++) {
+    const c = pc.text.charCodeAt(i);
+    if (c === 0x2e) return i;
+    if (c >= 0x30 && c <= 0x39) pend.digit = true;
+    else if (pend.digit && c !== 0x2c) return i;
+  }
+  return -1;
 }
