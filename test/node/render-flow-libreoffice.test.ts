@@ -83,6 +83,14 @@ function compare(ours: PageWords[], lo: PageWords[]): Comparison {
   };
 }
 
+/** A page number frame as Word's templates write it: right-aligned in the margin, beside the next text. */
+const FRAMED_RIGHT = `<w:framePr w:wrap="none" w:vAnchor="text" w:hAnchor="margin" w:xAlign="right" w:y="183"/>`;
+
+/** `inner` in a block-level content control holding a "Page Numbers" building block (w:docPartObj). */
+const pageNumberControl = (inner: string) =>
+  `<w:sdt><w:sdtPr><w:id w:val="-841163142"/><w:docPartObj><w:docPartGallery w:val="Page Numbers (Bottom of Page)"/>` +
+  `<w:docPartUnique/></w:docPartObj></w:sdtPr><w:sdtContent>${inner}</w:sdtContent></w:sdt>`;
+
 /** Top, left, bottom and right single borders of `sz` eighths of a point, `space` pt from the text. */
 const boxSides = (sz: number | string, space: number) =>
   ["top", "left", "bottom", "right"]
@@ -650,6 +658,26 @@ const cases: Record<string, Uint8Array> = {
           style: "Footer",
           extra: `<w:framePr w:wrap="around" w:vAnchor="text" w:hAnchor="margin" w:xAlign="center" w:y="1"/>`,
         }) + B.p("Footer text", { style: "Footer" }),
+    },
+  }),
+  // The same framed page number inside a block-level content control (a w:docPartObj "Page Numbers"
+  // building block, as Word's gallery inserts it): LibreOffice makes no frame of it, the number is a
+  // line of the footer (and of the header) at the left, and the taller footer ends the body higher.
+  framedPageNumberInControl: B.buildDocx({
+    body:
+      Array.from({ length: 70 }, (_, i) => B.p(`Line ${i + 1} of the body`)).join("") +
+      B.sectPr({
+        margins: { top: 0, bottom: 0, header: 0, footer: 0 },
+        headers: { default: "rIdH" },
+        footers: { default: "rIdF" },
+      }),
+    headers: { rIdH: pageNumberControl(B.p("Folio", { extra: FRAMED_RIGHT })) + B.p("Header text") },
+    footers: {
+      rIdF:
+        B.p("") +
+        pageNumberControl(B.p([B.field("PAGE")], { extra: FRAMED_RIGHT })) +
+        B.table([["Footer band", "x"]], { widths: [6000, 3360] }) +
+        B.p(""),
     },
   }),
   // Table-of-contents lines: dot leaders fill the tab from the title to the page number, with
@@ -1397,6 +1425,11 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
     const r = check("framedPageNumber");
     expect(r.pages[1]).toBe(2);
   });
+  it("a framed page number inside a content control is a line of its header or footer, not a frame", () => {
+    const r = check("framedPageNumberInControl");
+    expect(r.pages[1]).toBe(3);
+  });
+
 
   it("dot leaders fill the tab from the text to the stop with LibreOffice's number of dots", () => {
     check("dotLeaders");

@@ -79,6 +79,12 @@ export function readBlocks(
     switch (el.name) {
       case "p": {
         for (const para of readParagraph(el, ctx, story, cell)) {
+          // LibreOffice 7.4 makes no frame of a framed paragraph inside a block-level content control
+          // (a page number in a w:docPartObj, plain controls too): it stays a line of the flow.
+          if (ctx.blockControlDepth > 0 && para.style.frame) {
+            const { frame: _inControl, ...unframed } = para.style;
+            para.style = unframed;
+          }
           const prev = out[out.length - 1];
           if (prev?.type === "paragraph" && takeDropCap(prev, para)) out.pop();
           else if (prev?.type === "paragraph") {
@@ -101,7 +107,9 @@ export function readBlocks(
         // runs' formatting, as it draws plain-text controls (measured; the paragraph style stays),
         // except in a building block (w:docPartObj: page numbers, cover pages), which it unwraps.
         ctx.blockControlStart = !el.child("sdtPr")?.child("docPartObj");
+        ctx.blockControlDepth++;
         readBlocks(el.child("sdtContent") ?? el, ctx, story, cell, onSectionEnd, out);
+        ctx.blockControlDepth--;
         ctx.blockControlStart = false;
         break;
       case "customXml":

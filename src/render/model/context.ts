@@ -92,6 +92,8 @@ export class ParseContext {
   docProperties: DocProperties = NO_DOC_PROPERTIES;
   /** The next paragraph read is the first of a block-level content control (blocks.ts readBlocks). */
   blockControlStart = false;
+  /** How many block-level content controls (w:sdt) the blocks being read sit in (blocks.ts readBlocks). */
+  blockControlDepth = 0;
   /** The stores data-bound content controls read (data-binding.ts); none: cached text. */
   dataStores?: DataStores;
   /** SEQ field counters (field-results.ts). */
