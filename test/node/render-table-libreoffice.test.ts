@@ -613,6 +613,37 @@ describe.skipIf(!haveLibreOffice)("tables placed where LibreOffice places them",
     expect(ours.map((w) => w.text).sort()).toEqual([...words].sort());
     expect(mismatches(lo, ours)).toEqual([]);
   });
+  it("a row whose every cell is empty and hides its end mark (w:hideMark) collapses to its w:trHeight, none: no height", async () => {
+    const cell = (content: string, o: { span?: number; hide?: boolean; vMerge?: string } = {}) =>
+      `<w:tc><w:tcPr><w:tcW w:w="${o.span ? 0 : 3000}" w:type="${o.span ? "auto" : "dxa"}"/>` +
+      (o.span ? `<w:gridSpan w:val="${o.span}"/>` : "") +
+      (o.vMerge ?? "") +
+      (o.hide === false ? "" : "<w:hideMark/>") +
+      `</w:tcPr>${content}</w:tc>`;
+    const row = (cells: string, height?: number) =>
+      `<w:tr>${height ? `<w:trPr><w:trHeight w:val="${height}"/></w:trPr>` : ""}${cells}</w:tr>`;
+    const text = (t: string) => row(cell(p(`${t} left`)) + cell(p(`${t} right`)));
+    const spaced = { spacing: { before: 80, after: 160, line: 288 } };
+    const rows = [
+      text("First"),
+      row(cell(p("", spaced), { span: 2 })), // collapsed: no height at all
+      text("Second"),
+      row(cell(p("")) + cell(p("")), 400), // collapsed to exactly 20 pt
+      text("Third"),
+      row(cell(p("")) + cell(p(""), { hide: false })), // one cell shows its mark: a line high
+      text("Fourth"),
+      row(cell(p("") + p(""), { span: 2 })), // two paragraphs are not empty
+      text("Fifth"),
+      row(cell(p("")) + cell(p(""), { vMerge: `<w:vMerge w:val="restart"/>` })), // merged: kept
+      row(cell(p("")) + cell(p(""), { vMerge: "<w:vMerge/>" })),
+      text("Sixth"),
+    ];
+    const xml =
+      `<w:tbl><w:tblPr><w:tblW w:w="0" w:type="auto"/><w:tblLayout w:type="fixed"/></w:tblPr>` +
+      `<w:tblGrid><w:gridCol w:w="3000"/><w:gridCol w:w="3000"/></w:tblGrid>${rows.join("")}</w:tbl>`;
+    await expectWordsWhereLibreOfficeDrawsThem(buildDocx({ body: p("Before") + xml + p("After") }), 26);
+  });
+
   it("Word 2013+ (compatibilityMode 15): tblInd is the outer edge of the left border, not where the text starts", async () => {
     const thick = table(
       [

@@ -269,6 +269,9 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
     const exception = tr.child("tblPrEx")?.child("tblBorders");
     if (exception) row.borders = tableBorders(readBorders(exception, env));
     const cells = collectCells(tr);
+    // LibreOffice 7.4 fixes a row whose every cell has w:hideMark, none vertically merged, and holds
+    // one empty paragraph at its w:trHeight exactly (none: no height); see collapsesHiddenMarks.
+    let marksHidden = cells.length > 0;
     let col = row.gridBefore;
     cells.forEach((tc, i) => {
       ctx.countCell();
@@ -302,12 +305,14 @@ export function readTable(tbl: XNode, ctx: ParseContext, story: Story, readCell:
         ),
         vAlign: vAlign === "center" || vAlign === "both" ? "center" : vAlign === "bottom" ? "bottom" : "top",
       };
+      if (marksHidden) marksHidden = collapsesHiddenMarks(tcPr, cell);
       const w = width(tcPr?.child("tcW"));
       if (w?.type === "pt") cell.width = w.value;
       else if (w?.type === "pct" && table.width.type === "pt") cell.width = w.value * table.width.value;
       row.cells.push(cell);
       col += span;
     });
+    if (marksHidden && row.cells.length) row.height = { value: row.height?.value ?? 0, rule: "exact" };
     table.rows.push(row);
   });
   // Without a tblGrid the grid stays empty: layout takes the columns from the rows and cell widths
@@ -412,4 +417,14 @@ function conditionalTypes(
   if (isLastRow && isFirstCol) out.push("swCell");
   if (isLastRow && isLastCol) out.push("seCell");
   return out;
+}
+
+/**
+ * Whether a cell lets its row collapse (LibreOffice's writerfilter: every cell of the row has
+ * w:hideMark and no w:vMerge, and its text is empty): one paragraph without content.
+ */
+function collapsesHiddenMarks(tcPr: XNode | undefined, cell: TableCell): boolean {
+  if (!flag(tcPr, "hideMark") || tcPr?.child("vMerge")) return false;
+  const [only, ...rest] = cell.blocks;
+  return rest.length === 0 && only?.type === "paragraph" && only.inlines.length === 0;
 }

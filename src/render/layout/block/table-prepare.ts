@@ -164,7 +164,8 @@ export function rowHeights(
   const heights = t.rows.map((row, r) => {
     let h = tallest[r]!;
     const rule = row.height;
-    if (rule && Number.isFinite(rule.value) && rule.value > 0) {
+    // An exact height of 0 is a collapsed row (model/tables.ts: empty cells with hidden marks).
+    if (rule && Number.isFinite(rule.value) && (rule.value > 0 || rule.rule === "exact")) {
       // The row height counts the border above the row (LibreOffice): a 13 pt row under a 0.5 pt rule is 12.5 pt of cell box.
       const box = Math.max(rule.value - roomAbove[r]!, 0);
       h = rule.rule === "exact" ? box : Math.max(h, box);
