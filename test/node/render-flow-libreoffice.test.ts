@@ -505,6 +505,38 @@ const cases: Record<string, Uint8Array> = {
   }),
   // Floats: a page-positioned picture with square wrap narrows the lines beside it; a
   // paragraph-positioned one with top-and-bottom wrap pushes the text below it.
+  // Paragraphs pushed below a picture with top-and-bottom wrap (one per page, the picture 30 pt
+  // below the margin, anchored to the page's first paragraph): the space above them there.
+  pushedBelowPicture: B.buildDocx({
+    body: [
+      // The space after above (12 pt) is larger than the space before (0).
+      { anchor: { after: 240, line: 240 }, next: { before: 0, line: 240 } },
+      // The space before (24 pt) is larger; 1.08 lines: the first line's own proportional room.
+      { anchor: { after: 0, line: 240 }, next: { before: 480, line: 259 } },
+      // A 1.5-line 18 pt paragraph above: the room below its last line comes back as well.
+      { anchor: { after: 360, line: 360, size: 36 }, next: { before: 600, line: 259 } },
+    ]
+      .map(
+        ({ anchor, next }, i) =>
+          B.p(
+            [
+              anchoredImage(
+                "rIdImg",
+                140,
+                170,
+                `<wp:wrapTopAndBottom/>`,
+                `<wp:positionH relativeFrom="margin"><wp:posOffset>1905000</wp:posOffset></wp:positionH><wp:positionV relativeFrom="margin"><wp:posOffset>381000</wp:posOffset></wp:positionV>`,
+              ),
+              B.r(`Anchor${i}`, { sizePt: (anchor.size ?? 22) / 2 }),
+            ],
+            { spacing: { before: 0, after: anchor.after, line: anchor.line }, pageBreakBefore: i > 0 },
+          ) +
+          B.p(`Pushed${i}`, { spacing: { before: next.before, after: 0, line: next.line } }) +
+          B.p(`Following${i}`, { spacing: { before: 0, after: 0, line: 240 } }),
+      )
+      .join(""),
+    media: { rIdImg: makePng(30, 20) },
+  }),
   floats: B.buildDocx({
     body:
       paragraphs(2) +
@@ -1408,6 +1440,10 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
   it("floats: square wrap beside a page-anchored picture, top-and-bottom wrap below a paragraph-anchored one", () => {
     check("floats");
   });
+  it("a paragraph pushed below a top-and-bottom picture keeps its whole space above it: the larger of before and after, and the proportional room of the lines on both sides", () => {
+    expect(check("pushedBelowPicture").pages[1]).toBe(3);
+  });
+
 
   it("autospacing is dropped at the document start and at the edges of a cell, kept elsewhere", () => {
     expect(check("autospacing").pages[1]).toBe(2);

@@ -127,6 +127,8 @@ export interface LineBox {
   extraBelow?: number;
   /** Proportional-spacing room above the text of a line after the first (inside `height`; dropped at a page top). */
   extraAbove?: number;
+  /** The proportional-spacing room a paragraph's first line leaves out (not in `height`; see pushBelowFloats). */
+  extraWithheld?: number;
   items: PaintItem[];
   /** An explicit page or column break ends this line (w:br type=page/column inside the paragraph). */
   breakAfter?: "page" | "column";

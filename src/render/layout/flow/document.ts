@@ -369,6 +369,7 @@ class DocumentFlow {
     return {
       spaceBefore: before,
       previousAfter: prevAfter,
+      previousExtraBelow: prev ? (this.layoutFor(prev, this.pager.area.width).lines.at(-1)?.extraBelow ?? 0) : 0,
       spaceAfter: ownSpace(p, layout.spaceAfter, next),
       keepLines: style.keepLines,
       widowControl: style.widowControl,

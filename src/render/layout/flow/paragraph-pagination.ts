@@ -16,6 +16,8 @@ export interface ParagraphFlowRules {
   pageBreakBefore: boolean;
   /** Space after of the paragraph above: the gap is the larger of it and the space before (LibreOffice). */
   previousAfter?: number;
+  /** Proportional-spacing room below the paragraph above's last line (LineBox.extraBelow). */
+  previousExtraBelow?: number;
   /**
    * Room of the paragraph's (or its bordered group's) top border, where a part of it that starts a
    * page or column takes it again: a line going on from the page before, or the first line of a
@@ -160,7 +162,13 @@ export function placeParagraph(
   while (i < lines.length) {
     fitArea();
     const border = pager.atAreaTop() && !(i === 0 && rules.firstLineHasTopBorder) ? (rules.topBorderRoom ?? 0) : 0;
+    const above = pager.y;
     pushBelowFloats(pager, lines[i]!.height + spaceBefore + border);
+    // A paragraph pushed below a top-and-bottom float keeps its whole space above there: the larger
+    // of its space before and the space after above, the proportional room below the line above,
+    // and its first line's own room above, which it otherwise leaves out (LibreOffice, measured).
+    if (i === 0 && pager.y > above)
+      spaceBefore += (rules.previousAfter ?? 0) + (rules.previousExtraBelow ?? 0) + (lines[0]!.extraWithheld ?? 0);
     const n = linesThatFit(pager, lines, i, pager.y + spaceBefore + border, rules);
     if (n === 0) {
       pager.breakArea("column");

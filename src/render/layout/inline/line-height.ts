@@ -128,7 +128,7 @@ export function spacedLine(
   ascent: number,
   first: boolean,
   fontHeight = natural,
-): { height: number; baseline: number; extraAbove?: number } {
+): { height: number; baseline: number; extraAbove?: number; extraWithheld?: number } {
   const rule = style.line;
   // LibreOffice's line heights are whole twips, rounded (Carlito 11 pt: 13.45 pt, not 13.428;
   // Noto Sans 11 pt: 15 pt, not 14.982; measured on single-spaced pages): the rest goes below the text.
@@ -152,7 +152,8 @@ export function spacedLine(
   }
   const multiple = rule.value > 0 ? rule.value : 1;
   if (multiple >= 1) {
-    const extra = first ? 0 : proportionalExtra(fontHeight, multiple);
+    const extra = proportionalExtra(fontHeight, multiple);
+    if (first) return { height: natural, baseline: ascent, extraAbove: 0, extraWithheld: extra };
     return { height: natural + extra, baseline: ascent + extra, extraAbove: extra };
   }
   const height = natural * multiple;

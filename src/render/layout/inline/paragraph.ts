@@ -193,6 +193,7 @@ class ParagraphLayouter {
       this.ctx,
     );
     if (spaced.extraAbove) box.extraAbove = spaced.extraAbove;
+    if (spaced.extraWithheld) box.extraWithheld = spaced.extraWithheld;
     return box;
   }
 
