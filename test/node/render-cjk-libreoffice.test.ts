@@ -120,8 +120,8 @@ describe.skipIf(!have)("CJK text against LibreOffice", () => {
 // ---------------------------------------------------------------------------------------------
 // Chinese forbidden characters: with 40 ideographs filling the line (0.2 pt left), the character
 // after them shows whether LibreOffice lets it start a line (︰ ～ ’ ” • · may not; … ・ may), hang
-// (ASCII , and : after an ideograph do) or end a line (“ 〖 may not, in simplified Chinese); the
-// lists differ between zh-CN and zh-TW.
+// (ASCII , and : after an ideograph do) or end a line (“ 〖 may not, in simplified Chinese; ASCII
+// [ and { may not, as ( may not, in either); the lists differ between zh-CN and zh-TW.
 
 const FULL_LINE = "一二三四五六七八九十".repeat(4);
 const FORBIDDEN_DOC = B.buildDocx({
@@ -130,7 +130,7 @@ const FORBIDDEN_DOC = B.buildDocx({
       .flatMap((lang) =>
         [..."︰～︱…・’”•·,:々"]
           .map((c) => para(cjk(FULL_LINE + c + "下一行。", "SimSun", 11.5, lang)))
-          .concat([..."“〖（"].map((c) => para(cjk(FULL_LINE.slice(0, 39) + c + "下一行。", "SimSun", 11.5, lang)))),
+          .concat([..."“〖（[{"].map((c) => para(cjk(FULL_LINE.slice(0, 39) + c + "下一行。", "SimSun", 11.5, lang)))),
       )
       .join("") + B.sectPr({ margins: { right: 12240 - 1440 - 9204 } }),
 });

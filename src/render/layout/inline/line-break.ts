@@ -354,7 +354,8 @@ export function isBreakingSpace(code: number): boolean {
  * measured on LibreOffice 7.4: it breaks between any two East Asian characters except before the
  * characters that may not start a line and after those that may not end one, lists that differ
  * between simplified (zh-CN) and traditional (zh-TW) Chinese. So `…` `‥` `・` may start a line,
- * while `︰` `･` `•` `·` may not (nor, in simplified Chinese, `～` `’` `”`).
+ * while `︰` `･` `•` `·` may not (nor, in simplified Chinese, `～` `’` `”`); ASCII `(` `[` `{` end
+ * none in either (measured: `{{name}}` too long for its cell is cut at the edge, not after `{`).
  */
 const codes = (s: string) => new Set([...s].map((c) => c.codePointAt(0)!));
 const HANGING_MARKS = "!,.:;?、。！，．：；？";
@@ -363,11 +364,11 @@ const ZH_RULES = {
     noStart: codes(
       HANGING_MARKS + ")]}¢·'\"〕〗〞﹚﹜）｝～︰︱︳﹐﹒﹔﹕﹖︴︶︸︺︼︾﹀﹂﹄﹏､￠々‖•ˇ―′’”〉》」』】",
     ),
-    noEnd: codes("'\"(£¥〈《「『【〔〖〝﹙﹛（［｛￡￥‵︵︷︹︻︽︿﹁﹃﹝“‘"),
+    noEnd: codes("'\"([{£¥〈《「『【〔〖〝﹙﹛（［｛￡￥‵︵︷︹︻︽︿﹁﹃﹝“‘"),
   },
   "zh-Hant": {
     noStart: codes(HANGING_MARKS + ")]}¢·'\"〕〞﹚﹜）｝︰︱︳﹐﹒﹔﹕﹖︴︶︸︺︼︾﹀﹂﹄﹏､•′〉》」』】"),
-    noEnd: codes("'\"(£¥〈《「『【〔〝﹙﹛（｛‵︵︷︹︻︽︿﹁﹃﹝"),
+    noEnd: codes("'\"([{£¥〈《「『【〔〝﹙﹛（｛‵︵︷︹︻︽︿﹁﹃﹝"),
   },
 };
 /** Characters that, beside an East Asian one, follow the Chinese rules rather than UAX #14's. */
