@@ -68,6 +68,14 @@ const DOCS: Record<string, Uint8Array> = {
   }),
   // Symbols and Arabic a monospace face lacks: DejaVu Sans Mono, monospace's second face.
   monoSymbols: B.buildDocx({ body: line("Status ★ done ✓ open ☐", "Courier New") + rtlLine(ARABIC, "Courier New") }),
+  // Punctuation and spaces among letters a face lacks: LibreOffice falls back glyph by glyph, so the
+  // run's face (Caladea) draws `, ( ) . !` and the spaces between Cyrillic or Greek words whose
+  // letters Noto Serif draws.
+  punctuationAmongFallbackLetters: B.buildDocx({
+    body:
+      line("Быстрая коричневая лисица, перепрыгнула (через) собаку.", "Cambria") +
+      line("Η γρήγορη καφέ αλεπού πηδάει! 12 лисица; abc Быстрая def.", "Cambria"),
+  }),
   // A package without a styles part: Calibri 11 pt (Word 2007's defaults), not Times New Roman 10 pt.
   noStyles: B.buildDocxWithoutStyles(
     `<w:p><w:r><w:t>A document without a styles part comes out in Calibri at eleven points, as in LibreOffice.</w:t></w:r></w:p><w:p><w:r><w:t>Second line.</w:t></w:r></w:p>`,
@@ -130,6 +138,14 @@ describe.skipIf(!have)("font choice against LibreOffice", () => {
     const [a, b] = [baselines(mine), baselines(theirs)];
     expect(a).toHaveLength(b.length);
     a.forEach((y, i) => expect(Math.abs(y - b[i]!)).toBeLessThanOrEqual(TOLERANCE));
+  });
+
+  it("punctuationAmongFallbackLetters: draws each glyph with LibreOffice's face, where LibreOffice draws it", async () => {
+    const { lo, ours } = results.get("punctuationAmongFallbackLetters")!;
+    const faces = async (pdf: Uint8Array) =>
+      (await glyphFonts(pdf)).map((g) => `${g.c} ${g.font}`).sort((a, b) => a.localeCompare(b));
+    expect(await faces(ours)).toEqual(await faces(lo));
+    expect(await misplaced(ours, lo)).toEqual([]);
   });
 
   for (const name of ["names", "monoSymbols"]) {

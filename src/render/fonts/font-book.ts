@@ -187,12 +187,23 @@ class LoadedFontBook implements FontBook {
     for (const ch of text) {
       const cp = ch.codePointAt(0)!;
       let face: LoadedFace = primary;
-      // Spaces, punctuation and combining marks stay with the piece they are in when its face has
-      // them; shapes, arrows and dingbats, like letters, take the primary when it has them
-      // (LibreOffice: "■□" in Carlito draws ■ with DejaVu Sans, □ with Carlito).
-      // East Asian text's own face (`asianOwn`) is LibreOffice's primary there: what it has is its.
+      // Combining marks and format controls (ZWNJ, ZWJ, direction marks) stay with the piece
+      // they are in when its face has them, as part of its shaping; spaces and
+      // punctuation too, unless the primary has them: LibreOffice falls back glyph by glyph, so
+      // `, ( ) . !` and spaces among Cyrillic or Greek words a Caladea run lacks are Caladea's
+      // (measured). Shapes, arrows and dingbats, like letters, take the primary when it has them
+      // (LibreOffice: "■□" in Carlito draws ■ with DejaVu Sans, □ with Carlito). East Asian text's
+      // own face (`asianOwn`) is LibreOffice's primary there: what it has is its (and, not measured
+      // with it, shared punctuation stays with its piece as before).
       if (own && !primary.covers(cp) && own.covers(cp)) face = own;
-      else if (current && !/[\p{L}\p{N}]/u.test(ch) && !isSymbolBlock(cp) && current.covers(cp)) face = current;
+      else if (
+        current &&
+        !/[\p{L}\p{N}]/u.test(ch) &&
+        !isSymbolBlock(cp) &&
+        current.covers(cp) &&
+        (own || MARK_OR_FORMAT.test(ch) || !primary.covers(cp))
+      )
+        face = current;
       else if (!primary.covers(cp) && cp >= 0x20) face = fallbackOf.get(cp) ?? primary;
       // A mark the face drawing its letter lacks takes the letter (and its other marks) with it to the
       // fallback, as LibreOffice falls back whole clusters (measured: "لۡ" in DejaVu Sans text is drawn
@@ -440,6 +451,7 @@ export function metafileRunStyle(font: MetafileFont): RunStyle {
 }
 
 const MARK = /\p{M}/u;
+const MARK_OR_FORMAT = /[\p{M}\p{Cf}]/u;
 
 /** Where the last grapheme cluster of `text` starts: its last character that is not a mark. */
 function lastClusterStart(text: string): number {
