@@ -25,6 +25,23 @@ const ARABIC = "مرحبا بالعالم";
 /** A font table entry of class roman whose name fontconfig does not know. */
 const ROMAN_ENTRY = `<w:font w:name="Times New Roman Bold"><w:altName w:val="Times New Roman"/><w:charset w:val="00"/><w:family w:val="roman"/><w:pitch w:val="variable"/></w:font>`;
 
+const ARABIC_SENTENCE = "الثعلب البني السريع يقفز فوق الكلب الكسول.";
+const HEBREW_SENTENCE = "השועל החום הזריז קפץ מעל הכלב העצלן.";
+const THEMED = `w:asciiTheme="minorHAnsi" w:hAnsiTheme="minorHAnsi" w:cstheme="minorBidi"`;
+const themedLine = (text: string, fonts: string) =>
+  `<w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:rPr><w:rFonts ${fonts}/><w:sz w:val="22"/></w:rPr><w:t>${text}</w:t></w:r></w:p>`;
+/** A theme as Word writes it: Cambria for Latin text, the complex-script typeface empty, script fonts listed. */
+const themeWithEmptyComplexFont = () => {
+  const fonts = (arabic: string) =>
+    `<a:latin typeface="Cambria"/><a:ea typeface=""/><a:cs typeface=""/><a:font script="Arab" typeface="${arabic}"/><a:font script="Hebr" typeface="${arabic}"/>`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><a:theme xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" name="T">` +
+    `<a:themeElements><a:clrScheme name="c"><a:dk1><a:srgbClr val="000000"/></a:dk1><a:lt1><a:srgbClr val="FFFFFF"/></a:lt1></a:clrScheme>` +
+    `<a:fontScheme name="f"><a:majorFont>${fonts("Times New Roman")}</a:majorFont><a:minorFont>${fonts("Arial")}</a:minorFont></a:fontScheme>` +
+    `<a:fmtScheme name="x"><a:fillStyleLst/><a:lnStyleLst/><a:effectStyleLst/><a:bgFillStyleLst/></a:fmtScheme></a:themeElements></a:theme>`
+  );
+};
+
 const DOCS: Record<string, Uint8Array> = {
   // 45-latin.conf's serif (Constantia, Garamond) → Noto Serif; names fontconfig does not know → Noto
   // Sans, whatever the font table's class; DejaVu and Bitstream Vera by name.
@@ -75,6 +92,17 @@ const DOCS: Record<string, Uint8Array> = {
     body:
       line("Быстрая коричневая лисица, перепрыгнула (через) собаку.", "Cambria") +
       line("Η γρήγορη καφέ αλεπού πηδάει! 12 лисица; abc Быстрая def.", "Cambria"),
+  }),
+  // Runs whose complex-script font is a theme reference (w:cstheme) the theme leaves empty (a:cs
+  // typeface="" and no w:themeFontLang bidi language to pick a script font): an empty name to
+  // LibreOffice, even beside an explicit w:cs, so fontconfig's face for the text's language draws
+  // Arabic and Hebrew, their spaces too (DejaVu Sans, 3.5 pt at 11 pt, not Caladea's 2.4 pt).
+  emptyComplexThemeFont: B.buildDocx({
+    body: [THEMED, `${THEMED} w:cs="Times New Roman"`]
+      .flatMap((fonts) => [ARABIC_SENTENCE, HEBREW_SENTENCE].map((text) => themedLine(text, fonts)))
+      .join(""),
+    rels: [{ id: "rIdTheme", type: "theme", target: "theme/theme1.xml" }],
+    extra: { "word/theme/theme1.xml": themeWithEmptyComplexFont() },
   }),
   // A package without a styles part: Calibri 11 pt (Word 2007's defaults), not Times New Roman 10 pt.
   noStyles: B.buildDocxWithoutStyles(
@@ -148,7 +176,7 @@ describe.skipIf(!have)("font choice against LibreOffice", () => {
     expect(await misplaced(ours, lo)).toEqual([]);
   });
 
-  for (const name of ["names", "monoSymbols"]) {
+  for (const name of ["names", "monoSymbols", "emptyComplexThemeFont"]) {
     it(`${name}: places every glyph within ${TOLERANCE} pt of LibreOffice's`, async () => {
       const { lo, ours } = results.get(name)!;
       expect(await misplaced(ours, lo)).toEqual([]);

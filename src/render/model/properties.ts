@@ -17,7 +17,7 @@ import type {
   DropCapFrame,
 } from "./types";
 import type { XNode } from "./xml-tree";
-import { type Theme, themeColor, themeFont } from "./theme";
+import { type Theme, themeColor, themeFont, UNNAMED_FONT } from "./theme";
 import { eighths, flag, halfPoints, hexColor, highlightColor, int, measure, twips, val } from "./units";
 
 /** Chinese, Japanese and Korean language tags (w:lang w:eastAsia). */
@@ -180,7 +180,11 @@ export function readRunProps(rPr: XNode | undefined, env: ReadEnv): RunProps {
           themeFont(env.theme, c.attr("hAnsiTheme")) ??
           c.attr("hAnsi");
         const ea = themeFont(env.theme, c.attr("eastAsiaTheme")) ?? c.attr("eastAsia");
-        const cs = themeFont(env.theme, c.attr("cstheme")) ?? c.attr("cs");
+        // A complex-script theme reference the theme leaves empty (an empty a:cs typeface and no
+        // script font for w:themeFontLang's bidi language) is an empty name to LibreOffice, even
+        // beside an explicit w:cs: fontconfig's face for the language draws the text, spaces too.
+        const csTheme = c.attr("cstheme");
+        const cs = csTheme ? (themeFont(env.theme, csTheme) ?? UNNAMED_FONT) : c.attr("cs");
         if (ascii) p.font = ascii;
         if (ea) p.fontEastAsia = ea;
         if (cs) p.fontComplex = cs;

@@ -75,6 +75,12 @@ export function readTheme(root: XNode | undefined, lang: { eastAsia?: string; bi
   };
 }
 
+/**
+ * The family of a theme reference the theme leaves empty: a name no font has, so font choice takes
+ * the generic face and, for right-to-left text, the face for its script (text-pieces' stand-in).
+ */
+export const UNNAMED_FONT = "(unnamed theme font)";
+
 /** w:asciiTheme="minorHAnsi" etc. → a typeface name. */
 export function themeFont(theme: Theme, ref: string | undefined): string | undefined {
   if (!ref) return undefined;
