@@ -86,6 +86,8 @@ class LineItems {
   private readonly portionOf = new Map<PaintItem, Piece>();
   /** Parts of words joined across runs. */
   private readonly joined = new Set<PaintItem>();
+  /** The piece each right-to-left word item was made from (its run's look and bidi level). */
+  private readonly rtlPieceOf = new Map<PaintItem, Piece>();
 
   constructor(
     private readonly pieces: Piece[],
@@ -168,6 +170,7 @@ class LineItems {
     this.text.push(item);
     this.logicalAt.set(item, pc.joinBefore || pc.joinAfter ? this.joinedWordStart(k, item) : k);
     if (pc.portion) this.portionOf.set(item, pc);
+    if (rtlWord) this.rtlPieceOf.set(item, pc);
   }
 
   /** Whether `pc` at `x` continues the current text item: same look and portion kind, touching it, no note label. */
@@ -222,6 +225,7 @@ class LineItems {
           at(a) - at(b) || (joined.has(a) && joined.has(b) ? (a as { x: number }).x - (b as { x: number }).x : 0),
       );
     }
+    if (this.rtlPieceOf.size > 1) rtlPortionsLeftToRight(text, this.rtlPieceOf, this.joined);
     if (this.portionOf.size) fallbackGlyphsLast(text, this.portionOf);
     return text;
   }
@@ -238,6 +242,33 @@ function sameLook(a: Piece, b: Piece): boolean {
     a.style.scale === b.style.scale &&
     !a.style.kern === !b.style.kern
   );
+}
+
+/**
+ * LibreOffice writes a text portion as one glyph run in visual order: the right-to-left words of
+ * one run's look at one bidi level go out left to right, the portions themselves in logical order
+ * (measured: Hebrew and Arabic sentences in left-to-right and right-to-left paragraphs, alone, split
+ * in two runs, between Latin words; a word joined across runs stays whole). So pdftotext joins a sentence's full stop, drawn right after
+ * it in a left-to-right paragraph, to its first word, as in LibreOffice's PDF (`תחא.`).
+ */
+function rtlPortionsLeftToRight(text: PaintItem[], pieceOf: Map<PaintItem, Piece>, joined: Set<PaintItem>): void {
+  // A word joined across runs is already written left to right, as one word: it stays whole.
+  const pieceOfWord = (it: PaintItem) => (joined.has(it) ? undefined : pieceOf.get(it));
+  for (let i = 0; i < text.length;) {
+    const first = pieceOfWord(text[i]!);
+    let j = i + 1;
+    if (first)
+      while (j < text.length) {
+        const next = pieceOfWord(text[j]!);
+        if (!next || next.style !== first.style || (next.level ?? 1) !== (first.level ?? 1)) break;
+        j++;
+      }
+    if (j - i > 1) {
+      const group = text.slice(i, j).sort((a, b) => (a as TextItem).x - (b as TextItem).x);
+      text.splice(i, group.length, ...group);
+    }
+    i = j;
+  }
 }
 
 /** Text of a portion drawn by a fallback face is never merged with another portion's text. */
