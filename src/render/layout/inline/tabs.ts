@@ -121,9 +121,11 @@ export function tabContext(p: Paragraph, defaultTab: number, first: boolean, exL
   // Word's implicit stop at the left indent applies on the first line of a hanging paragraph.
   const implicit = first && st.firstLine < 0 ? exLeft + st.indentLeft : null;
   const tc: TabContext = { tabs: st.tabs, defaultTab, implicit, origin: exLeft };
-  const stops = st.tabs.filter((t) => t.align !== "clear");
   // (Not on a line that starts with a list label: the label comes first there.)
-  if (inCell && stops.length === 1 && stops[0]!.align === "decimal" && !(first && p.numbering)) tc.autoDecimal = true;
+  if (inCell && st.tabs.length && !(first && p.numbering)) {
+    const stops = st.tabs.filter((t) => t.align !== "clear");
+    if (stops.length === 1 && stops[0]!.align === "decimal") tc.autoDecimal = true;
+  }
   return tc;
 }
 
