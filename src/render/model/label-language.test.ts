@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { nativeDigitsOfText, scriptClass } from "./label-language";
+import { nativeDigitsOfText } from "./label-language";
+import { scriptClass } from "./script-class";
 import { fullWidthDigits, hasNativeDigits } from "./number-format";
 
 describe("label language", () => {

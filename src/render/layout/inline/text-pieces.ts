@@ -12,7 +12,7 @@ import { bidiClass } from "./bidi";
 import { isBreakingSpace, PULLED_BACK } from "./line-break";
 import { SMALL_CAPS_SCALE, SUPERSCRIPT_SCALE, type Atom, type Piece } from "./piece";
 import { isComplexScript, isLamAlefTail, isMark, isRtlChar } from "./script";
-import { scriptClass } from "../../model/label-language";
+import { scriptClass } from "../../model/script-class";
 
 export function baseOf(style: RunStyle, face?: FontFace): { size: number; rise: number } {
   const position = positionRise(style, face);
