@@ -427,7 +427,8 @@ function defaultStyleRun(ctx: ParseContext): RunStyle {
  */
 function takeDropCap(prev: Paragraph, next: Paragraph): boolean {
   const frame = prev.style.dropCapFrame;
-  if (!frame || next.style.dropCapFrame || next.style.frame || next.dropCap) return false;
+  // (Right-to-left paragraphs keep the frame as a paragraph: their drop caps are not laid out.)
+  if (!frame || next.style.dropCapFrame || next.style.frame || next.dropCap || next.style.bidi) return false;
   const texts = prev.inlines.filter((i) => i.type === "text" && i.text !== "");
   if (!texts.length || texts.length !== prev.inlines.filter((i) => !(i.type === "text" && i.text === "")).length)
     return false;

@@ -29,12 +29,7 @@ export interface DropCapBox {
  * The drop cap's face, size and room. `lineHeight` is the height of the paragraph's lines and
  * `ascent` the first line's ascent, both before the letters are placed.
  */
-export function measureDropCap(
-  p: Paragraph,
-  ctx: LayoutContext,
-  lineHeight: number,
-  ascent: number,
-): DropCapBox | undefined {
+export function measureDropCap(p: Paragraph, ctx: LayoutContext, lineHeight: number, ascent: number): DropCapBox | undefined {
   const drop = p.dropCap;
   if (!drop) return undefined;
   const face = ctx.fonts.face({ family: drop.style.font, bold: drop.style.bold, italic: drop.style.italic });
@@ -45,7 +40,8 @@ export function measureDropCap(
     const b = face.glyphBounds?.(ch.codePointAt(0)!, 1);
     if (b) [top, bottom] = [Math.max(top, b.top), Math.min(bottom, b.bottom)];
   }
-  if (!(top > 0)) return undefined;
+  // Letters without outlines (a face fontkit cannot read, spaces): the face's own ascent and descent.
+  if (!(top > 0)) [top, bottom] = [face.ascent(1), -face.descent(1)];
   const reach = (drop.lines - 1) * lineHeight + ascent;
   const size = Math.min(Math.max(reach / (top - bottom), 1), 1638);
   const advance = face.widthOf(drop.text, size);
