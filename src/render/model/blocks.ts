@@ -429,12 +429,13 @@ function takeDropCap(prev: Paragraph, next: Paragraph): boolean {
   const frame = prev.style.dropCapFrame;
   // (Right-to-left paragraphs keep the frame as a paragraph: their drop caps are not laid out.)
   if (!frame || next.style.dropCapFrame || next.style.frame || next.dropCap || next.style.bidi) return false;
-  const texts = prev.inlines.filter((i) => i.type === "text" && i.text !== "");
-  if (!texts.length || texts.length !== prev.inlines.filter((i) => !(i.type === "text" && i.text === "")).length)
-    return false;
-  const first = texts[0] as Extract<Inline, { type: "text" }>;
-  const text = texts.map((i) => (i as Extract<Inline, { type: "text" }>).text).join("");
-  next.dropCap = { ...frame, text, style: first.style };
+  const texts: Extract<Inline, { type: "text" }>[] = [];
+  for (const i of prev.inlines) {
+    if (i.type !== "text") return false;
+    if (i.text) texts.push(i);
+  }
+  if (!texts.length) return false;
+  next.dropCap = { ...frame, text: texts.map((i) => i.text).join(""), style: texts[0]!.style };
   return true;
 }
 
