@@ -1623,3 +1623,36 @@ describe.skipIf(!available)("decimal tabs against LibreOffice", () => {
     });
   }, 120_000);
 });
+
+describe.skipIf(!available)("a symbol font's characters in the PDF's text, against LibreOffice", () => {
+  it("copy as the document has them (bullets, w:sym, runs in Symbol and Wingdings), drawn mapped to Unicode", async () => {
+    const bullets: [font: string, text: string][] = [
+      ["Symbol", "\uf0b7"],
+      ["Symbol", "\u00b7"],
+      ["Wingdings", "\uf0a7"],
+      ["Wingdings", "\uf0d8"],
+      ["Symbol", "\uf02d"],
+      ["Courier New", "o"],
+    ];
+    const body =
+      bullets.map((_, i) => p([r(`Item${i + 1} text`)], { numId: i + 1, ilvl: 0 })).join("") +
+      p([`<w:r><w:sym w:font="Wingdings" w:char="F0FC"/></w:r>`, r(" symA")]) +
+      p([`<w:r><w:sym w:font="Symbol" w:char="F061"/></w:r>`, r(" symB")]) +
+      p([r("abc", { font: "Symbol" }), r(" symC")]) +
+      p([r("\uf0b7\uf061", { font: "Symbol" }), r(" symD")]) +
+      sectPr();
+    const docx = buildDocx({
+      body,
+      numbering: numberingPart(
+        ...bullets.map(([font, text], i) => numbering({ numId: i + 1, levels: [{ fmt: "bullet", text, font }] })),
+      ),
+    });
+    const words = async (pdf: Uint8Array) => (await wordBoxes(pdf))[0]!.words.map((w) => w.text);
+    const theirs = await words(await convertWithLibreOffice(docx));
+    const ours = await words(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
+    // LibreOffice writes the characters as typed: Symbol's private-use bullet, Symbol's "abc" (drawn αβχ).
+    for (const typed of ["\uf0b7", "\u00b7", "\uf0a7", "\uf0d8", "\uf02d", "o", "\uf0fc", "\uf061", "abc", "\uf0b7\uf061"])
+      expect(theirs, JSON.stringify(typed)).toContain(typed);
+    expect(ours).toEqual(theirs);
+  }, 120_000);
+});

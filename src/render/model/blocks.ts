@@ -329,6 +329,7 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
       }
       const numberingLabel: NonNullable<Paragraph["numbering"]> = {
         text,
+        ...(text !== label.text && text.length === label.text.length ? { typed: label.text } : {}),
         style: ctx.intern(toRunStyle(labelProps)),
         suffix: level.suffix,
         align: level.align,
@@ -341,6 +342,7 @@ function readParagraph(p: XNode, ctx: ParseContext, story: Story, cell: CellForm
           numberingLabel.image = image;
           // Where the picture cannot be drawn, a plain bullet reads better than the level's symbol-font fallback.
           numberingLabel.text = "•";
+          delete numberingLabel.typed;
         }
       }
       const native = text === label.text && !numberingLabel.image ? label.native : undefined;
@@ -763,8 +765,10 @@ function besideFields(rc: RunContext): void {
   if (!rc.story.fields.length && !rc.endingField) rc.tail.other = true;
 }
 
-function pushText(rc: RunContext, text: string, style: RunStyle, link = rc.link): void {
+/** `typed`: the document's characters where `text` draws others, as long as `text` (a symbol font's, mapped). */
+function pushText(rc: RunContext, text: string, style: RunStyle, link = rc.link, typed?: string): void {
   if (!text) return;
+  if (typed === text || typed?.length !== text.length) typed = undefined;
   const state = fieldState(rc.story.fields);
   if (state.hidden) return;
   if (state.capture) {
@@ -780,11 +784,14 @@ function pushText(rc: RunContext, text: string, style: RunStyle, link = rc.link)
   const l = link ?? state.link;
   const last = rc.out[rc.out.length - 1];
   if (last?.type === "text" && last.style === style && last.link === l) {
+    if (typed !== undefined || last.typed !== undefined) last.typed = (last.typed ?? last.text) + (typed ?? text);
     last.text += text;
     besideFields(rc);
     return;
   }
-  pushInline(rc, l ? { type: "text", text, style, link: l } : { type: "text", text, style });
+  const inline: Extract<Inline, { type: "text" }> = l ? { type: "text", text, style, link: l } : { type: "text", text, style };
+  if (typed !== undefined) inline.typed = typed;
+  pushInline(rc, inline);
 }
 
 /**
@@ -935,7 +942,9 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         const { style, symbolFont } = run();
         noteLabelLanguage(rc, run, c.text());
         const shown = rc.deleted && !style.strike ? ctx.intern({ ...style, strike: true }) : style;
-        pushText(rc, symbolFont ? mapSymbolText(symbolFont, c.text()) : c.text(), shown);
+        // A symbol font's characters are drawn mapped to Unicode and copy as the document has them.
+        if (symbolFont) pushText(rc, mapSymbolText(symbolFont, c.text()), shown, rc.link, c.text());
+        else pushText(rc, c.text(), shown);
         break;
       }
       case "tab":
@@ -969,7 +978,14 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
         const code = parseInt(c.attr("char") ?? "", 16);
         if (!Number.isFinite(code) || code < 0x20 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) break;
         const mapped = mapSymbolChar(font, code);
-        if (mapped) pushText(rc, mapped, drawnWithOpenSymbol(font) ? symbolStyle(rc, styleOf()) : styleOf());
+        if (mapped)
+          pushText(
+            rc,
+            mapped,
+            drawnWithOpenSymbol(font) ? symbolStyle(rc, styleOf()) : styleOf(),
+            rc.link,
+            String.fromCodePoint(code),
+          );
         else if (!(code >= 0xf000 && code <= 0xf0ff)) pushText(rc, String.fromCodePoint(code), styleOf());
         break;
       }

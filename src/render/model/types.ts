@@ -68,7 +68,12 @@ export interface RunStyle {
 }
 
 export type Inline =
-  | { type: "text"; text: string; style: RunStyle; link?: string }
+  /**
+   * `typed`: the characters as the document has them where `text` draws others (a symbol font's
+   * characters, mapped to Unicode to be drawn), as long as `text`: the PDF's text for copy and
+   * search, as LibreOffice writes it (a Symbol bullet U+F0B7 copies as U+F0B7, measured).
+   */
+  | { type: "text"; text: string; style: RunStyle; link?: string; typed?: string }
   | { type: "tab"; style: RunStyle; link?: string }
   | { type: "break"; kind: "line" | "page" | "column"; style: RunStyle }
   /** PAGE, NUMPAGES, SECTIONPAGES: the value is known only after pagination. `fallback` = cached result. */
@@ -353,6 +358,8 @@ export interface Paragraph {
   /** The list label already computed (counters, restarts, level text), with its own formatting. */
   numbering?: {
     text: string;
+    /** The label's characters as the level text has them, where `text` draws others (see the text inline's). */
+    typed?: string;
     style: RunStyle;
     suffix: "tab" | "space" | "nothing";
     align: "left" | "center" | "right";

@@ -175,6 +175,7 @@ export function splitPiece(pieces: Piece[], i: number, k: number, budget: WorkBu
     // Each part is drawn (and measured) on its own, Arabic letters joined within it (and across
     // the piece's own joins to other runs, not across the cut).
     const part: Piece = { ...pc, text, chars, breakAfter };
+    if (pc.typed !== undefined) part.typed = first ? pc.typed.slice(0, k) : pc.typed.slice(k);
     if (first) {
       delete part.pulledBack;
       delete part.pulledBackAt;
@@ -196,6 +197,7 @@ export function splitPiece(pieces: Piece[], i: number, k: number, budget: WorkBu
 export function showSoftHyphen(pieces: Piece[], i: number): void {
   const pc = pieces[i]!;
   pieces[i] = { ...pc, text: pc.text + "-", width: pc.width + hyphenWidth(pc), chars: pc.chars + 1, softHyphen: false };
+  if (pc.typed !== undefined) pieces[i]!.typed = pc.typed + "-";
 }
 
 /** Number of code units of `pc.text` that fit in `room` pt (whole code points, marks kept with their base). */

@@ -165,6 +165,7 @@ class LineItems {
     if (pc.noteLabelOf) item.noteLabelOf = pc.noteLabelOf;
     if (pc.joinBefore) item.joinBefore = true;
     if (pc.joinAfter) item.joinAfter = true;
+    if (pc.typed !== undefined) item.typed = pc.typed;
     this.merge = rtlWord ? null : item;
     this.mergeWith = pc;
     this.text.push(item);
@@ -173,12 +174,17 @@ class LineItems {
     if (rtlWord) this.rtlPieceOf.set(item, pc);
   }
 
-  /** Whether `pc` at `x` continues the current text item: same look and portion kind, touching it, no note label. */
+  /**
+   * Whether `pc` at `x` continues the current text item: same look and portion kind, touching it, no
+   * note label, neither drawing other characters than typed (those keep their own `typed`).
+   */
   private joins(pc: Piece, x: number): boolean {
     const merge = this.merge!;
     const with_ = this.mergeWith!;
     return (
       !pc.noteLabelOf &&
+      pc.typed === undefined &&
+      merge.typed === undefined &&
       !with_.noteLabelOf &&
       sameLook(with_, pc) &&
       samePortionKind(with_, pc) &&

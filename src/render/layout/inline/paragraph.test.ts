@@ -410,6 +410,27 @@ describe("layoutParagraph: run formatting", () => {
     expect(items.find((i) => i.text.endsWith("S"))!.size).toBe(12);
   });
 
+  it("keeps a symbol font's typed characters with the text drawn for them, also where a word is cut or a label drawn", async () => {
+    const drawn = "αβχ".repeat(12);
+    const typed = "abc".repeat(12);
+    const out = layoutParagraph(
+      para([t("plain "), { type: "text", text: drawn, typed, style: rs() }], {}, {
+        numbering: { text: "•", typed: "\uf0b7", style: rs(), suffix: "space", align: "left" },
+      }),
+      60,
+      await ctx(),
+    );
+    const items = out.lines.flatMap(texts);
+    expect(out.lines.length).toBeGreaterThan(2);
+    expect(items[0]).toMatchObject({ text: "•", typed: "\uf0b7" });
+    // No item merges typed text with plain text; each cut part copies as its own characters.
+    for (const i of items) if (i.typed !== undefined) expect(i.typed.length).toBe(i.text.length);
+    const symbolItems = items.filter((i) => /[αβχ]/.test(i.text));
+    expect(symbolItems.map((i) => i.text).join("")).toBe(drawn);
+    expect(symbolItems.map((i) => i.typed).join("")).toBe(typed);
+    expect(items.find((i) => i.text.startsWith("plain"))!.typed).toBeUndefined();
+  });
+
   it("adds character spacing to the width and passes it to the item", async () => {
     const c = await ctx();
     const face = c.fonts.face({ family: "Calibri", bold: false, italic: false });

@@ -13,6 +13,8 @@ export interface Piece {
   kind: "text" | "space" | "tab" | "break" | "object" | "float";
   /** Text drawn (caps applied); for spaces the spaces themselves. */
   text: string;
+  /** The document's characters where `text` draws others (a symbol font's, mapped), as long as `text`: copied and searched. */
+  typed?: string;
   face: FontFace;
   /**
    * Face whose ascent and descent the line uses: the run's own font even where a fallback face
@@ -84,6 +86,8 @@ export interface Atom {
   /** Offset of this atom's text in the paragraph text. */
   start: number;
   text: string;
+  /** The document's characters where `text` draws others, as long as `text` (see Piece). */
+  typed?: string;
   link?: string;
   noteRef?: string;
   noteLabelOf?: string;

@@ -120,7 +120,8 @@ function collectAtoms(p: Paragraph, ctx: LayoutContext): { atoms: Atom[]; text: 
       label: true,
     });
   } else if (num && num.text && !num.style.hidden) {
-    push({ inline: null, style: num.style, text: displayText(num.text, num.style), label: true });
+    const shown = displayText(num.text, num.style);
+    push({ inline: null, style: num.style, text: shown, label: true, ...typedAs(shown, num.typed, num.style) });
   }
   for (const inline of p.inlines) {
     if (inline.style.hidden) continue;
@@ -128,8 +129,11 @@ function collectAtoms(p: Paragraph, ctx: LayoutContext): { atoms: Atom[]; text: 
       case "text":
         if (inline.text.includes("\u00AD"))
           for (const at of softHyphenOffsets(inline.text)) softHyphens.push(text.length + at);
-        push({ inline, style: inline.style, text: displayText(inline.text, inline.style), link: inline.link });
+      {
+        const shown = displayText(inline.text, inline.style);
+        push({ inline, style: inline.style, text: shown, link: inline.link, ...typedAs(shown, inline.typed, inline.style) });
         break;
+      }
       case "field": {
         const value = ctx.fieldValue(inline.field, inline.format) ?? inline.fallback;
         push({ inline, style: inline.style, text: displayText(value, inline.style) });
@@ -287,6 +291,13 @@ function softHyphenOffsets(raw: string): number[] {
     else if (c === 0x09 || c >= 0x20) kept++;
   }
   return out;
+}
+
+/** The atom's `typed` for characters drawn as `shown`: kept only where it still matches it character by character. */
+function typedAs(shown: string, typed: string | undefined, style: RunStyle): { typed?: string } {
+  if (typed === undefined) return {};
+  const t = displayText(typed, style);
+  return t.length === shown.length && t !== shown ? { typed: t } : {};
 }
 
 function displayText(text: string, style: RunStyle): string {

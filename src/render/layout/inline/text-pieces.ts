@@ -427,6 +427,7 @@ function wordPieces(
     ) {
       pushPiece(
         atom,
+        offset + start,
         text.slice(start, i),
         face,
         metrics,
@@ -452,6 +453,7 @@ function wordPieces(
   if (start < text.length)
     pushPiece(
       atom,
+      offset + start,
       text.slice(start),
       face,
       metrics,
@@ -466,9 +468,13 @@ function wordPieces(
     );
 }
 
-/** `breakKind` after the piece: 0 none, 1 a break opportunity, 2 a soft hyphen, 3 one after a solidus LibreOffice pulls back (line-break.ts). */
+/**
+ * `at`: where `t` starts in the atom's text. `breakKind` after the piece: 0 none, 1 a break
+ * opportunity, 2 a soft hyphen, 3 one after a solidus LibreOffice pulls back (line-break.ts).
+ */
 function pushPiece(
   atom: Atom,
+  at: number,
   t: string,
   face: FontFace,
   metrics: FontFace,
@@ -485,9 +491,11 @@ function pushPiece(
   const size = lower ? base.size * SMALL_CAPS_SCALE : base.size;
   const drawn = lower ? t.toUpperCase() : t;
   const width = (cachedWidth(face, drawn, size, !!style.kern) * style.scale) / 100 + style.charSpacing * chars;
+  const typed = atom.typed?.slice(at, at + t.length);
   out.push({
     kind: space ? "space" : "text",
     text: drawn,
+    ...(typed !== undefined && typed !== drawn && !lower ? { typed } : {}),
     face,
     metrics,
     size,
