@@ -11,11 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { crc32, deflateSync } from "node:zlib";
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFHexString, PDFString } from "pdf-lib";
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFHexString, PDFRawStream, PDFString } from "pdf-lib";
+import { unzlibSync } from "fflate";
 import { nodeFontSource } from "../../scripts/lib/node-font-source";
 import { loadFontBook } from "../../src/render/fonts/font-book";
 import { paintDocument } from "../../src/render/paint/paint-document";
-import type { FontBook } from "../../src/render/fonts/types";
+import type { FontBook, ShapedText } from "../../src/render/fonts/types";
 import type { LaidOutDocument, PaintItem } from "../../src/render/layout/types";
 import { letterDocument, paragraphStyle, runStyle } from "../support/render-styles";
 import type { DocumentModel, ImageResource, Paragraph, RunStyle } from "../../src/render/model/types";
@@ -268,5 +269,38 @@ describe("paintDocument with text fontkit cannot handle", () => {
     expect(stdout).toMatch(/[\u0621-\u064a]/);
     const drawn = await run("mutool", ["draw", "-o", join(dir, "traps-%d.png"), "-r", "36", path]);
     expect(drawn.stderr).not.toMatch(/error|invalid/i);
+  });
+});
+
+describe("paintDocument glyph positions", () => {
+  it("draws every glyph of a long line within 0.01 pt of its shaped advances, carrying sub-thousandth differences", async () => {
+    const text = "Signet places each glyph where its advance, rounded at the size, puts it; ".repeat(3);
+    const model = modelWith([{ text, style: style("Calibri") }], new Map());
+    const book = await loadFontBook(model, nodeFontSource());
+    const face = book.face({ family: "Calibri", bold: false, italic: false });
+    const size = 7.3; // a size whose rounded advances differ from the PDF widths by fractions
+    const item: PaintItem = { kind: "text", x: 20, y: 100, text, face, size, color: null, width: face.widthOf(text, size) };
+    const pdf = await paintDocument({ pages: [{ width: 2000, height: 200, items: [item] }] }, model);
+    const path = join(dir, "glyph-positions.pdf");
+    writeFileSync(path, pdf);
+    const { stdout } = await run("mutool", ["draw", "-F", "stext", "-o", "-", path]);
+    const xs = [...stdout.matchAll(/<char [^>]*\bx="([\d.]+)"/g)].map((m) => Number(m[1]));
+    expect(xs.length).toBe(text.length);
+    // Where HarfBuzz's advances (font units, as paint draws them) put each glyph; carrying keeps each
+    // within half a thousandth of an em (0.004 pt here).
+    const shaped = (face as unknown as { shaped(t: string): ShapedText }).shaped(text);
+    let at = 20;
+    const off = xs.map((x, i) => {
+      const d = Math.abs(x - at);
+      at += (shaped.xAdvances[i]! * size) / shaped.unitsPerEm;
+      return d;
+    });
+    for (let i = 0; i < text.length; i++) expect(off[i], `glyph ${i}`).toBeLessThan(0.01);
+    // The content stream writes few adjustments: not one per glyph.
+    const doc = await PDFDocument.load(pdf);
+    const contents = doc.getPage(0).node.Contents()!;
+    const raw = contents instanceof PDFRawStream ? Buffer.from(unzlibSync(contents.contents)).toString("latin1") : "";
+    const adjustments = raw.match(/> -?[\d.]+ </g)?.length ?? 0;
+    expect(adjustments).toBeLessThan(text.length / 4);
   });
 });
