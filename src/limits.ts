@@ -103,6 +103,12 @@ export const LIMITS = {
     maxInflatedBytes: 48 * 1024 * 1024,
     /** Compressed bytes fed to the inflater per step (bounds the memory one step can produce). */
     inflateStepBytes: 16 * 1024,
+    /**
+     * Parts small enough are inflated in one go (faster), as long as the bytes they could produce
+     * at deflate's worst (1032 times their compressed size, a lying header's cost) stay under this
+     * per request; the others are inflated in steps.
+     */
+    wholeInflateWorkBytes: 16 * 1024 * 1024,
     /** Element nesting depth in one XML part. */
     maxXmlDepth: 256,
     /** Content controls in one document. */

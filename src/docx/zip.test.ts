@@ -28,19 +28,42 @@ describe("ZIP reader", () => {
     expect(() => readZipDirectory(zipSync({ "x.bin": zeros }))).toThrow(expect.objectContaining({ code: "zip_limit" }));
   });
 
-  it("stops inflating a part that passes its declared size (a lying header)", () => {
-    const zip = zipSync({ "x.xml": new Uint8Array(4 * 1024 * 1024).fill(0x41) });
-    const entries = readZipDirectory(patchSize(zip, 100));
-    expect(() => inflateEntry(zip, entries[0]!, new InflateBudget(), 1 << 30)).toThrow(/past its declared size/);
-  });
+  // Small parts are inflated in one go while their worst case fits the request's allowance, others in steps.
+  const inOneGo = () => new InflateBudget();
+  const inSteps = () => Object.assign(new InflateBudget(), { wholeWorkLeft: 0 });
 
-  it("refuses a part shorter than declared or failing its CRC", () => {
-    const zip = zipSync({ "x.xml": strToU8("<a/>".repeat(100)) });
-    const e = readZipDirectory(zip)[0]!;
-    expect(() =>
-      inflateEntry(zip, { ...e, uncompressedSize: e.uncompressedSize + 5 }, new InflateBudget(), 1 << 20),
-    ).toThrow(/shorter/);
-    expect(() => inflateEntry(zip, { ...e, crc32: e.crc32 ^ 1 }, new InflateBudget(), 1 << 20)).toThrow(/CRC/);
+  for (const [how, budget] of [
+    ["in one go", inOneGo],
+    ["in steps", inSteps],
+  ] as const) {
+    it(`stops inflating a part that passes its declared size (a lying header), ${how}`, () => {
+      const zip = zipSync({ "x.xml": new Uint8Array(4 * 1024 * 1024).fill(0x41) });
+      const entries = readZipDirectory(patchSize(zip, 100));
+      expect(() => inflateEntry(zip, entries[0]!, budget(), 1 << 30)).toThrow(/past its declared size/);
+    });
+
+    it(`refuses a part shorter than declared, failing its CRC or not deflate data, ${how}`, () => {
+      const zip = zipSync({ "x.xml": strToU8("<a/>".repeat(100)) });
+      const e = readZipDirectory(zip)[0]!;
+      expect(new TextDecoder().decode(inflateEntry(zip, e, budget(), 1 << 20))).toBe("<a/>".repeat(100));
+      expect(() => inflateEntry(zip, { ...e, uncompressedSize: e.uncompressedSize + 5 }, budget(), 1 << 20)).toThrow(
+        /shorter/,
+      );
+      expect(() => inflateEntry(zip, { ...e, crc32: e.crc32 ^ 1 }, budget(), 1 << 20)).toThrow(/CRC/);
+      // Cut short: the deflate stream never ends.
+      expect(() => inflateEntry(zip, { ...e, compressedSize: 5 }, budget(), 1 << 20)).toThrow(/not valid deflate|shorter/);
+    });
+  }
+
+  it("inflates parts in one go only while their worst case (1032 to 1) fits the request's allowance", () => {
+    const zip = zipSync({ "a.xml": strToU8("<a/>".repeat(100)), "b.xml": strToU8("<b/>".repeat(100)) });
+    const [a, b] = readZipDirectory(zip);
+    const budget = Object.assign(new InflateBudget(), { wholeWorkLeft: a!.compressedSize * 1032 });
+    inflateEntry(zip, a!, budget, 1 << 20);
+    expect(budget.wholeWorkLeft).toBe(0);
+    // The second part is inflated in steps, with the same result.
+    expect(new TextDecoder().decode(inflateEntry(zip, b!, budget, 1 << 20))).toBe("<b/>".repeat(100));
+    expect(budget.wholeWorkLeft).toBe(0);
   });
 
   it("caps the bytes inflated per request", () => {
