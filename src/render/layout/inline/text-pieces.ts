@@ -491,11 +491,11 @@ function pushPiece(
   const size = lower ? base.size * SMALL_CAPS_SCALE : base.size;
   const drawn = lower ? t.toUpperCase() : t;
   const width = (cachedWidth(face, drawn, size, !!style.kern) * style.scale) / 100 + style.charSpacing * chars;
-  const typed = atom.typed?.slice(at, at + t.length);
-  out.push({
+  // One literal, the optional fields set after it: conditional spreads here cost a third of the
+  // time text took to cut into pieces (every piece an object of its own shape).
+  const piece: Piece = {
     kind: space ? "space" : "text",
     text: drawn,
-    ...(typed !== undefined && typed !== drawn && !lower ? { typed } : {}),
     face,
     metrics,
     size,
@@ -503,17 +503,22 @@ function pushPiece(
     style,
     rise: base.rise,
     breakAfter: breakKind !== 0,
-    ...(breakKind === 2 ? { softHyphen: true } : {}),
-    ...(breakKind === PULLED_BACK ? { pulledBack: true } : {}),
-    ...(pulledBackAt.length ? { pulledBackAt } : {}),
     link: atom.link,
     noteRef: atom.noteRef,
-    ...(atom.noteLabelOf ? { noteLabelOf: atom.noteLabelOf } : {}),
     label: atom.label,
     chars,
     rtl: level % 2 === 1,
     level,
-  });
+  };
+  if (breakKind === 2) piece.softHyphen = true;
+  if (breakKind === PULLED_BACK) piece.pulledBack = true;
+  if (pulledBackAt.length) piece.pulledBackAt = pulledBackAt;
+  if (atom.noteLabelOf) piece.noteLabelOf = atom.noteLabelOf;
+  if (atom.typed !== undefined && !lower) {
+    const typed = atom.typed.slice(at, at + t.length);
+    if (typed !== drawn) piece.typed = typed;
+  }
+  out.push(piece);
 }
 
 /**
