@@ -1444,7 +1444,6 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
     expect(check("pushedBelowPicture").pages[1]).toBe(3);
   });
 
-
   it("autospacing is dropped at the document start and at the edges of a cell, kept elsewhere", () => {
     expect(check("autospacing").pages[1]).toBe(2);
   });
@@ -1465,7 +1464,6 @@ describe.skipIf(!have)("page flow matches LibreOffice", () => {
     const r = check("framedPageNumberInControl");
     expect(r.pages[1]).toBe(3);
   });
-
 
   it("dot leaders fill the tab from the text to the stop with LibreOffice's number of dots", () => {
     check("dotLeaders");
@@ -1722,5 +1720,41 @@ describe.skipIf(!have)("text boxes place their text as LibreOffice places it", (
         B.sectPr(),
     });
     await expectPlaced(docx, ["CellBottom", "CellTopZero", "CellText"]);
+  }, 120_000);
+
+  it("a group's text boxes each at their place in the group, whatever their order in the XML", async () => {
+    const WPS = "http://schemas.microsoft.com/office/word/2010/wordprocessingShape";
+    const WPG = "http://schemas.microsoft.com/office/word/2010/wordprocessingGroup";
+    /** A text box child at (x, y) in the group's child units, w x h of them. */
+    const part = (x: number, y: number, w: number, h: number, text: string) =>
+      `<wps:wsp><wps:cNvSpPr txBox="1"/><wps:spPr><a:xfrm><a:off x="${x}" y="${y}"/><a:ext cx="${w}" cy="${h}"/></a:xfrm>` +
+      `<a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/></wps:spPr>` +
+      `<wps:txbx><w:txbxContent><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:txbxContent></wps:txbx>` +
+      `<wps:bodyPr rot="0" vert="horz" wrap="square" lIns="91440" tIns="45720" rIns="91440" bIns="45720" anchor="t"><a:noAutofit/></wps:bodyPr></wps:wsp>`;
+    // 300 x 150 pt on the page; child units twice as fine (chExt 600 x 300 pt) and shifted by chOff.
+    const pt = (n: number) => n * EMU;
+    const group = (i: number, rel: "page" | "paragraph", x: number, y: number, parts: string) =>
+      `<w:r><mc:AlternateContent xmlns:wps="${WPS}" xmlns:wpg="${WPG}"><mc:Choice Requires="wpg"><w:drawing>` +
+      `<wp:anchor distT="0" distB="0" distL="0" distR="0" simplePos="0" relativeHeight="${i}" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">` +
+      `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="${rel === "page" ? "page" : "column"}"><wp:posOffset>${pt(x)}</wp:posOffset></wp:positionH>` +
+      `<wp:positionV relativeFrom="${rel}"><wp:posOffset>${pt(y)}</wp:posOffset></wp:positionV><wp:extent cx="${pt(300)}" cy="${pt(150)}"/>` +
+      `<wp:effectExtent l="0" t="0" r="0" b="0"/><wp:wrapNone/><wp:docPr id="${i}" name="Group ${i}"/><wp:cNvGraphicFramePr/>` +
+      `<a:graphic><a:graphicData uri="${WPG}"><wpg:wgp><wpg:cNvGrpSpPr/><wpg:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${pt(300)}" cy="${pt(150)}"/>` +
+      `<a:chOff x="${pt(40)}" y="${pt(20)}"/><a:chExt cx="${pt(600)}" cy="${pt(300)}"/></a:xfrm></wpg:grpSpPr>${parts}</wpg:wgp></a:graphicData></a:graphic>` +
+      `</wp:anchor></w:drawing></mc:Choice></mc:AlternateContent></w:r>`;
+    // Written lower box first; a nested group with its own child units holds the third.
+    const nested =
+      `<wpg:grpSp><wpg:cNvGrpSpPr/><wpg:grpSpPr><a:xfrm><a:off x="${pt(340)}" y="${pt(20)}"/><a:ext cx="${pt(300)}" cy="${pt(120)}"/>` +
+      `<a:chOff x="0" y="0"/><a:chExt cx="${pt(150)}" cy="${pt(60)}"/></a:xfrm></wpg:grpSpPr>${part(0, pt(30), pt(150), pt(30), "NestedBox")}</wpg:grpSp>`;
+    const parts =
+      part(pt(40), pt(200), pt(300), pt(80), "LowerBox") + part(pt(40), pt(20), pt(300), pt(80), "UpperBox") + nested;
+    const docx = B.buildDocx({
+      body:
+        `<w:p>${group(1, "page", 72, 100, parts)}<w:r><w:t>Anchor</w:t></w:r></w:p>` +
+        B.p("Filler") +
+        `<w:p>${group(2, "paragraph", 36, 24, part(pt(40), pt(160), pt(300), pt(80), "SecondLower") + part(pt(40), pt(20), pt(300), pt(80), "SecondUpper"))}<w:r><w:t>Second</w:t></w:r></w:p>` +
+        B.sectPr(),
+    });
+    await expectPlaced(docx, ["LowerBox", "UpperBox", "NestedBox", "Anchor", "SecondLower", "SecondUpper", "Second"]);
   }, 120_000);
 });

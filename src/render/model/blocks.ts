@@ -642,7 +642,11 @@ function resolvedRun(r: XNode, rc: RunContext): ResolvedRun {
   });
 }
 
-const languagesOf = (p: RunProps): RunLanguages => ({ latin: p.latinLang, eastAsia: p.eastAsiaLang, complex: p.complexLang });
+const languagesOf = (p: RunProps): RunLanguages => ({
+  latin: p.latinLang,
+  eastAsia: p.eastAsiaLang,
+  complex: p.complexLang,
+});
 const withLanguages = (p: RunProps): ResolvedRun => ({ style: toRunStyle(p), langs: languagesOf(p) });
 
 /** Records the label language from a run's text (or, `text` undefined, a tab or line break: Latin). */
@@ -789,7 +793,9 @@ function pushText(rc: RunContext, text: string, style: RunStyle, link = rc.link,
     besideFields(rc);
     return;
   }
-  const inline: Extract<Inline, { type: "text" }> = l ? { type: "text", text, style, link: l } : { type: "text", text, style };
+  const inline: Extract<Inline, { type: "text" }> = l
+    ? { type: "text", text, style, link: l }
+    : { type: "text", text, style };
   if (typed !== undefined) inline.typed = typed;
   pushInline(rc, inline);
 }
@@ -1070,8 +1076,8 @@ function readRun(r: XNode, rc: RunContext, inherited?: () => ResolvedRun): void 
       }
       case "drawing": {
         settleAnchorAlternates(c);
-        const inline = readDrawing(c, ctx, story, styleOf(), (container, s) => readBlocks(container, ctx, s));
-        if (inline) pushVisible(rc, inline);
+        for (const inline of readDrawing(c, ctx, story, styleOf(), (container, s) => readBlocks(container, ctx, s)))
+          pushVisible(rc, inline);
         break;
       }
       case "pict":

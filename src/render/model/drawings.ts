@@ -121,22 +121,42 @@ function lineOf(spPr: XNode | undefined, ctx: ParseContext): Border | null | und
 }
 
 /** A w:drawing element → one inline (image or box), or undefined when it holds nothing we read. */
+/** A drawing's inlines: one image or box, or, for a group floating at an offset, one per part (see `groupParts`). */
 export function readDrawing(
   drawing: XNode,
   ctx: ParseContext,
   story: Story,
   style: RunStyle,
   readBlocks: BlocksReader,
-): Inline | undefined {
+): Inline[] {
   const holder = drawing.child("inline") ?? drawing.child("anchor");
-  if (!holder) return undefined;
+  if (!holder) return [];
   const ext = holder.child("extent");
   const width = clampSize(emu(ext?.attr("cx")));
   const height = clampSize(emu(ext?.attr("cy")));
   const anchor = holder.name === "anchor" ? readAnchor(holder) : undefined;
   const data = holder.child("graphic")?.child("graphicData");
+  if (!data) return [];
+  const group = data.child("wgp");
+  if (group && anchor && anchor.x.offset !== undefined && anchor.y.offset !== undefined && anchor.wrap === "none") {
+    const parts = groupParts(group, { width, height }, anchor, ctx, story, style, readBlocks);
+    if (parts) return parts;
+  }
+  const one = readGraphic(data, width, height, anchor, ctx, story, style, readBlocks);
+  return one ? [one] : [];
+}
+
+function readGraphic(
+  data: XNode,
+  width: number,
+  height: number,
+  anchor: Anchor | undefined,
+  ctx: ParseContext,
+  story: Story,
+  style: RunStyle,
+  readBlocks: BlocksReader,
+): Inline | undefined {
   const withAnchor = <T extends Inline>(i: T): T => (anchor ? { ...i, anchor } : i);
-  if (!data) return undefined;
   const pic = data.child("pic");
   if (pic) {
     const blip = pic.first("blip");
@@ -170,6 +190,151 @@ export function readDrawing(
   if (fill !== undefined) box.fill = fill;
   if (border !== undefined) box.border = border;
   return withAnchor(box);
+}
+
+/** Where a group's child coordinates land: pt = (child − chOff) × scale + origin, per axis. */
+interface GroupFrame {
+  x: number;
+  y: number;
+  scaleX: number;
+  scaleY: number;
+  chX: number;
+  chY: number;
+}
+
+/** Parts of a group, nested groups included, at most this many (a hostile group of thousands is drawn as one box). */
+const MAX_GROUP_PARTS = 200;
+
+/**
+ * The parts of a group floating at an offset with no wrap, each at its own place: text boxes with
+ * their text, insets and rectangle fill, pictures as images (the other shapes are not drawn).
+ * LibreOffice places a group's children by the group's transform (wpg:grpSpPr's a:xfrm: child
+ * coordinates from chOff over chExt map onto the group's extent), so text boxes stacked in one
+ * group keep their order on the page, whatever their order in the XML. Undefined (the group is
+ * read as one box) when a part is rotated or the group has too many parts or none.
+ */
+function groupParts(
+  group: XNode,
+  size: { width: number; height: number },
+  anchor: Anchor,
+  ctx: ParseContext,
+  story: Story,
+  style: RunStyle,
+  readBlocks: BlocksReader,
+): Inline[] | undefined {
+  const out: Inline[] = [];
+  let count = 0;
+  /** The frame mapping child units `from` (a box in them) onto `box` (pt). */
+  const childFrame = (from: Rect, box: Rect): GroupFrame => ({
+    x: box.x,
+    y: box.y,
+    scaleX: from.w > 0 ? box.w / from.w : 1,
+    scaleY: from.h > 0 ? box.h / from.h : 1,
+    chX: from.x,
+    chY: from.y,
+  });
+  const place = (xfrm: XNode | undefined, f: GroupFrame): Rect => {
+    const off = xfrm?.child("off");
+    const ext = xfrm?.child("ext");
+    return {
+      x: f.x + ((emu(off?.attr("x")) ?? 0) - f.chX) * f.scaleX,
+      y: f.y + ((emu(off?.attr("y")) ?? 0) - f.chY) * f.scaleY,
+      w: clampSize((emu(ext?.attr("cx")) ?? 0) * f.scaleX),
+      h: clampSize((emu(ext?.attr("cy")) ?? 0) * f.scaleY),
+    };
+  };
+  const rotated = (xfrm: XNode | undefined) => Number(xfrm?.attr("rot") ?? 0) !== 0;
+  const walk = (g: XNode, f: GroupFrame): boolean => {
+    for (const c of g.children) {
+      if (c.name !== "wsp" && c.name !== "pic" && c.name !== "grpSp") continue;
+      if (++count > MAX_GROUP_PARTS) return false;
+      const spPr = c.child(c.name === "grpSp" ? "grpSpPr" : "spPr");
+      const xfrm = spPr?.child("xfrm");
+      if (rotated(xfrm)) return false;
+      const at = place(xfrm, f);
+      const partAnchor: Anchor = {
+        ...anchor,
+        x: { relativeTo: anchor.x.relativeTo, offset: at.x },
+        y: { relativeTo: anchor.y.relativeTo, offset: at.y },
+      };
+      if (c.name === "grpSp") {
+        if (!walk(c, childFrame(childSpace(xfrm), at))) return false;
+      } else if (c.name === "pic") {
+        const image = imageFromRel(ctx, story, c.first("blip")?.attr("embed"));
+        if (image) out.push({ type: "image", image, width: at.w, height: at.h, style, anchor: partAnchor });
+      } else {
+        const text = c.child("txbx")?.child("txbxContent");
+        const blocks: Block[] = [];
+        if (text) ctx.nested(() => blocks.push(...readBlocks(text, story)));
+        const rect = (spPr?.child("prstGeom")?.attr("prst") ?? "rect") === "rect";
+        const box: Extract<Inline, { type: "box" }> = {
+          type: "box",
+          blocks,
+          width: at.w,
+          height: at.h,
+          style,
+          anchor: partAnchor,
+          ...textBoxLayout(c.child("bodyPr")),
+        };
+        const fill = rect ? solidFill(spPr, ctx) : undefined;
+        const border = rect ? lineOf(spPr, ctx) : undefined;
+        if (fill !== undefined) box.fill = fill;
+        if (border !== undefined) box.border = border;
+        if (text || fill || border) out.push(box);
+      }
+    }
+    return true;
+  };
+  const top = childFrame(childBounds(group) ?? childSpace(group.child("grpSpPr")?.child("xfrm")), {
+    x: anchor.x.offset ?? 0,
+    y: anchor.y.offset ?? 0,
+    w: size.width,
+    h: size.height,
+  });
+  return walk(group, top) && count > 0 ? out : undefined;
+}
+
+interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** A group's child coordinate space (a:chOff, a:chExt), pt. */
+function childSpace(xfrm: XNode | undefined): Rect {
+  const chOff = xfrm?.child("chOff");
+  const chExt = xfrm?.child("chExt");
+  return {
+    x: emu(chOff?.attr("x")) ?? 0,
+    y: emu(chOff?.attr("y")) ?? 0,
+    w: emu(chExt?.attr("cx")) ?? 0,
+    h: emu(chExt?.attr("cy")) ?? 0,
+  };
+}
+
+/**
+ * The box around a top-level group's children, in their units: LibreOffice fits it to the
+ * group's extent, whatever the group's chOff and chExt say (measured: with a chExt twice the
+ * children's span they still fill the extent; a nested group keeps its own). Word writes them equal.
+ */
+function childBounds(group: XNode): Rect | undefined {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const c of group.children) {
+    const xfrm = c.child(c.name === "grpSp" ? "grpSpPr" : "spPr")?.child("xfrm");
+    const off = xfrm?.child("off");
+    const ext = xfrm?.child("ext");
+    if (!off || !ext) continue;
+    const [x, y, w, h] = [off.attr("x"), off.attr("y"), ext.attr("cx"), ext.attr("cy")].map((v) => emu(v) ?? 0);
+    x0 = Math.min(x0, x!);
+    y0 = Math.min(y0, y!);
+    x1 = Math.max(x1, x! + Math.max(0, w!));
+    y1 = Math.max(y1, y! + Math.max(0, h!));
+  }
+  return x1 > x0 && y1 > y0 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : undefined;
 }
 
 /**

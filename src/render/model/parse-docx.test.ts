@@ -584,6 +584,30 @@ describe("Word's special cases", () => {
     expect(textOf(paras((inline[0] as Extract<Inline, { type: "box" }>).blocks)[0]!)).toBe("inside the box");
   });
 
+  it("reads a floating group's text boxes one box each at its place; a rotated part or too many keep the group one box", () => {
+    const E = 12700;
+    const part = (y: number, text: string, rot = 0) =>
+      `<wps:wsp><wps:spPr><a:xfrm${rot ? ` rot="${rot}"` : ""}><a:off x="0" y="${y * E}"/><a:ext cx="${200 * E}" cy="${40 * E}"/></a:xfrm><a:prstGeom prst="rect"/></wps:spPr>` +
+      `<wps:txbx><w:txbxContent><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:txbxContent></wps:txbx><wps:bodyPr/></wps:wsp>`;
+    const group = (parts: string) =>
+      `<w:p><w:r><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" simplePos="0" behindDoc="0">` +
+      `<wp:positionH relativeFrom="page"><wp:posOffset>${72 * E}</wp:posOffset></wp:positionH><wp:positionV relativeFrom="page"><wp:posOffset>${100 * E}</wp:posOffset></wp:positionV>` +
+      `<wp:extent cx="${100 * E}" cy="${60 * E}"/><wp:wrapNone/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"><a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingGroup">` +
+      `<wpg:wgp xmlns:wpg="http://schemas.microsoft.com/office/word/2010/wordprocessingGroup" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">${parts}</wpg:wgp></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r></w:p>`;
+    // Children span 200 x 120 units on a 100 x 60 pt extent: half scale; the lower box comes first in the XML.
+    const [split] = paras(body(docx(group(part(80, "lower") + part(0, "upper")))));
+    const boxes = split!.inlines as Extract<Inline, { type: "box" }>[];
+    expect(
+      boxes.map((b) => [textOf(paras(b.blocks)[0]!), b.anchor?.x.offset, b.anchor?.y.offset, b.width, b.height]),
+    ).toEqual([
+      ["lower", 72, 140, 100, 20],
+      ["upper", 72, 100, 100, 20],
+    ]);
+    const one = (parts: string) => paras(body(docx(group(parts))))[0]!.inlines;
+    expect(one(part(80, "lower", 5400000) + part(0, "upper"))).toHaveLength(1);
+    expect(one(Array.from({ length: 201 }, (_, i) => part(i, `p${i}`)).join(""))).toHaveLength(1);
+  });
+
   it("refuses tables nested beyond the limit with docx_invalid instead of recursing", () => {
     let nested = para(text("core"));
     for (let i = 0; i < 40; i++)
