@@ -51,7 +51,9 @@ describe("ZIP reader", () => {
       );
       expect(() => inflateEntry(zip, { ...e, crc32: e.crc32 ^ 1 }, budget(), 1 << 20)).toThrow(/CRC/);
       // Cut short: the deflate stream never ends.
-      expect(() => inflateEntry(zip, { ...e, compressedSize: 5 }, budget(), 1 << 20)).toThrow(/not valid deflate|shorter/);
+      expect(() => inflateEntry(zip, { ...e, compressedSize: 5 }, budget(), 1 << 20)).toThrow(
+        /not valid deflate|shorter/,
+      );
     });
   }
 

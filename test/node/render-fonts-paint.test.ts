@@ -279,7 +279,16 @@ describe("paintDocument glyph positions", () => {
     const book = await loadFontBook(model, nodeFontSource());
     const face = book.face({ family: "Calibri", bold: false, italic: false });
     const size = 7.3; // a size whose rounded advances differ from the PDF widths by fractions
-    const item: PaintItem = { kind: "text", x: 20, y: 100, text, face, size, color: null, width: face.widthOf(text, size) };
+    const item: PaintItem = {
+      kind: "text",
+      x: 20,
+      y: 100,
+      text,
+      face,
+      size,
+      color: null,
+      width: face.widthOf(text, size),
+    };
     const pdf = await paintDocument({ pages: [{ width: 2000, height: 200, items: [item] }] }, model);
     const path = join(dir, "glyph-positions.pdf");
     writeFileSync(path, pdf);

@@ -1514,7 +1514,10 @@ describe.skipIf(!available)("the old Word size rule for tables, against LibreOff
     "docDefaults %s, Normal %s, table style %s (styled: %s): cell text takes LibreOffice's size",
     async (defaults, normal, tableSize, styled) => {
       const styles =
-        DEFAULT_STYLES.replace(/<w:sz w:val="22"\/><w:szCs w:val="22"\/>/, `<w:sz w:val="${defaults}"/><w:szCs w:val="${defaults}"/>`).replace(
+        DEFAULT_STYLES.replace(
+          /<w:sz w:val="22"\/><w:szCs w:val="22"\/>/,
+          `<w:sz w:val="${defaults}"/><w:szCs w:val="${defaults}"/>`,
+        ).replace(
           /(<w:style w:type="paragraph" w:default="1" w:styleId="Normal">.*?)(<\/w:style>)/,
           (_m, head: string, end: string) => `${head}<w:rPr><w:sz w:val="${normal}"/></w:rPr>${end}`,
         ) +
@@ -1605,11 +1608,15 @@ describe.skipIf(!available)("decimal tabs against LibreOffice", () => {
         tabbed("T3", "l1,234.5") +
         `<w:tbl><w:tblPr><w:tblW w:w="4000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="4000"/></w:tblGrid>` +
         cells
-          .map(([tabs, text, extra]) => `<w:tr><w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>${para(tabs, r(text), extra)}</w:tc></w:tr>`)
+          .map(
+            ([tabs, text, extra]) =>
+              `<w:tr><w:tc><w:tcPr><w:tcW w:w="4000" w:type="dxa"/></w:tcPr>${para(tabs, r(text), extra)}</w:tc></w:tr>`,
+          )
           .join("") +
         `</w:tbl>${p("after")}${sectPr()}`,
     });
-    const words = async (pdf: Uint8Array) => (await wordBoxes(pdf))[0]!.words.map((w) => `${w.text} ${w.xMin.toFixed(1)}`);
+    const words = async (pdf: Uint8Array) =>
+      (await wordBoxes(pdf))[0]!.words.map((w) => `${w.text} ${w.xMin.toFixed(1)}`);
     const theirs = await words(await convertWithLibreOffice(docx));
     const ours = await words(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
     // LibreOffice moved the lone-stop cells' numbers (a+7 ends at the stop, 72 pt in).
@@ -1651,7 +1658,18 @@ describe.skipIf(!available)("a symbol font's characters in the PDF's text, again
     const theirs = await words(await convertWithLibreOffice(docx));
     const ours = await words(await renderDocxToPdf(docx, { fonts: nodeFontSource() }));
     // LibreOffice writes the characters as typed: Symbol's private-use bullet, Symbol's "abc" (drawn αβχ).
-    for (const typed of ["\uf0b7", "\u00b7", "\uf0a7", "\uf0d8", "\uf02d", "o", "\uf0fc", "\uf061", "abc", "\uf0b7\uf061"])
+    for (const typed of [
+      "\uf0b7",
+      "\u00b7",
+      "\uf0a7",
+      "\uf0d8",
+      "\uf02d",
+      "o",
+      "\uf0fc",
+      "\uf061",
+      "abc",
+      "\uf0b7\uf061",
+    ])
       expect(theirs, JSON.stringify(typed)).toContain(typed);
     expect(ours).toEqual(theirs);
   }, 120_000);

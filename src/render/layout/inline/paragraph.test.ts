@@ -414,9 +414,13 @@ describe("layoutParagraph: run formatting", () => {
     const drawn = "αβχ".repeat(12);
     const typed = "abc".repeat(12);
     const out = layoutParagraph(
-      para([t("plain "), { type: "text", text: drawn, typed, style: rs() }], {}, {
-        numbering: { text: "•", typed: "\uf0b7", style: rs(), suffix: "space", align: "left" },
-      }),
+      para(
+        [t("plain "), { type: "text", text: drawn, typed, style: rs() }],
+        {},
+        {
+          numbering: { text: "•", typed: "\uf0b7", style: rs(), suffix: "space", align: "left" },
+        },
+      ),
       60,
       await ctx(),
     );

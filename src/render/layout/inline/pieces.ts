@@ -129,11 +129,17 @@ function collectAtoms(p: Paragraph, ctx: LayoutContext): { atoms: Atom[]; text: 
       case "text":
         if (inline.text.includes("\u00AD"))
           for (const at of softHyphenOffsets(inline.text)) softHyphens.push(text.length + at);
-      {
-        const shown = displayText(inline.text, inline.style);
-        push({ inline, style: inline.style, text: shown, link: inline.link, ...typedAs(shown, inline.typed, inline.style) });
-        break;
-      }
+        {
+          const shown = displayText(inline.text, inline.style);
+          push({
+            inline,
+            style: inline.style,
+            text: shown,
+            link: inline.link,
+            ...typedAs(shown, inline.typed, inline.style),
+          });
+          break;
+        }
       case "field": {
         const value = ctx.fieldValue(inline.field, inline.format) ?? inline.fallback;
         push({ inline, style: inline.style, text: displayText(value, inline.style) });
