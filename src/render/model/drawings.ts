@@ -120,8 +120,10 @@ function lineOf(spPr: XNode | undefined, ctx: ParseContext): Border | null | und
   return { style: "single", width: emu(ln.attr("w")) ?? 0.75, color: color ?? null, space: 0 };
 }
 
-/** A w:drawing element → one inline (image or box), or undefined when it holds nothing we read. */
-/** A drawing's inlines: one image or box, or, for a group floating at an offset, one per part (see `groupParts`). */
+/**
+ * A w:drawing element → its inlines: one image or box, or, for a group floating at an offset with
+ * no wrap, one per part (see `groupParts`); none when it holds nothing we read.
+ */
 export function readDrawing(
   drawing: XNode,
   ctx: ParseContext,
@@ -146,6 +148,7 @@ export function readDrawing(
   return one ? [one] : [];
 }
 
+/** A picture, chart, shape, group or canvas (a:graphicData) as one image or box of `width` × `height` pt. */
 function readGraphic(
   data: XNode,
   width: number,
@@ -208,10 +211,11 @@ const MAX_GROUP_PARTS = 200;
 /**
  * The parts of a group floating at an offset with no wrap, each at its own place: text boxes with
  * their text, insets and rectangle fill, pictures as images (the other shapes are not drawn).
- * LibreOffice places a group's children by the group's transform (wpg:grpSpPr's a:xfrm: child
- * coordinates from chOff over chExt map onto the group's extent), so text boxes stacked in one
- * group keep their order on the page, whatever their order in the XML. Undefined (the group is
- * read as one box) when a part is rotated or the group has too many parts or none.
+ * LibreOffice places a group's children by the group's transform (the box around the children
+ * fitted to the group's extent; in a nested group, its chOff and chExt mapped onto its own box), so
+ * text boxes stacked in one group keep their order on the page, whatever their order in the XML.
+ * Undefined (the group is read as one box) when a part is rotated or the group has too many parts
+ * or none: checked before any text is read, as reading it counts list numbers and notes.
  */
 function groupParts(
   group: XNode,
@@ -236,30 +240,40 @@ function groupParts(
   const place = (xfrm: XNode | undefined, f: GroupFrame): Rect => {
     const off = xfrm?.child("off");
     const ext = xfrm?.child("ext");
+    // Offsets as far as a page is wide either way (a child unit of 1 EMU scales without bound).
+    const within = (n: number) => (Number.isFinite(n) ? Math.max(-MAX_SIDE, Math.min(MAX_SIDE, n)) : 0);
     return {
-      x: f.x + ((emu(off?.attr("x")) ?? 0) - f.chX) * f.scaleX,
-      y: f.y + ((emu(off?.attr("y")) ?? 0) - f.chY) * f.scaleY,
+      x: within(f.x + ((emu(off?.attr("x")) ?? 0) - f.chX) * f.scaleX),
+      y: within(f.y + ((emu(off?.attr("y")) ?? 0) - f.chY) * f.scaleY),
       w: clampSize((emu(ext?.attr("cx")) ?? 0) * f.scaleX),
       h: clampSize((emu(ext?.attr("cy")) ?? 0) * f.scaleY),
     };
   };
-  const rotated = (xfrm: XNode | undefined) => Number(xfrm?.attr("rot") ?? 0) !== 0;
-  const walk = (g: XNode, f: GroupFrame): boolean => {
+  const isPart = (c: XNode) => c.name === "wsp" || c.name === "pic" || c.name === "grpSp";
+  const xfrmOf = (c: XNode) => c.child(c.name === "grpSp" ? "grpSpPr" : "spPr")?.child("xfrm");
+  // Every part, nested ones included: none rotated, not too many.
+  const drawable = (g: XNode): boolean => {
     for (const c of g.children) {
-      if (c.name !== "wsp" && c.name !== "pic" && c.name !== "grpSp") continue;
-      if (++count > MAX_GROUP_PARTS) return false;
+      if (!isPart(c)) continue;
+      if (++count > MAX_GROUP_PARTS || Number(xfrmOf(c)?.attr("rot") ?? 0) !== 0) return false;
+      if (c.name === "grpSp" && !drawable(c)) return false;
+    }
+    return true;
+  };
+  if (!drawable(group) || count === 0) return undefined;
+  const walk = (g: XNode, f: GroupFrame): void => {
+    for (const c of g.children) {
+      if (!isPart(c)) continue;
       const spPr = c.child(c.name === "grpSp" ? "grpSpPr" : "spPr");
       const xfrm = spPr?.child("xfrm");
-      if (rotated(xfrm)) return false;
       const at = place(xfrm, f);
       const partAnchor: Anchor = {
         ...anchor,
         x: { relativeTo: anchor.x.relativeTo, offset: at.x },
         y: { relativeTo: anchor.y.relativeTo, offset: at.y },
       };
-      if (c.name === "grpSp") {
-        if (!walk(c, childFrame(childSpace(xfrm), at))) return false;
-      } else if (c.name === "pic") {
+      if (c.name === "grpSp") walk(c, childFrame(childSpace(xfrm), at));
+      else if (c.name === "pic") {
         const image = imageFromRel(ctx, story, c.first("blip")?.attr("embed"));
         if (image) out.push({ type: "image", image, width: at.w, height: at.h, style, anchor: partAnchor });
       } else {
@@ -283,7 +297,6 @@ function groupParts(
         if (text || fill || border) out.push(box);
       }
     }
-    return true;
   };
   const top = childFrame(childBounds(group) ?? childSpace(group.child("grpSpPr")?.child("xfrm")), {
     x: anchor.x.offset ?? 0,
@@ -291,7 +304,8 @@ function groupParts(
     w: size.width,
     h: size.height,
   });
-  return walk(group, top) && count > 0 ? out : undefined;
+  walk(group, top);
+  return out;
 }
 
 interface Rect {
