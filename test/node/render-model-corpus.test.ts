@@ -69,7 +69,8 @@ function decode(s: string): string {
 function modelWords(list: Block[]): Set<string> {
   const words = new Set<string>();
   const inlineText = (i: Inline): string => {
-    if (i.type === "text") return i.text;
+    // A symbol font's characters as the document has them (the model draws them mapped to Unicode).
+    if (i.type === "text") return i.typed ?? i.text;
     if (i.type === "field") return i.fallback;
     // An equation reads inline with the text around it (its box carries its text as a paragraph).
     if (i.type === "box" && i.math)
