@@ -1757,4 +1757,71 @@ describe.skipIf(!have)("text boxes place their text as LibreOffice places it", (
     });
     await expectPlaced(docx, ["LowerBox", "UpperBox", "NestedBox", "Anchor", "SecondLower", "SecondUpper", "Second"]);
   }, 120_000);
+
+  it("aligned shapes and groups keep their wrap distances as LibreOffice keeps them", async () => {
+    const WPS = "http://schemas.microsoft.com/office/word/2010/wordprocessingShape";
+    const WPG = "http://schemas.microsoft.com/office/word/2010/wordprocessingGroup";
+    const pt = (n: number) => n * EMU;
+    const textBox = (text: string) =>
+      `<wps:wsp><wps:cNvSpPr txBox="1"/><wps:spPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${pt(100)}" cy="${pt(30)}"/></a:xfrm><a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/></wps:spPr>` +
+      `<wps:txbx><w:txbxContent><w:p><w:pPr><w:spacing w:after="0"/></w:pPr><w:r><w:t>${text}</w:t></w:r></w:p></w:txbxContent></wps:txbx>` +
+      `<wps:bodyPr rot="0" vert="horz" wrap="square" lIns="0" tIns="0" rIns="0" bIns="0" anchor="t"><a:noAutofit/></wps:bodyPr></wps:wsp>`;
+    const object = (group: boolean, text: string, align: string, rel: string, dist: number, square: boolean) =>
+      `<w:r><mc:AlternateContent xmlns:wps="${WPS}" xmlns:wpg="${WPG}"><mc:Choice Requires="${group ? "wpg" : "wps"}"><w:drawing>` +
+      `<wp:anchor distT="0" distB="0" distL="${pt(dist)}" distR="${pt(dist)}" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">` +
+      `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="${rel}"><wp:align>${align}</wp:align></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV>` +
+      `<wp:extent cx="${pt(100)}" cy="${pt(30)}"/><wp:effectExtent l="0" t="0" r="0" b="0"/>${square ? `<wp:wrapSquare wrapText="bothSides"/>` : "<wp:wrapNone/>"}<wp:docPr id="7" name="O"/><wp:cNvGraphicFramePr/>` +
+      `<a:graphic>${
+        group
+          ? `<a:graphicData uri="${WPG}"><wpg:wgp><wpg:cNvGrpSpPr/><wpg:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${pt(100)}" cy="${pt(30)}"/><a:chOff x="0" y="0"/><a:chExt cx="${pt(100)}" cy="${pt(30)}"/></a:xfrm></wpg:grpSpPr>${textBox(text)}</wpg:wgp></a:graphicData>`
+          : `<a:graphicData uri="${WPS}">${textBox(text)}</a:graphicData>`
+      }</a:graphic></wp:anchor></w:drawing></mc:Choice></mc:AlternateContent></w:r>`;
+    // Right: its right distance inside the margin, column or page; left: on the page, not in the margin; no wrap: none.
+    const cases: [align: string, rel: string, dist: number, square: boolean][] = [
+      ["right", "margin", 9, true],
+      ["left", "margin", 9, true],
+      ["right", "page", 9, true],
+      ["left", "page", 18, true],
+      ["right", "margin", 9, false],
+      ["right", "column", 9, true],
+    ];
+    const body = [false, true]
+      .flatMap((group) =>
+        cases.map(
+          ([align, rel, dist, square], i) =>
+            `<w:p>${object(group, `${group ? "Group" : "Shape"}${i}`, align, rel, dist, square)}<w:r><w:t>${"text ".repeat(30)}</w:t></w:r></w:p>${B.p("")}`,
+        ),
+      )
+      .join("");
+    await expectPlaced(B.buildDocx({ body: body + B.sectPr() }), [
+      ...cases.map((_, i) => `Shape${i}`),
+      ...cases.map((_, i) => `Group${i}`),
+    ]);
+  }, 120_000);
+
+  it("an aligned group with square wrap: its parts at their places in it, the text wrapped around the whole group", async () => {
+    const WPS = "http://schemas.microsoft.com/office/word/2010/wordprocessingShape";
+    const WPG = "http://schemas.microsoft.com/office/word/2010/wordprocessingGroup";
+    const pt = (n: number) => n * EMU;
+    const part = (x: number, y: number, w: number, h: number, text: string) =>
+      `<wps:wsp><wps:cNvSpPr txBox="1"/><wps:spPr><a:xfrm><a:off x="${pt(x)}" y="${pt(y)}"/><a:ext cx="${pt(w)}" cy="${pt(h)}"/></a:xfrm>` +
+      `<a:prstGeom prst="rect"><a:avLst/></a:prstGeom><a:noFill/></wps:spPr>` +
+      `<wps:txbx><w:txbxContent><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:txbxContent></wps:txbx>` +
+      `<wps:bodyPr rot="0" vert="horz" wrap="square" lIns="91440" tIns="45720" rIns="91440" bIns="45720" anchor="t"><a:noAutofit/></wps:bodyPr></wps:wsp>`;
+    // 200 x 120 pt, right-aligned in the margin, the paragraph's text wrapping on its left.
+    const group =
+      `<w:r><mc:AlternateContent xmlns:wps="${WPS}" xmlns:wpg="${WPG}"><mc:Choice Requires="wpg"><w:drawing>` +
+      `<wp:anchor distT="0" distB="0" distL="114300" distR="114300" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">` +
+      `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="margin"><wp:align>right</wp:align></wp:positionH>` +
+      `<wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV><wp:extent cx="${pt(200)}" cy="${pt(120)}"/>` +
+      `<wp:effectExtent l="0" t="0" r="0" b="0"/><wp:wrapSquare wrapText="bothSides"/><wp:docPr id="9" name="Group 9"/><wp:cNvGraphicFramePr/>` +
+      `<a:graphic><a:graphicData uri="${WPG}"><wpg:wgp><wpg:cNvGrpSpPr/><wpg:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${pt(200)}" cy="${pt(120)}"/>` +
+      `<a:chOff x="0" y="0"/><a:chExt cx="${pt(200)}" cy="${pt(120)}"/></a:xfrm></wpg:grpSpPr>` +
+      part(0, 80, 200, 40, "BottomPart") +
+      part(100, 0, 100, 40, "TopRightPart") +
+      `</wpg:wgp></a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice></mc:AlternateContent></w:r>`;
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+    const docx = B.buildDocx({ body: `<w:p>${group}<w:r><w:t>${words}</w:t></w:r></w:p>` + B.sectPr() });
+    await expectPlaced(docx, ["BottomPart", "TopRightPart", "word0", "word12", "word30", "word59"]);
+  }, 120_000);
 });

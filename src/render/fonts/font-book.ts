@@ -420,6 +420,7 @@ function collectUsage(model: DocumentModel): Map<string, Usage> {
         break;
       case "box":
         blocks(i.blocks);
+        for (const part of i.parts ?? []) inline(part.inline);
         break;
       default:
         note(i.style, "");

@@ -4,7 +4,7 @@
  * box inlines. Charts are read by charts.ts into their box; SmartArt and other graphics keep their
  * space as an empty box.
  */
-import type { Anchor, Block, Border, Color, Inline, RunStyle } from "./types";
+import type { Anchor, Block, Border, Color, GroupPart, Inline, RunStyle } from "./types";
 import type { XNode } from "./xml-tree";
 import type { ParseContext, Story } from "./context";
 import { emu, hexColor, measure } from "./units";
@@ -121,8 +121,8 @@ function lineOf(spPr: XNode | undefined, ctx: ParseContext): Border | null | und
 }
 
 /**
- * A w:drawing element → its inlines: one image or box, or, for a group floating at an offset with
- * no wrap, one per part (see `groupParts`); none when it holds nothing we read.
+ * A w:drawing element → its inline: an image or a box (a group's box holding its parts, see
+ * `groupParts`); none when it holds nothing we read.
  */
 export function readDrawing(
   drawing: XNode,
@@ -139,12 +139,13 @@ export function readDrawing(
   const anchor = holder.name === "anchor" ? readAnchor(holder) : undefined;
   const data = holder.child("graphic")?.child("graphicData");
   if (!data) return [];
+  if (anchor && anchor.wrap !== "none" && anchor.x.align === "right" && (data.child("wsp") || data.child("wgp")))
+    anchor.rightDistanceInside = true;
   const group = data.child("wgp");
-  if (group && anchor && anchor.x.offset !== undefined && anchor.y.offset !== undefined && anchor.wrap === "none") {
-    const parts = groupParts(group, { width, height }, anchor, ctx, story, style, readBlocks);
-    if (parts) return parts;
-  }
-  const one = readGraphic(data, width, height, anchor, ctx, story, style, readBlocks);
+  const parts = group ? groupParts(group, { width, height }, ctx, story, style, readBlocks) : undefined;
+  const one: Inline | undefined = parts
+    ? { type: "box", blocks: [], width, height, style, parts, ...(anchor ? { anchor } : {}) }
+    : readGraphic(data, width, height, anchor, ctx, story, style, readBlocks);
   return one ? [one] : [];
 }
 
@@ -209,8 +210,8 @@ interface GroupFrame {
 const MAX_GROUP_PARTS = 200;
 
 /**
- * The parts of a group floating at an offset with no wrap, each at its own place: text boxes with
- * their text, insets and rectangle fill, pictures as images (the other shapes are not drawn).
+ * The parts of a group, each at its own place in it: text boxes with their text, insets and
+ * rectangle fill and line, pictures as images (the other shapes are not drawn).
  * LibreOffice places a group's children by the group's transform (the box around the children
  * fitted to the group's extent; in a nested group, its chOff and chExt mapped onto its own box), so
  * text boxes stacked in one group keep their order on the page, whatever their order in the XML.
@@ -220,13 +221,12 @@ const MAX_GROUP_PARTS = 200;
 function groupParts(
   group: XNode,
   size: { width: number; height: number },
-  anchor: Anchor,
   ctx: ParseContext,
   story: Story,
   style: RunStyle,
   readBlocks: BlocksReader,
-): Inline[] | undefined {
-  const out: Inline[] = [];
+): GroupPart[] | undefined {
+  const out: GroupPart[] = [];
   let count = 0;
   /** The frame mapping child units `from` (a box in them) onto `box` (pt). */
   const childFrame = (from: Rect, box: Rect): GroupFrame => ({
@@ -267,15 +267,10 @@ function groupParts(
       const spPr = c.child(c.name === "grpSp" ? "grpSpPr" : "spPr");
       const xfrm = spPr?.child("xfrm");
       const at = place(xfrm, f);
-      const partAnchor: Anchor = {
-        ...anchor,
-        x: { relativeTo: anchor.x.relativeTo, offset: at.x },
-        y: { relativeTo: anchor.y.relativeTo, offset: at.y },
-      };
       if (c.name === "grpSp") walk(c, childFrame(childSpace(xfrm), at));
       else if (c.name === "pic") {
         const image = imageFromRel(ctx, story, c.first("blip")?.attr("embed"));
-        if (image) out.push({ type: "image", image, width: at.w, height: at.h, style, anchor: partAnchor });
+        if (image) out.push({ x: at.x, y: at.y, inline: { type: "image", image, width: at.w, height: at.h, style } });
       } else {
         const text = c.child("txbx")?.child("txbxContent");
         const blocks: Block[] = [];
@@ -287,20 +282,19 @@ function groupParts(
           width: at.w,
           height: at.h,
           style,
-          anchor: partAnchor,
           ...textBoxLayout(c.child("bodyPr")),
         };
         const fill = rect ? solidFill(spPr, ctx) : undefined;
         const border = rect ? lineOf(spPr, ctx) : undefined;
         if (fill !== undefined) box.fill = fill;
         if (border !== undefined) box.border = border;
-        if (text || fill || border) out.push(box);
+        if (text || fill || border) out.push({ x: at.x, y: at.y, inline: box });
       }
     }
   };
   const top = childFrame(childBounds(group) ?? childSpace(group.child("grpSpPr")?.child("xfrm")), {
-    x: anchor.x.offset ?? 0,
-    y: anchor.y.offset ?? 0,
+    x: 0,
+    y: 0,
     w: size.width,
     h: size.height,
   });

@@ -584,7 +584,7 @@ describe("Word's special cases", () => {
     expect(textOf(paras((inline[0] as Extract<Inline, { type: "box" }>).blocks)[0]!)).toBe("inside the box");
   });
 
-  it("reads a floating group's text boxes one box each at its place; a rotated part or too many keep the group one box", () => {
+  it("reads a group as a box of its parts, each text box at its place; a rotated part or too many make it one box of their text", () => {
     const E = 12700;
     const part = (y: number, text: string, rot = 0) =>
       `<wps:wsp><wps:spPr><a:xfrm${rot ? ` rot="${rot}"` : ""}><a:off x="0" y="${y * E}"/><a:ext cx="${200 * E}" cy="${40 * E}"/></a:xfrm><a:prstGeom prst="rect"/></wps:spPr>` +
@@ -599,12 +599,22 @@ describe("Word's special cases", () => {
       `<wpg:wgp xmlns:wpg="http://schemas.microsoft.com/office/word/2010/wordprocessingGroup" xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">${parts}</wpg:wgp></a:graphicData></a:graphic></wp:anchor></w:drawing></w:r></w:p>`;
     // Children span 200 x 120 units on a 100 x 60 pt extent: half scale; the lower box comes first in the XML.
     const [split] = paras(body(docx(group(part(80, "lower") + part(0, "upper")), { "word/numbering.xml": numbering })));
-    const boxes = split!.inlines as Extract<Inline, { type: "box" }>[];
+    const [box] = split!.inlines as Extract<Inline, { type: "box" }>[];
+    expect(split!.inlines).toHaveLength(1);
+    expect(box).toMatchObject({
+      width: 100,
+      height: 60,
+      blocks: [],
+      anchor: { x: { offset: 72 }, y: { offset: 100 } },
+    });
     expect(
-      boxes.map((b) => [textOf(paras(b.blocks)[0]!), b.anchor?.x.offset, b.anchor?.y.offset, b.width, b.height]),
+      box!.parts!.map((p) => {
+        const b = p.inline as Extract<Inline, { type: "box" }>;
+        return [textOf(paras(b.blocks)[0]!), p.x, p.y, b.width, b.height];
+      }),
     ).toEqual([
-      ["lower", 72, 140, 100, 20],
-      ["upper", 72, 100, 100, 20],
+      ["lower", 0, 40, 100, 20],
+      ["upper", 0, 0, 100, 20],
     ]);
     const one = (parts: string) =>
       paras(body(docx(group(parts), { "word/numbering.xml": numbering })))[0]!.inlines as Extract<
@@ -614,6 +624,7 @@ describe("Word's special cases", () => {
     // Read once (its list numbers counted once): the group's text is not read part by part first.
     const rotated = one(part(80, "lower") + part(0, "upper", 5400000));
     expect(rotated).toHaveLength(1);
+    expect(rotated[0]!.parts).toBeUndefined();
     expect(paras(rotated[0]!.blocks).map((p) => `${p.numbering?.text} ${textOf(p)}`)).toEqual(["1. lower", "2. upper"]);
     expect(one(Array.from({ length: 201 }, (_, i) => part(i, `p${i}`)).join(""))).toHaveLength(1);
   });

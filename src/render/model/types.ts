@@ -101,6 +101,11 @@ export type Inline =
       insets?: { left: number; top: number; right: number; bottom: number };
       /** Where the text sits in the box's height (wps:bodyPr anchor); top when absent. */
       textAnchor?: "middle" | "bottom";
+      /**
+       * A group's parts (its text boxes and pictures), each at its place in the box: pt from the
+       * box's top-left corner, drawn in order; `blocks` is then empty.
+       */
+      parts?: GroupPart[];
     }
   /** Reference mark of a footnote/endnote in the text; the note body is in `DocumentModel.footnotes`. */
   | {
@@ -214,6 +219,19 @@ export interface Anchor {
    * right/bottom: from the end), as LibreOffice places a floating table's frame (measured).
    */
   distanceInside?: true;
+  /**
+   * A DrawingML shape or group aligned right with text wrapping around it ends its right wrap
+   * distance inside the reference (LibreOffice, measured: relative to the margin, column or page;
+   * pictures do not, nor does a left alignment).
+   */
+  rightDistanceInside?: true;
+}
+
+/** One part of a group (see the box inline's `parts`): a text box or a picture at (x, y) in the group, pt. */
+export interface GroupPart {
+  x: number;
+  y: number;
+  inline: Extract<Inline, { type: "image" } | { type: "box" }>;
 }
 
 export interface Border {

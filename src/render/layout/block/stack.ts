@@ -240,7 +240,7 @@ function floatItems(f: FloatingObject, lineTop: number, width: number, ctx: Layo
     align === "center"
       ? (width - w) / 2
       : align === "right" || align === "outside"
-        ? width - w - inside.right
+        ? width - w - (anchor.rightDistanceInside && align === "right" ? anchor.distance.right : inside.right)
         : align
           ? inside.left
           : (anchor.x.offset ?? 0),

@@ -119,13 +119,16 @@ export function positionFloat(
   // Paragraph/line alignments have no extent: align top is the reference itself.
   const yOffset = anchor.y.relativeTo === "line" ? lineOffset(anchor) : anchor.y.offset;
   let y = vy[1] === 0 && anchor.y.align ? vy[0] : alignIn(vy[0], vy[1], height, anchor.y.align, yOffset);
+  const d = anchor.distance;
   if (anchor.distanceInside) {
-    const d = anchor.distance;
     x += inside(anchor.x.align, d.left, d.right);
     y += inside(anchor.y.align, d.top, d.bottom);
-  }
-  // Keep the object on the page, as both Word and LibreOffice do by default.
-  x = clamp(x, Math.min(0, frame.pageWidth - width), Math.max(0, frame.pageWidth - width));
+  } else if (anchor.rightDistanceInside && anchor.x.align === "right") x -= d.right;
+  // Keep the object on the page, as both Word and LibreOffice do by default; an object text wraps
+  // around keeps its wrap distances on the page too, across (LibreOffice, measured: a picture
+  // aligned left on the page with 18 pt distances stands 18 pt in).
+  const [dl, dr] = anchor.wrap === "none" || anchor.behindText ? [0, 0] : [d.left, d.right];
+  x = clamp(x, Math.min(dl, frame.pageWidth - width - dr), Math.max(dl, frame.pageWidth - width - dr));
   y = clamp(y, Math.min(0, frame.pageHeight - height), Math.max(0, frame.pageHeight - height));
   return { x: finite(x), y: finite(y) };
 }

@@ -1,8 +1,10 @@
 /**
  * Objects standing on a line (inline, not anchored): pictures, equations, and text boxes with
- * their fill, chart, own blocks (inset as in a floating box, not clipped) and border.
+ * their fill, chart, own blocks (inset as in a floating box, not clipped) and border; and the text
+ * of any box, floating or not, or its group's parts.
  */
 import { translateItem } from "../items";
+import type { GroupPart } from "../../model/types";
 import type { LayoutContext, ObjectInline, PaintItem } from "../types";
 import { chartItems } from "./chart";
 import type { MathBox } from "./math";
@@ -25,6 +27,7 @@ export function textBoxItems(
   height: number,
   ctx: LayoutContext,
 ): PaintItem[] {
+  if (box.parts) return groupItems(box.parts, x, y, ctx);
   const ins = box.insets ?? { left: BOX_INSET_X, top: BOX_INSET_Y, right: BOX_INSET_X, bottom: BOX_INSET_Y };
   if (!box.blocks.length) return [];
   // A box narrower than its insets still shows its text, a character a line (not lost).
@@ -35,6 +38,39 @@ export function textBoxItems(
   const room = height - ins.top - ins.bottom - (stack.height - (stack.spaceBelow ?? 0));
   const dy = box.textAnchor === "bottom" ? room : box.textAnchor === "middle" ? room / 2 : 0;
   return stack.items.map((item) => translateItem(item, x + ins.left, y + ins.top + Math.max(0, dy)));
+}
+
+/** A group's parts, the group's top-left corner at (x, y): pictures, and text boxes with fill, text and line. */
+function groupItems(parts: GroupPart[], x: number, y: number, ctx: LayoutContext): PaintItem[] {
+  const out: PaintItem[] = [];
+  for (const { x: dx, y: dy, inline: part } of parts) {
+    const [px, py, w, h] = [x + dx, y + dy, part.width, part.height];
+    if (part.type === "image") {
+      out.push({ kind: "image", x: px, y: py, width: w, height: h, image: part.image });
+      continue;
+    }
+    if (part.fill) out.push({ kind: "rect", x: px, y: py, width: w, height: h, fill: part.fill });
+    out.push(...textBoxItems(part, px, py, w, h, ctx));
+    const b = part.border;
+    if (b && b.style !== "nil" && b.style !== "none" && b.width > 0) {
+      const line = (x1: number, y1: number, x2: number, y2: number): PaintItem => ({
+        kind: "line",
+        x1,
+        y1,
+        x2,
+        y2,
+        width: b.width,
+        color: b.color,
+      });
+      out.push(
+        line(px, py, px + w, py),
+        line(px + w, py, px + w, py + h),
+        line(px + w, py + h, px, py + h),
+        line(px, py + h, px, py),
+      );
+    }
+  }
+  return out;
 }
 
 /**
