@@ -7,8 +7,8 @@ import type { Section } from "../../model/types";
 import { translateItems } from "../items";
 import { chartItems } from "../objects/chart";
 import { floatWrap, positionFloat, type PlacedFloat } from "../objects/floats";
-import { textBoxItems } from "../objects/inline-objects";
-import type { FloatingObject, LayoutContext, PaintItem, ParagraphLayout } from "../types";
+import { boxFrameItems, textBoxItems } from "../objects/inline-objects";
+import type { FloatingObject, LayoutContext, ParagraphLayout } from "../types";
 import type { Pager } from "./pager";
 import type { PlacedLine } from "./paragraph-pagination";
 import { sanePage } from "./sections";
@@ -86,24 +86,7 @@ export function paintFloats(pager: Pager, floats: PositionedFloat[], registered:
     if (inline.fill) into.push({ kind: "rect", x, y, width, height, fill: inline.fill });
     if (inline.chart) into.push(...chartItems(inline.chart, f.placed, ctx.fonts));
     into.push(...textBoxItems(inline, x, y, width, height, ctx));
-    const b = inline.border;
-    if (b && b.style !== "nil" && b.style !== "none" && b.width > 0) {
-      const line = (x1: number, y1: number, x2: number, y2: number): PaintItem => ({
-        kind: "line",
-        x1,
-        y1,
-        x2,
-        y2,
-        width: b.width,
-        color: b.color,
-      });
-      into.push(
-        line(x, y, x + width, y),
-        line(x + width, y, x + width, y + height),
-        line(x + width, y + height, x, y + height),
-        line(x, y + height, x, y),
-      );
-    }
+    into.push(...boxFrameItems(inline.border, x, y, width, height));
   }
 }
 

@@ -4,7 +4,7 @@
  * of any box, floating or not, or its group's parts.
  */
 import { translateItem } from "../items";
-import type { GroupPart } from "../../model/types";
+import type { Border, GroupPart } from "../../model/types";
 import type { LayoutContext, ObjectInline, PaintItem } from "../types";
 import { chartItems } from "./chart";
 import type { MathBox } from "./math";
@@ -40,6 +40,21 @@ export function textBoxItems(
   return stack.items.map((item) => translateItem(item, x + ins.left, y + ins.top + Math.max(0, dy)));
 }
 
+/** A box's line (a:ln, a text box's border) around its w × h rectangle at (x, y); none when nil or none. */
+export function boxFrameItems(b: Border | null | undefined, x: number, y: number, w: number, h: number): PaintItem[] {
+  if (!b || b.style === "nil" || b.style === "none" || !(b.width > 0)) return [];
+  const line = (x1: number, y1: number, x2: number, y2: number): PaintItem => ({
+    kind: "line",
+    x1,
+    y1,
+    x2,
+    y2,
+    width: b.width,
+    color: b.color,
+  });
+  return [line(x, y, x + w, y), line(x + w, y, x + w, y + h), line(x + w, y + h, x, y + h), line(x, y + h, x, y)];
+}
+
 /** A group's parts, the group's top-left corner at (x, y): pictures, and text boxes with fill, text and line. */
 function groupItems(parts: GroupPart[], x: number, y: number, ctx: LayoutContext): PaintItem[] {
   const out: PaintItem[] = [];
@@ -51,24 +66,7 @@ function groupItems(parts: GroupPart[], x: number, y: number, ctx: LayoutContext
     }
     if (part.fill) out.push({ kind: "rect", x: px, y: py, width: w, height: h, fill: part.fill });
     out.push(...textBoxItems(part, px, py, w, h, ctx));
-    const b = part.border;
-    if (b && b.style !== "nil" && b.style !== "none" && b.width > 0) {
-      const line = (x1: number, y1: number, x2: number, y2: number): PaintItem => ({
-        kind: "line",
-        x1,
-        y1,
-        x2,
-        y2,
-        width: b.width,
-        color: b.color,
-      });
-      out.push(
-        line(px, py, px + w, py),
-        line(px + w, py, px + w, py + h),
-        line(px + w, py + h, px, py + h),
-        line(px, py + h, px, py),
-      );
-    }
+    out.push(...boxFrameItems(part.border, px, py, w, h));
   }
   return out;
 }
