@@ -77,6 +77,8 @@ function modelWords(list: Block[]): Set<string> {
       return i.blocks.map((b) => (b.type === "paragraph" ? b.inlines.map(inlineText).join("") : " ")).join("");
     if (i.type === "box") {
       blocks(i.blocks);
+      // A group's text boxes are its parts.
+      for (const part of i.parts ?? []) if (part.inline.type === "box") blocks(part.inline.blocks);
       return " ";
     }
     return " ";
