@@ -1769,14 +1769,15 @@ describe.skipIf(!have)("text boxes place their text as LibreOffice places it", (
     const object = (group: boolean, text: string, align: string, rel: string, dist: number, square: boolean) =>
       `<w:r><mc:AlternateContent xmlns:wps="${WPS}" xmlns:wpg="${WPG}"><mc:Choice Requires="${group ? "wpg" : "wps"}"><w:drawing>` +
       `<wp:anchor distT="0" distB="0" distL="${pt(dist)}" distR="${pt(dist)}" simplePos="0" relativeHeight="1" behindDoc="0" locked="0" layoutInCell="1" allowOverlap="1">` +
-      `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="${rel}"><wp:align>${align}</wp:align></wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV>` +
+      `<wp:simplePos x="0" y="0"/><wp:positionH relativeFrom="${rel}">${align === "offset0" ? "<wp:posOffset>0</wp:posOffset>" : `<wp:align>${align}</wp:align>`}</wp:positionH><wp:positionV relativeFrom="paragraph"><wp:posOffset>0</wp:posOffset></wp:positionV>` +
       `<wp:extent cx="${pt(100)}" cy="${pt(30)}"/><wp:effectExtent l="0" t="0" r="0" b="0"/>${square ? `<wp:wrapSquare wrapText="bothSides"/>` : "<wp:wrapNone/>"}<wp:docPr id="7" name="O"/><wp:cNvGraphicFramePr/>` +
       `<a:graphic>${
         group
           ? `<a:graphicData uri="${WPG}"><wpg:wgp><wpg:cNvGrpSpPr/><wpg:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="${pt(100)}" cy="${pt(30)}"/><a:chOff x="0" y="0"/><a:chExt cx="${pt(100)}" cy="${pt(30)}"/></a:xfrm></wpg:grpSpPr>${textBox(text)}</wpg:wgp></a:graphicData>`
           : `<a:graphicData uri="${WPS}">${textBox(text)}</a:graphicData>`
       }</a:graphic></wp:anchor></w:drawing></mc:Choice></mc:AlternateContent></w:r>`;
-    // Right: its right distance inside the margin, column or page; left: on the page, not in the margin; no wrap: none.
+    // Right: its right distance inside the margin, column or page; left: on the page, not in the margin;
+    // no wrap: none.
     const cases: [align: string, rel: string, dist: number, square: boolean][] = [
       ["right", "margin", 9, true],
       ["left", "margin", 9, true],
@@ -1784,7 +1785,13 @@ describe.skipIf(!have)("text boxes place their text as LibreOffice places it", (
       ["left", "page", 18, true],
       ["right", "margin", 9, false],
       ["right", "column", 9, true],
+      // Placed by an offset, at the page's edge: it stays there.
+      ["offset0", "page", 18, true],
     ];
+    // A floating table at the page's edge with 18 pt distances stays there too.
+    const table =
+      `<w:tbl><w:tblPr><w:tblpPr w:leftFromText="360" w:rightFromText="360" w:vertAnchor="text" w:horzAnchor="page" w:tblpX="0" w:tblpY="0"/>` +
+      `<w:tblW w:w="2000" w:type="dxa"/></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/></w:tblGrid><w:tr><w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>${B.p("EdgeTable")}</w:tc></w:tr></w:tbl>`;
     const body = [false, true]
       .flatMap((group) =>
         cases.map(
@@ -1793,7 +1800,8 @@ describe.skipIf(!have)("text boxes place their text as LibreOffice places it", (
         ),
       )
       .join("");
-    await expectPlaced(B.buildDocx({ body: body + B.sectPr() }), [
+    await expectPlaced(B.buildDocx({ body: body + table + B.p("text ".repeat(40)) + B.sectPr() }), [
+      "EdgeTable",
       ...cases.map((_, i) => `Shape${i}`),
       ...cases.map((_, i) => `Group${i}`),
     ]);

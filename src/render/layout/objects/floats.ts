@@ -123,12 +123,14 @@ export function positionFloat(
   if (anchor.distanceInside) {
     x += inside(anchor.x.align, d.left, d.right);
     y += inside(anchor.y.align, d.top, d.bottom);
-  } else if (anchor.rightDistanceInside && anchor.x.align === "right") x -= d.right;
-  // Keep the object on the page, as both Word and LibreOffice do by default; an object text wraps
-  // around keeps its wrap distances on the page too, across (LibreOffice, measured: a picture
-  // aligned left on the page with 18 pt distances stands 18 pt in).
-  const [dl, dr] = anchor.wrap === "none" || anchor.behindText ? [0, 0] : [d.left, d.right];
-  x = clamp(x, Math.min(dl, frame.pageWidth - width - dr), Math.max(dl, frame.pageWidth - width - dr));
+  } else if (anchor.wrap !== "none" && (anchor.x.relativeTo === "page" || anchor.rightDistanceInside)) {
+    // An object text wraps around, aligned left or right on the page (or a shape aligned right
+    // anywhere), keeps its wrap distance inside (LibreOffice, measured: a picture aligned left on the
+    // page with 18 pt distances stands 18 pt in; one placed by an offset stays where it says).
+    x += inside(anchor.x.align, d.left, d.right);
+  }
+  // Keep the object on the page, as both Word and LibreOffice do by default.
+  x = clamp(x, Math.min(0, frame.pageWidth - width), Math.max(0, frame.pageWidth - width));
   y = clamp(y, Math.min(0, frame.pageHeight - height), Math.max(0, frame.pageHeight - height));
   return { x: finite(x), y: finite(y) };
 }
