@@ -91,7 +91,7 @@ export class CidFont {
     let plain = true;
     // Adjustments are carried until they reach half a thousandth of an em (0.006 pt at 11 pt):
     // advances rounded at the size differ from the PDF widths by fractions on nearly every glyph,
-    // and writing each made the content stream three times as long (and slower to write and deflate).
+    // and writing each made the content stream 1.7 times as long (slower to write and to deflate).
     let pending = 0;
     const adjust = (n: number) => {
       pending += n;
